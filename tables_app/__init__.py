@@ -1,0 +1,3 @@
+"""tables_app: table-driven tabletop combat — import, query, resolve, odds."""
+
+__version__ = "0.1.0"

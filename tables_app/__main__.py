@@ -1,0 +1,3 @@
+from tables_app.cli import main
+
+main()

@@ -1,0 +1,265 @@
+"""The `tables` command: parse options, call one service, print the result.
+
+Library errors (TablesError) become ``Error: ...`` lines on stderr and exit
+code 1; usage errors are Click's (exit 2). Heavy modules are imported inside
+the commands that need them, so a lookup starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from tables_app import __version__
+from tables_app.errors import TablesError, WorkbookInvalid
+
+
+class Failure(click.ClickException):
+    """One or more ``Error: ...`` lines, exit code 1."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__(lines[0] if lines else "failed")
+        self.lines = lines
+
+    def show(self, file: Any = None) -> None:
+        for line in self.lines:
+            click.echo(f"Error: {line}", err=True)
+
+
+class Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WorkbookInvalid as exc:
+            raise Failure([str(p) for p in exc.problems]) from None
+        except TablesError as exc:
+            raise Failure([str(exc)]) from None
+
+
+def engine_of(ctx: click.Context):  # type: ignore[no-untyped-def]
+    """Open (and on first use create) the database once per command."""
+    root = ctx.find_root()
+    if "engine" not in root.meta:
+        from tables_app.services import open_database
+
+        root.meta["engine"] = open_database(root.params.get("db"))
+    return root.meta["engine"]
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+def console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    # Piped output is read whole, not in a terminal: do not wrap it at 80.
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", metavar="URL_OR_PATH", help="Database (default: $TABLES_DB, else the user data directory).")
+@click.version_option(__version__, prog_name="tables")
+def cli(db: str | None) -> None:
+    """Table-driven tabletop combat: import, look up and resolve attack tables."""
+
+
+# ---------------------------------------------------------------- import
+def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-untyped-def]
+    for workbook in report.workbooks:
+        for warning in workbook.warnings:
+            click.echo(f"Warning: {warning}", err=True)
+    if as_json:
+        emit_json(report.as_json())
+    if report.problems:
+        raise Failure([str(p) for p in report.problems])
+    if as_json:
+        return
+    for workbook in report.workbooks:
+        parts = [f"{len(names)} {_plural(kind, len(names))} ({', '.join(names)})" for kind, names in workbook.defined.items()]
+        click.echo(f"{verb} {workbook.file_name}: {'; '.join(parts) or 'nothing'}")
+        for kind, names in workbook.removed.items():
+            click.echo(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
+
+
+def _plural(kind: str, n: int) -> str:
+    words = {"attack": "attack table", "critical": "critical table", "fumble": "fumble table",
+             "weapons": "weapon", "creatures": "creature", "severities": "severity scale"}
+    word = words.get(kind, kind)
+    return word if n == 1 else word + "s"
+
+
+@cli.command("import")
+@click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
+@click.option("--replace", is_flag=True, help="Take over names that another workbook defined.")
+@json_option
+@click.pass_context
+def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, as_json: bool) -> None:
+    """Import workbooks (all or nothing; re-importing a workbook replaces it)."""
+    from tables_app.services import import_workbooks
+
+    report = import_workbooks(engine_of(ctx), list(workbooks), dry_run=dry_run, replace=replace)
+    _print_report(report, as_json, "Would import" if dry_run else "Imported")
+
+
+@cli.command()
+@click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@json_option
+@click.pass_context
+def lint(ctx: click.Context, workbooks: tuple[str, ...], as_json: bool) -> None:
+    """Validate workbooks without importing them (exit 1 on errors)."""
+    from tables_app.services import import_workbooks
+
+    report = import_workbooks(engine_of(ctx), list(workbooks), dry_run=True, replace=True)
+    _print_report(report, as_json, "OK")
+
+
+# ---------------------------------------------------------------- lookups
+LIST_CHOICES = click.Choice(["attack", "critical", "fumble", "weapons", "creatures", "severities"], case_sensitive=False)
+
+
+@cli.command("list")
+@click.argument("kind", required=False, type=LIST_CHOICES)
+@json_option
+@click.pass_context
+def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
+    """List tables, weapons or creatures with where they came from."""
+    from tables_app.services import list_items
+
+    data = list_items(engine_of(ctx), kind.lower() if kind else None)
+    if as_json:
+        emit_json(data)
+        return
+    from tables_app import render
+
+    out = console()
+    for name, items in data.items():
+        out.print(render.listing(name, items))
+
+
+SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons", "creature", "creatures"], case_sensitive=False)
+
+
+@cli.command()
+@click.argument("kind", type=SHOW_CHOICES)
+@click.argument("name")
+@json_option
+@click.pass_context
+def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
+    """Show a whole table (as a grid), a weapon or a creature."""
+    from tables_app import services
+
+    data = services.show(engine_of(ctx), kind.lower(), name)
+    if as_json:
+        emit_json(data)
+        return
+    from tables_app import render
+
+    console().print(render.shown(data))
+
+
+@cli.group()
+def query() -> None:
+    """Look up one cell or entry of a table."""
+
+
+@query.command("attack")
+@click.argument("table")
+@click.argument("result", type=int)
+@click.argument("armor")
+@json_option
+@click.pass_context
+def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_json: bool) -> None:
+    """The cell of TABLE at RESULT in the ARMOR column."""
+    from tables_app import services
+
+    data = services.query_attack(engine_of(ctx), table, result, armor)
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"{data['table']} {data['row']} {data['armor']}: {data['text']}  ({data['outcome'].replace('_', ' ')}"
+               + (f", critical on {data['critical_table']}" if data["critical_table"] else "") + ")")
+
+
+@query.command("critical")
+@click.argument("table")
+@click.argument("roll", type=int)
+@click.option("--severity", "severity", metavar="SEV", help="Add this severity's roll modifier.")
+@click.option("--has", "features", multiple=True, metavar="FEATURE", help="A feature of the target (helm, ...).")
+@json_option
+@click.pass_context
+def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...], as_json: bool) -> None:
+    """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
+    from tables_app import services
+
+    data = services.query_critical(engine_of(ctx), table, roll, severity, features)
+    if as_json:
+        emit_json(data)
+        return
+    from tables_app import render
+
+    console().print(render.entry_result(data))
+
+
+@query.command("fumble")
+@click.argument("table")
+@click.argument("roll", type=int)
+@click.option("--modifier", type=int, default=0, show_default=True, help="The weapon's fumble modifier.")
+@json_option
+@click.pass_context
+def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_json: bool) -> None:
+    """The entry of fumble TABLE for a natural d100 ROLL."""
+    from tables_app import services
+
+    data = services.query_fumble(engine_of(ctx), table, roll, modifier)
+    if as_json:
+        emit_json(data)
+        return
+    from tables_app import render
+
+    console().print(render.entry_result(data))
+
+
+# ---------------------------------------------------------------- database
+@cli.group("db")
+def db_group() -> None:
+    """The database schema."""
+
+
+@db_group.command("upgrade")
+@click.pass_context
+def db_upgrade(ctx: click.Context) -> None:
+    """Migrate the database to the newest schema."""
+    from tables_app import services
+
+    engine = engine_of(ctx)  # opening migrates a database that is behind
+    click.echo(f"{engine.url.database}: schema {services.upgrade_database(engine)} (newest)")
+
+
+@db_group.command("current")
+@json_option
+@click.pass_context
+def db_current(ctx: click.Context, as_json: bool) -> None:
+    """Print the database's schema version."""
+    from tables_app import services
+
+    status = services.database_status(engine_of(ctx))
+    if as_json:
+        emit_json(status)
+        return
+    click.echo(f"{status['database']}: schema {status['current']} (newest: {status['head']})")
+
+
+def main() -> None:
+    cli(prog_name="tables")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

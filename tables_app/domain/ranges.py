@@ -1,0 +1,167 @@
+"""Roll ranges (`11-35`, `36`, `176+`) and tables keyed by them.
+
+A compiled range table maps every integer from its lowest row upward to
+exactly one row, so a lookup is one bisect.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Generic, Iterable, Sequence, TypeVar
+
+# Every dash a spreadsheet or a word processor is likely to produce.
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+_DASH = "[" + re.escape(DASHES) + "]"
+_SPAN = re.compile(rf"^(\d+)\s*{_DASH}\s*(\d+)$")
+_OPEN = re.compile(r"^(\d+)\s*\+$")
+_SINGLE = re.compile(r"^(\d+)$")
+
+
+@dataclass(frozen=True, order=True)
+class Range:
+    """An inclusive range of rolls; ``high`` is None for an open top (``176+``)."""
+
+    low: int
+    high: int | None
+
+    @property
+    def open_top(self) -> bool:
+        return self.high is None
+
+    def contains(self, value: int) -> bool:
+        return value >= self.low and (self.high is None or value <= self.high)
+
+    @property
+    def label(self) -> str:
+        if self.high is None:
+            return f"{self.low}+"
+        if self.high == self.low:
+            return str(self.low)
+        return f"{self.low}-{self.high}"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def parse_range(text: str | int) -> Range:
+    """Parse range notation; raise ValueError with a readable reason."""
+    if isinstance(text, int):
+        if text < 0:
+            raise ValueError(f"range {text} is negative")
+        return Range(text, text)
+    s = text.strip()
+    if m := _SPAN.match(s):
+        low, high = int(m.group(1)), int(m.group(2))
+        if high < low:
+            raise ValueError(f"range {s!r} runs backwards (write {high}-{low})")
+        return Range(low, high)
+    if m := _OPEN.match(s):
+        return Range(int(m.group(1)), None)
+    if m := _SINGLE.match(s):
+        n = int(m.group(1))
+        return Range(n, n)
+    raise ValueError(f"{s!r} is not a range (write 11-35, 36 or 176+)")
+
+
+@dataclass(frozen=True)
+class CoverageProblem:
+    """A gap, overlap or misplaced open top; ``rows`` indexes the offending rows."""
+
+    message: str
+    rows: tuple[int, ...]
+
+
+def check_coverage(
+    ranges: Sequence[Range],
+    *,
+    must_cover_from: int,
+    must_cover_to: int | None = None,
+) -> list[CoverageProblem]:
+    """Check that ``ranges`` tile the integers without gaps or overlaps.
+
+    Rows may come in any order (published tables are often descending).
+    They must reach down to ``must_cover_from`` and, unless the top row is
+    open, up to ``must_cover_to``. Identical ranges are the caller's business
+    (conditional branches): pass each range once.
+    """
+    problems: list[CoverageProblem] = []
+    if not ranges:
+        return [CoverageProblem("the grid has no rows", ())]
+    order = sorted(range(len(ranges)), key=lambda i: (ranges[i].low, ranges[i].high or 10**12))
+    first = ranges[order[0]]
+    if first.low > must_cover_from:
+        problems.append(
+            CoverageProblem(
+                f"rows start at {first.low}; they must cover {must_cover_from} upward", (order[0],)
+            )
+        )
+    for prev_i, this_i in zip(order, order[1:]):
+        prev, this = ranges[prev_i], ranges[this_i]
+        if prev.high is None:
+            problems.append(
+                CoverageProblem(
+                    f"open top {prev.label} must be the highest row, but {this.label} is above it",
+                    (prev_i, this_i),
+                )
+            )
+            continue
+        if this.low > prev.high + 1:
+            missing = Range(prev.high + 1, this.low - 1)
+            problems.append(
+                CoverageProblem(f"gap between {prev.label} and {this.label}: {missing.label} is missing", (prev_i, this_i))
+            )
+        elif this.low <= prev.high:
+            problems.append(
+                CoverageProblem(f"{prev.label} and {this.label} overlap", (prev_i, this_i))
+            )
+    last = ranges[order[-1]]
+    if must_cover_to is not None and last.high is not None and last.high < must_cover_to:
+        problems.append(
+            CoverageProblem(
+                f"rows stop at {last.high}; they must reach {must_cover_to} (or end with an open top like {last.low}+)",
+                (order[-1],),
+            )
+        )
+    return problems
+
+
+T = TypeVar("T")
+
+
+class RangeTable(Generic[T]):
+    """Values keyed by contiguous ranges, sorted ascending; lookups by bisect."""
+
+    __slots__ = ("ranges", "values", "_lows")
+
+    def __init__(self, pairs: Iterable[tuple[Range, T]]):
+        ordered = sorted(pairs, key=lambda p: p[0].low)
+        self.ranges: tuple[Range, ...] = tuple(r for r, _ in ordered)
+        self.values: tuple[T, ...] = tuple(v for _, v in ordered)
+        self._lows = [r.low for r in self.ranges]
+
+    def __len__(self) -> int:
+        return len(self.ranges)
+
+    @property
+    def lowest(self) -> int:
+        return self.ranges[0].low
+
+    @property
+    def highest(self) -> int | None:
+        """The top of the last row, or None when it is open."""
+        return self.ranges[-1].high
+
+    def index(self, value: int, *, clamp_high: bool = True, clamp_low: bool = False) -> int | None:
+        """The row holding ``value``; above the top reads the top row when ``clamp_high``."""
+        i = bisect_right(self._lows, value) - 1
+        if i < 0:
+            return 0 if clamp_low else None
+        if not self.ranges[i].contains(value) and not clamp_high:
+            return None
+        return i
+
+    def lookup(self, value: int, **clamp: bool) -> tuple[Range, T] | None:
+        i = self.index(value, **clamp)
+        return None if i is None else (self.ranges[i], self.values[i])

@@ -1,0 +1,59 @@
+"""Critical severities: an ordered scale of degrees, each with a roll modifier."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Severity:
+    code: str
+    name: str
+    modifier: int
+
+
+@dataclass(frozen=True)
+class SeverityScale:
+    """Severities lowest first. Codes and names match in any letter case."""
+
+    name: str
+    levels: tuple[Severity, ...]
+
+    def find(self, text: str) -> Severity | None:
+        key = text.strip().casefold()
+        for level in self.levels:
+            if key in (level.code.casefold(), level.name.casefold()):
+                return level
+        return None
+
+    def get(self, code: str) -> Severity:
+        found = self.find(code)
+        if found is None:
+            raise KeyError(code)
+        return found
+
+    def degree(self, severity: Severity) -> int:
+        return self.levels.index(severity)
+
+    def lower(self, severity: Severity, steps: int) -> Severity | None:
+        """``steps`` degrees lower; None when that falls below the lowest (cancelled)."""
+        degree = self.degree(severity) - max(steps, 0)
+        return self.levels[degree] if degree >= 0 else None
+
+    @property
+    def max_modifier(self) -> int:
+        return max((level.modifier for level in self.levels), default=0)
+
+
+# table-system.md, "Severity": the VsD defaults, used by workbooks that
+# define no severities sheet of their own.
+DEFAULT_SCALE = SeverityScale(
+    "default",
+    (
+        Severity("Sup", "Superficial", 0),
+        Severity("Lig", "Light", 10),
+        Severity("Mod", "Moderate", 20),
+        Severity("Gri", "Grievous", 30),
+        Severity("Let", "Lethal", 50),
+    ),
+)

@@ -1,0 +1,100 @@
+"""Human output: rich tables for lists, grids and entries (never for --json)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+LIST_COLUMNS = {
+    "attack": ("name", "armor", "rows", "workbook", "sheet"),
+    "critical": ("name", "code", "rows", "workbook", "sheet"),
+    "fumble": ("name", "rows", "workbook", "sheet"),
+    "weapons": ("name", "attack_table", "max_result", "clumsy", "critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll"),
+    "creatures": ("name", "defense", "armor", "rank", "hp", "features", "workbook"),
+    "severities": ("name", "workbook", "sheet"),
+}
+TITLES = {"attack": "Attack tables", "critical": "Critical tables", "fumble": "Fumble tables",
+          "weapons": "Weapons", "creatures": "Creatures", "severities": "Severity scales"}
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def listing(kind: str, items: list[dict]) -> Table:
+    columns = LIST_COLUMNS[kind]
+    table = Table(title=f"{TITLES[kind]} ({len(items)})", title_justify="left")
+    for column in columns:
+        table.add_column(column.replace("_", " "), justify="right" if column in ("rows", "max_result", "clumsy", "defense", "hp", "fumble_modifier") else "left")
+    for item in items:
+        table.add_row(*(_text(item.get(c)) for c in columns))
+    return table
+
+
+def _cell(text: str) -> Text:
+    words = text.split()
+    if len(words) > 1:
+        return Text(text, style="bold red")
+    if text in ("0",) or not text[:1].isdigit():
+        return Text(text, style="dim")
+    return Text(text)
+
+
+def shown(data: dict) -> Table | Text:
+    kind = data["kind"]
+    if kind == "attack":
+        table = Table(title=f"{data['table']} (attack table)", title_justify="left")
+        table.add_column("Result", justify="right")
+        for armor in data["armor"]:
+            table.add_column(armor, justify="right")
+        for row in reversed(data["rows"]):  # highest first, as printed tables are
+            table.add_row(row["range"], *(_cell(c) for c in row["cells"]))
+        return table
+    if kind in ("critical", "fumble"):
+        code = f", code {data['code']}" if data.get("code") else ""
+        table = Table(title=f"{data['table']} ({kind} table{code})", title_justify="left", show_lines=False)
+        for column in ("Roll", "If", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects"):
+            table.add_column(column, justify="right" if column in ("Hits", "Bleed", "Stun", "Penalty") else "left")
+        for e in data["entries"]:
+            table.add_row(e["range"], e["condition"] or "", e["title"] or "", e["text"], *(_zero(e[k]) for k in ("hits", "bleed", "stun", "penalty")), ", ".join(e["effects"]))
+        return table
+    table = Table(title=f"{data['name']} ({kind})", title_justify="left", show_header=False)
+    table.add_column("field")
+    table.add_column("value")
+    for key, value in data.items():
+        if key not in ("kind", "name"):
+            table.add_row(key.replace("_", " "), _text(value))
+    return table
+
+
+def _zero(n: int) -> str:
+    return "" if n == 0 else str(n)
+
+
+def entry_result(data: dict) -> Text:
+    e = data["entry"]
+    text = Text()
+    text.append(f"{data['table']} {data['roll']}")
+    if data["modified_roll"] != data["roll"]:
+        text.append(f" → {data['modified_roll']}")
+    text.append(f" ({e['range']}")
+    text.append(f", {e['condition']})" if e["condition"] else ")")
+    text.append("\n")
+    if e["title"]:
+        text.append(e["title"] + ". ", style="bold")
+    text.append(e["text"] + "\n")
+    effects = [f"+{e['hits']} hits" if e["hits"] else "", f"bleed {e['bleed']}/rnd" if e["bleed"] else "",
+               f"stun {e['stun']} rnd" if e["stun"] else "", f"penalty {e['penalty']}" if e["penalty"] else ""]
+    effects += e["effects"]
+    summary = ", ".join(x for x in effects if x)
+    if summary:
+        text.append(summary + "\n", style="yellow")
+    for other in data.get("branches", []):
+        if other["condition"] != e["condition"]:
+            text.append(f"(if {other['condition']}: {other['title'] or other['text']})\n", style="dim")
+    text.rstrip()
+    return text

@@ -1,0 +1,1 @@
+"""Spreadsheets: openpyxl in (read.py), interpretation (parse.py), openpyxl out."""

@@ -1,0 +1,608 @@
+"""Interpret raw sheets (read.py) by kind: workbook-format.md, version 1.
+
+Pure Python over plain values, so every rule is testable without a file.
+Every problem is collected with its sheet and cell; nothing stops at the
+first one, and nothing is written here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Generic, TypeVar
+
+from tables_app.domain.cells import AttackCell, parse_attack_cell
+from tables_app.domain.ranges import Range, RangeTable, check_coverage, parse_range
+from tables_app.domain.severity import DEFAULT_SCALE, Severity, SeverityScale
+from tables_app.domain.tables import (
+    AttackTable,
+    Creature,
+    EffectTable,
+    Entry,
+    Rank,
+    RollKind,
+    TableKind,
+    Weapon,
+    condition_feature,
+)
+from tables_app.errors import Problem
+from tables_app.sheets.read import RawSheet, RawWorkbook
+from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
+
+KIND_LABELS = {
+    "attack": "attack table",
+    "critical": "critical table",
+    "fumble": "fumble table",
+    "weapons": "weapon",
+    "creatures": "creature",
+    "severities": "severity scale",
+}
+KINDS = ("attack", "critical", "fumble", "weapons", "creatures", "severities")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes")
+ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
+COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # kind: (required columns, optional columns)
+    "critical": (("roll", "text"), ENTRY_COLUMNS),
+    "fumble": (("roll", "text"), ENTRY_COLUMNS),
+    "weapons": (
+        ("name", "attack table", "max result", "clumsy", "critical"),
+        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes"),
+    ),
+    "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "notes")),
+    "severities": (("code", "name", "modifier"), ()),
+}
+ATTACK_FIRST_COLUMN = "result"
+LOWEST_ATTACK_RESULT = 11  # table-system.md step 7: 10 or less always misses
+D100 = 100
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Defined(Generic[T]):
+    """A table, weapon or creature with where it was defined."""
+
+    value: T
+    name: str
+    sheet: str
+    cell: str  # the cell holding its name
+    source: str | None = None
+    notes: str | None = None
+
+
+@dataclass
+class Catalog:
+    """What the database already holds, for references and conflicts."""
+
+    scales: dict[str, SeverityScale] = field(default_factory=lambda: {DEFAULT_SCALE.name: DEFAULT_SCALE})
+    # casefolded name or code → (canonical name, scale name)
+    critical: dict[str, tuple[str, str]] = field(default_factory=dict)
+    attack: dict[str, str] = field(default_factory=dict)
+    fumble: dict[str, str] = field(default_factory=dict)
+    # (kind, casefolded name) → file name of the workbook that owns it
+    owners: dict[tuple[str, str], str | None] = field(default_factory=dict)
+
+
+@dataclass
+class ParsedWorkbook:
+    file_name: str
+    sha256: str
+    size_bytes: int
+    scale: Defined[SeverityScale] | None = None
+    attack_tables: list[Defined[AttackTable]] = field(default_factory=list)
+    critical_tables: list[Defined[EffectTable]] = field(default_factory=list)
+    fumble_tables: list[Defined[EffectTable]] = field(default_factory=list)
+    weapons: list[Defined[Weapon]] = field(default_factory=list)
+    creatures: list[Defined[Creature]] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def scale_name(self) -> str:
+        return self.scale.name if self.scale else DEFAULT_SCALE.name
+
+
+@dataclass
+class Grid:
+    """A sheet split into its header block and its grid."""
+
+    sheet: str
+    kind: str
+    header: dict[str, tuple[object, str]]  # key → (value, coordinate of the value)
+    columns: dict[str, int]  # canonical column name → 1-based column index
+    column_order: list[tuple[str, int]]
+    header_row: int
+    rows: list[tuple[int, tuple[object, ...]]]
+
+    def meta(self, key: str) -> str | None:
+        value = self.header.get(key, (None, ""))[0]
+        return None if is_blank(value) else as_text(value)
+
+
+class Interpreter:
+    def __init__(self, raw: RawWorkbook, catalog: Catalog, replace: bool = False):
+        self.raw = raw
+        self.catalog = catalog
+        self.replace = replace
+        self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
+
+    # -- problems ---------------------------------------------------------
+    def problem(self, sheet: str | None, cell: str | None, message: str) -> None:
+        self.out.problems.append(Problem(self.raw.file_name, sheet, cell, message))
+
+    def warn(self, sheet: str | None, message: str) -> None:
+        self.out.warnings.append(Problem(self.raw.file_name, sheet, None, message))
+
+    # -- the whole workbook ----------------------------------------------
+    def run(self) -> ParsedWorkbook:
+        grids = [g for sheet in self.raw.sheets if (g := self.split(sheet)) is not None]
+        by_kind: dict[str, list[Grid]] = defaultdict(list)
+        for grid in grids:
+            by_kind[grid.kind].append(grid)
+        if not grids and not self.out.problems:
+            self.problem(None, None, "no sheet has a header block with a Kind (nothing to import)")
+        # Dependency order: severities, then critical tables (cells name them),
+        # then attack and fumble tables, then weapons and creatures.
+        severities = by_kind["severities"]
+        for extra in severities[1:]:
+            self.problem(extra.sheet, "A1", f"a workbook holds one severities sheet; {severities[0].sheet!r} is the first")
+        if severities:
+            self.read_severities(severities[0])
+        scale = self.out.scale.value if self.out.scale else DEFAULT_SCALE
+        for grid in by_kind["critical"]:
+            self.read_effect_table(grid, TableKind.CRITICAL, scale)
+        for grid in by_kind["fumble"]:
+            self.read_effect_table(grid, TableKind.FUMBLE, scale)
+        for grid in by_kind["attack"]:
+            self.read_attack_table(grid, scale)
+        for grid in by_kind["weapons"]:
+            self.read_weapons(grid)
+        for grid in by_kind["creatures"]:
+            self.read_creatures(grid)
+        self.check_unique_names()
+        return self.out
+
+    # -- sheet structure --------------------------------------------------
+    def split(self, sheet: RawSheet) -> Grid | None:
+        name = sheet.name
+        if sheet.hidden:
+            self.warn(name, "hidden sheet skipped")
+            return None
+        if sheet.too_big:
+            self.problem(name, None, f"the sheet is larger than the limit of the importer (rows or columns); is it a table?")
+            return None
+        rows = list(sheet.rows)
+        if not rows or rows[0][0] != 1 or is_blank(rows[0][1][0]):
+            self.warn(name, "no header block in A1 (Kind, Name, ...): sheet skipped")
+            return None
+        header: dict[str, tuple[object, str]] = {}
+        i = 0
+        expected = 1
+        while i < len(rows) and rows[i][0] == expected:
+            number, values = rows[i]
+            key = values[0]
+            value = values[1] if len(values) > 1 else None
+            if is_blank(key):
+                self.problem(name, coordinate(number, 1), "header block row without a key")
+            else:
+                k = as_text(key).casefold().rstrip(":")
+                if k not in HEADER_KEYS:
+                    self.problem(name, coordinate(number, 1), f"unknown header key {as_text(key)!r} (expected one of Kind, Name, Code, Source, Notes)")
+                elif k in header:
+                    self.problem(name, coordinate(number, 1), f"header key {as_text(key)!r} appears twice")
+                else:
+                    header[k] = (value, coordinate(number, 2))
+            i, expected = i + 1, expected + 1
+        if "kind" not in header:
+            self.warn(name, "the header block has no Kind: sheet skipped")
+            return None
+        kind_value, kind_cell = header["kind"]
+        kind = "" if is_blank(kind_value) else as_text(kind_value).casefold()
+        if kind not in KINDS:
+            self.problem(name, kind_cell, f"unknown Kind {kind_value!r} (expected one of {', '.join(KINDS)})")
+            return None
+        if kind in ("attack", "critical", "fumble") and is_blank(header.get("name", (None,))[0]):
+            cell = header.get("name", (None, "B2"))[1]
+            self.problem(name, cell, f"a {kind} table needs a Name in its header block")
+        if i >= len(rows):
+            self.problem(name, coordinate(expected + 1, 1), "no grid after the header block")
+            return None
+        header_row, header_values = rows[i]
+        grid_rows: list[tuple[int, tuple[object, ...]]] = []
+        i += 1
+        while i < len(rows) and rows[i][0] == header_row + 1 + len(grid_rows):
+            grid_rows.append(rows[i])
+            i += 1
+        if i < len(rows):
+            number, values = rows[i]
+            column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
+            self.problem(name, coordinate(number, column), "stray cells after the grid (the grid ends at the first blank row)")
+        columns = self.read_columns(name, kind, header_row, header_values, grid_rows)
+        if columns is None:
+            return None
+        order = sorted(columns.items(), key=lambda item: item[1])
+        return Grid(name, kind, header, columns, order, header_row, grid_rows)
+
+    def read_columns(
+        self, sheet: str, kind: str, row: int, values: tuple[object, ...], data: list[tuple[int, tuple[object, ...]]]
+    ) -> dict[str, int] | None:
+        width = max([len(values)] + [len(v) for _, v in data])
+        columns: dict[str, int] = {}
+        ok = True
+        for column in range(1, width + 1):
+            raw = values[column - 1] if column <= len(values) else None
+            cell = coordinate(row, column)
+            if is_blank(raw):
+                if any(column <= len(v) and not is_blank(v[column - 1]) for _, v in data):
+                    self.problem(sheet, cell, "blank column header above data")
+                    ok = False
+                continue
+            text = as_text(raw)
+            key = text.casefold().replace("_", " ")
+            if kind == "attack":
+                key = ATTACK_FIRST_COLUMN if column == 1 and key == ATTACK_FIRST_COLUMN else text
+            else:
+                required, optional = COLUMNS[kind]
+                if key not in required and key not in optional:
+                    known = ", ".join(c.title() for c in required + tuple(o for o in optional if o not in required))
+                    self.problem(sheet, cell, f"unknown column {text!r} for a {kind} sheet (columns: {known})")
+                    ok = False
+                    continue
+            if key.casefold() in {k.casefold() for k in columns}:
+                self.problem(sheet, cell, f"column {text!r} appears twice")
+                ok = False
+                continue
+            columns[key] = column
+        if kind == "attack":
+            if columns.get(ATTACK_FIRST_COLUMN) != 1:
+                self.problem(sheet, coordinate(row, 1), "an attack grid starts with a Result column")
+                return None
+            if len(columns) < 2:
+                self.problem(sheet, coordinate(row, 2), "an attack grid needs at least one armor column after Result")
+                return None
+        else:
+            for name in COLUMNS[kind][0]:
+                if name not in columns:
+                    self.problem(sheet, coordinate(row, 1), f"missing column {name.title()!r}")
+                    ok = False
+        return columns if ok else None
+
+    # -- cell access --------------------------------------------------------
+    def cell(self, grid: Grid, row: tuple[int, tuple[object, ...]], column: str) -> tuple[object, str]:
+        number, values = row
+        index = grid.columns.get(column)
+        if index is None:
+            return None, ""
+        value = values[index - 1] if index <= len(values) else None
+        return value, coordinate(number, index)
+
+    def value(self, grid: Grid, row, column: str, convert: Callable[[object], T], *, default: T | None = None, required: bool = False):  # type: ignore[no-untyped-def]
+        """Read and convert one cell; on a problem record it and return None."""
+        value, cell = self.cell(grid, row, column)
+        if (reason := check_value(value)) is not None:
+            self.problem(grid.sheet, cell, reason)
+            return None
+        if is_blank(value):
+            if required:
+                self.problem(grid.sheet, cell or coordinate(row[0], 1), f"{column.title()} is empty")
+            return default
+        try:
+            return convert(value)
+        except ValueError as exc:
+            self.problem(grid.sheet, cell, str(exc))
+            return None
+
+    # -- kinds ----------------------------------------------------------------
+    def read_severities(self, grid: Grid) -> None:
+        levels: list[Severity] = []
+        seen: dict[str, str] = {}
+        for row in grid.rows:
+            code = self.value(grid, row, "code", as_text, required=True)
+            name = self.value(grid, row, "name", as_text, required=True)
+            modifier = self.value(grid, row, "modifier", lambda v: as_int(v, "Modifier"), required=True)
+            for label in (code, name):
+                if label is None:
+                    continue
+                first = seen.get(label.casefold())
+                if first is not None:
+                    self.problem(grid.sheet, self.cell(grid, row, "code")[1], f"severity {label!r} is already defined in {first}")
+                seen.setdefault(label.casefold(), self.cell(grid, row, "code")[1])
+            if None not in (code, name, modifier):
+                levels.append(Severity(code, name, modifier))
+        if not grid.rows:
+            self.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "a severities sheet needs at least one severity")
+        name = grid.meta("name") or self.raw.file_name.rsplit(".", 1)[0]
+        cell = grid.header.get("name", (None, grid.header["kind"][1]))[1]
+        self.out.scale = Defined(SeverityScale(name, tuple(levels)), name, grid.sheet, cell, grid.meta("source"), grid.meta("notes"))
+
+    def read_entries(self, grid: Grid) -> list[tuple[Entry, str]]:
+        entries = []
+        for row in grid.rows:
+            range_value, range_cell = self.cell(grid, row, "roll")
+            parsed_range = self.read_range(grid, range_value, range_cell)
+            text = self.value(grid, row, "text", as_text, required=True)
+            numbers = {
+                column: self.value(grid, row, column, lambda v, c=column: as_int(v, c.title()), default=0)
+                for column in ("hits", "bleed", "stun", "penalty")
+            }
+            effects = self.value(grid, row, "effects", _tags, default=())
+            condition = self.value(grid, row, "condition", lambda v: as_text(v).casefold())
+            title = self.value(grid, row, "title", as_text)
+            if parsed_range is None or text is None or None in numbers.values() or effects is None:
+                continue
+            entries.append((Entry(parsed_range, text, title, effects=effects, condition=condition, **numbers), range_cell))
+        return entries
+
+    def read_effect_table(self, grid: Grid, kind: TableKind, scale: SeverityScale) -> None:
+        name = grid.meta("name")
+        located = self.read_entries(grid)
+        groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
+        for entry, cell in located:
+            groups[entry.range].append((entry, cell))
+        rows: list[tuple[Range, tuple[Entry, ...]]] = []
+        for table_range, members in groups.items():
+            if self.check_branches(grid.sheet, members):
+                rows.append((table_range, tuple(entry for entry, _ in members)))
+        top = D100 + (scale.max_modifier if kind is TableKind.CRITICAL else 0)
+        cells = [members[0][1] for members in groups.values()]
+        self.check_ranges(grid.sheet, list(groups), cells, must_cover_from=1, must_cover_to=top)
+        if name is None or len(located) != len(grid.rows) or not rows:
+            if not grid.rows:
+                self.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
+            return
+        code = grid.meta("code") if kind is TableKind.CRITICAL else None
+        if code is not None:
+            self.check_code(grid, name, code)
+        if kind is TableKind.FUMBLE and "code" in grid.header:
+            self.problem(grid.sheet, grid.header["code"][1], "only critical tables have a Code")
+        table = EffectTable(kind, name, RangeTable(rows), code, scale)
+        target = self.out.critical_tables if kind is TableKind.CRITICAL else self.out.fumble_tables
+        target.append(Defined(table, name, grid.sheet, grid.header["name"][1], grid.meta("source"), grid.meta("notes")))
+
+    def check_code(self, grid: Grid, name: str, code: str) -> None:
+        cell = grid.header["code"][1]
+        key = code.casefold()
+        for other in self.out.critical_tables:
+            if other.value.code and other.value.code.casefold() == key:
+                self.problem(grid.sheet, cell, f"critical code {code!r} is also the code of {other.name!r} ({other.sheet})")
+                return
+        if key == name.casefold():
+            return
+        found = self.catalog.critical.get(key)
+        if found and found[0].casefold() != name.casefold():
+            owner = self.catalog.owners.get(("critical", found[0].casefold()))
+            if owner != self.raw.file_name:
+                self.problem(grid.sheet, cell, f"critical code {code!r} already names critical table {found[0]!r}")
+
+    def check_branches(self, sheet: str, members: list[tuple[Entry, str]]) -> bool:
+        conditions = [entry.condition for entry, _ in members]
+        cell = members[-1][1]
+        label = members[0][0].range.label
+        if len(members) == 1:
+            if conditions[0] is not None:
+                feature, _ = condition_feature(conditions[0])
+                self.problem(sheet, cell, f"condition {conditions[0]!r} needs a second row {label} for the other branch ({feature!r} / 'not {feature}')")
+                return False
+            return True
+        if len(members) > 2:
+            self.problem(sheet, cell, f"roll {label} appears {len(members)} times; a range has one row or two conditional branches")
+            return False
+        if None in conditions:
+            self.problem(sheet, cell, f"roll {label} appears twice; give both rows a Condition (e.g. 'helm' and 'not helm')")
+            return False
+        (f1, p1), (f2, p2) = (condition_feature(c) for c in conditions)  # type: ignore[arg-type]
+        if f1 != f2 or p1 == p2:
+            self.problem(sheet, cell, f"the branches of {label} must be a feature and its negation ('helm' / 'not helm'), not {conditions[0]!r} / {conditions[1]!r}")
+            return False
+        return True
+
+    def read_range(self, grid: Grid, value: object, cell: str) -> Range | None:
+        if (reason := check_value(value)) is not None:
+            self.problem(grid.sheet, cell, reason)
+            return None
+        if is_blank(value):
+            self.problem(grid.sheet, cell, "empty range (write 11-15, 16 or 176+)")
+            return None
+        try:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return parse_range(as_int(value, "range"))
+            return parse_range(as_text(value))
+        except ValueError as exc:
+            self.problem(grid.sheet, cell, str(exc))
+            return None
+
+    def check_ranges(self, sheet: str, ranges: list[Range], cells: list[str], **cover: int) -> bool:
+        problems = check_coverage(ranges, **cover) if ranges else []
+        for problem in problems:
+            where = cells[problem.rows[-1]] if problem.rows else None
+            named = " and ".join(cells[i] for i in problem.rows)
+            suffix = f" (rows {named})" if len(problem.rows) > 1 else ""
+            self.problem(sheet, where, problem.message + suffix)
+        return not problems
+
+    def read_attack_table(self, grid: Grid, scale: SeverityScale) -> None:
+        name = grid.meta("name")
+        armors = [(key, column) for key, column in grid.column_order if key != ATTACK_FIRST_COLUMN]
+        rows: list[tuple[Range, tuple[AttackCell, ...]]] = []
+        range_cells: list[str] = []
+        broken = False
+        for row in grid.rows:
+            range_value, range_cell = self.cell(grid, row, ATTACK_FIRST_COLUMN)
+            row_range = self.read_range(grid, range_value, range_cell)
+            cells: list[AttackCell] = []
+            for armor, _ in armors:
+                value, cell = self.cell(grid, row, armor)
+                parsed = self.read_attack_cell(grid.sheet, value, cell or coordinate(row[0], grid.columns[armor]), scale)
+                if parsed is not None:
+                    cells.append(parsed)
+            if row_range is None or len(cells) != len(armors):
+                broken = True
+                continue
+            rows.append((row_range, tuple(cells)))
+            range_cells.append(range_cell)
+        if not grid.rows:
+            self.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
+            return
+        covered = self.check_ranges(
+            grid.sheet, [r for r, _ in rows], range_cells, must_cover_from=LOWEST_ATTACK_RESULT
+        )
+        if rows and covered and all(r.high is not None and r.high < LOWEST_ATTACK_RESULT for r, _ in rows):
+            self.problem(grid.sheet, range_cells[0], f"rows must cover {LOWEST_ATTACK_RESULT} upward")
+            return
+        if broken or not covered or name is None:
+            return
+        table = AttackTable(name, tuple(a for a, _ in armors), RangeTable(rows), scale)
+        self.out.attack_tables.append(Defined(table, name, grid.sheet, grid.header["name"][1], grid.meta("source"), grid.meta("notes")))
+
+    def read_attack_cell(self, sheet: str, value: object, cell: str, scale: SeverityScale) -> AttackCell | None:
+        if (reason := check_value(value)) is not None:
+            self.problem(sheet, cell, reason)
+            return None
+        if is_blank(value):
+            self.problem(sheet, cell, "empty cell (write a dash — for a miss)")
+            return None
+        try:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return parse_attack_cell(as_int(value, "hits"), scale, self.critical_named)
+            return parse_attack_cell(as_text(value), scale, self.critical_named)
+        except ValueError as exc:
+            self.problem(sheet, cell, str(exc))
+            return None
+
+    # -- references -----------------------------------------------------------
+    def critical_named(self, text: str) -> str | None:
+        key = text.casefold()
+        for defined in self.out.critical_tables:
+            table = defined.value
+            if key == table.name.casefold() or (table.code and key == table.code.casefold()):
+                return table.name
+        found = self.catalog.critical.get(key)
+        return found[0] if found else None
+
+    def table_named(self, kind: str, text: str) -> str | None:
+        key = text.casefold()
+        local = self.out.attack_tables if kind == "attack" else self.out.fumble_tables
+        for defined in local:
+            if defined.name.casefold() == key:
+                return defined.name
+        return (self.catalog.attack if kind == "attack" else self.catalog.fumble).get(key)
+
+    def reference(self, grid: Grid, row, column: str, find: Callable[[str], str | None], what: str, required: bool):  # type: ignore[no-untyped-def]
+        text = self.value(grid, row, column, as_text, required=required)
+        if text is None:
+            return None
+        found = find(text)
+        if found is None:
+            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}")
+        return found
+
+    def read_weapons(self, grid: Grid) -> None:
+        for row in grid.rows:
+            before = len(self.out.problems)
+            name = self.value(grid, row, "name", as_text, required=True)
+            attack = self.reference(grid, row, "attack table", lambda t: self.table_named("attack", t), "attack table", True)
+            max_result = self.value(grid, row, "max result", lambda v: as_int(v, "Max result"), required=True)
+            clumsy = self.value(grid, row, "clumsy", _clumsy, required=True)
+            critical = self.reference(grid, row, "critical", self.critical_named, "critical table", True)
+            secondary = self.reference(grid, row, "secondary critical", self.critical_named, "critical table", False)
+            fumble = self.reference(grid, row, "fumble table", lambda t: self.table_named("fumble", t), "fumble table", False)
+            modifier = self.value(grid, row, "fumble modifier", lambda v: as_int(v, "Fumble modifier"), default=0)
+            roll = self.value(grid, row, "roll", _roll_kind, default=RollKind.OE)
+            notes = self.value(grid, row, "notes", as_text)
+            if max_result is not None and max_result < 1:
+                self.problem(grid.sheet, self.cell(grid, row, "max result")[1], "Max result must be at least 1")
+            if len(self.out.problems) > before:
+                continue
+            weapon = Weapon(name, attack, max_result, clumsy, critical, secondary, fumble, modifier, roll, notes)
+            self.out.weapons.append(Defined(weapon, name, grid.sheet, self.cell(grid, row, "name")[1]))
+
+    def read_creatures(self, grid: Grid) -> None:
+        for row in grid.rows:
+            before = len(self.out.problems)
+            name = self.value(grid, row, "name", as_text, required=True)
+            defense = self.value(grid, row, "def", lambda v: as_int(v, "DEF"), required=True)
+            armor = self.value(grid, row, "armor", as_text, required=True)
+            rank = self.value(grid, row, "rank", _rank, default=Rank.NORMAL)
+            hp = self.value(grid, row, "hp", lambda v: as_int(v, "HP"))
+            features = self.value(grid, row, "features", _tags, default=())
+            notes = self.value(grid, row, "notes", as_text)
+            if len(self.out.problems) > before:
+                continue
+            creature = Creature(name, defense, armor, rank, hp, features, notes)
+            self.out.creatures.append(Defined(creature, name, grid.sheet, self.cell(grid, row, "name")[1]))
+
+    def check_unique_names(self) -> None:
+        for label, items in (
+            ("attack table", self.out.attack_tables),
+            ("critical table", self.out.critical_tables),
+            ("fumble table", self.out.fumble_tables),
+            ("weapon", self.out.weapons),
+            ("creature", self.out.creatures),
+        ):
+            first: dict[str, Defined] = {}
+            for item in items:
+                key = item.name.casefold()
+                if key in first:
+                    other = first[key]
+                    self.problem(item.sheet, item.cell, f"{label} {item.name!r} is defined twice (first in {other.sheet} › {other.cell})")
+                else:
+                    first[key] = item
+        self.check_owners()
+
+    def check_owners(self) -> None:
+        """A name another workbook owns is a conflict unless ``replace``."""
+        if self.replace:
+            return
+        for kind, items in (
+            ("severities", [self.out.scale] if self.out.scale else []),
+            ("attack", self.out.attack_tables),
+            ("critical", self.out.critical_tables),
+            ("fumble", self.out.fumble_tables),
+            ("weapons", self.out.weapons),
+            ("creatures", self.out.creatures),
+        ):
+            for item in items:
+                key = (kind, item.name.casefold())
+                if key not in self.catalog.owners:
+                    continue
+                owner = self.catalog.owners[key]
+                if owner != self.raw.file_name:
+                    by = f"workbook {owner}" if owner else "tables_app itself"
+                    self.problem(item.sheet, item.cell, f"{KIND_LABELS[kind]} {item.name!r} is already defined by {by} (import with --replace to take it over)")
+
+
+def _tags(value: object) -> tuple[str, ...]:
+    return tuple(tag.strip() for tag in as_text(value).split(",") if tag.strip())
+
+
+def _clumsy(value: object) -> int:
+    """Clumsy Range `4` or `1-4` (1..N); 0 means the weapon never fumbles."""
+    if isinstance(value, str) and not value.strip().lstrip("+").isdigit():
+        parsed = parse_range(value)
+        if parsed.low != 1 or parsed.high is None:
+            raise ValueError(f"Clumsy range {value!r} must start at 1 (write 4 or 1-4)")
+        return parsed.high
+    number = as_int(value, "Clumsy")
+    if not 0 <= number <= 100:
+        raise ValueError(f"Clumsy {number} must be between 0 and 100")
+    return number
+
+
+def _roll_kind(value: object) -> RollKind:
+    text = as_text(value).casefold()
+    try:
+        return RollKind(text)
+    except ValueError:
+        raise ValueError(f"Roll {text!r} must be one of oe, oeh, oel, d100") from None
+
+
+def _rank(value: object) -> Rank:
+    text = as_text(value).casefold()
+    try:
+        return Rank(text)
+    except ValueError:
+        raise ValueError(f"Rank {text!r} must be normal, heroic or epic") from None
+
+
+def interpret(raw: RawWorkbook, catalog: Catalog | None = None, *, replace: bool = False) -> ParsedWorkbook:
+    return Interpreter(raw, catalog or Catalog(), replace).run()

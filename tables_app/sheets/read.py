@@ -1,0 +1,112 @@
+"""openpyxl in: a workbook file → raw sheets of cleaned values, bounded.
+
+Only this module (and write.py) imports openpyxl, so commands that never
+touch a spreadsheet never pay for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tables_app.errors import Problem, WorkbookInvalid
+from tables_app.sheets.values import clean
+
+MAX_ROWS = 5_000  # per sheet: Rolemaster tables have ~150 rows
+MAX_COLUMNS = 64  # Rolemaster's 20 armor types plus room
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RawSheet:
+    """One sheet: its non-empty rows as (row number, values from column A)."""
+
+    name: str
+    hidden: bool
+    rows: tuple[tuple[int, tuple[object, ...]], ...]
+    too_big: bool = False
+
+
+@dataclass(frozen=True)
+class RawWorkbook:
+    file_name: str
+    sha256: str
+    size_bytes: int
+    sheets: tuple[RawSheet, ...]
+
+
+def file_digest(path: Path) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+def refuse_early(path: Path) -> None:
+    """Refuse what is plainly not an .xlsx workbook before openpyxl sees it."""
+    name = path.name
+    if not path.is_file():
+        raise WorkbookInvalid([Problem(name, None, None, "no such file")])
+    size = path.stat().st_size
+    if size == 0:
+        raise WorkbookInvalid([Problem(name, None, None, "the file is empty")])
+    if size > MAX_FILE_BYTES:
+        raise WorkbookInvalid([Problem(name, None, None, f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}")])
+    with path.open("rb") as handle:
+        head = handle.read(8)
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise WorkbookInvalid([Problem(name, None, None, "a legacy .xls or password-protected workbook; save it as an unprotected .xlsx")])
+    if not head.startswith(b"PK") or not zipfile.is_zipfile(path):
+        raise WorkbookInvalid([Problem(name, None, None, "not an .xlsx workbook (it is not a zip file)")])
+
+
+def read_workbook(path: str | Path) -> RawWorkbook:
+    path = Path(path)
+    refuse_early(path)
+    sha256, size = file_digest(path)
+    import openpyxl  # deferred: a heavy import
+
+    assert openpyxl.DEFUSEDXML, "defusedxml must be installed so openpyxl parses XML safely"
+    name = path.name
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"
+        raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {_reason(exc)}")]) from None
+    try:
+        sheets = []
+        for sheet in book.worksheets:
+            try:
+                sheets.append(_read_sheet(sheet))
+            except Exception as exc:
+                raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {_reason(exc)}")]) from None
+    finally:
+        book.close()
+    return RawWorkbook(name, sha256, size, tuple(sheets))
+
+
+def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
+    rows = []
+    too_big = False
+    for number, values in enumerate(
+        sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 1, max_col=MAX_COLUMNS + 1, values_only=True), start=1
+    ):
+        cleaned = tuple(clean(v) for v in values)
+        while cleaned and (cleaned[-1] is None or cleaned[-1] == ""):
+            cleaned = cleaned[:-1]
+        if not cleaned:
+            continue
+        if number > MAX_ROWS or len(cleaned) > MAX_COLUMNS:
+            too_big = True
+            break
+        rows.append((number, cleaned))
+    return RawSheet(sheet.title, sheet.sheet_state != "visible", tuple(rows), too_big)
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

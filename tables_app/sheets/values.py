@@ -1,0 +1,78 @@
+"""Cell values as the importer sees them: normalised text, checked integers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+
+# Spreadsheet error values; openpyxl hands them over as strings.
+ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"})
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_INT = re.compile(r"^[+-]?\d+$")
+
+
+def column_letter(index: int) -> str:
+    """1 → A, 27 → AA (without importing openpyxl)."""
+    letters = ""
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def coordinate(row: int, column: int) -> str:
+    return f"{column_letter(column)}{row}"
+
+
+def clean(value: object) -> object:
+    """Normalise text (NFKC, invisible characters dropped, whitespace folded)."""
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFKC", value).translate(_INVISIBLE)
+        return " ".join(text.split())
+    return value
+
+
+def is_blank(value: object) -> bool:
+    return value is None or value == ""
+
+
+def check_value(value: object) -> str | None:
+    """Why a value can never be read (an error cell), else None."""
+    if isinstance(value, str) and value.upper() in ERROR_VALUES:
+        return f"error value {value} (fix the formula or paste values)"
+    return None
+
+
+def as_text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        raise ValueError(f"{value} is a date; format the column as text")
+    return str(value)
+
+
+def as_int(value: object, what: str = "value") -> int:
+    """A whole number from a numeric or text cell; ValueError otherwise."""
+    if isinstance(value, bool):
+        raise ValueError(f"{what} must be a whole number, not {value}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if value.is_integer():
+            return int(value)
+        raise ValueError(f"{what} must be a whole number, not {value}")
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        raise ValueError(f"{what} must be a number, but the cell is a date ({value}); format the column as numbers")
+    if isinstance(value, str):
+        text = value.replace(" ", "")
+        if _INT.match(text):
+            return int(text)
+        try:
+            number = float(text)
+        except ValueError:
+            raise ValueError(f"{what} must be a whole number, not {value!r}") from None
+        if number.is_integer():
+            return int(number)
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    raise ValueError(f"{what} must be a whole number, not {value!r}")

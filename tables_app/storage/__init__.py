@@ -1,0 +1,1 @@
+"""Storage: SQLModel models, the engine factory and migrations, typed queries."""

@@ -1,0 +1,142 @@
+"""Engine factory, database location, schema version and migrations.
+
+Alembic is imported only when the schema must change: reading the version
+is one SELECT, so everyday commands start fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine
+
+from tables_app.errors import DatabaseError
+
+# The newest migration in migrations/versions; tests check it against Alembic.
+SCHEMA_HEAD = "0001"
+BUSY_TIMEOUT_MS = 10_000
+ENV_VAR = "TABLES_DB"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def resource_dir(name: str) -> Path:
+    """``migrations`` or ``table_sources``: inside the installed package, else the checkout."""
+    for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise DatabaseError(f"cannot find the {name} directory of tables_app (a broken install?)")
+
+
+def default_database_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tables-app", appauthor=False)) / "tables.db"
+
+
+def database_url(db: str | None = None) -> str:
+    """``--db`` (a URL or a path), else ``$TABLES_DB``, else the user data directory."""
+    value = db or os.environ.get(ENV_VAR) or str(default_database_path())
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file behind a SQLite URL, or None for memory and other databases."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == prefix or ":memory:" in url:
+        return None
+    return Path(url[len(prefix):].split("?", 1)[0])
+
+
+def create_db_engine(url: str) -> Engine:
+    """An engine with foreign keys on, WAL, a busy timeout and transactional DDL.
+
+    pysqlite commits implicitly before DDL; putting the connection in manual
+    mode and emitting BEGIN ourselves (SQLAlchemy's documented recipe) makes
+    every transaction, schema changes included, all or nothing.
+    """
+    path = sqlite_path(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    if engine.dialect.name != "sqlite":
+        return engine
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        dbapi_connection.isolation_level = None
+        dbapi_connection.execute("PRAGMA foreign_keys = ON")
+        dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if path is not None:
+            dbapi_connection.execute("PRAGMA journal_mode = WAL")
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+        # Writers ask for BEGIN IMMEDIATE (execution option "begin") so they
+        # take the write lock up front and wait on the busy timeout.
+        connection.exec_driver_sql(connection.get_execution_options().get("begin", "BEGIN"))
+
+    return engine
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema version recorded in the database; None if it has none."""
+    with engine.connect() as conn:
+        has_table = conn.execute(
+            text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'")
+        ).first()
+        if not has_table:
+            return None
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def is_empty(engine: Engine) -> bool:
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).scalar() == 0
+
+
+def alembic_config(engine: Engine | None = None):  # type: ignore[no-untyped-def]
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(resource_dir("migrations")))
+    if engine is not None:
+        config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema in one transaction on one connection.
+
+    Foreign keys are switched off while batch migrations copy tables (else a
+    dropped parent would cascade) and checked before the commit (env.py).
+    """
+    from alembic import command
+
+    config = alembic_config(engine)
+    with engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        raw.execute("PRAGMA foreign_keys = OFF")
+        try:
+            config.attributes["connection"] = conn
+            command.upgrade(config, revision)
+        finally:
+            raw.execute("PRAGMA foreign_keys = ON")
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
+    config = alembic_config(engine)
+    with engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        raw.execute("PRAGMA foreign_keys = OFF")
+        try:
+            config.attributes["connection"] = conn
+            command.downgrade(config, revision)
+        finally:
+            raw.execute("PRAGMA foreign_keys = ON")

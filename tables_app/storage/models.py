@@ -1,0 +1,226 @@
+"""Every table of the database, in one module (Alembic's env.py imports it).
+
+Names are explicit and constraints are named by convention so that batch
+migrations on SQLite can find them again. ``docs/schema.md`` describes the
+tables for people who query them with ``sqlite3``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+SQLModel.metadata = MetaData(naming_convention=NAMING_CONVENTION)
+metadata = SQLModel.metadata
+
+OUTCOMES = ("miss", "no_damage", "hit", "critical")
+RANKS = ("normal", "heroic", "epic")
+ROLL_KINDS = ("oe", "oeh", "oel", "d100")
+
+
+# Names and codes are looked up in any letter case, so they are unique in any case.
+NOCASE = String(collation="NOCASE")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Workbook(SQLModel, table=True):
+    """A workbook that was imported; re-importing the same file name replaces it."""
+
+    __tablename__ = "workbook"
+    id: int | None = Field(default=None, primary_key=True)
+    file_name: str = Field(unique=True, sa_type=NOCASE)
+    sha256: str
+    imported_at: str  # ISO 8601, UTC
+    size_bytes: int
+
+
+class Provenance(SQLModel):
+    """Where a table, weapon or creature came from."""
+
+    workbook_id: int | None = Field(default=None, foreign_key="workbook.id", index=True)
+    sheet: str | None = None
+    source: str | None = None
+    notes: str | None = None
+
+
+class SeverityScale(Provenance, table=True):
+    """An ordered set of critical severities. ``default`` is built in (VsD)."""
+
+    __tablename__ = "severity_scale"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+
+
+class Severity(SQLModel, table=True):
+    __tablename__ = "severity"
+    __table_args__ = (
+        UniqueConstraint("scale_id", "code"),
+        UniqueConstraint("scale_id", "name"),
+        UniqueConstraint("scale_id", "position"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    scale_id: int = Field(foreign_key="severity_scale.id", ondelete="CASCADE")
+    position: int  # 0 = lowest degree
+    code: str = Field(sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
+    modifier: int
+
+
+class CriticalTable(Provenance, table=True):
+    __tablename__ = "critical_table"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+    code: str | None = Field(default=None, unique=True, sa_type=NOCASE)
+    scale_id: int = Field(foreign_key="severity_scale.id", index=True)
+
+
+class FumbleTable(Provenance, table=True):
+    __tablename__ = "fumble_table"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+
+
+class EntryColumns(SQLModel):
+    """The row of a critical or fumble table, with its structured effects."""
+
+    position: int
+    low: int
+    high: int | None = None  # NULL: open top (`146+`)
+    label: str
+    condition: str | None = None  # `helm` / `not helm` branches share a range
+    title: str | None = None
+    text: str
+    hits: int = 0
+    bleed: int = 0
+    stun: int = 0
+    penalty: int = 0
+
+
+class CriticalEntry(EntryColumns, table=True):
+    __tablename__ = "critical_entry"
+    __table_args__ = (UniqueConstraint("critical_table_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    critical_table_id: int = Field(foreign_key="critical_table.id", ondelete="CASCADE")
+
+
+class CriticalEffect(SQLModel, table=True):
+    """One effect tag (``prone``, ``death in 3``) of a critical entry."""
+
+    __tablename__ = "critical_effect"
+    __table_args__ = (UniqueConstraint("entry_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: int = Field(foreign_key="critical_entry.id", ondelete="CASCADE")
+    position: int
+    tag: str
+
+
+class FumbleEntry(EntryColumns, table=True):
+    __tablename__ = "fumble_entry"
+    __table_args__ = (UniqueConstraint("fumble_table_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    fumble_table_id: int = Field(foreign_key="fumble_table.id", ondelete="CASCADE")
+
+
+class FumbleEffect(SQLModel, table=True):
+    __tablename__ = "fumble_effect"
+    __table_args__ = (UniqueConstraint("entry_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: int = Field(foreign_key="fumble_entry.id", ondelete="CASCADE")
+    position: int
+    tag: str
+
+
+class AttackTable(Provenance, table=True):
+    __tablename__ = "attack_table"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+    scale_id: int = Field(foreign_key="severity_scale.id", index=True)
+
+
+class ArmorColumn(SQLModel, table=True):
+    __tablename__ = "armor_column"
+    __table_args__ = (
+        UniqueConstraint("attack_table_id", "code"),
+        UniqueConstraint("attack_table_id", "position"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    attack_table_id: int = Field(foreign_key="attack_table.id", ondelete="CASCADE")
+    position: int
+    code: str = Field(sa_type=NOCASE)
+
+
+class AttackRow(SQLModel, table=True):
+    __tablename__ = "attack_row"
+    __table_args__ = (UniqueConstraint("attack_table_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    attack_table_id: int = Field(foreign_key="attack_table.id", ondelete="CASCADE")
+    position: int  # 0 = lowest results
+    low: int
+    high: int | None = None  # NULL: open top
+    label: str
+
+
+class AttackCell(SQLModel, table=True):
+    """One cell: a row × an armor column. ``text`` is the canonical notation."""
+
+    __tablename__ = "attack_cell"
+    __table_args__ = (
+        UniqueConstraint("row_id", "armor_column_id"),
+        CheckConstraint(_in("outcome", OUTCOMES), name="outcome"),
+        CheckConstraint("hits >= 0", name="hits"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    row_id: int = Field(foreign_key="attack_row.id", ondelete="CASCADE")
+    armor_column_id: int = Field(foreign_key="armor_column.id", ondelete="CASCADE", index=True)
+    text: str
+    outcome: str
+    hits: int = 0
+    severity_id: int | None = Field(default=None, foreign_key="severity.id", index=True)
+    critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id", index=True)
+
+
+class Weapon(Provenance, table=True):
+    __tablename__ = "weapon"
+    __table_args__ = (
+        CheckConstraint(_in("roll_kind", ROLL_KINDS), name="roll_kind"),
+        CheckConstraint("clumsy BETWEEN 0 AND 100", name="clumsy"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+    attack_table_id: int = Field(foreign_key="attack_table.id", index=True)
+    max_result: int
+    clumsy: int  # the Clumsy Range is 1..clumsy (0: never fumbles)
+    critical_table_id: int = Field(foreign_key="critical_table.id", index=True)
+    secondary_critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id", index=True)
+    fumble_table_id: int | None = Field(default=None, foreign_key="fumble_table.id", index=True)
+    fumble_modifier: int = 0
+    roll_kind: str = "oe"
+
+
+class Creature(Provenance, table=True):
+    __tablename__ = "creature"
+    __table_args__ = (CheckConstraint(_in("rank", RANKS), name="rank"),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+    defense: int
+    armor: str
+    rank: str = "normal"
+    hp: int | None = None
+
+
+class CreatureFeature(SQLModel, table=True):
+    __tablename__ = "creature_feature"
+    __table_args__ = (UniqueConstraint("creature_id", "feature"),)
+    id: int | None = Field(default=None, primary_key=True)
+    creature_id: int = Field(foreign_key="creature.id", ondelete="CASCADE")
+    feature: str = Field(sa_type=NOCASE)
