@@ -28,6 +28,7 @@ class Outcome(StrEnum):
 
 MISS_TEXT = "\u2014"  # em dash, the canonical miss
 _HITS = re.compile(r"^(\d+)\s*(.*)$")
+_DECIMAL = re.compile(r"^(\d+)\.(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,10 @@ def parse_attack_cell(value: str | int, scale: SeverityScale, critical_named: Cr
         raise ValueError("empty cell (write a dash for a miss)")
     if len(text) == 1 and text in DASHES:
         return MISS_CELL
+    if m := _DECIMAL.match(text):  # `7.0` is 7; `7.5` is no number of hits
+        if int(m.group(2)) != 0:
+            raise ValueError(f"hits must be a whole number, not {text!r}")
+        return _hits_only(int(m.group(1)))
     m = _HITS.match(text)
     if not m:
         raise ValueError(f"{text!r} is not a cell: write a dash, 0, hits (7) or hits and severity (16 Mod)")

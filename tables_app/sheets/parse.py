@@ -176,6 +176,7 @@ class Interpreter:
             self.warn(name, "no header block in A1 (Kind, Name, ...): sheet skipped")
             return None
         header: dict[str, tuple[object, str]] = {}
+        key_problems: list[tuple[str, str]] = []  # reported only if this is a header block
         i = 0
         expected = 1
         while i < len(rows) and rows[i][0] == expected:
@@ -187,15 +188,17 @@ class Interpreter:
             else:
                 k = as_text(key).casefold().rstrip(":")
                 if k not in HEADER_KEYS:
-                    self.problem(name, coordinate(number, 1), f"unknown header key {as_text(key)!r} (expected one of Kind, Name, Code, Source, Notes)")
+                    key_problems.append((coordinate(number, 1), f"unknown header key {as_text(key)!r} (expected one of Kind, Name, Code, Source, Notes)"))
                 elif k in header:
-                    self.problem(name, coordinate(number, 1), f"header key {as_text(key)!r} appears twice")
+                    key_problems.append((coordinate(number, 1), f"header key {as_text(key)!r} appears twice"))
                 else:
                     header[k] = (value, coordinate(number, 2))
             i, expected = i + 1, expected + 1
         if "kind" not in header:
             self.warn(name, "the header block has no Kind: sheet skipped")
             return None
+        for cell, message in key_problems:
+            self.problem(name, cell, message)
         kind_value, kind_cell = header["kind"]
         kind = "" if is_blank(kind_value) else as_text(kind_value).casefold()
         if kind not in KINDS:
@@ -435,11 +438,11 @@ class Interpreter:
                 parsed = self.read_attack_cell(grid.sheet, value, cell or coordinate(row[0], grid.columns[armor]), scale)
                 if parsed is not None:
                     cells.append(parsed)
+            if row_range is not None:  # a row with a bad cell still covers its range
+                rows.append((row_range, tuple(cells)))
+                range_cells.append(range_cell)
             if row_range is None or len(cells) != len(armors):
                 broken = True
-                continue
-            rows.append((row_range, tuple(cells)))
-            range_cells.append(range_cell)
         if not grid.rows:
             self.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
             return

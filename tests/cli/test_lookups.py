@@ -1,0 +1,119 @@
+"""`tables list/show/query` on the bundled tables (cli-contract.md)."""
+
+import json
+
+import pytest
+
+ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "effects", "condition"}
+
+
+def as_json(result):
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_list_gives_names_and_provenance(run):
+    data = as_json(run("list", "attack", "--json"))
+    assert set(data) == {"attack"}
+    names = [t["name"] for t in data["attack"]]
+    assert {"Edged", "Blunt", "Missile", "Unarmed", "Bolt Spells", "Claws and Teeth"} <= set(names)
+    edged = next(t for t in data["attack"] if t["name"] == "Edged")
+    assert (edged["workbook"], edged["sheet"], edged["armor"]) == ("attacks.xlsx", "Edged", ["NA", "LA", "MA", "HA"])
+
+
+def test_list_everything(run):
+    data = as_json(run("list", "--json"))
+    assert set(data) == {"attack", "critical", "fumble", "weapons", "creatures"}
+    assert len(data["critical"]) >= 6 and len(data["fumble"]) == 2
+    assert len(data["weapons"]) >= 20 and len(data["creatures"]) >= 8
+
+
+def test_list_for_people(run):
+    result = run("list", "weapons")
+    assert result.exit_code == 0
+    assert "Longsword" in result.output and "Weapons (" in result.output
+
+
+def test_query_attack_contract(run):
+    data = as_json(run("query", "attack", "Edged", "120", "MA", "--json"))
+    assert set(data) == {"table", "row", "armor", "text", "outcome", "hits", "severity", "critical_table"}
+    assert data["table"] == "Edged" and data["row"] == "116-120" and data["armor"] == "MA"
+
+
+def test_query_attack_is_case_insensitive_and_reads_the_top_row_above_the_table(run):
+    top = as_json(run("query", "attack", "edged", "175", "na", "--json"))
+    above = as_json(run("query", "attack", "EDGED", "400", "NA", "--json"))
+    assert above == top and top["row"] == "171-175" and top["outcome"] == "critical"
+
+
+def test_query_attack_names_a_cell_critical_table(run):
+    data = as_json(run("show", "attack", "Claws and Teeth", "--json"))
+    row, column = next(
+        (row, i) for row in data["rows"] for i, text in enumerate(row["cells"]) if text.endswith("Grapple")
+    )
+    low = int(row["range"].split("-")[0].rstrip("+"))
+    cell = as_json(run("query", "attack", "Claws and Teeth", str(low), data["armor"][column], "--json"))
+    assert cell["critical_table"] == "Grapple" and cell["outcome"] == "critical"
+
+
+def test_query_critical_contract_and_severity_modifier(run):
+    plain = as_json(run("query", "critical", "Cut", "40", "--json"))
+    assert set(plain) == {"table", "roll", "modified_roll", "entry", "branches"}
+    assert set(plain["entry"]) == ENTRY_KEYS
+    assert (plain["roll"], plain["modified_roll"]) == (40, 40)
+    lethal = as_json(run("query", "critical", "Cut", "40", "--severity", "Let", "--json"))
+    assert lethal["modified_roll"] == 90  # Let adds +50 (table-system.md, "Severity")
+    by_code = as_json(run("query", "critical", "S", "40", "--severity", "lethal", "--json"))
+    assert by_code == lethal
+
+
+def test_query_critical_branches(run):
+    data = as_json(run("show", "critical", "Impact", "--json"))
+    branch = next(e for e in data["entries"] if e["condition"] == "helm")
+    low = int(branch["range"].split("-")[0])
+    bare = as_json(run("query", "critical", "Impact", str(low), "--json"))
+    helmed = as_json(run("query", "critical", "Impact", str(low), "--has", "helm", "--json"))
+    assert bare["entry"]["condition"] == "not helm" and helmed["entry"]["condition"] == "helm"
+    assert {b["condition"] for b in bare["branches"]} == {"helm", "not helm"}
+    people = run("query", "critical", "Impact", str(low))
+    assert "(if helm:" in people.output
+
+
+def test_query_fumble(run):
+    data = as_json(run("query", "fumble", "Melee Fumbles", "99", "--modifier", "25", "--json"))
+    assert set(data) == {"table", "roll", "modified_roll", "entry"}
+    assert data["modified_roll"] == 124 and data["entry"]["range"] == "121+"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["query", "attack", "Nope", "50", "NA"], "Error: no attack table named 'Nope' (known: Blunt, Bolt Spells, Claws and Teeth, Edged, Missile, Unarmed)\n"),
+        (["query", "attack", "Edged", "50", "XX"], "Error: attack table 'Edged' has no armor column 'XX' (columns: NA, LA, MA, HA)\n"),
+        (["query", "attack", "Edged", "5", "NA"], "Error: result 5 is below the first row of 'Edged' (11-15)\n"),
+        (["query", "critical", "Cut", "0"], "Error: roll 0 is not a d100 roll (1-100); modifiers are given separately\n"),
+        (["query", "critical", "Cut", "101"], "Error: roll 101 is not a d100 roll (1-100); modifiers are given separately\n"),
+        (["query", "critical", "Cut", "50", "--severity", "Huge"], "Error: unknown severity 'Huge' for 'Cut' (severities: Sup (+0), Lig (+10), Mod (+20), Gri (+30), Let (+50))\n"),
+        (["query", "fumble", "Nope", "50"], "Error: no fumble table named 'Nope' (known: Melee Fumbles, Missile Fumbles)\n"),
+        (["show", "weapon", "Nope"], "Error: no weapon named 'Nope'\n"),
+    ],
+)
+def test_failed_lookups_exit_1_with_one_line(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.stderr == message
+    assert result.stdout == ""
+
+
+def test_bad_usage_is_exit_2(run):
+    assert run("query", "attack", "Edged", "many", "NA").exit_code == 2
+    assert run("list", "potions").exit_code == 2
+
+
+def test_show_for_people(run):
+    grid = run("show", "attack", "Edged")
+    assert grid.exit_code == 0 and "171-175" in grid.output and "HA" in grid.output
+    weapon = run("show", "weapon", "Longsword", "--json")
+    assert as_json(weapon)["attack_table"] == "Edged"
+    creature = as_json(run("show", "creature", "Elder Wyrm", "--json"))
+    assert creature["rank"] == "epic"

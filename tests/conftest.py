@@ -1,0 +1,142 @@
+"""Shared fixtures: workbooks written on the fly, databases in tmp_path."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from click.testing import CliRunner
+
+from tables_app.cli import cli
+from tables_app.services import open_database
+
+Rows = list[list[object]]
+
+
+def build_workbook(path: Path, sheets: dict[str, Rows], hidden: tuple[str, ...] = ()) -> Path:
+    """Write an .xlsx with one sheet per entry; each row is a list of cell values."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for r, row in enumerate(rows, start=1):
+            for c, value in enumerate(row, start=1):
+                if value is not None:
+                    sheet.cell(row=r, column=c, value=value)
+        if title in hidden:
+            sheet.sheet_state = "hidden"
+    book.save(path)
+    return path
+
+
+@pytest.fixture
+def write_workbook(tmp_path: Path) -> Callable[..., Path]:
+    def write(name: str, sheets: dict[str, Rows], **kwargs: object) -> Path:
+        return build_workbook(tmp_path / name, sheets, **kwargs)
+
+    return write
+
+
+@pytest.fixture(scope="session")
+def bundled_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database built once (migrated + bundled tables) for copying."""
+    path = tmp_path_factory.mktemp("template") / "tables.db"
+    open_database(str(path)).dispose()
+    return path
+
+
+@pytest.fixture
+def db_path(tmp_path: Path, bundled_db_template: Path) -> Path:
+    """A fresh copy of the bundled database for one test."""
+    path = tmp_path / "tables.db"
+    shutil.copyfile(bundled_db_template, path)
+    return path
+
+
+@pytest.fixture
+def engine(db_path: Path):  # type: ignore[no-untyped-def]
+    engine = open_database(str(db_path))
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def run(db_path: Path) -> Callable[..., object]:
+    """Run the CLI on the test database: run("query", "attack", ...)."""
+    runner = CliRunner()
+
+    def invoke(*args: str, db: Path | None = None):  # type: ignore[no-untyped-def]
+        return runner.invoke(cli, ["--db", str(db or db_path), *args], catch_exceptions=False)
+
+    return invoke
+
+
+def db_dump(path: Path) -> list[str]:
+    """Every statement that rebuilds the database: equal dumps, equal databases."""
+    import sqlite3
+
+    connection = sqlite3.connect(path)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def dump() -> Callable[[Path], list[str]]:
+    return db_dump
+
+
+# A small valid workbook "by someone else": custom severities, codes, branches.
+MINI_SEVERITIES: Rows = [
+    ["Kind", "severities"], ["Name", "Letters"], [],
+    ["Code", "Name", "Modifier"], ["A", "Alpha", 0], ["B", "Bravo", 5], ["C", "Charlie", 10],
+]
+MINI_CRITICAL: Rows = [
+    ["Kind", "critical"], ["Name", "Slash"], ["Code", "X"], ["Source", "test"], [],
+    ["Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition"],
+    ["01-50", "Nick", "A nick.", 1, None, None, None, None, None],
+    ["51-80", "Helm ring", "The helm rings.", 2, None, 1, None, "dazed", "helm"],
+    ["51-80", "Scalp cut", "The scalp opens.", 4, 2, 1, -10, "dazed, bleeding", "not helm"],
+    ["81–110", "Down", "Down he goes.", 9, 3, 2, -25, "prone, drop weapon", None],
+]
+MINI_FUMBLE: Rows = [
+    ["Kind", "fumble"], ["Name", "Oops"], [],
+    ["Roll", "Text", "Hits"], ["1-60", "Stumble.", 0], ["61+", "Fall over.", 2],
+]
+MINI_ATTACK: Rows = [
+    ["Kind", "attack"], ["Name", "Poke"], ["Notes", "descending, like print"], [],
+    ["Result", "Cloth", "Plate"],
+    ["41+", "9CX", "6 Bravo"],
+    ["31-40", "7 A Slash", "4 a"],
+    ["21–30", 5, "0"],
+    ["11 - 20", "2", "—"],
+    ["1-10", "-", "-"],
+]
+MINI_WEAPONS: Rows = [
+    ["Kind", "weapons"], [],
+    ["Name", "Attack table", "Max result", "Clumsy", "Critical", "Secondary critical", "Fumble table", "Fumble modifier", "Roll"],
+    ["Needle", "Poke", 60, "1-3", "X", None, "Oops", -5, "oeh"],
+    ["Pin", "poke", 45.0, 2, "Slash", "Slash", None, None, None],
+]
+MINI_CREATURES: Rows = [
+    ["Kind", "creatures"], [],
+    ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes"],
+    ["Tin Man", 20, "Plate", "heroic", 40, "helm, metal armor", "clanks"],
+    ["Scarecrow", 0, "Cloth", None, None, None, None],
+]
+
+
+@pytest.fixture
+def mini_workbook(write_workbook: Callable[..., Path]) -> Path:
+    return write_workbook(
+        "mini.xlsx",
+        {
+            "Severities": MINI_SEVERITIES, "Slash": MINI_CRITICAL, "Oops": MINI_FUMBLE,
+            "Poke": MINI_ATTACK, "Weapons": MINI_WEAPONS, "Creatures": MINI_CREATURES,
+        },
+    )

@@ -1,0 +1,89 @@
+"""Alembic: one head, upgrade from empty, the stairway, models == migrations."""
+
+import sqlite3
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from tables_app.storage import db, models
+
+
+@pytest.fixture
+def empty_engine(tmp_path):
+    engine = db.create_db_engine(f"sqlite:///{tmp_path / 'empty.db'}")
+    yield engine
+    engine.dispose()
+
+
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(db.alembic_config())
+
+
+def test_one_head_and_the_code_knows_it():
+    assert scripts().get_heads() == [db.SCHEMA_HEAD]
+
+
+def test_upgrade_from_empty(empty_engine):
+    assert db.current_revision(empty_engine) is None
+    db.migrate(empty_engine)
+    assert db.current_revision(empty_engine) == db.SCHEMA_HEAD
+
+
+def test_stairway_every_revision_up_down_up(empty_engine):
+    revisions = list(reversed(list(scripts().walk_revisions())))
+    for revision in revisions:
+        db.migrate(empty_engine, revision.revision)
+        db.downgrade(empty_engine, revision.down_revision or "base")
+        db.migrate(empty_engine, revision.revision)
+    assert db.current_revision(empty_engine) == db.SCHEMA_HEAD
+
+
+def test_downgrade_to_base_leaves_nothing(empty_engine, tmp_path):
+    db.migrate(empty_engine)
+    db.downgrade(empty_engine, "base")
+    with sqlite3.connect(tmp_path / "empty.db") as connection:
+        names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+    assert names == {"alembic_version"}
+
+
+def test_models_and_migrations_give_the_same_schema(empty_engine):
+    db.migrate(empty_engine)
+    with empty_engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), models.metadata)
+    assert diff == []
+
+
+def test_connections_enforce_foreign_keys_with_wal_and_a_busy_timeout(empty_engine):
+    with empty_engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == db.BUSY_TIMEOUT_MS
+
+
+def test_the_default_severities_are_seeded(empty_engine):
+    db.migrate(empty_engine)
+    with empty_engine.connect() as connection:
+        rows = connection.exec_driver_sql(
+            "SELECT code, modifier FROM severity JOIN severity_scale s ON s.id = scale_id WHERE s.name = 'default' ORDER BY position"
+        ).all()
+    assert rows == [("Sup", 0), ("Lig", 10), ("Mod", 20), ("Gri", 30), ("Let", 50)]
+
+
+def test_a_failing_migration_leaves_the_schema_unchanged(empty_engine, monkeypatch):
+    """DDL runs in a real transaction (manual BEGIN), so a failure rolls it all back."""
+    from alembic import op
+
+    real_execute = op.execute
+
+    def explode(sql, *args, **kwargs):
+        if "CREATE VIEW" in str(sql):
+            raise RuntimeError("boom")
+        return real_execute(sql, *args, **kwargs)
+
+    monkeypatch.setattr(op, "execute", explode)
+    with pytest.raises(RuntimeError, match="boom"):
+        db.migrate(empty_engine)
+    assert db.current_revision(empty_engine) is None
+    assert db.is_empty(empty_engine)
