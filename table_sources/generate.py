@@ -222,8 +222,10 @@ def attack_cell(name, value, i, k):
         return f"{hits} {full}"
     if name == "Claws and Teeth" and code in ("Lig", "Mod") and n % 5 == 1:
         return f"{hits} {code} Grapple"
-    if name == "Bolt Spells" and n % 11 == 3:
-        return f"{hits}{code}H"
+    if name == "Blunt" and n % 11 == 3:
+        # compact code form (`18GriK`): Impact by its code; every blunt weapon
+        # already crits on Impact, so the override never surprises a player
+        return f"{hits}{code}K"
     return f"{hits} {code}"
 
 
