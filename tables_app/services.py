@@ -63,9 +63,13 @@ def _build_new_database(path: Path) -> None:
         db.migrate(engine)
         import_bundled(engine)
         engine.dispose()
-        if path.exists() and path.stat().st_size > 0:
-            return  # another process finished first; keep its database
-        os.replace(temporary, path)
+        try:
+            os.link(temporary, path)  # atomic, and never over a database another process made
+        except FileExistsError:
+            pass  # another process finished first; keep its database
+        except OSError:
+            if not path.exists():  # a file system without hard links
+                os.replace(temporary, path)
     finally:
         engine.dispose()
         for leftover in (temporary, temporary + "-wal", temporary + "-shm"):

@@ -7,6 +7,7 @@ touch a spreadsheet never pay for it.
 from __future__ import annotations
 
 import hashlib
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,17 @@ from tables_app.sheets.values import clean
 MAX_ROWS = 5_000  # per sheet: Rolemaster tables have ~150 rows
 MAX_COLUMNS = 64  # Rolemaster's 20 armor types plus room
 MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+class UncachedFormula:
+    """A formula cell saved without its computed value (e.g. written by a script)."""
+
+    def __str__(self) -> str:
+        return "a formula without a cached value"
+
+
+UNCACHED_FORMULA = UncachedFormula()
+_FORMULA_TAG = re.compile(rb"<(?:\w+:)?f[\s>/]")
 
 
 @dataclass(frozen=True)
@@ -78,15 +90,74 @@ def read_workbook(path: str | Path) -> RawWorkbook:
     except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"
         raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {_reason(exc)}")]) from None
     try:
-        sheets = []
-        for sheet in book.worksheets:
-            try:
-                sheets.append(_read_sheet(sheet))
-            except Exception as exc:
-                raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {_reason(exc)}")]) from None
+        sheets = [_guarded(name, sheet, _read_sheet) for sheet in book.worksheets]
     finally:
         book.close()
+    if _has_formulas(path):
+        sheets = _mark_uncached_formulas(path, sheets)
     return RawWorkbook(name, sha256, size, tuple(sheets))
+
+
+def _guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
+    """Run ``read(sheet)``, turning whatever openpyxl raises into a located problem."""
+    try:
+        return read(sheet)
+    except Exception as exc:  # openpyxl raises many kinds while streaming rows
+        raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {_reason(exc)}")]) from None
+
+
+def _has_formulas(path: Path) -> bool:
+    """Whether any worksheet holds a formula: a streamed byte search, bounded memory."""
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.namelist():
+            if not (member.startswith("xl/worksheets/") and member.endswith(".xml")):
+                continue
+            tail = b""
+            with archive.open(member) as stream:
+                for block in iter(lambda: stream.read(1 << 20), b""):
+                    if _FORMULA_TAG.search(tail + block):
+                        return True
+                    tail = block[-16:]
+    return False
+
+
+def _mark_uncached_formulas(path: Path, sheets: list[RawSheet]) -> list[RawSheet]:
+    """Replace the blanks that are really formulas without a value by a marker.
+
+    Only workbooks that hold formulas pay for this second pass.
+    """
+    import openpyxl
+
+    book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    try:
+        marked = []
+        for raw, sheet in zip(sheets, book.worksheets):
+            formulas = _guarded(raw.name, sheet, _formula_positions)
+            if not formulas:
+                marked.append(raw)
+                continue
+            rows = {number: list(values) for number, values in raw.rows}
+            for number, column in formulas:
+                values = rows.setdefault(number, [])
+                values.extend([None] * (column - len(values)))
+                if values[column - 1] is None or values[column - 1] == "":
+                    values[column - 1] = UNCACHED_FORMULA
+            merged = tuple((n, tuple(v)) for n, v in sorted(rows.items()))
+            marked.append(RawSheet(raw.name, raw.hidden, merged, raw.too_big))
+    finally:
+        book.close()
+    return marked
+
+
+def _formula_positions(sheet) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    positions = []
+    for number, values in enumerate(
+        sheet.iter_rows(min_row=1, max_row=MAX_ROWS, max_col=MAX_COLUMNS, values_only=True), start=1
+    ):
+        for column, value in enumerate(values, start=1):
+            if (isinstance(value, str) and value.startswith("=")) or type(value).__name__ in ("ArrayFormula", "DataTableFormula"):
+                positions.append((number, column))
+    return positions
 
 
 def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]

@@ -38,7 +38,9 @@ def is_blank(value: object) -> bool:
 
 
 def check_value(value: object) -> str | None:
-    """Why a value can never be read (an error cell), else None."""
+    """Why a value can never be read (an error cell, an uncomputed formula), else None."""
+    if type(value).__name__ == "UncachedFormula":
+        return "a formula without a cached value: open and save the file in a spreadsheet program, or paste values"
     if isinstance(value, str) and value.upper() in ERROR_VALUES:
         return f"error value {value} (fix the formula or paste values)"
     return None

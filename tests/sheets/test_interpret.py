@@ -210,3 +210,33 @@ def test_openpyxl_reads_xml_safely():
     import openpyxl
 
     assert openpyxl.DEFUSEDXML is True
+
+
+def test_formulas_use_their_cached_value_and_uncached_ones_are_errors(write_workbook):
+    # openpyxl writes formulas without cached values, as scripts do
+    path = write_workbook("w.xlsx", {"T": attack(("11-20", "=1+1", 1), ("21+", 4, "=B5"))})
+    assert errors(path) == [
+        "w.xlsx › T › B5: a formula without a cached value: open and save the file in a spreadsheet program, or paste values",
+        "w.xlsx › T › C6: a formula without a cached value: open and save the file in a spreadsheet program, or paste values",
+    ]
+
+
+def test_a_formula_with_a_cached_value_reads_as_its_value(tmp_path):
+    """Build the sheet XML by hand: a formula `<f>` with its cached `<v>`."""
+    import zipfile
+
+    source = tmp_path / "plain.xlsx"
+    from conftest import build_workbook
+
+    build_workbook(source, {"T": attack(("11-20", 3, 1), ("21+", 4, 2))})
+    target = tmp_path / "cached.xlsx"
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b'<c r="B5" t="n"><v>3</v></c>', b'<c r="B5"><f>1+2</f><v>3</v></c>')
+                assert b"<f>1+2</f>" in data
+            zout.writestr(item, data)
+    result = interpret(read_workbook(target))
+    assert result.problems == []
+    assert result.attack_tables[0].value.read(15, 0)[1] == AttackCell(Outcome.HIT, 3)
