@@ -53,6 +53,16 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
+def output(data: Any, as_json: bool, for_people: str) -> None:
+    """Print ``data`` as JSON, or through ``render.<for_people>`` for people."""
+    if as_json:
+        emit_json(data)
+        return
+    from tables_app import render
+
+    console().print(getattr(render, for_people)(data))
+
+
 def console():  # type: ignore[no-untyped-def]
     from rich.console import Console
 
@@ -133,15 +143,7 @@ def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     """List tables, weapons or creatures with where they came from."""
     from tables_app.services import list_items
 
-    data = list_items(engine_of(ctx), kind.lower() if kind else None)
-    if as_json:
-        emit_json(data)
-        return
-    from tables_app import render
-
-    out = console()
-    for name, items in data.items():
-        out.print(render.listing(name, items))
+    output(list_items(engine_of(ctx), kind.lower() if kind else None), as_json, "listings")
 
 
 SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons", "creature", "creatures"], case_sensitive=False)
@@ -156,13 +158,7 @@ def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
     """Show a whole table (as a grid), a weapon or a creature."""
     from tables_app import services
 
-    data = services.show(engine_of(ctx), kind.lower(), name)
-    if as_json:
-        emit_json(data)
-        return
-    from tables_app import render
-
-    console().print(render.shown(data))
+    output(services.show(engine_of(ctx), kind.lower(), name), as_json, "shown")
 
 
 @cli.group()
@@ -180,12 +176,7 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
     """The cell of TABLE at RESULT in the ARMOR column."""
     from tables_app import services
 
-    data = services.query_attack(engine_of(ctx), table, result, armor)
-    if as_json:
-        emit_json(data)
-        return
-    click.echo(f"{data['table']} {data['row']} {data['armor']}: {data['text']}  ({data['outcome'].replace('_', ' ')}"
-               + (f", critical on {data['critical_table']}" if data["critical_table"] else "") + ")")
+    output(services.query_attack(engine_of(ctx), table, result, armor), as_json, "attack_cell")
 
 
 @query.command("critical")
@@ -199,13 +190,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
     from tables_app import services
 
-    data = services.query_critical(engine_of(ctx), table, roll, severity, features)
-    if as_json:
-        emit_json(data)
-        return
-    from tables_app import render
-
-    console().print(render.entry_result(data))
+    output(services.query_critical(engine_of(ctx), table, roll, severity, features), as_json, "entry_result")
 
 
 @query.command("fumble")
@@ -218,13 +203,7 @@ def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_js
     """The entry of fumble TABLE for a natural d100 ROLL."""
     from tables_app import services
 
-    data = services.query_fumble(engine_of(ctx), table, roll, modifier)
-    if as_json:
-        emit_json(data)
-        return
-    from tables_app import render
-
-    console().print(render.entry_result(data))
+    output(services.query_fumble(engine_of(ctx), table, roll, modifier), as_json, "entry_result")
 
 
 # ---------------------------------------------------------------- database

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -33,6 +34,18 @@ def listing(kind: str, items: list[dict]) -> Table:
     for item in items:
         table.add_row(*(_text(item.get(c)) for c in columns))
     return table
+
+
+def listings(data: dict[str, list[dict]]) -> Group:
+    return Group(*(listing(kind, items) for kind, items in data.items()))
+
+
+def attack_cell(data: dict) -> Text:
+    text = Text(f"{data['table']} {data['row']} {data['armor']}: ")
+    text.append_text(_cell(data["text"]))
+    extra = f", critical on {data['critical_table']}" if data["critical_table"] else ""
+    text.append(f"  ({data['outcome'].replace('_', ' ')}{extra})")
+    return text
 
 
 def _cell(text: str) -> Text:

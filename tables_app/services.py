@@ -16,9 +16,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from tables_app.domain.ranges import Range
 from tables_app.domain.tables import Entry, TableKind
-from tables_app.errors import DatabaseError, NotFound, Problem, TablesError, WorkbookInvalid
+from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
 from tables_app.storage import db
 
 # Bundled workbooks in dependency order (criticals before the attack cells
@@ -308,13 +307,3 @@ def show(engine: Engine, kind: str, name: str) -> dict:
         if not items:
             raise NotFound(f"no {kind[:-1]} named {name!r}")
         return {"kind": kind[:-1], **items[0]}
-
-
-def range_label(r: Range) -> str:
-    return r.label
-
-
-__all__ = [
-    "TablesError", "open_database", "upgrade_database", "database_status", "import_workbooks",
-    "list_items", "query_attack", "query_critical", "query_fumble", "show",
-]

@@ -160,6 +160,7 @@ class Interpreter:
         for grid in by_kind["creatures"]:
             self.read_creatures(grid)
         self.check_unique_names()
+        self.check_owners()
         return self.out
 
     # -- sheet structure --------------------------------------------------
@@ -550,7 +551,6 @@ class Interpreter:
                     self.problem(item.sheet, item.cell, f"{label} {item.name!r} is defined twice (first in {other.sheet} › {other.cell})")
                 else:
                     first[key] = item
-        self.check_owners()
 
     def check_owners(self) -> None:
         """A name another workbook owns is a conflict unless ``replace``."""

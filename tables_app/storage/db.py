@@ -110,10 +110,20 @@ def alembic_config(engine: Engine | None = None):  # type: ignore[no-untyped-def
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the schema in one transaction on one connection.
+    """Upgrade the schema in one transaction on one connection."""
+    _run_alembic(engine, "upgrade", revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    _run_alembic(engine, "downgrade", revision)
+
+
+def _run_alembic(engine: Engine, direction: str, revision: str) -> None:
+    """Run Alembic on a connection it is handed (env.py uses it).
 
     Foreign keys are switched off while batch migrations copy tables (else a
     dropped parent would cascade) and checked before the commit (env.py).
+    The pragma only works outside a transaction, hence the raw connection.
     """
     from alembic import command
 
@@ -123,20 +133,6 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         raw.execute("PRAGMA foreign_keys = OFF")
         try:
             config.attributes["connection"] = conn
-            command.upgrade(config, revision)
-        finally:
-            raw.execute("PRAGMA foreign_keys = ON")
-
-
-def downgrade(engine: Engine, revision: str) -> None:
-    from alembic import command
-
-    config = alembic_config(engine)
-    with engine.connect() as conn:
-        raw = conn.connection.driver_connection
-        raw.execute("PRAGMA foreign_keys = OFF")
-        try:
-            config.attributes["connection"] = conn
-            command.downgrade(config, revision)
+            getattr(command, direction)(config, revision)
         finally:
             raw.execute("PRAGMA foreign_keys = ON")
