@@ -206,6 +206,82 @@ def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_js
     output(services.query_fumble(engine_of(ctx), table, roll, modifier), as_json, "entry_result")
 
 
+# ---------------------------------------------------------------- resolve
+def _modifier(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    parsed = []
+    for text in values:
+        name, sep, number = text.partition("=")
+        try:
+            if not sep or not name.strip():
+                raise ValueError
+            parsed.append((name.strip(), int(number)))
+        except ValueError:
+            raise click.BadParameter(f"{text!r} is not NAME=±N (e.g. flank=+10)") from None
+    return tuple(parsed)
+
+
+def _dice(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        return tuple(int(part) for part in value.replace(" ", ",").split(",") if part)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a list of whole numbers (e.g. 97,34,45)") from None
+
+
+def dice_options(command):  # type: ignore[no-untyped-def]
+    command = click.option("--dice", callback=_dice, metavar="D1,D2,...", help="Dice rolled by hand, in the order the resolver asks for them.")(command)
+    return click.option("--seed", type=int, help="Seed for reproducible random dice.")(command)
+
+
+@cli.group()
+def resolve() -> None:
+    """Resolve one attack, with seeded or hand-rolled dice."""
+
+
+@resolve.command("table")
+@click.option("--weapon", help="A weapon from the armory (its parts below override it).")
+@click.option("--attack-table", help="Attack table (without --weapon).")
+@click.option("--max-result", type=int, help="Max Result cap.")
+@click.option("--clumsy", type=click.IntRange(0, 100), help="Clumsy Range 1..N.")
+@click.option("--critical", help="Primary critical table (name or code).")
+@click.option("--secondary-critical", help="Secondary critical table (name or code).")
+@click.option("--fumble-table", help="Fumble table.")
+@click.option("--fumble-modifier", type=int, help="Added to the fumble roll.")
+@click.option("--roll-kind", type=click.Choice(["oe", "oeh", "oel", "d100"]), help="How the attack roll opens (default oe).")
+@click.option("--cmb", type=int, required=True, help="Combat bonus.")
+@click.option("--mod", "modifiers", multiple=True, callback=_modifier, metavar="NAME=±N", help="A named attack modifier (repeatable).")
+@click.option("--def", "defense", type=int, help="Target's DEF (default 0, or the creature's).")
+@click.option("--armor", help="Target's armor column (e.g. MA).")
+@click.option("--rank", type=click.Choice(["normal", "heroic", "epic"]), help="Target's rank (heroic -1, epic -2 critical degrees).")
+@click.option("--crit-reduction", type=click.IntRange(0), default=0, help="Extra degrees of critical reduction.")
+@click.option("--ignore-crit-reduction", is_flag=True, help="This attack ignores every critical reduction.")
+@click.option("--has", "features", multiple=True, metavar="FEATURE", help="A feature of the target (helm, ...); adds to the creature's.")
+@click.option("--target", help="A creature from the bestiary: DEF, armor, rank, features.")
+@dice_options
+@json_option
+@click.pass_context
+def resolve_table(ctx: click.Context, **options: Any) -> None:
+    """Resolve one attack on the d100 tables (table-system.md)."""
+    from tables_app import attacks
+
+    if options["seed"] is not None and options["dice"] is not None:
+        raise click.UsageError("give --seed or --dice, not both")
+    weapon = attacks.WeaponParts(
+        options["weapon"], options["attack_table"], options["max_result"], options["clumsy"], options["critical"],
+        options["secondary_critical"], options["fumble_table"], options["fumble_modifier"], options["roll_kind"],
+    )
+    target = attacks.TargetParts(options["target"], options["defense"], options["armor"], options["rank"], options["features"])
+    data = attacks.resolve(
+        engine_of(ctx), weapon, target, seed=options["seed"], forced=options["dice"], cmb=options["cmb"],
+        modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
+        ignore_crit_reduction=options["ignore_crit_reduction"],
+    )
+    if data.get("unused_dice"):
+        click.echo(f"Warning: {len(data['unused_dice'])} of the given dice were not needed: {', '.join(map(str, data['unused_dice']))}", err=True)
+    output(data, options["as_json"], "attack")
+
+
 # ---------------------------------------------------------------- database
 @cli.group("db")
 def db_group() -> None:

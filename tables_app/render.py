@@ -111,3 +111,26 @@ def entry_result(data: dict) -> Text:
             text.append(f"(if {other['condition']}: {other['title'] or other['text']})\n", style="dim")
     text.rstrip()
     return text
+
+
+OUTCOME_STYLE = {"fumble": "bold magenta", "miss": "dim", "ineffective": "dim", "no_damage": "", "hit": "bold", "critical": "bold red"}
+
+
+def attack(data: dict) -> Text:
+    a = data["attack"]
+    text = Text()
+    cap = f", Max {a['max_result']}" if a["max_result"] is not None else ""
+    text.append(f"{a['weapon']} ({a['attack_table']}{cap}, clumsy 1-{a['clumsy']})", style="bold")
+    target = f" vs DEF {a['defense']}, {a['armor']}"
+    if a["rank"] != "normal":
+        target += f", {a['rank']}"
+    if a["features"]:
+        target += f" ({', '.join(a['features'])})"
+    text.append(target + "\n")
+    for step in data["steps"]:
+        text.append(step + "\n", style="dim" if step.startswith("  (") else ("italic" if step.startswith("  ") else ""))
+    text.append(data["outcome"].replace("_", " ").upper(), style=OUTCOME_STYLE[data["outcome"]])
+    text.append(f", {data['damage']} damage.")
+    source = f"seed {data['seed']}" if "seed" in data else "given"
+    text.append(f"  Dice: {', '.join(map(str, data['dice']))} ({source})", style="dim")
+    return text

@@ -136,7 +136,7 @@ class AttackTable:
 class Weapon:
     name: str
     attack_table: str
-    max_result: int
+    max_result: int | None  # None: no cap (a weapon assembled from options)
     clumsy: int
     critical: str
     secondary_critical: str | None = None

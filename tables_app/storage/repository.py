@@ -444,3 +444,18 @@ def users_of(session: Session, kind: str, names: Iterable[str]) -> list[str]:
         found += [f"table {n!r}" for n in session.scalars(select(m.AttackTable.name).where(m.AttackTable.scale_id.in_(ids)))]
         found += [f"table {n!r}" for n in session.scalars(select(m.CriticalTable.name).where(m.CriticalTable.scale_id.in_(ids)))]
     return found
+
+
+def load_table_set(session: Session, weapon: Weapon):  # type: ignore[no-untyped-def]
+    """The compiled tables one weapon can reach: its attack table, every
+    critical table its cells or the weapon name, and its fumble table."""
+    from tables_app.domain.resolve import TableSet
+
+    attack = load_attack_table(session, weapon.attack_table)
+    names = {weapon.critical, weapon.secondary_critical}
+    names |= {cell.critical for cells in attack.rows.values for cell in cells}
+    criticals = {
+        name: load_effect_table(session, TableKind.CRITICAL, name) for name in sorted(n for n in names if n)
+    }
+    fumble = load_effect_table(session, TableKind.FUMBLE, weapon.fumble_table) if weapon.fumble_table else None
+    return TableSet(attack, criticals, fumble)

@@ -1,0 +1,183 @@
+"""The table system's use cases: assemble an attack, resolve it, report it.
+
+The CLI hands over plain option values; this module looks the weapon, the
+target and the tables up once, then resolves in memory.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from tables_app.domain.dice import DiceError, ForcedDice, SeededDice
+from tables_app.domain.resolve import Attack, AttackResult, CriticalRoll, TableSet, resolve_attack
+from tables_app.domain.tables import Rank, RollKind, TableKind, Weapon
+from tables_app.errors import NotFound, TablesError
+from tables_app.services import entry_json
+
+
+class NeedMoreDice(TablesError):
+    """--dice ran out before the attack was resolved."""
+
+
+@dataclass(frozen=True)
+class WeaponParts:
+    """A weapon given on the command line, or overrides of a named one."""
+
+    name: str | None = None
+    attack_table: str | None = None
+    max_result: int | None = None
+    clumsy: int | None = None
+    critical: str | None = None
+    secondary_critical: str | None = None
+    fumble_table: str | None = None
+    fumble_modifier: int | None = None
+    roll: str | None = None
+
+
+@dataclass(frozen=True)
+class TargetParts:
+    creature: str | None = None
+    defense: int | None = None
+    armor: str | None = None
+    rank: str | None = None
+    features: tuple[str, ...] = ()
+
+
+def assemble(session: Session, parts: WeaponParts) -> Weapon:
+    from tables_app.storage import repository
+
+    if parts.name:
+        weapon = repository.load_weapon(session, parts.name)
+    else:
+        missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical)) if not value]
+        if missing:
+            raise TablesError(f"give --weapon, or the weapon's parts ({' and '.join(missing)} missing)")
+        weapon = Weapon("custom attack", "", None, 0, "")
+    overrides: dict[str, object] = {}
+    if parts.attack_table:
+        overrides["attack_table"] = repository.load_attack_table(session, parts.attack_table).name
+    for field_name in ("critical", "secondary_critical"):
+        value = getattr(parts, field_name)
+        if value:
+            overrides[field_name] = repository.find_critical_name(session, value)
+    if parts.fumble_table:
+        overrides["fumble_table"] = repository.load_effect_table(session, TableKind.FUMBLE, parts.fumble_table).name
+    for field_name in ("max_result", "clumsy", "fumble_modifier"):
+        if getattr(parts, field_name) is not None:
+            overrides[field_name] = getattr(parts, field_name)
+    if parts.roll:
+        overrides["roll"] = RollKind(parts.roll)
+    return replace(weapon, **overrides)
+
+
+def target_of(session: Session, parts: TargetParts) -> tuple[int, str, Rank, frozenset[str]]:
+    """DEF, armor, rank and features: the bestiary's, overridden by options."""
+    from tables_app.storage import repository
+
+    defense, armor, rank, features = 0, None, Rank.NORMAL, set()
+    if parts.creature:
+        creature = repository.load_creature(session, parts.creature)
+        defense, armor, rank, features = creature.defense, creature.armor, creature.rank, set(creature.features)
+    if parts.defense is not None:
+        defense = parts.defense
+    if parts.armor:
+        armor = parts.armor
+    if parts.rank:
+        rank = Rank(parts.rank)
+    features |= {f.casefold() for f in parts.features}
+    if armor is None:
+        raise TablesError("give the target's armor (--armor CODE) or a creature (--target NAME)")
+    return defense, armor, rank, frozenset(f.casefold() for f in features)
+
+
+def prepare(engine: Engine, weapon: WeaponParts, target: TargetParts, **attack: object) -> tuple[Attack, TableSet]:
+    """Look everything up once: the attack, and the tables it can reach."""
+    from tables_app.storage import repository
+
+    with Session(engine) as session:
+        assembled = assemble(session, weapon)
+        defense, armor, rank, features = target_of(session, target)
+        tables = repository.load_table_set(session, assembled)
+    if tables.attack.column(armor) is None:
+        raise NotFound(f"attack table {tables.attack.name!r} has no armor column {armor!r} (columns: {', '.join(tables.attack.armors)})")
+    return Attack(assembled, defense=defense, armor=armor, rank=rank, features=features, **attack), tables  # type: ignore[arg-type]
+
+
+def resolve(engine: Engine, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
+    prepared, tables = prepare(engine, weapon, target, **attack)
+    if forced is not None:
+        dice = ForcedDice(values=forced)
+    else:
+        seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+        dice = SeededDice(seed=seed)
+    try:
+        result = resolve_attack(prepared, tables, dice)
+    except DiceError as exc:
+        raise TablesError(str(exc)) from None
+    if isinstance(dice, ForcedDice):
+        if dice.missing:
+            given = len(forced or ())
+            count = len(dice.missing)
+            at_least = "at least " if dice.missing[0].startswith(("attack roll", "open-ended")) else ""
+            raise NeedMoreDice(
+                f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{count} more: "
+                + ", ".join(dice.missing)
+            )
+    data = attack_json(prepared, result, dice.used)
+    if isinstance(dice, SeededDice):
+        data["seed"] = seed
+    else:
+        data["unused_dice"] = list(dice.unused)
+    return data
+
+
+def critical_json(roll: CriticalRoll | None) -> dict | None:
+    if roll is None:
+        return None
+    return {
+        "severity": roll.severity, "rolled_severity": roll.rolled_severity, "reduction": roll.reduction,
+        "table": roll.table, "roll": roll.roll, "modified_roll": roll.modified_roll,
+        "entry": entry_json(roll.entry), "other_branch": entry_json(roll.other) if roll.other else None,
+    }
+
+
+def attack_json(attack: Attack, result: AttackResult, dice: list[int]) -> dict:
+    """The JSON of cli-contract.md, "JSON shape of resolve", plus context."""
+    cell = result.cell
+    fumble = result.fumble
+    weapon = attack.weapon
+    return {
+        "system": "table",
+        "outcome": result.outcome.value,
+        "damage": result.damage,
+        "dice": list(dice),
+        "steps": list(result.steps),
+        "roll": {"unmodified": result.roll.unmodified, "total": result.roll.total, "open_ended": list(result.roll.extra)},
+        "result": result.result,
+        "uncapped_result": result.uncapped,
+        "capped": result.capped,
+        "cell": None if cell is None else {
+            "table": cell.table, "row": cell.row, "armor": cell.armor, "text": cell.cell.text,
+            "hits": cell.cell.hits, "severity": cell.cell.severity, "critical_table": cell.cell.critical,
+        },
+        "critical": critical_json(result.critical),
+        "secondary_critical": critical_json(result.secondary_critical),
+        "cancelled_critical": None if result.cancelled_critical is None else {
+            "rolled_severity": result.cancelled_critical.rolled_severity, "reduction": result.cancelled_critical.reduction,
+        },
+        "fumble": None if fumble is None else {
+            "table": fumble.table, "roll": fumble.roll, "modified_roll": fumble.modified_roll, "entry": entry_json(fumble.entry),
+        },
+        "attack": {
+            "weapon": weapon.name, "attack_table": weapon.attack_table, "max_result": weapon.max_result,
+            "clumsy": weapon.clumsy, "critical": weapon.critical, "secondary_critical": weapon.secondary_critical,
+            "fumble_table": weapon.fumble_table, "fumble_modifier": weapon.fumble_modifier, "roll": weapon.roll.value,
+            "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
+            "effective_cmb": result.effective_cmb, "defense": attack.defense, "armor": attack.armor,
+            "rank": attack.rank.value, "crit_reduction": attack.reduction, "features": sorted(attack.features),
+        },
+    }

@@ -1,0 +1,114 @@
+"""Dice sources and the open-ended d100.
+
+A resolver never calls ``random`` itself: it asks a ``Dice`` source for each
+die, naming what the die is for. ``SeededDice`` rolls reproducibly from a
+seed; ``ForcedDice`` hands out dice a group rolled by hand, in order. Both
+record what they gave, so the ``dice`` of a result, fed back as forced dice,
+replays the same attack.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from tables_app.domain.tables import RollKind
+
+OPEN_HIGH = 96  # table-system.md, "The open-ended d100": 96-100 rolls again and adds
+OPEN_LOW = 5  # 1-5 rolls again and subtracts
+
+
+class DiceError(ValueError):
+    """A forced die that cannot be the die asked for."""
+
+
+@dataclass
+class Dice:
+    """Base: hands out dice and remembers them in order."""
+
+    used: list[int] = field(default_factory=list)
+    purposes: list[str] = field(default_factory=list)
+
+    def roll(self, sides: int, purpose: str) -> int:
+        value = self._next(sides, purpose)
+        self.used.append(value)
+        self.purposes.append(purpose)
+        return value
+
+    def _next(self, sides: int, purpose: str) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass
+class SeededDice(Dice):
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self._random = random.Random(self.seed)
+
+    def _next(self, sides: int, purpose: str) -> int:
+        return self._random.randint(1, sides)
+
+
+@dataclass
+class ForcedDice(Dice):
+    """Dice rolled by hand, in the order the resolver asks for them.
+
+    When they run out, the resolution goes on with middling stand-in dice
+    (which never open a roll) and ``missing`` lists what each further die is
+    for, so the caller can say exactly how many more are needed.
+    """
+
+    values: Sequence[int] = ()
+    missing: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._position = 0
+
+    def _next(self, sides: int, purpose: str) -> int:
+        if self._position >= len(self.values):
+            self.missing.append(f"{purpose} (d{sides})")
+            return (sides + 1) // 2
+        value = self.values[self._position]
+        self._position += 1
+        if not 1 <= value <= sides:
+            raise DiceError(f"die {self._position} of --dice is {value}, but the {purpose} is a d{sides} (1-{sides})")
+        return value
+
+    @property
+    def unused(self) -> tuple[int, ...]:
+        return tuple(self.values[self._position:])
+
+
+@dataclass(frozen=True)
+class OpenEndedRoll:
+    """An open-ended d100: the first die, the dice that followed, the total."""
+
+    unmodified: int
+    extra: tuple[int, ...]
+    total: int
+    direction: int  # +1 opened high, -1 opened low, 0 closed
+
+
+def finish_open_ended(first: int, kind: RollKind, dice: Dice) -> OpenEndedRoll:
+    """Continue an open-ended roll whose first die is ``first``.
+
+    High: 96-100 rolls again and adds, while the new die is 96+.
+    Low: 1-5 rolls again and subtracts, continuing while the new die is 96+.
+    """
+    opens_high = kind in (RollKind.OE, RollKind.OEH) and first >= OPEN_HIGH
+    opens_low = kind in (RollKind.OE, RollKind.OEL) and first <= OPEN_LOW
+    if not (opens_high or opens_low):
+        return OpenEndedRoll(first, (), first, 0)
+    sign = 1 if opens_high else -1
+    label = "open-ended roll, high" if opens_high else "open-ended roll, low"
+    extra = []
+    total = first
+    while True:
+        die = dice.roll(100, label)
+        extra.append(die)
+        total += sign * die
+        if die < OPEN_HIGH:
+            break
+    return OpenEndedRoll(first, tuple(extra), total, sign)

@@ -1,0 +1,269 @@
+"""The table system's resolution, one test per rule of table-system.md.
+
+Tables here are built in memory; each test cites the spec step it pins.
+"""
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tables_app.domain.cells import Outcome, parse_attack_cell
+from tables_app.domain.dice import ForcedDice, SeededDice
+from tables_app.domain.ranges import Range, RangeTable, parse_range
+from tables_app.domain.resolve import Attack, TableSet, resolve_attack
+from tables_app.domain.severity import DEFAULT_SCALE
+from tables_app.domain.tables import AttackTable, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+
+CRITICAL_NAMES = {"cut": "Cut", "impact": "Impact"}
+ROWS = [
+    ("01-10", "5", "5"),  # never read: 10 or less misses (step 7)
+    ("11-40", "—", "—"),
+    ("41-60", "0", "—"),
+    ("61-90", "6", "3"),
+    ("91-120", "10 Mod", "8 Sup"),
+    ("121-150", "15 Let", "12 Gri Impact"),
+]
+
+
+def attack_table() -> AttackTable:
+    rows = [
+        (parse_range(r), tuple(parse_attack_cell(c, DEFAULT_SCALE, lambda t: CRITICAL_NAMES.get(t.casefold())) for c in cells))
+        for r, *cells in ROWS
+    ]
+    return AttackTable("T", ("NA", "HA"), RangeTable(rows))
+
+
+def effect_table(kind, name, rows) -> EffectTable:
+    grouped = {}
+    for label, text, hits, condition in rows:
+        span = parse_range(label)
+        grouped.setdefault(span, []).append(Entry(span, text, hits=hits, condition=condition))
+    return EffectTable(kind, name, RangeTable((r, tuple(e)) for r, e in grouped.items()))
+
+
+CUT = effect_table(TableKind.CRITICAL, "Cut", [
+    ("1-50", "cut low", 1, None),
+    ("51-100", "helm rings", 2, "helm"),
+    ("51-100", "scalp opens", 4, "not helm"),
+    ("101+", "cut high", 9, None),
+])
+IMPACT = effect_table(TableKind.CRITICAL, "Impact", [("1-100", "thud", 3, None), ("101+", "crunch", 7, None)])
+FUMBLES = effect_table(TableKind.FUMBLE, "F", [("1-50", "stumble", 0, None), ("51+", "fall", 0, None)])
+TABLES = TableSet(attack_table(), {"Cut": CUT, "Impact": IMPACT}, FUMBLES)
+WEAPON = Weapon("W", "T", 130, 3, "Cut", None, "F", 10)
+
+
+def attack(**changes) -> Attack:
+    weapon_changes = {k: changes.pop(k) for k in list(changes) if k in Weapon.__dataclass_fields__}
+    base = Attack(replace(WEAPON, **weapon_changes), cmb=50, armor="NA")
+    return replace(base, **changes)
+
+
+def run(dice, **changes):
+    forced = ForcedDice(values=dice)
+    result = resolve_attack(attack(**changes), TABLES, forced)
+    assert forced.missing == [], forced.missing
+    return result, forced
+
+
+# Step 2: "if U is within the weapon's Clumsy Range (1..N), the attack
+# automatically misses and fumbles, whatever the modifiers ... No open-ended
+# rerolls are made. Roll d100 + the weapon's Fumble Modifier."
+def test_clumsy_range_fumbles_whatever_the_modifiers_without_rerolls():
+    result, dice = run([2, 40], cmb=500)
+    assert result.outcome is Outcome.FUMBLE and result.damage == 0
+    assert result.fumble.roll == 40 and result.fumble.modified_roll == 50 and result.fumble.entry.text == "stumble"
+    assert dice.used == [2, 40]  # 2 would open low, but fumbles first
+    assert result.cell is None
+
+
+def test_the_top_of_the_clumsy_range_fumbles_and_one_above_does_not():
+    assert run([3, 1])[0].outcome is Outcome.FUMBLE
+    assert run([4, 1])[0].outcome is not Outcome.FUMBLE
+
+
+def test_fumble_modifier_can_read_past_the_table():
+    result, _ = run([1, 95], fumble_modifier=25)
+    assert result.fumble.modified_roll == 120 and result.fumble.entry.text == "fall"
+
+
+# "The open-ended d100": 96+ adds and keeps adding while the new die is 96+.
+def test_high_chain_adds_while_96_or_more():
+    result, dice = run([96, 100, 96, 30], cmb=0, defense=300, max_result=None)
+    assert result.roll.total == 96 + 100 + 96 + 30 and dice.used == [96, 100, 96, 30]
+
+
+# "U ≤ 5: roll again and subtract; keep rolling and subtracting while the new die is ≥ 96."
+def test_low_chain_subtracts_and_continues_only_on_96_to_100():
+    result, _ = run([5, 97, 20], clumsy=0)
+    assert result.roll.total == 5 - 97 - 20 and result.roll.extra == (97, 20)
+    result, _ = run([4, 50], clumsy=0)
+    assert result.roll.total == 4 - 50 and result.outcome is Outcome.MISS
+
+
+@pytest.mark.parametrize(
+    "kind, dice, total",
+    [
+        (RollKind.OEH, [3], 3), (RollKind.OEH, [97, 10], 107),
+        (RollKind.OEL, [97], 97), (RollKind.OEL, [3, 10], -7),
+        (RollKind.D100, [97], 97), (RollKind.D100, [3], 3),
+    ],
+)
+def test_roll_kinds_open_only_their_ends(kind, dice, total):
+    result, used = run(dice, roll=kind, clumsy=0, cmb=0, defense=90)
+    assert result.roll.total == total and used.used == dice
+
+
+# Steps 3-4: R = T + CMB + modifiers - DEF.
+def test_modified_result_adds_every_named_modifier_and_subtracts_def():
+    result, _ = run([50], cmb=40, modifiers=(("flank", 10), ("wounded", -20)), defense=15)
+    assert result.effective_cmb == 30 and result.result == 50 + 30 - 15
+
+
+# Step 5: "Max Result: R = min(R, weapon Max Result). Applied last."
+def test_max_result_caps_last():
+    result, _ = run([80, 50], cmb=100)
+    assert (result.uncapped, result.result, result.capped) == (180, 130, True)
+    assert result.cell.row == "121-150"
+
+
+# Step 6: "if the effective CMB is below 0, the attack deals no damage and no
+# critical, whatever the table says ... the table cell is still shown".
+@pytest.mark.parametrize("changes", [{"cmb": -5}, {"cmb": 10, "modifiers": (("wounded", -20),)}])
+def test_negative_cmb_is_ineffective_but_shows_the_cell(changes):
+    result, dice = run([95], defense=-60, **changes)
+    assert result.outcome is Outcome.INEFFECTIVE and result.damage == 0
+    assert result.cell is not None and result.cell.cell.outcome is Outcome.CRITICAL
+    assert result.critical is None and dice.used == [95]  # no critical die
+
+
+# Step 7: "R ≤ 10 → outcome miss" (rows below 11 are never read).
+@pytest.mark.parametrize("defense, outcome", [(120, Outcome.MISS), (121, Outcome.MISS)])
+def test_ten_or_less_misses_even_where_the_table_has_a_row(defense, outcome):
+    result, _ = run([80], defense=defense)
+    assert result.result <= 10 and result.outcome is outcome and result.cell is None
+
+
+def test_eleven_reads_the_table():
+    result, _ = run([80], defense=119)
+    assert result.result == 11 and result.cell.row == "11-40" and result.outcome is Outcome.MISS
+
+
+# Step 8: "R above the top row reads the top row." Cell kinds → outcomes.
+def test_results_above_the_top_row_read_it():
+    result, _ = run([80, 10], cmb=200, max_result=None)
+    assert result.result == 280 and result.cell.row == "121-150"
+
+
+@pytest.mark.parametrize(
+    "armor, defense, outcome, damage",
+    [("NA", 100, Outcome.MISS, 0), ("NA", 80, Outcome.NO_DAMAGE, 0), ("HA", 80, Outcome.MISS, 0), ("NA", 60, Outcome.HIT, 6)],
+)
+def test_cells_give_their_outcomes(armor, defense, outcome, damage):
+    result, _ = run([80], armor=armor, defense=defense)
+    assert (result.outcome, result.damage) == (outcome, damage)
+
+
+# Step 9: heroic 1, epic 2, plus extra reduction; below the lowest cancels.
+@pytest.mark.parametrize(
+    "changes, severity",
+    [
+        ({}, "Mod"), ({"rank": Rank.HEROIC}, "Lig"), ({"rank": Rank.EPIC}, "Sup"),
+        ({"crit_reduction": 1}, "Lig"), ({"rank": Rank.HEROIC, "crit_reduction": 1}, "Sup"),
+        ({"rank": Rank.EPIC, "ignore_crit_reduction": True, "crit_reduction": 2}, "Mod"),
+    ],
+)
+def test_critical_reduction(changes, severity):
+    result, _ = run([50, 10], cmb=50, **changes)  # 100: "10 Mod"
+    assert result.critical.rolled_severity == "Mod" and result.critical.severity == severity
+    # Step 10: the roll adds the *reduced* severity's modifier
+    assert result.critical.modified_roll == 10 + DEFAULT_SCALE.get(severity).modifier
+
+
+def test_reduction_below_the_lowest_cancels_the_critical():
+    result, dice = run([50], cmb=50, rank=Rank.EPIC, crit_reduction=1)
+    assert result.outcome is Outcome.HIT and result.damage == 10
+    assert result.critical is None and result.cancelled_critical.rolled_severity == "Mod"
+    assert dice.used == [50]  # no critical die is rolled
+    assert any("cancelled" in step for step in result.steps)
+
+
+# Step 10: "the cell's CRIT code if present, else the weapon's primary critical".
+def test_a_cells_own_critical_table_wins():
+    result, _ = run([80, 50], cmb=100, armor="HA")
+    assert result.cell.cell.text == "12 Gri Impact" and result.critical.table == "Impact"
+    result, _ = run([80, 50], cmb=100, armor="NA")
+    assert result.critical.table == "Cut"
+
+
+# Step 10: branches by feature; unknown feature → the "not" branch, and the trace reports the other.
+def test_branches_follow_the_targets_features():
+    bare, _ = run([50, 40], cmb=50)  # Mod: 40 + 20 = 60 → 51-100
+    assert bare.critical.entry.text == "scalp opens" and bare.critical.other.text == "helm rings"
+    assert any(step.startswith("  (if helm:") for step in bare.steps)
+    helmed, _ = run([50, 40], cmb=50, features=frozenset({"helm"}))
+    assert helmed.critical.entry.text == "helm rings" and helmed.damage == 10 + 2
+
+
+# Step 11: the secondary critical two degrees lower: Mod→Sup, Gri→Lig, Let→Mod; Sup and Lig none.
+@pytest.mark.parametrize(
+    "cmb, armor, rank, primary, secondary",
+    [
+        (100, "NA", Rank.NORMAL, "Let", "Mod"),
+        (100, "HA", Rank.NORMAL, "Gri", "Lig"),
+        (50, "NA", Rank.NORMAL, "Mod", "Sup"),
+        (50, "NA", Rank.HEROIC, "Lig", None),
+        (50, "HA", Rank.NORMAL, "Sup", None),
+    ],
+)
+def test_secondary_critical_two_degrees_lower(cmb, armor, rank, primary, secondary):
+    result, dice = run([50, 30, 70][: 3 if secondary else 2], cmb=cmb, armor=armor, rank=rank, secondary_critical="Impact")
+    assert result.critical.severity == primary
+    if secondary is None:
+        assert result.secondary_critical is None
+    else:
+        s = result.secondary_critical
+        assert (s.table, s.severity, s.roll) == ("Impact", secondary, 70)  # primary die first, then secondary
+        assert s.modified_roll == 70 + DEFAULT_SCALE.get(secondary).modifier
+
+
+# Step 12: damage = the cell's hits + every rolled critical's extra hits.
+def test_damage_sums_the_cell_and_every_critical():
+    result, _ = run([80, 60, 90], cmb=100, secondary_critical="Impact")  # 15 Let; Cut 60+50 → 101+; Impact Mod 90+20 → 101+
+    assert result.damage == 15 + 9 + 7
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    cmb=st.integers(-20, 150),
+    defense=st.integers(-20, 80),
+    armor=st.sampled_from(["NA", "HA"]),
+    rank=st.sampled_from(list(Rank)),
+    clumsy=st.integers(0, 8),
+    kind=st.sampled_from(list(RollKind)),
+    secondary=st.sampled_from([None, "Impact"]),
+    max_result=st.one_of(st.none(), st.integers(20, 160)),
+)
+def test_seeds_and_fed_back_dice_reproduce_the_attack(seed, cmb, defense, armor, rank, clumsy, kind, secondary, max_result):
+    chosen = attack(cmb=cmb, defense=defense, armor=armor, rank=rank, clumsy=clumsy, roll=kind,
+                    secondary_critical=secondary, max_result=max_result)
+    first_dice, again_dice = SeededDice(seed=seed), SeededDice(seed=seed)
+    first = resolve_attack(chosen, TABLES, first_dice)
+    assert resolve_attack(chosen, TABLES, again_dice) == first
+    forced = ForcedDice(values=tuple(first_dice.used))
+    assert resolve_attack(chosen, TABLES, forced) == first
+    assert forced.missing == [] and forced.unused == ()
+    if first.result is not None and max_result is not None:
+        assert first.result <= max_result  # the cap is never exceeded
+    if first.critical is not None:  # reduction never raises a severity
+        degree = [s.code for s in DEFAULT_SCALE.levels]
+        assert degree.index(first.critical.severity) <= degree.index(first.critical.rolled_severity)
+
+
+def test_running_out_of_forced_dice_lists_what_is_missing():
+    forced = ForcedDice(values=(80,))
+    resolve_attack(attack(cmb=100, secondary_critical="Impact"), TABLES, forced)
+    assert forced.missing == ["critical roll on Cut (d100)", "secondary critical roll on Impact (d100)"]
