@@ -121,13 +121,14 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
 
 @cli.command()
 @click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--replace", is_flag=True, help="Check as if importing with --replace.")
 @json_option
 @click.pass_context
-def lint(ctx: click.Context, workbooks: tuple[str, ...], as_json: bool) -> None:
-    """Validate workbooks without importing them (exit 1 on errors)."""
+def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, as_json: bool) -> None:
+    """Validate workbooks as an import into this database would (exit 1 on errors); write nothing."""
     from tables_app.services import import_workbooks
 
-    report = import_workbooks(engine_of(ctx), list(workbooks), dry_run=True, replace=True)
+    report = import_workbooks(engine_of(ctx), list(workbooks), dry_run=True, replace=replace)
     _print_report(report, as_json, "OK")
 
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -34,13 +35,17 @@ def open_database(location: str | None = None) -> Engine:
     a failed or concurrent first run never leaves half a database.
     """
     url = db.database_url(location)
+    if not url.startswith("sqlite:"):
+        raise DatabaseError(f"{url.split('://')[0]} databases are not supported; give a SQLite file path or sqlite:/// URL")
     path = db.sqlite_path(url)
-    if path is not None and (not path.exists() or path.stat().st_size == 0):
-        _build_new_database(path)
-    engine = db.create_db_engine(url)
     try:
+        if path is not None and (not path.exists() or path.stat().st_size == 0):
+            _build_new_database(path)
+        engine = db.create_db_engine(url)
         revision = db.current_revision(engine)
-    except OperationalError as exc:
+    except OSError as exc:
+        raise DatabaseError(f"cannot create the database {path}: {exc.strerror or exc}") from None
+    except SQLAlchemyDatabaseError as exc:
         raise DatabaseError(f"cannot read the database {path or url}: {exc.orig}") from None
     if revision == db.SCHEMA_HEAD:
         return engine
@@ -103,8 +108,14 @@ def bundled_workbooks() -> list[Path]:
     return ordered + sorted(present.values())
 
 
+BUNDLED_PREFIX = "bundled/"
+
+
 def import_bundled(engine: Engine) -> None:
-    report = import_workbooks(engine, bundled_workbooks(), replace=True)
+    """Import the bundled workbooks, known as ``bundled/NAME.xlsx`` so that a
+    user's own ``attacks.xlsx`` is a different workbook."""
+    paths = bundled_workbooks()
+    report = import_workbooks(engine, paths, replace=True, labels=[BUNDLED_PREFIX + p.name for p in paths])
     if report.problems:  # our own files: a failure here is a bug, say so plainly
         raise WorkbookInvalid(report.problems)
 
@@ -137,13 +148,17 @@ class ImportReport:
 
 
 def import_workbooks(
-    engine: Engine, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False
+    engine: Engine, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
+    labels: list[str] | None = None,
 ) -> ImportReport:
     """Import workbooks in order, all in one transaction: all or nothing.
 
     Each workbook sees the tables of the ones before it. Every problem of
     every workbook is collected; with any problem nothing is written.
+    ``labels`` name the workbooks (default: their file names).
     """
+    from sqlalchemy import text
+
     from tables_app.sheets.parse import interpret
     from tables_app.sheets.read import read_workbook
     from tables_app.storage import repository
@@ -151,12 +166,16 @@ def import_workbooks(
     report = ImportReport()
     now = datetime.now(UTC).isoformat(timespec="seconds")
     writer_engine = engine.execution_options(begin="BEGIN IMMEDIATE")
+    removed: list[tuple[str, dict[str, dict[int, str]]]] = []
     try:
         with Session(writer_engine) as session:
             transaction = session.begin()
-            for path in paths:
+            # References are checked at the end: one workbook may drop a table
+            # that the next one in the same import stops using.
+            session.execute(text("PRAGMA defer_foreign_keys = ON"))
+            for index, path in enumerate(paths):
                 try:
-                    raw = read_workbook(path)
+                    raw = read_workbook(path, labels[index] if labels else None)
                 except WorkbookInvalid as exc:
                     report.problems.extend(exc.problems)
                     continue
@@ -169,11 +188,11 @@ def import_workbooks(
                 item.defined = _defined_names(parsed)
                 if report.problems:
                     continue  # an earlier workbook failed: parse the rest for their errors only
-                try:
-                    with session.begin_nested():
-                        item.removed = repository.Writer(session, parsed, now).run()
-                except WorkbookInvalid as exc:
-                    report.problems.extend(exc.problems)
+                writer = repository.Writer(session, parsed, now)
+                item.removed = writer.run()
+                removed.append((raw.file_name, writer.removed_ids))
+            if not report.problems:
+                report.problems.extend(_still_used(session, removed))
             if report.problems or dry_run:
                 transaction.rollback()
             else:
@@ -184,6 +203,22 @@ def import_workbooks(
     except OperationalError as exc:
         raise DatabaseError(f"cannot write the database, nothing was written: {exc.orig}") from None
     return report
+
+
+def _still_used(session: Session, removed: list[tuple[str, dict[str, dict[int, str]]]]) -> list[Problem]:
+    """A workbook may not remove what other tables or weapons still use."""
+    from sqlalchemy import text
+
+    from tables_app.storage import repository
+
+    problems = [
+        Problem(file_name, None, None, f"no longer defines {sentence}; keep it, or change them in the same import")
+        for file_name, ids in removed
+        for sentence in repository.dangling_users(session, ids)
+    ]
+    if not problems and session.execute(text("PRAGMA foreign_key_check")).first() is not None:
+        raise DatabaseError("the import would leave broken references; nothing was written")
+    return problems
 
 
 def _defined_names(parsed) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]

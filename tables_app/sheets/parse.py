@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Generic, TypeVar
 
 from tables_app.domain.cells import AttackCell, parse_attack_cell
-from tables_app.domain.ranges import Range, RangeTable, check_coverage, parse_range
+from tables_app.domain.ranges import DASHES, Range, RangeTable, check_coverage, parse_range
 from tables_app.domain.severity import DEFAULT_SCALE, Severity, SeverityScale
 from tables_app.domain.tables import (
     AttackTable,
@@ -38,7 +38,7 @@ KIND_LABELS = {
     "severities": "severity scale",
 }
 KINDS = ("attack", "critical", "fumble", "weapons", "creatures", "severities")
-HEADER_KEYS = ("kind", "name", "code", "source", "notes")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities")
 ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
 COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # kind: (required columns, optional columns)
@@ -109,14 +109,18 @@ class Grid:
     sheet: str
     kind: str
     header: dict[str, tuple[object, str]]  # key → (value, coordinate of the value)
+    texts: dict[str, str]  # key → its value as checked text (blank keys absent)
     columns: dict[str, int]  # canonical column name → 1-based column index
     column_order: list[tuple[str, int]]
     header_row: int
     rows: list[tuple[int, tuple[object, ...]]]
 
     def meta(self, key: str) -> str | None:
-        value = self.header.get(key, (None, ""))[0]
-        return None if is_blank(value) else as_text(value)
+        return self.texts.get(key)
+
+    def cell_of(self, key: str) -> str:
+        """Where a header value is, or the Kind cell when the key is missing."""
+        return self.header.get(key, self.header["kind"])[1]
 
 
 class Interpreter:
@@ -148,13 +152,14 @@ class Interpreter:
             self.problem(extra.sheet, "A1", f"a workbook holds one severities sheet; {severities[0].sheet!r} is the first")
         if severities:
             self.read_severities(severities[0])
-        scale = self.out.scale.value if self.out.scale else DEFAULT_SCALE
         for grid in by_kind["critical"]:
-            self.read_effect_table(grid, TableKind.CRITICAL, scale)
+            if (scale := self.scale_for(grid)) is not None:
+                self.read_effect_table(grid, TableKind.CRITICAL, scale)
         for grid in by_kind["fumble"]:
-            self.read_effect_table(grid, TableKind.FUMBLE, scale)
+            self.read_effect_table(grid, TableKind.FUMBLE, DEFAULT_SCALE)
         for grid in by_kind["attack"]:
-            self.read_attack_table(grid, scale)
+            if (scale := self.scale_for(grid)) is not None:
+                self.read_attack_table(grid, scale)
         for grid in by_kind["weapons"]:
             self.read_weapons(grid)
         for grid in by_kind["creatures"]:
@@ -163,6 +168,22 @@ class Interpreter:
         self.check_owners()
         return self.out
 
+    def scale_for(self, grid: Grid) -> SeverityScale | None:
+        """The severities of a table: its ``Severities`` header, else the
+        workbook's own severities sheet, else the built-in default scale."""
+        wanted = grid.meta("severities")
+        own = self.out.scale
+        if wanted is None:
+            return own.value if own else DEFAULT_SCALE
+        if own and own.name.casefold() == wanted.casefold():
+            return own.value
+        for name, scale in self.catalog.scales.items():
+            if name.casefold() == wanted.casefold():
+                return scale
+        known = ", ".join(sorted(self.catalog.scales))
+        self.problem(grid.sheet, grid.cell_of("severities"), f"unknown severity scale {wanted!r} (known: {known})")
+        return None
+
     # -- sheet structure --------------------------------------------------
     def split(self, sheet: RawSheet) -> Grid | None:
         name = sheet.name
@@ -170,46 +191,32 @@ class Interpreter:
             self.warn(name, "hidden sheet skipped")
             return None
         if sheet.too_big:
-            self.problem(name, None, f"the sheet is larger than the limit of the importer (rows or columns); is it a table?")
+            self.problem(name, None, "the sheet is larger than the importer reads (rows or columns); is it a table?")
             return None
         rows = list(sheet.rows)
         if not rows or rows[0][0] != 1 or is_blank(rows[0][1][0]):
             self.warn(name, "no header block in A1 (Kind, Name, ...): sheet skipped")
             return None
-        header: dict[str, tuple[object, str]] = {}
-        key_problems: list[tuple[str, str]] = []  # reported only if this is a header block
-        i = 0
-        expected = 1
-        while i < len(rows) and rows[i][0] == expected:
-            number, values = rows[i]
-            key = values[0]
-            value = values[1] if len(values) > 1 else None
-            if is_blank(key):
-                self.problem(name, coordinate(number, 1), "header block row without a key")
-            else:
-                k = as_text(key).casefold().rstrip(":")
-                if k not in HEADER_KEYS:
-                    key_problems.append((coordinate(number, 1), f"unknown header key {as_text(key)!r} (expected one of Kind, Name, Code, Source, Notes)"))
-                elif k in header:
-                    key_problems.append((coordinate(number, 1), f"header key {as_text(key)!r} appears twice"))
-                else:
-                    header[k] = (value, coordinate(number, 2))
-            i, expected = i + 1, expected + 1
+        header, key_problems, i = self.read_header_block(rows)
         if "kind" not in header:
-            self.warn(name, "the header block has no Kind: sheet skipped")
+            if any(k in header for k in HEADER_KEYS):  # a header block that lost its Kind
+                self.problem(name, "A1", "the header block has no Kind row (Kind | attack, critical, ...)")
+            else:
+                self.warn(name, "the header block has no Kind: sheet skipped")
             return None
         for cell, message in key_problems:
             self.problem(name, cell, message)
-        kind_value, kind_cell = header["kind"]
-        kind = "" if is_blank(kind_value) else as_text(kind_value).casefold()
+        texts = self.header_texts(name, header)
+        kind_cell = header["kind"][1]
+        kind = texts.get("kind", "").casefold()
         if kind not in KINDS:
-            self.problem(name, kind_cell, f"unknown Kind {kind_value!r} (expected one of {', '.join(KINDS)})")
+            shown = texts.get("kind", "")
+            self.problem(name, kind_cell, f"unknown Kind {shown!r} (expected one of {', '.join(KINDS)})")
             return None
-        if kind in ("attack", "critical", "fumble") and is_blank(header.get("name", (None,))[0]):
-            cell = header.get("name", (None, "B2"))[1]
-            self.problem(name, cell, f"a {kind} table needs a Name in its header block")
+        if kind in ("attack", "critical", "fumble") and "name" not in texts:
+            self.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
         if i >= len(rows):
-            self.problem(name, coordinate(expected + 1, 1), "no grid after the header block")
+            self.problem(name, coordinate(rows[-1][0] + 2, 1), "no grid after the header block")
             return None
         header_row, header_values = rows[i]
         grid_rows: list[tuple[int, tuple[object, ...]]] = []
@@ -225,7 +232,46 @@ class Interpreter:
         if columns is None:
             return None
         order = sorted(columns.items(), key=lambda item: item[1])
-        return Grid(name, kind, header, columns, order, header_row, grid_rows)
+        return Grid(name, kind, header, texts, columns, order, header_row, grid_rows)
+
+    def read_header_block(self, rows):  # type: ignore[no-untyped-def]
+        """Key | Value rows from A1 to the first blank row."""
+        header: dict[str, tuple[object, str]] = {}
+        problems: list[tuple[str, str]] = []  # reported only if this is a header block
+        i = 0
+        while i < len(rows) and rows[i][0] == i + 1:
+            number, values = rows[i]
+            key = values[0]
+            value = values[1] if len(values) > 1 else None
+            i += 1
+            if is_blank(key):
+                problems.append((coordinate(number, 1), "header block row without a key"))
+                continue
+            if check_value(key) is not None or not isinstance(key, str):
+                problems.append((coordinate(number, 1), f"header key {str(key)!r} is not text"))
+                continue
+            k = " ".join(key.casefold().replace(":", " ").split())
+            if k not in HEADER_KEYS:
+                problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of Kind, Name, Code, Source, Notes, Severities)"))
+            elif k in header:
+                problems.append((coordinate(number, 1), f"header key {key!r} appears twice"))
+            else:
+                header[k] = (value, coordinate(number, 2))
+        return header, problems, i
+
+    def header_texts(self, sheet: str, header: dict[str, tuple[object, str]]) -> dict[str, str]:
+        texts = {}
+        for key, (value, cell) in header.items():
+            if is_blank(value):
+                continue
+            if (reason := check_value(value)) is not None:
+                self.problem(sheet, cell, reason)
+                continue
+            try:
+                texts[key] = as_text(value)
+            except ValueError as exc:
+                self.problem(sheet, cell, str(exc))
+        return texts
 
     def read_columns(
         self, sheet: str, kind: str, row: int, values: tuple[object, ...], data: list[tuple[int, tuple[object, ...]]]
@@ -316,32 +362,37 @@ class Interpreter:
         if not grid.rows:
             self.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "a severities sheet needs at least one severity")
         name = grid.meta("name") or self.raw.file_name.rsplit(".", 1)[0]
-        cell = grid.header.get("name", (None, grid.header["kind"][1]))[1]
+        cell = grid.cell_of("name")
         self.out.scale = Defined(SeverityScale(name, tuple(levels)), name, grid.sheet, cell, grid.meta("source"), grid.meta("notes"))
 
-    def read_entries(self, grid: Grid) -> list[tuple[Entry, str]]:
+    def read_entries(self, grid: Grid) -> list[tuple[Entry, str, bool]]:
+        """Every row with a readable range, its range cell, and whether it is sound."""
         entries = []
         for row in grid.rows:
             range_value, range_cell = self.cell(grid, row, "roll")
             parsed_range = self.read_range(grid, range_value, range_cell)
             text = self.value(grid, row, "text", as_text, required=True)
             numbers = {
-                column: self.value(grid, row, column, lambda v, c=column: as_int(v, c.title()), default=0)
+                column: self.value(grid, row, column, lambda v, c=column: _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty"), default=0)
                 for column in ("hits", "bleed", "stun", "penalty")
             }
             effects = self.value(grid, row, "effects", _tags, default=())
             condition = self.value(grid, row, "condition", lambda v: as_text(v).casefold())
             title = self.value(grid, row, "title", as_text)
-            if parsed_range is None or text is None or None in numbers.values() or effects is None:
+            if parsed_range is None:
                 continue
-            entries.append((Entry(parsed_range, text, title, effects=effects, condition=condition, **numbers), range_cell))
+            if text is None or None in numbers.values() or effects is None:
+                # keep the range so coverage is judged on what the author wrote
+                entries.append((Entry(parsed_range, "", condition=condition), range_cell, False))
+                continue
+            entries.append((Entry(parsed_range, text, title, effects=effects, condition=condition, **numbers), range_cell, True))
         return entries
 
     def read_effect_table(self, grid: Grid, kind: TableKind, scale: SeverityScale) -> None:
         name = grid.meta("name")
         located = self.read_entries(grid)
         groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
-        for entry, cell in located:
+        for entry, cell, _ in located:
             groups[entry.range].append((entry, cell))
         rows: list[tuple[Range, tuple[Entry, ...]]] = []
         for table_range, members in groups.items():
@@ -350,33 +401,51 @@ class Interpreter:
         top = D100 + (scale.max_modifier if kind is TableKind.CRITICAL else 0)
         cells = [members[0][1] for members in groups.values()]
         self.check_ranges(grid.sheet, list(groups), cells, must_cover_from=1, must_cover_to=top)
-        if name is None or len(located) != len(grid.rows) or not rows:
+        sound = sum(1 for _, _, ok in located if ok)
+        if name is None or sound != len(grid.rows) or not rows:
             if not grid.rows:
                 self.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
             return
         code = grid.meta("code") if kind is TableKind.CRITICAL else None
+        if kind is TableKind.CRITICAL:
+            self.check_critical_name(grid, name)
         if code is not None:
             self.check_code(grid, name, code)
-        if kind is TableKind.FUMBLE and "code" in grid.header:
-            self.problem(grid.sheet, grid.header["code"][1], "only critical tables have a Code")
+        for key in ("code", "severities"):
+            if kind is TableKind.FUMBLE and key in grid.header:
+                self.problem(grid.sheet, grid.header[key][1], f"only critical and attack tables have {key.title()} in the header block")
         table = EffectTable(kind, name, RangeTable(rows), code, scale)
         target = self.out.critical_tables if kind is TableKind.CRITICAL else self.out.fumble_tables
-        target.append(Defined(table, name, grid.sheet, grid.header["name"][1], grid.meta("source"), grid.meta("notes")))
+        target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes")))
 
     def check_code(self, grid: Grid, name: str, code: str) -> None:
+        """A code names one critical table and is nobody else's name or code."""
         cell = grid.header["code"][1]
         key = code.casefold()
         for other in self.out.critical_tables:
-            if other.value.code and other.value.code.casefold() == key:
-                self.problem(grid.sheet, cell, f"critical code {code!r} is also the code of {other.name!r} ({other.sheet})")
+            if key in (other.name.casefold(), (other.value.code or "").casefold()):
+                self.problem(grid.sheet, cell, f"critical code {code!r} already names {other.name!r} ({other.sheet})")
                 return
         if key == name.casefold():
             return
         found = self.catalog.critical.get(key)
         if found and found[0].casefold() != name.casefold():
             owner = self.catalog.owners.get(("critical", found[0].casefold()))
-            if owner != self.raw.file_name:
+            if not _same_file(owner, self.raw.file_name):
                 self.problem(grid.sheet, cell, f"critical code {code!r} already names critical table {found[0]!r}")
+
+    def check_critical_name(self, grid: Grid, name: str) -> None:
+        """A table's name must not be another table's code (`S` would be ambiguous)."""
+        key = name.casefold()
+        for other in self.out.critical_tables:
+            if other.value.code and other.value.code.casefold() == key:
+                self.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {other.name!r}")
+                return
+        found = self.catalog.critical.get(key)
+        if found and found[0].casefold() != key:
+            owner = self.catalog.owners.get(("critical", found[0].casefold()))
+            if not _same_file(owner, self.raw.file_name):
+                self.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {found[0]!r}")
 
     def check_branches(self, sheet: str, members: list[tuple[Entry, str]]) -> bool:
         conditions = [entry.condition for entry, _ in members]
@@ -456,7 +525,7 @@ class Interpreter:
         if broken or not covered or name is None:
             return
         table = AttackTable(name, tuple(a for a, _ in armors), RangeTable(rows), scale)
-        self.out.attack_tables.append(Defined(table, name, grid.sheet, grid.header["name"][1], grid.meta("source"), grid.meta("notes")))
+        self.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes")))
 
     def read_attack_cell(self, sheet: str, value: object, cell: str, scale: SeverityScale) -> AttackCell | None:
         if (reason := check_value(value)) is not None:
@@ -518,7 +587,7 @@ class Interpreter:
             if len(self.out.problems) > before:
                 continue
             weapon = Weapon(name, attack, max_result, clumsy, critical, secondary, fumble, modifier, roll, notes)
-            self.out.weapons.append(Defined(weapon, name, grid.sheet, self.cell(grid, row, "name")[1]))
+            self.out.weapons.append(Defined(weapon, name, grid.sheet, self.cell(grid, row, "name")[1], grid.meta("source"), notes))
 
     def read_creatures(self, grid: Grid) -> None:
         for row in grid.rows:
@@ -533,7 +602,7 @@ class Interpreter:
             if len(self.out.problems) > before:
                 continue
             creature = Creature(name, defense, armor, rank, hp, features, notes)
-            self.out.creatures.append(Defined(creature, name, grid.sheet, self.cell(grid, row, "name")[1]))
+            self.out.creatures.append(Defined(creature, name, grid.sheet, self.cell(grid, row, "name")[1], grid.meta("source"), notes))
 
     def check_unique_names(self) -> None:
         for label, items in (
@@ -554,8 +623,6 @@ class Interpreter:
 
     def check_owners(self) -> None:
         """A name another workbook owns is a conflict unless ``replace``."""
-        if self.replace:
-            return
         for kind, items in (
             ("severities", [self.out.scale] if self.out.scale else []),
             ("attack", self.out.attack_tables),
@@ -569,9 +636,27 @@ class Interpreter:
                 if key not in self.catalog.owners:
                     continue
                 owner = self.catalog.owners[key]
-                if owner != self.raw.file_name:
+                if kind == "severities" and owner is None:
+                    self.problem(item.sheet, item.cell, f"{item.name!r} is the built-in severity scale; give the severities sheet another Name")
+                elif not self.replace and not _same_file(owner, self.raw.file_name):
                     by = f"workbook {owner}" if owner else "tables_app itself"
                     self.problem(item.sheet, item.cell, f"{KIND_LABELS[kind]} {item.name!r} is already defined by {by} (import with --replace to take it over)")
+
+
+def _same_file(a: str | None, b: str | None) -> bool:
+    """Workbook file names compare in any letter case (as the database does)."""
+    return (a or "").casefold() == (b or "").casefold()
+
+
+def _count(value: object, what: str) -> int:
+    number = as_int(value, what)
+    if number < 0:
+        raise ValueError(f"{what} must not be negative, not {number}")
+    return number
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _tags(value: object) -> tuple[str, ...]:
@@ -580,7 +665,7 @@ def _tags(value: object) -> tuple[str, ...]:
 
 def _clumsy(value: object) -> int:
     """Clumsy Range `4` or `1-4` (1..N); 0 means the weapon never fumbles."""
-    if isinstance(value, str) and not value.strip().lstrip("+").isdigit():
+    if isinstance(value, str) and any(dash in value.strip()[1:] for dash in DASHES):
         parsed = parse_range(value)
         if parsed.low != 1 or parsed.high is None:
             raise ValueError(f"Clumsy range {value!r} must start at 1 (write 4 or 1-4)")

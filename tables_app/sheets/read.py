@@ -77,14 +77,15 @@ def refuse_early(path: Path) -> None:
         raise WorkbookInvalid([Problem(name, None, None, "not an .xlsx workbook (it is not a zip file)")])
 
 
-def read_workbook(path: str | Path) -> RawWorkbook:
+def read_workbook(path: str | Path, label: str | None = None) -> RawWorkbook:
+    """Read a workbook; ``label`` is the name it is known by (default: its file name)."""
     path = Path(path)
     refuse_early(path)
     sha256, size = file_digest(path)
     import openpyxl  # deferred: a heavy import
 
     assert openpyxl.DEFUSEDXML, "defusedxml must be installed so openpyxl parses XML safely"
-    name = path.name
+    name = label or path.name
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"

@@ -10,6 +10,7 @@ import unicodedata
 ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"})
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _INT = re.compile(r"^[+-]?\d+$")
+MINUS_SIGNS = "\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d"
 
 
 def column_letter(index: int) -> str:
@@ -68,6 +69,8 @@ def as_int(value: object, what: str = "value") -> int:
         raise ValueError(f"{what} must be a number, but the cell is a date ({value}); format the column as numbers")
     if isinstance(value, str):
         text = value.replace(" ", "")
+        if text[:1] in MINUS_SIGNS:  # a typographic minus is still a minus
+            text = "-" + text[1:]
         if _INT.match(text):
             return int(text)
         try:

@@ -7,7 +7,6 @@ module); writes are bulk inserts inside the caller's transaction.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
@@ -25,7 +24,7 @@ from tables_app.domain.tables import (
     TableKind,
     Weapon,
 )
-from tables_app.errors import NotFound, Problem, WorkbookInvalid
+from tables_app.errors import NotFound
 from tables_app.sheets.parse import Catalog, Defined, ParsedWorkbook
 from tables_app.storage import models as m
 
@@ -248,30 +247,39 @@ class Writer:
     """Writes one parsed workbook; named rows keep their ids on re-import.
 
     Keeping ids means weapons and cells of *other* workbooks that point at a
-    re-imported table still point at it; only child rows are replaced.
+    re-imported table still point at it; only child rows are replaced. The
+    caller defers foreign keys to the commit, so a table may be dropped by
+    one workbook and its users re-pointed by the next in the same import;
+    ``dangling_users`` then says who would still be left pointing at nothing.
     """
 
     def __init__(self, session: Session, parsed: ParsedWorkbook, imported_at: str):
         self.session = session
         self.parsed = parsed
         self.imported_at = imported_at
+        self.removed_ids: dict[str, dict[int, str]] = {}  # kind → {id: name}
 
     def run(self) -> dict[str, list[str]]:
         s, p = self.session, self.parsed
         self.workbook_id = self._upsert_workbook()
         self.old = {kind: self._owned(model) for kind, model in NAMED.items()}
-        scale_id = self._write_scale() if p.scale else DEFAULT_SCALE_ID
+        # Free the codes this workbook's critical tables held: a renamed
+        # table may take its old code with it.
+        s.execute(update(m.CriticalTable).where(m.CriticalTable.workbook_id == self.workbook_id).values(code=None))
+        if p.scale:
+            self._write_scale()
+        self.scale_ids = {name.casefold(): i for i, name in _names(s, m.SeverityScale).items()}
         self.severity_ids = {
             (scale_id, code.casefold()): sid
-            for sid, code in s.execute(select(m.Severity.id, m.Severity.code).where(m.Severity.scale_id == scale_id))
+            for sid, scale_id, code in s.execute(select(m.Severity.id, m.Severity.scale_id, m.Severity.code))
         }
         for table in p.critical_tables:
-            self._write_effect_table(table, TableKind.CRITICAL, scale_id)
+            self._write_effect_table(table, TableKind.CRITICAL)
         for table in p.fumble_tables:
-            self._write_effect_table(table, TableKind.FUMBLE, scale_id)
+            self._write_effect_table(table, TableKind.FUMBLE)
         self.critical_ids = {name.casefold(): i for i, name in _names(s, m.CriticalTable).items()}
         for table in p.attack_tables:
-            self._write_attack_table(table, scale_id)
+            self._write_attack_table(table)
         for weapon in p.weapons:
             self._write_weapon(weapon)
         for creature in p.creatures:
@@ -280,12 +288,12 @@ class Writer:
 
     def _upsert_workbook(self) -> int:
         p = self.parsed
-        values = dict(sha256=p.sha256, imported_at=self.imported_at, size_bytes=p.size_bytes)
+        values = dict(sha256=p.sha256, imported_at=self.imported_at, size_bytes=p.size_bytes, file_name=p.file_name)
         found = self.session.scalar(select(m.Workbook.id).where(m.Workbook.file_name == p.file_name))
         if found is not None:
             self.session.execute(update(m.Workbook).where(m.Workbook.id == found).values(**values))
             return found
-        return self.session.scalar(insert(m.Workbook).values(file_name=p.file_name, **values).returning(m.Workbook.id))
+        return self.session.scalar(insert(m.Workbook).values(**values).returning(m.Workbook.id))
 
     def _owned(self, model) -> dict[str, int]:  # type: ignore[no-untyped-def]
         rows = self.session.execute(select(model.id, model.name).where(model.workbook_id == self.workbook_id))
@@ -294,7 +302,8 @@ class Writer:
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:
         """Insert or update by name (taking it over from another workbook with --replace)."""
         model = NAMED[kind]
-        values.update(workbook_id=self.workbook_id, sheet=defined.sheet, source=defined.source, notes=defined.notes, name=defined.name)
+        values = {"source": defined.source, "notes": defined.notes, **values}
+        values.update(workbook_id=self.workbook_id, sheet=defined.sheet, name=defined.name)
         found = self.session.scalar(select(model.id).where(model.name == defined.name))
         self.old[kind].pop(defined.name.casefold(), None)
         if found is None:
@@ -302,16 +311,16 @@ class Writer:
         self.session.execute(update(model).where(model.id == found).values(**values))
         return found
 
-    def _write_scale(self) -> int:
+    def _write_scale(self) -> None:
+        """Severities keep their ids by code (cells elsewhere point at them)."""
         defined = self.parsed.scale
         assert defined is not None
         scale_id = self._upsert_named("severities", defined)
-        existing = {
-            code.casefold(): sid
-            for sid, code in self.session.execute(select(m.Severity.id, m.Severity.code).where(m.Severity.scale_id == scale_id))
-        }
-        # Park positions out of the way so the unique (scale, position) holds while reordering.
-        self.session.execute(update(m.Severity).where(m.Severity.scale_id == scale_id).values(position=m.Severity.position + 10_000))
+        rows = self.session.execute(select(m.Severity.id, m.Severity.code).where(m.Severity.scale_id == scale_id)).all()
+        existing = {code.casefold(): sid for sid, code in rows}
+        # Park every row on unique placeholders so codes, names and positions can be shuffled.
+        for sid, _ in rows:
+            self.session.execute(update(m.Severity).where(m.Severity.id == sid).values(code=f"~{sid}", name=f"~{sid}", position=-sid))
         for position, level in enumerate(defined.value.levels):
             values = dict(position=position, code=level.code, name=level.name, modifier=level.modifier)
             sid = existing.pop(level.code.casefold(), None)
@@ -320,17 +329,19 @@ class Writer:
             else:
                 self.session.execute(update(m.Severity).where(m.Severity.id == sid).values(**values))
         if existing:
+            self.removed_ids["severity"] = {sid: code for code, sid in existing.items()}
             self.session.execute(delete(m.Severity).where(m.Severity.id.in_(existing.values())))
-        return scale_id
 
-    def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind, scale_id: int) -> None:
+    def _scale_id(self, scale: SeverityScale) -> int:
+        return self.scale_ids[scale.name.casefold()]
+
+    def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
         table_model, entry_model, effect_model, key = _effect_models(kind)
-        extra = dict(code=defined.value.code, scale_id=scale_id) if kind is TableKind.CRITICAL else {}
+        table = defined.value
+        extra = dict(code=table.code, scale_id=self._scale_id(table.scale)) if kind is TableKind.CRITICAL else {}
         table_id = self._upsert_named(kind.value, defined, **extra)
         self.session.execute(delete(entry_model).where(getattr(entry_model, key) == table_id))
-        entries = defined.value.entries
-        if not entries:
-            return
+        entries = table.entries
         ids = self.session.scalars(
             insert(entry_model).returning(entry_model.id, sort_by_parameter_order=True),
             [
@@ -350,8 +361,9 @@ class Writer:
         if tags:
             self.session.execute(insert(effect_model), tags)
 
-    def _write_attack_table(self, defined: Defined[AttackTable], scale_id: int) -> None:
+    def _write_attack_table(self, defined: Defined[AttackTable]) -> None:
         table = defined.value
+        scale_id = self._scale_id(table.scale)
         table_id = self._upsert_named("attack", defined, scale_id=scale_id)
         s = self.session
         s.execute(delete(m.AttackRow).where(m.AttackRow.attack_table_id == table_id))
@@ -388,7 +400,7 @@ class Writer:
     def _write_weapon(self, defined: Defined[Weapon]) -> None:
         w = defined.value
         self._upsert_named(
-            "weapons", defined, notes=w.notes,
+            "weapons", defined,
             attack_table_id=self._id_of(m.AttackTable, w.attack_table),
             max_result=w.max_result, clumsy=w.clumsy,
             critical_table_id=self._id_of(m.CriticalTable, w.critical),
@@ -399,50 +411,60 @@ class Writer:
 
     def _write_creature(self, defined: Defined[Creature]) -> None:
         c = defined.value
-        creature_id = self._upsert_named(
-            "creatures", defined, notes=c.notes, defense=c.defense, armor=c.armor, rank=c.rank.value, hp=c.hp
-        )
+        creature_id = self._upsert_named("creatures", defined, defense=c.defense, armor=c.armor, rank=c.rank.value, hp=c.hp)
         self.session.execute(delete(m.CreatureFeature).where(m.CreatureFeature.creature_id == creature_id))
         features = list(dict.fromkeys(f.casefold() for f in c.features))
         if features:
             self.session.execute(insert(m.CreatureFeature), [{"creature_id": creature_id, "feature": f} for f in features])
 
     def _remove_dropped(self) -> dict[str, list[str]]:
-        """Delete what this workbook defined before and no longer does; dependents first."""
+        """Delete what this workbook defined before and no longer does."""
         removed: dict[str, list[str]] = {}
         for kind in ("weapons", "creatures", "attack", "critical", "fumble", "severities"):
             model = NAMED[kind]
             ids = list(self.old[kind].values())
             if not ids:
                 continue
-            removed[kind] = sorted(self.session.scalars(select(model.name).where(model.id.in_(ids))))
-            users = users_of(self.session, kind, removed[kind])
-            if users:
-                gone = ", ".join(repr(n) for n in removed[kind])
-                raise WorkbookInvalid([Problem(self.parsed.file_name, None, None,
-                    f"no longer defines {gone}, which {', '.join(users)} still use; keep it or change them first")])
+            named = dict(self.session.execute(select(model.id, model.name).where(model.id.in_(ids))).all())
+            removed[kind] = sorted(named.values())
+            self.removed_ids[kind] = named
             self.session.execute(delete(model).where(model.id.in_(ids)))
         return removed
 
 
-def users_of(session: Session, kind: str, names: Iterable[str]) -> list[str]:
-    """Who outside would break if these tables went away (for a clear error)."""
-    model = NAMED[kind]
-    ids = list(session.scalars(select(model.id).where(model.name.in_(list(names)))))
+REMOVED_LABELS = {"critical": "critical table", "attack": "attack table", "fumble": "fumble table",
+                  "severities": "severity scale", "severity": "severity", "weapons": "weapon", "creatures": "creature"}
+
+
+def dangling_users(session: Session, removed: dict[str, dict[int, str]]) -> list[str]:
+    """What still points at rows an import removed (foreign keys are deferred):
+    one sentence per removed thing that is still used."""
     found: list[str] = []
-    if kind == "critical":
-        found += [f"weapon {n!r}" for n in session.scalars(select(m.Weapon.name).where(
-            (m.Weapon.critical_table_id.in_(ids)) | (m.Weapon.secondary_critical_table_id.in_(ids))))]
-        found += [f"attack table {n!r}" for n in session.scalars(
-            select(m.AttackTable.name).distinct().join(m.AttackRow).join(m.AttackCell, m.AttackCell.row_id == m.AttackRow.id)
-            .where(m.AttackCell.critical_table_id.in_(ids)))]
-    elif kind == "attack":
-        found += [f"weapon {n!r}" for n in session.scalars(select(m.Weapon.name).where(m.Weapon.attack_table_id.in_(ids)))]
-    elif kind == "fumble":
-        found += [f"weapon {n!r}" for n in session.scalars(select(m.Weapon.name).where(m.Weapon.fumble_table_id.in_(ids)))]
-    elif kind == "severities":
-        found += [f"table {n!r}" for n in session.scalars(select(m.AttackTable.name).where(m.AttackTable.scale_id.in_(ids)))]
-        found += [f"table {n!r}" for n in session.scalars(select(m.CriticalTable.name).where(m.CriticalTable.scale_id.in_(ids)))]
+
+    def names(query) -> list[str]:  # type: ignore[no-untyped-def]
+        return sorted(set(session.scalars(query)))
+
+    def tables_with_cells(where) -> list[str]:  # type: ignore[no-untyped-def]
+        return names(select(m.AttackTable.name).join(m.AttackRow).join(m.AttackCell, m.AttackCell.row_id == m.AttackRow.id).where(where))
+
+    for kind, named in removed.items():
+        for row_id, name in named.items():
+            users: list[str] = []
+            if kind == "critical":
+                users += [f"weapon {n!r}" for n in names(select(m.Weapon.name).where(
+                    (m.Weapon.critical_table_id == row_id) | (m.Weapon.secondary_critical_table_id == row_id)))]
+                users += [f"attack table {n!r}" for n in tables_with_cells(m.AttackCell.critical_table_id == row_id)]
+            elif kind == "attack":
+                users += [f"weapon {n!r}" for n in names(select(m.Weapon.name).where(m.Weapon.attack_table_id == row_id))]
+            elif kind == "fumble":
+                users += [f"weapon {n!r}" for n in names(select(m.Weapon.name).where(m.Weapon.fumble_table_id == row_id))]
+            elif kind == "severities":
+                users += [f"attack table {n!r}" for n in names(select(m.AttackTable.name).where(m.AttackTable.scale_id == row_id))]
+                users += [f"critical table {n!r}" for n in names(select(m.CriticalTable.name).where(m.CriticalTable.scale_id == row_id))]
+            elif kind == "severity":
+                users += [f"attack table {n!r}" for n in tables_with_cells(m.AttackCell.severity_id == row_id)]
+            if users:
+                found.append(f"{REMOVED_LABELS[kind]} {name!r}, which {', '.join(users)} still use{'s' if len(users) == 1 else ''}")
     return found
 
 

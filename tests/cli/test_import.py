@@ -117,7 +117,7 @@ def test_a_name_owned_by_another_workbook_conflicts_unless_replace(run, write_wo
     result = run("import", str(path))
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: mine.xlsx › Melee › B2: fumble table 'melee fumbles' is already defined by workbook criticals.xlsx "
+        "Error: mine.xlsx › Melee › B2: fumble table 'melee fumbles' is already defined by workbook bundled/criticals.xlsx "
         "(import with --replace to take it over)\n"
     )
     assert dump(db_path) == before
@@ -155,7 +155,7 @@ def test_removing_a_table_another_workbook_uses_is_refused(run, write_workbook, 
     emptied = write_workbook("tables.xlsx", {"Other": [["Kind", "fumble"], ["Name", "Other"], [], ["Roll", "Text"], ["1+", "x"]]})
     result = run("import", str(emptied))
     assert result.exit_code == 1
-    assert result.stderr == "Error: tables.xlsx: no longer defines 'Oops', which weapon 'Stick' still use; keep it or change them first\n"
+    assert result.stderr == "Error: tables.xlsx: no longer defines fumble table 'Oops', which weapon 'Stick' still uses; keep it, or change them in the same import\n"
     assert dump(db_path) == before
 
 

@@ -18,7 +18,7 @@ def test_list_gives_names_and_provenance(run):
     names = [t["name"] for t in data["attack"]]
     assert {"Edged", "Blunt", "Missile", "Unarmed", "Bolt Spells", "Claws and Teeth"} <= set(names)
     edged = next(t for t in data["attack"] if t["name"] == "Edged")
-    assert (edged["workbook"], edged["sheet"], edged["armor"]) == ("attacks.xlsx", "Edged", ["NA", "LA", "MA", "HA"])
+    assert (edged["workbook"], edged["sheet"], edged["armor"]) == ("bundled/attacks.xlsx", "Edged", ["NA", "LA", "MA", "HA"])
 
 
 def test_list_everything(run):
