@@ -6,21 +6,17 @@ target and the tables up once, then resolves in memory.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from tables_app.domain.dice import DiceError, ForcedDice, SeededDice
+from tables_app.domain.dice import DiceError
 from tables_app.domain.resolve import Attack, AttackResult, CriticalRoll, TableSet, resolve_attack
 from tables_app.domain.tables import Rank, RollKind, TableKind, Weapon
 from tables_app.errors import NotFound, TablesError
+from tables_app.rolling import check_enough, dice_json, dice_source
 from tables_app.services import entry_json
-
-
-class NeedMoreDice(TablesError):
-    """--dice ran out before the attack was resolved."""
 
 
 @dataclass(frozen=True)
@@ -109,29 +105,14 @@ def prepare(engine: Engine, weapon: WeaponParts, target: TargetParts, **attack: 
 
 def resolve(engine: Engine, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
     prepared, tables = prepare(engine, weapon, target, **attack)
-    if forced is not None:
-        dice = ForcedDice(values=forced)
-    else:
-        seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-        dice = SeededDice(seed=seed)
+    dice = dice_source(seed, forced)
     try:
         result = resolve_attack(prepared, tables, dice)
     except DiceError as exc:
         raise TablesError(str(exc)) from None
-    if isinstance(dice, ForcedDice):
-        if dice.missing:
-            given = len(forced or ())
-            count = len(dice.missing)
-            at_least = "at least " if dice.missing[0].startswith(("attack roll", "open-ended")) else ""
-            raise NeedMoreDice(
-                f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{count} more: "
-                + ", ".join(dice.missing)
-            )
+    check_enough(dice, open_ended=("attack roll", "open-ended"))
     data = attack_json(prepared, result, dice.used)
-    if isinstance(dice, SeededDice):
-        data["seed"] = seed
-    else:
-        data["unused_dice"] = list(dice.unused)
+    data.update(dice_json(dice))
     return data
 
 

@@ -283,6 +283,60 @@ def resolve_table(ctx: click.Context, **options: Any) -> None:
     output(data, options["as_json"], "attack")
 
 
+CLICK_TYPES = {"int": int, "float": float, "text": str, "dice": str}
+
+
+def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def]
+    """Click options from a system's declared options (domain/systems)."""
+    options = []
+    for option in system.options:
+        declaration = [f"--{option.name}", option.key]
+        if option.kind == "flag":
+            options.append(click.Option(declaration, is_flag=True, help=option.help))
+            continue
+        kind = click.Choice(option.choices) if option.kind == "choice" else CLICK_TYPES[option.kind]
+        metavar = "EXPR" if option.kind == "dice" else None
+        options.append(click.Option(declaration, type=kind, required=option.required, multiple=option.multiple,
+                                    default=option.default if not option.multiple else (), help=option.help,
+                                    metavar=metavar, show_default=option.default is not None))
+    return options
+
+
+def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped-def]
+    def run(**values: Any) -> None:
+        from tables_app import formulas
+
+        seed, forced, as_json = values.pop("seed"), values.pop("dice"), values.pop("as_json")
+        if seed is not None and forced is not None:
+            raise click.UsageError("give --seed or --dice, not both")
+        try:
+            data = formulas.resolve(system.id, values, seed=seed, forced=forced)
+        except formulas.UsageProblem as exc:
+            raise click.UsageError(str(exc)) from None
+        if data.get("unused_dice"):
+            click.echo(f"Warning: {len(data['unused_dice'])} of the given dice were not needed: {', '.join(map(str, data['unused_dice']))}", err=True)
+        output(data, as_json, "formula")
+
+    command = click.Command(
+        system.id, callback=run, params=system_options(system),
+        help=f"{system.title}.\n\n--dice order: {system.dice_order}.",
+        short_help=system.title,
+    )
+    dice_options(command)
+    json_option(command)
+    return command
+
+
+def _register_formula_systems() -> None:
+    from tables_app.domain.systems import registry
+
+    for system in registry().values():
+        resolve.add_command(formula_resolve_command(system))
+
+
+_register_formula_systems()
+
+
 # ---------------------------------------------------------------- database
 @cli.group("db")
 def db_group() -> None:

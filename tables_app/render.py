@@ -134,3 +134,15 @@ def attack(data: dict) -> Text:
     source = f"seed {data['seed']}" if "seed" in data else "given"
     text.append(f"  Dice: {', '.join(map(str, data['dice']))} ({source})", style="dim")
     return text
+
+
+def formula(data: dict) -> Text:
+    text = Text()
+    for step in data["steps"]:
+        text.append(step + "\n")
+    text.append(data["outcome"].replace("_", " ").upper(), style=OUTCOME_STYLE.get(data["outcome"], "bold"))
+    verb = "healed" if data["damage"] < 0 else "damage"
+    text.append(f", {abs(data['damage'])} {verb}.")
+    source = f"seed {data['seed']}" if "seed" in data else "given"
+    text.append(f"  Dice: {', '.join(map(str, data['dice'])) or 'none'} ({source})", style="dim")
+    return text

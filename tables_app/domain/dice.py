@@ -10,7 +10,9 @@ replays the same attack.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Sequence
 
 from tables_app.domain.tables import RollKind
@@ -112,3 +114,92 @@ def finish_open_ended(first: int, kind: RollKind, dice: Dice) -> OpenEndedRoll:
         if die < OPEN_HIGH:
             break
     return OpenEndedRoll(first, tuple(extra), total, sign)
+
+
+# ---------------------------------------------------------------- expressions
+class DiceExpressionError(ValueError):
+    """A dice expression that cannot be read."""
+
+
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))")
+
+
+@dataclass(frozen=True)
+class DiceTerm:
+    count: int
+    sides: int
+    sign: int = 1
+
+
+@dataclass(frozen=True)
+class DiceExpression:
+    """A sum of dice and flat numbers: ``2d6+3``, ``1d4``, ``2d6+1d4+3``, ``5``, ``2d6-1``."""
+
+    text: str
+    terms: tuple[DiceTerm, ...]
+    flat: int
+
+    @property
+    def dice_count(self) -> int:
+        return sum(t.count for t in self.terms)
+
+    @property
+    def maximum(self) -> int:
+        return sum(t.sign * t.count * (t.sides if t.sign > 0 else 1) for t in self.terms) + self.flat
+
+    @property
+    def minimum(self) -> int:
+        return sum(t.sign * t.count * (1 if t.sign > 0 else t.sides) for t in self.terms) + self.flat
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((Fraction(t.sign * t.count * (t.sides + 1), 2) for t in self.terms), Fraction(self.flat))
+
+    def roll(self, dice: Dice, purpose: str) -> tuple[int, tuple[int, ...]]:
+        """Roll every die in order; the total and the dice."""
+        rolled = []
+        total = self.flat
+        for term in self.terms:
+            for _ in range(term.count):
+                die = dice.roll(term.sides, f"{purpose} ({self.text})")
+                rolled.append(die)
+                total += term.sign * die
+        return total, tuple(rolled)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+MAX_DICE_IN_EXPRESSION = 1000
+MAX_SIDES = 10_000
+
+
+def parse_dice(text: str) -> DiceExpression:
+    """Parse ``2d6+1d4+3``; raise DiceExpressionError naming the expression."""
+    source = text.strip()
+    compact = source.replace(" ", "")
+    if re.search(r"\d\s+\d", source):
+        raise DiceExpressionError(f"{source!r} is not a dice expression (write e.g. 2d6+3, 1d4 or 2d6+1d4+3)")
+    if not compact:
+        raise DiceExpressionError("an empty dice expression")
+    position = 0
+    terms: list[DiceTerm] = []
+    flat = 0
+    while position < len(compact):
+        m = _TERM.match(compact, position)
+        if not m or (position > 0 and not m.group(1)) or m.end() == position:
+            raise DiceExpressionError(f"{source!r} is not a dice expression (write e.g. 2d6+3, 1d4 or 2d6+1d4+3)")
+        sign = -1 if m.group(1) == "-" else 1
+        if m.group(3) is not None:
+            count = int(m.group(2)) if m.group(2) else 1
+            sides = int(m.group(3))
+            if sides < 1 or sides > MAX_SIDES:
+                raise DiceExpressionError(f"{source!r}: a die needs 1 to {MAX_SIDES} sides")
+            if count:
+                terms.append(DiceTerm(count, sides, sign))
+        else:
+            flat += sign * int(m.group(4))
+        position = m.end()
+    if sum(t.count for t in terms) > MAX_DICE_IN_EXPRESSION:
+        raise DiceExpressionError(f"{source!r}: more than {MAX_DICE_IN_EXPRESSION} dice")
+    return DiceExpression(source, tuple(terms), flat)

@@ -1,0 +1,236 @@
+"""The d10 pool (seed 002; formula-systems.md, "d10-pool").
+
+One d10 + bonus per attack against AD (or GD); a 10 that would hit anyway is
+a critical and grants another die, which chains. The damage of each chain is
+rolled together; wounds = floor(damage / Toughness). The attack option turns
+wounds into an effect (grappled, disarmed, flung, a broken item, prone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables_app.domain.dice import Dice, DiceExpression, DiceExpressionError, parse_dice
+from tables_app.domain.systems.base import Option, OptionError, Resolution, System
+
+DIE = 10
+OPTIONS = ("normal", "grapple", "disarm", "shove", "sunder", "trip")
+AGAINST_GD = ("grapple", "shove", "trip")  # "versus GD instead of AD" [seed]
+UNARMED = ("grapple", "shove")  # "unarmed only" [seed]: never ranged
+MELEE_ONLY = ("high-ground",)
+RANGED_ONLY = ("cover", "total-cover", "far", "in-melee", "wind", "lots-of-wind")
+MODIFIERS = MELEE_ONLY + RANGED_ONLY + ("concealment", "total-concealment", "flat-footed", "stationary")
+# Each modifier with the one it implies [seed] ("targets with total cover also have cover", ...).
+IMPLIES = {"total-cover": "cover", "total-concealment": "concealment", "stationary": "flat-footed"}
+MODIFIER_VALUES = {  # [seed]; the "total"/"stationary" steps are "−1/+1 more" on top of what they imply
+    "high-ground": 1, "cover": -1, "total-cover": -1, "far": -1, "in-melee": -1, "wind": -1,
+    "lots-of-wind": -2, "concealment": -1, "total-concealment": -1, "flat-footed": 1, "stationary": 1,
+}
+DUAL_WIELDING = -2  # per weapon beyond the first [seed]
+ITEM = {False: (5, 1), True: (8, 2)}  # sunder: (Toughness, HP), nonmagical / magical [seed]
+
+
+@dataclass(frozen=True)
+class D10Pool:
+    bonus: int
+    ad: int
+    gd: int | None
+    toughness: int
+    damage: DiceExpression
+    attacks: int = 1
+    option: str = "normal"
+    ranged: bool = False
+    heavy: bool = False
+    modifiers: tuple[str, ...] = ()  # sorted, with the implied ones added
+    weapons: int = 1
+    magical_item: bool = False
+
+    @property
+    def defense(self) -> tuple[str, int]:
+        return ("GD", self.gd) if self.option in AGAINST_GD else ("AD", self.ad)  # type: ignore[return-value]
+
+    @property
+    def target_toughness(self) -> int:
+        return ITEM[self.magical_item][0] if self.option == "sunder" else self.toughness
+
+    @property
+    def critical_on(self) -> int:
+        return DIE - 1 if self.heavy else DIE  # "Heavy attacks can cause a critical hit on a roll of a 9" [seed]
+
+    @property
+    def dice_count(self) -> int:
+        return self.attacks + self.weapons - 1  # each extra weapon gives one more attack [seed]
+
+
+def build(values: dict) -> D10Pool:
+    option, ranged = values["option"], bool(values["ranged"])
+    chosen = set(values.get("modifier") or ())
+    for name, least in (("attacks", 1), ("weapons", 1), ("toughness", 1)):
+        if values[name] < least:
+            raise OptionError(f"--{name} must be at least {least}, not {values[name]}")
+    if option not in OPTIONS:
+        raise OptionError(f"--option must be one of {', '.join(OPTIONS)}, not {option!r}")
+    if option in UNARMED and ranged:
+        raise OptionError(f"a {option} is unarmed only: it cannot be --ranged")
+    if option in AGAINST_GD and values.get("gd") is None:
+        raise OptionError(f"--gd is required: a {option} targets GD")
+    if values["magical_item"] and option != "sunder":
+        raise OptionError("--magical-item only applies to --option sunder")
+    unknown = sorted(chosen - set(MODIFIERS))
+    if unknown:
+        raise OptionError(f"unknown --modifier {unknown[0]!r} (choose from {', '.join(MODIFIERS)})")
+    if ranged and chosen & set(MELEE_ONLY):
+        raise OptionError("--modifier high-ground is melee only: it cannot be used with --ranged")
+    ranged_only = sorted(chosen & set(RANGED_ONLY))
+    if not ranged and ranged_only:
+        raise OptionError(f"--modifier {ranged_only[0]} is ranged only: add --ranged")
+    if {"wind", "lots-of-wind"} <= chosen:
+        raise OptionError("--modifier wind and lots-of-wind exclude each other (lots of wind replaces wind)")
+    try:
+        damage = parse_dice(values["damage"])
+    except DiceExpressionError as error:
+        raise OptionError(f"--damage: {error}") from error
+    if any(term.sign < 0 for term in damage.terms):  # [decision] a hit's damage dice are never subtracted
+        raise OptionError(f"--damage {damage}: negative dice counts are not allowed")
+    chosen |= {IMPLIES[name] for name in chosen if name in IMPLIES}
+    return D10Pool(
+        values["bonus"], values["ad"], values.get("gd"), values["toughness"], damage, values["attacks"],
+        option, ranged, bool(values["heavy"]), tuple(sorted(chosen)), values["weapons"], bool(values["magical_item"]),
+    )
+
+
+def bonus_parts(params: D10Pool) -> list[tuple[str, int]]:
+    """The total bonus, term by term: bonus, modifiers, option, dual-wielding."""
+    parts = [("bonus", params.bonus)]
+    parts += [(name, MODIFIER_VALUES[name]) for name in MODIFIERS if name in params.modifiers]
+    penalty = {  # [seed]
+        "disarm": -1 if params.ranged else 0, "shove": -1,
+        "sunder": -2 if params.ranged else -1, "trip": -1 if params.ranged else 0,
+    }.get(params.option, 0)
+    if penalty:
+        parts.append((f"{'ranged ' if params.ranged else ''}{params.option}", penalty))
+    if params.weapons > 1:
+        parts.append((f"dual-wielding, {params.weapons} weapons", DUAL_WIELDING * (params.weapons - 1)))
+    return parts
+
+
+def roll_chain(params: D10Pool, bonus: int, defense: int, attack: int, dice: Dice, steps: list[str]) -> list[dict]:
+    """One attack die and the critical follow-ups it triggers, in order."""
+    label = params.defense[0]
+    chain: list[dict] = []
+    while True:
+        follow_up = bool(chain)
+        die = dice.roll(DIE, f"critical follow-up, attack {attack}" if follow_up else f"attack {attack}")
+        total = die + bonus
+        hit = die != 1 and (die == DIE or total >= defense)  # natural 10 hits, natural 1 misses [seed]
+        # Only a die that would hit on its total is a critical, not one saved by "10 always hits" [decision].
+        critical = die >= params.critical_on and total >= defense
+        chain.append({"attack": attack, "die": die, "total": total, "hit": hit, "critical": critical,
+                      "follow_up": follow_up})
+        verdict = "hit" if hit else "miss"
+        if die == 1 and total >= defense:
+            verdict += " (a natural 1 always misses)"
+        elif die == DIE and total < defense:
+            verdict += " (a natural 10 always hits)"
+        if critical:
+            verdict += ", critical: roll another attack die"
+        who = f"Attack {attack}{', follow-up' if follow_up else ''}"
+        sign = "+" if bonus >= 0 else "-"
+        steps.append(f"{who}: {die} {sign} {abs(bonus)} = {total} against {label} {defense}: {verdict}.")
+        if not critical:
+            return chain
+
+
+def apply_option(params: D10Pool, amounts: list[int], wounds: list[int], steps: list[str]) -> tuple[int, int, dict]:
+    """What the option makes of each chain's damage and wounds [seed]: the damage
+    dealt, the wounds inflicted and the effects."""
+    effects = {"prone": False, "grappled": False, "disarmed": False, "fling_m": 0, "item_destroyed": False}
+    total, wounding = sum(wounds), any(wounds)  # "successfully damaging" = at least one wound [decision]
+    option = params.option
+    if option == "normal":
+        steps.append(f"Normal attack: {sum(amounts)} damage, {total} wound(s).")
+        return sum(amounts), total, effects
+    if option == "sunder":
+        hp = ITEM[params.magical_item][1]
+        effects["item_destroyed"] = total >= hp
+        steps.append(f"Sunder: {total} wound(s) against {hp} HP: the item is "
+                     f"{'destroyed' if effects['item_destroyed'] else 'intact'}.")
+        return sum(amounts), total, effects
+    if option == "grapple":
+        effects["grappled"] = wounding
+        outcome = "both you and the target are grappled" if wounding else "no chain would wound: no grapple"
+    elif option == "disarm":
+        # "damage equal to or greater than half of its Toughness": 2 × damage ≥ Toughness, per chain [decision]
+        effects["disarmed"] = any(amount and 2 * amount >= params.target_toughness for amount in amounts)
+        outcome = "the target drops what it holds" if effects["disarmed"] else "the target keeps its grip"
+    elif option == "shove":
+        effects["fling_m"] = total
+        # [decision] only a shove that flings (at least one wound) ends a mutual grapple
+        outcome = f"the target is flung {total} m" + ("; a mutual grapple ends" if total else "")
+    else:  # trip
+        effects["prone"] = wounding
+        outcome = "the target is knocked prone" if wounding else "no chain would wound: the target stays up"
+    steps.append(f"{option.capitalize()}: no damage, no wounds; {outcome}.")
+    return 0, 0, effects
+
+
+def resolve(params: D10Pool, dice: Dice) -> Resolution:
+    parts = bonus_parts(params)
+    bonus = sum(value for _, value in parts)
+    label, defense = params.defense
+    toughness = params.target_toughness
+    terms = " ".join(f"{'+' if value >= 0 else '-'} {abs(value)} ({name})" for name, value in parts).lstrip("+ ")
+    steps = [f"Bonus {terms} = {bonus:+d}; defense {label} {defense}; {params.dice_count} attack dice."]
+    if params.option == "sunder":
+        kind = "magical" if params.magical_item else "nonmagical"
+        steps.append(f"Sunder: against a {kind} item of Toughness {toughness} and {ITEM[params.magical_item][1]} HP"
+                     f" (--toughness {params.toughness} is ignored).")
+    # All attack dice first, chain by chain; then the damage dice of each chain (cli-contract.md, dice order).
+    chains = [roll_chain(params, bonus, defense, attack, dice, steps) for attack in range(1, params.dice_count + 1)]
+    amounts: list[int] = []
+    wounds: list[int] = []
+    for number, chain in enumerate(chains, start=1):
+        hits = sum(roll["hit"] for roll in chain)
+        rolled = []
+        for n in range(hits):  # one damage roll per hit, summed into one amount per chain [decision]
+            purpose = f"damage, chain {number}" + (f", hit {n + 1}" if hits > 1 else "")
+            rolled.append(max(params.damage.roll(dice, purpose)[0], 0))  # a hit never heals [decision]
+        amount = sum(rolled)
+        amounts.append(amount)
+        wounds.append(amount // toughness)  # floor [decision]
+        if hits:
+            detail = " + ".join(map(str, rolled)) + (f" = {amount}" if hits > 1 else "")
+            steps.append(f"Chain {number}: {hits} hit{'s' if hits > 1 else ''}, damage {params.damage}: {detail}; "
+                         f"{amount} // Toughness {toughness} = {wounds[-1]} wound{'s' if wounds[-1] != 1 else ''}.")
+    dealt, inflicted, effects = apply_option(params, amounts, wounds, steps)
+    rolls = [roll for chain in chains for roll in chain]
+    hit_count = sum(roll["hit"] for roll in rolls)
+    extras = {
+        "rolls": rolls, "hits": hit_count, "criticals": sum(roll["critical"] for roll in rolls), "wounds": inflicted,
+        "rolled_damage": sum(amounts), "effects": effects, "bonus": bonus, "defense": defense,
+    }
+    return Resolution("hit" if hit_count else "miss", dealt, tuple(steps), extras)
+
+
+SYSTEM = System(
+    id="d10-pool",
+    title="d10 pool: one d10 + bonus per attack against AD/GD, wounds by Toughness",
+    outcomes=("miss", "hit"),
+    options=(
+        Option("bonus", "int", "Attack bonus.", required=True),
+        Option("attacks", "int", "Number of attacks (one d10 each).", default=1),
+        Option("ad", "int", "The target's AD.", required=True),
+        Option("gd", "int", "The target's GD (needed for grapple, shove and trip)."),
+        Option("toughness", "int", "The target's Toughness (ignored for sunder).", required=True),
+        Option("option", "choice", "Attack option.", default="normal", choices=OPTIONS),
+        Option("ranged", "flag", "A ranged attack (else melee).", default=False),
+        Option("heavy", "flag", "A heavy weapon: criticals on 9 or 10.", default=False),
+        Option("damage", "dice", "Damage per hit (2d6+1).", required=True),
+        Option("modifier", "choice", "An attack modifier (repeatable).", multiple=True, choices=MODIFIERS),
+        Option("weapons", "int", "Weapons wielded (dual-wielding).", default=1),
+        Option("magical-item", "flag", "Sunder: the item is magical (Toughness 8, 2 HP).", default=False),
+    ),
+    build=build,
+    resolve=resolve,
+    dice_order="each attack die followed by the chain it starts, then the damage dice of each chain in order",
+)

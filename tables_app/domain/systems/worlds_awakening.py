@@ -1,0 +1,129 @@
+"""Worlds Awakening (seed 001; formula-systems.md, "worlds-awakening").
+
+d20 + characteristic + weapon bonus + level + equipment against Def PHY or
+Def MAG. CHA widens the critical range and the critical-failure range; a
+critical deals every damage die at its maximum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables_app.domain.dice import Dice, DiceExpression, parse_dice
+from tables_app.domain.systems.base import Option, OptionError, Resolution, System
+
+DIE = 20
+
+
+@dataclass(frozen=True)
+class WorldsAwakening:
+    stat: int
+    defense: int | None
+    weapon_bonus: int = 0
+    level: int = 0
+    equipment: int = 0
+    damage: tuple[DiceExpression, ...] = ()
+    cha: int = 0
+    support: bool = False
+
+    @property
+    def bonus(self) -> int:
+        return self.stat + self.weapon_bonus + self.level + self.equipment
+
+
+def critical_from(cha: int) -> int:
+    """Lowest natural roll that is a critical [source]: +0/+1 → 20,
+    +2/+3 → 19, +4/+5 → 18, +6 or more → 17; negative → 20."""
+    if cha >= 6:
+        return 17
+    if cha >= 4:
+        return 18
+    if cha >= 2:
+        return 19
+    return 20
+
+
+def failure_up_to(cha: int) -> int:
+    """Highest natural roll that is a critical failure [source]:
+    −1 or more → 1; −2/−3 → 2; −4 or less → 3."""
+    if cha <= -4:
+        return 3
+    if cha <= -2:
+        return 2
+    return 1
+
+
+def build(values: dict) -> WorldsAwakening:
+    damage = tuple(parse_dice(text) for text in values.get("damage") or ())
+    if values["support"] and damage:
+        raise OptionError("a support action is not an attack: give --support or --damage, not both")
+    if values.get("defense") is None and not values["support"]:
+        raise OptionError("--defense is required (the target's Def PHY or Def MAG)")
+    return WorldsAwakening(
+        values["stat"], values["defense"], values["weapon_bonus"], values["level"], values["equipment"],
+        damage, values["cha"], values["support"],
+    )
+
+
+def classify(params: WorldsAwakening, natural: int) -> str:
+    """The outcome of a natural d20, in the order of the spec."""
+    total = natural + params.bonus
+    if natural <= failure_up_to(params.cha):
+        return "critical_failure"  # overrides everything [seed]
+    if natural == DIE:
+        return "critical"  # whatever the total [source]
+    if natural >= critical_from(params.cha):
+        return "critical" if total >= params.defense else "hit"  # the widened range always succeeds [source]
+    return "hit" if total >= params.defense else "miss"
+
+
+def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
+    if params.support:
+        return Resolution("success", 0, ("A support action is not tested: it succeeds.",),
+                          {"natural": None, "total": None, "opponent_advantage": False})
+    natural = dice.roll(DIE, "attack test")
+    total = natural + params.bonus
+    terms = [("characteristic", params.stat), ("weapon", params.weapon_bonus), ("level", params.level), ("equipment", params.equipment)]
+    added = "".join(f" {'+' if value >= 0 else '-'} {label} {abs(value)}" for label, value in terms if value or label == "characteristic")
+    steps = [f"d20 {natural}{added} = {total} against defense {params.defense}."]
+    outcome = classify(params, natural)
+    damage = 0
+    if outcome == "critical_failure":
+        steps.append(f"Natural {natural}: a critical failure; the opponent gains an advantage.")
+    elif outcome == "critical":
+        # every die at its maximum, flat bonuses added, for every expression [seed]
+        damage = sum(expression.maximum for expression in params.damage)
+        parts = " + ".join(f"{e} max {e.maximum}" for e in params.damage) or "no damage dice"
+        steps.append(f"Natural {natural}: a critical. Damage {parts} = {damage}.")
+    elif outcome == "hit":
+        for expression in params.damage:
+            rolled, faces = expression.roll(dice, "damage")
+            damage += rolled
+            steps.append(f"Damage {expression}: {', '.join(map(str, faces)) or 'no dice'} = {rolled}.")
+        widened = " (in the widened critical range, so it succeeds)" if total < params.defense else ""
+        steps.append(f"Hit{widened}: {damage} damage.")
+    else:
+        steps.append("Miss.")
+    damage = max(damage, 0)
+    return Resolution(outcome, damage, tuple(steps),
+                      {"natural": natural, "total": total, "opponent_advantage": outcome == "critical_failure"})
+
+
+SYSTEM = System(
+    id="worlds-awakening",
+    title="Worlds Awakening: d20 + characteristic + bonuses against Def PHY or Def MAG",
+    outcomes=("critical_failure", "miss", "hit", "critical", "success"),
+    options=(
+        Option("stat", "int", "The characteristic used (e.g. DEX +2).", required=True),
+        Option("weapon-bonus", "int", "The weapon's bonus (Dagger DEX+1 → 1; abilities 0).", default=0),
+        Option("level", "int", "The character's level.", default=0),
+        Option("equipment", "int", "Equipment bonus (e.g. a grimoire's +1 Atq MAG).", default=0),
+        Option("defense", "int", "The target's Def PHY or Def MAG (required unless --support)."),
+        Option("damage", "dice", "Damage dice (repeatable: the weapon's, then the ability's).", multiple=True),
+        Option("cha", "int", "CHA: widens the critical and critical-failure ranges.", default=0),
+        Option("support", "flag", "A support action: not tested, it succeeds."),
+    ),
+    build=build,
+    resolve=resolve,
+    dice_order="the d20, then the damage dice of each expression in order (none on a critical, whose dice are maximal)",
+)

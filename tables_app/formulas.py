@@ -1,0 +1,42 @@
+"""The formula systems' use case: options in, one resolution's JSON out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables_app.domain.dice import DiceError, DiceExpressionError
+from tables_app.domain.systems import registry
+from tables_app.domain.systems.base import OptionError, System
+from tables_app.errors import TablesError
+from tables_app.rolling import check_enough, dice_json, dice_source
+
+
+class UsageProblem(TablesError):
+    """Options that cannot go together, or a bad dice expression (exit 2)."""
+
+
+def system(system_id: str) -> System:
+    return registry()[system_id]
+
+
+def build(system_id: str, values: dict[str, Any]) -> Any:
+    try:
+        return system(system_id).build(values)
+    except (OptionError, DiceExpressionError) as exc:
+        raise UsageProblem(str(exc)) from None
+
+
+def resolve(system_id: str, values: dict[str, Any], *, seed: int | None, forced: tuple[int, ...] | None) -> dict:
+    chosen = system(system_id)
+    params = build(system_id, values)
+    dice = dice_source(seed, forced)
+    try:
+        resolution = chosen.resolve(params, dice)
+    except DiceError as exc:
+        raise TablesError(str(exc)) from None
+    check_enough(dice, open_ended=("attack", "explosion", "critical follow-up", "accuracy"))
+    data = {"system": chosen.id, "outcome": resolution.outcome, "damage": resolution.damage}
+    data.update(dice_json(dice))
+    data["steps"] = list(resolution.steps)
+    data.update(resolution.extras)
+    return data

@@ -1,0 +1,46 @@
+"""Where the dice of one resolution come from, and what to say when the
+dice a group rolled by hand run out. Shared by every system."""
+
+from __future__ import annotations
+
+import os
+
+from tables_app.domain.dice import Dice, ForcedDice, SeededDice
+from tables_app.errors import TablesError
+
+
+class NeedMoreDice(TablesError):
+    """--dice ran out before the attack was resolved."""
+
+
+def dice_source(seed: int | None, forced: tuple[int, ...] | None) -> Dice:
+    """Forced dice when given, else seeded random dice (a fresh seed if none)."""
+    if forced is not None:
+        return ForcedDice(values=forced)
+    return SeededDice(seed=seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
+
+
+def check_enough(dice: Dice, open_ended: tuple[str, ...] = ()) -> None:
+    """Raise NeedMoreDice if forced dice ran out, naming every missing die.
+
+    A missing die whose purpose starts with one of ``open_ended`` decides
+    whether more dice follow, so the count is "at least".
+    """
+    if not isinstance(dice, ForcedDice) or not dice.missing:
+        return
+    given = len(dice.values)
+    at_least = "at least " if open_ended and dice.missing[0].startswith(open_ended) else ""
+    raise NeedMoreDice(
+        f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{len(dice.missing)} more: "
+        + ", ".join(dice.missing)
+    )
+
+
+def dice_json(dice: Dice) -> dict:
+    """The keys every resolution reports about its dice."""
+    data: dict = {"dice": list(dice.used)}
+    if isinstance(dice, SeededDice):
+        data["seed"] = dice.seed
+    elif isinstance(dice, ForcedDice):
+        data["unused_dice"] = list(dice.unused)
+    return data
