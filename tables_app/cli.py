@@ -240,25 +240,62 @@ def resolve() -> None:
     """Resolve one attack, with seeded or hand-rolled dice."""
 
 
+TABLE_OPTIONS = [
+    click.option("--weapon", help="A weapon from the armory (its parts below override it)."),
+    click.option("--attack-table", help="Attack table (without --weapon)."),
+    click.option("--max-result", type=int, help="Max Result cap."),
+    click.option("--clumsy", type=click.IntRange(0, 100), help="Clumsy Range 1..N."),
+    click.option("--critical", help="Primary critical table (name or code)."),
+    click.option("--secondary-critical", help="Secondary critical table (name or code)."),
+    click.option("--fumble-table", help="Fumble table."),
+    click.option("--fumble-modifier", type=int, help="Added to the fumble roll."),
+    click.option("--roll-kind", type=click.Choice(["oe", "oeh", "oel", "d100"]), help="How the attack roll opens (default oe)."),
+    click.option("--cmb", type=int, required=True, help="Combat bonus."),
+    click.option("--mod", "modifiers", multiple=True, callback=_modifier, metavar="NAME=±N", help="A named attack modifier (repeatable)."),
+    click.option("--def", "defense", type=int, help="Target's DEF (default 0, or the creature's)."),
+    click.option("--armor", help="Target's armor column (e.g. MA)."),
+    click.option("--rank", type=click.Choice(["normal", "heroic", "epic"]), help="Target's rank (heroic -1, epic -2 critical degrees)."),
+    click.option("--crit-reduction", type=click.IntRange(0), default=0, help="Extra degrees of critical reduction."),
+    click.option("--ignore-crit-reduction", is_flag=True, help="This attack ignores every critical reduction."),
+    click.option("--has", "features", multiple=True, metavar="FEATURE", help="A feature of the target (helm, ...); adds to the creature's."),
+    click.option("--target", help="A creature from the bestiary: DEF, armor, rank, features."),
+]
+
+
+def table_options(command):  # type: ignore[no-untyped-def]
+    for option in reversed(TABLE_OPTIONS):
+        command = option(command)
+    return command
+
+
+def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
+    """The weapon, the target and the attack's own options, from table options."""
+    from tables_app import attacks
+
+    weapon = attacks.WeaponParts(
+        options["weapon"], options["attack_table"], options["max_result"], options["clumsy"], options["critical"],
+        options["secondary_critical"], options["fumble_table"], options["fumble_modifier"], options["roll_kind"],
+    )
+    target = attacks.TargetParts(options["target"], options["defense"], options["armor"], options["rank"], options["features"])
+    rest = dict(cmb=options["cmb"], modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
+                ignore_crit_reduction=options["ignore_crit_reduction"])
+    return weapon, target, rest
+
+
+def warn_unused(data: dict) -> None:
+    if data.get("unused_dice"):
+        click.echo(f"Warning: {len(data['unused_dice'])} of the given dice were not needed: {', '.join(map(str, data['unused_dice']))}", err=True)
+
+
+def seed_or_dice(options: dict[str, Any]) -> tuple[int | None, tuple[int, ...] | None]:
+    seed, forced = options.pop("seed"), options.pop("dice")
+    if seed is not None and forced is not None:
+        raise click.UsageError("give --seed or --dice, not both")
+    return seed, forced
+
+
 @resolve.command("table")
-@click.option("--weapon", help="A weapon from the armory (its parts below override it).")
-@click.option("--attack-table", help="Attack table (without --weapon).")
-@click.option("--max-result", type=int, help="Max Result cap.")
-@click.option("--clumsy", type=click.IntRange(0, 100), help="Clumsy Range 1..N.")
-@click.option("--critical", help="Primary critical table (name or code).")
-@click.option("--secondary-critical", help="Secondary critical table (name or code).")
-@click.option("--fumble-table", help="Fumble table.")
-@click.option("--fumble-modifier", type=int, help="Added to the fumble roll.")
-@click.option("--roll-kind", type=click.Choice(["oe", "oeh", "oel", "d100"]), help="How the attack roll opens (default oe).")
-@click.option("--cmb", type=int, required=True, help="Combat bonus.")
-@click.option("--mod", "modifiers", multiple=True, callback=_modifier, metavar="NAME=±N", help="A named attack modifier (repeatable).")
-@click.option("--def", "defense", type=int, help="Target's DEF (default 0, or the creature's).")
-@click.option("--armor", help="Target's armor column (e.g. MA).")
-@click.option("--rank", type=click.Choice(["normal", "heroic", "epic"]), help="Target's rank (heroic -1, epic -2 critical degrees).")
-@click.option("--crit-reduction", type=click.IntRange(0), default=0, help="Extra degrees of critical reduction.")
-@click.option("--ignore-crit-reduction", is_flag=True, help="This attack ignores every critical reduction.")
-@click.option("--has", "features", multiple=True, metavar="FEATURE", help="A feature of the target (helm, ...); adds to the creature's.")
-@click.option("--target", help="A creature from the bestiary: DEF, armor, rank, features.")
+@table_options
 @dice_options
 @json_option
 @click.pass_context
@@ -266,21 +303,78 @@ def resolve_table(ctx: click.Context, **options: Any) -> None:
     """Resolve one attack on the d100 tables (table-system.md)."""
     from tables_app import attacks
 
-    if options["seed"] is not None and options["dice"] is not None:
-        raise click.UsageError("give --seed or --dice, not both")
-    weapon = attacks.WeaponParts(
-        options["weapon"], options["attack_table"], options["max_result"], options["clumsy"], options["critical"],
-        options["secondary_critical"], options["fumble_table"], options["fumble_modifier"], options["roll_kind"],
-    )
-    target = attacks.TargetParts(options["target"], options["defense"], options["armor"], options["rank"], options["features"])
-    data = attacks.resolve(
-        engine_of(ctx), weapon, target, seed=options["seed"], forced=options["dice"], cmb=options["cmb"],
-        modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
-        ignore_crit_reduction=options["ignore_crit_reduction"],
-    )
-    if data.get("unused_dice"):
-        click.echo(f"Warning: {len(data['unused_dice'])} of the given dice were not needed: {', '.join(map(str, data['unused_dice']))}", err=True)
+    seed, forced = seed_or_dice(options)
+    weapon, target, rest = table_attack(options)
+    data = attacks.resolve(engine_of(ctx), weapon, target, seed=seed, forced=forced, **rest)
+    warn_unused(data)
     output(data, options["as_json"], "attack")
+
+
+@cli.group()
+def odds() -> None:
+    """The exact odds of every outcome of one attack (computed, not sampled)."""
+
+
+def plot_option(command):  # type: ignore[no-untyped-def]
+    return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), help="Draw the odds to a PNG file (needs the plot extra).")(command)
+
+
+@odds.command("table")
+@table_options
+@click.option("--sweep-cmb", metavar="A:B[:STEP]", help="Odds for every CMB from A to B, in every armor column.")
+@click.option("--sweep-def", metavar="A:B[:STEP]", help="Odds for every DEF from A to B, in every armor column.")
+@plot_option
+@json_option
+@click.pass_context
+def odds_table(ctx: click.Context, **options: Any) -> None:
+    """Exact odds of one attack on the d100 tables, or a sweep over CMB or DEF."""
+    from tables_app import odds as odds_service
+
+    weapon, target, rest = table_attack(options)
+    if options["sweep_cmb"] and options["sweep_def"]:
+        raise click.UsageError("sweep one of --sweep-cmb and --sweep-def at a time")
+    axis = "cmb" if options["sweep_cmb"] else "def" if options["sweep_def"] else None
+    if axis:
+        data = odds_service.table_sweep(engine_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"], **rest)
+        view = "sweep"
+    else:
+        data = odds_service.table(engine_of(ctx), weapon, target, **rest)
+        view = "odds"
+    draw(options["plot_file"], data)
+    output(data, options["as_json"], view)
+
+
+def simulate_options(command):  # type: ignore[no-untyped-def]
+    from tables_app.simulation import MAX_COUNT
+
+    command = click.option("--count", type=click.IntRange(1, MAX_COUNT), default=100_000, show_default=True, help="How many attacks.")(command)
+    return click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random numbers.")(command)
+
+
+@cli.group()
+def simulate() -> None:
+    """Count the outcomes of many random attacks (compare with `tables odds`)."""
+
+
+@simulate.command("table")
+@table_options
+@simulate_options
+@json_option
+@click.pass_context
+def simulate_table(ctx: click.Context, **options: Any) -> None:
+    """Simulate attacks on the d100 tables (vectorised with numpy)."""
+    from tables_app import simulation
+
+    weapon, target, rest = table_attack(options)
+    data = simulation.table(engine_of(ctx), weapon, target, count=options["count"], seed=options["seed"], **rest)
+    output(data, options["as_json"], "simulated")
+
+
+def draw(path: str | None, data: dict) -> None:
+    if path:
+        from tables_app import plot
+
+        plot.save(data, path)
 
 
 CLICK_TYPES = {"int": int, "float": float, "text": str, "dice": str}
@@ -306,15 +400,10 @@ def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped
     def run(**values: Any) -> None:
         from tables_app import formulas
 
-        seed, forced, as_json = values.pop("seed"), values.pop("dice"), values.pop("as_json")
-        if seed is not None and forced is not None:
-            raise click.UsageError("give --seed or --dice, not both")
-        try:
-            data = formulas.resolve(system.id, values, seed=seed, forced=forced)
-        except formulas.UsageProblem as exc:
-            raise click.UsageError(str(exc)) from None
-        if data.get("unused_dice"):
-            click.echo(f"Warning: {len(data['unused_dice'])} of the given dice were not needed: {', '.join(map(str, data['unused_dice']))}", err=True)
+        seed, forced = seed_or_dice(values)
+        as_json = values.pop("as_json")
+        data = usage_problems(formulas.resolve, system.id, values, seed=seed, forced=forced)
+        warn_unused(data)
         output(data, as_json, "formula")
 
     command = click.Command(
@@ -327,11 +416,54 @@ def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped
     return command
 
 
+def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-def]
+    def run(**values: Any) -> None:
+        from tables_app import odds as odds_service
+
+        as_json, plot_file = values.pop("as_json"), values.pop("plot_file")
+        data = usage_problems(odds_service.formula, system.id, values)
+        draw(plot_file, data)
+        output(data, as_json, "odds")
+
+    command = click.Command(system.id, callback=run, params=system_options(system),
+                            help=f"Exact odds: {system.title}.", short_help=system.title)
+    plot_option(command)
+    json_option(command)
+    return command
+
+
+def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untyped-def]
+    def run(**values: Any) -> None:
+        from tables_app import simulation
+
+        as_json, count, seed = values.pop("as_json"), values.pop("count"), values.pop("seed")
+        data = usage_problems(simulation.formula, system.id, values, count=count, seed=seed)
+        output(data, as_json, "simulated")
+
+    command = click.Command(system.id, callback=run, params=system_options(system),
+                            help=f"Simulate attacks: {system.title}.", short_help=system.title)
+    simulate_options(command)
+    json_option(command)
+    return command
+
+
+def usage_problems(function, *args: Any, **kwargs: Any) -> Any:  # type: ignore[no-untyped-def]
+    """Run a formula use case; impossible options are usage errors (exit 2)."""
+    from tables_app import formulas
+
+    try:
+        return function(*args, **kwargs)
+    except formulas.UsageProblem as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 def _register_formula_systems() -> None:
     from tables_app.domain.systems import registry
 
     for system in registry().values():
         resolve.add_command(formula_resolve_command(system))
+        odds.add_command(formula_odds_command(system))
+        simulate.add_command(formula_simulate_command(system))
 
 
 _register_formula_systems()

@@ -146,3 +146,70 @@ def formula(data: dict) -> Text:
     source = f"seed {data['seed']}" if "seed" in data else "given"
     text.append(f"  Dice: {', '.join(map(str, data['dice'])) or 'none'} ({source})", style="dim")
     return text
+
+
+BAR_WIDTH = 30
+
+
+def _bar(p: float) -> str:
+    cells = p * BAR_WIDTH
+    full = int(cells)
+    return "█" * full + ("▌" if cells - full >= 0.5 else "")
+
+
+def _distribution(title: str, values: dict, label: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(label)
+    table.add_column("probability", justify="right")
+    table.add_column("")
+    for key, p in values.items():
+        table.add_row(str(key).replace("_", " "), f"{p:.4%}" if p else "0", Text(_bar(p), style="cyan"))
+    return table
+
+
+def odds(data: dict) -> Group:
+    parts = []
+    if data["system"] == "table":
+        a = data["attack"]
+        parts.append(Text(f"{a['weapon']} ({a['attack_table']}), CMB {a['effective_cmb']} vs DEF {a['defense']}, {a['armor']}", style="bold"))
+    parts.append(_distribution("Outcomes", data["outcomes"], "outcome"))
+    if data.get("critical_severity") and any(data["critical_severity"].values()):
+        parts.append(_distribution("Critical severity (after reduction)", data["critical_severity"], "severity"))
+    if data.get("fumble_rows"):
+        parts.append(_distribution("Fumble table rows", data["fumble_rows"], "row"))
+    if isinstance(data.get("criticals"), dict) and data["criticals"]:
+        parts.append(_distribution("Criticals (n)", data["criticals"], "n"))
+    parts.append(Text(f"Expected damage: {data['expected_damage']:.4f}", style="bold"))
+    return Group(*parts)
+
+
+def sweep(data: dict) -> Table:
+    axis = data["sweep"]
+    table = Table(title=f"Expected damage and P(critical) by {axis.upper()} and armor", title_justify="left")
+    table.add_column(axis.upper(), justify="right")
+    for armor in data["armor"]:
+        table.add_column(f"{armor} dmg", justify="right")
+        table.add_column(f"{armor} crit", justify="right")
+    by_value: dict = {}
+    for cell in data["grid"]:
+        by_value.setdefault(cell[axis], {})[cell["armor"]] = cell
+    for value, cells in by_value.items():
+        row = [str(value)]
+        for armor in data["armor"]:
+            row += [f"{cells[armor]['expected_damage']:.2f}", f"{cells[armor]['outcomes']['critical']:.1%}"]
+        table.add_row(*row)
+    return table
+
+
+def simulated(data: dict) -> Group:
+    title = f"{data['count']:,} simulated attacks (seed {data['seed']})"
+    table = Table(title=title, title_justify="left")
+    table.add_column("outcome")
+    table.add_column("count", justify="right")
+    table.add_column("frequency", justify="right")
+    table.add_column("")
+    for word, n in data["counts"].items():
+        p = data["outcomes"][word]
+        table.add_row(word.replace("_", " "), f"{n:,}", f"{p:.4%}", Text(_bar(p), style="cyan"))
+    mean = Text(f"Mean damage: {data['mean_damage']:.4f} (± {data['damage_standard_error']:.4f})", style="bold")
+    return Group(table, mean)

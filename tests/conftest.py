@@ -140,3 +140,35 @@ def mini_workbook(write_workbook: Callable[..., Path]) -> Path:
             "Poke": MINI_ATTACK, "Weapons": MINI_WEAPONS, "Creatures": MINI_CREATURES,
         },
     )
+
+
+def chi_square_agrees(counts: dict, probabilities: dict, *, alpha_z: float = 3.29) -> tuple[bool, float, float]:
+    """Pearson's chi-square of observed ``counts`` against exact ``probabilities``.
+
+    Cells with an expected count below 5 are pooled. The critical value is
+    the Wilson-Hilferty approximation at z = 3.29 (p ≈ 0.0005, one-sided),
+    so a correct model fails a fixed-seed test about once in 2,000 designs.
+    Returns (agrees, statistic, critical value).
+    """
+    n = sum(counts.values())
+    cells, pooled_observed, pooled_expected = [], 0, 0.0
+    for key, p in probabilities.items():
+        expected = float(p) * n
+        observed = counts.get(key, 0)
+        if expected < 5:
+            pooled_observed += observed
+            pooled_expected += expected
+        else:
+            cells.append((observed, expected))
+    unexpected = sum(c for k, c in counts.items() if k not in probabilities or probabilities[k] == 0)
+    if unexpected:
+        return False, float("inf"), 0.0
+    if pooled_expected >= 5 or (pooled_observed and not cells):
+        cells.append((pooled_observed, pooled_expected))
+    elif pooled_observed and cells:
+        o, e = cells[-1]
+        cells[-1] = (o + pooled_observed, e + pooled_expected)
+    df = max(len(cells) - 1, 1)
+    statistic = sum((o - e) ** 2 / e for o, e in cells if e > 0)
+    critical = df * (1 - 2 / (9 * df) + alpha_z * (2 / (9 * df)) ** 0.5) ** 3
+    return statistic <= critical, statistic, critical

@@ -8,6 +8,7 @@ build its commands from them and the domain stays free of CLI code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable
 
 from tables_app.domain.dice import Dice
@@ -50,6 +51,20 @@ class Resolution:
 
 
 @dataclass(frozen=True)
+class Odds:
+    """The exact distribution of one attack's outcomes (computed, never sampled).
+
+    ``outcomes`` has every outcome word of the system, zeros included, and
+    sums to exactly 1; ``extras`` holds further distributions (JSON-ready
+    once Fractions become floats).
+    """
+
+    outcomes: dict[str, Fraction]
+    expected_damage: Fraction
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class System:
     id: str
     title: str
@@ -58,3 +73,4 @@ class System:
     build: Callable[[dict[str, Any]], Any]  # option values → the system's parameters (OptionError if invalid)
     resolve: Callable[[Any, Dice], Resolution]
     dice_order: str  # for --help: the order in which --dice is consumed
+    odds: Callable[[Any], Odds] | None = None

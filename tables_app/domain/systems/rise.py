@@ -8,9 +8,11 @@ one more damage roll ("two doublings become a tripling").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from tables_app.domain.dice import Dice, DiceExpression, parse_dice
-from tables_app.domain.systems.base import Option, OptionError, Resolution, System
+from tables_app.domain.distributions import chain, constant, dice_sum, mean, mix, power, transform, uniform
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
 
 DIE = 10
 CRITICAL_MARGIN = 10  # "at least 10 higher than the target's defense"
@@ -90,6 +92,44 @@ def resolve(params: Rise, dice: Dice) -> Resolution:
     return Resolution(outcome, damage, tuple(steps), {"result": result, "criticals": criticals})
 
 
+def attack_totals(params: Rise) -> dict[int, Fraction]:
+    """The exact distribution of the attack dice (first die and explosions)."""
+    explosions = chain(uniform(DIE), lambda face: face >= DIE)  # extra dice explode only on 10
+    parts = []
+    for face, p in uniform(DIE).items():
+        parts.append((p, transform(explosions, lambda extra, f=face: f + extra) if face >= params.explode_on else constant(face)))
+    return mix(parts)
+
+
+def odds(params: Rise) -> Odds:
+    outcomes = {word: Fraction(0) for word in SYSTEM.outcomes}
+    criticals: dict[int, Fraction] = {}
+    expected = Fraction(0)
+    damage_means: dict[tuple[str, int], Fraction] = {}
+    for total, p in attack_totals(params).items():
+        outcome, n = classify(params, total + params.accuracy)
+        outcomes[outcome] += p
+        if n:
+            criticals[n] = criticals.get(n, Fraction(0)) + p
+        if params.damage is not None and outcome != "miss":
+            key = (outcome, n)
+            if key not in damage_means:
+                damage_means[key] = _mean_damage(params, outcome, n)
+            expected += p * damage_means[key]
+    return Odds(outcomes, expected, {"criticals": dict(sorted(criticals.items()))})
+
+
+def _mean_damage(params: Rise, outcome: str, n: int) -> Fraction:
+    """Mean damage of one outcome, exactly as ``resolve`` computes it."""
+    assert params.damage is not None
+    sets = 1 + n
+    dice_only = transform(dice_sum(params.damage), lambda value: value - params.damage.flat)  # type: ignore[union-attr]
+    summed = transform(power(dice_only, sets), lambda value: (value + params.damage.flat * sets) * params.multiplier)  # type: ignore[union-attr]
+    if outcome == "glancing":
+        summed = transform(summed, lambda value: value // 2)
+    return mean(transform(summed, lambda value: max(value, 0)))
+
+
 SYSTEM = System(
     id="rise",
     title="Rise: 1d10 + accuracy against a defense",
@@ -105,4 +145,5 @@ SYSTEM = System(
     build=build,
     resolve=resolve,
     dice_order="the attack die and its explosions, then the damage dice (each of the 1 + n sets in turn)",
+    odds=odds,
 )

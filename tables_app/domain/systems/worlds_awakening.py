@@ -8,9 +8,11 @@ critical deals every damage die at its maximum.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from tables_app.domain.dice import Dice, DiceExpression, parse_dice
-from tables_app.domain.systems.base import Option, OptionError, Resolution, System
+from tables_app.domain.distributions import constant, convolve, dice_sum, mean, transform, uniform
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
 
 DIE = 20
 
@@ -109,6 +111,24 @@ def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
                       {"natural": natural, "total": total, "opponent_advantage": outcome == "critical_failure"})
 
 
+def odds(params: WorldsAwakening) -> Odds:
+    outcomes = {word: Fraction(0) for word in SYSTEM.outcomes}
+    if params.support:
+        outcomes["success"] = Fraction(1)
+        return Odds(outcomes, Fraction(0), {"opponent_advantage": Fraction(0)})
+    rolled = constant(0)
+    for expression in params.damage:
+        rolled = convolve(rolled, dice_sum(expression))
+    hit_damage = mean(transform(rolled, lambda value: max(value, 0)))
+    critical_damage = max(sum(expression.maximum for expression in params.damage), 0)
+    expected = Fraction(0)
+    for natural, p in uniform(DIE).items():
+        outcome = classify(params, natural)
+        outcomes[outcome] += p
+        expected += p * {"hit": hit_damage, "critical": critical_damage}.get(outcome, 0)
+    return Odds(outcomes, expected, {"opponent_advantage": outcomes["critical_failure"]})
+
+
 SYSTEM = System(
     id="worlds-awakening",
     title="Worlds Awakening: d20 + characteristic + bonuses against Def PHY or Def MAG",
@@ -126,4 +146,5 @@ SYSTEM = System(
     build=build,
     resolve=resolve,
     dice_order="the d20, then the damage dice of each expression in order (none on a critical, whose dice are maximal)",
+    odds=odds,
 )

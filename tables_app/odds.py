@@ -1,0 +1,94 @@
+"""The odds use cases: exact distributions for every system, and sweeps.
+
+Probabilities are exact Fractions until here; they become floats once, when
+the JSON is made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from tables_app import attacks, formulas
+from tables_app.domain.odds import TableOdds, table_odds
+from tables_app.domain.resolve import Attack, TableSet
+from tables_app.errors import TablesError
+
+
+def as_float(value: Any) -> Any:
+    """Fractions → floats, recursively (the one rounding the spec allows)."""
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, dict):
+        return {str(k) if not isinstance(k, str) else k: as_float(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_float(v) for v in value]
+    return value
+
+
+def _table_json(attack: Attack, odds: TableOdds) -> dict:
+    return {
+        "system": "table",
+        "outcomes": as_float(odds.outcomes),
+        "critical_severity": as_float(odds.critical_severity),
+        "fumble_rows": as_float(odds.fumble_rows),
+        "expected_damage": float(odds.expected_damage),
+        "rows": [{"row": label, "probability": float(p)} for label, p in odds.rows],
+        "attack": {
+            "weapon": attack.weapon.name, "attack_table": attack.weapon.attack_table, "max_result": attack.weapon.max_result,
+            "clumsy": attack.weapon.clumsy, "cmb": attack.cmb, "effective_cmb": attack.effective_cmb,
+            "defense": attack.defense, "armor": attack.armor, "rank": attack.rank.value,
+            "crit_reduction": attack.reduction, "features": sorted(attack.features),
+        },
+    }
+
+
+def table(engine: Engine, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
+    prepared, tables = attacks.prepare(engine, weapon, target, **attack)
+    return _table_json(prepared, table_odds(prepared, tables))
+
+
+def parse_span(text: str, flag: str) -> range:
+    """``A:B`` (inclusive) or ``A:B:STEP``."""
+    parts = text.split(":")
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise TablesError(f"{flag} {text!r} is not A:B or A:B:STEP (whole numbers)") from None
+    if len(numbers) not in (2, 3) or (len(numbers) == 3 and numbers[2] <= 0) or numbers[1] < numbers[0]:
+        raise TablesError(f"{flag} {text!r} is not A:B or A:B:STEP with A <= B and STEP > 0")
+    step = numbers[2] if len(numbers) == 3 else 1
+    if (numbers[1] - numbers[0]) // step > 2000:
+        raise TablesError(f"{flag} {text!r} has more than 2000 steps")
+    return range(numbers[0], numbers[1] + 1, step)
+
+
+def sweep(prepared: Attack, tables: TableSet, axis: str, values: range) -> dict:
+    """Outcome odds and expected damage per bonus (or DEF) and armor column."""
+    grid = []
+    for value in values:
+        changed = replace(prepared, cmb=value) if axis == "cmb" else replace(prepared, defense=value)  # axis "def"
+        for armor in tables.attack.armors:
+            odds = table_odds(replace(changed, armor=armor), tables)
+            grid.append({axis: value, "armor": armor, "outcomes": as_float(odds.outcomes),
+                         "expected_damage": float(odds.expected_damage)})
+    return {"system": "table", "sweep": axis, "values": list(values), "armor": list(tables.attack.armors), "grid": grid}
+
+
+def table_sweep(engine: Engine, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str, **attack: Any) -> dict:
+    prepared, tables = attacks.prepare(engine, weapon, target, **attack)
+    return sweep(prepared, tables, axis, parse_span(span, f"--sweep-{axis}"))
+
+
+def formula(system_id: str, values: dict[str, Any]) -> dict:
+    system = formulas.system(system_id)
+    params = formulas.build(system_id, values)
+    if system.odds is None:
+        raise TablesError(f"{system_id} has no exact odds yet")
+    odds = system.odds(params)
+    data = {"system": system_id, "outcomes": as_float(odds.outcomes), "expected_damage": float(odds.expected_damage)}
+    data.update(as_float(odds.extras))
+    return data

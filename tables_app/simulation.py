@@ -1,0 +1,60 @@
+"""The simulate use case: N random attacks, counted; progress on stderr."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from sqlalchemy.engine import Engine
+
+from tables_app import attacks, formulas
+from tables_app.domain.simulate import Progress, Tally, simulate_formula, simulate_table
+
+MAX_COUNT = 100_000_000
+PROGRESS_FROM = 1_000_000  # table attacks; formula systems show it from 50,000
+
+
+@contextmanager
+def progress_bar(count: int, show: bool) -> Iterator[Progress | None]:
+    if not show or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress as Bar
+
+    with Bar(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("simulating", total=count)
+        yield lambda n: bar.advance(task, n)
+
+
+def _json(system: str, tally: Tally, seed: int) -> dict:
+    count = tally.count
+    mean = tally.damage_sum / count if count else 0.0
+    variance = max(tally.damage_squares / count - mean * mean, 0.0) if count else 0.0
+    data: dict[str, Any] = {
+        "system": system, "count": count, "seed": seed,
+        "outcomes": {word: n / count for word, n in tally.outcomes.items()},
+        "counts": dict(tally.outcomes),
+        "mean_damage": mean,
+        "damage_standard_error": (variance / count) ** 0.5 if count else 0.0,
+    }
+    for name, counts in tally.extra.items():
+        data[name] = {key: n / count for key, n in counts.items()}
+        data[f"{name}_counts"] = counts
+    return data
+
+
+def table(engine: Engine, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int, **attack: Any) -> dict:
+    prepared, tables = attacks.prepare(engine, weapon, target, **attack)
+    with progress_bar(count, count >= PROGRESS_FROM) as progress:
+        tally = simulate_table(prepared, tables, count, seed, progress)
+    return _json("table", tally, seed)
+
+
+def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int) -> dict:
+    system = formulas.system(system_id)
+    params = formulas.build(system_id, values)
+    with progress_bar(count, count >= 50_000) as progress:
+        tally = simulate_formula(system.resolve, params, system.outcomes, count, seed, progress)
+    return _json(system_id, tally, seed)
