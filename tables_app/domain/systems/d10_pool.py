@@ -8,10 +8,16 @@ wounds into an effect (grappled, disarmed, flung, a broken item, prone).
 
 from __future__ import annotations
 
+import math
+from collections import defaultdict
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Mapping
 
 from tables_app.domain.dice import Dice, DiceExpression, DiceExpressionError, parse_dice
-from tables_app.domain.systems.base import Option, OptionError, Resolution, System
+from tables_app.domain.distributions import TAIL_CUT, dice_sum, mean
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
 
 DIE = 10
 OPTIONS = ("normal", "grapple", "disarm", "shove", "sunder", "trip")
@@ -114,6 +120,15 @@ def bonus_parts(params: D10Pool) -> list[tuple[str, int]]:
     return parts
 
 
+def judge(params: D10Pool, die: int, bonus: int, defense: int) -> tuple[bool, bool]:
+    """Whether one attack die hits, and whether it is a critical (another die)."""
+    total = die + bonus
+    hit = die != 1 and (die == DIE or total >= defense)  # natural 10 hits, natural 1 misses [seed]
+    # Only a die that would hit on its total is a critical, not one saved by "10 always hits" [decision].
+    critical = die >= params.critical_on and total >= defense
+    return hit, critical
+
+
 def roll_chain(params: D10Pool, bonus: int, defense: int, attack: int, dice: Dice, steps: list[str]) -> list[dict]:
     """One attack die and the critical follow-ups it triggers, in order."""
     label = params.defense[0]
@@ -122,9 +137,7 @@ def roll_chain(params: D10Pool, bonus: int, defense: int, attack: int, dice: Dic
         follow_up = bool(chain)
         die = dice.roll(DIE, f"critical follow-up, attack {attack}" if follow_up else f"attack {attack}")
         total = die + bonus
-        hit = die != 1 and (die == DIE or total >= defense)  # natural 10 hits, natural 1 misses [seed]
-        # Only a die that would hit on its total is a critical, not one saved by "10 always hits" [decision].
-        critical = die >= params.critical_on and total >= defense
+        hit, critical = judge(params, die, bonus, defense)
         chain.append({"attack": attack, "die": die, "total": total, "hit": hit, "critical": critical,
                       "follow_up": follow_up})
         verdict = "hit" if hit else "miss"
@@ -212,6 +225,153 @@ def resolve(params: D10Pool, dice: Dice) -> Resolution:
     return Resolution("hit" if hit_count else "miss", dealt, tuple(steps), extras)
 
 
+# ---------------------------------------------------------------- exact odds
+def _counts(dist: Mapping[int, Fraction]) -> tuple[dict[int, int], int]:
+    """A distribution as integer counts over one common denominator (fast to convolve)."""
+    denominator = math.lcm(*(p.denominator for p in dist.values()))
+    return {value: p.numerator * (denominator // p.denominator) for value, p in dist.items()}, denominator
+
+
+def _convolve_counts(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
+    """The convolution of two count distributions (non-negative integer counts)."""
+    if len(a) * len(b) < 4096:
+        out: dict[int, int] = defaultdict(int)
+        for x, m in a.items():
+            for y, n in b.items():
+                out[x + y] += m * n
+        return dict(out)
+    # Large: pack each into one big integer, a count per fixed-width slot, and multiply once
+    # (Kronecker substitution; the slots are wide enough that no sum of products overflows).
+    low_a, low_b = min(a), min(b)
+    length_a, length_b = max(a) - low_a + 1, max(b) - low_b + 1
+    bound = min(length_a, length_b) * max(a.values()) * max(b.values())
+    width = bound.bit_length() // 8 + 1
+
+    def pack(counts: Mapping[int, int], low: int, length: int) -> int:
+        empty = bytes(width)
+        return int.from_bytes(b"".join(
+            counts[low + i].to_bytes(width, "little") if low + i in counts else empty for i in range(length)
+        ), "little")
+
+    size = length_a + length_b - 1
+    product = (pack(a, low_a, length_a) * pack(b, low_b, length_b)).to_bytes(width * size, "little")
+    out = {}
+    for i in range(size):
+        count = int.from_bytes(product[i * width:(i + 1) * width], "little")
+        if count:
+            out[low_a + low_b + i] = count
+    return out
+
+
+def _sum_of(dist: Mapping[int, Fraction], times: int) -> dict[int, Fraction]:
+    """The sum of ``times`` independent copies of ``dist``, convolved as integer counts."""
+    counts, denominator = _counts(dist)
+    result: dict[int, int] = {0: 1}
+    for _ in range(times):
+        result = _convolve_counts(result, counts)
+    scale = denominator**times
+    return {value: Fraction(n, scale) for value, n in sorted(result.items()) if n}
+
+
+@lru_cache(maxsize=None)
+def _hit_damage(damage: DiceExpression) -> tuple[dict[int, int], int]:
+    """One hit's damage as counts over its denominator, floored at 0 as ``resolve`` does."""
+    counts, denominator = _counts(dice_sum(damage))
+    floored: dict[int, int] = defaultdict(int)
+    for value, n in counts.items():
+        floored[max(value, 0)] += n
+    return dict(floored), denominator
+
+
+@lru_cache(maxsize=None)
+def _chain_damage(damage: DiceExpression, hits: int) -> tuple[dict[int, int], int]:
+    """The damage of a chain with ``hits`` hits (the sum of ``hits`` hit damages), as counts."""
+    if hits == 0:
+        return {0: 1}, 1
+    previous, denominator = _chain_damage(damage, hits - 1)
+    one, sides = _hit_damage(damage)
+    return _convolve_counts(previous, one), denominator * sides
+
+
+def _chain_shapes(
+    p_critical: Fraction, p_hit: Fraction, p_miss: Fraction, cut: Fraction
+) -> dict[tuple[int, int], Fraction]:
+    """(hits, criticals) of one chain → probability: criticals, then a die that is not one.
+
+    Cut as distributions.chain does: where the mass still to come is below ``cut``, the
+    last die stops even on a critical (it still counts as a hit and a critical)."""
+    shapes: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    weight, criticals = Fraction(1), 0
+    while True:
+        shapes[(criticals + 1, criticals)] += weight * p_hit
+        shapes[(criticals, criticals)] += weight * p_miss
+        if weight * p_critical < cut:
+            shapes[(criticals + 1, criticals + 1)] += weight * p_critical
+            return {shape: p for shape, p in shapes.items() if p}
+        weight *= p_critical
+        criticals += 1
+
+
+def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
+    """Exact odds of one use of ``resolve``: independent chains, one per attack die."""
+    bonus = sum(value for _, value in bonus_parts(params))
+    defense = params.defense[1]
+    toughness = params.target_toughness
+    faces = [judge(params, die, bonus, defense) for die in range(1, DIE + 1)]
+    p_critical = Fraction(sum(critical for _, critical in faces), DIE)
+    p_hit = Fraction(sum(hit and not critical for hit, critical in faces), DIE)
+    shapes = _chain_shapes(p_critical, p_hit, 1 - p_critical - p_hit, cut)
+    by_hits: dict[int, Fraction] = defaultdict(Fraction)
+    for (hits, _), p in shapes.items():
+        by_hits[hits] += p
+
+    # One chain: its wounds, and whether it disarms (2 × damage ≥ Toughness, damage > 0).
+    chain_wounds: dict[int, Fraction] = defaultdict(Fraction)
+    p_disarms = Fraction(0)
+    for hits, p in by_hits.items():
+        amounts, denominator = _chain_damage(params.damage, hits)
+        wounds: dict[int, int] = defaultdict(int)
+        disarming = 0
+        for amount, n in amounts.items():
+            wounds[amount // toughness] += n  # floor [decision]
+            if amount and 2 * amount >= toughness:
+                disarming += n
+        for count, n in wounds.items():
+            chain_wounds[count] += p * Fraction(n, denominator)
+        p_disarms += p * Fraction(disarming, denominator)
+
+    dice = params.dice_count
+    total_wounds = _sum_of(chain_wounds, dice)
+    total_hits = _sum_of(by_hits, dice)
+    p_miss = by_hits.get(0, Fraction(0)) ** dice  # no die of any chain hit
+    one_hit, sides = _hit_damage(params.damage)
+    mean_hit = Fraction(sum(value * n for value, n in one_hit.items()), sides)
+    rolled = dice * mean_hit * sum((hits * p for hits, p in by_hits.items()), Fraction(0))
+    p_wounding = 1 - total_wounds.get(0, Fraction(0))
+
+    option = params.option
+    effects: dict[str, Fraction] = {}
+    if option == "sunder":
+        hp = ITEM[params.magical_item][1]
+        effects["item_destroyed"] = sum((p for count, p in total_wounds.items() if count >= hp), Fraction(0))
+    elif option == "grapple":
+        effects["grappled"] = p_wounding
+    elif option == "disarm":
+        effects["disarmed"] = 1 - (1 - p_disarms) ** dice  # any chain disarms
+    elif option == "shove":
+        effects["fling_m"] = mean(total_wounds)
+    elif option == "trip":
+        effects["prone"] = p_wounding
+    wounding = option in ("normal", "sunder")  # the others inflict no wounds and deal no damage [seed]
+    extras = {
+        "wounds" if wounding else "would_wound": total_wounds,
+        "hits": total_hits,
+        "criticals": dice * sum((criticals * p for (_, criticals), p in shapes.items()), Fraction(0)),
+        "effects": effects,
+    }
+    return Odds({"miss": p_miss, "hit": 1 - p_miss}, rolled if wounding else Fraction(0), extras)
+
+
 SYSTEM = System(
     id="d10-pool",
     title="d10 pool: one d10 + bonus per attack against AD/GD, wounds by Toughness",
@@ -233,4 +393,5 @@ SYSTEM = System(
     build=build,
     resolve=resolve,
     dice_order="each attack die followed by the chain it starts, then the damage dice of each chain in order",
+    odds=odds,
 )

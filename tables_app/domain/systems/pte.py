@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tables_app.domain.dice import Dice
-from tables_app.domain.systems.base import Option, OptionError, Resolution, System
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
 
 DIE = 20
+OUTCOMES = ("miss", "hit", "critical")
 STAB_PER_TIER = 3  # "+3 per Tier extra Damage" [seed]
 EFFECTIVENESS = {  # "SE x1.5, doubly SE x2, resisted ½, doubly resisted ¼" [seed]
     "neutral": Fraction(1),
@@ -179,11 +180,15 @@ def injuries_of(params: Pte, damage: int, steps: list[str]) -> tuple[int, int | 
 
 
 def resolve(params: Pte, dice: Dice) -> Resolution:
+    return resolve_natural(params, dice.roll(DIE, "accuracy roll"))
+
+
+def resolve_natural(params: Pte, natural: int) -> Resolution:
+    """The whole attack for one natural d20 (the only die): pure, so odds can enumerate it."""
     steps: list[str] = []
     penalty, range_step = range_penalty(params)
     if range_step:
         steps.append(range_step)
-    natural = dice.roll(DIE, "accuracy roll")
     total = natural + params.accuracy + penalty
     check = params.ac + params.evasion
     penalty_text = f" {penalty:+d} range" if penalty else ""
@@ -211,10 +216,31 @@ def resolve(params: Pte, dice: Dice) -> Resolution:
     return Resolution(outcome, damage, tuple(steps), extras)
 
 
+def odds(params: Pte) -> Odds:
+    """Exact odds: the d20 is the only die, so each of its 20 faces is resolved as ``resolve`` does."""
+    p = Fraction(1, DIE)
+    outcomes = {word: Fraction(0) for word in OUTCOMES}
+    injuries: dict[int, Fraction] = {}
+    expected_damage = healed = Fraction(0)
+    for natural in range(1, DIE + 1):
+        resolution = resolve_natural(params, natural)
+        outcomes[resolution.outcome] += p
+        expected_damage += p * resolution.damage
+        healed += p * resolution.extras["healed"]
+        count = resolution.extras["injuries"]
+        injuries[count] = injuries.get(count, Fraction(0)) + p
+    extras: dict = {}
+    if params.max_hp is not None and params.hp is not None:
+        extras["injuries"] = dict(sorted(injuries.items()))
+    if params.absorb:
+        extras["healed"] = healed
+    return Odds(outcomes, expected_damage, extras)
+
+
 SYSTEM = System(
     id="pte",
     title="Pokémon Tabletop Evolution: d20 + accuracy against AC + evasion",
-    outcomes=("miss", "hit", "critical"),
+    outcomes=OUTCOMES,
     options=(
         Option("accuracy", "int", "Accuracy bonus of the attacker.", required=True),
         Option("ac", "int", "The move's base AC.", required=True),
@@ -240,4 +266,5 @@ SYSTEM = System(
     build=build,
     resolve=resolve,
     dice_order="the d20 (accuracy roll)",
+    odds=odds,
 )
