@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
-
 from tables_app.domain.dice import DiceError
 from tables_app.domain.resolve import Attack, AttackResult, CriticalRoll, TableSet, resolve_attack
 from tables_app.domain.tables import Rank, RollKind, TableKind, Weapon
 from tables_app.errors import NotFound, TablesError
 from tables_app.rolling import check_enough, dice_json, dice_source
-from tables_app.services import entry_json
+from tables_app.lookups import entry_json
+from tables_app.storage.reader import Reader
+from tables_app.storage.sqlite import Database
 
 
 @dataclass(frozen=True)
@@ -43,11 +42,9 @@ class TargetParts:
     features: tuple[str, ...] = ()
 
 
-def assemble(session: Session, parts: WeaponParts) -> Weapon:
-    from tables_app.storage import repository
-
+def assemble(reader: Reader, parts: WeaponParts) -> Weapon:
     if parts.name:
-        weapon = repository.load_weapon(session, parts.name)
+        weapon = reader.load_weapon(parts.name)
     else:
         missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical)) if not value]
         if missing:
@@ -55,13 +52,13 @@ def assemble(session: Session, parts: WeaponParts) -> Weapon:
         weapon = Weapon("custom attack", "", None, 0, "")
     overrides: dict[str, object] = {}
     if parts.attack_table:
-        overrides["attack_table"] = repository.load_attack_table(session, parts.attack_table).name
+        overrides["attack_table"] = reader.load_attack_table(parts.attack_table).name
     for field_name in ("critical", "secondary_critical"):
         value = getattr(parts, field_name)
         if value:
-            overrides[field_name] = repository.find_critical_name(session, value)
+            overrides[field_name] = reader.find_critical_name(value)
     if parts.fumble_table:
-        overrides["fumble_table"] = repository.load_effect_table(session, TableKind.FUMBLE, parts.fumble_table).name
+        overrides["fumble_table"] = reader.load_effect_table(TableKind.FUMBLE, parts.fumble_table).name
     for field_name in ("max_result", "clumsy", "fumble_modifier"):
         if getattr(parts, field_name) is not None:
             overrides[field_name] = getattr(parts, field_name)
@@ -70,13 +67,11 @@ def assemble(session: Session, parts: WeaponParts) -> Weapon:
     return replace(weapon, **overrides)
 
 
-def target_of(session: Session, parts: TargetParts) -> tuple[int, str, Rank, frozenset[str]]:
+def target_of(reader: Reader, parts: TargetParts) -> tuple[int, str, Rank, frozenset[str]]:
     """DEF, armor, rank and features: the bestiary's, overridden by options."""
-    from tables_app.storage import repository
-
     defense, armor, rank, features = 0, None, Rank.NORMAL, set()
     if parts.creature:
-        creature = repository.load_creature(session, parts.creature)
+        creature = reader.load_creature(parts.creature)
         defense, armor, rank, features = creature.defense, creature.armor, creature.rank, set(creature.features)
     if parts.defense is not None:
         defense = parts.defense
@@ -90,21 +85,19 @@ def target_of(session: Session, parts: TargetParts) -> tuple[int, str, Rank, fro
     return defense, armor, rank, frozenset(f.casefold() for f in features)
 
 
-def prepare(engine: Engine, weapon: WeaponParts, target: TargetParts, **attack: object) -> tuple[Attack, TableSet]:
+def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **attack: object) -> tuple[Attack, TableSet]:
     """Look everything up once: the attack, and the tables it can reach."""
-    from tables_app.storage import repository
-
-    with Session(engine) as session:
-        assembled = assemble(session, weapon)
-        defense, armor, rank, features = target_of(session, target)
-        tables = repository.load_table_set(session, assembled)
+    reader = database.reader()
+    assembled = assemble(reader, weapon)
+    defense, armor, rank, features = target_of(reader, target)
+    tables = reader.load_table_set(assembled)
     if tables.attack.column(armor) is None:
         raise NotFound(f"attack table {tables.attack.name!r} has no armor column {armor!r} (columns: {', '.join(tables.attack.armors)})")
     return Attack(assembled, defense=defense, armor=armor, rank=rank, features=features, **attack), tables  # type: ignore[arg-type]
 
 
-def resolve(engine: Engine, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
-    prepared, tables = prepare(engine, weapon, target, **attack)
+def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
+    prepared, tables = prepare(database, weapon, target, **attack)
     dice = dice_source(seed, forced)
     try:
         result = resolve_attack(prepared, tables, dice)

@@ -39,14 +39,16 @@ class Group(click.Group):
             raise Failure([str(exc)]) from None
 
 
-def engine_of(ctx: click.Context):  # type: ignore[no-untyped-def]
+def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
     """Open (and on first use create) the database once per command."""
     root = ctx.find_root()
-    if "engine" not in root.meta:
-        from tables_app.services import open_database
+    if "database" not in root.meta:
+        from tables_app.database import open_database
 
-        root.meta["engine"] = open_database(root.params.get("db"))
-    return root.meta["engine"]
+        database = open_database(root.params.get("db"))
+        root.meta["database"] = database
+        root.call_on_close(database.dispose)
+    return root.meta["database"]
 
 
 def emit_json(data: Any) -> None:
@@ -113,9 +115,9 @@ def _plural(kind: str, n: int) -> str:
 @click.pass_context
 def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, as_json: bool) -> None:
     """Import workbooks (all or nothing; re-importing a workbook replaces it)."""
-    from tables_app.services import import_workbooks
+    from tables_app.importing import import_workbooks
 
-    report = import_workbooks(engine_of(ctx), list(workbooks), dry_run=dry_run, replace=replace)
+    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace)
     _print_report(report, as_json, "Would import" if dry_run else "Imported")
 
 
@@ -126,9 +128,9 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
 @click.pass_context
 def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, as_json: bool) -> None:
     """Validate workbooks as an import into this database would (exit 1 on errors); write nothing."""
-    from tables_app.services import import_workbooks
+    from tables_app.importing import import_workbooks
 
-    report = import_workbooks(engine_of(ctx), list(workbooks), dry_run=True, replace=replace)
+    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=True, replace=replace)
     _print_report(report, as_json, "OK")
 
 
@@ -142,9 +144,9 @@ LIST_CHOICES = click.Choice(["attack", "critical", "fumble", "weapons", "creatur
 @click.pass_context
 def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     """List tables, weapons or creatures with where they came from."""
-    from tables_app.services import list_items
+    from tables_app.lookups import list_items
 
-    output(list_items(engine_of(ctx), kind.lower() if kind else None), as_json, "listings")
+    output(list_items(database_of(ctx), kind.lower() if kind else None), as_json, "listings")
 
 
 SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons", "creature", "creatures"], case_sensitive=False)
@@ -157,9 +159,9 @@ SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons"
 @click.pass_context
 def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
     """Show a whole table (as a grid), a weapon or a creature."""
-    from tables_app import services
+    from tables_app import lookups
 
-    output(services.show(engine_of(ctx), kind.lower(), name), as_json, "shown")
+    output(lookups.show(database_of(ctx), kind.lower(), name), as_json, "shown")
 
 
 @cli.group()
@@ -175,9 +177,9 @@ def query() -> None:
 @click.pass_context
 def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_json: bool) -> None:
     """The cell of TABLE at RESULT in the ARMOR column."""
-    from tables_app import services
+    from tables_app import lookups
 
-    output(services.query_attack(engine_of(ctx), table, result, armor), as_json, "attack_cell")
+    output(lookups.query_attack(database_of(ctx), table, result, armor), as_json, "attack_cell")
 
 
 @query.command("critical")
@@ -189,9 +191,9 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
 @click.pass_context
 def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...], as_json: bool) -> None:
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
-    from tables_app import services
+    from tables_app import lookups
 
-    output(services.query_critical(engine_of(ctx), table, roll, severity, features), as_json, "entry_result")
+    output(lookups.query_critical(database_of(ctx), table, roll, severity, features), as_json, "entry_result")
 
 
 @query.command("fumble")
@@ -202,9 +204,9 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
 @click.pass_context
 def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_json: bool) -> None:
     """The entry of fumble TABLE for a natural d100 ROLL."""
-    from tables_app import services
+    from tables_app import lookups
 
-    output(services.query_fumble(engine_of(ctx), table, roll, modifier), as_json, "entry_result")
+    output(lookups.query_fumble(database_of(ctx), table, roll, modifier), as_json, "entry_result")
 
 
 # ---------------------------------------------------------------- resolve
@@ -235,7 +237,38 @@ def dice_options(command):  # type: ignore[no-untyped-def]
     return click.option("--seed", type=int, help="Seed for reproducible random dice.")(command)
 
 
-@cli.group()
+class SystemsGroup(Group):
+    """A group whose formula-system commands are built on first use, so a
+    command that needs no formula system never imports one."""
+
+    make: Any = None  # system → click.Command
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from tables_app.domain.systems import MODULES
+
+        return sorted(set(super().list_commands(ctx)) | set(MODULES))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        from tables_app.domain.systems import MODULES, get
+
+        if name in MODULES and name not in self.commands:
+            self.add_command(type(self).make(get(name)))
+        return super().get_command(ctx, name)
+
+
+class ResolveGroup(SystemsGroup):
+    make = staticmethod(lambda system: formula_resolve_command(system))
+
+
+class OddsGroup(SystemsGroup):
+    make = staticmethod(lambda system: formula_odds_command(system))
+
+
+class SimulateGroup(SystemsGroup):
+    make = staticmethod(lambda system: formula_simulate_command(system))
+
+
+@cli.group(cls=ResolveGroup)
 def resolve() -> None:
     """Resolve one attack, with seeded or hand-rolled dice."""
 
@@ -305,12 +338,12 @@ def resolve_table(ctx: click.Context, **options: Any) -> None:
 
     seed, forced = seed_or_dice(options)
     weapon, target, rest = table_attack(options)
-    data = attacks.resolve(engine_of(ctx), weapon, target, seed=seed, forced=forced, **rest)
+    data = attacks.resolve(database_of(ctx), weapon, target, seed=seed, forced=forced, **rest)
     warn_unused(data)
     output(data, options["as_json"], "attack")
 
 
-@cli.group()
+@cli.group(cls=OddsGroup)
 def odds() -> None:
     """The exact odds of every outcome of one attack (computed, not sampled)."""
 
@@ -335,23 +368,24 @@ def odds_table(ctx: click.Context, **options: Any) -> None:
         raise click.UsageError("sweep one of --sweep-cmb and --sweep-def at a time")
     axis = "cmb" if options["sweep_cmb"] else "def" if options["sweep_def"] else None
     if axis:
-        data = odds_service.table_sweep(engine_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"], **rest)
+        data = odds_service.table_sweep(database_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"], **rest)
         view = "sweep"
     else:
-        data = odds_service.table(engine_of(ctx), weapon, target, **rest)
+        data = odds_service.table(database_of(ctx), weapon, target, **rest)
         view = "odds"
     draw(options["plot_file"], data)
     output(data, options["as_json"], view)
 
 
-def simulate_options(command):  # type: ignore[no-untyped-def]
-    from tables_app.simulation import MAX_COUNT
+MAX_SIMULATED = 100_000_000
 
-    command = click.option("--count", type=click.IntRange(1, MAX_COUNT), default=100_000, show_default=True, help="How many attacks.")(command)
+
+def simulate_options(command):  # type: ignore[no-untyped-def]
+    command = click.option("--count", type=click.IntRange(1, MAX_SIMULATED), default=100_000, show_default=True, help="How many attacks.")(command)
     return click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random numbers.")(command)
 
 
-@cli.group()
+@cli.group(cls=SimulateGroup)
 def simulate() -> None:
     """Count the outcomes of many random attacks (compare with `tables odds`)."""
 
@@ -366,7 +400,7 @@ def simulate_table(ctx: click.Context, **options: Any) -> None:
     from tables_app import simulation
 
     weapon, target, rest = table_attack(options)
-    data = simulation.table(engine_of(ctx), weapon, target, count=options["count"], seed=options["seed"], **rest)
+    data = simulation.table(database_of(ctx), weapon, target, count=options["count"], seed=options["seed"], **rest)
     output(data, options["as_json"], "simulated")
 
 
@@ -457,18 +491,6 @@ def usage_problems(function, *args: Any, **kwargs: Any) -> Any:  # type: ignore[
         raise click.UsageError(str(exc)) from None
 
 
-def _register_formula_systems() -> None:
-    from tables_app.domain.systems import registry
-
-    for system in registry().values():
-        resolve.add_command(formula_resolve_command(system))
-        odds.add_command(formula_odds_command(system))
-        simulate.add_command(formula_simulate_command(system))
-
-
-_register_formula_systems()
-
-
 # ---------------------------------------------------------------- database
 @cli.group("db")
 def db_group() -> None:
@@ -479,10 +501,10 @@ def db_group() -> None:
 @click.pass_context
 def db_upgrade(ctx: click.Context) -> None:
     """Migrate the database to the newest schema."""
-    from tables_app import services
+    from tables_app import database
 
-    engine = engine_of(ctx)  # opening migrates a database that is behind
-    click.echo(f"{engine.url.database}: schema {services.upgrade_database(engine)} (newest)")
+    opened = database_of(ctx)  # opening migrates a database that is behind
+    click.echo(f"{opened.path}: schema {database.upgrade_database(opened)} (newest)")
 
 
 @db_group.command("current")
@@ -490,9 +512,9 @@ def db_upgrade(ctx: click.Context) -> None:
 @click.pass_context
 def db_current(ctx: click.Context, as_json: bool) -> None:
     """Print the database's schema version."""
-    from tables_app import services
+    from tables_app import database
 
-    status = services.database_status(engine_of(ctx))
+    status = database.database_status(database_of(ctx))
     if as_json:
         emit_json(status)
         return

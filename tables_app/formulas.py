@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables_app.domain.dice import DiceError, DiceExpressionError
-from tables_app.domain.systems import registry
+from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, System
 from tables_app.errors import TablesError
 from tables_app.rolling import check_enough, dice_json, dice_source
@@ -16,7 +16,7 @@ class UsageProblem(TablesError):
 
 
 def system(system_id: str) -> System:
-    return registry()[system_id]
+    return get(system_id)
 
 
 def build(system_id: str, values: dict[str, Any]) -> Any:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy.engine import Engine
+from tables_app.storage.sqlite import Database
 
 from tables_app import attacks, formulas
 from tables_app.domain.odds import TableOdds, table_odds
@@ -46,8 +46,8 @@ def _table_json(attack: Attack, odds: TableOdds) -> dict:
     }
 
 
-def table(engine: Engine, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
-    prepared, tables = attacks.prepare(engine, weapon, target, **attack)
+def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
+    prepared, tables = attacks.prepare(database, weapon, target, **attack)
     return _table_json(prepared, table_odds(prepared, tables))
 
 
@@ -78,8 +78,8 @@ def sweep(prepared: Attack, tables: TableSet, axis: str, values: range) -> dict:
     return {"system": "table", "sweep": axis, "values": list(values), "armor": list(tables.attack.armors), "grid": grid}
 
 
-def table_sweep(engine: Engine, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str, **attack: Any) -> dict:
-    prepared, tables = attacks.prepare(engine, weapon, target, **attack)
+def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str, **attack: Any) -> dict:
+    prepared, tables = attacks.prepare(database, weapon, target, **attack)
     return sweep(prepared, tables, axis, parse_span(span, f"--sweep-{axis}"))
 
 

@@ -6,12 +6,11 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from sqlalchemy.engine import Engine
+from tables_app.storage.sqlite import Database
 
 from tables_app import attacks, formulas
 from tables_app.domain.simulate import Progress, Tally, simulate_formula, simulate_table
 
-MAX_COUNT = 100_000_000
 PROGRESS_FROM = 1_000_000  # table attacks; formula systems show it from 50,000
 
 
@@ -45,8 +44,8 @@ def _json(system: str, tally: Tally, seed: int) -> dict:
     return data
 
 
-def table(engine: Engine, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int, **attack: Any) -> dict:
-    prepared, tables = attacks.prepare(engine, weapon, target, **attack)
+def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int, **attack: Any) -> dict:
+    prepared, tables = attacks.prepare(database, weapon, target, **attack)
     with progress_bar(count, count >= PROGRESS_FROM) as progress:
         tally = simulate_table(prepared, tables, count, seed, progress)
     return _json("table", tally, seed)

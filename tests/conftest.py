@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from tables_app.cli import cli
-from tables_app.services import open_database
+from tables_app.database import open_database
 
 Rows = list[list[object]]
 
@@ -58,10 +58,11 @@ def db_path(tmp_path: Path, bundled_db_template: Path) -> Path:
 
 
 @pytest.fixture
-def engine(db_path: Path):  # type: ignore[no-untyped-def]
-    engine = open_database(str(db_path))
-    yield engine
-    engine.dispose()
+def opened(db_path: Path):  # type: ignore[no-untyped-def]
+    """The test database, opened as the CLI opens it."""
+    database = open_database(str(db_path))
+    yield database
+    database.dispose()
 
 
 @pytest.fixture

@@ -1,31 +1,28 @@
 """The bundled tables (table_sources/) keep the shape issue #2 promises."""
 
 import pytest
-from sqlalchemy.orm import Session
 
-from tables_app import services
+from tables_app import database
 from tables_app.domain.cells import Outcome
 from tables_app.domain.tables import TableKind
-from tables_app.storage import repository
 
 
 @pytest.fixture
-def session(engine):
-    with Session(engine) as session:
-        yield session
+def reader(opened):
+    return opened.reader()
 
 
-def attack_tables(session):
-    return [repository.load_attack_table(session, t["name"]) for t in repository.list_named(session, "attack")]
+def attack_tables(reader):
+    return [reader.load_attack_table(t["name"]) for t in reader.list_named("attack")]
 
 
 def test_bundled_workbooks_ship_with_the_package():
-    names = [p.name for p in services.bundled_workbooks()]
-    assert names[:4] == list(services.BUNDLED_ORDER)
+    names = [p.name for p in database.bundled_workbooks()]
+    assert names[:4] == list(database.BUNDLED_ORDER)
 
 
-def test_attack_tables_shape(session):
-    tables = attack_tables(session)
+def test_attack_tables_shape(reader):
+    tables = attack_tables(reader)
     assert len(tables) >= 6
     seen = set()
     for table in tables:
@@ -37,8 +34,8 @@ def test_attack_tables_shape(session):
     assert seen == {Outcome.MISS, Outcome.NO_DAMAGE, Outcome.HIT, Outcome.CRITICAL}
 
 
-def test_damage_never_falls_as_the_result_rises_and_criticals_grow(session):
-    for table in attack_tables(session):
+def test_damage_never_falls_as_the_result_rises_and_criticals_grow(reader):
+    for table in attack_tables(reader):
         degree = {level.code: i for i, level in enumerate(table.scale.levels)}
         for column, armor in enumerate(table.armors):
             cells = [cells[column] for cells in table.rows.values]
@@ -49,29 +46,29 @@ def test_damage_never_falls_as_the_result_rises_and_criticals_grow(session):
             assert cells[-1].outcome is Outcome.CRITICAL, (table.name, armor)
 
 
-def test_heavier_armor_takes_fewer_hits(session):
-    for table in attack_tables(session):
+def test_heavier_armor_takes_fewer_hits(reader):
+    for table in attack_tables(reader):
         for row, cells in zip(table.rows.ranges, table.rows.values):
             hits = [c.hits for c in cells]
             assert hits == sorted(hits, reverse=True), (table.name, row.label)
 
 
-def test_critical_and_fumble_tables(session):
-    criticals = repository.list_named(session, "critical")
+def test_critical_and_fumble_tables(reader):
+    criticals = reader.list_named("critical")
     assert len(criticals) >= 6
     branched = 0
     for item in criticals:
-        table = repository.load_effect_table(session, TableKind.CRITICAL, item["name"])
+        table = reader.load_effect_table(TableKind.CRITICAL, item["name"])
         assert table.rows.lowest == 1 and (table.rows.highest in (150, None)), table.name
         branched += any(len(entries) == 2 for entries in table.rows.values)
         assert item["code"], table.name
     assert branched >= 2
-    fumbles = repository.list_named(session, "fumble")
+    fumbles = reader.list_named("fumble")
     assert len(fumbles) == 2
 
 
-def test_weapons_and_creatures(session):
-    weapons = repository.list_named(session, "weapons")
+def test_weapons_and_creatures(reader):
+    weapons = reader.list_named("weapons")
     assert len(weapons) >= 20
     max_results = [w["max_result"] for w in weapons]
     assert min(max_results) == 80 and max(max_results) == 175
@@ -79,7 +76,7 @@ def test_weapons_and_creatures(session):
     assert max(w["clumsy"] for w in weapons) == 8
     assert any(w["secondary_critical"] for w in weapons)
     assert len({w["fumble_modifier"] for w in weapons}) > 2
-    creatures = repository.list_named(session, "creatures")
+    creatures = reader.list_named("creatures")
     assert len(creatures) >= 8
     assert {"heroic", "epic"} <= {c["rank"] for c in creatures}
     assert any("helm" in c["features"] for c in creatures)

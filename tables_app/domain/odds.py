@@ -19,7 +19,8 @@ from tables_app.domain.dice import OPEN_HIGH, OPEN_LOW
 from tables_app.domain.distributions import TAIL_CUT
 from tables_app.domain.resolve import AUTOMATIC_MISS, SECONDARY_DEGREES, Attack, TableSet
 from tables_app.domain.severity import Severity
-from tables_app.domain.tables import EffectTable, RollKind
+from tables_app.domain.ranges import Range
+from tables_app.domain.tables import EffectTable, Entry, RollKind, choose_branch
 
 D100 = 100
 OUTCOME_ORDER = tuple(o.value for o in Outcome)
@@ -59,60 +60,92 @@ class RollDistribution:
 
 
 @lru_cache(maxsize=None)
-def open_ended_tail() -> tuple[dict[int, int], int]:
-    """What an opened roll adds (or subtracts): d100, again while 96+, as
-    integer weights over a power of 100. Cut where the mass still to come is
-    below 1e-15; the last die then stops whatever it shows."""
+def open_ended_tail() -> tuple[list[int], int]:
+    """What an opened roll adds (or subtracts): d100, again while 96+.
+
+    ``weights[x]`` over one common ``denominator`` (a power of 100) is
+    P(X = x). Cut where the mass still to come is below 1e-15: the last die
+    then stops whatever it shows. Each level adds the stopping faces 1-95 as
+    a run of equal weights, via a difference array (no loop over faces).
+    """
     levels = 1
     while Fraction(D100 - OPEN_HIGH + 1, D100) ** levels >= TAIL_CUT:
         levels += 1
-    denominator = D100**levels
-    weights: dict[int, int] = {}
+    size = levels * D100 + 1
+    difference = [0] * (size + 1)
     prefix = {0: 1}  # sum of the dice that went on → ways, at the current depth
     for depth in range(levels):
         last = depth == levels - 1
         scale = D100 ** (levels - depth - 1)
+        stop_top = D100 if last else OPEN_HIGH - 1
         going: dict[int, int] = {}
         for base, ways in prefix.items():
-            for face in range(1, D100 + 1):
-                if face >= OPEN_HIGH and not last:
+            difference[base + 1] += ways * scale  # faces 1..stop_top stop here
+            difference[base + stop_top + 1] -= ways * scale
+            if not last:
+                for face in range(OPEN_HIGH, D100 + 1):
                     going[base + face] = going.get(base + face, 0) + ways
-                else:
-                    weights[base + face] = weights.get(base + face, 0) + ways * scale
         prefix = going
-    return weights, denominator
+    weights, running = [], 0
+    for delta in difference[:size]:
+        running += delta
+        weights.append(running)
+    return weights, D100**levels
 
 
 @lru_cache(maxsize=64)
 def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
     """The first die within the Clumsy Range fumbles (step 2, no rerolls);
-    otherwise 96+ opens high and 1-5 opens low as the roll kind allows."""
+    otherwise 96+ opens high and 1-5 opens low as the roll kind allows.
+
+    Totals are a dense list from the lowest to the highest reachable value;
+    each opening die adds the tail, shifted by the die.
+    """
     tail, tail_denominator = open_ended_tail()
-    totals: dict[int, int] = {}
+    reach = len(tail) - 1
+    lowest = 1 - reach  # the first die 1, then the longest chain subtracted
+    weights = [0] * (D100 + reach - lowest + 1)  # index v - lowest
     fumbles = 0
     for first in range(1, D100 + 1):
+        offset = first - lowest
         if first <= clumsy:
             fumbles += 1
         elif first >= OPEN_HIGH and kind in (RollKind.OE, RollKind.OEH):
-            for extra, ways in tail.items():
-                totals[first + extra] = totals.get(first + extra, 0) + ways
+            for extra in range(1, reach + 1):
+                weights[offset + extra] += tail[extra]
         elif first <= OPEN_LOW and kind in (RollKind.OE, RollKind.OEL):
-            for extra, ways in tail.items():
-                totals[first - extra] = totals.get(first - extra, 0) + ways
+            for extra in range(1, reach + 1):
+                weights[offset - extra] += tail[extra]
         else:
-            totals[first] = totals.get(first, 0) + tail_denominator
-    ordered = sorted(totals)
-    cumulative, running = [], 0
-    for value in ordered:
-        running += totals[value]
-        cumulative.append(running)
-    return RollDistribution(Fraction(fumbles, D100), tuple(ordered), tuple(cumulative), D100 * tail_denominator)
+            weights[offset] += tail_denominator
+    totals, cumulative, running = [], [], 0
+    for index, weight in enumerate(weights):
+        if weight:
+            running += weight
+            totals.append(index + lowest)
+            cumulative.append(running)
+    return RollDistribution(Fraction(fumbles, D100), tuple(totals), tuple(cumulative), D100 * tail_denominator)
+
+
+def d100_spread(table: EffectTable, modifier: int) -> list[tuple[Range, tuple[Entry, ...], int]]:
+    """How many of the 100 faces of d100 + ``modifier`` read each row (rolls
+    beyond either end read the end row, as ``EffectTable.row`` does)."""
+    low, high = 1 + modifier, D100 + modifier
+    ranges, values = table.rows.ranges, table.rows.values
+    spread = []
+    for i, (span, entries) in enumerate(zip(ranges, values)):
+        row_low = span.low if i else low
+        row_high = high if i == len(ranges) - 1 or span.high is None else span.high
+        count = min(high, row_high) - max(low, row_low) + 1
+        if count > 0:
+            spread.append((span, entries, count))
+    return spread
 
 
 @lru_cache(maxsize=4096)
 def expected_critical_hits(table: EffectTable, modifier: int, features: frozenset[str]) -> Fraction:
     """Mean extra hits of a closed d100 + ``modifier`` on ``table`` (step 10)."""
-    hits = sum(table.choose(roll + modifier, features).entry.hits for roll in range(1, D100 + 1))
+    hits = sum(count * choose_branch(entries, features).entry.hits for _, entries, count in d100_spread(table, modifier))
     return Fraction(hits, D100)
 
 
@@ -200,8 +233,4 @@ def _secondary_hits(attack: Attack, tables: TableSet, severity: Severity) -> Fra
 def _fumble_rows(modifier: int, table: EffectTable | None, fumble: Fraction) -> dict[str, Fraction]:
     if table is None or not fumble:
         return {}
-    rows: dict[str, Fraction] = {}
-    for roll in range(1, D100 + 1):
-        label = table.row(roll + modifier)[0].label
-        rows[label] = rows.get(label, Fraction(0)) + fumble / D100
-    return rows
+    return {span.label: fumble * count / D100 for span, _, count in d100_spread(table, modifier)}

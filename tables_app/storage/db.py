@@ -1,55 +1,23 @@
-"""Engine factory, database location, schema version and migrations.
+"""The SQLAlchemy engine and Alembic migrations (writes and schema changes).
 
-Alembic is imported only when the schema must change: reading the version
-is one SELECT, so everyday commands start fast.
+Reading never comes here (see sqlite.py); Alembic is imported only when the
+schema must change.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
-from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
-from tables_app.errors import DatabaseError
-
-# The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0001"
-BUSY_TIMEOUT_MS = 10_000
-ENV_VAR = "TABLES_DB"
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
-
-
-def resource_dir(name: str) -> Path:
-    """``migrations`` or ``table_sources``: inside the installed package, else the checkout."""
-    for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
-        if candidate.is_dir():
-            return candidate
-    raise DatabaseError(f"cannot find the {name} directory of tables_app (a broken install?)")
-
-
-def default_database_path() -> Path:
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("tables-app", appauthor=False)) / "tables.db"
-
-
-def database_url(db: str | None = None) -> str:
-    """``--db`` (a URL or a path), else ``$TABLES_DB``, else the user data directory."""
-    value = db or os.environ.get(ENV_VAR) or str(default_database_path())
-    if "://" in value:
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
-
-
-def sqlite_path(url: str) -> Path | None:
-    """The file behind a SQLite URL, or None for memory and other databases."""
-    prefix = "sqlite:///"
-    if not url.startswith(prefix) or url == prefix or ":memory:" in url:
-        return None
-    return Path(url[len(prefix):].split("?", 1)[0])
+from tables_app.storage.sqlite import (  # noqa: F401  (one home for these; re-exported)
+    BUSY_TIMEOUT_MS,
+    SCHEMA_HEAD,
+    database_url,
+    resource_dir,
+    sqlite_path,
+)
 
 
 def create_db_engine(url: str) -> Engine:

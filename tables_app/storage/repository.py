@@ -1,34 +1,19 @@
-"""Typed queries: the catalog of names, loading compiled tables, writing imports.
+"""Writing imports with the ORM's core: the catalog an import checks against,
+the writer, and what a removal would leave dangling.
 
-Reads build immutable domain values once (no ORM object escapes this
-module); writes are bulk inserts inside the caller's transaction.
+Reads for everyday commands live in reader.py (plain sqlite3); writes here
+are bulk inserts inside the caller's transaction.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from tables_app.domain.cells import AttackCell, Outcome
-from tables_app.domain.ranges import Range, RangeTable
-from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import (
-    AttackTable,
-    Creature,
-    EffectTable,
-    Entry,
-    Rank,
-    RollKind,
-    TableKind,
-    Weapon,
-)
-from tables_app.errors import NotFound
+from tables_app.domain.severity import SeverityScale
+from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
 from tables_app.sheets.parse import Catalog, Defined, ParsedWorkbook
 from tables_app.storage import models as m
-
-DEFAULT_SCALE_ID = 1
 
 # kind word (as in `tables list KIND`) → model
 NAMED = {
@@ -41,119 +26,20 @@ NAMED = {
 }
 
 
-# ---------------------------------------------------------------- reading
 def load_catalog(session: Session) -> Catalog:
-    catalog = Catalog(scales={})
-    for scale_id in session.scalars(select(m.SeverityScale.id)):
-        scale = load_scale(session, scale_id)
-        catalog.scales[scale.name] = scale
-    workbook_names = dict(session.execute(select(m.Workbook.id, m.Workbook.file_name)).all())
-    scale_names = dict(session.execute(select(m.SeverityScale.id, m.SeverityScale.name)).all())
-    for name, code, scale_id in session.execute(
-        select(m.CriticalTable.name, m.CriticalTable.code, m.CriticalTable.scale_id)
-    ):
-        catalog.critical[name.casefold()] = (name, scale_names[scale_id])
+    """What the database holds, read inside the import's own transaction."""
+    from tables_app.storage.reader import Reader
+
+    reader = Reader(connection=session.connection().connection.driver_connection)
+    catalog = Catalog(scales={scale.name: scale for scale in reader.scales()})
+    for name, code, scale_name in reader.critical_names():
+        catalog.critical[name.casefold()] = (name, scale_name)
         if code:
-            catalog.critical.setdefault(code.casefold(), (name, scale_names[scale_id]))
-    for (name,) in session.execute(select(m.AttackTable.name)):
-        catalog.attack[name.casefold()] = name
-    for (name,) in session.execute(select(m.FumbleTable.name)):
-        catalog.fumble[name.casefold()] = name
-    for kind, model in NAMED.items():
-        for name, workbook_id in session.execute(select(model.name, model.workbook_id)):
-            catalog.owners[(kind, name.casefold())] = workbook_names.get(workbook_id)
+            catalog.critical.setdefault(code.casefold(), (name, scale_name))
+    catalog.attack = {name.casefold(): name for name in reader.names("attack")}
+    catalog.fumble = {name.casefold(): name for name in reader.names("fumble")}
+    catalog.owners = reader.owners()
     return catalog
-
-
-def load_scale(session: Session, scale_id: int) -> SeverityScale:
-    name = session.scalar(select(m.SeverityScale.name).where(m.SeverityScale.id == scale_id))
-    levels = session.execute(
-        select(m.Severity.code, m.Severity.name, m.Severity.modifier)
-        .where(m.Severity.scale_id == scale_id)
-        .order_by(m.Severity.position)
-    ).all()
-    return SeverityScale(name, tuple(Severity(*level) for level in levels))
-
-
-def _find(session: Session, model, name: str, what: str):  # type: ignore[no-untyped-def]
-    row = session.execute(select(model).where(model.name == name)).scalar_one_or_none()
-    if row is None:
-        known = sorted(session.scalars(select(model.name)))
-        hint = f" (known: {', '.join(known)})" if known and len(known) <= 40 else ""
-        raise NotFound(f"no {what} named {name!r}{hint}")
-    return row
-
-
-def load_attack_table(session: Session, name: str) -> AttackTable:
-    table = _find(session, m.AttackTable, name, "attack table")
-    armors = session.execute(
-        select(m.ArmorColumn.id, m.ArmorColumn.code)
-        .where(m.ArmorColumn.attack_table_id == table.id)
-        .order_by(m.ArmorColumn.position)
-    ).all()
-    column_index = {column_id: i for i, (column_id, _) in enumerate(armors)}
-    severity_codes = dict(session.execute(select(m.Severity.id, m.Severity.code)).all())
-    critical_names = dict(session.execute(select(m.CriticalTable.id, m.CriticalTable.name)).all())
-    rows = session.execute(
-        select(m.AttackRow.id, m.AttackRow.low, m.AttackRow.high)
-        .where(m.AttackRow.attack_table_id == table.id)
-        .order_by(m.AttackRow.position)
-    ).all()
-    cells: dict[int, list[AttackCell | None]] = {row_id: [None] * len(armors) for row_id, _, _ in rows}
-    for row_id, column_id, outcome, hits, severity_id, critical_id in session.execute(
-        select(
-            m.AttackCell.row_id,
-            m.AttackCell.armor_column_id,
-            m.AttackCell.outcome,
-            m.AttackCell.hits,
-            m.AttackCell.severity_id,
-            m.AttackCell.critical_table_id,
-        )
-        .join(m.AttackRow, m.AttackRow.id == m.AttackCell.row_id)
-        .where(m.AttackRow.attack_table_id == table.id)
-    ):
-        cells[row_id][column_index[column_id]] = AttackCell(
-            Outcome(outcome),
-            hits,
-            severity_codes.get(severity_id) if severity_id else None,
-            critical_names.get(critical_id) if critical_id else None,
-        )
-    pairs = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high in rows]
-    return AttackTable(table.name, tuple(code for _, code in armors), RangeTable(pairs), load_scale(session, table.scale_id))  # type: ignore[arg-type]
-
-
-def load_effect_table(session: Session, kind: TableKind, name: str) -> EffectTable:
-    table_model, entry_model, effect_model, key = _effect_models(kind)
-    table = _find(session, table_model, name, f"{kind.value} table")
-    entries = session.execute(
-        select(entry_model).where(getattr(entry_model, key) == table.id).order_by(entry_model.position)
-    ).scalars().all()
-    tags: dict[int, list[str]] = defaultdict(list)
-    for entry_id, tag in session.execute(
-        select(effect_model.entry_id, effect_model.tag)
-        .join(entry_model, entry_model.id == effect_model.entry_id)
-        .where(getattr(entry_model, key) == table.id)
-        .order_by(effect_model.entry_id, effect_model.position)
-    ):
-        tags[entry_id].append(tag)
-    groups: dict[Range, list[Entry]] = defaultdict(list)
-    for e in entries:
-        span = Range(e.low, e.high)
-        groups[span].append(
-            Entry(span, e.text, e.title, e.hits, e.bleed, e.stun, e.penalty, tuple(tags[e.id]), e.condition)
-        )
-    code = getattr(table, "code", None)
-    scale = load_scale(session, table.scale_id) if kind is TableKind.CRITICAL else load_scale(session, DEFAULT_SCALE_ID)
-    return EffectTable(kind, table.name, RangeTable((r, tuple(es)) for r, es in groups.items()), code, scale)
-
-
-def find_critical_name(session: Session, name_or_code: str) -> str:
-    """A critical table's name, given its name or its code."""
-    found = session.scalar(select(m.CriticalTable.name).where(m.CriticalTable.name == name_or_code))
-    found = found or session.scalar(select(m.CriticalTable.name).where(m.CriticalTable.code == name_or_code))
-    if found is None:
-        _find(session, m.CriticalTable, name_or_code, "critical table")
-    return found  # type: ignore[return-value]
 
 
 def _effect_models(kind: TableKind):  # type: ignore[no-untyped-def]
@@ -164,82 +50,6 @@ def _effect_models(kind: TableKind):  # type: ignore[no-untyped-def]
 
 def _names(session: Session, model) -> dict[int, str]:  # type: ignore[no-untyped-def]
     return dict(session.execute(select(model.id, model.name)).all())
-
-
-def load_weapon(session: Session, name: str) -> Weapon:
-    return _weapon(_find(session, m.Weapon, name, "weapon"), session)
-
-
-def _weapon(row: m.Weapon, session: Session) -> Weapon:
-    attack, critical, fumble = _names(session, m.AttackTable), _names(session, m.CriticalTable), _names(session, m.FumbleTable)
-    return Weapon(
-        row.name,
-        attack[row.attack_table_id],
-        row.max_result,
-        row.clumsy,
-        critical[row.critical_table_id],
-        critical.get(row.secondary_critical_table_id) if row.secondary_critical_table_id else None,
-        fumble.get(row.fumble_table_id) if row.fumble_table_id else None,
-        row.fumble_modifier,
-        RollKind(row.roll_kind),
-        row.notes,
-    )
-
-
-def load_creature(session: Session, name: str) -> Creature:
-    return _creature(_find(session, m.Creature, name, "creature"), session)
-
-
-def _creature(row: m.Creature, session: Session) -> Creature:
-    features = tuple(
-        session.scalars(select(m.CreatureFeature.feature).where(m.CreatureFeature.creature_id == row.id).order_by(m.CreatureFeature.id))
-    )
-    return Creature(row.name, row.defense, row.armor, Rank(row.rank), row.hp, features, row.notes)
-
-
-def list_named(session: Session, kind: str) -> list[dict]:
-    """One dict per table, weapon or creature of ``kind``, with provenance."""
-    model = NAMED[kind]
-    workbooks = dict(session.execute(select(m.Workbook.id, m.Workbook.file_name)).all())
-    out = []
-    for row in session.execute(select(model).order_by(model.name)).scalars():
-        item: dict = {"name": row.name}
-        if kind == "weapons":
-            w = _weapon(row, session)
-            item.update(
-                attack_table=w.attack_table, max_result=w.max_result, clumsy=w.clumsy, critical=w.critical,
-                secondary_critical=w.secondary_critical, fumble_table=w.fumble_table,
-                fumble_modifier=w.fumble_modifier, roll=w.roll.value,
-            )
-        elif kind == "creatures":
-            c = _creature(row, session)
-            item.update(defense=c.defense, armor=c.armor, rank=c.rank.value, hp=c.hp, features=list(c.features))
-        elif kind == "critical":
-            item["code"] = row.code
-        if kind in ("attack", "critical", "fumble"):
-            item["rows"] = _row_count(session, kind, row.id)
-        if kind == "attack":
-            item["armor"] = list(session.scalars(select(m.ArmorColumn.code).where(m.ArmorColumn.attack_table_id == row.id).order_by(m.ArmorColumn.position)))
-        item["workbook"] = workbooks.get(row.workbook_id)
-        item["sheet"] = row.sheet
-        out.append(item)
-    return out
-
-
-def _row_count(session: Session, kind: str, table_id: int) -> int:
-    from sqlalchemy import func
-
-    if kind == "attack":
-        return session.scalar(select(func.count()).where(m.AttackRow.attack_table_id == table_id)) or 0
-    _, entry_model, _, key = _effect_models(TableKind(kind))
-    return session.scalar(select(func.count(func.distinct(entry_model.low))).where(getattr(entry_model, key) == table_id)) or 0
-
-
-def list_workbooks(session: Session) -> list[dict]:
-    return [
-        {"file_name": w.file_name, "sha256": w.sha256, "imported_at": w.imported_at, "size_bytes": w.size_bytes}
-        for w in session.execute(select(m.Workbook).order_by(m.Workbook.file_name)).scalars()
-    ]
 
 
 # ---------------------------------------------------------------- writing
@@ -466,18 +276,3 @@ def dangling_users(session: Session, removed: dict[str, dict[int, str]]) -> list
             if users:
                 found.append(f"{REMOVED_LABELS[kind]} {name!r}, which {', '.join(users)} still use{'s' if len(users) == 1 else ''}")
     return found
-
-
-def load_table_set(session: Session, weapon: Weapon):  # type: ignore[no-untyped-def]
-    """The compiled tables one weapon can reach: its attack table, every
-    critical table its cells or the weapon name, and its fumble table."""
-    from tables_app.domain.resolve import TableSet
-
-    attack = load_attack_table(session, weapon.attack_table)
-    names = {weapon.critical, weapon.secondary_critical}
-    names |= {cell.critical for cells in attack.rows.values for cell in cells}
-    criticals = {
-        name: load_effect_table(session, TableKind.CRITICAL, name) for name in sorted(n for n in names if n)
-    }
-    fumble = load_effect_table(session, TableKind.FUMBLE, weapon.fumble_table) if weapon.fumble_table else None
-    return TableSet(attack, criticals, fumble)

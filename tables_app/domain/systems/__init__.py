@@ -1,12 +1,26 @@
 """The formula systems, by id (formula-systems.md). Adding one is a module
-with a ``SYSTEM`` and a line here."""
+with a ``SYSTEM`` and a line in ``MODULES``."""
 
 from __future__ import annotations
 
-from tables_app.domain.systems.base import System
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tables_app.domain.systems.base import System
+
+# id → module; a module is imported only when its system is used.
+MODULES = {
+    "rise": "tables_app.domain.systems.rise",
+    "worlds-awakening": "tables_app.domain.systems.worlds_awakening",
+    "d10-pool": "tables_app.domain.systems.d10_pool",
+    "pte": "tables_app.domain.systems.pte",
+}
+
+
+def get(system_id: str) -> System:
+    return import_module(MODULES[system_id]).SYSTEM
 
 
 def registry() -> dict[str, System]:
-    from tables_app.domain.systems import d10_pool, pte, rise, worlds_awakening
-
-    return {system.id: system for system in (rise.SYSTEM, worlds_awakening.SYSTEM, d10_pool.SYSTEM, pte.SYSTEM)}
+    return {system_id: get(system_id) for system_id in MODULES}

@@ -1,0 +1,100 @@
+"""Lookups: list, show and query, read with sqlite3 (no ORM on this path).
+
+Results are plain dicts in the JSON shapes of cli-contract.md.
+"""
+
+from __future__ import annotations
+
+from tables_app.domain.tables import Entry, TableKind
+from tables_app.errors import NotFound
+from tables_app.storage.sqlite import Database
+
+LIST_KINDS = {"attack": "attack", "critical": "critical", "fumble": "fumble", "weapons": "weapons",
+              "weapon": "weapons", "creatures": "creatures", "creature": "creatures", "severities": "severities"}
+
+
+def list_items(database: Database, kind: str | None) -> dict:
+    kinds = [LIST_KINDS[kind]] if kind else ["attack", "critical", "fumble", "weapons", "creatures"]
+    reader = database.reader()
+    return {k: reader.list_named(k) for k in kinds}
+
+
+def entry_json(entry: Entry) -> dict:
+    return {
+        "range": entry.range.label, "text": entry.text, "title": entry.title, "hits": entry.hits,
+        "bleed": entry.bleed, "stun": entry.stun, "penalty": entry.penalty,
+        "effects": list(entry.effects), "condition": entry.condition,
+    }
+
+
+def query_attack(database: Database, table_name: str, result: int, armor: str) -> dict:
+    table = database.reader().load_attack_table(table_name)
+    column = table.column(armor)
+    if column is None:
+        raise NotFound(f"attack table {table.name!r} has no armor column {armor!r} (columns: {', '.join(table.armors)})")
+    found = table.read(result, column)
+    if found is None:
+        raise NotFound(f"result {result} is below the first row of {table.name!r} ({table.rows.ranges[0].label})")
+    row, cell = found
+    return {
+        "table": table.name, "row": row.label, "armor": table.armors[column], "text": cell.text,
+        "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
+    }
+
+
+def _natural_d100(roll: int) -> None:
+    if not 1 <= roll <= 100:
+        raise NotFound(f"roll {roll} is not a d100 roll (1-100); modifiers are given separately")
+
+
+def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...]) -> dict:
+    _natural_d100(roll)
+    reader = database.reader()
+    table = reader.load_effect_table(TableKind.CRITICAL, reader.find_critical_name(table_name))
+    modifier = 0
+    if severity is not None:
+        level = table.scale.find(severity)
+        if level is None:
+            codes = ", ".join(f"{s.code} (+{s.modifier})" for s in table.scale.levels)
+            raise NotFound(f"unknown severity {severity!r} for {table.name!r} (severities: {codes})")
+        modifier = level.modifier
+    modified = roll + modifier
+    _, entries = table.row(modified)
+    choice = table.choose(modified, frozenset(features))
+    return {
+        "table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(choice.entry),
+        "branches": [entry_json(e) for e in entries if e.condition is not None],
+    }
+
+
+def query_fumble(database: Database, table_name: str, roll: int, modifier: int) -> dict:
+    _natural_d100(roll)
+    table = database.reader().load_effect_table(TableKind.FUMBLE, table_name)
+    modified = roll + modifier
+    return {"table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(table.choose(modified).entry)}
+
+
+SHOW_KINDS = {"attack": "attack", "critical": "critical", "fumble": "fumble", "weapon": "weapons",
+              "weapons": "weapons", "creature": "creatures", "creatures": "creatures"}
+
+
+def show(database: Database, kind: str, name: str) -> dict:
+    """The whole table (or weapon, creature) as rows for a grid."""
+    kind = SHOW_KINDS[kind]
+    reader = database.reader()
+    if kind == "attack":
+        table = reader.load_attack_table(name)
+        return {
+            "kind": "attack", "table": table.name, "severities": table.scale.name, "armor": list(table.armors),
+            "rows": [{"range": r.label, "cells": [c.text for c in cells]} for r, cells in zip(table.rows.ranges, table.rows.values)],
+        }
+    if kind in ("critical", "fumble"):
+        table_kind = TableKind(kind)
+        if table_kind is TableKind.CRITICAL:
+            name = reader.find_critical_name(name)
+        effect = reader.load_effect_table(table_kind, name)
+        return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries]}
+    items = [i for i in reader.list_named(kind) if i["name"].casefold() == name.casefold()]
+    if not items:
+        raise NotFound(f"no {kind[:-1]} named {name!r}")
+    return {"kind": kind[:-1], **items[0]}

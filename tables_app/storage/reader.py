@@ -1,0 +1,200 @@
+"""Reading compiled tables with plain SQL (sqlite3): no ORM on the read path.
+
+Each public method runs in one read transaction (a consistent snapshot) and
+returns immutable domain values. Names and codes match in any letter case
+(the columns are COLLATE NOCASE).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.ranges import Range, RangeTable
+from tables_app.domain.severity import Severity, SeverityScale
+from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.errors import NotFound
+
+if TYPE_CHECKING:
+    from tables_app.domain.resolve import TableSet
+    from tables_app.storage.sqlite import Database
+
+DEFAULT_SCALE_ID = 1
+NAMED_TABLES = {
+    "severities": "severity_scale", "attack": "attack_table", "critical": "critical_table",
+    "fumble": "fumble_table", "weapons": "weapon", "creatures": "creature",
+}
+WHAT = {"attack": "attack table", "critical": "critical table", "fumble": "fumble table",
+        "weapons": "weapon", "creatures": "creature", "severities": "severity scale"}
+ENTRY_TABLES = {TableKind.CRITICAL: ("critical_table", "critical_entry", "critical_effect", "critical_table_id"),
+                TableKind.FUMBLE: ("fumble_table", "fumble_entry", "fumble_effect", "fumble_table_id")}
+
+
+class Reader:
+    def __init__(self, database: Database | None = None, connection: sqlite3.Connection | None = None):
+        """Read a Database (each call a snapshot), or a connection already in a transaction."""
+        self.database = database
+        self._connection = connection
+
+    def _run(self, work):  # type: ignore[no-untyped-def]
+        if self._connection is not None:
+            return work(self._connection)
+        assert self.database is not None
+        with self.database.snapshot() as connection:
+            return work(connection)
+
+    # ------------------------------------------------------------ names
+    def _row(self, c: sqlite3.Connection, kind: str, name: str) -> sqlite3.Row:
+        cursor = c.cursor()
+        cursor.row_factory = sqlite3.Row
+        row = cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            known = [r[0] for r in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]} ORDER BY name")]
+            hint = f" (known: {', '.join(known)})" if known and len(known) <= 40 else ""
+            raise NotFound(f"no {WHAT[kind]} named {name!r}{hint}")
+        return row
+
+    def find_critical_name(self, name_or_code: str) -> str:
+        """A critical table's name, given its name or its code."""
+        def work(c: sqlite3.Connection) -> str:
+            found = c.execute("SELECT name FROM critical_table WHERE name = ? OR code = ? ORDER BY name = ? DESC",
+                              (name_or_code, name_or_code, name_or_code)).fetchone()
+            if found is None:
+                self._row(c, "critical", name_or_code)
+            return found[0]
+        return self._run(work)
+
+    # ------------------------------------------------------------ tables
+    def _scale(self, c: sqlite3.Connection, scale_id: int) -> SeverityScale:
+        name = c.execute("SELECT name FROM severity_scale WHERE id = ?", (scale_id,)).fetchone()[0]
+        levels = c.execute("SELECT code, name, modifier FROM severity WHERE scale_id = ? ORDER BY position", (scale_id,))
+        return SeverityScale(name, tuple(Severity(*level) for level in levels))
+
+    def scales(self) -> list[SeverityScale]:
+        return self._run(lambda c: [self._scale(c, i) for (i,) in c.execute("SELECT id FROM severity_scale ORDER BY id").fetchall()])
+
+    def load_attack_table(self, name: str) -> AttackTable:
+        return self._run(lambda c: self._attack_table(c, name))
+
+    def _attack_table(self, c: sqlite3.Connection, name: str) -> AttackTable:
+        table = self._row(c, "attack", name)
+        armors = c.execute("SELECT id, code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
+        column_index = {column_id: i for i, (column_id, _) in enumerate(armors)}
+        rows = c.execute("SELECT id, low, high FROM attack_row WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
+        cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, _, _ in rows}
+        for row_id, column_id, outcome, hits, severity, critical in c.execute(
+            """SELECT c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
+               FROM attack_cell c JOIN attack_row r ON r.id = c.row_id
+               LEFT JOIN severity s ON s.id = c.severity_id
+               LEFT JOIN critical_table t ON t.id = c.critical_table_id
+               WHERE r.attack_table_id = ?""", (table["id"],)):
+            cells[row_id][column_index[column_id]] = AttackCell(Outcome(outcome), hits, severity, critical)
+        pairs = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high in rows]
+        return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(pairs), self._scale(c, table["scale_id"]))
+
+    def load_effect_table(self, kind: TableKind, name: str) -> EffectTable:
+        return self._run(lambda c: self._effect_table(c, kind, name))
+
+    def _effect_table(self, c: sqlite3.Connection, kind: TableKind, name: str) -> EffectTable:
+        table_name, entry_name, effect_name, key = ENTRY_TABLES[kind]
+        table = self._row(c, kind.value, name)
+        tags: dict[int, list[str]] = defaultdict(list)
+        for entry_id, tag in c.execute(
+            f"SELECT f.entry_id, f.tag FROM {effect_name} f JOIN {entry_name} e ON e.id = f.entry_id "
+            f"WHERE e.{key} = ? ORDER BY f.entry_id, f.position", (table["id"],)):
+            tags[entry_id].append(tag)
+        groups: dict[Range, list[Entry]] = defaultdict(list)
+        for entry_id, low, high, text, title, hits, bleed, stun, penalty, condition in c.execute(
+            f"SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition FROM {entry_name} "
+            f"WHERE {key} = ? ORDER BY position", (table["id"],)):
+            span = Range(low, high)
+            groups[span].append(Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition))
+        rows = RangeTable((span, tuple(entries)) for span, entries in groups.items())
+        if kind is TableKind.CRITICAL:
+            return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]))
+        return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID))
+
+    # ------------------------------------------------------------ weapons and creatures
+    def load_weapon(self, name: str) -> Weapon:
+        return self._run(lambda c: self._weapon(c, self._row(c, "weapons", name)))
+
+    def _weapon(self, c: sqlite3.Connection, row: sqlite3.Row) -> Weapon:
+        def named(table: str, row_id: int | None) -> str | None:
+            return None if row_id is None else c.execute(f"SELECT name FROM {table} WHERE id = ?", (row_id,)).fetchone()[0]
+
+        return Weapon(
+            row["name"], named("attack_table", row["attack_table_id"]), row["max_result"], row["clumsy"],
+            named("critical_table", row["critical_table_id"]), named("critical_table", row["secondary_critical_table_id"]),
+            named("fumble_table", row["fumble_table_id"]), row["fumble_modifier"], RollKind(row["roll_kind"]), row["notes"],
+        )
+
+    def load_creature(self, name: str) -> Creature:
+        return self._run(lambda c: self._creature(c, self._row(c, "creatures", name)))
+
+    def _creature(self, c: sqlite3.Connection, row: sqlite3.Row) -> Creature:
+        features = tuple(f for (f,) in c.execute("SELECT feature FROM creature_feature WHERE creature_id = ? ORDER BY id", (row["id"],)))
+        return Creature(row["name"], row["defense"], row["armor"], Rank(row["rank"]), row["hp"], features, row["notes"])
+
+    def load_table_set(self, weapon: Weapon) -> TableSet:
+        """The compiled tables one weapon can reach: its attack table, every
+        critical table its cells or the weapon name, and its fumble table."""
+        from tables_app.domain.resolve import TableSet
+
+        def work(c: sqlite3.Connection) -> TableSet:
+            attack = self._attack_table(c, weapon.attack_table)
+            names = {weapon.critical, weapon.secondary_critical} | {cell.critical for cells in attack.rows.values for cell in cells}
+            criticals = {n: self._effect_table(c, TableKind.CRITICAL, n) for n in sorted(n for n in names if n)}
+            fumble = self._effect_table(c, TableKind.FUMBLE, weapon.fumble_table) if weapon.fumble_table else None
+            return TableSet(attack, criticals, fumble)
+        return self._run(work)
+
+    # ------------------------------------------------------------ listings
+    def list_named(self, kind: str) -> list[dict]:
+        """One dict per table, weapon or creature of ``kind``, with provenance."""
+        def work(c: sqlite3.Connection) -> list[dict]:
+            cursor = c.cursor()
+            cursor.row_factory = sqlite3.Row
+            workbooks = dict(c.execute("SELECT id, file_name FROM workbook").fetchall())
+            out = []
+            for row in cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]} ORDER BY name").fetchall():
+                item: dict = {"name": row["name"]}
+                if kind == "weapons":
+                    w = self._weapon(c, row)
+                    item.update(attack_table=w.attack_table, max_result=w.max_result, clumsy=w.clumsy, critical=w.critical,
+                                secondary_critical=w.secondary_critical, fumble_table=w.fumble_table,
+                                fumble_modifier=w.fumble_modifier, roll=w.roll.value)
+                elif kind == "creatures":
+                    cr = self._creature(c, row)
+                    item.update(defense=cr.defense, armor=cr.armor, rank=cr.rank.value, hp=cr.hp, features=list(cr.features))
+                elif kind == "critical":
+                    item["code"] = row["code"]
+                if kind == "attack":
+                    item["rows"] = c.execute("SELECT count(*) FROM attack_row WHERE attack_table_id = ?", (row["id"],)).fetchone()[0]
+                    item["armor"] = [a for (a,) in c.execute("SELECT code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (row["id"],))]
+                elif kind in ("critical", "fumble"):
+                    _, entry_name, _, key = ENTRY_TABLES[TableKind(kind)]
+                    item["rows"] = c.execute(f"SELECT count(DISTINCT low) FROM {entry_name} WHERE {key} = ?", (row["id"],)).fetchone()[0]
+                item["workbook"] = workbooks.get(row["workbook_id"])
+                item["sheet"] = row["sheet"]
+                out.append(item)
+            return out
+        return self._run(work)
+
+    def owners(self) -> dict[tuple[str, str], str | None]:
+        """(kind, casefolded name) → the file name of the workbook that owns it."""
+        def work(c: sqlite3.Connection) -> dict:
+            workbooks = dict(c.execute("SELECT id, file_name FROM workbook").fetchall())
+            return {(kind, name.casefold()): workbooks.get(workbook_id)
+                    for kind, table in NAMED_TABLES.items()
+                    for name, workbook_id in c.execute(f"SELECT name, workbook_id FROM {table}")}
+        return self._run(work)
+
+    def critical_names(self) -> list[tuple[str, str | None, str]]:
+        """(name, code, scale name) of every critical table."""
+        return self._run(lambda c: c.execute(
+            "SELECT t.name, t.code, s.name FROM critical_table t JOIN severity_scale s ON s.id = t.scale_id").fetchall())
+
+    def names(self, kind: str) -> list[str]:
+        return self._run(lambda c: [n for (n,) in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]}")])

@@ -1,0 +1,122 @@
+"""The database file with the standard library's sqlite3 only.
+
+Everyday commands (query, show, resolve, odds) read through here and never
+import SQLAlchemy or Alembic: the schema version is one SELECT, and the
+compiled tables are read with plain SQL (reader.py). The ORM engine is made
+only when something is written or migrated.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from tables_app.errors import DatabaseError
+
+# The newest migration in migrations/versions; tests check it against Alembic.
+SCHEMA_HEAD = "0001"
+BUSY_TIMEOUT_MS = 10_000
+ENV_VAR = "TABLES_DB"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def resource_dir(name: str) -> Path:
+    """``migrations`` or ``table_sources``: inside the installed package, else the checkout."""
+    for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise DatabaseError(f"cannot find the {name} directory of tables_app (a broken install?)")
+
+
+def default_database_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tables-app", appauthor=False)) / "tables.db"
+
+
+def database_url(db: str | None = None) -> str:
+    """``--db`` (a URL or a path), else ``$TABLES_DB``, else the user data directory."""
+    value = db or os.environ.get(ENV_VAR) or str(default_database_path())
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file behind a SQLite URL, or None for memory and other databases."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == prefix or ":memory:" in url:
+        return None
+    return Path(url[len(prefix):].split("?", 1)[0])
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection in manual transaction mode with foreign keys and a busy timeout."""
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return connection
+
+
+def schema_version(connection: sqlite3.Connection) -> str | None:
+    """The Alembic revision recorded in the database; None if it has none."""
+    found = connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'").fetchone()
+    if not found:
+        return None
+    row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    return row[0] if row else None
+
+
+def has_tables(connection: sqlite3.Connection) -> bool:
+    return connection.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0] > 0
+
+
+class Database:
+    """One database: a sqlite3 connection for reading, an ORM engine on demand."""
+
+    def __init__(self, url: str, path: Path):
+        self.url = url
+        self.path = path
+        self._connection: sqlite3.Connection | None = None
+        self._engine = None
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = connect(self.path)
+        return self._connection
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same tables."""
+        connection = self.connection
+        connection.execute("BEGIN")
+        try:
+            yield connection
+        finally:
+            connection.execute("COMMIT")
+
+    def reader(self):  # type: ignore[no-untyped-def]
+        from tables_app.storage.reader import Reader
+
+        return Reader(self)
+
+    @property
+    def engine(self):  # type: ignore[no-untyped-def]
+        """The SQLAlchemy engine, for writes and migrations (imported on first use)."""
+        if self._engine is None:
+            from tables_app.storage.db import create_db_engine
+
+            self._engine = create_db_engine(self.url)
+        return self._engine
+
+    def dispose(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
