@@ -12,7 +12,7 @@ from typing import Any
 
 from tables_app.storage.sqlite import Database
 
-from tables_app import attacks, formulas
+from tables_app import attacks
 from tables_app.domain.odds import TableOdds, table_odds
 from tables_app.domain.resolve import Attack, TableSet
 from tables_app.errors import TablesError
@@ -84,6 +84,8 @@ def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks
 
 
 def formula(system_id: str, values: dict[str, Any]) -> dict:
+    from tables_app import formulas
+
     system = formulas.system(system_id)
     params = formulas.build(system_id, values)
     if system.odds is None:
