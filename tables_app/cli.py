@@ -134,6 +134,38 @@ def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, as_json:
     _print_report(report, as_json, "OK")
 
 
+@cli.command()
+@click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
+@click.argument("names", nargs=-1)
+@json_option
+@click.pass_context
+def export(ctx: click.Context, path: str, names: tuple[str, ...], as_json: bool) -> None:
+    """Write tables, weapons and creatures (all, or the NAMES given) to .xlsx in the import format."""
+    from tables_app import authoring
+
+    data = authoring.export(database_of(ctx), path, names)
+    if as_json:
+        emit_json(data)
+        return
+    written = [f"{len(v)} {_plural(k, len(v))}" for k, v in data.items() if isinstance(v, list) and v]
+    click.echo(f"Wrote {path}: {', '.join(written)}")
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["attack", "critical", "fumble", "weapons", "creatures", "severities"]))
+@click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
+@click.option("--name", help="The table's name (attack, critical, fumble).")
+@click.option("--armor", default="NA,LA,MA,HA", show_default=True, help="Armor columns of an attack table.")
+@click.option("--rows", help="Result or roll rows, LOW-HIGH/STEP (attack 11-175/5, critical 1-150/5, fumble 1-100/10).")
+@click.pass_context
+def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: str, rows: str | None) -> None:
+    """Write a blank authoring workbook for KIND, ready to fill in and import."""
+    from tables_app import authoring
+
+    authoring.template(database_of(ctx), kind, path, name=name, armor=armor, rows=rows)
+    click.echo(f"Wrote {path}: {'an' if kind[0] in 'aeiou' else 'a'} {kind} template (see its Instructions sheet)")
+
+
 # ---------------------------------------------------------------- lookups
 LIST_CHOICES = click.Choice(["attack", "critical", "fumble", "weapons", "creatures", "severities"], case_sensitive=False)
 

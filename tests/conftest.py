@@ -25,7 +25,11 @@ def build_workbook(path: Path, sheets: dict[str, Rows], hidden: tuple[str, ...] 
         sheet = book.create_sheet(title)
         for r, row in enumerate(rows, start=1):
             for c, value in enumerate(row, start=1):
-                if value is not None:
+                if value is None:
+                    continue
+                if isinstance(value, str) and value.startswith("'"):  # 'text: typed as text, as in Excel
+                    sheet.cell(row=r, column=c, value=value[1:]).data_type = "s"
+                else:
                     sheet.cell(row=r, column=c, value=value)
         if title in hidden:
             sheet.sheet_state = "hidden"

@@ -198,3 +198,8 @@ class Reader:
 
     def names(self, kind: str) -> list[str]:
         return self._run(lambda c: [n for (n,) in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]}")])
+
+    def provenance(self, kind: str, name: str) -> tuple[str | None, str | None]:
+        """(source, notes) of a named table or scale."""
+        return self._run(lambda c: tuple(c.execute(
+            f"SELECT source, notes FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone() or (None, None)))

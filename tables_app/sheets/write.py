@@ -1,0 +1,317 @@
+"""openpyxl out: tables back to the import format, and blank templates.
+
+Everything written here imports again: export → import gives the same
+lookups. Text is always written as text — a name or note that begins with
+=, +, -, @, a tab or a carriage return never becomes a formula.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
+from tables_app.domain.tables import AttackTable, Creature, EffectTable, Rank, RollKind, TableKind, Weapon
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+ENTRY_HEADER = ("Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition")
+WEAPON_HEADER = ("Name", "Attack table", "Max result", "Clumsy", "Critical", "Secondary critical",
+                 "Fumble table", "Fumble modifier", "Roll", "Notes")
+CREATURE_HEADER = ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes")
+SEVERITY_HEADER = ("Code", "Name", "Modifier")
+INVALID_TITLE = re.compile(r"[\[\]:*?/\\]")
+
+
+@dataclass
+class Named:
+    """A table, weapon or creature with its provenance."""
+
+    value: object
+    source: str | None = None
+    notes: str | None = None
+
+
+@dataclass
+class Export:
+    scales: list[Named] = field(default_factory=list)
+    critical: list[Named] = field(default_factory=list)
+    fumble: list[Named] = field(default_factory=list)
+    attack: list[Named] = field(default_factory=list)
+    weapons: list[Weapon] = field(default_factory=list)
+    creatures: list[Creature] = field(default_factory=list)
+
+
+class Sheets:
+    """A new workbook with safe cell writing and unique sheet titles."""
+
+    def __init__(self) -> None:
+        import openpyxl
+
+        self.book = openpyxl.Workbook()
+        self.book.remove(self.book.active)
+        self.titles: set[str] = set()
+
+    def sheet(self, title: str):  # type: ignore[no-untyped-def]
+        base = INVALID_TITLE.sub("_", title).strip("'")[:31] or "Sheet"
+        candidate, n = base, 2
+        while candidate.casefold() in self.titles:
+            suffix = f" ({n})"
+            candidate, n = base[: 31 - len(suffix)] + suffix, n + 1
+        self.titles.add(candidate.casefold())
+        return self.book.create_sheet(candidate)
+
+    def save(self, path: str | Path) -> None:
+        self.book.save(path)
+
+
+def put(sheet, row: int, column: int, value: object) -> None:  # type: ignore[no-untyped-def]
+    """Write one value; text stays text (never a formula)."""
+    if value is None or value == "":
+        return
+    cell = sheet.cell(row=row, column=column, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+        if value.startswith(FORMULA_STARTS):
+            cell.number_format = "@"  # and stays text when someone edits it
+
+
+def header_block(sheet, pairs: list[tuple[str, object]]) -> int:  # type: ignore[no-untyped-def]
+    """Key | Value rows from A1, then a blank row; returns the grid's first row."""
+    row = 1
+    for key, value in pairs:
+        if value is None or value == "":
+            continue
+        put(sheet, row, 1, key)
+        put(sheet, row, 2, value)
+        row += 1
+    return row + 1
+
+
+def grid_header(sheet, row: int, names: tuple[str, ...] | list[str]) -> None:  # type: ignore[no-untyped-def]
+    from openpyxl.styles import Font, PatternFill
+
+    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE3EA")
+    for column, name in enumerate(names, start=1):
+        put(sheet, row, column, name)
+        sheet.cell(row=row, column=column).font = bold
+        sheet.cell(row=row, column=column).fill = fill
+    sheet.freeze_panes = sheet.cell(row=row + 1, column=2)
+    sheet.column_dimensions["A"].width = 12
+
+
+def attack_value(cell: AttackCell) -> object:
+    """Numbers stay numbers; a miss is the em dash; criticals are text."""
+    if cell.outcome in (Outcome.NO_DAMAGE, Outcome.HIT):
+        return cell.hits
+    return cell.text
+
+
+def _scale_key(scale: SeverityScale) -> list[tuple[str, object]]:
+    return [] if scale.name == DEFAULT_SCALE.name else [("Severities", scale.name)]
+
+
+def write_attack(book: Sheets, item: Named) -> None:
+    table: AttackTable = item.value  # type: ignore[assignment]
+    sheet = book.sheet(table.name)
+    row = header_block(sheet, [("Kind", "attack"), ("Name", table.name), *_scale_key(table.scale),
+                               ("Source", item.source), ("Notes", item.notes)])
+    grid_header(sheet, row, ["Result", *table.armors])
+    for r, (span, cells) in enumerate(zip(table.rows.ranges, table.rows.values), start=row + 1):
+        put(sheet, r, 1, span.label)
+        for c, cell in enumerate(cells, start=2):
+            put(sheet, r, c, attack_value(cell))
+    for c in range(2, len(table.armors) + 2):
+        sheet.column_dimensions[sheet.cell(row=row, column=c).column_letter].width = 12
+
+
+def write_effect(book: Sheets, item: Named) -> None:
+    table: EffectTable = item.value  # type: ignore[assignment]
+    sheet = book.sheet(table.name)
+    critical = table.kind is TableKind.CRITICAL
+    pairs = [("Kind", table.kind.value), ("Name", table.name)]
+    if critical:
+        pairs += [("Code", table.code), *_scale_key(table.scale)]
+    row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
+    grid_header(sheet, row, ENTRY_HEADER)
+    for r, entry in enumerate(table.entries, start=row + 1):
+        values = (entry.range.label, entry.title, entry.text, entry.hits, entry.bleed or None, entry.stun or None,
+                  entry.penalty or None, ", ".join(entry.effects) or None, entry.condition)
+        for c, value in enumerate(values, start=1):
+            put(sheet, r, c, value)
+    sheet.column_dimensions["C"].width = 60
+
+
+def write_scale(book: Sheets, item: Named) -> None:
+    scale: SeverityScale = item.value  # type: ignore[assignment]
+    sheet = book.sheet(f"Severities {scale.name}")
+    row = header_block(sheet, [("Kind", "severities"), ("Name", scale.name), ("Source", item.source), ("Notes", item.notes)])
+    grid_header(sheet, row, SEVERITY_HEADER)
+    for r, level in enumerate(scale.levels, start=row + 1):
+        for c, value in enumerate((level.code, level.name, level.modifier), start=1):
+            put(sheet, r, c, value)
+
+
+def write_weapons(book: Sheets, weapons: list[Weapon]) -> None:
+    sheet = book.sheet("Weapons")
+    row = header_block(sheet, [("Kind", "weapons")])
+    grid_header(sheet, row, WEAPON_HEADER)
+    for r, w in enumerate(weapons, start=row + 1):
+        values = (w.name, w.attack_table, w.max_result, w.clumsy, w.critical, w.secondary_critical,
+                  w.fumble_table, w.fumble_modifier, w.roll.value, w.notes)
+        for c, value in enumerate(values, start=1):
+            put(sheet, r, c, value)
+
+
+def write_creatures(book: Sheets, creatures: list[Creature]) -> None:
+    sheet = book.sheet("Creatures")
+    row = header_block(sheet, [("Kind", "creatures")])
+    grid_header(sheet, row, CREATURE_HEADER)
+    for r, c_ in enumerate(creatures, start=row + 1):
+        values = (c_.name, c_.defense, c_.armor, c_.rank.value, c_.hp, ", ".join(c_.features) or None, c_.notes)
+        for c, value in enumerate(values, start=1):
+            put(sheet, r, c, value)
+
+
+def write_export(path: str | Path, export: Export) -> None:
+    book = Sheets()
+    for item in export.scales:
+        write_scale(book, item)
+    for item in export.critical + export.fumble:
+        write_effect(book, item)
+    for item in export.attack:
+        write_attack(book, item)
+    if export.weapons:
+        write_weapons(book, export.weapons)
+    if export.creatures:
+        write_creatures(book, export.creatures)
+    if not book.titles:
+        raise ValueError("nothing to export")
+    book.save(path)
+
+
+# ---------------------------------------------------------------- templates
+@dataclass(frozen=True)
+class TemplateLists:
+    """Names the drop-downs of a template offer (from the database)."""
+
+    attack: tuple[str, ...] = ()
+    critical: tuple[str, ...] = ()
+    fumble: tuple[str, ...] = ()
+    armor: tuple[str, ...] = ()
+    severities: tuple[str, ...] = tuple(level.code for level in DEFAULT_SCALE.levels)
+
+
+INSTRUCTIONS = {
+    "attack": "Fill every cell: a dash (—) misses, 0 connects for no damage, 7 is 7 hits, 16 Mod is 16 hits and a Moderate critical, "
+              "16 Mod Cut names the critical table. Rows may be ascending or descending and must cover 11 upward; "
+              "the last row may be open (176+).",
+    "critical": "One row per roll range, 1 up to 100 + the largest severity modifier (150 by default). Hits, Bleed, Stun and Penalty "
+                "are numbers; Effects are comma-separated tags; a range may appear twice with Condition 'helm' and 'not helm'.",
+    "fumble": "One row per roll range from 1 up; the last row may be open (121+) to catch large fumble modifiers.",
+    "weapons": "One weapon per row. Attack table, Critical and Fumble table name tables in this workbook or already imported; "
+               "Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100.",
+    "creatures": "One creature per row. Armor is an armor column of the attack tables; Rank is normal, heroic or epic; "
+                 "Features are comma-separated (helm, metal armor).",
+    "severities": "Lowest severity first. Cells may use the code or the name; the modifier is added to the critical roll.",
+}
+
+
+def _list_validation(sheet, values: tuple[str, ...], cells: str, title: str) -> None:  # type: ignore[no-untyped-def]
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    formula = '"' + ",".join(values) + '"'
+    if not values or len(formula) > 255 or any("," in v or '"' in v for v in values):
+        return  # Excel's inline lists hold 255 characters without commas
+    validation = DataValidation(type="list", formula1=formula, allow_blank=True, showDropDown=False)
+    validation.error, validation.errorTitle = f"Choose a {title} from the list", title
+    validation.prompt, validation.promptTitle = f"Choose a {title}", title
+    sheet.add_data_validation(validation)
+    validation.add(cells)
+
+
+def _prompt(sheet, cells: str, title: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    validation = DataValidation(allow_blank=True)
+    validation.prompt, validation.promptTitle = text[:255], title[:32]
+    sheet.add_data_validation(validation)
+    validation.add(cells)
+
+
+def parse_rows(spec: str) -> list[str]:
+    """``11-175/5`` → 11-15, 16-20, ..., 171-175 (the last band may be shorter)."""
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*(?:/\s*(\d+))?\s*", spec)
+    if not m or int(m.group(1)) > int(m.group(2)) or (m.group(3) and int(m.group(3)) < 1):
+        raise ValueError(f"--rows {spec!r} is not LOW-HIGH/STEP (e.g. 11-175/5)")
+    low, high, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+    if (high - low) // step > 1000:
+        raise ValueError(f"--rows {spec!r} makes more than 1000 rows")
+    bands = []
+    for start in range(low, high + 1, step):
+        end = min(start + step - 1, high)
+        bands.append(str(start) if start == end else f"{start:02d}-{end:02d}" if low < 10 else f"{start}-{end}")
+    return bands
+
+
+def write_template(path: str | Path, kind: str, *, name: str | None, armor: tuple[str, ...], rows: str | None,
+                   lists: TemplateLists) -> None:
+    from openpyxl.styles import Alignment, Font
+
+    book = Sheets()
+    guide = book.sheet("Instructions")
+    sheet = book.sheet(name or kind.title())
+    default_rows = {"attack": "11-175/5", "critical": "1-150/5", "fumble": "1-100/10"}
+    if kind in ("attack", "critical", "fumble"):
+        pairs = [("Kind", kind), ("Name", name or f"New {kind} table")]
+        if kind == "critical":
+            pairs.append(("Code", "X"))
+        row = header_block(sheet, [*pairs, ("Source", "your source"), ("Notes", "")])
+        header = ["Result", *armor] if kind == "attack" else list(ENTRY_HEADER)
+        grid_header(sheet, row, header)
+        bands = parse_rows(rows or default_rows[kind])
+        if kind == "fumble":
+            bands[-1] = bands[-1].split("-")[0].lstrip("0") + "+"  # catch large modifiers
+        for r, band in enumerate(bands, start=row + 1):
+            put(sheet, r, 1, band)
+        last = row + len(bands)
+        end = sheet.cell(row=last, column=len(header)).coordinate
+        if kind == "attack":
+            codes = ", ".join(lists.severities)
+            _prompt(sheet, f"B{row + 1}:{end}", "Attack cell", f"— (miss), 0, 7, or hits and a severity: 16 Mod ({codes})")
+        else:
+            _list_validation(sheet, ("helm", "not helm"), f"I{row + 1}:I{last}", "condition")
+            sheet.column_dimensions["C"].width = 60
+    else:
+        row = header_block(sheet, [("Kind", kind), ("Source", "your source")])
+        header = {"weapons": WEAPON_HEADER, "creatures": CREATURE_HEADER, "severities": SEVERITY_HEADER}[kind]
+        grid_header(sheet, row, header)
+        first, last = row + 1, row + 50
+        if kind == "weapons":
+            for column, values, title in (("B", lists.attack, "attack table"), ("E", lists.critical, "critical table"),
+                                          ("F", lists.critical, "critical table"), ("G", lists.fumble, "fumble table"),
+                                          ("I", tuple(k.value for k in RollKind), "roll kind")):
+                _list_validation(sheet, values, f"{column}{first}:{column}{last}", title)
+        elif kind == "creatures":
+            _list_validation(sheet, lists.armor, f"C{first}:C{last}", "armor")
+            _list_validation(sheet, tuple(r.value for r in Rank), f"D{first}:D{last}", "rank")
+        else:
+            for r, level in enumerate(DEFAULT_SCALE.levels, start=first):
+                for c, value in enumerate((level.code, level.name, level.modifier), start=1):
+                    put(sheet, r, c, value)
+        for column in "BCDEFGHIJ":
+            sheet.column_dimensions[column].width = 16
+    lines = [f"How to fill this {kind} template (tables_app workbook format, version 1)", "",
+             INSTRUCTIONS[kind], "",
+             "The header block (Kind, Name, ...) starts at A1 and ends at the first blank row; the grid follows.",
+             "Leave no blank row inside the grid and nothing below it. This Instructions sheet is skipped on import.",
+             "Check your work with:  tables lint THIS_FILE.xlsx   then import it with:  tables import THIS_FILE.xlsx"]
+    for r, line in enumerate(lines, start=1):
+        put(guide, r, 1, line)
+    guide["A1"].font = Font(bold=True, size=13)
+    guide.column_dimensions["A"].width = 110
+    for r in range(3, 4):
+        guide.cell(row=r, column=1).alignment = Alignment(wrap_text=True)
+    book.book.active = 1
+    book.save(path)
