@@ -93,11 +93,16 @@ def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-
         raise Failure([str(p) for p in report.problems])
     if as_json:
         return
+    from tables_app.changes import change_lines
+
     for workbook in report.workbooks:
         parts = [f"{len(names)} {_plural(kind, len(names))} ({', '.join(names)})" for kind, names in workbook.defined.items()]
         click.echo(f"{verb} {workbook.file_name}: {'; '.join(parts) or 'nothing'}")
         for kind, names in workbook.removed.items():
             click.echo(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
+        if workbook.changes:
+            for line in change_lines(workbook.changes):
+                click.echo(f"  {line}")
 
 
 def _plural(kind: str, n: int) -> str:
@@ -111,26 +116,28 @@ def _plural(kind: str, n: int) -> str:
 @click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
 @click.option("--replace", is_flag=True, help="Take over names that another workbook defined.")
+@click.option("--strict", is_flag=True, help="Warnings are errors too.")
 @json_option
 @click.pass_context
-def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, as_json: bool) -> None:
-    """Import workbooks (all or nothing; re-importing a workbook replaces it)."""
+def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, strict: bool, as_json: bool) -> None:
+    """Import workbooks (all or nothing; re-importing a workbook replaces it and reports what changed)."""
     from tables_app.importing import import_workbooks
 
-    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace)
+    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace, strict=strict)
     _print_report(report, as_json, "Would import" if dry_run else "Imported")
 
 
 @cli.command()
 @click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--replace", is_flag=True, help="Check as if importing with --replace.")
+@click.option("--strict", is_flag=True, help="Warnings are errors too.")
 @json_option
 @click.pass_context
-def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, as_json: bool) -> None:
-    """Validate workbooks as an import into this database would (exit 1 on errors); write nothing."""
+def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, strict: bool, as_json: bool) -> None:
+    """Validate workbooks as an import into this database would, with quality warnings; write nothing."""
     from tables_app.importing import import_workbooks
 
-    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=True, replace=replace)
+    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=True, replace=replace, strict=strict)
     _print_report(report, as_json, "OK")
 
 

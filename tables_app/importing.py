@@ -20,6 +20,7 @@ class WorkbookReport:
     defined: dict[str, list[str]] = field(default_factory=dict)
     removed: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    changes: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -32,7 +33,8 @@ class ImportReport:
         return {
             "written": self.written,
             "workbooks": [
-                {"file_name": w.file_name, "sha256": w.sha256, "defined": w.defined, "removed": w.removed, "warnings": w.warnings}
+                {"file_name": w.file_name, "sha256": w.sha256, "defined": w.defined, "removed": w.removed,
+                 "changes": w.changes, "warnings": w.warnings}
                 for w in self.workbooks
             ],
             "errors": [str(p) for p in self.problems],
@@ -41,17 +43,22 @@ class ImportReport:
 
 def import_workbooks(
     engine: Engine, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
-    labels: list[str] | None = None,
+    labels: list[str] | None = None, strict: bool = False,
 ) -> ImportReport:
     """Import workbooks in order, all in one transaction: all or nothing.
 
     Each workbook sees the tables of the ones before it. Every problem of
     every workbook is collected; with any problem nothing is written.
-    ``labels`` name the workbooks (default: their file names).
+    ``labels`` name the workbooks (default: their file names). Quality
+    warnings (sheets/quality.py) are reported; with ``strict`` every warning
+    is an error.
     """
     from sqlalchemy import text
 
+    from tables_app.changes import describe_changes
     from tables_app.sheets.parse import interpret
+    from tables_app.sheets.quality import quality_warnings
+    from tables_app.storage.reader import Reader
     from tables_app.sheets.read import read_workbook
     from tables_app.storage import repository
 
@@ -72,11 +79,18 @@ def import_workbooks(
                     report.problems.extend(exc.problems)
                     continue
                 parsed = interpret(raw, repository.load_catalog(session), replace=replace)
-                item = WorkbookReport(raw.file_name, raw.sha256, warnings=[str(w) for w in parsed.warnings])
+                item = WorkbookReport(raw.file_name, raw.sha256)
                 report.workbooks.append(item)
                 if parsed.problems:
                     report.problems.extend(parsed.problems)
                     continue
+                reader = Reader(connection=session.connection().connection.driver_connection)
+                warnings = parsed.warnings + quality_warnings(parsed, reader.references(raw.file_name), reader.attack_tops())
+                item.warnings = [str(w) for w in warnings]
+                if strict and warnings:
+                    report.problems.extend(Problem(w.workbook, w.sheet, w.cell, f"{w.message} (--strict)") for w in warnings)
+                    continue
+                item.changes = describe_changes(reader, parsed)
                 item.defined = _defined_names(parsed)
                 if report.problems:
                     continue  # an earlier workbook failed: parse the rest for their errors only

@@ -177,3 +177,8 @@ def chi_square_agrees(counts: dict, probabilities: dict, *, alpha_z: float = 3.2
     statistic = sum((o - e) ** 2 / e for o, e in cells if e > 0)
     critical = df * (1 - 2 / (9 * df) + alpha_z * (2 / (9 * df)) ** 0.5) ** 3
     return statistic <= critical, statistic, critical
+
+
+def error_lines(result) -> str:  # type: ignore[no-untyped-def]
+    """The ``Error:`` lines of a CLI result's stderr (warnings left out)."""
+    return "".join(line + "\n" for line in result.stderr.splitlines() if line.startswith("Error:"))

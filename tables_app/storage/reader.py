@@ -122,7 +122,11 @@ class Reader:
 
     def _weapon(self, c: sqlite3.Connection, row: sqlite3.Row) -> Weapon:
         def named(table: str, row_id: int | None) -> str | None:
-            return None if row_id is None else c.execute(f"SELECT name FROM {table} WHERE id = ?", (row_id,)).fetchone()[0]
+            if row_id is None:
+                return None
+            found = c.execute(f"SELECT name FROM {table} WHERE id = ?", (row_id,)).fetchone()
+            # Only inside an import (foreign keys deferred) can a table be gone already.
+            return found[0] if found else "(removed in this import)"
 
         return Weapon(
             row["name"], named("attack_table", row["attack_table_id"]), row["max_result"], row["clumsy"],
@@ -203,3 +207,39 @@ class Reader:
         """(source, notes) of a named table or scale."""
         return self._run(lambda c: tuple(c.execute(
             f"SELECT source, notes FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone() or (None, None)))
+
+    def references(self, except_workbook: str | None = None) -> dict[str, set[str]]:
+        """Table names the database's weapons and attack cells use (casefolded),
+        leaving out the weapons of one workbook (it is being re-imported)."""
+        def work(c: sqlite3.Connection) -> dict[str, set[str]]:
+            weapons = c.execute(
+                """SELECT a.name, k.name, s.name, f.name FROM weapon w
+                   LEFT JOIN workbook b ON b.id = w.workbook_id
+                   JOIN attack_table a ON a.id = w.attack_table_id
+                   JOIN critical_table k ON k.id = w.critical_table_id
+                   LEFT JOIN critical_table s ON s.id = w.secondary_critical_table_id
+                   LEFT JOIN fumble_table f ON f.id = w.fumble_table_id
+                   WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
+            cells = c.execute(
+                """SELECT DISTINCT k.name FROM attack_cell c JOIN critical_table k ON k.id = c.critical_table_id
+                   JOIN attack_row r ON r.id = c.row_id JOIN attack_table a ON a.id = r.attack_table_id
+                   LEFT JOIN workbook b ON b.id = a.workbook_id
+                   WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
+            used: dict[str, set[str]] = {"attack": set(), "critical": set(), "fumble": set()}
+            for attack, critical, secondary, fumble in weapons:
+                used["attack"].add(attack.casefold())
+                used["critical"] |= {n.casefold() for n in (critical, secondary) if n}
+                if fumble:
+                    used["fumble"].add(fumble.casefold())
+            used["critical"] |= {n.casefold() for (n,) in cells}
+            return used
+        return self._run(work)
+
+    def exists(self, kind: str, name: str) -> bool:
+        return self._run(lambda c: c.execute(f"SELECT 1 FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone() is not None)
+
+    def attack_tops(self) -> dict[str, int | None]:
+        """The top of every attack table's last row (None: an open top), by casefolded name."""
+        return self._run(lambda c: {name.casefold(): high for name, high in c.execute(
+            """SELECT a.name, r.high FROM attack_table a JOIN attack_row r ON r.attack_table_id = a.id
+               WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id)""")})

@@ -4,7 +4,7 @@ import json
 import sqlite3
 
 import pytest
-from conftest import MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+from conftest import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
 
 def as_json(result):
@@ -74,7 +74,7 @@ def test_a_broken_workbook_changes_nothing(run, write_workbook, db_path, dump):
     })
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [
+    assert error_lines(result).splitlines() == [
         "Error: broken.xlsx › Poke › B8: 'five' is not a cell: write a dash, 0, hits (7) or hits and severity (16 Mod)",
         "Error: broken.xlsx › Weapons › B4: unknown attack table 'Poke'",  # Poke itself is broken
         "Error: broken.xlsx › Weapons › B5: unknown attack table 'Poke'",
@@ -89,7 +89,7 @@ def test_every_workbook_of_one_import_is_all_or_nothing(run, mini_workbook, writ
     bad = write_workbook("bad.xlsx", {"F": [["Kind", "fumble"], ["Name", "Bad"], [], ["Roll", "Text"], ["2-100", "x"]]})
     result = run("import", str(mini_workbook), str(bad))
     assert result.exit_code == 1
-    assert result.stderr == "Error: bad.xlsx › F › A5: rows start at 2; they must cover 1 upward\n"
+    assert error_lines(result) == "Error: bad.xlsx › F › A5: rows start at 2; they must cover 1 upward\n"
     assert dump(db_path) == before
 
 
@@ -107,7 +107,7 @@ def test_lint_validates_without_importing(run, mini_workbook, write_workbook, db
     bad = write_workbook("bad.xlsx", {"F": [["Kind", "fumble"], ["Name", "Bad"], [], ["Roll", "Text"], ["1-50", "x"], ["40+", "y"]]})
     result = run("lint", str(bad))
     assert result.exit_code == 1
-    assert result.stderr == "Error: bad.xlsx › F › A6: 1-50 and 40+ overlap (rows A5 and A6)\n"
+    assert error_lines(result) == "Error: bad.xlsx › F › A6: 1-50 and 40+ overlap (rows A5 and A6)\n"
     assert dump(db_path) == before
 
 
@@ -116,7 +116,7 @@ def test_a_name_owned_by_another_workbook_conflicts_unless_replace(run, write_wo
     before = dump(db_path)
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert result.stderr == (
+    assert error_lines(result) == (
         "Error: mine.xlsx › Melee › B2: fumble table 'melee fumbles' is already defined by workbook bundled/criticals.xlsx "
         "(import with --replace to take it over)\n"
     )
@@ -155,7 +155,7 @@ def test_removing_a_table_another_workbook_uses_is_refused(run, write_workbook, 
     emptied = write_workbook("tables.xlsx", {"Other": [["Kind", "fumble"], ["Name", "Other"], [], ["Roll", "Text"], ["1+", "x"]]})
     result = run("import", str(emptied))
     assert result.exit_code == 1
-    assert result.stderr == "Error: tables.xlsx: no longer defines fumble table 'Oops', which weapon 'Stick' still uses; keep it, or change them in the same import\n"
+    assert error_lines(result) == "Error: tables.xlsx: no longer defines fumble table 'Oops', which weapon 'Stick' still uses; keep it, or change them in the same import\n"
     assert dump(db_path) == before
 
 
@@ -173,7 +173,7 @@ def test_not_a_workbook(run, tmp_path):
     path.write_text("Result,NA\n11-20,5\n")
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert result.stderr == "Error: table.xlsx: not an .xlsx workbook (it is not a zip file)\n"
+    assert error_lines(result) == "Error: table.xlsx: not an .xlsx workbook (it is not a zip file)\n"
 
 
 def test_warnings_do_not_fail(run, write_workbook):
@@ -204,7 +204,7 @@ def test_a_foreign_sqlite_file_is_refused(tmp_path, run):
         connection.execute("CREATE TABLE notes (x)")
     result = run("list", db=path)
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {path} is not a tables_app database (it has no schema version)\n"
+    assert error_lines(result) == f"Error: {path} is not a tables_app database (it has no schema version)\n"
 
 
 def test_db_upgrade_is_idempotent(run):

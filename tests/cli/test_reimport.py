@@ -5,7 +5,7 @@ import json
 import sqlite3
 
 import pytest
-from conftest import MINI_CRITICAL, MINI_FUMBLE
+from conftest import error_lines, MINI_CRITICAL, MINI_FUMBLE
 
 RM_SEVERITIES = [["Kind", "severities"], ["Name", "Rolemaster"], [],
                  ["Code", "Name", "Modifier"], ["A", "Alpha", 0], ["B", "Bravo", 5], ["C", "Charlie", 10]]
@@ -79,7 +79,7 @@ def test_a_renamed_table_that_is_still_used_is_refused(run, write_workbook, tmp_
     (tmp_path / "new").mkdir()
     result = run("import", str(build_workbook(tmp_path / "new" / "x1.xlsx", {"C": critical("Zing2", "Z")})))
     assert result.exit_code == 1
-    assert result.stderr == (
+    assert error_lines(result) == (
         "Error: x1.xlsx: no longer defines critical table 'Zing', which weapon 'Zapper' still uses; "
         "keep it, or change them in the same import\n"
     )
@@ -132,7 +132,7 @@ def test_the_built_in_scale_cannot_be_taken_over(run, write_workbook):
     path = write_workbook("default.xlsx", {"S": [["Kind", "severities"], [], ["Code", "Name", "Modifier"], ["A", "Alpha", 0]]})
     result = run("import", "--replace", str(path))
     assert result.exit_code == 1
-    assert result.stderr == "Error: default.xlsx › S › B1: 'default' is the built-in severity scale; give the severities sheet another Name\n"
+    assert error_lines(result) == "Error: default.xlsx › S › B1: 'default' is the built-in severity scale; give the severities sheet another Name\n"
 
 
 def test_header_values_are_checked_like_cells(run, write_workbook):
@@ -140,7 +140,7 @@ def test_header_values_are_checked_like_cells(run, write_workbook):
                                           ["Roll", "Text"], ["1+", "x"]]})
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [
+    assert error_lines(result).splitlines() == [
         "Error: h.xlsx › F › B3: 2024-05-01 00:00:00 is a date; format the column as text",
         "Error: h.xlsx › F › B4: error value #N/A (fix the formula or paste values)",
     ]
@@ -150,7 +150,7 @@ def test_a_header_block_without_kind_is_an_error_not_a_skip(run, write_workbook)
     path = write_workbook("k.xlsx", {"F": [["Kinds", "fumble"], ["Name", "Oops"], [], ["Roll", "Text"], ["1+", "x"]]})
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert result.stderr == "Error: k.xlsx › F › A1: the header block has no Kind row (Kind | attack, critical, ...)\n"
+    assert error_lines(result) == "Error: k.xlsx › F › A1: the header block has no Kind row (Kind | attack, critical, ...)\n"
     spaced = write_workbook("s.xlsx", {"F": [["Kind :", "fumble"], ["NAME:", "Spaced"], [], ["Roll", "Text"], ["1+", "x"]]})
     ok(run("import", str(spaced)))
 
@@ -158,13 +158,13 @@ def test_a_header_block_without_kind_is_an_error_not_a_skip(run, write_workbook)
 def test_a_critical_name_may_not_be_another_tables_code(run, write_workbook):
     result = run("import", str(write_workbook("n.xlsx", {"C": critical("S", "Q")})))
     assert result.exit_code == 1
-    assert result.stderr == "Error: n.xlsx › C › B2: name 'S' is the code of critical table 'Cut'\n"
+    assert error_lines(result) == "Error: n.xlsx › C › B2: name 'S' is the code of critical table 'Cut'\n"
 
 
 def test_a_bad_number_in_an_entry_does_not_invent_a_gap(run, write_workbook):
     path = write_workbook("p.xlsx", {"C": critical("Pokes", "PK", rows=[["1-20", "a", -1], ["21-80", "b", "x"], ["81+", "c", 1]])})
     result = run("import", str(path))
-    assert result.stderr.splitlines() == [
+    assert error_lines(result).splitlines() == [
         "Error: p.xlsx › C › C6: Hits must not be negative, not -1",
         "Error: p.xlsx › C › C7: Hits must be a whole number, not 'x'",
     ]
@@ -192,4 +192,4 @@ def test_unusable_databases_are_one_line_errors(tmp_path, run):
     result = run("list", db=junk)
     assert (result.exit_code, result.stderr) == (1, f"Error: cannot read the database {junk}: file is not a database\n")
     result = run("list", db="postgresql://x@localhost/db")
-    assert result.stderr == "Error: postgresql databases are not supported; give a SQLite file path or sqlite:/// URL\n"
+    assert error_lines(result) == "Error: postgresql databases are not supported; give a SQLite file path or sqlite:/// URL\n"

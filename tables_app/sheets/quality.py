@@ -1,0 +1,93 @@
+"""Quality warnings beyond errors (`tables lint`): things that import but are
+probably mistakes. Warnings never fail an import unless --strict."""
+
+from __future__ import annotations
+
+from tables_app.domain.cells import Outcome
+from tables_app.domain.resolve import AUTOMATIC_MISS
+from tables_app.errors import Problem
+from tables_app.sheets.parse import ParsedWorkbook
+
+D100 = 100
+WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
+KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
+
+
+def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_tops: dict[str, int | None]) -> list[Problem]:
+    """``used``: table names (casefolded) used by weapons and cells elsewhere;
+    ``attack_tops``: the top of every attack table in the database (None: open)."""
+    warnings: list[Problem] = []
+
+    def warn(sheet: str, cell: str | None, message: str) -> None:
+        warnings.append(Problem(parsed.file_name, sheet, cell, message))
+
+    tops = dict(attack_tops)
+    for item in parsed.attack_tables:
+        table = item.value
+        tops[table.name.casefold()] = table.rows.highest
+        _falling_damage(table, item.sheet, warn)
+        _armor_order(table.armors, item.sheet, warn)
+    for item in parsed.critical_tables:
+        reach = D100 + table_max_modifier(item.value)
+        for span in item.value.rows.ranges:
+            if span.low > reach:
+                warn(item.sheet, None, f"row {span.label} can never be rolled: d100 + the largest modifier reaches {reach}")
+    for item in parsed.weapons:
+        weapon = item.value
+        top = tops.get(weapon.attack_table.casefold())
+        if weapon.max_result is not None and top is not None and weapon.max_result > top:
+            warn(item.sheet, item.cell, f"{weapon.name}: Max result {weapon.max_result} is above the top of {weapon.attack_table} ({top}); results above it read the top row anyway")
+        if weapon.max_result is not None and weapon.max_result <= AUTOMATIC_MISS:
+            warn(item.sheet, item.cell, f"{weapon.name}: Max result {weapon.max_result} always misses (10 or less)")
+        if weapon.clumsy > WIDE_CLUMSY:
+            warn(item.sheet, item.cell, f"{weapon.name}: Clumsy range 1-{weapon.clumsy} fumbles {weapon.clumsy}% of attacks")
+    in_workbook = {"attack": set(), "critical": set(), "fumble": set()}
+    for item in parsed.weapons:
+        w = item.value
+        in_workbook["attack"].add(w.attack_table.casefold())
+        in_workbook["critical"] |= {n.casefold() for n in (w.critical, w.secondary_critical) if n}
+        if w.fumble_table:
+            in_workbook["fumble"].add(w.fumble_table.casefold())
+    for item in parsed.attack_tables:
+        in_workbook["critical"] |= {c.critical.casefold() for cells in item.value.rows.values for c in cells if c.critical}
+    for kind, items, label in (("attack", parsed.attack_tables, "attack table"),
+                               ("critical", parsed.critical_tables, "critical table"),
+                               ("fumble", parsed.fumble_tables, "fumble table")):
+        for item in items:
+            key = item.name.casefold()
+            if key not in used[kind] and key not in in_workbook[kind]:
+                warn(item.sheet, item.cell, f"no weapon{' or attack cell' if kind == 'critical' else ''} uses {label} {item.name!r}")
+    return warnings
+
+
+def table_max_modifier(table) -> int:  # type: ignore[no-untyped-def]
+    return table.scale.max_modifier
+
+
+def _falling_damage(table, sheet: str, warn) -> None:  # type: ignore[no-untyped-def]
+    for column, armor in enumerate(table.armors):
+        best, best_row = -1, None
+        for span, cells in zip(table.rows.ranges, table.rows.values):
+            cell = cells[column]
+            if span.high is not None and span.high <= AUTOMATIC_MISS:
+                continue  # rows of 10 or less are never read
+            hits = 0 if cell.outcome is Outcome.MISS else cell.hits
+            if hits < best:
+                warn(sheet, None, f"damage falls in column {armor}: {best_row} gives {best}, {span.label} gives {cell.text}")
+                break
+            if hits > best:
+                best, best_row = hits, span.label
+
+
+def _armor_order(armors: tuple[str, ...], sheet: str, warn) -> None:  # type: ignore[no-untyped-def]
+    keys = tuple(a.casefold() for a in armors)
+    if all(k.isdigit() for k in keys):
+        numbers = [int(k) for k in keys]
+        if numbers != sorted(numbers) and numbers != sorted(numbers, reverse=True):
+            warn(sheet, None, f"armor columns out of order: {', '.join(armors)}")
+        return
+    for order in KNOWN_ARMOR_ORDERS:
+        if set(keys) <= set(order):
+            expected = [k for k in order if k in keys]
+            if list(keys) != expected:
+                warn(sheet, None, f"armor columns out of order: {', '.join(armors)} (expected {', '.join(k.upper() for k in expected)})")

@@ -1,0 +1,105 @@
+"""Quality warnings (`tables lint`, `--strict`) and what a re-import changes (issue 6)."""
+
+import json
+
+from conftest import build_workbook, error_lines
+
+
+def attack(name, rows, header=("Result", "NA", "HA")):
+    return [["Kind", "attack"], ["Name", name], [], list(header), *[list(r) for r in rows]]
+
+
+def weapons(*rows):
+    return [["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"], *rows]
+
+
+def warnings_of(result):
+    return [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
+
+
+def test_quality_warnings(run, write_workbook):
+    path = write_workbook("q.xlsx", {
+        "Falls": attack("Falls", [("11-50", 5, 3), ("51-90", 4, 3), ("91+", "9 Mod", 4)]),
+        "Shuffled": attack("Shuffled", [("11+", 1, 1, 1)], header=("Result", "MA", "NA", "HA")),
+        "Crit": [["Kind", "critical"], ["Name", "Spare"], [], ["Roll", "Text"], ["1-150", "a"], ["151-200", "never"]],
+        "W": weapons(["Poker", "Falls", 150, 12, "Cut"], ["Pin", "Shuffled", 5, 1, "Cut"]),
+    })
+    result = run("lint", str(path))
+    assert result.exit_code == 0, result.output
+    assert warnings_of(result) == [
+        "Warning: q.xlsx › Falls: damage falls in column NA: 11-50 gives 5, 51-90 gives 4",
+        "Warning: q.xlsx › Shuffled: armor columns out of order: MA, NA, HA (expected NA, MA, HA)",
+        "Warning: q.xlsx › Crit: row 151-200 can never be rolled: d100 + the largest modifier reaches 150",
+        "Warning: q.xlsx › W › A4: Poker: Clumsy range 1-12 fumbles 12% of attacks",
+        "Warning: q.xlsx › W › A5: Pin: Max result 5 always misses (10 or less)",
+        "Warning: q.xlsx › Crit › B2: no weapon or attack cell uses critical table 'Spare'",
+    ]
+    strict = run("lint", "--strict", str(path))
+    assert strict.exit_code == 1
+    assert error_lines(strict).splitlines()[0] == "Error: q.xlsx › Falls: damage falls in column NA: 11-50 gives 5, 51-90 gives 4 (--strict)"
+
+
+def test_max_result_above_a_closed_top(run, write_workbook):
+    path = write_workbook("m.xlsx", {"W": weapons(["Long Dagger", "Edged", 200, 2, "Cut"])})
+    assert warnings_of(run("lint", str(path))) == [
+        "Warning: m.xlsx › W › A4: Long Dagger: Max result 200 is above the top of Edged (175); results above it read the top row anyway"
+    ]
+
+
+def test_strict_import_writes_nothing(run, write_workbook, db_path, dump):
+    before = dump(db_path)
+    path = write_workbook("s.xlsx", {"F": [["Kind", "fumble"], ["Name", "Lonely"], [], ["Roll", "Text"], ["1+", "x"]]})
+    result = run("import", "--strict", str(path))
+    assert result.exit_code == 1
+    assert error_lines(result) == "Error: s.xlsx › F › B2: no weapon uses fumble table 'Lonely' (--strict)\n"
+    assert dump(db_path) == before
+    assert run("import", str(path)).exit_code == 0  # without --strict a warning does not fail
+
+
+def test_the_bundled_tables_have_no_quality_warnings(run):
+    from tables_app.database import bundled_workbooks
+
+    result = run("lint", "--replace", *map(str, bundled_workbooks()))
+    assert result.exit_code == 0 and warnings_of(result) == []
+
+
+def test_a_reimport_reports_what_changed(run, tmp_path, db_path, dump):
+    first = build_workbook(tmp_path / "t.xlsx", {
+        "A": attack("Jab", [("11-50", 2, 1), ("51+", "6 Lig", 3)]),
+        "F": [["Kind", "fumble"], ["Name", "Trip"], [], ["Roll", "Text", "Hits"], ["1-50", "Stumble.", 0], ["51+", "Fall.", 1]],
+        "W": weapons(["Jabber", "Jab", 100, 2, "Impact"]),
+    })
+    assert run("import", str(first)).exit_code == 0
+    (tmp_path / "v2").mkdir()
+    second = build_workbook(tmp_path / "v2" / "t.xlsx", {
+        "A": attack("Jab", [("11-50", 2, 1), ("51-90", "7 Lig", 3), ("91+", "9 Mod", 4)]),
+        "F": [["Kind", "fumble"], ["Name", "Trip"], [], ["Roll", "Text", "Hits"], ["1-50", "Stumble.", 0], ["51+", "Fall hard.", 2]],
+        "W": weapons(["Jabber", "Jab", 120, 2, "Impact"]),
+        "C": [["Kind", "creatures"], [], ["Name", "DEF", "Armor"], ["Dummy", 0, "NA"]],
+    })
+    before = dump(db_path)
+    dry = run("import", "--dry-run", str(second), "--json")
+    assert dry.exit_code == 0 and dump(db_path) == before
+    changes = json.loads(dry.stdout)["workbooks"][0]["changes"]
+    assert changes["added"] == {"creatures": ["Dummy"]}
+    assert [(r["row"], r["change"]) for r in changes["rows"]] == [("51+", "removed"), ("51-90", "added"), ("91+", "added")]
+    assert changes["entries"] == [{"table": "Trip", "row": "51+", "condition": None, "before": "Fall. | hits 1", "after": "Fall hard. | hits 2"}]
+    assert changes["fields"] == [{"kind": "weapon", "name": "Jabber", "field": "max_result", "before": 100, "after": 120}]
+    people = run("import", str(second))
+    assert people.exit_code == 0
+    lines = people.stdout.splitlines()
+    assert "  added creatures: Dummy" in lines
+    assert "  weapon Jabber max_result: 100 → 120" in lines
+    assert "  Trip 51+: Fall. | hits 1 → Fall hard. | hits 2" in lines
+
+
+def test_changed_cells_before_and_after(run, tmp_path):
+    one = build_workbook(tmp_path / "c.xlsx", {"A": attack("Cuff", [("11-50", 2, 1), ("51+", "6 Lig", 3)])})
+    assert run("import", str(one)).exit_code == 0
+    (tmp_path / "v2").mkdir()
+    two = build_workbook(tmp_path / "v2" / "c.xlsx", {"A": attack("Cuff", [("11-50", 2, "—"), ("51+", "8 Mod", 3)])})
+    data = json.loads(run("import", str(two), "--json").stdout)
+    assert data["workbooks"][0]["changes"]["cells"] == [
+        {"table": "Cuff", "row": "11-50", "armor": "HA", "before": "1", "after": "—"},
+        {"table": "Cuff", "row": "51+", "armor": "NA", "before": "6 Lig", "after": "8 Mod"},
+    ]
