@@ -228,11 +228,32 @@ class Interpreter:
             number, values = rows[i]
             column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
             self.problem(name, coordinate(number, column), "stray cells after the grid (the grid ends at the first blank row)")
+        last_row = grid_rows[-1][0] if grid_rows else header_row
+        width = max([len(header_values)] + [len(v) for _, v in grid_rows])
+        if not self.check_layout(sheet, last_row, width):
+            return None
         columns = self.read_columns(name, kind, header_row, header_values, grid_rows)
         if columns is None:
             return None
         order = sorted(columns.items(), key=lambda item: item[1])
         return Grid(name, kind, header, texts, columns, order, header_row, grid_rows)
+
+    def check_layout(self, sheet: RawSheet, last_row: int, width: int) -> bool:
+        """Nothing is imported silently: hidden rows or columns and merged
+        cells inside the table are errors (the guard found them)."""
+        layout, ok = sheet.layout, True
+        for row in sorted(r for r in layout.hidden_rows if r <= last_row):
+            self.problem(sheet.name, coordinate(row, 1), f"row {row} is hidden; unhide it (hidden rows are not imported silently)")
+            ok = False
+        for column in sorted(c for c in layout.hidden_columns if c <= width):
+            self.problem(sheet.name, coordinate(1, column), f"column {coordinate(1, column)[:-1]} is hidden; unhide it")
+            ok = False
+        for min_row, min_col, max_row, max_col in layout.merged:
+            if min_row <= last_row and min_col <= width:
+                span = f"{coordinate(min_row, min_col)}:{coordinate(max_row, max_col)}"
+                self.problem(sheet.name, coordinate(min_row, min_col), f"merged cells {span}; unmerge them and fill every cell")
+                ok = False
+        return ok
 
     def read_header_block(self, rows):  # type: ignore[no-untyped-def]
         """Key | Value rows from A1 to the first blank row."""

@@ -9,15 +9,13 @@ from __future__ import annotations
 import hashlib
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
+from tables_app.sheets import guard
+from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
 from tables_app.sheets.values import clean
-
-MAX_ROWS = 5_000  # per sheet: Rolemaster tables have ~150 rows
-MAX_COLUMNS = 64  # Rolemaster's 20 armor types plus room
-MAX_FILE_BYTES = 50 * 1024 * 1024
 
 
 class UncachedFormula:
@@ -39,6 +37,7 @@ class RawSheet:
     hidden: bool
     rows: tuple[tuple[int, tuple[object, ...]], ...]
     too_big: bool = False
+    layout: guard.SheetLayout = field(default_factory=guard.SheetLayout)  # hidden rows/columns, merged cells
 
 
 @dataclass(frozen=True)
@@ -59,28 +58,10 @@ def file_digest(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def refuse_early(path: Path) -> None:
-    """Refuse what is plainly not an .xlsx workbook before openpyxl sees it."""
-    name = path.name
-    if not path.is_file():
-        raise WorkbookInvalid([Problem(name, None, None, "no such file")])
-    size = path.stat().st_size
-    if size == 0:
-        raise WorkbookInvalid([Problem(name, None, None, "the file is empty")])
-    if size > MAX_FILE_BYTES:
-        raise WorkbookInvalid([Problem(name, None, None, f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}")])
-    with path.open("rb") as handle:
-        head = handle.read(8)
-    if head.startswith(b"\xd0\xcf\x11\xe0"):
-        raise WorkbookInvalid([Problem(name, None, None, "a legacy .xls or password-protected workbook; save it as an unprotected .xlsx")])
-    if not head.startswith(b"PK") or not zipfile.is_zipfile(path):
-        raise WorkbookInvalid([Problem(name, None, None, "not an .xlsx workbook (it is not a zip file)")])
-
-
 def read_workbook(path: str | Path, label: str | None = None) -> RawWorkbook:
     """Read a workbook; ``label`` is the name it is known by (default: its file name)."""
     path = Path(path)
-    refuse_early(path)
+    inspection = guard.inspect(path, label or path.name)
     sha256, size = file_digest(path)
     import openpyxl  # deferred: a heavy import
 
@@ -94,6 +75,7 @@ def read_workbook(path: str | Path, label: str | None = None) -> RawWorkbook:
         sheets = [_guarded(name, sheet, _read_sheet) for sheet in book.worksheets]
     finally:
         book.close()
+    sheets = [replace(raw, layout=inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
     if _has_formulas(path):
         sheets = _mark_uncached_formulas(path, sheets)
     return RawWorkbook(name, sha256, size, tuple(sheets))
@@ -144,7 +126,7 @@ def _mark_uncached_formulas(path: Path, sheets: list[RawSheet]) -> list[RawSheet
                 if values[column - 1] is None or values[column - 1] == "":
                     values[column - 1] = UNCACHED_FORMULA
             merged = tuple((n, tuple(v)) for n, v in sorted(rows.items()))
-            marked.append(RawSheet(raw.name, raw.hidden, merged, raw.too_big))
+            marked.append(replace(raw, rows=merged))
     finally:
         book.close()
     return marked

@@ -39,9 +39,12 @@ def is_blank(value: object) -> bool:
 
 
 def check_value(value: object) -> str | None:
-    """Why a value can never be read (an error cell, an uncomputed formula), else None."""
+    """Why a value can never be read (an error cell, an uncomputed formula,
+    a control character), else None."""
     if type(value).__name__ == "UncachedFormula":
         return "a formula without a cached value: open and save the file in a spreadsheet program, or paste values"
+    if isinstance(value, str) and (control := next((ch for ch in value if ord(ch) < 32 or 127 <= ord(ch) < 160), None)):
+        return f"the text holds the control character U+{ord(control):04X}; retype the cell"
     if isinstance(value, str) and value.upper() in ERROR_VALUES:
         return f"error value {value} (fix the formula or paste values)"
     return None

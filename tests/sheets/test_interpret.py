@@ -183,9 +183,12 @@ def test_text_is_normalised(write_workbook):
     "content, message",
     [
         (b"", "the file is empty"),
-        (b"Name,DEF\nOrc,20\n", "not an .xlsx workbook (it is not a zip file)"),
-        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "a legacy .xls or password-protected workbook; save it as an unprotected .xlsx"),
-        (b"PK\x03\x04 truncated", "not an .xlsx workbook (it is not a zip file)"),
+        (b"Name,DEF\nOrc,20\n", "not an .xlsx workbook (a text file (CSV?)); save it from a spreadsheet program as .xlsx"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "a legacy .xls workbook; open it and save it as .xlsx (Excel Workbook)"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "EncryptionInfo".encode("utf-16-le") + b"\0" * 100,
+         "the workbook is password-protected; remove the password (save a copy without it) and import that"),
+        (b"PK\x03\x04 truncated", "the file is truncated or corrupt (File is not a zip file)"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not an .xlsx workbook (not a zip file); save it from a spreadsheet program as .xlsx"),
     ],
 )
 def test_not_workbooks_are_refused(tmp_path, content, message):
@@ -202,7 +205,7 @@ def test_a_zip_that_is_not_a_workbook(tmp_path):
     path = tmp_path / "z.xlsx"
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("hello.txt", "hi")
-    with pytest.raises(WorkbookInvalid, match=r"^z.xlsx: cannot open the workbook: "):
+    with pytest.raises(WorkbookInvalid, match=r"^z.xlsx: a zip file, but not an Excel workbook \(no xl/workbook.xml\)"):
         read_workbook(path)
 
 

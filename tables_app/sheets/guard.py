@@ -1,0 +1,210 @@
+"""Refuse hostile or broken files before openpyxl parses them.
+
+Everything here reads the file as a zip of XML parts, streaming, with fixed
+limits, so a refusal is fast and takes bounded memory whatever the file
+claims: empty, truncated or corrupt files, text renamed .xlsx, legacy .xls
+and password-protected workbooks, zip bombs (declared sizes, compression
+ratios, and data that outgrows its declared size), XML with a DOCTYPE or
+entities, and sheets that claim or hold cells beyond the importer's bounds.
+The same scan collects what read-only openpyxl cannot see: hidden rows and
+columns and merged cells, so the interpreter can refuse them inside a grid.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from tables_app.errors import Problem, WorkbookInvalid
+
+MAX_FILE_BYTES = 50 * 1024 * 1024
+MAX_MEMBERS = 2_000
+MAX_UNPACKED_BYTES = 200 * 1024 * 1024  # all parts together, as declared and as read
+MAX_RATIO = 200  # a part may unpack to at most 200× its packed size (beyond 1 MB)
+MAX_ROWS = 5_000
+MAX_COLUMNS = 64
+CHUNK = 1 << 20
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ENCRYPTED_MARK = "EncryptionInfo".encode("utf-16-le")
+
+_DECLARATION = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
+_ROW = re.compile(rb"<(?:\w+:)?row\b([^>]*)>")
+_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+)(\d+)"')
+_COL = re.compile(rb"<(?:\w+:)?col\b([^>]*)/?>")
+_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
+_ATTR = re.compile(rb'(\w+)="([^"]*)"')
+
+
+def column_number(letters: bytes | str) -> int:
+    number = 0
+    for ch in letters if isinstance(letters, str) else letters.decode():
+        number = number * 26 + ord(ch) - 64
+    return number
+
+
+@dataclass
+class SheetLayout:
+    """What the guard saw in one worksheet part."""
+
+    hidden_rows: set[int] = field(default_factory=set)
+    hidden_columns: set[int] = field(default_factory=set)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)  # min_row, min_col, max_row, max_col
+
+
+@dataclass
+class Inspection:
+    layouts: dict[str, SheetLayout] = field(default_factory=dict)  # sheet title → layout
+
+
+def refuse(name: str, message: str, sheet: str | None = None, cell: str | None = None) -> WorkbookInvalid:
+    return WorkbookInvalid([Problem(name, sheet, cell, message)])
+
+
+def inspect(path: Path, name: str) -> Inspection:
+    """Check the file; raise WorkbookInvalid with one clear problem, or say what it holds."""
+    if not path.is_file():
+        raise refuse(name, "no such file")
+    size = path.stat().st_size
+    if size == 0:
+        raise refuse(name, "the file is empty")
+    if size > MAX_FILE_BYTES:
+        raise refuse(name, f"the file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    if head.startswith(OLE_MAGIC):
+        with path.open("rb") as handle:
+            data = handle.read(min(size, 4 * 1024 * 1024))
+        if ENCRYPTED_MARK in data:
+            raise refuse(name, "the workbook is password-protected; remove the password (save a copy without it) and import that")
+        raise refuse(name, "a legacy .xls workbook; open it and save it as .xlsx (Excel Workbook)")
+    if not head.startswith(b"PK"):
+        kind = "a text file (CSV?)" if _looks_like_text(head) else "not a zip file"
+        raise refuse(name, f"not an .xlsx workbook ({kind}); save it from a spreadsheet program as .xlsx")
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise refuse(name, f"the file is truncated or corrupt ({exc})") from None
+    with archive:
+        return _inspect_archive(archive, name)
+
+
+def _looks_like_text(head: bytes) -> bool:
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\x00" not in head
+
+
+def _inspect_archive(archive: zipfile.ZipFile, name: str) -> Inspection:
+    members = archive.infolist()
+    if len(members) > MAX_MEMBERS:
+        raise refuse(name, f"the workbook has {len(members):,} parts; the limit is {MAX_MEMBERS:,}")
+    names = {m.filename for m in members}
+    if "xl/workbook.xml" not in names:
+        raise refuse(name, "a zip file, but not an Excel workbook (no xl/workbook.xml); save it as .xlsx")
+    declared = sum(m.file_size for m in members)
+    if declared > MAX_UNPACKED_BYTES:
+        raise refuse(name, f"the workbook unpacks to {declared:,} bytes; the limit is {MAX_UNPACKED_BYTES:,} (a zip bomb?)")
+    for member in members:
+        if member.file_size > CHUNK and member.file_size > MAX_RATIO * max(member.compress_size, 1):
+            raise refuse(name, f"part {member.filename} unpacks {member.file_size // max(member.compress_size, 1):,} times its size (a zip bomb?)")
+    sheets = _sheet_parts(archive, name)
+    layouts = {}
+    budget = [MAX_UNPACKED_BYTES]
+    for member in members:
+        if not member.filename.endswith((".xml", ".rels", ".vml")):
+            continue
+        title = sheets.get(member.filename)
+        layout = SheetLayout()
+        _scan(archive, member, name, title, layout, budget)
+        if title is not None:
+            layouts[title] = layout
+    return Inspection(layouts)
+
+
+def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
+    """Worksheet part path → sheet title, from workbook.xml and its relationships."""
+    import defusedxml.ElementTree as ElementTree
+
+    try:
+        book = ElementTree.fromstring(_read_small(archive, "xl/workbook.xml", name))
+        rels = ElementTree.fromstring(_read_small(archive, "xl/_rels/workbook.xml.rels", name))
+    except KeyError:
+        raise refuse(name, "the workbook's part list is missing (xl/_rels/workbook.xml.rels); the file is corrupt") from None
+    except Exception as exc:  # defusedxml refuses DTDs and entities here too
+        raise refuse(name, f"the workbook's XML cannot be read safely ({type(exc).__name__})") from None
+    targets = {}
+    for rel in rels:
+        target = rel.get("Target", "")
+        path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
+        targets[rel.get("Id")] = str(PurePosixPath(path))
+    parts = {}
+    for element in book.iter():
+        if element.tag.endswith("}sheet") or element.tag == "sheet":
+            rid = next((v for k, v in element.attrib.items() if k.endswith("}id")), None)
+            if rid in targets:
+                parts[targets[rid]] = element.get("name", "")
+    return parts
+
+
+def _read_small(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
+    info = archive.getinfo(member)
+    if info.file_size > 10 * CHUNK:
+        raise refuse(name, f"part {member} is {info.file_size:,} bytes; too large for a part list")
+    return archive.read(member)
+
+
+def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: str | None,
+          layout: SheetLayout, budget: list[int]) -> None:
+    """Stream one XML part: refuse DTDs and entities, count real bytes against
+    the declared size, and for a worksheet check bounds and note hidden rows,
+    hidden columns and merged cells."""
+    read = 0
+    tail = b""
+    try:
+        with archive.open(member) as stream:
+            while block := stream.read(CHUNK):
+                read += len(block)
+                budget[0] -= len(block)
+                if read > member.file_size or budget[0] < 0:
+                    raise refuse(name, f"part {member.filename} unpacks to more than it declares (a zip bomb?)")
+                text = tail + block
+                if _DECLARATION.search(text):
+                    raise refuse(name, f"part {member.filename} declares a DOCTYPE or entities (an XML bomb?); refused", title)
+                if title is not None:
+                    _sheet_bounds(text, name, title, layout)
+                tail = text[-4096:]
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as exc:
+        raise refuse(name, f"part {member.filename} is truncated or corrupt ({exc})") from None
+
+
+def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> None:
+    for m in _DIMENSION.finditer(text):
+        rows = int(m.group(4) or m.group(2))
+        columns = column_number(m.group(3) or m.group(1))
+        if rows > MAX_ROWS or columns > MAX_COLUMNS:
+            last = (m.group(3) or m.group(1)).decode() + (m.group(4) or m.group(2)).decode()
+            raise refuse(name, f"the sheet claims cells up to {last}; the importer reads at most {MAX_ROWS:,} rows and {MAX_COLUMNS} columns", title)
+    for m in _CELL.finditer(text):
+        row, column = int(m.group(2)), column_number(m.group(1))
+        if row > MAX_ROWS or column > MAX_COLUMNS:
+            cell = m.group(1).decode() + m.group(2).decode()
+            raise refuse(name, f"a cell at {cell} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", title, cell)
+    for m in _ROW.finditer(text):
+        attributes = dict(_ATTR.findall(m.group(1)))
+        if attributes.get(b"hidden") in (b"1", b"true") and attributes.get(b"r", b"").isdigit():
+            layout.hidden_rows.add(int(attributes[b"r"]))
+    for m in _COL.finditer(text):
+        attributes = dict(_ATTR.findall(m.group(1)))
+        if attributes.get(b"hidden") in (b"1", b"true"):
+            low, high = int(attributes.get(b"min", b"1")), int(attributes.get(b"max", b"1"))
+            layout.hidden_columns.update(range(low, min(high, MAX_COLUMNS + 1) + 1))
+    for m in _MERGE.finditer(text):
+        a, b = (column_number(m.group(1)), int(m.group(2))), (column_number(m.group(3)), int(m.group(4)))
+        merged = (min(a[1], b[1]), min(a[0], b[0]), max(a[1], b[1]), max(a[0], b[0]))
+        if merged not in layout.merged:
+            layout.merged.append(merged)

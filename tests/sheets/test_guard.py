@@ -1,0 +1,172 @@
+"""Hostile and broken files are refused before parsing (issue 7, docs/security.md)."""
+
+import re
+import struct
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from conftest import build_workbook
+
+from tables_app.errors import WorkbookInvalid
+from tables_app.sheets.parse import interpret
+from tables_app.sheets.read import read_workbook
+
+GOOD = {"F": [["Kind", "fumble"], ["Name", "Oops"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]]}
+
+
+def refused(path) -> str:
+    with pytest.raises(WorkbookInvalid) as caught:
+        read_workbook(path)
+    return str(caught.value)
+
+
+def rewrite(source, target, member, change):
+    """Copy an .xlsx, passing one part's bytes through ``change``."""
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            zout.writestr(item.filename, change(data) if item.filename == member else data)
+    return target
+
+
+@pytest.fixture
+def good(tmp_path):
+    return build_workbook(tmp_path / "good.xlsx", GOOD)
+
+
+def test_xml_entity_bomb(good, tmp_path):
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+              + b"".join(b'<!ENTITY lol%d "%s">' % (i, b"&lol%d;" % (i - 1) * 10 if i > 1 else b"&lol;" * 10) for i in range(1, 10))
+              + b"]>")
+    bomb = rewrite(good, tmp_path / "bomb.xlsx", "xl/worksheets/sheet1.xml", lambda d: laughs + d.split(b"?>", 1)[-1])
+    assert refused(bomb) == "bomb.xlsx › F: part xl/worksheets/sheet1.xml declares a DOCTYPE or entities (an XML bomb?); refused"
+
+
+def test_external_entity(good, tmp_path):
+    xxe = b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+    path = rewrite(good, tmp_path / "xxe.xlsx", "xl/styles.xml", lambda d: xxe + d.split(b"?>", 1)[-1])
+    assert refused(path) == "xxe.xlsx: part xl/styles.xml declares a DOCTYPE or entities (an XML bomb?); refused"
+
+
+def test_a_zip_bomb_by_compression_ratio(tmp_path, good):
+    path = tmp_path / "zipbomb.xlsx"
+    with zipfile.ZipFile(good) as zin, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            zout.writestr(item.filename, zin.read(item.filename))
+        with zout.open("xl/media/padding.xml", "w") as padding:
+            for _ in range(40):
+                padding.write(b" " * (1 << 20))
+    assert refused(path).startswith("zipbomb.xlsx: part xl/media/padding.xml unpacks ")
+
+
+def test_a_part_that_unpacks_to_more_than_it_declares(good, tmp_path):
+    data = bytearray(good.read_bytes())
+    name = b"xl/worksheets/sheet1.xml"
+    for signature, size_offset, name_offset in ((b"PK\x03\x04", 22, 30), (b"PK\x01\x02", 24, 46)):
+        start = 0
+        while (start := data.find(signature, start)) != -1:
+            if data[start + name_offset: start + name_offset + len(name)] == name:
+                struct.pack_into("<I", data, start + size_offset, 10)  # claims 10 bytes
+            start += 4
+    path = tmp_path / "liar.xlsx"
+    path.write_bytes(bytes(data))
+    # zipfile stops at the declared size and the CRC then fails; either way the part is refused
+    assert refused(path).startswith("liar.xlsx: part xl/worksheets/sheet1.xml ")
+
+
+def test_a_cell_at_the_last_cell_of_a_sheet(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "Far"
+    book.active["A1"] = "Kind"
+    book.active["XFD1048576"] = 1
+    book.save(tmp_path / "far.xlsx")
+    message = refused(tmp_path / "far.xlsx")
+    assert message.startswith("far.xlsx › Far")
+    assert "XFD1048576" in message
+
+
+def test_a_sheet_that_claims_a_million_rows(good, tmp_path):
+    path = rewrite(good, tmp_path / "claims.xlsx", "xl/worksheets/sheet1.xml",
+                   lambda d: d.replace(b'<dimension ref="A1:B6"', b'<dimension ref="A1:C1048576"'))
+    assert refused(path) == ("claims.xlsx › F: the sheet claims cells up to C1048576; "
+                             "the importer reads at most 5,000 rows and 64 columns")
+
+
+def test_too_many_rows(tmp_path):
+    rows = [["Kind", "fumble"], ["Name", "Long"], [], ["Roll", "Text"]] + [[str(n), "x"] for n in range(1, 5000)]
+    path = build_workbook(tmp_path / "long.xlsx", {"L": rows})
+    assert refused(path) == "long.xlsx › L: the sheet claims cells up to B5003; the importer reads at most 5,000 rows and 64 columns"
+    unclaimed = rewrite(path, tmp_path / "unclaimed.xlsx", "xl/worksheets/sheet1.xml",
+                        lambda d: re.sub(rb"<dimension[^>]*/>", b"", d))
+    assert refused(unclaimed) == "unclaimed.xlsx › L › A5001: a cell at A5001 is beyond what the importer reads (5,000 rows, 64 columns)"
+
+
+def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
+    import openpyxl
+
+    path = build_workbook(tmp_path / "layout.xlsx", {
+        "Rows": [["Kind", "fumble"], ["Name", "A"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]],
+        "Cols": [["Kind", "fumble"], ["Name", "B"], [], ["Roll", "Text", "Hits"], ["1-50", "a", 1], ["51+", "b", 2]],
+        "Merged": [["Kind", "fumble"], ["Name", "C"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "a"]],
+    })
+    book = openpyxl.load_workbook(path)
+    book["Rows"].row_dimensions[6].hidden = True
+    book["Cols"].column_dimensions["C"].hidden = True
+    book["Merged"].merge_cells("B5:B6")
+    book.save(path)
+    assert [str(p) for p in interpret(read_workbook(path)).problems] == [
+        "layout.xlsx › Rows › A6: row 6 is hidden; unhide it (hidden rows are not imported silently)",
+        "layout.xlsx › Cols › C1: column C is hidden; unhide it",
+        "layout.xlsx › Merged › B5: merged cells B5:B6; unmerge them and fill every cell",
+    ]
+
+
+def test_control_characters_are_located_errors():
+    # openpyxl will not write a control character, so the sheet is built as read.py hands it over
+    from tables_app.sheets.read import RawSheet, RawWorkbook
+
+    rows = ((1, ("Kind", "fumble")), (2, ("Name", "Oops")), (4, ("Roll", "Text")), (5, ("1+", "bell\x07")))
+    raw = RawWorkbook("ctl.xlsx", "0" * 64, 1, (RawSheet("F", False, rows),))
+    assert [str(p) for p in interpret(raw).problems] == [
+        "ctl.xlsx › F › B5: the text holds the control character U+0007; retype the cell"
+    ]
+
+
+def test_duplicate_and_blank_headers(tmp_path):
+    path = build_workbook(tmp_path / "h.xlsx", {"F": [["Kind", "fumble"], ["Name", "Oops"], [], ["Roll", "Text", "text", None],
+                                                      ["1+", "a", "b", "c"]]})
+    assert [str(p) for p in interpret(read_workbook(path)).problems] == [
+        "h.xlsx › F › C4: column 'text' appears twice",
+        "h.xlsx › F › D4: blank column header above data",
+    ]
+
+
+MEMORY_PROBE = """
+import resource, sys
+from tables_app.errors import WorkbookInvalid
+from tables_app.sheets.read import read_workbook
+try:
+    read_workbook(sys.argv[1])
+except WorkbookInvalid:
+    pass
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def test_a_big_bomb_is_refused_in_bounded_memory(tmp_path, good):
+    """150 MB of declared XML that compresses to a sliver: refused without unpacking it."""
+    path = tmp_path / "big.xlsx"
+    with zipfile.ZipFile(good) as zin, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            if item.filename != "xl/worksheets/sheet1.xml":
+                zout.writestr(item.filename, zin.read(item.filename))
+        with zout.open("xl/worksheets/sheet1.xml", "w") as sheet:
+            for _ in range(150):
+                sheet.write(b"<!-- padding -->" * (1 << 16))
+    done = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(path)], capture_output=True, text=True, timeout=60, check=True)
+    peak_kb = int(done.stdout.strip().splitlines()[-1])
+    assert peak_kb < 200 * 1024, peak_kb
