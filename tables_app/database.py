@@ -13,7 +13,16 @@ import tempfile
 from pathlib import Path
 
 from tables_app.errors import DatabaseError, WorkbookInvalid
-from tables_app.storage.sqlite import SCHEMA_HEAD, Database, database_url, has_tables, resource_dir, schema_version, sqlite_path
+from tables_app.storage.sqlite import (
+    SCHEMA_HEAD,
+    Database,
+    busy_message,
+    database_url,
+    has_tables,
+    resource_dir,
+    schema_version,
+    sqlite_path,
+)
 
 # Bundled workbooks in dependency order (criticals before the attack cells
 # and weapons that name them); any other bundled workbook follows.
@@ -43,6 +52,8 @@ def open_database(location: str | None = None) -> Database:
     except OSError as exc:
         raise DatabaseError(f"cannot create the database {path}: {exc.strerror or exc}") from None
     except sqlite3.DatabaseError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise DatabaseError(busy_message(exc)) from None
         raise DatabaseError(f"cannot read the database {path}: {exc}") from None
     if revision == SCHEMA_HEAD:
         return database

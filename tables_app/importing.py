@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from tables_app.errors import DatabaseError, Problem, WorkbookInvalid
+from tables_app.storage.sqlite import busy_message
 
 
 @dataclass
@@ -107,7 +108,7 @@ def import_workbooks(
     except IntegrityError as exc:
         raise DatabaseError(f"the import would break the database, nothing was written: {exc.orig}") from None
     except OperationalError as exc:
-        raise DatabaseError(f"cannot write the database, nothing was written: {exc.orig}") from None
+        raise DatabaseError(busy_message(exc.orig)) from None
     return report
 
 

@@ -11,10 +11,10 @@ import sqlite3
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
+from tables_app.storage import sqlite as settings
 from tables_app.storage.sqlite import (  # noqa: F401  (one home for these; re-exported)
     BUSY_TIMEOUT_MS,
     SCHEMA_HEAD,
-    database_url,
     resource_dir,
     sqlite_path,
 )
@@ -30,7 +30,8 @@ def create_db_engine(url: str) -> Engine:
     path = sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    timeout_ms = settings.BUSY_TIMEOUT_MS  # read at call time, so it can be changed
+    engine = create_engine(url, connect_args={"timeout": timeout_ms / 1000})
     if engine.dialect.name != "sqlite":
         return engine
 
@@ -38,7 +39,7 @@ def create_db_engine(url: str) -> Engine:
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None
         dbapi_connection.execute("PRAGMA foreign_keys = ON")
-        dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        dbapi_connection.execute(f"PRAGMA busy_timeout = {timeout_ms}")
         if path is not None:
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
 

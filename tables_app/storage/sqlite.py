@@ -61,6 +61,14 @@ def connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
+def busy_message(error: Exception) -> str:
+    """A locked or busy database, said plainly; any other SQLite failure as it is."""
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return f"the database is locked by another process (waited {BUSY_TIMEOUT_MS / 1000:g} s); nothing was changed, try again"
+    return f"the database failed: {text}"
+
+
 def schema_version(connection: sqlite3.Connection) -> str | None:
     """The Alembic revision recorded in the database; None if it has none."""
     found = connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'").fetchone()
@@ -93,9 +101,14 @@ class Database:
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """One read transaction: every query inside sees the same tables."""
         connection = self.connection
-        connection.execute("BEGIN")
+        try:
+            connection.execute("BEGIN")
+        except sqlite3.OperationalError as exc:
+            raise DatabaseError(busy_message(exc)) from None
         try:
             yield connection
+        except sqlite3.OperationalError as exc:
+            raise DatabaseError(busy_message(exc)) from None
         finally:
             connection.execute("COMMIT")
 

@@ -87,3 +87,21 @@ def test_a_failing_migration_leaves_the_schema_unchanged(empty_engine, monkeypat
         db.migrate(empty_engine)
     assert db.current_revision(empty_engine) is None
     assert db.is_empty(empty_engine)
+
+
+def test_broken_foreign_keys_after_a_migration_roll_it_back(empty_engine, monkeypatch):
+    """Batch migrations run with foreign keys off; env.py checks them before the commit."""
+    from alembic import op
+
+    real_execute = op.execute
+
+    def dangle(sql, *args, **kwargs):
+        result = real_execute(sql, *args, **kwargs)
+        if "CREATE VIEW" in str(sql):
+            real_execute("INSERT INTO creature_feature (creature_id, feature) VALUES (999, 'ghost')")
+        return result
+
+    monkeypatch.setattr(op, "execute", dangle)
+    with pytest.raises(RuntimeError, match="migration left broken foreign keys"):
+        db.migrate(empty_engine)
+    assert db.current_revision(empty_engine) is None and db.is_empty(empty_engine)

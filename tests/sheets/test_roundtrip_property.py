@@ -1,0 +1,104 @@
+"""Property (issue 7): export → import is the identity on generated tables."""
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.ranges import Range, RangeTable
+from tables_app.domain.severity import DEFAULT_SCALE
+from tables_app.domain.tables import AttackTable, EffectTable, Entry, TableKind
+from tables_app.sheets.parse import Catalog, interpret
+from tables_app.sheets.read import read_workbook
+from tables_app.sheets.values import ERROR_VALUES, clean
+from tables_app.sheets.write import Export, Named, write_export
+
+CODES = [level.code for level in DEFAULT_SCALE.levels]
+# Text people type, including what a spreadsheet would take for a formula. The
+# database only ever holds text as the importer normalised it (NFKC, folded
+# spaces), and text that reads exactly like a spreadsheet error (#N/A) is
+# refused on import (read-only openpyxl cannot tell the two apart).
+TEXT = st.text(alphabet=st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Zs")), min_size=1, max_size=30).map(
+    clean).filter(lambda s: bool(s) and s.upper() not in ERROR_VALUES)
+LEADING = st.sampled_from(["", "=", "+", "-", "@", "=SUM(A1)+"])
+
+
+@st.composite
+def spans(draw, start: int, must_reach: int | None):
+    bounds, low = [], start
+    while True:
+        width = draw(st.integers(0, 40))
+        high = low + width
+        bounds.append((low, high))
+        low = high + 1
+        if (must_reach is None and len(bounds) >= draw(st.integers(1, 6))) or (must_reach is not None and low > must_reach):
+            break
+    if draw(st.booleans()):
+        bounds[-1] = (bounds[-1][0], None)
+    return [Range(a, b) for a, b in bounds]
+
+
+cells = st.one_of(
+    st.just(AttackCell(Outcome.MISS)),
+    st.just(AttackCell(Outcome.NO_DAMAGE)),
+    st.integers(1, 60).map(lambda n: AttackCell(Outcome.HIT, n)),
+    st.tuples(st.integers(0, 60), st.sampled_from(CODES)).map(lambda t: AttackCell(Outcome.CRITICAL, t[0], t[1])),
+)
+
+
+@st.composite
+def attack_tables(draw):
+    armors = draw(st.lists(st.sampled_from(["NA", "LA", "MA", "HA", "1", "2", "Plate"]), min_size=1, max_size=4, unique=True))
+    ranges = draw(spans(draw(st.integers(1, 11)), None))
+    if ranges[-1].high is not None and ranges[-1].high < 11:
+        ranges.append(Range(ranges[-1].high + 1, None))
+    rows = [(r, tuple(draw(cells) for _ in armors)) for r in ranges]
+    return AttackTable(draw(TEXT.map(lambda s: "A " + s)), tuple(armors), RangeTable(rows))
+
+
+@st.composite
+def entries(draw, span: Range):
+    def one(condition):
+        return Entry(span, draw(LEADING) + draw(TEXT), draw(st.one_of(st.none(), TEXT)), draw(st.integers(0, 30)),
+                     draw(st.integers(0, 5)), draw(st.integers(0, 5)), draw(st.integers(-50, 0)),
+                     tuple(draw(st.lists(TEXT.filter(lambda t: "," not in t), max_size=3))), condition)
+    if draw(st.booleans()):
+        return (one("helm"), one("not helm"))
+    return (one(None),)
+
+
+@st.composite
+def critical_tables(draw):
+    ranges = draw(spans(1, 150))
+    rows = [(r, draw(entries(r))) for r in ranges]
+    return EffectTable(TableKind.CRITICAL, draw(TEXT.map(lambda s: "C " + s)), RangeTable(rows), draw(st.sampled_from([None, "Q", "ZZ"])))
+
+
+def round_trip(export: Export):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "generated.xlsx"
+        write_export(path, export)
+        return interpret(read_workbook(path), Catalog())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(attack_tables())
+def test_attack_tables_round_trip(table):
+    parsed = round_trip(Export(attack=[Named(table, source="=source?", notes="@notes")]))
+    assert parsed.problems == []
+    back = parsed.attack_tables[0]
+    assert (back.value.name, back.value.armors) == (table.name, table.armors)
+    assert back.value.rows.ranges == table.rows.ranges and back.value.rows.values == table.rows.values
+    assert (back.source, back.notes) == ("=source?", "@notes")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(critical_tables())
+def test_critical_tables_round_trip(table):
+    parsed = round_trip(Export(critical=[Named(table)]))
+    assert parsed.problems == []
+    back = parsed.critical_tables[0].value
+    assert (back.name, back.code) == (table.name, table.code)
+    assert back.entries == table.entries

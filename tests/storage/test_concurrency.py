@@ -1,0 +1,155 @@
+"""Real processes: readers during imports, a killed import, a locked database (issue 7)."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import build_workbook, db_dump, error_lines
+
+
+def version(tmp_path, hits: int, folder: str):
+    """The same workbook file name, every cell of its table `hits`."""
+    (tmp_path / folder).mkdir(exist_ok=True)
+    rows = [["Kind", "attack"], ["Name", "Mix"], [], ["Result", "NA", "LA", "MA", "HA"]]
+    rows += [[f"{low}-{low + 9}", hits, hits, hits, hits] for low in range(11, 200, 10)]
+    return build_workbook(tmp_path / folder / "mix.xlsx", {"A": rows})
+
+
+WRITER = """
+import sys, time
+from tables_app.database import open_database
+from tables_app.importing import import_workbooks
+database = open_database(sys.argv[1])
+deadline = time.monotonic() + float(sys.argv[2])
+paths = sys.argv[3:]
+n = 0
+while time.monotonic() < deadline:
+    report = import_workbooks(database.engine, [paths[n % len(paths)]])
+    assert not report.problems, report.problems
+    n += 1
+print(n)
+"""
+
+READER = """
+import json, sys, time
+from tables_app.database import open_database
+from tables_app import lookups
+database = open_database(sys.argv[1])
+deadline = time.monotonic() + float(sys.argv[2])
+seen, reads = set(), 0
+while time.monotonic() < deadline:
+    grid = lookups.show(database, "attack", "Mix")
+    values = {cell for row in grid["rows"] for cell in row["cells"]}
+    assert len(values) == 1, f"a mix of versions: {values}"
+    seen |= values
+    reads += 1
+print(json.dumps({"reads": reads, "seen": sorted(seen)}))
+"""
+
+
+def test_readers_see_the_old_tables_or_the_new_never_a_mix(db_path, tmp_path, run):
+    one, two = version(tmp_path, 1, "v1"), version(tmp_path, 2, "v2")
+    assert run("import", str(one)).exit_code == 0
+    seconds = "4"
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db_path), seconds, str(two), str(one)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    readers = [subprocess.Popen([sys.executable, "-c", READER, str(db_path), seconds], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    out, err = writer.communicate(timeout=120)
+    assert writer.returncode == 0, err
+    assert int(out.strip()) >= 2  # it really imported, more than once
+    for reader in readers:
+        out, err = reader.communicate(timeout=120)
+        assert reader.returncode == 0, err  # no "database is locked", no mix
+        report = json.loads(out.strip().splitlines()[-1])
+        assert report["reads"] > 0 and set(report["seen"]) <= {"1", "2"}
+
+
+KILLED_WRITER = """
+import sys, time
+from tables_app.database import open_database
+from tables_app.importing import import_workbooks
+from tables_app.storage import repository
+
+original = repository.Writer._remove_dropped
+def stall(self):
+    removed = original(self)
+    print("WRITTEN", flush=True)  # every row is written, the transaction is still open
+    time.sleep(60)
+    return removed
+repository.Writer._remove_dropped = stall
+import_workbooks(open_database(sys.argv[1]).engine, [sys.argv[2]])
+"""
+
+
+def test_a_process_killed_during_an_import_leaves_the_database_as_it_was(db_path, tmp_path, run):
+    one, two = version(tmp_path, 1, "v1"), version(tmp_path, 2, "v2")
+    assert run("import", str(one)).exit_code == 0
+    before = db_dump(db_path)
+    child = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(db_path), str(two)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline()
+        assert line.strip() == "WRITTEN", child.stderr.read()
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert db_dump(db_path) == before
+    with sqlite3.connect(db_path) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+    cell = json.loads(run("query", "attack", "Mix", "50", "NA", "--json").stdout)
+    assert cell["text"] == "1"
+
+
+def test_a_database_locked_beyond_the_busy_timeout_is_a_clear_error(db_path, tmp_path, run, monkeypatch):
+    from tables_app.storage import sqlite as settings
+
+    monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 200)
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another process is writing
+    try:
+        result = run("import", str(version(tmp_path, 3, "v3")))
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert error_lines(result) == "Error: the database is locked by another process (waited 0.2 s); nothing was changed, try again\n"
+
+
+def test_reads_go_on_while_another_process_writes(db_path, run):
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        start = time.monotonic()
+        result = run("query", "attack", "Edged", "100", "NA", "--json")
+        assert result.exit_code == 0 and time.monotonic() - start < 5  # WAL: readers are never blocked by a writer
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
+def test_an_exclusive_lock_makes_reads_fail_cleanly(db_path, run, monkeypatch):
+    from tables_app.storage import sqlite as settings
+
+    monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 200)
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")
+    blocker.execute("BEGIN EXCLUSIVE")
+    blocker.execute("UPDATE workbook SET size_bytes = size_bytes")
+    try:
+        result = run("query", "attack", "Edged", "100", "NA", "--json")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    if result.exit_code == 0:
+        pytest.skip("this SQLite lets WAL readers through an exclusive lock")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith("Error: the database is locked by another process")
