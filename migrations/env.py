@@ -20,6 +20,10 @@ def run_on(connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=True,
         compare_type=True,
+        # SQLite's DDL is transactional on our manual-BEGIN connections: run
+        # every revision and the foreign-key check in one transaction, so a
+        # failure anywhere leaves the schema and its version as they were.
+        transactional_ddl=True,
     )
     with context.begin_transaction():
         context.run_migrations()
