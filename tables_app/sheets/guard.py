@@ -21,7 +21,7 @@ from tables_app.errors import Problem, WorkbookInvalid
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_MEMBERS = 2_000
-MAX_UNPACKED_BYTES = 200 * 1024 * 1024  # all parts together, as declared and as read
+MAX_UNPACKED_BYTES = 100 * 1024 * 1024  # all parts together, as declared and as read (Rolemaster scale: ~10 MB)
 MAX_RATIO = 200  # a part may unpack to at most 200× its packed size (beyond 1 MB)
 MAX_ROWS = 5_000
 MAX_COLUMNS = 64

@@ -143,9 +143,15 @@ def _formula_positions(sheet) -> list[tuple[int, int]]:  # type: ignore[no-untyp
     return positions
 
 
+STRAY_BLOCK = 3  # header block, grid, then anything at all is stray
+
+
 def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
-    rows = []
+    """The sheet's non-empty rows, up to the first row of a third block of
+    rows (header block, grid, stray cells): the read stops at once there."""
+    rows: list[tuple[int, tuple[object, ...]]] = []
     too_big = False
+    blocks = 0
     for number, values in enumerate(
         sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 1, max_col=MAX_COLUMNS + 1, values_only=True), start=1
     ):
@@ -157,7 +163,11 @@ def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
         if number > MAX_ROWS or len(cleaned) > MAX_COLUMNS:
             too_big = True
             break
+        if not rows or number > rows[-1][0] + 1:
+            blocks += 1
         rows.append((number, cleaned))
+        if blocks == STRAY_BLOCK:
+            break
     return RawSheet(sheet.title, sheet.sheet_state != "visible", tuple(rows), too_big)
 
 
