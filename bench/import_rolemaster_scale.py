@@ -1,0 +1,96 @@
+"""Benchmark: importing a Rolemaster-scale workbook against openpyxl alone
+reading every cell of it in read-only mode, in the same run.
+
+    python bench/import_rolemaster_scale.py
+
+The workbook (made here, deterministic, values invented): 30 attack tables ×
+150 rows × 20 armor columns, 10 critical tables of 150 rows, one weapons
+sheet of 60 weapons.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import openpyxl
+
+from tables_app.database import open_database
+from tables_app.importing import import_workbooks
+
+CODES = ["A", "B", "C", "D", "E"]
+TABLES, ROWS, ARMORS, CRITICALS = 30, 150, 20, 10
+
+
+def make_workbook(path: Path) -> Path:
+    book = openpyxl.Workbook(write_only=True)
+    severities = book.create_sheet("Severities")
+    for row in (["Kind", "severities"], ["Name", "RM"], [], ["Code", "Name", "Modifier"],
+                *[[c, f"Degree {c}", 5 * i] for i, c in enumerate(CODES)]):
+        severities.append(row)
+    for t in range(CRITICALS):
+        sheet = book.create_sheet(f"Crit {t}")
+        for row in (["Kind", "critical"], ["Name", f"Crit {t}"], ["Code", f"K{t}"], ["Severities", "RM"], [],
+                    ["Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects"]):
+            sheet.append(row)
+        for r in range(ROWS):
+            sheet.append([str(r + 1), f"Blow {r}", f"An invented blow number {r} of table {t}.", r // 10, r // 40, r // 60,
+                          -(r // 30) * 5, "prone" if r > 120 else None])
+    for t in range(TABLES):
+        sheet = book.create_sheet(f"Attack {t}")
+        for row in (["Kind", "attack"], ["Name", f"Attack {t}"], ["Severities", "RM"], [], ["Result", *[str(a) for a in range(1, ARMORS + 1)]]):
+            sheet.append(row)
+        for r in range(ROWS):
+            result = 150 - r  # descending, as printed
+            cells = []
+            for a in range(ARMORS):
+                hits = max(0, (result - 20 - a * 3) // 6)
+                if result < 25 + a:
+                    cells.append("—")
+                elif result > 90 + a * 2:
+                    cells.append(f"{hits}{CODES[min(4, (result - 90 - a * 2) // 12)]}K{t % CRITICALS}")
+                else:
+                    cells.append(hits)
+            sheet.append([str(result) if result > 1 else "01", *cells])
+    weapons = book.create_sheet("Weapons")
+    for row in (["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"]):
+        weapons.append(row)
+    for w in range(60):
+        weapons.append([f"Weapon {w}", f"Attack {w % TABLES}", 150, 1 + w % 6, f"K{w % CRITICALS}"])
+    book.save(path)
+    return path
+
+
+def read_every_cell(path: Path) -> int:
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    count = 0
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows(values_only=True):
+            count += sum(1 for v in row if v is not None)
+    book.close()
+    return count
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp())
+    workbook = make_workbook(folder / "rolemaster-scale.xlsx")
+    print(f"workbook: {workbook.stat().st_size:,} bytes, {read_every_cell(workbook):,} cells")
+    peer, ours = [], []
+    for n in range(3):
+        start = time.perf_counter()
+        read_every_cell(workbook)
+        peer.append(time.perf_counter() - start)
+        database = open_database(str(folder / f"bench{n}.db"))
+        start = time.perf_counter()
+        report = import_workbooks(database.engine, [workbook])
+        ours.append(time.perf_counter() - start)
+        assert not report.problems, report.problems[:3]
+        database.dispose()
+    a, b = statistics.median(ours), statistics.median(peer)
+    print(f"import {a:.2f} s, openpyxl reading every cell {b:.2f} s: ratio {a / b:.2f} (aim <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
