@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -96,13 +97,47 @@ def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-
     from tables_app.changes import change_lines
 
     for workbook in report.workbooks:
-        parts = [f"{len(names)} {_plural(kind, len(names))} ({', '.join(names)})" for kind, names in workbook.defined.items()]
+        parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in workbook.defined.items()]
         click.echo(f"{verb} {workbook.file_name}: {'; '.join(parts) or 'nothing'}")
         for kind, names in workbook.removed.items():
             click.echo(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
-        if workbook.changes:
-            for line in change_lines(workbook.changes):
+        changes = dict(workbook.changes)
+        if changes and changes.get("added") == workbook.defined:
+            changes["added"] = {}  # a first import: everything is new, the line above says so
+        if changes:
+            for line in change_lines(changes):
                 click.echo(f"  {line}")
+
+
+PROGRESS_FROM_SHEETS = 10  # a bar only for workbooks that take a while
+
+
+@contextmanager
+def sheet_progress():  # type: ignore[no-untyped-def]
+    """A progress bar on a terminal's stderr while large workbooks are read."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = None
+
+        def on_sheet(done: int, total: int, title: str) -> None:
+            nonlocal task
+            if total < PROGRESS_FROM_SHEETS:
+                return
+            if task is None:
+                task = bar.add_task("reading sheets", total=total)
+            bar.update(task, completed=done, description=f"reading {title}")
+
+        yield on_sheet
+
+
+def _some(names: list[str], shown: int = 12) -> str:
+    more = f", and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _plural(kind: str, n: int) -> str:
@@ -123,7 +158,9 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
     """Import workbooks (all or nothing; re-importing a workbook replaces it and reports what changed)."""
     from tables_app.importing import import_workbooks
 
-    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace, strict=strict)
+    with sheet_progress() as on_sheet:
+        report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace,
+                                  strict=strict, on_sheet=on_sheet)
     _print_report(report, as_json, "Would import" if dry_run else "Imported")
 
 

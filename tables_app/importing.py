@@ -44,7 +44,7 @@ class ImportReport:
 
 def import_workbooks(
     engine: Engine, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
-    labels: list[str] | None = None, strict: bool = False,
+    labels: list[str] | None = None, strict: bool = False, on_sheet=None,  # type: ignore[no-untyped-def]
 ) -> ImportReport:
     """Import workbooks in order, all in one transaction: all or nothing.
 
@@ -75,7 +75,7 @@ def import_workbooks(
             session.execute(text("PRAGMA defer_foreign_keys = ON"))
             for index, path in enumerate(paths):
                 try:
-                    raw = read_workbook(path, labels[index] if labels else None)
+                    raw = read_workbook(path, labels[index] if labels else None, on_sheet)
                 except WorkbookInvalid as exc:
                     report.problems.extend(exc.problems)
                     continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -20,11 +21,7 @@ class SeverityScale:
     levels: tuple[Severity, ...]
 
     def find(self, text: str) -> Severity | None:
-        key = text.strip().casefold()
-        for level in self.levels:
-            if key in (level.code.casefold(), level.name.casefold()):
-                return level
-        return None
+        return _index(self).get(text.strip().casefold())
 
     def get(self, code: str) -> Severity:
         found = self.find(code)
@@ -57,3 +54,11 @@ DEFAULT_SCALE = SeverityScale(
         Severity("Let", "Lethal", 50),
     ),
 )
+
+
+@lru_cache(maxsize=256)
+def _index(scale: SeverityScale) -> dict[str, Severity]:
+    """Codes and names, casefolded, to their severity (codes win over names)."""
+    index = {level.name.casefold(): level for level in scale.levels}
+    index.update({level.code.casefold(): level for level in scale.levels})
+    return index

@@ -31,11 +31,14 @@ ENCRYPTED_MARK = "EncryptionInfo".encode("utf-16-le")
 
 _DECLARATION = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
-_ROW = re.compile(rb"<(?:\w+:)?row\b([^>]*)>")
-_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Z]+)(\d+)"')
+# Targeted patterns: only what breaks a bound or is hidden matches, so the
+# scan runs at the regex engine's speed over ordinary sheets.
+_HIDDEN_ROW = re.compile(rb'<(?:\w+:)?row\b([^>]*\bhidden="(?:1|true)"[^>]*)>')
+_FAR_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="((?:[A-Z]{3,}|B[M-Z]|[C-Z][A-Z])\d+|[A-Z]+\d{4,})"')
 _COL = re.compile(rb"<(?:\w+:)?col\b([^>]*)/?>")
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
 _ATTR = re.compile(rb'(\w+)="([^"]*)"')
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
 
 
 def column_number(letters: bytes | str) -> int:
@@ -57,6 +60,7 @@ class SheetLayout:
 @dataclass
 class Inspection:
     layouts: dict[str, SheetLayout] = field(default_factory=dict)  # sheet title → layout
+    has_formulas: bool = False  # any worksheet holds a formula (read.py then looks for uncached ones)
 
 
 def refuse(name: str, message: str, sheet: str | None = None, cell: str | None = None) -> WorkbookInvalid:
@@ -113,17 +117,18 @@ def _inspect_archive(archive: zipfile.ZipFile, name: str) -> Inspection:
         if member.file_size > CHUNK and member.file_size > MAX_RATIO * max(member.compress_size, 1):
             raise refuse(name, f"part {member.filename} unpacks {member.file_size // max(member.compress_size, 1):,} times its size (a zip bomb?)")
     sheets = _sheet_parts(archive, name)
-    layouts = {}
+    inspection = Inspection()
     budget = [MAX_UNPACKED_BYTES]
     for member in members:
         if not member.filename.endswith((".xml", ".rels", ".vml")):
             continue
         title = sheets.get(member.filename)
         layout = SheetLayout()
-        _scan(archive, member, name, title, layout, budget)
+        if _scan(archive, member, name, title, layout, budget):
+            inspection.has_formulas = True
         if title is not None:
-            layouts[title] = layout
-    return Inspection(layouts)
+            inspection.layouts[title] = layout
+    return inspection
 
 
 def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
@@ -159,12 +164,13 @@ def _read_small(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
 
 
 def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: str | None,
-          layout: SheetLayout, budget: list[int]) -> None:
+          layout: SheetLayout, budget: list[int]) -> bool:
     """Stream one XML part: refuse DTDs and entities, count real bytes against
     the declared size, and for a worksheet check bounds and note hidden rows,
-    hidden columns and merged cells."""
+    hidden columns and merged cells. Says whether a worksheet holds formulas."""
     read = 0
     tail = b""
+    formulas = False
     try:
         with archive.open(member) as stream:
             while block := stream.read(CHUNK):
@@ -177,9 +183,11 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
                     raise refuse(name, f"part {member.filename} declares a DOCTYPE or entities (an XML bomb?); refused", title)
                 if title is not None:
                     _sheet_bounds(text, name, title, layout)
+                    formulas = formulas or bool(_FORMULA.search(text))
                 tail = text[-4096:]
     except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as exc:
         raise refuse(name, f"part {member.filename} is truncated or corrupt ({exc})") from None
+    return formulas
 
 
 def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> None:
@@ -189,14 +197,14 @@ def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> No
         if rows > MAX_ROWS or columns > MAX_COLUMNS:
             last = (m.group(3) or m.group(1)).decode() + (m.group(4) or m.group(2)).decode()
             raise refuse(name, f"the sheet claims cells up to {last}; the importer reads at most {MAX_ROWS:,} rows and {MAX_COLUMNS} columns", title)
-    for m in _CELL.finditer(text):
-        row, column = int(m.group(2)), column_number(m.group(1))
-        if row > MAX_ROWS or column > MAX_COLUMNS:
-            cell = m.group(1).decode() + m.group(2).decode()
+    for m in _FAR_CELL.finditer(text):
+        cell = m.group(1).decode()
+        letters = cell.rstrip("0123456789")
+        if int(cell[len(letters):]) > MAX_ROWS or column_number(letters) > MAX_COLUMNS:
             raise refuse(name, f"a cell at {cell} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", title, cell)
-    for m in _ROW.finditer(text):
+    for m in _HIDDEN_ROW.finditer(text):
         attributes = dict(_ATTR.findall(m.group(1)))
-        if attributes.get(b"hidden") in (b"1", b"true") and attributes.get(b"r", b"").isdigit():
+        if attributes.get(b"r", b"").isdigit():
             layout.hidden_rows.add(int(attributes[b"r"]))
     for m in _COL.finditer(text):
         attributes = dict(_ATTR.findall(m.group(1)))

@@ -128,6 +128,7 @@ class Interpreter:
         self.raw = raw
         self.catalog = catalog
         self.replace = replace
+        self._cells: dict[tuple, AttackCell] = {}
         self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
 
     # -- problems ---------------------------------------------------------
@@ -549,6 +550,10 @@ class Interpreter:
         self.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes")))
 
     def read_attack_cell(self, sheet: str, value: object, cell: str, scale: SeverityScale) -> AttackCell | None:
+        # Printed tables repeat the same few hundred cell texts: read each once.
+        key = (type(value), value, scale.name, len(self.out.critical_tables))
+        if key in self._cells:
+            return self._cells[key]
         if (reason := check_value(value)) is not None:
             self.problem(sheet, cell, reason)
             return None
@@ -557,11 +562,14 @@ class Interpreter:
             return None
         try:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return parse_attack_cell(as_int(value, "hits"), scale, self.critical_named)
-            return parse_attack_cell(as_text(value), scale, self.critical_named)
+                parsed = parse_attack_cell(as_int(value, "hits"), scale, self.critical_named)
+            else:
+                parsed = parse_attack_cell(as_text(value), scale, self.critical_named)
         except ValueError as exc:
             self.problem(sheet, cell, str(exc))
             return None
+        self._cells[key] = parsed
+        return parsed
 
     # -- references -----------------------------------------------------------
     def critical_named(self, text: str) -> str | None:

@@ -29,9 +29,10 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
         _armor_order(table.armors, item.sheet, warn)
     for item in parsed.critical_tables:
         reach = D100 + table_max_modifier(item.value)
-        for span in item.value.rows.ranges:
-            if span.low > reach:
-                warn(item.sheet, None, f"row {span.label} can never be rolled: d100 + the largest modifier reaches {reach}")
+        beyond = [span for span in item.value.rows.ranges if span.low > reach]
+        if beyond:
+            rows = beyond[0].label if len(beyond) == 1 else f"{beyond[0].label} to {beyond[-1].label}"
+            warn(item.sheet, None, f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
     for item in parsed.weapons:
         weapon = item.value
         top = tops.get(weapon.attack_table.casefold())

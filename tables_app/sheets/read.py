@@ -7,7 +7,6 @@ touch a spreadsheet never pay for it.
 from __future__ import annotations
 
 import hashlib
-import re
 import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,7 +25,6 @@ class UncachedFormula:
 
 
 UNCACHED_FORMULA = UncachedFormula()
-_FORMULA_TAG = re.compile(rb"<(?:\w+:)?f[\s>/]")
 
 
 @dataclass(frozen=True)
@@ -58,8 +56,9 @@ def file_digest(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def read_workbook(path: str | Path, label: str | None = None) -> RawWorkbook:
-    """Read a workbook; ``label`` is the name it is known by (default: its file name)."""
+def read_workbook(path: str | Path, label: str | None = None, on_sheet=None) -> RawWorkbook:  # type: ignore[no-untyped-def]
+    """Read a workbook; ``label`` is the name it is known by (default: its file
+    name); ``on_sheet(done, total, title)`` is told after each sheet (progress)."""
     path = Path(path)
     inspection = guard.inspect(path, label or path.name)
     sha256, size = file_digest(path)
@@ -72,11 +71,15 @@ def read_workbook(path: str | Path, label: str | None = None) -> RawWorkbook:
     except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"
         raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {_reason(exc)}")]) from None
     try:
-        sheets = [_guarded(name, sheet, _read_sheet) for sheet in book.worksheets]
+        sheets = []
+        for done, sheet in enumerate(book.worksheets, start=1):
+            sheets.append(_guarded(name, sheet, _read_sheet))
+            if on_sheet:
+                on_sheet(done, len(book.worksheets), sheet.title)
     finally:
         book.close()
     sheets = [replace(raw, layout=inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
-    if _has_formulas(path):
+    if inspection.has_formulas:
         sheets = _mark_uncached_formulas(path, sheets)
     return RawWorkbook(name, sha256, size, tuple(sheets))
 
@@ -87,21 +90,6 @@ def _guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
         return read(sheet)
     except Exception as exc:  # openpyxl raises many kinds while streaming rows
         raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {_reason(exc)}")]) from None
-
-
-def _has_formulas(path: Path) -> bool:
-    """Whether any worksheet holds a formula: a streamed byte search, bounded memory."""
-    with zipfile.ZipFile(path) as archive:
-        for member in archive.namelist():
-            if not (member.startswith("xl/worksheets/") and member.endswith(".xml")):
-                continue
-            tail = b""
-            with archive.open(member) as stream:
-                for block in iter(lambda: stream.read(1 << 20), b""):
-                    if _FORMULA_TAG.search(tail + block):
-                        return True
-                    tail = block[-16:]
-    return False
 
 
 def _mark_uncached_formulas(path: Path, sheets: list[RawSheet]) -> list[RawSheet]:
@@ -155,7 +143,7 @@ def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
     for number, values in enumerate(
         sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 1, max_col=MAX_COLUMNS + 1, values_only=True), start=1
     ):
-        cleaned = tuple(clean(v) for v in values)
+        cleaned = tuple(map(clean, values))
         while cleaned and (cleaned[-1] is None or cleaned[-1] == ""):
             cleaned = cleaned[:-1]
         if not cleaned:

@@ -10,6 +10,7 @@ import unicodedata
 ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"})
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _INT = re.compile(r"^[+-]?\d+$")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 MINUS_SIGNS = "\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d"
 
 
@@ -29,6 +30,8 @@ def coordinate(row: int, column: int) -> str:
 def clean(value: object) -> object:
     """Normalise text (NFKC, invisible characters dropped, whitespace folded)."""
     if isinstance(value, str):
+        if value.isascii():  # NFKC leaves ASCII as it is: only fold the spaces
+            return " ".join(value.split())
         text = unicodedata.normalize("NFKC", value).translate(_INVISIBLE)
         return " ".join(text.split())
     return value
@@ -43,8 +46,8 @@ def check_value(value: object) -> str | None:
     a control character), else None."""
     if type(value).__name__ == "UncachedFormula":
         return "a formula without a cached value: open and save the file in a spreadsheet program, or paste values"
-    if isinstance(value, str) and (control := next((ch for ch in value if ord(ch) < 32 or 127 <= ord(ch) < 160), None)):
-        return f"the text holds the control character U+{ord(control):04X}; retype the cell"
+    if isinstance(value, str) and (control := _CONTROL.search(value)):
+        return f"the text holds the control character U+{ord(control.group()):04X}; retype the cell"
     if isinstance(value, str) and value.upper() in ERROR_VALUES:
         return f"error value {value} (fix the formula or paste values)"
     return None

@@ -185,8 +185,11 @@ class AttackCell(SQLModel, table=True):
     text: str
     outcome: str
     hits: int = 0
-    severity_id: int | None = Field(default=None, foreign_key="severity.id", index=True)
-    critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id", index=True)
+    # No index on these two: a table's cells are read through row_id, and the
+    # rare delete of a severity or critical table can afford a scan; an import
+    # of 90,000 cells cannot afford two more indexes to maintain.
+    severity_id: int | None = Field(default=None, foreign_key="severity.id")
+    critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id")
 
 
 class Weapon(Provenance, table=True):

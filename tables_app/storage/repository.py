@@ -145,6 +145,22 @@ class Writer:
     def _scale_id(self, scale: SeverityScale) -> int:
         return self.scale_ids[scale.name.casefold()]
 
+    # Child rows (cells, rows, entries, tags) are the bulk of an import: they go
+    # in with one executemany each on the transaction's own connection, with ids
+    # assigned here (the import holds the write lock: BEGIN IMMEDIATE).
+    @property
+    def _raw(self):  # type: ignore[no-untyped-def]
+        return self.session.connection().connection.driver_connection
+
+    def _new_ids(self, table: str, count: int) -> range:
+        start = self._raw.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+        return range(start, start + count)
+
+    def _insert(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        if rows:
+            marks = ", ".join("?" * len(columns))
+            self._raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
     def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
         table_model, entry_model, effect_model, key = _effect_models(kind)
         table = defined.value
@@ -152,24 +168,15 @@ class Writer:
         table_id = self._upsert_named(kind.value, defined, **extra)
         self.session.execute(delete(entry_model).where(getattr(entry_model, key) == table_id))
         entries = table.entries
-        ids = self.session.scalars(
-            insert(entry_model).returning(entry_model.id, sort_by_parameter_order=True),
-            [
-                {
-                    key: table_id, "position": i, "low": e.range.low, "high": e.range.high, "label": e.range.label,
-                    "condition": e.condition, "title": e.title, "text": e.text, "hits": e.hits,
-                    "bleed": e.bleed, "stun": e.stun, "penalty": e.penalty,
-                }
-                for i, e in enumerate(entries)
-            ],
-        ).all()
-        tags = [
-            {"entry_id": entry_id, "position": j, "tag": tag}
-            for entry_id, e in zip(ids, entries)
-            for j, tag in enumerate(e.effects)
-        ]
-        if tags:
-            self.session.execute(insert(effect_model), tags)
+        ids = self._new_ids(entry_model.__tablename__, len(entries))
+        self._insert(
+            entry_model.__tablename__,
+            ("id", key, "position", "low", "high", "label", "condition", "title", "text", "hits", "bleed", "stun", "penalty"),
+            [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
+              e.hits, e.bleed, e.stun, e.penalty) for i, (entry_id, e) in enumerate(zip(ids, entries))],
+        )
+        self._insert(effect_model.__tablename__, ("entry_id", "position", "tag"),
+                     [(entry_id, j, tag) for entry_id, e in zip(ids, entries) for j, tag in enumerate(e.effects)])
 
     def _write_attack_table(self, defined: Defined[AttackTable]) -> None:
         table = defined.value
@@ -178,29 +185,23 @@ class Writer:
         s = self.session
         s.execute(delete(m.AttackRow).where(m.AttackRow.attack_table_id == table_id))
         s.execute(delete(m.ArmorColumn).where(m.ArmorColumn.attack_table_id == table_id))
-        column_ids = s.scalars(
-            insert(m.ArmorColumn).returning(m.ArmorColumn.id, sort_by_parameter_order=True),
-            [{"attack_table_id": table_id, "position": i, "code": code} for i, code in enumerate(table.armors)],
-        ).all()
-        row_ids = s.scalars(
-            insert(m.AttackRow).returning(m.AttackRow.id, sort_by_parameter_order=True),
+        column_ids = self._new_ids("armor_column", len(table.armors))
+        self._insert("armor_column", ("id", "attack_table_id", "position", "code"),
+                     [(i, table_id, position, code) for position, (i, code) in enumerate(zip(column_ids, table.armors))])
+        row_ids = self._new_ids("attack_row", len(table.rows))
+        self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label"),
+                     [(i, table_id, position, r.low, r.high, r.label)
+                      for position, (i, r) in enumerate(zip(row_ids, table.rows.ranges))])
+        self._insert(
+            "attack_cell", ("row_id", "armor_column_id", "text", "outcome", "hits", "severity_id", "critical_table_id"),
             [
-                {"attack_table_id": table_id, "position": i, "low": r.low, "high": r.high, "label": r.label}
-                for i, r in enumerate(table.rows.ranges)
+                (row_id, column_id, cell.text, cell.outcome.value, cell.hits,
+                 self.severity_ids[(scale_id, cell.severity.casefold())] if cell.severity else None,
+                 self.critical_ids[cell.critical.casefold()] if cell.critical else None)
+                for row_id, row_cells in zip(row_ids, table.rows.values)
+                for column_id, cell in zip(column_ids, row_cells)
             ],
-        ).all()
-        cells = []
-        for row_id, row_cells in zip(row_ids, table.rows.values):
-            for column_id, cell in zip(column_ids, row_cells):
-                cells.append(
-                    {
-                        "row_id": row_id, "armor_column_id": column_id, "text": cell.text,
-                        "outcome": cell.outcome.value, "hits": cell.hits,
-                        "severity_id": self.severity_ids[(scale_id, cell.severity.casefold())] if cell.severity else None,
-                        "critical_table_id": self.critical_ids[cell.critical.casefold()] if cell.critical else None,
-                    }
-                )
-        s.execute(insert(m.AttackCell), cells)
+        )
 
     def _id_of(self, model, name: str | None) -> int | None:  # type: ignore[no-untyped-def]
         if name is None:
