@@ -182,3 +182,20 @@ def chi_square_agrees(counts: dict, probabilities: dict, *, alpha_z: float = 3.2
 def error_lines(result) -> str:  # type: ignore[no-untyped-def]
     """The ``Error:`` lines of a CLI result's stderr (warnings left out)."""
     return "".join(line + "\n" for line in result.stderr.splitlines() if line.startswith("Error:"))
+
+
+def system_params(system, **values):  # type: ignore[no-untyped-def]
+    """A formula system's parameters: its declared defaults plus ``values``."""
+    full = {option.key: option.default for option in system.options}
+    full.update(values)
+    return system.build(full)
+
+
+def resolve_forced(system, dice, **values):  # type: ignore[no-untyped-def]
+    """Resolve with exactly these dice: none missing, none left over."""
+    from tables_app.domain.dice import ForcedDice
+
+    forced = ForcedDice(values=tuple(dice))
+    result = system.resolve(system_params(system, **values), forced)
+    assert forced.missing == [] and forced.unused == (), (forced.missing, forced.unused)
+    return result

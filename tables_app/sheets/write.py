@@ -153,25 +153,25 @@ def write_scale(book: Sheets, item: Named) -> None:
             put(sheet, r, c, value)
 
 
-def write_weapons(book: Sheets, weapons: list[Weapon]) -> None:
-    sheet = book.sheet("Weapons")
-    row = header_block(sheet, [("Kind", "weapons")])
-    grid_header(sheet, row, WEAPON_HEADER)
-    for r, w in enumerate(weapons, start=row + 1):
-        values = (w.name, w.attack_table, w.max_result, w.clumsy, w.critical, w.secondary_critical,
-                  w.fumble_table, w.fumble_modifier, w.roll.value, w.notes)
+def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], rows: list[tuple]) -> None:
+    """A weapons or creatures sheet: one row per item."""
+    sheet = book.sheet(title)
+    first = header_block(sheet, [("Kind", kind)])
+    grid_header(sheet, first, header)
+    for r, values in enumerate(rows, start=first + 1):
         for c, value in enumerate(values, start=1):
             put(sheet, r, c, value)
+
+
+def write_weapons(book: Sheets, weapons: list[Weapon]) -> None:
+    write_list(book, "Weapons", "weapons", WEAPON_HEADER, [
+        (w.name, w.attack_table, w.max_result, w.clumsy, w.critical, w.secondary_critical,
+         w.fumble_table, w.fumble_modifier, w.roll.value, w.notes) for w in weapons])
 
 
 def write_creatures(book: Sheets, creatures: list[Creature]) -> None:
-    sheet = book.sheet("Creatures")
-    row = header_block(sheet, [("Kind", "creatures")])
-    grid_header(sheet, row, CREATURE_HEADER)
-    for r, c_ in enumerate(creatures, start=row + 1):
-        values = (c_.name, c_.defense, c_.armor, c_.rank.value, c_.hp, ", ".join(c_.features) or None, c_.notes)
-        for c, value in enumerate(values, start=1):
-            put(sheet, r, c, value)
+    write_list(book, "Creatures", "creatures", CREATURE_HEADER, [
+        (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None, c.notes) for c in creatures])
 
 
 def write_export(path: str | Path, export: Export) -> None:

@@ -1,6 +1,7 @@
 """Rise (formula-systems.md "rise"; seed 000)."""
 
 import pytest
+from conftest import resolve_forced, system_params
 
 from tables_app.domain.dice import ForcedDice, SeededDice
 from tables_app.domain.systems.base import OptionError
@@ -8,16 +9,11 @@ from tables_app.domain.systems.rise import SYSTEM
 
 
 def params(**values):
-    full = {option.key: option.default for option in SYSTEM.options}
-    full.update(values)
-    return SYSTEM.build(full)
+    return system_params(SYSTEM, **values)
 
 
 def resolve(dice, **values):
-    forced = ForcedDice(values=tuple(dice))
-    result = SYSTEM.resolve(params(**values), forced)
-    assert forced.missing == [] and forced.unused == (), (forced.missing, forced.unused)
-    return result
+    return resolve_forced(SYSTEM, dice, **values)
 
 
 # "Roll 1d10 + accuracy. A die showing the explosion target or more explodes ... extra dice explode only on 10"
