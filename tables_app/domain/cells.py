@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from enum import StrEnum
 from typing import Callable
 
@@ -44,7 +45,7 @@ class AttackCell:
     severity: str | None = None
     critical: str | None = None
 
-    @property
+    @cached_property  # the same cell objects repeat across a table (and a frozen dataclass allows this)
     def text(self) -> str:
         if self.outcome is Outcome.MISS:
             return MISS_TEXT

@@ -525,9 +525,10 @@ class Interpreter:
             range_value, range_cell = self.cell(grid, row, ATTACK_FIRST_COLUMN)
             row_range = self.read_range(grid, range_value, range_cell)
             cells: list[AttackCell] = []
-            for armor, _ in armors:
-                value, cell = self.cell(grid, row, armor)
-                parsed = self.read_attack_cell(grid.sheet, value, cell or coordinate(row[0], grid.columns[armor]), scale)
+            number, values = row
+            for _, column in armors:
+                value = values[column - 1] if column <= len(values) else None
+                parsed = self.read_attack_cell(grid.sheet, value, (number, column), scale)
                 if parsed is not None:
                     cells.append(parsed)
             if row_range is not None:  # a row with a bad cell still covers its range
@@ -549,11 +550,12 @@ class Interpreter:
         table = AttackTable(name, tuple(a for a, _ in armors), RangeTable(rows), scale)
         self.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes")))
 
-    def read_attack_cell(self, sheet: str, value: object, cell: str, scale: SeverityScale) -> AttackCell | None:
+    def read_attack_cell(self, sheet: str, value: object, where: tuple[int, int], scale: SeverityScale) -> AttackCell | None:
         # Printed tables repeat the same few hundred cell texts: read each once.
         key = (type(value), value, scale.name, len(self.out.critical_tables))
         if key in self._cells:
             return self._cells[key]
+        cell = coordinate(*where)  # only cells read for the first time need their name
         if (reason := check_value(value)) is not None:
             self.problem(sheet, cell, reason)
             return None
