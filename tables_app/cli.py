@@ -516,14 +516,7 @@ def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped
         warn_unused(data)
         output(data, as_json, "formula")
 
-    command = click.Command(
-        system.id, callback=run, params=system_options(system),
-        help=f"{system.title}.\n\n--dice order: {system.dice_order}.",
-        short_help=system.title,
-    )
-    dice_options(command)
-    json_option(command)
-    return command
+    return formula_command(system, run, f"{system.title}.\n\n--dice order: {system.dice_order}.", dice_options)
 
 
 def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-def]
@@ -535,11 +528,7 @@ def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-de
         draw(plot_file, data)
         output(data, as_json, "odds")
 
-    command = click.Command(system.id, callback=run, params=system_options(system),
-                            help=f"Exact odds: {system.title}.", short_help=system.title)
-    plot_option(command)
-    json_option(command)
-    return command
+    return formula_command(system, run, f"Exact odds: {system.title}.", plot_option)
 
 
 def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untyped-def]
@@ -550,10 +539,14 @@ def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untype
         data = usage_problems(simulation.formula, system.id, values, count=count, seed=seed)
         output(data, as_json, "simulated")
 
-    command = click.Command(system.id, callback=run, params=system_options(system),
-                            help=f"Simulate attacks: {system.title}.", short_help=system.title)
-    simulate_options(command)
-    json_option(command)
+    return formula_command(system, run, f"Simulate attacks: {system.title}.", simulate_options)
+
+
+def formula_command(system, run, help_text: str, *more_options) -> click.Command:  # type: ignore[no-untyped-def]
+    """One command of a formula system: its declared options, the extra ones, --json."""
+    command = click.Command(system.id, callback=run, params=system_options(system), help=help_text, short_help=system.title)
+    for add in (*more_options, json_option):
+        add(command)
     return command
 
 
