@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from fractions import Fraction
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent

@@ -9,9 +9,6 @@ from tables_app.domain.tables import TableKind
 from tables_app.errors import NotFound, TablesError
 from tables_app.storage.sqlite import Database
 
-TEMPLATE_KINDS = ("attack", "critical", "fumble", "weapons", "creatures", "severities")
-
-
 def export(database: Database, path: str | Path, names: tuple[str, ...] = ()) -> dict:
     """Write the named tables, weapons and creatures (all when none are named)
     in the import format, with the severity scales they use."""

@@ -199,3 +199,17 @@ def resolve_forced(system, dice, **values):  # type: ignore[no-untyped-def]
     result = system.resolve(system_params(system, **values), forced)
     assert forced.missing == [] and forced.unused == (), (forced.missing, forced.unused)
     return result
+
+
+def assert_agrees(counts: dict, probabilities: dict) -> None:
+    """Observed counts fit the exact probabilities (chi-square at a fixed seed)."""
+    agrees, statistic, critical = chi_square_agrees(counts, probabilities)
+    assert agrees, (statistic, critical, counts)
+
+
+def assert_mean_agrees(values: list, expected) -> None:  # type: ignore[no-untyped-def]
+    """A sample mean within four standard errors of the exact expectation."""
+    import statistics
+
+    error = statistics.stdev(values) / len(values) ** 0.5
+    assert abs(statistics.fmean(values) - float(expected)) <= 4 * error + 1e-12, (statistics.fmean(values), float(expected))

@@ -26,10 +26,6 @@ class Range:
     low: int
     high: int | None
 
-    @property
-    def open_top(self) -> bool:
-        return self.high is None
-
     def contains(self, value: int) -> bool:
         return value >= self.low and (self.high is None or value <= self.high)
 

@@ -97,10 +97,6 @@ class ParsedWorkbook:
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
-    @property
-    def scale_name(self) -> str:
-        return self.scale.name if self.scale else DEFAULT_SCALE.name
-
 
 @dataclass
 class Grid:

@@ -28,7 +28,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
         _falling_damage(table, item.sheet, warn)
         _armor_order(table.armors, item.sheet, warn)
     for item in parsed.critical_tables:
-        reach = D100 + table_max_modifier(item.value)
+        reach = D100 + item.value.scale.max_modifier
         beyond = [span for span in item.value.rows.ranges if span.low > reach]
         if beyond:
             rows = beyond[0].label if len(beyond) == 1 else f"{beyond[0].label} to {beyond[-1].label}"
@@ -59,10 +59,6 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
             if key not in used[kind] and key not in in_workbook[kind]:
                 warn(item.sheet, item.cell, f"no weapon{' or attack cell' if kind == 'critical' else ''} uses {label} {item.name!r}")
     return warnings
-
-
-def table_max_modifier(table) -> int:  # type: ignore[no-untyped-def]
-    return table.scale.max_modifier
 
 
 def _falling_damage(table, sheet: str, warn) -> None:  # type: ignore[no-untyped-def]

@@ -7,7 +7,6 @@ touch a spreadsheet never pay for it.
 from __future__ import annotations
 
 import hashlib
-import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 

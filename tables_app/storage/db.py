@@ -12,12 +12,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
 from tables_app.storage import sqlite as settings
-from tables_app.storage.sqlite import (  # noqa: F401  (one home for these; re-exported)
-    BUSY_TIMEOUT_MS,
-    SCHEMA_HEAD,
-    resource_dir,
-    sqlite_path,
-)
+from tables_app.storage.sqlite import resource_dir, sqlite_path
 
 
 def create_db_engine(url: str) -> Engine:

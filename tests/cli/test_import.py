@@ -3,7 +3,6 @@
 import json
 import sqlite3
 
-import pytest
 from conftest import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
 

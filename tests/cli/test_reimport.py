@@ -5,7 +5,7 @@ import json
 import sqlite3
 
 import pytest
-from conftest import error_lines, MINI_CRITICAL, MINI_FUMBLE
+from conftest import error_lines, MINI_FUMBLE
 
 RM_SEVERITIES = [["Kind", "severities"], ["Name", "Rolemaster"], [],
                  ["Code", "Name", "Modifier"], ["A", "Alpha", 0], ["B", "Bravo", 5], ["C", "Charlie", 10]]

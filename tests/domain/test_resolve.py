@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tables_app.domain.cells import Outcome, parse_attack_cell
 from tables_app.domain.dice import ForcedDice, SeededDice
-from tables_app.domain.ranges import Range, RangeTable, parse_range
+from tables_app.domain.ranges import RangeTable, parse_range
 from tables_app.domain.resolve import Attack, TableSet, resolve_attack
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import AttackTable, EffectTable, Entry, Rank, RollKind, TableKind, Weapon

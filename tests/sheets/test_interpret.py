@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+from conftest import MINI_FUMBLE
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.tables import Rank, RollKind

@@ -8,6 +8,7 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from tables_app.storage import db, models
+from tables_app.storage.sqlite import BUSY_TIMEOUT_MS, SCHEMA_HEAD
 
 
 @pytest.fixture
@@ -22,13 +23,13 @@ def scripts() -> ScriptDirectory:
 
 
 def test_one_head_and_the_code_knows_it():
-    assert scripts().get_heads() == [db.SCHEMA_HEAD]
+    assert scripts().get_heads() == [SCHEMA_HEAD]
 
 
 def test_upgrade_from_empty(empty_engine):
     assert db.current_revision(empty_engine) is None
     db.migrate(empty_engine)
-    assert db.current_revision(empty_engine) == db.SCHEMA_HEAD
+    assert db.current_revision(empty_engine) == SCHEMA_HEAD
 
 
 def test_stairway_every_revision_up_down_up(empty_engine):
@@ -37,7 +38,7 @@ def test_stairway_every_revision_up_down_up(empty_engine):
         db.migrate(empty_engine, revision.revision)
         db.downgrade(empty_engine, revision.down_revision or "base")
         db.migrate(empty_engine, revision.revision)
-    assert db.current_revision(empty_engine) == db.SCHEMA_HEAD
+    assert db.current_revision(empty_engine) == SCHEMA_HEAD
 
 
 def test_downgrade_to_base_leaves_nothing(empty_engine, tmp_path):
@@ -59,7 +60,7 @@ def test_connections_enforce_foreign_keys_with_wal_and_a_busy_timeout(empty_engi
     with empty_engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == db.BUSY_TIMEOUT_MS
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT_MS
 
 
 def test_the_default_severities_are_seeded(empty_engine):

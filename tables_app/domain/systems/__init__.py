@@ -21,6 +21,3 @@ MODULES = {
 def get(system_id: str) -> System:
     return import_module(MODULES[system_id]).SYSTEM
 
-
-def registry() -> dict[str, System]:
-    return {system_id: get(system_id) for system_id in MODULES}

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Iterator
 
 import pytest
-from conftest import chi_square_agrees
+from conftest import assert_agrees, assert_mean_agrees
 
 from tables_app.domain.dice import ForcedDice, SeededDice
 from tables_app.domain.distributions import TAIL_CUT
@@ -290,25 +289,15 @@ def test_chi_square_agreement_at_a_fixed_seed(given: dict) -> None:
     dice = SeededDice(seed=12345)
     n = 20000
     resolutions = [SYSTEM.resolve(p, dice) for _ in range(n)]
-    outcomes = Counter(r.outcome for r in resolutions)
-    agrees, statistic, critical = chi_square_agrees(outcomes, result.outcomes)
-    assert agrees, (statistic, critical)
+    assert_agrees(Counter(r.outcome for r in resolutions), result.outcomes)
     if p.option == "normal":
-        wounds = Counter(r.extras["wounds"] for r in resolutions)
-        agrees, statistic, critical = chi_square_agrees(wounds, result.extras["wounds"])
-        assert agrees, (statistic, critical)
+        assert_agrees(Counter(r.extras["wounds"] for r in resolutions), result.extras["wounds"])
     else:
-        flung = Counter(r.extras["effects"]["fling_m"] for r in resolutions)
-        agrees, statistic, critical = chi_square_agrees(flung, result.extras["would_wound"])
-        assert agrees, (statistic, critical)
-    hits = Counter(r.extras["hits"] for r in resolutions)
-    assert chi_square_agrees(hits, result.extras["hits"])[0]
+        assert_agrees(Counter(r.extras["effects"]["fling_m"] for r in resolutions), result.extras["would_wound"])
+    assert_agrees(Counter(r.extras["hits"] for r in resolutions), result.extras["hits"])
     damages = [r.damage for r in resolutions]
     if p.option == "normal":
-        error = statistics.stdev(damages) / n**0.5
-        assert abs(statistics.fmean(damages) - float(result.expected_damage)) <= 4 * error
+        assert_mean_agrees(damages, result.expected_damage)
     else:
         assert set(damages) == {0} and result.expected_damage == 0
-        metres = [r.extras["effects"]["fling_m"] for r in resolutions]
-        error = statistics.stdev(metres) / n**0.5
-        assert abs(statistics.fmean(metres) - float(result.extras["effects"]["fling_m"])) <= 4 * error
+        assert_mean_agrees([r.extras["effects"]["fling_m"] for r in resolutions], result.extras["effects"]["fling_m"])
