@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from tables_app.domain.dice import DiceError
 from tables_app.domain.resolve import Attack, AttackResult, CriticalRoll, TableSet, resolve_attack
-from tables_app.domain.tables import Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import Rank, RollKind, Weapon
 from tables_app.errors import NotFound, TablesError
 from tables_app.rolling import check_enough, dice_json, dice_source
 from tables_app.lookups import entry_json
@@ -52,13 +52,13 @@ def assemble(reader: Reader, parts: WeaponParts) -> Weapon:
         weapon = Weapon("custom attack", "", None, 0, "")
     overrides: dict[str, object] = {}
     if parts.attack_table:
-        overrides["attack_table"] = reader.load_attack_table(parts.attack_table).name
+        overrides["attack_table"] = reader.name_of("attack", parts.attack_table)
     for field_name in ("critical", "secondary_critical"):
         value = getattr(parts, field_name)
         if value:
             overrides[field_name] = reader.find_critical_name(value)
     if parts.fumble_table:
-        overrides["fumble_table"] = reader.load_effect_table(TableKind.FUMBLE, parts.fumble_table).name
+        overrides["fumble_table"] = reader.name_of("fumble", parts.fumble_table)
     for field_name in ("max_result", "clumsy", "fumble_modifier"):
         if getattr(parts, field_name) is not None:
             overrides[field_name] = getattr(parts, field_name)

@@ -56,6 +56,10 @@ class Reader:
             raise NotFound(f"no {WHAT[kind]} named {name!r}{hint}")
         return row
 
+    def name_of(self, kind: str, name: str) -> str:
+        """The stored spelling of a name given in any letter case (NotFound if none)."""
+        return self._run(lambda c: self._row(c, kind, name)["name"])
+
     def find_critical_name(self, name_or_code: str) -> str:
         """A critical table's name, given its name or its code."""
         def work(c: sqlite3.Connection) -> str:
