@@ -30,15 +30,39 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ENCRYPTED_MARK = "EncryptionInfo".encode("utf-16-le")
 
 _DECLARATION = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
-_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
-# Targeted patterns: only what breaks a bound or is hidden matches, so the
-# scan runs at the regex engine's speed over ordinary sheets.
-_HIDDEN_ROW = re.compile(rb'<(?:\w+:)?row\b([^>]*\bhidden="(?:1|true)"[^>]*)>')
-_FAR_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="((?:[A-Z]{3,}|B[M-Z]|[C-Z][A-Z])\d+|[A-Z]+\d{4,})"')
-_COL = re.compile(rb"<(?:\w+:)?col\b([^>]*)/?>")
-_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
+# Every pattern below starts with a literal (an optional namespace prefix like
+# `<x:c` would defeat the regex engine's fast literal search and cost 5x), so
+# a match is then checked to be inside a tag of the right name (`_in_tag`).
+# Only what breaks a bound or is hidden matches, and parts without a
+# `hidden=`, `mergeCell` or `<f` are not searched for those at all.
+_DIMENSION = re.compile(rb'dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
+_HIDDEN_ROW = re.compile(rb'row\b([^>]*\bhidden="(?:1|true)"[^>]*)>')
+_FAR_CELL = re.compile(rb'r="((?:[A-Z]{3,}|B[M-Z]|[C-Z][A-Z])\d+|[A-Z]+\d{4,})"')
+_COL = re.compile(rb"col\b([^>]*)/?>")
+_MERGE = re.compile(rb'mergeCell\b[^>]*\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
 _ATTR = re.compile(rb'(\w+)="([^"]*)"')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+
+
+def _is_element(text: bytes, start: int) -> bool:
+    """The name matched at ``start`` opens an element: `<name` or `<ns:name`."""
+    before = text[max(0, start - 33):start]
+    if before.endswith(b"<"):
+        return True
+    prefix = re.search(rb"<\w+:$", before)
+    return prefix is not None
+
+
+def _in_tag(text: bytes, start: int, tag: bytes) -> bool:
+    """The attribute matched at ``start`` belongs to a `<tag ...>` or `<ns:tag ...>`
+    (not to another element, nor to cell text that merely looks like one)."""
+    if start == 0 or text[start - 1] not in b" \t\r\n":
+        return False
+    opening = text.rfind(b"<", 0, start)
+    if opening < 0 or text.find(b">", opening, start) >= 0:
+        return False
+    name = re.match(rb"<([\w:.-]+)", text[opening:start])
+    return name is not None and name.group(1).rpartition(b":")[2] == tag
 
 
 def column_number(letters: bytes | str) -> int:
@@ -183,7 +207,7 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
                     raise refuse(name, f"part {member.filename} declares a DOCTYPE or entities (an XML bomb?); refused", title)
                 if title is not None:
                     _sheet_bounds(text, name, title, layout)
-                    formulas = formulas or bool(_FORMULA.search(text))
+                    formulas = formulas or ((b"<f" in text or b":f" in text) and _FORMULA.search(text) is not None)
                 tail = text[-4096:]
     except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as exc:
         raise refuse(name, f"part {member.filename} is truncated or corrupt ({exc})") from None
@@ -192,27 +216,35 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
 
 def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> None:
     for m in _DIMENSION.finditer(text):
+        if not _is_element(text, m.start()):
+            continue
         rows = int(m.group(4) or m.group(2))
         columns = column_number(m.group(3) or m.group(1))
         if rows > MAX_ROWS or columns > MAX_COLUMNS:
             last = (m.group(3) or m.group(1)).decode() + (m.group(4) or m.group(2)).decode()
             raise refuse(name, f"the sheet claims cells up to {last}; the importer reads at most {MAX_ROWS:,} rows and {MAX_COLUMNS} columns", title)
     for m in _FAR_CELL.finditer(text):
+        if not _in_tag(text, m.start(), b"c"):
+            continue
         cell = m.group(1).decode()
         letters = cell.rstrip("0123456789")
         if int(cell[len(letters):]) > MAX_ROWS or column_number(letters) > MAX_COLUMNS:
             raise refuse(name, f"a cell at {cell} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", title, cell)
-    for m in _HIDDEN_ROW.finditer(text):
-        attributes = dict(_ATTR.findall(m.group(1)))
-        if attributes.get(b"r", b"").isdigit():
-            layout.hidden_rows.add(int(attributes[b"r"]))
-    for m in _COL.finditer(text):
-        attributes = dict(_ATTR.findall(m.group(1)))
-        if attributes.get(b"hidden") in (b"1", b"true"):
-            low, high = int(attributes.get(b"min", b"1")), int(attributes.get(b"max", b"1"))
-            layout.hidden_columns.update(range(low, min(high, MAX_COLUMNS + 1) + 1))
-    for m in _MERGE.finditer(text):
-        a, b = (column_number(m.group(1)), int(m.group(2))), (column_number(m.group(3)), int(m.group(4)))
-        merged = (min(a[1], b[1]), min(a[0], b[0]), max(a[1], b[1]), max(a[0], b[0]))
-        if merged not in layout.merged:
-            layout.merged.append(merged)
+    if b"hidden=" in text:
+        for m in _HIDDEN_ROW.finditer(text):
+            attributes = dict(_ATTR.findall(m.group(1)))
+            if _is_element(text, m.start()) and attributes.get(b"r", b"").isdigit():
+                layout.hidden_rows.add(int(attributes[b"r"]))
+        for m in _COL.finditer(text):
+            attributes = dict(_ATTR.findall(m.group(1)))
+            if _is_element(text, m.start()) and attributes.get(b"hidden") in (b"1", b"true"):
+                low, high = int(attributes.get(b"min", b"1")), int(attributes.get(b"max", b"1"))
+                layout.hidden_columns.update(range(low, min(high, MAX_COLUMNS + 1) + 1))
+    if b"mergeCell" in text:
+        for m in _MERGE.finditer(text):
+            if not _is_element(text, m.start()):
+                continue
+            a, b = (column_number(m.group(1)), int(m.group(2))), (column_number(m.group(3)), int(m.group(4)))
+            merged = (min(a[1], b[1]), min(a[0], b[0]), max(a[1], b[1]), max(a[0], b[0]))
+            if merged not in layout.merged:
+                layout.merged.append(merged)

@@ -173,3 +173,36 @@ def test_a_big_bomb_is_refused_in_bounded_memory(tmp_path, good):
     done = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(path)], capture_output=True, text=True, timeout=60, check=True)
     peak_kb = int(done.stdout.strip().splitlines()[-1])
     assert peak_kb < 200 * 1024, peak_kb
+
+
+# The scan looks for literals first (fast), then checks each match is in the
+# right element: namespaced elements count, look-alike cell text does not.
+NS = b'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+
+
+def scan(xml: bytes):
+    from tables_app.sheets import guard
+
+    layout = guard.SheetLayout()
+    guard._sheet_bounds(xml, "book.xlsx", "S", layout)
+    return layout
+
+
+def test_a_far_cell_in_a_namespaced_element_is_refused():
+    with pytest.raises(WorkbookInvalid) as caught:
+        scan(b'<x:worksheet ' + NS + b'><x:sheetData><x:row r="1"><x:c\tr="BM1"><x:v>1</x:v></x:c></x:row></x:sheetData></x:worksheet>')
+    assert str(caught.value) == "book.xlsx › S › BM1: a cell at BM1 is beyond what the importer reads (5,000 rows, 64 columns)"
+
+
+def test_text_that_looks_like_a_far_cell_or_a_hidden_row_is_not_one():
+    layout = scan(b'<sheetData><row r="2"><c r="A2" t="inlineStr"><is><t> r="ZZZ99999" &lt;row r="7" hidden="1"&gt;</t></is></c>'
+                  b'<c r="B2" t="inlineStr"><is><t>row r="8" hidden="1"></t></is></c></row></sheetData>')
+    assert layout.hidden_rows == set()
+
+
+def test_a_namespaced_dimension_hidden_row_column_and_merge_are_seen():
+    with pytest.raises(WorkbookInvalid, match="claims cells up to C9999"):
+        scan(b'<x:worksheet ' + NS + b'><x:dimension ref="A1:C9999"/></x:worksheet>')
+    layout = scan(b'<x:cols><x:col min="2" max="3" hidden="true"/></x:cols><x:sheetData><x:row r="6" hidden="1"><x:c r="A6"/></x:row>'
+                  b'<row r="7" spans="1:2" hidden="true"/></x:sheetData><x:mergeCells><x:mergeCell ref="B6:A5"/></x:mergeCells>')
+    assert (layout.hidden_rows, layout.hidden_columns, layout.merged) == ({6, 7}, {2, 3}, [(5, 1, 6, 2)])
