@@ -44,3 +44,6 @@ class WorkbookInvalid(TablesError):
         head = str(self.problems[0]) if self.problems else "invalid workbook"
         more = f" (and {count - 1} more)" if count > 1 else ""
         super().__init__(head + more)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return type(self), (self.problems,)  # so a helper process can send one (sheets/workers.py)

@@ -37,6 +37,17 @@ def build_workbook(path: Path, sheets: dict[str, Rows], hidden: tuple[str, ...] 
     return path
 
 
+def rewrite(source: Path, target: Path, member: str, change: Callable[[bytes], bytes]) -> Path:
+    """Copy an .xlsx, passing one part's bytes through ``change``."""
+    import zipfile
+
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            zout.writestr(item.filename, change(data) if item.filename == member else data)
+    return target
+
+
 @pytest.fixture
 def write_workbook(tmp_path: Path) -> Callable[..., Path]:
     def write(name: str, sheets: dict[str, Rows], **kwargs: object) -> Path:

@@ -85,6 +85,7 @@ class SheetLayout:
 class Inspection:
     layouts: dict[str, SheetLayout] = field(default_factory=dict)  # sheet title → layout
     has_formulas: bool = False  # any worksheet holds a formula (read.py then looks for uncached ones)
+    sheet_sizes: list[tuple[str, int]] = field(default_factory=list)  # (title, unpacked XML bytes), in workbook order
 
 
 def refuse(name: str, message: str, sheet: str | None = None, cell: str | None = None) -> WorkbookInvalid:
@@ -142,6 +143,8 @@ def _inspect_archive(archive: zipfile.ZipFile, name: str) -> Inspection:
             raise refuse(name, f"part {member.filename} unpacks {member.file_size // max(member.compress_size, 1):,} times its size (a zip bomb?)")
     sheets = _sheet_parts(archive, name)
     inspection = Inspection()
+    sizes = {m.filename: m.file_size for m in members}
+    inspection.sheet_sizes = [(title, sizes[part]) for part, title in sheets.items() if part in sizes]
     budget = [MAX_UNPACKED_BYTES]
     for member in members:
         if not member.filename.endswith((".xml", ".rels", ".vml")):
@@ -156,7 +159,7 @@ def _inspect_archive(archive: zipfile.ZipFile, name: str) -> Inspection:
 
 
 def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
-    """Worksheet part path → sheet title, from workbook.xml and its relationships."""
+    """Worksheet part path → sheet title, in workbook order, from workbook.xml and its relationships."""
     import defusedxml.ElementTree as ElementTree
 
     try:
@@ -168,6 +171,8 @@ def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
         raise refuse(name, f"the workbook's XML cannot be read safely ({type(exc).__name__})") from None
     targets = {}
     for rel in rels:
+        if rel.get("Type", "").endswith("/chartsheet"):
+            continue  # no cells; openpyxl does not read it as a worksheet either
         target = rel.get("Target", "")
         path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
         targets[rel.get("Id")] = str(PurePosixPath(path))

@@ -517,6 +517,7 @@ class Interpreter:
         rows: list[tuple[Range, tuple[AttackCell, ...]]] = []
         range_cells: list[str] = []
         broken = False
+        known, generation = self._cells, (scale.name, len(self.out.critical_tables))
         for row in grid.rows:
             range_value, range_cell = self.cell(grid, row, ATTACK_FIRST_COLUMN)
             row_range = self.read_range(grid, range_value, range_cell)
@@ -524,7 +525,9 @@ class Interpreter:
             number, values = row
             for _, column in armors:
                 value = values[column - 1] if column <= len(values) else None
-                parsed = self.read_attack_cell(grid.sheet, value, (number, column), scale)
+                parsed = known.get((type(value), value, generation))  # the common case, without a call
+                if parsed is None:
+                    parsed = self.read_attack_cell(grid.sheet, value, (number, column), scale)
                 if parsed is not None:
                     cells.append(parsed)
             if row_range is not None:  # a row with a bad cell still covers its range
@@ -548,7 +551,7 @@ class Interpreter:
 
     def read_attack_cell(self, sheet: str, value: object, where: tuple[int, int], scale: SeverityScale) -> AttackCell | None:
         # Printed tables repeat the same few hundred cell texts: read each once.
-        key = (type(value), value, scale.name, len(self.out.critical_tables))
+        key = (type(value), value, (scale.name, len(self.out.critical_tables)))
         if key in self._cells:
             return self._cells[key]
         cell = coordinate(*where)  # only cells read for the first time need their name

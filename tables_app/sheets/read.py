@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
-from tables_app.sheets import guard
+from tables_app.sheets import guard, workers
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
 from tables_app.sheets.values import clean
 
@@ -57,30 +57,57 @@ def file_digest(path: Path) -> tuple[str, int]:
 
 def read_workbook(path: str | Path, label: str | None = None, on_sheet=None) -> RawWorkbook:  # type: ignore[no-untyped-def]
     """Read a workbook; ``label`` is the name it is known by (default: its file
-    name); ``on_sheet(done, total, title)`` is told after each sheet (progress)."""
-    path = Path(path)
-    inspection = guard.inspect(path, label or path.name)
-    sha256, size = file_digest(path)
-    import openpyxl  # deferred: a heavy import
+    name); ``on_sheet(done, total, title)`` is told after each sheet (progress).
 
-    assert openpyxl.DEFUSEDXML, "defusedxml must be installed so openpyxl parses XML safely"
+    A big workbook's sheets are read in shares by helper processes too
+    (sheets/workers.py); the result is the same as one process reading all.
+    """
+    path = Path(path)
     name = label or path.name
+    inspection = guard.inspect(path, name)
+    sha256, size = file_digest(path)
+    shares = workers.plan(inspection.sheet_sizes)
+    helpers = workers.start(path, name, shares[1:])  # before opening the book here: they start meanwhile
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"
-        raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {_reason(exc)}")]) from None
-    try:
-        sheets = []
-        for done, sheet in enumerate(book.worksheets, start=1):
-            sheets.append(_guarded(name, sheet, _read_sheet))
-            if on_sheet:
-                on_sheet(done, len(book.worksheets), sheet.title)
+        book = open_book(path, name)
+        try:
+            titles = [sheet.title for sheet in book.worksheets]
+            if sorted(titles) != sorted(title for share in shares for title in share):
+                workers.stop(helpers)  # openpyxl sees other sheets than the guard did: read them all here
+                shares, helpers = [titles], []
+            outcomes = workers.collect(shares, helpers, lambda title: attempt(name, book[title]), on_sheet)
+        finally:
+            book.close()
     finally:
-        book.close()
-    sheets = [replace(raw, layout=inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
+        workers.stop(helpers)
+    sheets = []
+    for title in titles:  # in workbook order, so the failure reported is the first, as in a lone read
+        outcome = outcomes[title]
+        if isinstance(outcome, WorkbookInvalid):
+            raise outcome
+        sheets.append(replace(outcome, layout=inspection.layouts.get(title, guard.SheetLayout())))
     if inspection.has_formulas:
         sheets = _mark_uncached_formulas(path, sheets)
     return RawWorkbook(name, sha256, size, tuple(sheets))
+
+
+def open_book(path: Path, name: str):  # type: ignore[no-untyped-def]
+    """The workbook in openpyxl's read-only mode; WorkbookInvalid if it cannot be opened."""
+    import openpyxl  # deferred: a heavy import
+
+    assert openpyxl.DEFUSEDXML, "defusedxml must be installed so openpyxl parses XML safely"
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"
+        raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {_reason(exc)}")]) from None
+
+
+def attempt(name: str, sheet) -> RawSheet | WorkbookInvalid:  # type: ignore[no-untyped-def]
+    """The sheet read, or why it cannot be."""
+    try:
+        return _guarded(name, sheet, _read_sheet)
+    except WorkbookInvalid as exc:
+        return exc
 
 
 def _guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]

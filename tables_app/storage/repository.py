@@ -68,6 +68,7 @@ class Writer:
         self.parsed = parsed
         self.imported_at = imported_at
         self.removed_ids: dict[str, dict[int, str]] = {}  # kind → {id: name}
+        self.ids_by_name: dict[type, dict[str, int]] = {}  # model → {casefolded name: id}, for weapons
 
     def run(self) -> dict[str, list[str]]:
         s, p = self.session, self.parsed
@@ -192,21 +193,32 @@ class Writer:
         self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label"),
                      [(i, table_id, position, r.low, r.high, r.label)
                       for position, (i, r) in enumerate(zip(row_ids, table.rows.ranges))])
+        # Equal cells are often one parsed object (cell parsing is cached), so
+        # each distinct cell is turned into its columns once.
+        severity_ids = {code: sid for (scale, code), sid in self.severity_ids.items() if scale == scale_id}
+        distinct = {id(cell): cell for row_cells in table.rows.values for cell in row_cells}
+        columns = {
+            key: (cell.text, cell.outcome.value, cell.hits,
+                  severity_ids[cell.severity.casefold()] if cell.severity else None,
+                  self.critical_ids[cell.critical.casefold()] if cell.critical else None)
+            for key, cell in distinct.items()
+        }
         self._insert(
             "attack_cell", ("row_id", "armor_column_id", "text", "outcome", "hits", "severity_id", "critical_table_id"),
             [
-                (row_id, column_id, cell.text, cell.outcome.value, cell.hits,
-                 self.severity_ids[(scale_id, cell.severity.casefold())] if cell.severity else None,
-                 self.critical_ids[cell.critical.casefold()] if cell.critical else None)
+                (row_id, column_id) + columns[id(cell)]
                 for row_id, row_cells in zip(row_ids, table.rows.values)
                 for column_id, cell in zip(column_ids, row_cells)
             ],
         )
 
     def _id_of(self, model, name: str | None) -> int | None:  # type: ignore[no-untyped-def]
+        """The id of a table by name (written by now), from one query per kind."""
         if name is None:
             return None
-        return self.session.scalar(select(model.id).where(model.name == name))
+        if model not in self.ids_by_name:
+            self.ids_by_name[model] = {known.casefold(): i for i, known in _names(self.session, model).items()}
+        return self.ids_by_name[model].get(name.casefold())
 
     def _write_weapon(self, defined: Defined[Weapon]) -> None:
         w = defined.value

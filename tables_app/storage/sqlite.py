@@ -17,7 +17,7 @@ from typing import Iterator
 from tables_app.errors import DatabaseError
 
 # The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0001"
+SCHEMA_HEAD = "0002"
 BUSY_TIMEOUT_MS = 10_000
 ENV_VAR = "TABLES_DB"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]

@@ -5,6 +5,8 @@ import sqlite3
 
 from conftest import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
+from tables_app.storage.sqlite import SCHEMA_HEAD
+
 
 def as_json(result):
     assert result.exit_code == 0, result.output
@@ -208,5 +210,17 @@ def test_a_foreign_sqlite_file_is_refused(tmp_path, run):
 
 def test_db_upgrade_is_idempotent(run):
     first = run("db", "upgrade")
-    assert first.exit_code == 0 and "schema 0001 (newest)" in first.output
+    assert first.exit_code == 0 and f"schema {SCHEMA_HEAD} (newest)" in first.output
     assert run("db", "upgrade").exit_code == 0
+
+
+def test_a_database_from_an_older_release_is_upgraded_when_opened(run, db_path):
+    from tables_app.storage import db
+
+    engine = db.create_db_engine(f"sqlite:///{db_path}")
+    db.downgrade(engine, "0001")
+    engine.dispose()
+    listed = run("list", "weapons", "--json")
+    assert listed.exit_code == 0 and "Longsword" in listed.output
+    with sqlite3.connect(db_path) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA_HEAD,)

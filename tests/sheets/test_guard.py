@@ -7,7 +7,7 @@ import sys
 import zipfile
 
 import pytest
-from conftest import build_workbook
+from conftest import build_workbook, rewrite
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets.parse import interpret
@@ -20,15 +20,6 @@ def refused(path) -> str:
     with pytest.raises(WorkbookInvalid) as caught:
         read_workbook(path)
     return str(caught.value)
-
-
-def rewrite(source, target, member, change):
-    """Copy an .xlsx, passing one part's bytes through ``change``."""
-    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
-        for item in zin.infolist():
-            data = zin.read(item.filename)
-            zout.writestr(item.filename, change(data) if item.filename == member else data)
-    return target
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 import sqlite3
 
 import pytest
+import sqlalchemy
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -95,10 +96,12 @@ def test_broken_foreign_keys_after_a_migration_roll_it_back(empty_engine, monkey
     from alembic import op
 
     real_execute = op.execute
+    dangled = []
 
     def dangle(sql, *args, **kwargs):
         result = real_execute(sql, *args, **kwargs)
-        if "CREATE VIEW" in str(sql):
+        if "CREATE VIEW" in str(sql) and not dangled:
+            dangled.append(sql)
             real_execute("INSERT INTO creature_feature (creature_id, feature) VALUES (999, 'ghost')")
         return result
 
@@ -106,3 +109,32 @@ def test_broken_foreign_keys_after_a_migration_roll_it_back(empty_engine, monkey
     with pytest.raises(RuntimeError, match="migration left broken foreign keys"):
         db.migrate(empty_engine)
     assert db.current_revision(empty_engine) is None and db.is_empty(empty_engine)
+
+
+def test_0002_keeps_every_row_and_every_rule(db_path):
+    """0002 rebuilds three tables to spell their CHECKs as ORs: down to 0001
+    and back up, the bundled tables survive whole and bad values still fail."""
+    engine = db.create_db_engine(f"sqlite:///{db_path}")
+
+    def state():  # type: ignore[no-untyped-def]
+        with engine.connect() as connection:
+            counts = [connection.exec_driver_sql(f"SELECT count(*) FROM {name}").scalar()
+                      for name in ("attack_cell", "attack_cell_view", "weapon", "creature", "creature_feature")]
+            schema = connection.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'attack_cell'").scalar()
+        return counts, schema
+
+    def refused(sql: str) -> bool:
+        with engine.begin() as connection, pytest.raises(sqlalchemy.exc.IntegrityError, match="CHECK constraint failed"):
+            connection.exec_driver_sql(sql)
+        return True
+
+    bad = ["UPDATE attack_cell SET outcome = 'maybe' WHERE id = (SELECT min(id) FROM attack_cell)",
+           "UPDATE weapon SET roll_kind = 'd6' WHERE id = (SELECT min(id) FROM weapon)",
+           "UPDATE creature SET rank = 'god' WHERE id = (SELECT min(id) FROM creature)"]
+    counts, schema = state()
+    assert min(counts) > 0 and " IN (" not in schema and all(refused(sql) for sql in bad)
+    db.downgrade(engine, "0001")
+    assert state()[0] == counts and " IN (" in state()[1] and all(refused(sql) for sql in bad)
+    db.migrate(engine)
+    assert state()[0] == counts and " IN (" not in state()[1] and all(refused(sql) for sql in bad)
+    engine.dispose()
