@@ -42,6 +42,14 @@ _COL = re.compile(rb"col\b([^>]*)/?>")
 _MERGE = re.compile(rb'mergeCell\b[^>]*\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
 _ATTR = re.compile(rb'(\w+)="([^"]*)"')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_CELL_OPENING = re.compile(rb"<(?:\w+:)?c[\s>]")
+_CELL_END = re.compile(rb"</(?:\w+:)?c>")
+_CELL_REFERENCE = re.compile(rb'\sr="([A-Z]+)(\d+)"')
+_TEXT_CELL = re.compile(rb'\st="str"')
+_CACHED_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+_ANY_VALUE = re.compile(rb"<(?:\w+:)?v[\s>/]")
+OVERLAP = 4096  # bytes each block shares with the one before (longer than any one match)
+MAX_CARRY = 64 * 1024  # a formula cell longer than this across a block seam is located by openpyxl
 
 
 def _is_element(text: bytes, start: int) -> bool:
@@ -79,12 +87,15 @@ class SheetLayout:
     hidden_rows: set[int] = field(default_factory=set)
     hidden_columns: set[int] = field(default_factory=set)
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)  # min_row, min_col, max_row, max_col
+    # Formula cells saved without a computed value (read-only openpyxl sees
+    # them as blank); if some cannot be located here, read.py asks openpyxl.
+    uncached_formulas: set[tuple[int, int]] = field(default_factory=set)  # (row, column)
+    formulas_unlocated: bool = False
 
 
 @dataclass
 class Inspection:
     layouts: dict[str, SheetLayout] = field(default_factory=dict)  # sheet title → layout
-    has_formulas: bool = False  # any worksheet holds a formula (read.py then looks for uncached ones)
     sheet_sizes: list[tuple[str, int]] = field(default_factory=list)  # (title, unpacked XML bytes), in workbook order
 
 
@@ -151,8 +162,7 @@ def _inspect_archive(archive: zipfile.ZipFile, name: str) -> Inspection:
             continue
         title = sheets.get(member.filename)
         layout = SheetLayout()
-        if _scan(archive, member, name, title, layout, budget):
-            inspection.has_formulas = True
+        _scan(archive, member, name, title, layout, budget)
         if title is not None:
             inspection.layouts[title] = layout
     return inspection
@@ -193,13 +203,12 @@ def _read_small(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
 
 
 def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: str | None,
-          layout: SheetLayout, budget: list[int]) -> bool:
+          layout: SheetLayout, budget: list[int]) -> None:
     """Stream one XML part: refuse DTDs and entities, count real bytes against
     the declared size, and for a worksheet check bounds and note hidden rows,
-    hidden columns and merged cells. Says whether a worksheet holds formulas."""
+    hidden columns, merged cells and formulas without a cached value."""
     read = 0
     tail = b""
-    formulas = False
     try:
         with archive.open(member) as stream:
             while block := stream.read(CHUNK):
@@ -210,13 +219,43 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
                 text = tail + block
                 if _DECLARATION.search(text):
                     raise refuse(name, f"part {member.filename} declares a DOCTYPE or entities (an XML bomb?); refused", title)
+                keep = len(text) - OVERLAP  # blocks overlap, so nothing is missed at a seam
                 if title is not None:
                     _sheet_bounds(text, name, title, layout)
-                    formulas = formulas or ((b"<f" in text or b":f" in text) and _FORMULA.search(text) is not None)
-                tail = text[-4096:]
+                    if b"<f" in text or b":f" in text:
+                        unfinished = _note_uncached_formulas(text, layout)
+                        if len(text) - unfinished > MAX_CARRY:  # a formula cell too long to carry over
+                            layout.formulas_unlocated = True
+                        else:
+                            keep = min(keep, unfinished)
+                tail = text[max(0, keep):]
     except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as exc:
         raise refuse(name, f"part {member.filename} is truncated or corrupt ({exc})") from None
-    return formulas
+
+
+def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
+    """Note each formula cell without a cached value; say where a formula cell
+    that ends beyond ``text`` starts (else the end of ``text``).
+
+    Cached means a non-empty `<v>`, or any `<v>` in a text cell (`t="str"`:
+    a formula whose result is ""). openpyxl writes `<v />` for every formula.
+    """
+    for m in _FORMULA.finditer(text):
+        opening = text.rfind(b"<", 0, m.start())  # a cell's formula is its first child
+        if opening < 0 or not _CELL_OPENING.match(text, opening):
+            continue  # not a cell's formula: openpyxl decides what it is
+        end = _CELL_END.search(text, m.end())
+        if end is None:
+            return opening
+        tag = text[opening:m.start()]
+        if _CACHED_VALUE.search(text, m.end(), end.start()) or (_TEXT_CELL.search(tag) and _ANY_VALUE.search(text, m.end(), end.start())):
+            continue
+        reference = _CELL_REFERENCE.search(tag)
+        if reference is None:
+            layout.formulas_unlocated = True  # a cell without r="": read.py asks openpyxl where
+        else:
+            layout.uncached_formulas.add((int(reference.group(2)), column_number(reference.group(1))))
+    return len(text)
 
 
 def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> None:

@@ -7,6 +7,7 @@ touch a spreadsheet never pay for it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -86,8 +87,9 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None) -> 
         if isinstance(outcome, WorkbookInvalid):
             raise outcome
         sheets.append(replace(outcome, layout=inspection.layouts.get(title, guard.SheetLayout())))
-    if inspection.has_formulas:
-        sheets = _mark_uncached_formulas(path, sheets)
+    sheets = [_mark_uncached(raw, raw.layout.uncached_formulas) for raw in sheets]
+    if unlocated := {raw.name for raw in sheets if raw.layout.formulas_unlocated}:
+        sheets = _locate_formulas(path, sheets, unlocated)
     return RawWorkbook(name, sha256, size, tuple(sheets))
 
 
@@ -118,32 +120,30 @@ def _guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
         raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {_reason(exc)}")]) from None
 
 
-def _mark_uncached_formulas(path: Path, sheets: list[RawSheet]) -> list[RawSheet]:
-    """Replace the blanks that are really formulas without a value by a marker.
+def _mark_uncached(raw: RawSheet, positions: Iterable[tuple[int, int]]) -> RawSheet:
+    """Replace the blanks that are really formulas without a value by a marker."""
+    if not positions:
+        return raw
+    rows = {number: list(values) for number, values in raw.rows}
+    for number, column in positions:
+        values = rows.setdefault(number, [])
+        values.extend([None] * (column - len(values)))
+        if values[column - 1] is None or values[column - 1] == "":
+            values[column - 1] = UNCACHED_FORMULA
+    return replace(raw, rows=tuple((n, tuple(v)) for n, v in sorted(rows.items())))
 
-    Only workbooks that hold formulas pay for this second pass.
-    """
+
+def _locate_formulas(path: Path, sheets: list[RawSheet], titles: set[str]) -> list[RawSheet]:
+    """Where the guard could not locate every formula (cells without `r="…"`),
+    openpyxl finds them in a second pass over those sheets only."""
     import openpyxl
 
     book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     try:
-        marked = []
-        for raw, sheet in zip(sheets, book.worksheets):
-            formulas = _guarded(raw.name, sheet, _formula_positions)
-            if not formulas:
-                marked.append(raw)
-                continue
-            rows = {number: list(values) for number, values in raw.rows}
-            for number, column in formulas:
-                values = rows.setdefault(number, [])
-                values.extend([None] * (column - len(values)))
-                if values[column - 1] is None or values[column - 1] == "":
-                    values[column - 1] = UNCACHED_FORMULA
-            merged = tuple((n, tuple(v)) for n, v in sorted(rows.items()))
-            marked.append(replace(raw, rows=merged))
+        return [_mark_uncached(raw, _guarded(raw.name, book[raw.name], _formula_positions)) if raw.name in titles else raw
+                for raw in sheets]
     finally:
         book.close()
-    return marked
 
 
 def _formula_positions(sheet) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]

@@ -40,6 +40,7 @@ START_COST_BYTES = 600_000
 MAX_PROCESSES = 4
 PROCESSES_VARIABLE = "TABLES_IMPORT_PROCESSES"  # at most this many readers; 1 turns helpers off
 HELPER_ARGUMENTS = ["-m", "tables_app.sheets.workers"]  # after sys.executable
+SILENCE_SECONDS = 120.0  # a helper that sends nothing for this long is stopped and its share read here
 
 
 def usable_cores() -> int:
@@ -121,8 +122,11 @@ def _arrivals(helpers: list[Helper], wait: bool) -> Iterator[tuple[str, RawSheet
     for helper in helpers:
         while not helper.finished:
             try:
-                item = helper.arrived.get(block=wait)
+                item = helper.arrived.get(block=wait, timeout=SILENCE_SECONDS if wait else None)
             except queue.Empty:
+                if wait:  # stuck: what it did not send is read here
+                    helper.process.kill()
+                    helper.finished = True
                 break
             if item is None:
                 helper.finished = True

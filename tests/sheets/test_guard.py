@@ -197,3 +197,41 @@ def test_a_namespaced_dimension_hidden_row_column_and_merge_are_seen():
     layout = scan(b'<x:cols><x:col min="2" max="3" hidden="true"/></x:cols><x:sheetData><x:row r="6" hidden="1"><x:c r="A6"/></x:row>'
                   b'<row r="7" spans="1:2" hidden="true"/></x:sheetData><x:mergeCells><x:mergeCell ref="B6:A5"/></x:mergeCells>')
     assert (layout.hidden_rows, layout.hidden_columns, layout.merged) == ({6, 7}, {2, 3}, [(5, 1, 6, 2)])
+
+
+# Formulas saved without a computed value are found in the guard's scan, so
+# no second openpyxl pass is needed (it doubled the read of such workbooks).
+def uncached(xml: bytes):
+    from tables_app.sheets import guard
+
+    layout = guard.SheetLayout()
+    assert guard._note_uncached_formulas(xml, layout) == len(xml)
+    return layout.uncached_formulas, layout.formulas_unlocated
+
+
+def test_formulas_with_and_without_cached_values():
+    assert uncached(
+        b'<row r="2"><c r="A2"><f>1+1</f><v>2</v></c><c r="B2"><f>1+1</f><v /></c><c r="C2" t="str"><f>""</f><v></v></c>'
+        b'<c r="D2"><f>""</f><v></v></c><c r="E2" s="1"><f t="shared" si="0"/></c><c r="F2"><f t="shared" si="0"/><v>4</v></c>'
+        b'<x:c r="G2"><x:f>1</x:f></x:c><c r="H2" t="s"><v>3</v></c></row>'
+    ) == ({(2, 2), (2, 4), (2, 5), (2, 7)}, False)
+    assert uncached(b'<row r="3"><c><f>1+1</f></c></row>') == (set(), True)  # no r="": openpyxl will locate it
+
+
+def test_uncached_formulas_across_block_seams_are_found_as_openpyxl_finds_them(tmp_path, monkeypatch):
+    from conftest import build_workbook
+
+    from tables_app.sheets import guard
+
+    rows = [["Kind", "fumble"], ["Name", "F"], [], ["Roll", "Text", "Hits"]]
+    rows += [[f"{n}-{n}", f"t{n}", f"={n}+1" if n % 3 else n] for n in range(1, 101)]
+    path = build_workbook(tmp_path / "formulas.xlsx", {"F": rows})
+    whole = read_workbook(path)
+    marked = [(number, values) for number, values in whole.sheets[0].rows if len(values) > 2 and str(values[2]).startswith("a formula")]
+    assert len(marked) == 67
+    monkeypatch.setattr(guard, "CHUNK", 97)
+    monkeypatch.setattr(guard, "OVERLAP", 13)
+    assert read_workbook(path) == whole  # many a formula cell straddles a seam
+    monkeypatch.setattr(guard, "MAX_CARRY", 20)  # too long to carry: openpyxl locates them
+    assert guard.inspect(path, "formulas.xlsx").layouts["F"].formulas_unlocated
+    assert read_workbook(path).sheets[0].rows == whole.sheets[0].rows

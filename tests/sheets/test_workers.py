@@ -93,3 +93,9 @@ def workers_sizes(path):
     from tables_app.sheets import guard
 
     return guard.inspect(path, path.name).sheet_sizes
+
+
+def test_a_helper_that_falls_silent_is_stopped_and_its_share_read_here(book, alone, three_readers, monkeypatch):
+    monkeypatch.setattr(workers, "HELPER_ARGUMENTS", ["-c", "import time; time.sleep(60)"])
+    monkeypatch.setattr(workers, "SILENCE_SECONDS", 0.5)
+    assert read_workbook(book) == alone
