@@ -59,6 +59,27 @@ def test_open_ended_totals():
     assert attack_roll(RollKind.OEH, 0).between(1, 5) == Fraction(5, 100)  # oeh: low end closed
 
 
+@pytest.mark.parametrize("kind, clumsy", [(RollKind.OE, 3), (RollKind.OEH, 0), (RollKind.OEL, 7), (RollKind.D100, 2)])
+def test_every_total_of_the_attack_roll_matches_the_plain_chain(kind, clumsy):
+    """table-system.md step 2: the first die in the Clumsy Range fumbles; 96+
+    opens high (oe, oeh), 1-5 opens low (oe, oel), each adding or taking the
+    tail. The distribution is built here face by face from the plain chain."""
+    tail = chain(uniform(100), lambda face: face >= 96)
+    expected: dict[int, Fraction] = {}
+    for first in range(clumsy + 1, 101):
+        if first >= 96 and kind in (RollKind.OE, RollKind.OEH):
+            spread = {first + x: p for x, p in tail.items()}
+        elif first <= 5 and kind in (RollKind.OE, RollKind.OEL):
+            spread = {first - x: p for x, p in tail.items()}
+        else:
+            spread = {first: Fraction(1)}
+        for total, p in spread.items():
+            expected[total] = expected.get(total, 0) + p / 100
+    roll = attack_roll(kind, clumsy)
+    assert roll.fumble == Fraction(clumsy, 100)
+    assert {t: roll.between(t, t) for t in roll.totals} == expected
+
+
 def brute_force(chosen):
     """Every sequence of dice the attack can ask for, resolved: a tree walk
     that adds one more d100 wherever the forced dice ran out."""
