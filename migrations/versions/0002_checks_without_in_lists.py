@@ -11,6 +11,7 @@ Create Date: 2026-11-29 17:10:00
 """
 from typing import Sequence, Union
 
+import sqlalchemy as sa
 from alembic import op
 
 
@@ -27,21 +28,35 @@ CHECKS = [
 ]
 
 
+# Reflection loses a column's collation: restate the case-insensitive names,
+# or the rebuilt tables would take "LONGSWORD" beside "Longsword".
+NOCASE_NAMES = {"weapon": ["name"], "creature": ["name"], "attack_cell": []}
+
+
 def _rewrite(as_ors: bool) -> None:
-    # SQLite will not rename the rebuilt attack_cell into place under a view
-    # that names it: set the view aside, exactly as it is, and put it back.
-    view = op.get_bind().exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'attack_cell_view'").scalar_one()
-    op.execute("DROP VIEW attack_cell_view")
+    # SQLite will not rename a rebuilt table into place under a view that
+    # names it, and dropping a table drops its triggers: set every view (the
+    # user may have made their own) and these tables' triggers aside, exactly
+    # as they are, and put them back in the order they were made.
+    tables = [table for table, _, _ in CHECKS]
+    marks = ", ".join("?" * len(tables))
+    run = op.get_bind().exec_driver_sql  # verbatim: a user's SQL may hold colons
+    kept = run(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND "
+        f"(type = 'view' OR (type = 'trigger' AND tbl_name IN ({marks}))) ORDER BY rowid", tuple(tables)).all()
+    for kind, name, _ in reversed(kept):
+        run(f'DROP {kind.upper()} "{name}"')
     for table, column, values in CHECKS:
         if as_ors:
             rule = " OR ".join(f"{column} = '{value}'" for value in values)
         else:
             rule = f"{column} IN ({', '.join(repr(value) for value in values)})"
-        with op.batch_alter_table(table, recreate="always") as batch_op:
+        names = [sa.Column(name, sa.String(collation="NOCASE"), nullable=False) for name in NOCASE_NAMES[table]]
+        with op.batch_alter_table(table, recreate="always", reflect_args=names) as batch_op:
             batch_op.drop_constraint(op.f(f"ck_{table}_{column}"), type_="check")
             batch_op.create_check_constraint(op.f(f"ck_{table}_{column}"), rule)
-    op.execute(view)
+    for _, _, sql in kept:
+        run(sql)
 
 
 def upgrade() -> None:

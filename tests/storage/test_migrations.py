@@ -131,10 +131,36 @@ def test_0002_keeps_every_row_and_every_rule(db_path):
     bad = ["UPDATE attack_cell SET outcome = 'maybe' WHERE id = (SELECT min(id) FROM attack_cell)",
            "UPDATE weapon SET roll_kind = 'd6' WHERE id = (SELECT min(id) FROM weapon)",
            "UPDATE creature SET rank = 'god' WHERE id = (SELECT min(id) FROM creature)"]
+    def duplicates_refused() -> bool:  # names stay unique in any letter case (COLLATE NOCASE survives)
+        for table in ("weapon", "creature"):
+            with engine.connect() as connection:
+                names = [row[1] for row in connection.exec_driver_sql(f"PRAGMA table_info({table})") if row[1] != "id"]
+            copied = ", ".join("upper(name)" if name == "name" else name for name in names)
+            with engine.begin() as connection, pytest.raises(sqlalchemy.exc.IntegrityError, match="UNIQUE"):
+                connection.exec_driver_sql(f"INSERT INTO {table} ({', '.join(names)}) SELECT {copied} FROM {table} LIMIT 1")
+        return True
+
     counts, schema = state()
-    assert min(counts) > 0 and " IN (" not in schema and all(refused(sql) for sql in bad)
+    assert min(counts) > 0 and " IN (" not in schema and all(refused(sql) for sql in bad) and duplicates_refused()
     db.downgrade(engine, "0001")
-    assert state()[0] == counts and " IN (" in state()[1] and all(refused(sql) for sql in bad)
+    assert state()[0] == counts and " IN (" in state()[1] and all(refused(sql) for sql in bad) and duplicates_refused()
     db.migrate(engine)
-    assert state()[0] == counts and " IN (" not in state()[1] and all(refused(sql) for sql in bad)
+    assert state()[0] == counts and " IN (" not in state()[1] and all(refused(sql) for sql in bad) and duplicates_refused()
+    engine.dispose()
+
+
+def test_0002_keeps_the_users_own_views_and_triggers(db_path):
+    engine = db.create_db_engine(f"sqlite:///{db_path}")
+    db.downgrade(engine, "0001")
+    with engine.begin() as connection:
+        connection.exec_driver_sql("CREATE VIEW my_weapons AS SELECT name, roll_kind FROM weapon WHERE name != ':odd'")
+        connection.exec_driver_sql("CREATE VIEW my_long_weapons AS SELECT name FROM my_weapons WHERE roll_kind = 'oe'")
+        connection.exec_driver_sql("CREATE TABLE renamed (old TEXT)")
+        connection.exec_driver_sql("CREATE TRIGGER remember AFTER UPDATE OF name ON creature BEGIN INSERT INTO renamed VALUES (old.name); END")
+    db.migrate(engine)
+    with engine.begin() as connection:
+        assert connection.exec_driver_sql("SELECT count(*) FROM my_long_weapons").scalar() > 0
+        connection.exec_driver_sql("UPDATE creature SET name = name || '!' WHERE id = (SELECT min(id) FROM creature)")
+        assert connection.exec_driver_sql("SELECT count(*) FROM renamed").scalar() == 1
+    assert db.current_revision(engine) == SCHEMA_HEAD
     engine.dispose()
