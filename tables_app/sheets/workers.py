@@ -5,12 +5,12 @@ an import at Rolemaster scale. With spare cores and enough sheet XML to pay
 for a process (≈0.3 s to start an interpreter and import openpyxl), helper
 processes each read a share of the sheets while this process reads its own.
 
-A helper is `python -m tables_app.sheets.workers`, told what to read on its
-stdin and sending pickled RawSheets on its stdout. Not multiprocessing: its
-"spawn" re-runs the caller's main script in the child (a script without an
-`if __name__ == "__main__"` guard would run twice), and "fork" could copy a
-lock held by another thread (the progress bar runs one). Helpers only ever
-open a file the guard has passed. Whatever goes wrong with one (it cannot
+A helper is `python -P -c ...` running ``main`` below, told this process's
+sys.path and what to read on its stdin, sending pickled RawSheets on its
+stdout. Not multiprocessing: its "spawn" re-runs the caller's main script in
+the child (a script without an `if __name__ == "__main__"` guard would run
+twice), and "fork" could copy a lock held by another thread (the progress
+bar runs one). Helpers only ever open a file the guard has passed. Whatever goes wrong with one (it cannot
 start, dies, cannot open the file), this process reads that share itself:
 the result never depends on how many processes read it.
 """
@@ -39,7 +39,11 @@ if TYPE_CHECKING:
 START_COST_BYTES = 600_000
 MAX_PROCESSES = 4
 PROCESSES_VARIABLE = "TABLES_IMPORT_PROCESSES"  # at most this many readers; 1 turns helpers off
-HELPER_ARGUMENTS = ["-m", "tables_app.sheets.workers"]  # after sys.executable
+# A helper imports from exactly this process's sys.path (sent first on its
+# stdin), never from the current directory (-P): the same tables_app and
+# openpyxl as the importing process, and no stray openpyxl.py picked up.
+HELPER_ARGUMENTS = ["-P", "-c", "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); "
+                                "from tables_app.sheets.workers import main; main()"]  # after sys.executable
 SILENCE_SECONDS = 120.0  # a helper that sends nothing for this long is stopped and its share read here
 
 
@@ -87,18 +91,15 @@ def start(path: Path, name: str, shares: list[list[str]]) -> list[Helper]:
     """One helper process per share; none if processes cannot be started here."""
     if not shares or getattr(sys, "frozen", False):  # a frozen app's executable is not a Python
         return []
-    package_root = str(Path(__file__).resolve().parents[2])  # so the helper imports this very tables_app
-    search_path = [package_root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(search_path)}
     helpers: list[Helper] = []
     try:
         for titles in shares:
-            process = subprocess.Popen([sys.executable, *HELPER_ARGUMENTS], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, env=environment)
+            process = subprocess.Popen([sys.executable, *HELPER_ARGUMENTS], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             helper = Helper(titles, process)
             helpers.append(helper)
-            pickle.dump((str(path), name, titles), process.stdin)
-            process.stdin.close()
+            with process.stdin:
+                pickle.dump(list(sys.path), process.stdin)
+                pickle.dump((str(path), name, titles), process.stdin)
             threading.Thread(target=_receive, args=(process.stdout, helper.arrived), daemon=True).start()
     except Exception:  # no way to start a process here: this process reads it all
         stop(helpers)
@@ -208,6 +209,3 @@ def collect(shares: list[list[str]], helpers: list[Helper], read: Callable[[str]
         read_here(titles)
     return outcomes
 
-
-if __name__ == "__main__":
-    main()

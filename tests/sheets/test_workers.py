@@ -99,3 +99,25 @@ def test_a_helper_that_falls_silent_is_stopped_and_its_share_read_here(book, alo
     monkeypatch.setattr(workers, "HELPER_ARGUMENTS", ["-c", "import time; time.sleep(60)"])
     monkeypatch.setattr(workers, "SILENCE_SECONDS", 0.5)
     assert read_workbook(book) == alone
+
+
+def test_helpers_never_import_from_the_current_directory(book, alone, three_readers, tmp_path, monkeypatch):
+    """A downloaded folder with an openpyxl.py in it must not run in a helper."""
+    trap = tmp_path / "downloads"
+    trap.mkdir()
+    (trap / "openpyxl.py").write_text(f"open({str(trap / 'ran')!r}, 'w').close()\nraise SystemExit(9)\n")
+    monkeypatch.chdir(trap)
+    sent = []
+    receive = workers._receive
+    monkeypatch.setattr(workers, "_receive", lambda stream, arrived: receive(stream, SpyQueue(arrived, sent)))
+    assert read_workbook(book) == alone
+    assert not (trap / "ran").exists() and len([item for item in sent if item is not None]) > 0
+
+
+class SpyQueue:
+    def __init__(self, queue, seen):  # type: ignore[no-untyped-def]
+        self.queue, self.seen = queue, seen
+
+    def put(self, item):  # type: ignore[no-untyped-def]
+        self.seen.append(item)
+        self.queue.put(item)
