@@ -12,6 +12,8 @@ columns and merged cells, so the interpreter can refuse them inside a grid.
 
 from __future__ import annotations
 
+import html
+import posixpath
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -30,47 +32,55 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ENCRYPTED_MARK = "EncryptionInfo".encode("utf-16-le")
 
 _DECLARATION = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
-# Every pattern below starts with a literal (an optional namespace prefix like
-# `<x:c` would defeat the regex engine's fast literal search and cost 5x), so
-# a match is then checked to be inside a tag of the right name (`_in_tag`).
-# Only what breaks a bound or is hidden matches, and parts without a
-# `hidden=`, `mergeCell` or `<f` are not searched for those at all.
-_DIMENSION = re.compile(rb'dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
-_HIDDEN_ROW = re.compile(rb'row\b([^>]*\bhidden="(?:1|true)"[^>]*)>')
-_FAR_CELL = re.compile(rb'r="((?:[A-Z]{3,}|B[M-Z]|[C-Z][A-Z])\d+|[A-Z]+\d{4,})"')
-_COL = re.compile(rb"col\b([^>]*)/?>")
-_MERGE = re.compile(rb'mergeCell\b[^>]*\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
-_ATTR = re.compile(rb'(\w+)="([^"]*)"')
-_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
-_CELL_OPENING = re.compile(rb"<(?:\w+:)?c[\s>]")
-_CELL_END = re.compile(rb"</(?:\w+:)?c>")
-_CELL_REFERENCE = re.compile(rb'\sr="([A-Z]+)(\d+)"')
-_TEXT_CELL = re.compile(rb'\st="str"')
-_CACHED_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
-_ANY_VALUE = re.compile(rb"<(?:\w+:)?v[\s>/]")
+# Elements are matched as XML allows them: any namespace prefix (`<x:row`),
+# attributes in either quotes with spaces around `=`, `>` inside a value.
+# Every pattern is anchored at a `<` (never raw in text) or is a literal whose
+# rare matches are checked in bounded time, so a scan is linear however the
+# part is built (tests/sheets/test_guard.py feeds it the worst cases).
+_PREFIX = rb"(?:[\w.-]+:)?"
+_ATTRIBUTES = rb"""((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)"""
+_ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_LAYOUT_ELEMENT = re.compile(rb"<" + _PREFIX + rb"(dimension|row|col|mergeCell)" + _ATTRIBUTES + rb"\s*/?>")
+_START_TAG = re.compile(rb"<" + _PREFIX + rb"([\w.-]+)" + _ATTRIBUTES)
+_REFERENCE = re.compile(r"([A-Za-z]+)(\d+)")
+# A cell reference past the bounds (row > 5,000 or column > BL), or one
+# written with character references: checked with its tag (`_in_cell_tag`).
+_FAR_CELL = re.compile(rb"""r\s*=\s*["']((?:[A-Za-z]{3,}|[Bb][M-Zm-z]|[C-Zc-z][A-Za-z])\d+|[A-Za-z]+(?:[5-9]\d{3}|\d{5,})|[^"'<>]*&[^"'<>]*)""")
+LOOKBACK = 4096  # how far back a matched attribute's tag is looked for
+_FORMULA = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
+_CELL_OPENING = re.compile(rb"<" + _PREFIX + rb"c[\s>]")
+_CELL_BOUNDARY = re.compile(rb"</" + _PREFIX + rb"c\s*>|<" + _PREFIX + rb"c[\s>/]")
+_CELL_REFERENCE = re.compile(rb"""\sr\s*=\s*["']([A-Za-z]+)(\d+)["']""")
+_TEXT_CELL = re.compile(rb"""\st\s*=\s*["']str["']""")
+_CACHED_VALUE = re.compile(rb"<" + _PREFIX + rb"v(?:\s[^<>]*)?>[^<]")
+_ANY_VALUE = re.compile(rb"<" + _PREFIX + rb"v[\s>/]")
 OVERLAP = 4096  # bytes each block shares with the one before (longer than any one match)
-MAX_CARRY = 64 * 1024  # a formula cell longer than this across a block seam is located by openpyxl
+MAX_CARRY = 64 * 1024  # a formula cell longer than this is located by openpyxl instead
 
 
-def _is_element(text: bytes, start: int) -> bool:
-    """The name matched at ``start`` opens an element: `<name` or `<ns:name`."""
-    before = text[max(0, start - 33):start]
-    if before.endswith(b"<"):
-        return True
-    prefix = re.search(rb"<\w+:$", before)
-    return prefix is not None
+def _attributes(raw: bytes) -> dict[str, str]:
+    """A start tag's attributes, character references resolved, by local name."""
+    return {name.decode("utf-8", "replace").rpartition(":")[2]: html.unescape((double or single).decode("utf-8", "replace"))
+            for name, double, single in _ATTRIBUTE.findall(raw)}
 
 
-def _in_tag(text: bytes, start: int, tag: bytes) -> bool:
-    """The attribute matched at ``start`` belongs to a `<tag ...>` or `<ns:tag ...>`
-    (not to another element, nor to cell text that merely looks like one)."""
+def _reference(value: str) -> tuple[int, int] | None:
+    """(row, column) of a cell reference like "B5" (any letter case), else None."""
+    found = _REFERENCE.fullmatch(value.strip())
+    return (int(found.group(2)), column_number(found.group(1).upper())) if found else None
+
+
+def _in_cell_tag(text: bytes, start: int) -> bool:
+    """The attribute at ``start`` belongs to a `<c>` start tag (any prefix), not
+    to another element nor to text that looks like one. When its tag cannot be
+    found within LOOKBACK bytes, say yes: refusing is the safe side."""
     if start == 0 or text[start - 1] not in b" \t\r\n":
         return False
-    opening = text.rfind(b"<", 0, start)
-    if opening < 0 or text.find(b">", opening, start) >= 0:
-        return False
-    name = re.match(rb"<([\w:.-]+)", text[opening:start])
-    return name is not None and name.group(1).rpartition(b":")[2] == tag
+    opening = text.rfind(b"<", max(0, start - LOOKBACK), start)
+    if opening < 0:
+        return True
+    tag = _START_TAG.match(text, opening, start + 256)  # bounded: just past this attribute
+    return tag is not None and tag.end() > start and tag.group(1) == b"c"
 
 
 def column_number(letters: bytes | str) -> int:
@@ -185,7 +195,7 @@ def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
             continue  # no cells; openpyxl does not read it as a worksheet either
         target = rel.get("Target", "")
         path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
-        targets[rel.get("Id")] = str(PurePosixPath(path))
+        targets[rel.get("Id")] = posixpath.normpath(path)  # "xl/../xl/worksheets/…" is a sheet too (openpyxl resolves it)
     parts = {}
     for element in book.iter():
         if element.tag.endswith("}sheet") or element.tag == "sheet":
@@ -239,56 +249,69 @@ def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
 
     Cached means a non-empty `<v>`, or any `<v>` in a text cell (`t="str"`:
     a formula whose result is ""). openpyxl writes `<v />` for every formula.
+    What cannot be told here (a cell without `r`, one longer than MAX_CARRY,
+    a cell left open) makes read.py ask openpyxl for this sheet.
     """
     for m in _FORMULA.finditer(text):
-        opening = text.rfind(b"<", 0, m.start())  # a cell's formula is its first child
+        opening = text.rfind(b"<", max(0, m.start() - LOOKBACK), m.start())  # a cell's formula is its first child
         if opening < 0 or not _CELL_OPENING.match(text, opening):
-            continue  # not a cell's formula: openpyxl decides what it is
-        end = _CELL_END.search(text, m.end())
-        if end is None:
-            return opening
+            continue  # not a cell's formula (e.g. a conditional format's)
+        boundary = _CELL_BOUNDARY.search(text, m.end(), m.end() + MAX_CARRY)
+        if boundary is None:
+            if len(text) < m.end() + MAX_CARRY:
+                return opening  # the cell ends in the next block
+            layout.formulas_unlocated = True
+            continue
+        if not boundary.group().startswith(b"</"):  # another cell opens first: this one is malformed
+            layout.formulas_unlocated = True
+            continue
         tag = text[opening:m.start()]
-        if _CACHED_VALUE.search(text, m.end(), end.start()) or (_TEXT_CELL.search(tag) and _ANY_VALUE.search(text, m.end(), end.start())):
+        value = _CACHED_VALUE.search(text, m.end(), boundary.start()) or (
+            _TEXT_CELL.search(tag) and _ANY_VALUE.search(text, m.end(), boundary.start()))
+        if value:
             continue
         reference = _CELL_REFERENCE.search(tag)
         if reference is None:
-            layout.formulas_unlocated = True  # a cell without r="": read.py asks openpyxl where
+            layout.formulas_unlocated = True
         else:
-            layout.uncached_formulas.add((int(reference.group(2)), column_number(reference.group(1))))
+            layout.uncached_formulas.add((int(reference.group(2)), column_number(reference.group(1).upper().decode())))
     return len(text)
 
 
 def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> None:
-    for m in _DIMENSION.finditer(text):
-        if not _is_element(text, m.start()):
-            continue
-        rows = int(m.group(4) or m.group(2))
-        columns = column_number(m.group(3) or m.group(1))
-        if rows > MAX_ROWS or columns > MAX_COLUMNS:
-            last = (m.group(3) or m.group(1)).decode() + (m.group(4) or m.group(2)).decode()
-            raise refuse(name, f"the sheet claims cells up to {last}; the importer reads at most {MAX_ROWS:,} rows and {MAX_COLUMNS} columns", title)
-    for m in _FAR_CELL.finditer(text):
-        if not _in_tag(text, m.start(), b"c"):
-            continue
-        cell = m.group(1).decode()
-        letters = cell.rstrip("0123456789")
-        if int(cell[len(letters):]) > MAX_ROWS or column_number(letters) > MAX_COLUMNS:
-            raise refuse(name, f"a cell at {cell} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", title, cell)
-    if b"hidden=" in text:
-        for m in _HIDDEN_ROW.finditer(text):
-            attributes = dict(_ATTR.findall(m.group(1)))
-            if _is_element(text, m.start()) and attributes.get(b"r", b"").isdigit():
-                layout.hidden_rows.add(int(attributes[b"r"]))
-        for m in _COL.finditer(text):
-            attributes = dict(_ATTR.findall(m.group(1)))
-            if _is_element(text, m.start()) and attributes.get(b"hidden") in (b"1", b"true"):
-                low, high = int(attributes.get(b"min", b"1")), int(attributes.get(b"max", b"1"))
+    for m in _LAYOUT_ELEMENT.finditer(text):
+        kind, raw = m.group(1), m.group(2)
+        if kind == b"row" and b"hidden" not in raw:
+            continue  # the common case: an ordinary row
+        attributes = _attributes(raw)
+        if kind == b"dimension":
+            first, _, last = attributes.get("ref", "").partition(":")
+            corner = _reference(last or first)
+            if corner and (corner[0] > MAX_ROWS or corner[1] > MAX_COLUMNS):
+                raise refuse(name, f"the sheet claims cells up to {(last or first).strip().upper()}; the importer reads at "
+                                   f"most {MAX_ROWS:,} rows and {MAX_COLUMNS} columns", title)
+        elif kind == b"row":
+            if attributes.get("hidden", "").strip() in ("1", "true") and attributes.get("r", "").strip().isdigit():
+                layout.hidden_rows.add(int(attributes["r"]))
+        elif kind == b"col":
+            if attributes.get("hidden", "").strip() in ("1", "true"):
+                low, high = _number(attributes.get("min")), _number(attributes.get("max"))
                 layout.hidden_columns.update(range(low, min(high, MAX_COLUMNS + 1) + 1))
-    if b"mergeCell" in text:
-        for m in _MERGE.finditer(text):
-            if not _is_element(text, m.start()):
-                continue
-            a, b = (column_number(m.group(1)), int(m.group(2))), (column_number(m.group(3)), int(m.group(4)))
-            merged = (min(a[1], b[1]), min(a[0], b[0]), max(a[1], b[1]), max(a[0], b[0]))
-            if merged not in layout.merged:
-                layout.merged.append(merged)
+        else:  # mergeCell
+            first, _, last = attributes.get("ref", "").partition(":")
+            a, b = _reference(first), _reference(last)
+            if a and b:
+                merged = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+                if merged not in layout.merged:
+                    layout.merged.append(merged)
+    for m in _FAR_CELL.finditer(text):
+        if not _in_cell_tag(text, m.start()):
+            continue
+        value = html.unescape(m.group(1).decode("utf-8", "replace"))
+        where = _reference(value)
+        if where is not None and (where[0] > MAX_ROWS or where[1] > MAX_COLUMNS):
+            raise refuse(name, f"a cell at {value} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", title, value)
+
+
+def _number(value: str | None) -> int:
+    return int(value) if value and value.strip().isdigit() else 1

@@ -166,15 +166,22 @@ def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
     rows: list[tuple[int, tuple[object, ...]]] = []
     too_big = False
     blocks = 0
-    # The guard has refused any sheet with cells beyond the bounds, so rows
-    # come at their own width (padding them to the bound would triple the work);
-    # the bounds stay as a second line of defence.
-    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+    # The guard has refused sheets with cells beyond the bounds, so rows come
+    # at the width the sheet's dimension gives (padding every row to the bound
+    # would triple the work). openpyxl is still held to the bounds, one past
+    # them so that crossing them is seen, in case a file got something by the
+    # guard: without a dimension, or with a wider one, rows are cut at the
+    # bound, and no row past it is ever produced (nor the empty ones before it).
+    width = sheet.max_column  # from the sheet's <dimension>; None without one
+    columns = MAX_COLUMNS + 1 if width is None or width > MAX_COLUMNS else None
+    for number, values in enumerate(sheet.iter_rows(max_row=MAX_ROWS + 1, max_col=columns, values_only=True), start=1):
         cleaned = tuple(map(clean, values))
-        while cleaned and (cleaned[-1] is None or cleaned[-1] == ""):
-            cleaned = cleaned[:-1]
-        if not cleaned:
+        end = len(cleaned)
+        while end and (cleaned[end - 1] is None or cleaned[end - 1] == ""):
+            end -= 1
+        if not end:
             continue
+        cleaned = cleaned[:end]
         if number > MAX_ROWS or len(cleaned) > MAX_COLUMNS:
             too_big = True
             break

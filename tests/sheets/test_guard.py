@@ -235,3 +235,93 @@ def test_uncached_formulas_across_block_seams_are_found_as_openpyxl_finds_them(t
     monkeypatch.setattr(guard, "MAX_CARRY", 20)  # too long to carry: openpyxl locates them
     assert guard.inspect(path, "formulas.xlsx").layouts["F"].formulas_unlocated
     assert read_workbook(path).sheets[0].rows == whole.sheets[0].rows
+
+
+LONG = b"a-very-long-namespace-prefix-of-forty:"  # 38 characters, a hyphen in it
+
+
+@pytest.mark.parametrize("cell", [
+    b"<c r='BM1'>", b'<c r = "BM1">', b'<c\nr="bm1">', b'<c r="&#66;M1">', b'<c s="1" t="n" r="A5001">',
+    b'<c foo="a>b" r="BM1">', b"<" + LONG + b'c r="BM1">', b'<a-b:c r="XFD1048576">',
+])
+def test_far_cells_in_every_legal_spelling_are_refused(cell):
+    with pytest.raises(WorkbookInvalid, match="beyond what the importer reads"):
+        scan(b'<sheetData><row r="1">' + cell + b"<v>1</v></c></row></sheetData>")
+
+
+@pytest.mark.parametrize("dimension", [
+    b"<dimension ref='A1:XFD5000'/>", b'<dimension ref = "A1:C9999" />', b"<" + LONG + b'dimension ref="A1:C9999"/>',
+    b'<dimension x="a>b" ref="a1:c9999"/>', b'<a-b:dimension ref="A1:&#67;9999"/>',
+])
+def test_a_claimed_size_in_every_legal_spelling_is_refused(dimension):
+    with pytest.raises(WorkbookInvalid, match="the sheet claims cells up to"):
+        scan(dimension)
+
+
+def test_hidden_rows_columns_and_merges_with_long_prefixes_and_single_quotes():
+    layout = scan(b"<" + LONG + b"col min='2' max = '2' hidden='1'/><" + LONG + b"row r='6' hidden='true'>"
+                  b"<" + LONG + b"mergeCell ref='C2:D3'/>")
+    assert (layout.hidden_rows, layout.hidden_columns, layout.merged) == ({6}, {2}, [(2, 3, 3, 4)])
+
+
+def test_a_sheet_reached_through_dot_dot_is_still_a_sheet(tmp_path):
+    path = build_workbook(tmp_path / "dots.xlsx", {"F": GOOD["F"]})
+    path = rewrite(path, tmp_path / "dotted.xlsx", "xl/_rels/workbook.xml.rels",
+                   lambda d: d.replace(b'Target="/xl/worksheets/sheet1.xml"', b'Target="../xl/worksheets/sheet1.xml"'))
+    assert b"../xl/worksheets" in __import__("zipfile").ZipFile(path).read("xl/_rels/workbook.xml.rels")
+    far = rewrite(path, tmp_path / "far.xlsx", "xl/worksheets/sheet1.xml",
+                  lambda d: d.replace(b'<dimension ref="A1:B6"', b'<dimension ref="A1:XFD5000"'))
+    assert refused(far) == "far.xlsx › F: the sheet claims cells up to XFD5000; the importer reads at most 5,000 rows and 64 columns"
+
+
+HOSTILE_PARTS = """
+import sys
+from tables_app.sheets import guard
+from tables_app.errors import WorkbookInvalid
+parts = [
+    b'<row r="1"><c r="A1" t="inlineStr"><is><t>hidden= ' + b"row " * 60000 + b"</t></is></c></row>",
+    b"<t>hidden= " + b"a:row x='1' " * 30000 + b"dimension " * 20000 + b"mergeCell " * 20000 + b"</t>",
+    b'<c r="A1"><f>1</f>' * 50000 + b"</c>",
+    b"<t>" + b' r="A1000"' * 90000 + b"</t>",
+    b'<row a="' * 100000 + b"<row a='" * 100000 + b"<row" + b' a="1"' * 100000 + b" <",
+]
+for xml in parts:
+    layout = guard.SheetLayout()
+    try:
+        guard._sheet_bounds(xml, "b", "S", layout)
+        guard._note_uncached_formulas(xml, layout)
+    except WorkbookInvalid:
+        pass
+print("done")
+"""
+
+
+def test_parts_built_to_make_the_scan_slow_do_not():
+    """Each of these took the scan from 3 s to over 2 minutes when its patterns
+    could rescan the same bytes (review of 2026-11-29); linear, they take well
+    under a second. The timeout only catches a return to quadratic time."""
+    done = subprocess.run([sys.executable, "-c", HOSTILE_PARTS], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "done"
+
+
+FAR_ROW_READ = """
+import sys
+from tables_app.sheets.read import read_workbook
+sheet = read_workbook(sys.argv[1]).sheets[0]
+print(len(sheet.rows), max(len(values) for _, values in sheet.rows))
+"""
+
+
+def test_rows_and_columns_the_guard_cannot_see_are_still_bounded_while_reading(good, tmp_path):
+    """A row numbered 10^12 and a row 16,384 cells wide, in cells without an
+    `r` (so the guard has no reference to check) and no <dimension>: openpyxl
+    is held to the bounds, so the read neither hangs nor builds huge rows."""
+    def hostile(data: bytes) -> bytes:
+        data = re.sub(rb"<dimension[^>]*/>", b"", data)
+        wide = b"<row r='7'>" + b"<c t='inlineStr'><is><t></t></is></c>" * 16383 + b"<c><v>1</v></c></row>"
+        return data.replace(b"</sheetData>", wide + b'<row r="1000000000000"><c><v>1</v></c></row></sheetData>')
+
+    path = rewrite(good, tmp_path / "far-rows.xlsx", "xl/worksheets/sheet1.xml", hostile)
+    done = subprocess.run([sys.executable, "-c", FAR_ROW_READ, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == ["5", "2"]  # header block and grid; the wide row is blank up to the bound, row 10^12 never comes
