@@ -34,18 +34,21 @@ NOCASE_NAMES = {"weapon": ["name"], "creature": ["name"], "attack_cell": []}
 
 
 def _rewrite(as_ors: bool) -> None:
-    # SQLite will not rename a rebuilt table into place under a view that
-    # names it, and dropping a table drops its triggers: set every view (the
-    # user may have made their own) and these tables' triggers aside, exactly
-    # as they are, and put them back in the order they were made.
+    # SQLite will not rename a rebuilt table into place under a view or a
+    # trigger that names it, dropping a table drops its triggers and indexes,
+    # and reflection cannot rebuild an index on an expression or in DESC order.
+    # So every view and trigger, and every index on these tables (0001's and
+    # the user's own), is set aside exactly as written and put back afterwards
+    # in the order it was made.
     tables = [table for table, _, _ in CHECKS]
     marks = ", ".join("?" * len(tables))
     run = op.get_bind().exec_driver_sql  # verbatim: a user's SQL may hold colons
     kept = run(
         "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND "
-        f"(type = 'view' OR (type = 'trigger' AND tbl_name IN ({marks}))) ORDER BY rowid", tuple(tables)).all()
+        f"(type IN ('view', 'trigger') OR (type = 'index' AND tbl_name IN ({marks}))) ORDER BY rowid", tuple(tables)).all()
     for kind, name, _ in reversed(kept):
-        run(f'DROP {kind.upper()} "{name}"')
+        quoted = name.replace('"', '""')
+        run(f'DROP {kind.upper()} "{quoted}"')
     for table, column, values in CHECKS:
         if as_ors:
             rule = " OR ".join(f"{column} = '{value}'" for value in values)

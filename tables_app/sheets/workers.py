@@ -94,17 +94,34 @@ def start(path: Path, name: str, shares: list[list[str]]) -> list[Helper]:
     helpers: list[Helper] = []
     try:
         for titles in shares:
-            process = subprocess.Popen([sys.executable, *HELPER_ARGUMENTS], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            process = subprocess.Popen([sys.executable, *_interpreter_flags(), *HELPER_ARGUMENTS],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             helper = Helper(titles, process)
             helpers.append(helper)
             with process.stdin:
-                pickle.dump(list(sys.path), process.stdin)
+                pickle.dump(_search_path(), process.stdin)
                 pickle.dump((str(path), name, titles), process.stdin)
             threading.Thread(target=_receive, args=(process.stdout, helper.arrived), daemon=True).start()
     except Exception:  # no way to start a process here: this process reads it all
         stop(helpers)
         return []
     return helpers
+
+
+def _interpreter_flags() -> list[str]:
+    """The flags this interpreter was started with (-I, -E, -s, -S, …), so a
+    helper is no less isolated than the importing process."""
+    try:
+        return subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]  # what multiprocessing uses
+    except Exception:  # a private helper: without it, plain flags
+        return []
+
+
+def _search_path() -> list[str]:
+    """This process's sys.path for a helper: absolute, and without the "" that
+    means whatever the current directory is now (it may have changed)."""
+    package_root = str(Path(__file__).resolve().parents[2])  # this very tables_app comes first
+    return [package_root, *(os.path.abspath(entry) for entry in sys.path if entry)]
 
 
 def _receive(stream: BinaryIO, arrived: queue.Queue) -> None:

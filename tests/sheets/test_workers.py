@@ -107,6 +107,7 @@ def test_helpers_never_import_from_the_current_directory(book, alone, three_read
     trap.mkdir()
     (trap / "openpyxl.py").write_text(f"open({str(trap / 'ran')!r}, 'w').close()\nraise SystemExit(9)\n")
     monkeypatch.chdir(trap)
+    monkeypatch.setattr(sys, "path", ["", *sys.path])  # as under `python -c` or a REPL: "" is wherever we are now
     sent = []
     receive = workers._receive
     monkeypatch.setattr(workers, "_receive", lambda stream, arrived: receive(stream, SpyQueue(arrived, sent)))

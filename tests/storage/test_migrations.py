@@ -149,18 +149,34 @@ def test_0002_keeps_every_row_and_every_rule(db_path):
     engine.dispose()
 
 
-def test_0002_keeps_the_users_own_views_and_triggers(db_path):
+def test_0002_keeps_the_users_own_views_triggers_and_indexes_exactly(db_path):
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.downgrade(engine, "0001")
+    own = [
+        "CREATE VIEW my_weapons AS SELECT name, roll_kind FROM weapon WHERE name != ':odd'",
+        'CREATE VIEW "long ""quoted"" weapons" AS SELECT name FROM my_weapons WHERE roll_kind = \'oe\'',
+        "CREATE TABLE renamed (old TEXT)",
+        "CREATE TRIGGER remember AFTER UPDATE OF name ON creature BEGIN INSERT INTO renamed VALUES (old.name); END",
+        "CREATE TRIGGER tidy AFTER DELETE ON workbook BEGIN DELETE FROM weapon WHERE workbook_id = old.id; END",
+        "CREATE INDEX by_armor ON creature (lower(armor))",
+        "CREATE INDEX by_hits ON attack_cell (hits DESC, text COLLATE NOCASE)",
+    ]
     with engine.begin() as connection:
-        connection.exec_driver_sql("CREATE VIEW my_weapons AS SELECT name, roll_kind FROM weapon WHERE name != ':odd'")
-        connection.exec_driver_sql("CREATE VIEW my_long_weapons AS SELECT name FROM my_weapons WHERE roll_kind = 'oe'")
-        connection.exec_driver_sql("CREATE TABLE renamed (old TEXT)")
-        connection.exec_driver_sql("CREATE TRIGGER remember AFTER UPDATE OF name ON creature BEGIN INSERT INTO renamed VALUES (old.name); END")
+        for sql in own:
+            connection.exec_driver_sql(sql)
+    before = schema_of(engine)
     db.migrate(engine)
+    after = schema_of(engine)
+    assert {k: v for k, v in after.items() if k[0] != "table"} == {k: v for k, v in before.items() if k[0] != "table"}
     with engine.begin() as connection:
-        assert connection.exec_driver_sql("SELECT count(*) FROM my_long_weapons").scalar() > 0
+        assert connection.exec_driver_sql('SELECT count(*) FROM "long ""quoted"" weapons"').scalar() > 0
         connection.exec_driver_sql("UPDATE creature SET name = name || '!' WHERE id = (SELECT min(id) FROM creature)")
         assert connection.exec_driver_sql("SELECT count(*) FROM renamed").scalar() == 1
     assert db.current_revision(engine) == SCHEMA_HEAD
     engine.dispose()
+
+
+def schema_of(engine) -> dict:  # type: ignore[no-untyped-def]
+    with engine.connect() as connection:
+        rows = connection.exec_driver_sql("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL").all()
+    return {(kind, name): sql for kind, name, sql in rows}
