@@ -17,7 +17,7 @@ import posixpath
 import re
 import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
 
@@ -37,30 +37,35 @@ _DECLARATION = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 # Every pattern is anchored at a `<` (never raw in text) or is a literal whose
 # rare matches are checked in bounded time, so a scan is linear however the
 # part is built (tests/sheets/test_guard.py feeds it the worst cases).
-_PREFIX = rb"(?:[\w.-]+:)?"
-_ATTRIBUTES = rb"""((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)"""
-_ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_NAME = rb"""[^\s<>/=:"']+"""  # an XML name part: ASCII or not
+_PREFIX = rb"(?:" + _NAME + rb":)?"
+_ATTRIBUTES = rb"""((?:\s+""" + _NAME + rb"""(?::""" + _NAME + rb""")?\s*=\s*(?:"[^"]*"|'[^']*'))*)"""
+_ATTRIBUTE = re.compile(rb"(" + _NAME + rb"(?::" + _NAME + rb""")?)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _LAYOUT_ELEMENT = re.compile(rb"<" + _PREFIX + rb"(dimension|row|col|mergeCell)" + _ATTRIBUTES + rb"\s*/?>")
-_START_TAG = re.compile(rb"<" + _PREFIX + rb"([\w.-]+)" + _ATTRIBUTES)
+_START_TAG = re.compile(rb"<" + _PREFIX + rb"(" + _NAME + rb")" + _ATTRIBUTES)
+_WHOLE_START_TAG = re.compile(rb"<" + _PREFIX + rb"(" + _NAME + rb")" + _ATTRIBUTES + rb"\s*/?>")
+SCANNED_ELEMENTS = {b"dimension", b"row", b"col", b"mergeCell", b"c"}
 _REFERENCE = re.compile(r"([A-Za-z]+)(\d+)")
 # A cell reference past the bounds (row > 5,000 or column > BL), or one
 # written with character references: checked with its tag (`_in_cell_tag`).
 _FAR_CELL = re.compile(rb"""r\s*=\s*["']((?:[A-Za-z]{3,}|[Bb][M-Zm-z]|[C-Zc-z][A-Za-z])\d+|[A-Za-z]+(?:[5-9]\d{3}|\d{5,})|[^"'<>]*&[^"'<>]*)""")
+MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 LOOKBACK = 4096  # how far back a matched attribute's tag is looked for
 _FORMULA = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
 _CELL_OPENING = re.compile(rb"<" + _PREFIX + rb"c[\s>]")
 _CELL_BOUNDARY = re.compile(rb"</" + _PREFIX + rb"c\s*>|<" + _PREFIX + rb"c[\s>/]")
-_CELL_REFERENCE = re.compile(rb"""\sr\s*=\s*["']([A-Za-z]+)(\d+)["']""")
-_TEXT_CELL = re.compile(rb"""\st\s*=\s*["']str["']""")
 _CACHED_VALUE = re.compile(rb"<" + _PREFIX + rb"v(?:\s[^<>]*)?>[^<]")
 _ANY_VALUE = re.compile(rb"<" + _PREFIX + rb"v[\s>/]")
 OVERLAP = 4096  # bytes each block shares with the one before (longer than any one match)
 MAX_CARRY = 64 * 1024  # a formula cell longer than this is located by openpyxl instead
+MAX_TAG = 64 * 1024  # a start tag cut by a block seam is carried over; a cell or layout tag longer is refused
 
 
 def _attributes(raw: bytes) -> dict[str, str]:
-    """A start tag's attributes, character references resolved, by local name."""
-    return {name.decode("utf-8", "replace").rpartition(":")[2]: html.unescape((double or single).decode("utf-8", "replace"))
+    """A start tag's attributes, character references resolved, by name as
+    written (openpyxl reads `r`, `hidden`, `ref` without a prefix, and so do we)."""
+    return {name.decode("utf-8", "replace"): html.unescape((double or single).decode("utf-8", "replace"))
             for name, double, single in _ATTRIBUTE.findall(raw)}
 
 
@@ -70,17 +75,21 @@ def _reference(value: str) -> tuple[int, int] | None:
     return (int(found.group(2)), column_number(found.group(1).upper())) if found else None
 
 
-def _in_cell_tag(text: bytes, start: int) -> bool:
-    """The attribute at ``start`` belongs to a `<c>` start tag (any prefix), not
-    to another element nor to text that looks like one. When its tag cannot be
-    found within LOOKBACK bytes, say yes: refusing is the safe side."""
-    if start == 0 or text[start - 1] not in b" \t\r\n":
-        return False
+def _in_cell_tag(text: bytes, start: int, tags: dict[int, frozenset[int]]) -> bool:
+    """The attribute at ``start`` is an attribute of a `<c>` start tag (any
+    prefix): not of another element, not text or part of another attribute's
+    value that looks like one. When its tag cannot be found within LOOKBACK
+    bytes, or is longer than MAX_TAG, say yes: refusing is the safe side.
+    ``tags`` keeps each tag's attribute positions, so a tag is parsed once."""
     opening = text.rfind(b"<", max(0, start - LOOKBACK), start)
-    if opening < 0:
+    if opening < 0 or start - opening > MAX_TAG:
         return True
-    tag = _START_TAG.match(text, opening, start + 256)  # bounded: just past this attribute
-    return tag is not None and tag.end() > start and tag.group(1) == b"c"
+    if opening not in tags:
+        tag = _START_TAG.match(text, opening, opening + MAX_TAG)
+        tags[opening] = frozenset(
+            found.start() for found in _ATTRIBUTE.finditer(text, tag.start(2), tag.end(2))
+        ) if tag and tag.group(1) == b"c" else frozenset()
+    return start in tags[opening]
 
 
 def column_number(letters: bytes | str) -> int:
@@ -189,19 +198,19 @@ def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
         raise refuse(name, "the workbook's part list is missing (xl/_rels/workbook.xml.rels); the file is corrupt") from None
     except Exception as exc:  # defusedxml refuses DTDs and entities here too
         raise refuse(name, f"the workbook's XML cannot be read safely ({type(exc).__name__})") from None
+    # Resolved as openpyxl resolves them (packaging.relationship.get_dependents
+    # and WorkbookPackage), so the guard checks the very parts openpyxl reads.
     targets = {}
     for rel in rels:
-        if rel.get("Type", "").endswith("/chartsheet"):
+        if rel.get("Type", "").endswith("/chartsheet") or rel.get("TargetMode") == "External":
             continue  # no cells; openpyxl does not read it as a worksheet either
         target = rel.get("Target", "")
-        path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
-        targets[rel.get("Id")] = posixpath.normpath(path)  # "xl/../xl/worksheets/…" is a sheet too (openpyxl resolves it)
+        targets[rel.get("Id")] = target[1:] if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
     parts = {}
-    for element in book.iter():
-        if element.tag.endswith("}sheet") or element.tag == "sheet":
-            rid = next((v for k, v in element.attrib.items() if k.endswith("}id")), None)
-            if rid in targets:
-                parts[targets[rid]] = element.get("name", "")
+    for element in book.findall(f"{{{MAIN_NS}}}sheets/{{{MAIN_NS}}}sheet"):
+        rid = element.get(f"{{{RELATIONSHIPS_NS}}}id")
+        if rid in targets:
+            parts[targets[rid]] = element.get("name", "")
     return parts
 
 
@@ -231,6 +240,7 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
                     raise refuse(name, f"part {member.filename} declares a DOCTYPE or entities (an XML bomb?); refused", title)
                 keep = len(text) - OVERLAP  # blocks overlap, so nothing is missed at a seam
                 if title is not None:
+                    keep = min(keep, _unfinished_tag(text, name, title))
                     _sheet_bounds(text, name, title, layout)
                     if b"<f" in text or b":f" in text:
                         unfinished = _note_uncached_formulas(text, layout)
@@ -241,6 +251,21 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
                 tail = text[max(0, keep):]
     except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as exc:
         raise refuse(name, f"part {member.filename} is truncated or corrupt ({exc})") from None
+
+
+def _unfinished_tag(text: bytes, name: str, title: str) -> int:
+    """Where a start tag cut by the end of ``text`` begins (the next block
+    starts there), else the end of ``text``. A cell or layout tag longer than
+    MAX_TAG is refused: no real sheet has one."""
+    opening = text.rfind(b"<")
+    if opening < 0 or text[opening + 1:opening + 2] in (b"/", b"!", b"?") or _WHOLE_START_TAG.match(text, opening):
+        return len(text)
+    if len(text) - opening <= MAX_TAG:
+        return opening
+    tag = _START_TAG.match(text, opening)
+    if tag and tag.group(1) in SCANNED_ELEMENTS:
+        raise refuse(name, f"a <{tag.group(1).decode()}> tag longer than {MAX_TAG:,} bytes; refused", title)
+    return len(text)
 
 
 def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
@@ -265,16 +290,17 @@ def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
         if not boundary.group().startswith(b"</"):  # another cell opens first: this one is malformed
             layout.formulas_unlocated = True
             continue
-        tag = text[opening:m.start()]
+        tag = _START_TAG.match(text, opening, m.start())
+        attributes = _attributes(tag.group(2)) if tag else {}
         value = _CACHED_VALUE.search(text, m.end(), boundary.start()) or (
-            _TEXT_CELL.search(tag) and _ANY_VALUE.search(text, m.end(), boundary.start()))
+            attributes.get("t") == "str" and _ANY_VALUE.search(text, m.end(), boundary.start()))
         if value:
             continue
-        reference = _CELL_REFERENCE.search(tag)
-        if reference is None:
-            layout.formulas_unlocated = True
+        where = _reference(attributes.get("r", ""))
+        if where is None:
+            layout.formulas_unlocated = True  # no usable r="": read.py asks openpyxl where
         else:
-            layout.uncached_formulas.add((int(reference.group(2)), column_number(reference.group(1).upper().decode())))
+            layout.uncached_formulas.add(where)
     return len(text)
 
 
@@ -304,8 +330,9 @@ def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> No
                 merged = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
                 if merged not in layout.merged:
                     layout.merged.append(merged)
+    tags: dict[int, frozenset[int]] = {}
     for m in _FAR_CELL.finditer(text):
-        if not _in_cell_tag(text, m.start()):
+        if not _in_cell_tag(text, m.start(), tags):
             continue
         value = html.unescape(m.group(1).decode("utf-8", "replace"))
         where = _reference(value)

@@ -73,9 +73,10 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None) -> 
         book = open_book(path, name)
         try:
             titles = [sheet.title for sheet in book.worksheets]
-            if sorted(titles) != sorted(title for share in shares for title in share):
-                workers.stop(helpers)  # openpyxl sees other sheets than the guard did: read them all here
-                shares, helpers = [titles], []
+            if sorted(titles) != sorted(title for title, _ in inspection.sheet_sizes):
+                # openpyxl would read sheets the guard did not check: refuse, never read them unchecked
+                raise WorkbookInvalid([Problem(name, None, None, "the workbook's sheet list does not read the same "
+                                               "every way (a crafted file?); open and save it in a spreadsheet program")])
             outcomes = workers.collect(shares, helpers, lambda title: attempt(name, book[title]), on_sheet)
         finally:
             book.close()

@@ -284,6 +284,7 @@ parts = [
     b'<c r="A1"><f>1</f>' * 50000 + b"</c>",
     b"<t>" + b' r="A1000"' * 90000 + b"</t>",
     b'<row a="' * 100000 + b"<row a='" * 100000 + b"<row" + b' a="1"' * 100000 + b" <",
+    (b"<c " + b" ".join(b'a%d="1"' % i for i in range(190)) + b' q="' + b" r='XY12'" * 180 + b'" r="A1"/>') * 200,
 ]
 for xml in parts:
     layout = guard.SheetLayout()
@@ -325,3 +326,66 @@ def test_rows_and_columns_the_guard_cannot_see_are_still_bounded_while_reading(g
     done = subprocess.run([sys.executable, "-c", FAR_ROW_READ, str(path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.split() == ["5", "2"]  # header block and grid; the wide row is blank up to the bound, row 10^12 never comes
+
+
+# Second review (2026-11-29): names need not be ASCII, tags may be cut by a
+# block seam, attributes may hide look-alikes, and the sheet list must be read
+# the way openpyxl reads it.
+@pytest.mark.parametrize("xml, expected", [
+    ("<ñ:row r='5' hidden='1'/>", {5}),
+    ('<row r="6" hidden="1" é="x"/>', {6}),
+])
+def test_non_ascii_names_do_not_hide_elements(xml, expected):
+    assert scan(xml.encode()).hidden_rows == expected
+    with pytest.raises(WorkbookInvalid, match="beyond what the importer reads"):
+        scan('<ñ:c é="1" r="BM6"><ñ:v>1</ñ:v></ñ:c>'.encode())
+    assert uncached('<ñ:c r="A1"><ñ:f>1</ñ:f><ñ:v/></ñ:c>'.encode()) == ({(1, 1)}, False)
+
+
+def test_attributes_that_merely_contain_look_alikes_are_not_taken_for_them():
+    assert uncached(b'<c q:note=" r=\'B9\' t=\'str\'" r="A1"><f>1</f><v/></c>') == ({(1, 1)}, False)
+    scan(b'<row r="1"><c q:note=" r=\'XY9999\'" r="A1"><v>1</v></c></row>')  # not refused: the far one is a value
+
+
+def test_a_tag_cut_by_a_block_seam_is_read_whole(tmp_path, monkeypatch):
+    from tables_app.sheets import guard
+
+    rows = [["Kind", "fumble"], ["Name", "F"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]]
+    path = build_workbook(tmp_path / "seam.xlsx", {"F": rows})
+    pad = b'xmlns:p="urn:p" p:pad="' + b"x" * 5000 + b'"'
+    path = rewrite(path, tmp_path / "padded.xlsx", "xl/worksheets/sheet1.xml", lambda d: re.sub(
+        rb'<row r="6"[^>]*>', b'<row r="6" ' + pad + b' hidden="1">', d).replace(
+        b"</sheetData>", b"</sheetData><mergeCells><mergeCell " + pad + b' ref="A5:B6"/></mergeCells>'))
+    whole = guard.inspect(path, "padded.xlsx").layouts["F"]
+    assert (whole.hidden_rows, whole.merged) == ({6}, [(5, 1, 6, 2)])
+    for chunk in (2000, 3001, 4999):  # seams inside the padded tags, wider than the 4 KB overlap
+        monkeypatch.setattr(guard, "CHUNK", chunk)
+        cut = guard.inspect(path, "padded.xlsx").layouts["F"]
+        assert (cut.hidden_rows, cut.merged) == ({6}, [(5, 1, 6, 2)])
+    monkeypatch.setattr(guard, "MAX_TAG", 1000)
+    with pytest.raises(WorkbookInvalid, match="a <row> tag longer than 1,000 bytes; refused"):
+        guard.inspect(path, "padded.xlsx")
+
+
+HIDDEN_5 = "crafted.xlsx › F › A5: row 5 is hidden; unhide it (hidden rows are not imported silently)"
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda d: d.replace(b'r:id="rId1"', b'xmlns:z="urn:z" z:id="rId2" r:id="rId1"'), HIDDEN_5),
+    (lambda d: d.replace(b"</sheets>", b'</sheets><extLst><z:sheet xmlns:z="urn:z" name="Decoy" r:id="rId1"/></extLst>'), HIDDEN_5),
+    (lambda d: d.replace(b"</sheets>", b'<z:sheet xmlns:z="urn:z" name="Decoy" r:id="rId1"/></sheets>'),
+     "crafted.xlsx: cannot open the workbook: TypeError: expected <class 'int'>"),  # openpyxl gives up: refused too
+])
+def test_the_guard_checks_the_sheets_openpyxl_reads(tmp_path, change, expected):
+    import openpyxl
+
+    path = build_workbook(tmp_path / "book.xlsx", {"F": GOOD["F"]})
+    book = openpyxl.load_workbook(path)
+    book["F"].row_dimensions[5].hidden = True
+    book.save(path)
+    crafted = rewrite(path, tmp_path / "crafted.xlsx", "xl/workbook.xml", change)
+    try:
+        problems = [str(p) for p in interpret(read_workbook(crafted)).problems]
+    except WorkbookInvalid as refusal:
+        problems = [str(refusal)]
+    assert problems == [expected]
