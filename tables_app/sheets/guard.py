@@ -279,8 +279,14 @@ def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
     """
     for m in _FORMULA.finditer(text):
         opening = text.rfind(b"<", max(0, m.start() - LOOKBACK), m.start())  # a cell's formula is its first child
-        if opening < 0 or not _CELL_OPENING.match(text, opening):
-            continue  # not a cell's formula (e.g. a conditional format's)
+        if opening < 0 or text[opening + 1:opening + 2] in (b"/", b"!", b"?"):
+            layout.formulas_unlocated = True  # after a long tag, a comment or another element: openpyxl will know
+            continue
+        if not _CELL_OPENING.match(text, opening):
+            before = _START_TAG.match(text, opening, m.start())
+            if before and before.group(1) in (b"v", b"is"):  # a cell's children out of order
+                layout.formulas_unlocated = True
+            continue  # else the formula of another element (a conditional format's `<xm:f>`)
         boundary = _CELL_BOUNDARY.search(text, m.end(), m.end() + MAX_CARRY)
         if boundary is None:
             if len(text) < m.end() + MAX_CARRY:

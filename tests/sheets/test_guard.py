@@ -216,6 +216,9 @@ def test_formulas_with_and_without_cached_values():
         b'<x:c r="G2"><x:f>1</x:f></x:c><c r="H2" t="s"><v>3</v></c></row>'
     ) == ({(2, 2), (2, 4), (2, 5), (2, 7)}, False)
     assert uncached(b'<row r="3"><c><f>1+1</f></c></row>') == (set(), True)  # no r="": openpyxl will locate it
+    for odd in (b'<c r="A3"><!-- note --><f>1</f></c>', b'<c r="A3"><v/><f>1</f></c>', b'<c r="A3" p="' + b"x" * 5000 + b'"><f>1</f></c>'):
+        assert uncached(odd) == (set(), True)
+    assert uncached(b'<x14:cfRule type="expression"><xm:f>A1&gt;0</xm:f></x14:cfRule>') == (set(), False)
 
 
 def test_uncached_formulas_across_block_seams_are_found_as_openpyxl_finds_them(tmp_path, monkeypatch):
