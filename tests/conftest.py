@@ -212,6 +212,14 @@ def resolve_forced(system, dice, **values):  # type: ignore[no-untyped-def]
     return result
 
 
+def seeded_resolutions(system, params, n: int = 20000, seed: int = 12345) -> list:  # type: ignore[no-untyped-def]
+    """``n`` resolutions of one attack with seeded dice, for agreement checks."""
+    from tables_app.domain.dice import SeededDice
+
+    dice = SeededDice(seed=seed)
+    return [system.resolve(params, dice) for _ in range(n)]
+
+
 def assert_agrees(counts: dict, probabilities: dict) -> None:
     """Observed counts fit the exact probabilities (chi-square at a fixed seed)."""
     agrees, statistic, critical = chi_square_agrees(counts, probabilities)

@@ -53,7 +53,6 @@ MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 LOOKBACK = 4096  # how far back a matched attribute's tag is looked for
 _FORMULA = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
-_CELL_OPENING = re.compile(rb"<" + _PREFIX + rb"c[\s>]")
 _CELL_BOUNDARY = re.compile(rb"</" + _PREFIX + rb"c\s*>|<" + _PREFIX + rb"c[\s>/]")
 _CACHED_VALUE = re.compile(rb"<" + _PREFIX + rb"v(?:\s[^<>]*)?>[^<]")
 _ANY_VALUE = re.compile(rb"<" + _PREFIX + rb"v[\s>/]")
@@ -282,9 +281,10 @@ def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
         if opening < 0 or text[opening + 1:opening + 2] in (b"/", b"!", b"?"):
             layout.formulas_unlocated = True  # after a long tag, a comment or another element: openpyxl will know
             continue
-        if not _CELL_OPENING.match(text, opening):
-            before = _START_TAG.match(text, opening, m.start())
-            if before and before.group(1) in (b"v", b"is"):  # a cell's children out of order
+        tag = _START_TAG.match(text, opening, m.start())
+        element = tag.group(1) if tag else None
+        if element != b"c":
+            if element in (b"v", b"is"):  # a cell's children out of order
                 layout.formulas_unlocated = True
             continue  # else the formula of another element (a conditional format's `<xm:f>`)
         boundary = _CELL_BOUNDARY.search(text, m.end(), m.end() + MAX_CARRY)
@@ -296,8 +296,7 @@ def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
         if not boundary.group().startswith(b"</"):  # another cell opens first: this one is malformed
             layout.formulas_unlocated = True
             continue
-        tag = _START_TAG.match(text, opening, m.start())
-        attributes = _attributes(tag.group(2)) if tag else {}
+        attributes = _attributes(tag.group(2))
         value = _CACHED_VALUE.search(text, m.end(), boundary.start()) or (
             attributes.get("t") == "str" and _ANY_VALUE.search(text, m.end(), boundary.start()))
         if value:

@@ -14,9 +14,9 @@ from fractions import Fraction
 from typing import Iterator
 
 import pytest
-from conftest import assert_agrees, assert_mean_agrees
+from conftest import assert_agrees, assert_mean_agrees, seeded_resolutions
 
-from tables_app.domain.dice import ForcedDice, SeededDice
+from tables_app.domain.dice import ForcedDice
 from tables_app.domain.distributions import TAIL_CUT
 from tables_app.domain.systems.base import Odds, Resolution
 from tables_app.domain.systems.d10_pool import SYSTEM, D10Pool, odds
@@ -286,9 +286,7 @@ SAMPLED = [
 def test_chi_square_agreement_at_a_fixed_seed(given: dict) -> None:
     p = params(**given)
     result = odds(p)
-    dice = SeededDice(seed=12345)
-    n = 20000
-    resolutions = [SYSTEM.resolve(p, dice) for _ in range(n)]
+    resolutions = seeded_resolutions(SYSTEM, p)
     assert_agrees(Counter(r.outcome for r in resolutions), result.outcomes)
     if p.option == "normal":
         assert_agrees(Counter(r.extras["wounds"] for r in resolutions), result.extras["wounds"])

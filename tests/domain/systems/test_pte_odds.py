@@ -10,9 +10,9 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
-from conftest import assert_agrees, assert_mean_agrees
+from conftest import assert_agrees, assert_mean_agrees, seeded_resolutions
 
-from tables_app.domain.dice import ForcedDice, SeededDice
+from tables_app.domain.dice import ForcedDice
 from tables_app.domain.systems.base import Odds
 from tables_app.domain.systems.pte import SYSTEM, Pte, odds
 
@@ -179,9 +179,7 @@ SAMPLED = [
 def test_chi_square_agreement_at_a_fixed_seed(given: dict) -> None:
     p = params(**given)
     result = odds(p)
-    dice = SeededDice(seed=12345)
-    n = 20000
-    resolutions = [SYSTEM.resolve(p, dice) for _ in range(n)]
+    resolutions = seeded_resolutions(SYSTEM, p)
     assert_agrees(Counter(r.outcome for r in resolutions), result.outcomes)
     if p.max_hp is not None:
         assert_agrees(Counter(r.extras["injuries"] for r in resolutions), result.extras["injuries"])
