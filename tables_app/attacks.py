@@ -120,7 +120,7 @@ def critical_json(roll: CriticalRoll | None) -> dict | None:
 
 
 def attack_json(attack: Attack, result: AttackResult, dice: list[int]) -> dict:
-    """The JSON of cli-contract.md, "JSON shape of resolve", plus context."""
+    """The JSON of docs/cli.md, "JSON shape of resolve", plus context."""
     cell = result.cell
     fumble = result.fumble
     weapon = attack.weapon

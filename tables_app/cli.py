@@ -57,20 +57,20 @@ def emit_json(data: Any) -> None:
 
 
 def output(data: Any, as_json: bool, for_people: str) -> None:
-    """Print ``data`` as JSON, or through ``render.<for_people>`` for people."""
+    """Print ``data`` as JSON, or through ``render.<for_people>`` for people.
+
+    A result's ``warnings`` (a list of sentences, also in the JSON) go to
+    stderr as ``Warning: ...`` lines either way.
+    """
+    if isinstance(data, dict):
+        for warning in data.get("warnings") or ():
+            click.echo(f"Warning: {warning}", err=True)
     if as_json:
         emit_json(data)
         return
     from tables_app import render
 
-    console().print(getattr(render, for_people)(data))
-
-
-def console():  # type: ignore[no-untyped-def]
-    from rich.console import Console
-
-    # Piped output is read whole, not in a terminal: do not wrap it at 80.
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    render.console().print(getattr(render, for_people)(data))
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
@@ -409,7 +409,7 @@ def seed_or_dice(options: dict[str, Any]) -> tuple[int | None, tuple[int, ...] |
 @json_option
 @click.pass_context
 def resolve_table(ctx: click.Context, **options: Any) -> None:
-    """Resolve one attack on the d100 tables (table-system.md)."""
+    """Resolve one attack on the d100 tables (docs/table-system.md)."""
     from tables_app import attacks
 
     seed, forced = seed_or_dice(options)

@@ -1,6 +1,6 @@
 """Lookups: list, show and query, read with sqlite3 (no ORM on this path).
 
-Results are plain dicts in the JSON shapes of cli-contract.md.
+Results are plain dicts in the JSON shapes of docs/cli.md.
 """
 
 from __future__ import annotations

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+import sys
+
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
+
+def console() -> Console:
+    # Piped output is read whole, not in a terminal: do not wrap it at 80.
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
 
 LIST_COLUMNS = {
     "attack": ("name", "armor", "rows", "workbook", "sheet"),

@@ -262,7 +262,7 @@ def upgrade() -> None:
     )
     # ### end Alembic commands ###
 
-    # The built-in severity scale (table-system.md, "Severity": the VsD
+    # The built-in severity scale (docs/table-system.md, "Severity": the VsD
     # defaults), used by every workbook that has no severities sheet.
     scale = sa.table("severity_scale", sa.column("id", sa.Integer), sa.column("name", sa.String),
                      sa.column("source", sa.String), sa.column("notes", sa.String))

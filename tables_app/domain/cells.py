@@ -17,7 +17,7 @@ from tables_app.domain.severity import SeverityScale
 
 
 class Outcome(StrEnum):
-    """The outcome words of table-system.md, "Outcomes"."""
+    """The outcome words of docs/table-system.md, "Outcomes"."""
 
     FUMBLE = "fumble"
     MISS = "miss"

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from tables_app.domain.tables import RollKind
 
-OPEN_HIGH = 96  # table-system.md, "The open-ended d100": 96-100 rolls again and adds
+OPEN_HIGH = 96  # docs/table-system.md, "The open-ended d100": 96-100 rolls again and adds
 OPEN_LOW = 5  # 1-5 rolls again and subtracts
 
 

@@ -2,7 +2,7 @@
 
 Nothing here samples. Open-ended and exploding chains are infinite, so they
 are cut where the mass still to come is below ``TAIL_CUT`` (1e-15, as
-table-system.md "Odds" allows); the cut-off mass stays on the values where
+docs/table-system.md "Odds" allows); the cut-off mass stays on the values where
 the chain stopped, so every distribution sums to exactly 1.
 """
 

@@ -1,4 +1,4 @@
-"""Exact odds of one attack of the table system (table-system.md, "Odds").
+"""Exact odds of one attack of the table system (docs/table-system.md, "Odds").
 
 The open-ended roll's distribution is computed once per roll kind and
 Clumsy Range (chains cut only where the mass still to come is below 1e-15);

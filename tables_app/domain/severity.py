@@ -42,7 +42,7 @@ class SeverityScale:
         return max((level.modifier for level in self.levels), default=0)
 
 
-# table-system.md, "Severity": the VsD defaults, used by workbooks that
+# docs/table-system.md, "Severity": the VsD defaults, used by workbooks that
 # define no severities sheet of their own.
 DEFAULT_SCALE = SeverityScale(
     "default",

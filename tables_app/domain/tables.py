@@ -17,7 +17,7 @@ class TableKind(StrEnum):
 
 
 class Rank(StrEnum):
-    """Bestiary ranks; table-system.md step 9 gives their critical reduction."""
+    """Bestiary ranks; docs/table-system.md step 9 gives their critical reduction."""
 
     NORMAL = "normal"
     HEROIC = "heroic"
@@ -29,7 +29,7 @@ class Rank(StrEnum):
 
 
 class RollKind(StrEnum):
-    """How the attack's d100 opens (table-system.md, "Roll kinds")."""
+    """How the attack's d100 opens (docs/table-system.md, "Roll kinds")."""
 
     OE = "oe"
     OEH = "oeh"
@@ -72,7 +72,7 @@ def choose_branch(entries: tuple[Entry, ...], features: frozenset[str]) -> Choic
     """Pick the entry whose condition the target's features satisfy.
 
     A target that does not have the feature (or whose features are unknown)
-    takes the "not" branch (table-system.md step 10).
+    takes the "not" branch (docs/table-system.md step 10).
     """
     if len(entries) == 1:
         return Choice(entries[0], None)

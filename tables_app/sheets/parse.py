@@ -1,4 +1,4 @@
-"""Interpret raw sheets (read.py) by kind: workbook-format.md, version 1.
+"""Interpret raw sheets (read.py) by kind: docs/workbook-format.md, version 1.
 
 Pure Python over plain values, so every rule is testable without a file.
 Every problem is collected with its sheet and cell; nothing stops at the
@@ -52,7 +52,7 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "severities": (("code", "name", "modifier"), ()),
 }
 ATTACK_FIRST_COLUMN = "result"
-LOWEST_ATTACK_RESULT = 11  # table-system.md step 7: 10 or less always misses
+LOWEST_ATTACK_RESULT = 11  # docs/table-system.md step 7: 10 or less always misses
 D100 = 100
 
 T = TypeVar("T")

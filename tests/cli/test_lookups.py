@@ -1,4 +1,4 @@
-"""`tables list/show/query` on the bundled tables (cli-contract.md)."""
+"""`tables list/show/query` on the bundled tables (docs/cli.md)."""
 
 import json
 
@@ -62,7 +62,7 @@ def test_query_critical_contract_and_severity_modifier(run):
     assert set(plain["entry"]) == ENTRY_KEYS
     assert (plain["roll"], plain["modified_roll"]) == (40, 40)
     lethal = as_json(run("query", "critical", "Cut", "40", "--severity", "Let", "--json"))
-    assert lethal["modified_roll"] == 90  # Let adds +50 (table-system.md, "Severity")
+    assert lethal["modified_roll"] == 90  # Let adds +50 (docs/table-system.md, "Severity")
     by_code = as_json(run("query", "critical", "S", "40", "--severity", "lethal", "--json"))
     assert by_code == lethal
 

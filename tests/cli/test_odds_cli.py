@@ -1,4 +1,4 @@
-"""`tables odds` and `tables simulate` (cli-contract.md "JSON shape of odds")."""
+"""`tables odds` and `tables simulate` (docs/cli.md "JSON shape of odds")."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""`tables resolve rise|worlds-awakening|d10-pool|pte` (cli-contract.md)."""
+"""`tables resolve rise|worlds-awakening|d10-pool|pte` (docs/cli.md)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""`tables resolve table` (cli-contract.md): options, dice, JSON, errors."""
+"""`tables resolve table` (docs/cli.md): options, dice, JSON, errors."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Attack cells: table-system.md "Words" and workbook-format.md "attack"."""
+"""Attack cells: docs/table-system.md "Words" and docs/workbook-format.md "attack"."""
 
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""Exact odds of the table system (table-system.md "Odds"), against hand
+"""Exact odds of the table system (docs/table-system.md "Odds"), against hand
 arithmetic, brute-force enumeration and seeded simulation."""
 
 from collections import Counter
@@ -61,7 +61,7 @@ def test_open_ended_totals():
 
 @pytest.mark.parametrize("kind, clumsy", [(RollKind.OE, 3), (RollKind.OEH, 0), (RollKind.OEL, 7), (RollKind.D100, 2)])
 def test_every_total_of_the_attack_roll_matches_the_plain_chain(kind, clumsy):
-    """table-system.md step 2: the first die in the Clumsy Range fumbles; 96+
+    """docs/table-system.md step 2: the first die in the Clumsy Range fumbles; 96+
     opens high (oe, oeh), 1-5 opens low (oe, oel), each adding or taking the
     tail. The distribution is built here face by face from the plain chain."""
     tail = chain(uniform(100), lambda face: face >= 96)

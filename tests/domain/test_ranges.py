@@ -1,4 +1,4 @@
-"""Ranges and coverage: workbook-format.md, "Ranges"."""
+"""Ranges and coverage: docs/workbook-format.md, "Ranges"."""
 
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""The table system's resolution, one test per rule of table-system.md.
+"""The table system's resolution, one test per rule of docs/table-system.md.
 
 Tables here are built in memory; each test cites the spec step it pins.
 """

@@ -1,4 +1,4 @@
-"""Severity scales and conditional branches (table-system.md steps 9-11)."""
+"""Severity scales and conditional branches (docs/table-system.md steps 9-11)."""
 
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import DEFAULT_SCALE
@@ -6,7 +6,7 @@ from tables_app.domain.tables import EffectTable, Entry, TableKind, choose_branc
 
 
 def test_default_scale_is_the_specs():
-    # table-system.md, "Severity": Sup +0, Lig +10, Mod +20, Gri +30, Let +50
+    # docs/table-system.md, "Severity": Sup +0, Lig +10, Mod +20, Gri +30, Let +50
     assert [(s.code, s.name, s.modifier) for s in DEFAULT_SCALE.levels] == [
         ("Sup", "Superficial", 0), ("Lig", "Light", 10), ("Mod", "Moderate", 20),
         ("Gri", "Grievous", 30), ("Let", "Lethal", 50),

@@ -1,4 +1,4 @@
-"""The importer's reading of workbook-format.md, without a database."""
+"""The importer's reading of docs/workbook-format.md, without a database."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""The formula systems, by id (formula-systems.md). Adding one is a module
+"""The formula systems, by id (docs/formula-systems.md). Adding one is a module
 with a ``SYSTEM`` and a line in ``MODULES``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The d10 pool (seed 002; formula-systems.md, "d10-pool").
+"""The d10 pool (seed 002; docs/formula-systems.md, "d10-pool").
 
 One d10 + bonus per attack against AD (or GD); a 10 that would hit anyway is
 a critical and grants another die, which chains. The damage of each chain is
@@ -198,7 +198,7 @@ def resolve(params: D10Pool, dice: Dice) -> Resolution:
         kind = "magical" if params.magical_item else "nonmagical"
         steps.append(f"Sunder: against a {kind} item of Toughness {toughness} and {ITEM[params.magical_item][1]} HP"
                      f" (--toughness {params.toughness} is ignored).")
-    # All attack dice first, chain by chain; then the damage dice of each chain (cli-contract.md, dice order).
+    # All attack dice first, chain by chain; then the damage dice of each chain (docs/cli.md, dice order).
     chains = [roll_chain(params, bonus, defense, attack, dice, steps) for attack in range(1, params.dice_count + 1)]
     amounts: list[int] = []
     wounds: list[int] = []

@@ -1,4 +1,4 @@
-"""Pokémon Tabletop Evolution (seed 003; formula-systems.md, "pte").
+"""Pokémon Tabletop Evolution (seed 003; docs/formula-systems.md, "pte").
 
 A d20 + accuracy against the move's base AC + the target's Evasion; damage is
 stat + DB + STAB + modifiers, doubled on a critical, minus defense and DR,

@@ -1,4 +1,4 @@
-"""Rise (seed 000; formula-systems.md, "rise").
+"""Rise (seed 000; docs/formula-systems.md, "rise").
 
 1d10 + accuracy against one defense; the die explodes; outcomes are checked
 in the order glancing, miss, critical, hit; every 10 beyond the defense adds

@@ -1,4 +1,4 @@
-"""Worlds Awakening (seed 001; formula-systems.md, "worlds-awakening").
+"""Worlds Awakening (seed 001; docs/formula-systems.md, "worlds-awakening").
 
 d20 + characteristic + weapon bonus + level + equipment against Def PHY or
 Def MAG. CHA widens the critical range and the critical-failure range; a

@@ -1,4 +1,4 @@
-"""d10-pool (formula-systems.md, "d10-pool"; seed 002): one test per rule,
+"""d10-pool (docs/formula-systems.md, "d10-pool"; seed 002): one test per rule,
 with forced dice so every result is exact."""
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def test_wounds_are_floored_per_chain() -> None:
     assert resolution.damage == 8 and resolution.extras["wounds"] == 0
 
 
-# cli-contract.md: "d10-pool — each attack die followed by the chain it starts, then the
+# docs/cli.md: "d10-pool — each attack die followed by the chain it starts, then the
 # damage dice of each chain in order".
 def test_dice_order() -> None:
     # Attack 1: 10 (crit) then 6 (hit); attack 2: 1 (miss); attack 3: 7 (hit); then the damage

@@ -1,4 +1,4 @@
-"""Exact odds of d10-pool (formula-systems.md, "d10-pool"; cli-contract.md, "JSON shape of odds").
+"""Exact odds of d10-pool (docs/formula-systems.md, "d10-pool"; docs/cli.md, "JSON shape of odds").
 
 Odds are computed, never sampled: checked against arithmetic done by hand,
 against every die sequence ``resolve`` can be given (ForcedDice), and against

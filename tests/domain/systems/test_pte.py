@@ -1,4 +1,4 @@
-"""The pte system (formula-systems.md, "pte"; seed 003)."""
+"""The pte system (docs/formula-systems.md, "pte"; seed 003)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def attack(*dice: int, **given: object) -> Resolution:
 
 
 def test_defaults_come_from_the_options():
-    # cli-contract.md, pte options: db-multiplier 1, tier 1, damage-mod 0, dr 0, effectiveness neutral, crit-range 20
+    # docs/cli.md, pte options: db-multiplier 1, tier 1, damage-mod 0, dr 0, effectiveness neutral, crit-range 20
     v = values()
     assert (v["db_multiplier"], v["tier"], v["damage_mod"], v["dr"], v["effectiveness"], v["crit_range"]) == (1, 1, 0, 0, "neutral", 20)
     assert v["stab"] is v["absorb"] is v["pp"] is False
@@ -57,7 +57,7 @@ def test_natural_20_always_hits():
 
 
 def test_miss_deals_no_damage():
-    # formula-systems.md: a miss deals 0
+    # docs/formula-systems.md: a miss deals 0
     r = attack(5, ac=20, stat=50)
     assert (r.outcome, r.damage, r.extras["healed"]) == ("miss", 0, 0)
 
@@ -70,7 +70,7 @@ def test_crit_range_uses_the_natural_roll():
 
 
 def test_crit_range_needs_a_hit():
-    # formula-systems.md: "a hit whose natural roll is in the critical range"
+    # docs/formula-systems.md: "a hit whose natural roll is in the critical range"
     assert attack(18, ac=30, crit_range=18).outcome == "miss"
 
 
@@ -94,14 +94,14 @@ def test_damage_without_stab_ignores_tier():
 
 
 def test_db_multiplier():
-    # formula-systems.md: "Damage Base (an integer; optional DB multiplier)"
+    # docs/formula-systems.md: "Damage Base (an integer; optional DB multiplier)"
     assert attack(10, stat=10, db=8, db_multiplier=1.5).damage == 22
     assert attack(10, stat=0, db=5, db_multiplier=0.1, effectiveness="double-se").damage == 1  # 0.5 × 2, exact
 
 
 def test_critical_doubles_before_defenses_and_effectiveness_after():
     # seed: "Critical Hits double the damage of an attack, before considering Type Effectiveness";
-    # formula-systems.md [decision]: before defenses
+    # docs/formula-systems.md [decision]: before defenses
     r = attack(20, stat=10, db=5, defense=6, dr=2, effectiveness="se")
     assert r.outcome == "critical"
     assert r.damage == 33  # (15 × 2 − 6 − 2) × 1.5 = 33 (after defenses: 14; 21 doubled would be 42)
@@ -123,7 +123,7 @@ def test_each_effectiveness_factor(effectiveness, damage):
 
 
 def test_floor_only_once_at_the_end():
-    # formula-systems.md: "Rounding is always down (floor), once": 7.5 DB + 0 - 2 = 5.5; × 1.5 = 8.25 → 8
+    # docs/formula-systems.md: "Rounding is always down (floor), once": 7.5 DB + 0 - 2 = 5.5; × 1.5 = 8.25 → 8
     # (flooring DB first would give 5 × 1.5 = 7)
     assert attack(10, stat=0, db=5, db_multiplier=1.5, defense=2, effectiveness="se").damage == 8
     # 5.5 × ¼ = 1.375 → 1, and × ½ = 2.75 → 2 (flooring 5.5 first: 5 × ½ = 2; ×2 = 11, not 10)
@@ -162,7 +162,7 @@ def test_direct_damage_is_not_doubled_on_a_critical():
 
 
 def test_direct_damage_misses_like_any_attack():
-    # formula-systems.md: a miss deals 0
+    # docs/formula-systems.md: a miss deals 0
     assert attack(1, direct=12).damage == 0
 
 
@@ -251,7 +251,7 @@ def test_direct_damage_never_massive():
 
 
 def test_no_injuries_when_healing():
-    # formula-systems.md: injuries come from damage; absorb heals (hp capped at max HP [decision])
+    # docs/formula-systems.md: injuries come from damage; absorb heals (hp capped at max HP [decision])
     r = attack(20, stat=200, db=0, absorb=True, max_hp=100, hp=-60)
     assert (r.damage, r.extras["healed"], r.extras["injuries"], r.extras["hp_after"]) == (-400, 400, 0, 100)
     r = attack(10, stat=15, db=10, defense=15, absorb=True, max_hp=100, hp=40)
@@ -348,14 +348,14 @@ def test_range_penalty_does_not_narrow_the_crit_range():
     ],
 )
 def test_option_errors(given, message):
-    # brief / cli-contract.md: invalid combinations are one-line usage errors
+    # brief / docs/cli.md: invalid combinations are one-line usage errors
     with pytest.raises(OptionError, match=message) as raised:
         SYSTEM.build(values(**given))
     assert "\n" not in str(raised.value)
 
 
 def test_option_names_match_the_contract():
-    # cli-contract.md: resolve|odds pte options
+    # docs/cli.md: resolve|odds pte options
     assert [o.name for o in SYSTEM.options] == [
         "accuracy", "ac", "evasion", "stat", "db", "db-multiplier", "tier", "stab", "damage-mod", "defense", "dr",
         "effectiveness", "absorb", "direct", "crit-range", "pp", "max-hp", "hp", "range", "distance",
@@ -366,7 +366,7 @@ def test_option_names_match_the_contract():
 
 # ------------------------------------------------------------------ dice
 def test_rolls_only_the_d20():
-    # cli-contract.md: pte — the d20
+    # docs/cli.md: pte — the d20
     dice = ForcedDice(values=(15,))
     SYSTEM.resolve(SYSTEM.build(values(stab=True, max_hp=30, hp=30, range="long", distance=150.0)), dice)
     assert (dice.used, dice.purposes, dice.missing) == ([15], ["accuracy roll"], [])

@@ -1,4 +1,4 @@
-"""Exact odds of pte (formula-systems.md, "pte"; cli-contract.md, "JSON shape of odds").
+"""Exact odds of pte (docs/formula-systems.md, "pte"; docs/cli.md, "JSON shape of odds").
 
 The d20 is the only die: the odds are checked by hand, against all 20
 naturals given to ``resolve`` as ForcedDice, and against 20,000 seeded attacks.

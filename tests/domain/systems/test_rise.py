@@ -1,4 +1,4 @@
-"""Rise (formula-systems.md "rise"; seed 000)."""
+"""Rise (docs/formula-systems.md "rise"; seed 000)."""
 
 import pytest
 from conftest import resolve_forced, system_params

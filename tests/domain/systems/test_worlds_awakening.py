@@ -1,4 +1,4 @@
-"""Worlds Awakening (formula-systems.md "worlds-awakening"; seed 001)."""
+"""Worlds Awakening (docs/formula-systems.md "worlds-awakening"; seed 001)."""
 
 import pytest
 from conftest import resolve_forced, system_params
