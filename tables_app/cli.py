@@ -494,7 +494,7 @@ def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def
     """Click options from a system's declared options (domain/systems)."""
     options = []
     for option in system.options:
-        declaration = [f"--{option.name}", option.key]
+        declaration = [f"--{option.name}", *(f"--{alias}" for alias in option.aliases), option.key]
         if option.kind == "flag":
             options.append(click.Option(declaration, is_flag=True, help=option.help))
             continue

@@ -25,7 +25,7 @@ print(json.dumps({"exit": result.exit_code, "heavy": heavy}))
         ["show", "attack", "Edged", "--json"],
         ["resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--armor", "MA", "--seed", "1", "--json"],
         ["odds", "table", "--weapon", "Longsword", "--cmb", "60", "--armor", "MA", "--json"],
-        ["resolve", "rise", "--accuracy", "5", "--defense", "10", "--damage", "2d6", "--seed", "1", "--json"],
+        ["resolve", "rise", "--accuracy", "5", "--def", "10", "--damage", "2d6", "--seed", "1", "--json"],
         ["list", "weapons", "--json"],
     ],
 )

@@ -6,10 +6,10 @@ import pytest
 
 LONGSWORD = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]
 FORMULAS = {
-    "rise": ["--accuracy", "6", "--defense", "12", "--damage", "2d6+3"],
-    "worlds-awakening": ["--stat", "2", "--defense", "15", "--damage", "2d6+1", "--cha", "2"],
+    "rise": ["--accuracy", "6", "--def", "12", "--damage", "2d6+3"],
+    "worlds-awakening": ["--stat", "2", "--def", "15", "--damage", "2d6+1", "--cha", "2"],
     "d10-pool": ["--bonus", "3", "--attacks", "2", "--ad", "7", "--toughness", "4", "--damage", "2d6"],
-    "pte": ["--accuracy", "2", "--ac", "2", "--evasion", "3", "--stat", "15", "--db", "10", "--defense", "15"],
+    "pte": ["--accuracy", "2", "--ac", "2", "--evasion", "3", "--stat", "15", "--damage-base", "10", "--def", "15"],
 }
 
 

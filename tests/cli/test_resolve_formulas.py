@@ -12,10 +12,10 @@ EXTRAS = {
     "pte": {"natural", "injuries", "healed"},
 }
 EXAMPLES = {
-    "rise": ["--accuracy", "6", "--defense", "12", "--damage", "2d6+3"],
-    "worlds-awakening": ["--stat", "2", "--weapon-bonus", "1", "--level", "3", "--defense", "15", "--damage", "2d6+1", "--cha", "2"],
+    "rise": ["--accuracy", "6", "--def", "12", "--damage", "2d6+3"],
+    "worlds-awakening": ["--stat", "2", "--weapon-bonus", "1", "--level", "3", "--def", "15", "--damage", "2d6+1", "--cha", "2"],
     "d10-pool": ["--bonus", "3", "--attacks", "2", "--ad", "7", "--toughness", "4", "--damage", "2d6"],
-    "pte": ["--accuracy", "2", "--ac", "2", "--evasion", "3", "--stat", "15", "--db", "10", "--defense", "15"],
+    "pte": ["--accuracy", "2", "--ac", "2", "--evasion", "3", "--stat", "15", "--damage-base", "10", "--def", "15"],
 }
 
 
@@ -44,12 +44,12 @@ def test_for_people(run, system):
 
 
 def test_worlds_awakening_critical_needs_no_damage_dice(run):
-    data = resolved(run, "worlds-awakening", "--stat", "0", "--defense", "10", "--damage", "2d4", "--damage", "2d4", "--dice", "20")
+    data = resolved(run, "worlds-awakening", "--stat", "0", "--def", "10", "--damage", "2d4", "--damage", "2d4", "--dice", "20")
     assert (data["outcome"], data["damage"], data["dice"]) == ("critical", 16, [20])
 
 
 def test_rise_too_few_dice(run):
-    result = run("resolve", "rise", "--accuracy", "5", "--defense", "10", "--damage", "2d6", "--dice", "6,3")
+    result = run("resolve", "rise", "--accuracy", "5", "--def", "10", "--damage", "2d6", "--dice", "6,3")
     assert result.exit_code == 1
     assert result.stderr == "Error: --dice gave 2 dice; this attack needs 1 more: damage roll (2d6) (d6)\n"
 
@@ -57,12 +57,12 @@ def test_rise_too_few_dice(run):
 @pytest.mark.parametrize(
     "system, args, message",
     [
-        ("rise", ["--accuracy", "1", "--defense", "5", "--damage", "2x6"], "'2x6' is not a dice expression"),
-        ("rise", ["--accuracy", "1", "--defense", "5", "--seed", "1", "--dice", "3"], "give --seed or --dice, not both"),
+        ("rise", ["--accuracy", "1", "--def", "5", "--damage", "2x6"], "'2x6' is not a dice expression"),
+        ("rise", ["--accuracy", "1", "--def", "5", "--seed", "1", "--dice", "3"], "give --seed or --dice, not both"),
         ("d10-pool", ["--bonus", "1", "--ad", "5", "--gd", "5", "--toughness", "3", "--damage", "1d6", "--option", "grapple", "--ranged"], "grapple"),
         ("d10-pool", ["--bonus", "1", "--ad", "5", "--toughness", "3", "--damage", "1d6", "--attacks", "-1"], "attack"),
-        ("pte", ["--accuracy", "1", "--ac", "2", "--evasion", "1", "--stat", "5", "--db", "5", "--defense", "3", "--distance", "5"], "--range"),
-        ("worlds-awakening", ["--stat", "1"], "--defense is required"),
+        ("pte", ["--accuracy", "1", "--ac", "2", "--evasion", "1", "--stat", "5", "--damage-base", "5", "--def", "3", "--distance", "5"], "--range"),
+        ("worlds-awakening", ["--stat", "1"], "--def is required"),
     ],
 )
 def test_invalid_combinations_are_usage_errors(run, system, args, message):

@@ -34,10 +34,12 @@ class Option:
     required: bool = False
     multiple: bool = False
     choices: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # older spellings still accepted (without dashes)
+    dest: str | None = None  # the key, when it is not the name's
 
     @property
     def key(self) -> str:
-        return self.name.replace("-", "_")
+        return self.dest or self.name.replace("-", "_")
 
 
 @dataclass(frozen=True)

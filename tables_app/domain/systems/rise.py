@@ -136,7 +136,7 @@ SYSTEM = System(
     outcomes=("miss", "glancing", "hit", "critical"),
     options=(
         Option("accuracy", "int", "Accuracy bonus of the attack.", required=True),
-        Option("defense", "int", "The target's defense (Armor, Fortitude, Reflex or Mental).", required=True),
+        Option("def", "int", "The target's defense (Armor, Fortitude, Reflex or Mental).", required=True, aliases=("defense",), dest="defense"),
         Option("damage", "dice", "Damage dice (2d6+3); none for a non-damaging attack."),
         Option("crit-bonus", "int", "Accuracy that counts only for criticals.", default=0),
         Option("multiplier", "int", "Damage multiplier from other effects (2 = double damage).", default=1),

@@ -60,7 +60,7 @@ def build(values: dict) -> WorldsAwakening:
     if values["support"] and damage:
         raise OptionError("a support action is not an attack: give --support or --damage, not both")
     if values.get("defense") is None and not values["support"]:
-        raise OptionError("--defense is required (the target's Def PHY or Def MAG)")
+        raise OptionError("--def is required (the target's Def PHY or Def MAG)")
     return WorldsAwakening(
         values["stat"], values["defense"], values["weapon_bonus"], values["level"], values["equipment"],
         damage, values["cha"], values["support"],
@@ -138,7 +138,7 @@ SYSTEM = System(
         Option("weapon-bonus", "int", "The weapon's bonus (Dagger DEX+1 → 1; abilities 0).", default=0),
         Option("level", "int", "The character's level.", default=0),
         Option("equipment", "int", "Equipment bonus (e.g. a grimoire's +1 Atq MAG).", default=0),
-        Option("defense", "int", "The target's Def PHY or Def MAG (required unless --support)."),
+        Option("def", "int", "The target's Def PHY or Def MAG (required unless --support).", aliases=("defense",), dest="defense"),
         Option("damage", "dice", "Damage dice (repeatable: the weapon's, then the ability's).", multiple=True),
         Option("cha", "int", "CHA: widens the critical and critical-failure ranges.", default=0),
         Option("support", "flag", "A support action: not tested, it succeeds."),

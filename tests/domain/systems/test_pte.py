@@ -357,11 +357,11 @@ def test_option_errors(given, message):
 def test_option_names_match_the_contract():
     # docs/cli.md: resolve|odds pte options
     assert [o.name for o in SYSTEM.options] == [
-        "accuracy", "ac", "evasion", "stat", "db", "db-multiplier", "tier", "stab", "damage-mod", "defense", "dr",
+        "accuracy", "ac", "evasion", "stat", "damage-base", "db-multiplier", "tier", "stab", "damage-mod", "def", "dr",
         "effectiveness", "absorb", "direct", "crit-range", "pp", "max-hp", "hp", "range", "distance",
     ]
     required = {o.name for o in SYSTEM.options if o.required}
-    assert required == {"accuracy", "ac", "evasion", "stat", "db", "defense"}
+    assert required == {"accuracy", "ac", "evasion", "stat", "damage-base", "def"}
 
 
 # ------------------------------------------------------------------ dice

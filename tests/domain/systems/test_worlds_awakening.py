@@ -70,7 +70,7 @@ def test_damage_of_several_expressions_is_rolled_in_order():
 
 
 def test_bad_options():
-    with pytest.raises(OptionError, match="--defense is required"):
+    with pytest.raises(OptionError, match="--def is required"):
         params(stat=1)
     with pytest.raises(OptionError, match="support"):
         params(stat=1, support=True, damage=("1d4",))
