@@ -10,10 +10,11 @@ from dataclasses import dataclass, replace
 
 from tables_app.domain.dice import DiceError
 from tables_app.domain.resolve import Attack, AttackResult, CriticalRoll, TableSet, resolve_attack
-from tables_app.domain.tables import Rank, RollKind, Weapon
-from tables_app.errors import NotFound, TablesError
+from tables_app.domain.names import fold
+from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
+from tables_app.errors import TablesError, UsageMistake
 from tables_app.rolling import check_enough, dice_json, dice_source
-from tables_app.lookups import entry_json
+from tables_app.lookups import armor_column, entry_json
 from tables_app.storage.reader import Reader
 from tables_app.storage.sqlite import Database
 
@@ -48,7 +49,7 @@ def assemble(reader: Reader, parts: WeaponParts) -> Weapon:
     else:
         missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical)) if not value]
         if missing:
-            raise TablesError(f"give --weapon, or the weapon's parts ({' and '.join(missing)} missing)")
+            raise UsageMistake(f"give --weapon, or the weapon's parts ({' and '.join(missing)} missing)")
         weapon = Weapon("custom attack", "", None, 0, "")
     overrides: dict[str, object] = {}
     if parts.attack_table:
@@ -79,10 +80,10 @@ def target_of(reader: Reader, parts: TargetParts) -> tuple[int, str, Rank, froze
         armor = parts.armor
     if parts.rank:
         rank = Rank(parts.rank)
-    features |= {f.casefold() for f in parts.features}
+    features |= set(parts.features)
     if armor is None:
-        raise TablesError("give the target's armor (--armor CODE) or a creature (--target NAME)")
-    return defense, armor, rank, frozenset(f.casefold() for f in features)
+        raise UsageMistake("give the target's armor (--armor CODE) or a creature (--target NAME)")
+    return defense, armor, rank, frozenset(fold(f) for f in features)
 
 
 def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **attack: object) -> tuple[Attack, TableSet]:
@@ -91,9 +92,13 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **atta
     assembled = assemble(reader, weapon)
     defense, armor, rank, features = target_of(reader, target)
     tables = reader.load_table_set(assembled)
-    if tables.attack.column(armor) is None:
-        raise NotFound(f"attack table {tables.attack.name!r} has no armor column {armor!r} (columns: {', '.join(tables.attack.armors)})")
+    armor_column(tables.attack, armor)
     return Attack(assembled, defense=defense, armor=armor, rank=rank, features=features, **attack), tables  # type: ignore[arg-type]
+
+
+def target_name(database: Database, target: TargetParts) -> str | None:
+    """The creature attacked, spelled as the bestiary spells it (None without --target)."""
+    return database.reader().name_of("creatures", target.creature) if target.creature else None
 
 
 def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
@@ -104,8 +109,17 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
     except DiceError as exc:
         raise TablesError(str(exc)) from None
     check_enough(dice, open_ended=("attack roll", "open-ended"))
-    data = attack_json(prepared, result, dice.used)
+    data = attack_json(prepared, result, dice.used, target_name(database, target))
     data.update(dice_json(dice))
+    return add_feature_warnings(data, target, tables)
+
+
+def add_feature_warnings(data: dict, target: TargetParts, tables: TableSet) -> dict:
+    """``data`` with a warning for each ``--has`` feature no critical table
+    of the attack asks about (the bestiary's own features are not checked)."""
+    warnings = unknown_feature_warnings(target.features, tables.criticals.values())
+    if warnings:
+        data["warnings"] = [*data.get("warnings", []), *warnings]
     return data
 
 
@@ -119,7 +133,7 @@ def critical_json(roll: CriticalRoll | None) -> dict | None:
     }
 
 
-def attack_json(attack: Attack, result: AttackResult, dice: list[int]) -> dict:
+def attack_json(attack: Attack, result: AttackResult, dice: list[int], target: str | None = None) -> dict:
     """The JSON of docs/cli.md, "JSON shape of resolve", plus context."""
     cell = result.cell
     fumble = result.fumble
@@ -151,7 +165,7 @@ def attack_json(attack: Attack, result: AttackResult, dice: list[int]) -> dict:
             "clumsy": weapon.clumsy, "critical": weapon.critical, "secondary_critical": weapon.secondary_critical,
             "fumble_table": weapon.fumble_table, "fumble_modifier": weapon.fumble_modifier, "roll": weapon.roll.value,
             "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
-            "effective_cmb": result.effective_cmb, "defense": attack.defense, "armor": attack.armor,
+            "effective_cmb": result.effective_cmb, "target": target, "defense": attack.defense, "armor": attack.armor,
             "rank": attack.rank.value, "crit_reduction": attack.reduction, "features": sorted(attack.features),
         },
     }

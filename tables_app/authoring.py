@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
+from tables_app.domain.names import fold
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import TableKind
-from tables_app.errors import NotFound, TablesError
+from tables_app.errors import NotFound, TablesError, UsageMistake
 from tables_app.storage.sqlite import Database
 
-def export(database: Database, path: str | Path, names: tuple[str, ...] = ()) -> dict:
+WORKBOOK_SUFFIX = ".xlsx"
+TABLE_KINDS = ("attack", "critical", "fumble")
+DEFAULT_ARMOR = "NA,LA,MA,HA"
+
+
+def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *, force: bool = False) -> dict:
     """Write the named tables, weapons and creatures (all when none are named)
     in the import format, with the severity scales they use."""
     from tables_app.sheets.write import Export, Named, write_export
 
+    path = _output(path, force)
     reader = database.reader()
-    wanted = {n.casefold() for n in names}
+    wanted = {fold(n) for n in names}
     found: set[str] = set()
 
     def chosen(name: str) -> bool:
-        if not wanted or name.casefold() in wanted:
-            found.add(name.casefold())
+        if not wanted or fold(name) in wanted:
+            found.add(fold(name))
             return True
         return False
 
@@ -37,13 +45,10 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = ()) ->
     content.scales = [Named(scale, *reader.provenance("severities", name)) for name, scale in scales.items()]
     content.weapons = [reader.load_weapon(i["name"]) for i in reader.list_named("weapons") if chosen(i["name"])]
     content.creatures = [reader.load_creature(i["name"]) for i in reader.list_named("creatures") if chosen(i["name"])]
-    missing = sorted(n for n in names if n.casefold() not in found)
+    missing = sorted(n for n in names if fold(n) not in found)
     if missing:
         raise NotFound(f"nothing named {', '.join(repr(n) for n in missing)} to export")
-    try:
-        write_export(path, content)
-    except OSError as exc:
-        raise TablesError(f"cannot write {path}: {exc.strerror or exc}") from None
+    _save(path, force, lambda handle: write_export(handle, content))
     return {
         "file": str(path), "severities": [s.value.name for s in content.scales],
         "attack": [t.value.name for t in content.attack], "critical": [t.value.name for t in content.critical],
@@ -52,9 +57,28 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = ()) ->
     }
 
 
-def template(database: Database, kind: str, path: str | Path, *, name: str | None, armor: str, rows: str | None) -> dict:
-    from tables_app.sheets.write import TemplateLists, write_template
+def template(database: Database, kind: str, path: str | Path, *, name: str | None = None, armor: str | None = None,
+             rows: str | None = None, force: bool = False) -> dict:
+    """A blank authoring workbook for ``kind``. ``name`` is the table's or
+    the severity scale's name, or the first weapon's or creature's; ``armor``
+    (attack) and ``rows`` (attack, critical, fumble) shape the grid. Options
+    that cannot apply, or do not parse, are usage mistakes."""
+    from tables_app.sheets.write import TemplateLists, parse_rows, write_template
 
+    path = _output(path, force)
+    if name is not None and not name.strip():
+        raise UsageMistake("--name must not be empty")
+    if rows is not None and kind not in TABLE_KINDS:
+        raise UsageMistake(f"--rows shapes attack, critical and fumble templates, not {kind}")
+    if armor is not None and kind != "attack":
+        raise UsageMistake(f"--armor shapes attack templates, not {kind}")
+    columns = tuple(code.strip() for code in (armor or DEFAULT_ARMOR).split(",") if code.strip())
+    if not columns or len({fold(c) for c in columns}) != len(columns):
+        raise UsageMistake(f"--armor {armor!r} must list distinct armor codes, e.g. {DEFAULT_ARMOR}")
+    try:
+        bands = parse_rows(rows) if rows is not None else None
+    except ValueError as exc:
+        raise UsageMistake(str(exc)) from None
     reader = database.reader()
     attack = tuple(sorted(t["name"] for t in reader.list_named("attack")))
     armors = tuple(dict.fromkeys(code for t in reader.list_named("attack") for code in t["armor"]))
@@ -62,13 +86,46 @@ def template(database: Database, kind: str, path: str | Path, *, name: str | Non
         attack=attack, critical=tuple(sorted(t["name"] for t in reader.list_named("critical"))),
         fumble=tuple(sorted(t["name"] for t in reader.list_named("fumble"))), armor=armors,
     )
-    columns = tuple(code.strip() for code in armor.split(",") if code.strip())
-    if kind == "attack" and (not columns or len(set(c.casefold() for c in columns)) != len(columns)):
-        raise TablesError(f"--armor {armor!r} must list distinct armor codes, e.g. NA,LA,MA,HA")
+    written: dict = {}
+    _save(path, force, lambda handle: written.update(
+        write_template(handle, kind, name=name, armor=columns, bands=bands, lists=lists)))
+    return {"file": str(path), "kind": kind, **written}
+
+
+def _output(path: str | Path, force: bool) -> Path:
+    """Where export and template write. A name without .xlsx is a usage
+    mistake (exit 2: the command line alone says so); a file already there
+    without ``force`` is exit 1, like any other state of the disk that stops
+    a write (a directory that is missing or read-only)."""
+    path = Path(path)
+    if path.suffix.casefold() != WORKBOOK_SUFFIX:
+        raise UsageMistake(f"-o {str(path)!r} must name an {WORKBOOK_SUFFIX} file (the format import reads)")
+    if path.exists() and not force:
+        raise TablesError(_exists(path))
+    return path
+
+
+def _exists(path: Path) -> str:
+    return f"{path} already exists; give --force to overwrite it, or another name"
+
+
+def _save(path: Path, force: bool, write: Callable[[object], None]) -> None:
+    """Run ``write(handle)`` into ``path``. Without ``force`` the file is
+    created exclusively (nothing written meanwhile is overwritten); a write
+    that fails leaves no half-written file behind."""
     try:
-        write_template(path, kind, name=name, armor=columns, rows=rows, lists=lists)
-    except ValueError as exc:
-        raise TablesError(str(exc)) from None
+        handle = open(path, "wb" if force else "xb")
+    except FileExistsError:
+        raise TablesError(_exists(path)) from None
     except OSError as exc:
         raise TablesError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return {"file": str(path), "kind": kind}
+    try:
+        with handle:
+            write(handle)
+    except BaseException as exc:
+        path.unlink(missing_ok=True)
+        if isinstance(exc, ValueError):
+            raise TablesError(str(exc)) from None
+        if isinstance(exc, OSError):
+            raise TablesError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise

@@ -15,19 +15,29 @@ from typing import Any
 import click
 
 from tables_app import __version__
-from tables_app.errors import TablesError, WorkbookInvalid
+from tables_app.errors import NotFound, TablesError, UsageMistake, WorkbookInvalid
 
 
 class Failure(click.ClickException):
-    """One or more ``Error: ...`` lines, exit code 1."""
+    """One or more ``Error: ...`` lines, exit code 1.
 
-    def __init__(self, lines: list[str]):
+    ``error`` is the JSON error object's content (``--json``); ``reported``
+    means the command already printed its own JSON (an import report).
+    """
+
+    def __init__(self, lines: list[str], error: dict | None = None, reported: bool = False):
         super().__init__(lines[0] if lines else "failed")
         self.lines = lines
+        self.error = error if error is not None else {"message": self.message, "workbook": None, "sheet": None, "cell": None}
+        self.reported = reported
 
     def show(self, file: Any = None) -> None:
         for line in self.lines:
             click.echo(f"Error: {line}", err=True)
+
+
+def _problem_json(problem) -> dict:  # type: ignore[no-untyped-def]
+    return {"message": problem.message, "workbook": problem.workbook, "sheet": problem.sheet, "cell": problem.cell}
 
 
 class Group(click.Group):
@@ -35,20 +45,67 @@ class Group(click.Group):
         try:
             return super().invoke(ctx)
         except WorkbookInvalid as exc:
-            raise Failure([str(p) for p in exc.problems]) from None
+            first = _problem_json(exc.problems[0]) if exc.problems else {}
+            error = {"message": str(exc.problems[0]) if exc.problems else str(exc), "workbook": first.get("workbook"),
+                     "sheet": first.get("sheet"), "cell": first.get("cell"), "problems": [_problem_json(p) for p in exc.problems]}
+            raise Failure([str(p) for p in exc.problems], error) from None
+        except UsageMistake as exc:
+            raise click.UsageError(str(exc), ctx=_leaf_context(ctx)) from None
         except TablesError as exc:
-            raise Failure([str(exc)]) from None
+            error = {"message": str(exc), "workbook": None, "sheet": None, "cell": None}
+            if isinstance(exc, NotFound) and getattr(exc, "suggestions", None):
+                error["suggestions"] = list(exc.suggestions)
+            raise Failure([str(exc)], error) from None
+
+
+def _leaf_context(ctx: click.Context) -> click.Context:
+    """The context of the command that was run (for its usage line), from
+    a group whose subcommand's own context has already closed."""
+    while isinstance(ctx.command, click.Group) and ctx.invoked_subcommand:
+        command = ctx.command.get_command(ctx, ctx.invoked_subcommand)
+        if command is None:
+            break
+        ctx = click.Context(command, info_name=ctx.invoked_subcommand, parent=ctx)
+    return ctx
+
+
+class RootGroup(Group):
+    """The `tables` group: with ``--json`` anywhere on the command line, a
+    failure is also one JSON object on stdout, ``{"error": {...}}``, with the
+    same exit code (1 bad data, 2 bad usage), so a program never has to parse
+    stderr."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            returned = super().main(argv, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:
+            if "--json" in argv and not getattr(exc, "reported", False):
+                error = getattr(exc, "error", None) or {"message": exc.format_message(), "workbook": None, "sheet": None, "cell": None}
+                emit_json({"error": error})
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(returned if isinstance(returned, int) else 0)
 
 
 def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
-    """Open (and on first use create) the database once per command."""
+    """Open the database once per command (the default location is created on
+    first use, said once on stderr so that stdout stays the result)."""
     root = ctx.find_root()
     if "database" not in root.meta:
-        from tables_app.database import open_database
+        from tables_app.database import created_notice, open_database
 
         database = open_database(root.params.get("db"))
         root.meta["database"] = database
         root.call_on_close(database.dispose)
+        if database.created:
+            click.echo(created_notice(database), err=True)
     return root.meta["database"]
 
 
@@ -73,10 +130,22 @@ def output(data: Any, as_json: bool, for_people: str) -> None:
     render.console().print(getattr(render, for_people)(data))
 
 
+def names(what: str):  # type: ignore[no-untyped-def]
+    """Shell completion of names of ``what`` from the database (completion.py,
+    imported only while completing)."""
+    def callback(ctx: click.Context, param: click.Parameter, incomplete: str):  # type: ignore[no-untyped-def]
+        from tables_app import completion
+
+        if what == "shown":
+            return completion.complete_shown(ctx, param, incomplete)
+        return completion.complete(what)(ctx, param, incomplete)
+    return callback
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", metavar="URL_OR_PATH", help="Database (default: $TABLES_DB, else the user data directory).")
 @click.version_option(__version__, prog_name="tables")
 def cli(db: str | None) -> None:
@@ -91,14 +160,17 @@ def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-
     if as_json:
         emit_json(report.as_json())
     if report.problems:
-        raise Failure([str(p) for p in report.problems])
+        raise Failure([str(p) for p in report.problems], reported=as_json)  # the report holds them as fields
     if as_json:
         return
     from tables_app.changes import change_lines
 
     for workbook in report.workbooks:
         parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in workbook.defined.items()]
-        click.echo(f"{verb} {workbook.file_name}: {'; '.join(parts) or 'nothing'}")
+        click.echo(f"{verb} {workbook.file_name}: {'; '.join(parts) or ('unchanged' if workbook.unchanged else 'nothing')}")
+        if workbook.unchanged:
+            counts = [f"{len(names)} {_plural(kind, len(names))}" for kind, names in workbook.unchanged.items()]
+            click.echo(f"  unchanged: {', '.join(counts)} (the database holds them just so, from other workbooks)")
         for kind, names in workbook.removed.items():
             click.echo(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
         changes = dict(workbook.changes)
@@ -178,16 +250,20 @@ def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, strict: 
     _print_report(report, as_json, "OK")
 
 
+force_option = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+
+
 @cli.command()
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
 @click.argument("names", nargs=-1)
+@force_option
 @json_option
 @click.pass_context
-def export(ctx: click.Context, path: str, names: tuple[str, ...], as_json: bool) -> None:
+def export(ctx: click.Context, path: str, names: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Write tables, weapons and creatures (all, or the NAMES given) to .xlsx in the import format."""
     from tables_app import authoring
 
-    data = authoring.export(database_of(ctx), path, names)
+    data = authoring.export(database_of(ctx), path, names, force=force)
     if as_json:
         emit_json(data)
         return
@@ -198,20 +274,27 @@ def export(ctx: click.Context, path: str, names: tuple[str, ...], as_json: bool)
 @cli.command()
 @click.argument("kind", type=click.Choice(["attack", "critical", "fumble", "weapons", "creatures", "severities"]))
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
-@click.option("--name", help="The table's name (attack, critical, fumble).")
-@click.option("--armor", default="NA,LA,MA,HA", show_default=True, help="Armor columns of an attack table.")
+@click.option("--name", help="The table's or severity scale's name, or the first weapon's or creature's.")
+@click.option("--armor", help="Armor columns of an attack table (default NA,LA,MA,HA).")
 @click.option("--rows", help="Result or roll rows, LOW-HIGH/STEP (attack 11-175/5, critical 1-150/5, fumble 1-100/10).")
+@force_option
+@json_option
 @click.pass_context
-def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: str, rows: str | None) -> None:
+def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: str | None, rows: str | None,
+             force: bool, as_json: bool) -> None:
     """Write a blank authoring workbook for KIND, ready to fill in and import."""
     from tables_app import authoring
 
-    authoring.template(database_of(ctx), kind, path, name=name, armor=armor, rows=rows)
+    data = authoring.template(database_of(ctx), kind, path, name=name, armor=armor, rows=rows, force=force)
+    if as_json:
+        emit_json(data)
+        return
     click.echo(f"Wrote {path}: {'an' if kind[0] in 'aeiou' else 'a'} {kind} template (see its Instructions sheet)")
 
 
 # ---------------------------------------------------------------- lookups
-LIST_CHOICES = click.Choice(["attack", "critical", "fumble", "weapons", "creatures", "severities"], case_sensitive=False)
+LIST_CHOICES = click.Choice(["attack", "critical", "fumble", "weapons", "weapon", "creatures", "creature", "severities", "severity"],
+                            case_sensitive=False)
 
 
 @cli.command("list")
@@ -230,7 +313,7 @@ SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons"
 
 @cli.command()
 @click.argument("kind", type=SHOW_CHOICES)
-@click.argument("name")
+@click.argument("name", shell_complete=names("shown"))
 @json_option
 @click.pass_context
 def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
@@ -245,10 +328,10 @@ def query() -> None:
     """Look up one cell or entry of a table."""
 
 
-@query.command("attack")
-@click.argument("table")
+@query.command("attack", context_settings={"ignore_unknown_options": True})  # RESULT may be negative: -5, not an option
+@click.argument("table", shell_complete=names("attack"))
 @click.argument("result", type=int)
-@click.argument("armor")
+@click.argument("armor", shell_complete=names("armor"))
 @json_option
 @click.pass_context
 def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_json: bool) -> None:
@@ -259,10 +342,10 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
 
 
 @query.command("critical")
-@click.argument("table")
+@click.argument("table", shell_complete=names("critical"))
 @click.argument("roll", type=int)
 @click.option("--severity", "severity", metavar="SEV", help="Add this severity's roll modifier.")
-@click.option("--has", "features", multiple=True, metavar="FEATURE", help="A feature of the target (helm, ...).")
+@click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), help="A feature of the target (helm, ...).")
 @json_option
 @click.pass_context
 def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...], as_json: bool) -> None:
@@ -273,7 +356,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
 
 
 @query.command("fumble")
-@click.argument("table")
+@click.argument("table", shell_complete=names("fumble"))
 @click.argument("roll", type=int)
 @click.option("--modifier", type=int, default=0, show_default=True, help="The weapon's fumble modifier.")
 @json_option
@@ -306,6 +389,12 @@ def _dice(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tu
         return tuple(int(part) for part in value.replace(" ", ",").split(",") if part)
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a list of whole numbers (e.g. 97,34,45)") from None
+
+
+def _not_blank(value: str | None, flag: str) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", param_hint=f"'{flag}'")
+    return value
 
 
 def dice_options(command):  # type: ignore[no-untyped-def]
@@ -350,24 +439,24 @@ def resolve() -> None:
 
 
 TABLE_OPTIONS = [
-    click.option("--weapon", help="A weapon from the armory (its parts below override it)."),
-    click.option("--attack-table", help="Attack table (without --weapon)."),
+    click.option("--weapon", shell_complete=names("weapons"), help="A weapon from the armory (its parts below override it)."),
+    click.option("--attack-table", shell_complete=names("attack"), help="Attack table (without --weapon)."),
     click.option("--max-result", type=int, help="Max Result cap."),
     click.option("--clumsy", type=click.IntRange(0, 100), help="Clumsy Range 1..N."),
-    click.option("--critical", help="Primary critical table (name or code)."),
-    click.option("--secondary-critical", help="Secondary critical table (name or code)."),
-    click.option("--fumble-table", help="Fumble table."),
+    click.option("--critical", shell_complete=names("critical"), help="Primary critical table (name or code)."),
+    click.option("--secondary-critical", shell_complete=names("critical"), help="Secondary critical table (name or code)."),
+    click.option("--fumble-table", shell_complete=names("fumble"), help="Fumble table."),
     click.option("--fumble-modifier", type=int, help="Added to the fumble roll."),
     click.option("--roll-kind", type=click.Choice(["oe", "oeh", "oel", "d100"]), help="How the attack roll opens (default oe)."),
     click.option("--cmb", type=int, required=True, help="Combat bonus."),
     click.option("--mod", "modifiers", multiple=True, callback=_modifier, metavar="NAME=±N", help="A named attack modifier (repeatable)."),
     click.option("--def", "defense", type=int, help="Target's DEF (default 0, or the creature's)."),
-    click.option("--armor", help="Target's armor column (e.g. MA)."),
+    click.option("--armor", shell_complete=names("armor"), callback=lambda _c, _p, v: _not_blank(v, "--armor"), help="Target's armor column (e.g. MA)."),
     click.option("--rank", type=click.Choice(["normal", "heroic", "epic"]), help="Target's rank (heroic -1, epic -2 critical degrees)."),
     click.option("--crit-reduction", type=click.IntRange(0), default=0, help="Extra degrees of critical reduction."),
     click.option("--ignore-crit-reduction", is_flag=True, help="This attack ignores every critical reduction."),
-    click.option("--has", "features", multiple=True, metavar="FEATURE", help="A feature of the target (helm, ...); adds to the creature's."),
-    click.option("--target", help="A creature from the bestiary: DEF, armor, rank, features."),
+    click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), help="A feature of the target (helm, ...); adds to the creature's."),
+    click.option("--target", shell_complete=names("creatures"), help="A creature from the bestiary: DEF, armor, rank, features."),
 ]
 
 
@@ -393,7 +482,9 @@ def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
 
 def warn_unused(data: dict) -> None:
     if data.get("unused_dice"):
-        click.echo(f"Warning: {len(data['unused_dice'])} of the given dice were not needed: {', '.join(map(str, data['unused_dice']))}", err=True)
+        unused = data["unused_dice"]
+        verb = "was" if len(unused) == 1 else "were"
+        click.echo(f"Warning: {len(unused)} of the given dice {verb} not needed: {', '.join(map(str, unused))}", err=True)
 
 
 def seed_or_dice(options: dict[str, Any]) -> tuple[int | None, tuple[int, ...] | None]:
@@ -458,7 +549,13 @@ MAX_SIMULATED = 100_000_000
 
 def simulate_options(command):  # type: ignore[no-untyped-def]
     command = click.option("--count", type=click.IntRange(1, MAX_SIMULATED), default=100_000, show_default=True, help="How many attacks.")(command)
-    return click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random numbers.")(command)
+    return click.option("--seed", type=int, help="Seed of the random numbers (default: a fresh one, printed).")(command)
+
+
+def _seed(seed: int | None) -> int:
+    from tables_app.rolling import fresh_seed
+
+    return fresh_seed() if seed is None else seed
 
 
 @cli.group(cls=SimulateGroup)
@@ -476,15 +573,19 @@ def simulate_table(ctx: click.Context, **options: Any) -> None:
     from tables_app import simulation
 
     weapon, target, rest = table_attack(options)
-    data = simulation.table(database_of(ctx), weapon, target, count=options["count"], seed=options["seed"], **rest)
+    data = simulation.table(database_of(ctx), weapon, target, count=options["count"], seed=_seed(options["seed"]), **rest)
     output(data, options["as_json"], "simulated")
 
 
 def draw(path: str | None, data: dict) -> None:
+    """Draw the odds to a PNG and say so on stderr (stdout may be --json)."""
     if path:
+        if not path.lower().endswith(".png"):  # refused, not silently written under another name
+            raise click.UsageError(f"--plot {path!r}: the plot is a PNG, give a file name ending in .png")
         from tables_app import plot
 
         plot.save(data, path)
+        click.echo(f"Wrote {path}", err=True)
 
 
 CLICK_TYPES = {"int": int, "float": float, "text": str, "dice": str}
@@ -499,10 +600,16 @@ def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def
             options.append(click.Option(declaration, is_flag=True, help=option.help))
             continue
         kind = click.Choice(option.choices) if option.kind == "choice" else CLICK_TYPES[option.kind]
-        metavar = "EXPR" if option.kind == "dice" else None
-        options.append(click.Option(declaration, type=kind, required=option.required, multiple=option.multiple,
-                                    default=option.default if not option.multiple else (), help=option.help,
-                                    metavar=metavar, show_default=option.default is not None))
+        settings: dict[str, Any] = {"multiple": option.multiple, "help": option.help, "show_default": option.default is not None}
+        if option.kind == "dice":
+            settings["metavar"] = "EXPR"
+        # A default is passed only when there is one: Click 8.5 stops enforcing
+        # `required` when `default=None` is given explicitly.
+        if option.multiple:
+            settings["default"] = ()
+        elif option.default is not None:
+            settings["default"] = option.default
+        options.append(click.Option(declaration, type=kind, required=option.required, **settings))
     return options
 
 
@@ -535,7 +642,7 @@ def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untype
     def run(**values: Any) -> None:
         from tables_app import simulation
 
-        as_json, count, seed = values.pop("as_json"), values.pop("count"), values.pop("seed")
+        as_json, count, seed = values.pop("as_json"), values.pop("count"), _seed(values.pop("seed"))
         data = usage_problems(simulation.formula, system.id, values, count=count, seed=seed)
         output(data, as_json, "simulated")
 
@@ -563,7 +670,20 @@ def usage_problems(function, *args: Any, **kwargs: Any) -> Any:  # type: ignore[
 # ---------------------------------------------------------------- database
 @cli.group("db")
 def db_group() -> None:
-    """The database schema."""
+    """The database: create it, its schema."""
+
+
+@db_group.command("init")
+@click.argument("path", required=False, metavar="[PATH_OR_URL]")
+@click.option("--empty", is_flag=True, help="Without the bundled tables (import your own).")
+@click.pass_context
+def db_init(ctx: click.Context, path: str | None, empty: bool) -> None:
+    """Create a new database at PATH (default: --db, $TABLES_DB, else the user data directory)."""
+    from tables_app import database
+
+    created = database.init_database(path if path is not None else ctx.find_root().params.get("db"), bundled=not empty)
+    ctx.call_on_close(created.dispose)
+    click.echo(database.created_notice(created, bundled=not empty), err=True)
 
 
 @db_group.command("upgrade")

@@ -1,4 +1,9 @@
-"""Opening the database: find it, create it on first use, check its schema.
+"""Opening the database: find it, create it when that is wanted, check its schema.
+
+Only two things create a database: the first command at the default location
+(the user data directory, so a new machine just works) and ``tables db init``.
+A database named by ``--db`` or ``$TABLES_DB`` must exist, so a mistyped path
+is an error rather than a new database holding only the bundled tables.
 
 An existing database at the newest schema is opened with sqlite3 alone (one
 SELECT for the version), so everyday commands never import SQLAlchemy or
@@ -8,6 +13,7 @@ Alembic; building, migrating and importing reach for them when needed.
 from __future__ import annotations
 
 import os
+import shlex
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -17,11 +23,10 @@ from tables_app.storage.sqlite import (
     SCHEMA_HEAD,
     Database,
     busy_message,
-    database_url,
     has_tables,
+    locate_database,
     resource_dir,
     schema_version,
-    sqlite_path,
 )
 
 # Bundled workbooks in dependency order (criticals before the attack cells
@@ -33,57 +38,114 @@ BUNDLED_PREFIX = "bundled/"
 def open_database(location: str | None = None) -> Database:
     """The database of ``--db`` / ``$TABLES_DB`` / the user data directory, ready to use.
 
-    A database that does not exist yet is built beside its final path
-    (migrated, bundled tables imported) and linked into place at the end, so
-    a failed or concurrent first run never leaves half a database.
+    The default location is created on first use (``database.created`` is
+    then True); a named location that is missing, or an empty file, is an
+    error naming ``tables db init``. A database behind the newest schema is
+    migrated.
     """
-    url = database_url(location)
-    if not url.startswith("sqlite:"):
-        raise DatabaseError(f"{url.split('://')[0]} databases are not supported; give a SQLite file path or sqlite:/// URL")
-    path = sqlite_path(url)
-    if path is None:
-        raise DatabaseError(f"{url} is not a database file; give a file path or sqlite:///PATH")
+    where = locate_database(location)
+    return _open(where.url, where.path, create=not where.named, bundled=True)
+
+
+def init_database(location: str | None = None, *, bundled: bool = True) -> Database:
+    """``tables db init``: a new database at the location, parent directories included.
+
+    A missing path, an empty file (from ``touch``) or a SQLite file without
+    tables becomes a database at the newest schema, with the bundled tables
+    unless ``bundled`` is False; anything else there is refused, unchanged.
+    """
+    where = locate_database(location)
+    return _open(where.url, where.path, create=True, bundled=bundled, only_new=True)
+
+
+def created_notice(database: Database, *, bundled: bool = True) -> str:
+    """The one line said (on stderr) when a database was just made."""
+    contents = "bundled tables imported" if bundled else "no tables"
+    return f"Created the database {database.path} (schema {SCHEMA_HEAD}, {contents})"
+
+
+def _init_hint(path: Path) -> str:
+    return f"tables db init {shlex.quote(str(path))}"
+
+
+def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool = False) -> Database:
+    """Open ``path``; build it first if it is blank and ``create`` allows.
+
+    A failed or concurrent build never leaves half a database (see
+    _build_new_database). ``only_new``: refuse a database that was already there.
+    """
+    already_there = DatabaseError(f"{path} already exists and is not empty; nothing changed "
+                                  "(db init makes new databases only)")
+    created = False
     try:
-        if not path.exists() or path.stat().st_size == 0:
-            _build_new_database(path)
+        if path.is_dir():
+            raise DatabaseError(f"{path} is a directory, not a database file")
+        missing = not path.exists()
+        if missing or path.stat().st_size == 0:
+            if not create:
+                found = f"no database at {path}" if missing else f"{path} is an empty file, not a database"
+                raise DatabaseError(f"{found} (create one with: {_init_hint(path)})")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            created = _build_new_database(path, bundled)
+            if only_new and not created:
+                raise already_there
         database = Database(url, path)
-        revision = schema_version(database.connection)
-        empty = revision is None and not has_tables(database.connection)
+        try:
+            revision = schema_version(database.connection)
+            empty = revision is None and not has_tables(database.connection)
+        except sqlite3.DatabaseError:
+            database.dispose()
+            raise
     except OSError as exc:
-        raise DatabaseError(f"cannot create the database {path}: {exc.strerror or exc}") from None
+        raise DatabaseError(f"cannot {'create' if create else 'open'} the database {path}: {exc.strerror or exc}") from None
     except sqlite3.DatabaseError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
             raise DatabaseError(busy_message(exc)) from None
+        if only_new:
+            raise already_there from None
         raise DatabaseError(f"cannot read the database {path}: {exc}") from None
+    if only_new and not created and not empty:
+        database.dispose()
+        raise already_there
     if revision == SCHEMA_HEAD:
+        database.created = created
         return database
     if revision is None and not empty:
+        database.dispose()
         raise DatabaseError(f"{path} is not a tables_app database (it has no schema version)")
+    if revision is None and not create:
+        database.dispose()
+        raise DatabaseError(f"{path} is an empty SQLite database, not a tables_app one (make it one with: {_init_hint(path)})")
     upgrade_database(database)
-    if revision is None:
-        import_bundled(database.engine)
+    if revision is None:  # a SQLite file without tables, made ours in place
+        if bundled:
+            import_bundled(database.engine)
+        created = True
+    database.created = created
     return database
 
 
-def _build_new_database(path: Path) -> None:
+def _build_new_database(path: Path, bundled: bool) -> bool:
+    """Build beside ``path`` (migrated, bundled tables imported) and link it
+    into place at the end; False if another process's database got there first."""
     from tables_app.storage import db
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=".tables-new-", suffix=".db", dir=path.parent)
     os.close(handle)
     os.unlink(temporary)
     engine = db.create_db_engine(f"sqlite:///{temporary}")
     try:
         db.migrate(engine)
-        import_bundled(engine)
+        if bundled:
+            import_bundled(engine)
         engine.dispose()
         try:
             os.link(temporary, path)  # atomic, and never over a database another process made
-        except FileExistsError:
-            pass  # another process finished first; keep its database
-        except OSError:
-            if not path.exists():  # a file system without hard links
-                os.replace(temporary, path)
+        except OSError:  # the path exists, or a file system without hard links
+            if path.exists() and path.stat().st_size > 0:
+                return False  # another process finished first; keep its database
+            os.replace(temporary, path)  # nothing there, or an empty file (touch): nothing to lose
+        return True
     finally:
         engine.dispose()
         for leftover in (temporary, temporary + "-wal", temporary + "-shm"):

@@ -7,14 +7,39 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 
 class TablesError(Exception):
     """Bad data or a failed lookup: reported to the user, exit code 1."""
 
 
+class UsageMistake(TablesError):
+    """Options that cannot work as given (missing, contradictory, malformed): exit code 2."""
+
+
 class NotFound(TablesError):
-    """A named table, weapon, creature, column or row does not exist."""
+    """A named table, weapon, creature, column or row does not exist.
+
+    ``suggestions``: the known names closest to the one asked for (also in
+    the message), for programs: a JSON error object, an HTTP API.
+    """
+
+    def __init__(self, message: str, suggestions: Iterable[str] = ()):
+        super().__init__(message)
+        self.suggestions = list(suggestions)
+
+    @classmethod
+    def unknown(cls, subject: str, name: str, known: Iterable[str], otherwise: str) -> NotFound:
+        """``<subject> — did you mean 'A' or 'B'?`` for the names of ``known``
+        close to ``name``, else ``<subject> (<otherwise>)``: one line either way."""
+        from tables_app.domain.names import did_you_mean, suggest
+
+        suggestions = suggest(name, known)
+        return cls(f"{subject}{did_you_mean(suggestions)}" if suggestions else f"{subject} ({otherwise})", suggestions)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return type(self), (str(self), self.suggestions)
 
 
 class DatabaseError(TablesError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from tables_app.errors import DatabaseError, Problem, WorkbookInvalid
+from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
 from tables_app.storage.sqlite import busy_message
 
 
@@ -20,7 +20,10 @@ class WorkbookReport:
     sha256: str
     defined: dict[str, list[str]] = field(default_factory=dict)
     removed: dict[str, list[str]] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    # names other workbooks define, which this one defines exactly as the
+    # database holds them (an export imported back): left as they are
+    unchanged: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)
     changes: dict = field(default_factory=dict)
 
 
@@ -34,11 +37,11 @@ class ImportReport:
         return {
             "written": self.written,
             "workbooks": [
-                {"file_name": w.file_name, "sha256": w.sha256, "defined": w.defined, "removed": w.removed,
-                 "changes": w.changes, "warnings": w.warnings}
+                {"file_name": w.file_name, "sha256": w.sha256, "defined": w.defined, "unchanged": w.unchanged,
+                 "removed": w.removed, "changes": w.changes, "warnings": [asdict(p) for p in w.warnings]}
                 for w in self.workbooks
             ],
-            "errors": [str(p) for p in self.problems],
+            "errors": [asdict(p) for p in self.problems],  # {"workbook", "sheet", "cell", "message"}
         }
 
 
@@ -46,60 +49,59 @@ def import_workbooks(
     engine: Engine, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
     labels: list[str] | None = None, strict: bool = False, on_sheet=None,  # type: ignore[no-untyped-def]
 ) -> ImportReport:
-    """Import workbooks in order, all in one transaction: all or nothing.
+    """Import workbooks, all in one transaction: all or nothing.
 
-    Each workbook sees the tables of the ones before it. Every problem of
-    every workbook is collected; with any problem nothing is written.
-    ``labels`` name the workbooks (default: their file names). Quality
-    warnings (sheets/quality.py) are reported; with ``strict`` every warning
-    is an error.
+    The workbooks of one import may use each other's tables in any order on
+    the command line: each is written as soon as it reads without a problem
+    against what the database holds by then, and the others are read again
+    after it, until a round writes nothing more (their problems are then
+    real). Quality warnings are judged once everything is written, so they
+    count the users in every workbook of the import. ``labels`` name the
+    workbooks (default: their file names); with ``strict`` every warning is
+    an error (and reported once, as an error).
     """
     from sqlalchemy import text
 
-    from tables_app.changes import describe_changes
-    from tables_app.sheets.parse import interpret
-    from tables_app.sheets.quality import quality_warnings
-    from tables_app.storage.reader import Reader
     from tables_app.sheets.read import read_workbook
-    from tables_app.storage import repository
 
-    report = ImportReport()
+    problems: dict[int, list[Problem]] = {}  # by position on the command line
+    raws = {}
+    for index, path in enumerate(paths):  # before the write lock is taken: reading takes a while
+        try:
+            raws[index] = read_workbook(path, labels[index] if labels else None, on_sheet)
+        except WorkbookInvalid as exc:
+            problems[index] = list(exc.problems)
+    items = {index: WorkbookReport(raw.file_name, raw.sha256) for index, raw in raws.items()}
+    report = ImportReport(workbooks=list(items.values()))
     now = datetime.now(UTC).isoformat(timespec="seconds")
     writer_engine = engine.execution_options(begin="BEGIN IMMEDIATE")
-    removed: list[tuple[str, dict[str, dict[int, str]]]] = []
     try:
         with Session(writer_engine) as session:
             transaction = session.begin()
             # References are checked at the end: one workbook may drop a table
-            # that the next one in the same import stops using.
+            # that another one in the same import stops using.
             session.execute(text("PRAGMA defer_foreign_keys = ON"))
-            for index, path in enumerate(paths):
-                try:
-                    raw = read_workbook(path, labels[index] if labels else None, on_sheet)
-                except WorkbookInvalid as exc:
-                    report.problems.extend(exc.problems)
-                    continue
-                parsed = interpret(raw, repository.load_catalog(session), replace=replace)
-                item = WorkbookReport(raw.file_name, raw.sha256)
-                report.workbooks.append(item)
-                if parsed.problems:
-                    report.problems.extend(parsed.problems)
-                    continue
-                reader = Reader(connection=session.connection().connection.driver_connection)
-                warnings = parsed.warnings + quality_warnings(parsed, reader.references(raw.file_name), reader.attack_tops())
-                item.warnings = [str(w) for w in warnings]
+            importer = _Importer(session, replace, now)
+            pending = list(raws)
+            while pending:
+                waiting = {}
+                for index in pending:
+                    found = importer.write(index, raws[index], items[index])
+                    if found:
+                        waiting[index] = found
+                if len(waiting) == len(pending):
+                    problems.update(waiting)
+                    break
+                pending = list(waiting)
+            for index, warnings in importer.warnings().items():
                 if strict and warnings:
-                    report.problems.extend(Problem(w.workbook, w.sheet, w.cell, f"{w.message} (--strict)") for w in warnings)
-                    continue
-                item.changes = describe_changes(reader, parsed)
-                item.defined = _defined_names(parsed)
-                if report.problems:
-                    continue  # an earlier workbook failed: parse the rest for their errors only
-                writer = repository.Writer(session, parsed, now)
-                item.removed = writer.run()
-                removed.append((raw.file_name, writer.removed_ids))
+                    problems.setdefault(index, []).extend(
+                        Problem(w.workbook, w.sheet, w.cell, f"{w.message} (--strict)") for w in warnings)
+                else:
+                    items[index].warnings = warnings
+            report.problems = [p for index in sorted(problems) for p in problems[index]]
             if not report.problems:
-                report.problems.extend(_still_used(session, removed))
+                report.problems.extend(_still_used(session, importer.removed))
             if report.problems or dry_run:
                 transaction.rollback()
             else:
@@ -110,6 +112,101 @@ def import_workbooks(
     except OperationalError as exc:
         raise DatabaseError(busy_message(exc.orig)) from None
     return report
+
+
+class _Importer:
+    """Writes workbooks into one open transaction, remembering what it wrote."""
+
+    def __init__(self, session: Session, replace: bool, now: str):
+        self.session, self.replace, self.now = session, replace, now
+        self.written: dict[int, tuple] = {}  # position on the command line → (parsed, report)
+        self.removed: list[tuple[str, dict[str, dict[int, str]]]] = []
+
+    def reader(self):  # type: ignore[no-untyped-def]
+        from tables_app.storage.reader import Reader
+
+        return Reader(connection=self.session.connection().connection.driver_connection)
+
+    def write(self, index: int, raw, item: WorkbookReport) -> list[Problem]:  # type: ignore[no-untyped-def]
+        """Write one workbook if it reads without a problem now; else its problems."""
+        from tables_app.changes import describe_changes
+        from tables_app.sheets.parse import interpret
+        from tables_app.storage import repository
+
+        parsed = interpret(raw, repository.load_catalog(self.session), replace=self.replace)
+        reader = self.reader()
+        item.unchanged = _settle_conflicts(parsed, reader)
+        if parsed.problems:
+            return parsed.problems
+        item.changes = describe_changes(reader, parsed)
+        item.defined = _defined_names(parsed)
+        writer = repository.Writer(self.session, parsed, self.now)
+        item.removed = writer.run()
+        self.removed.append((raw.file_name, writer.removed_ids))
+        self.written[index] = (parsed, item)
+        return []
+
+    def warnings(self) -> dict[int, list[Problem]]:
+        """The warnings of every workbook written, by its position (see import_workbooks)."""
+        from tables_app.sheets.quality import quality_warnings
+
+        reader = self.reader()
+        tops = reader.attack_tops()
+        with_weapons = any(parsed.weapons or item.unchanged.get("weapons") for parsed, item in self.written.values())
+        return {key: parsed.warnings + quality_warnings(parsed, reader.references(item.file_name), tops, with_weapons)
+                for key, (parsed, item) in self.written.items()}
+
+
+def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """A name another workbook owns is a conflict, unless this workbook
+    defines it exactly as the database holds it: then it is left out of the
+    import (unchanged, still the other workbook's). Returns those names by kind."""
+    unchanged: dict[str, list[str]] = {}
+    for conflict in parsed.conflicts:
+        kind, item = conflict.kind, conflict.item
+        stored = _stored(reader, kind, item.name)
+        if stored is None or not same_content(stored, item.value):
+            parsed.problems.append(conflict.problem)
+            continue
+        if kind == "severities":
+            parsed.scale = None
+        else:
+            _items_of(parsed, kind).remove(item)
+        unchanged.setdefault(kind, []).append(item.name)
+    return unchanged
+
+
+def _items_of(parsed, kind: str) -> list:  # type: ignore[no-untyped-def]
+    return {"attack": parsed.attack_tables, "critical": parsed.critical_tables, "fumble": parsed.fumble_tables,
+            "weapons": parsed.weapons, "creatures": parsed.creatures}[kind]
+
+
+def _stored(reader, kind: str, name: str) -> object | None:  # type: ignore[no-untyped-def]
+    from tables_app.domain.tables import TableKind
+
+    if kind == "severities":
+        return next((scale for scale in reader.scales() if scale.name == name), None)
+    load = {"attack": reader.load_attack_table, "weapons": reader.load_weapon, "creatures": reader.load_creature,
+            "critical": lambda n: reader.load_effect_table(TableKind.CRITICAL, n),
+            "fumble": lambda n: reader.load_effect_table(TableKind.FUMBLE, n)}[kind]
+    try:
+        return load(name)
+    except NotFound:
+        return None
+
+
+def same_content(a: object, b: object) -> bool:
+    """Equal values, field by field; a RangeTable (which has no equality of
+    its own) is equal when its ranges and values are."""
+    from tables_app.domain.ranges import RangeTable
+
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, RangeTable):
+        return a.ranges == b.ranges and a.values == b.values  # type: ignore[attr-defined]
+    if is_dataclass(a) and not isinstance(a, type):
+        return all(same_content(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    return a == b
 
 
 def _still_used(session: Session, removed: list[tuple[str, dict[str, dict[int, str]]]]) -> list[Problem]:

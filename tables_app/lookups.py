@@ -5,7 +5,7 @@ Results are plain dicts in the JSON shapes of docs/cli.md.
 
 from __future__ import annotations
 
-from tables_app.domain.tables import Entry, TableKind
+from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.sqlite import Database
 
@@ -27,14 +27,22 @@ def entry_json(entry: Entry) -> dict:
     }
 
 
-def query_attack(database: Database, table_name: str, result: int, armor: str) -> dict:
-    table = database.reader().load_attack_table(table_name)
+def armor_column(table: AttackTable, armor: str) -> int:
+    """The index of an armor column; NotFound with the near codes if none."""
     column = table.column(armor)
     if column is None:
-        raise NotFound(f"attack table {table.name!r} has no armor column {armor!r} (columns: {', '.join(table.armors)})")
+        raise NotFound.unknown(f"attack table {table.name!r} has no armor column {armor!r}", armor, table.armors,
+                               f"columns: {', '.join(table.armors)}")
+    return column
+
+
+def query_attack(database: Database, table_name: str, result: int, armor: str) -> dict:
+    table = database.reader().load_attack_table(table_name)
+    column = armor_column(table, armor)
     found = table.read(result, column)
-    if found is None:
-        raise NotFound(f"result {result} is below the first row of {table.name!r} ({table.rows.ranges[0].label})")
+    if found is None:  # below the first row: the attack misses (docs/table-system.md step 7)
+        return {"table": table.name, "row": None, "armor": table.armors[column], "text": "", "outcome": "miss",
+                "hits": 0, "severity": None, "critical_table": None}
     row, cell = found
     return {
         "table": table.name, "row": row.label, "armor": table.armors[column], "text": cell.text,
@@ -56,15 +64,20 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
         level = table.scale.find(severity)
         if level is None:
             codes = ", ".join(f"{s.code} (+{s.modifier})" for s in table.scale.levels)
-            raise NotFound(f"unknown severity {severity!r} for {table.name!r} (severities: {codes})")
+            known = [s.code for s in table.scale.levels] + [s.name for s in table.scale.levels]
+            raise NotFound.unknown(f"unknown severity {severity!r} for {table.name!r}", severity, known, f"severities: {codes}")
         modifier = level.modifier
     modified = roll + modifier
     _, entries = table.row(modified)
     choice = table.choose(modified, frozenset(features))
-    return {
+    data = {
         "table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(choice.entry),
         "branches": [entry_json(e) for e in entries if e.condition is not None],
     }
+    warnings = unknown_feature_warnings(features, [table])
+    if warnings:
+        data["warnings"] = warnings
+    return data
 
 
 def query_fumble(database: Database, table_name: str, roll: int, modifier: int) -> dict:
@@ -94,7 +107,6 @@ def show(database: Database, kind: str, name: str) -> dict:
             name = reader.find_critical_name(name)
         effect = reader.load_effect_table(table_kind, name)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries]}
-    items = [i for i in reader.list_named(kind) if i["name"].casefold() == name.casefold()]
-    if not items:
-        raise NotFound(f"no {kind[:-1]} named {name!r}")
+    stored = reader.name_of(kind, name)
+    items = [i for i in reader.list_named(kind) if i["name"] == stored]
     return {"kind": kind[:-1], **items[0]}

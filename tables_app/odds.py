@@ -15,13 +15,17 @@ from tables_app.storage.sqlite import Database
 from tables_app import attacks
 from tables_app.domain.odds import TableOdds, table_odds
 from tables_app.domain.resolve import Attack, TableSet
-from tables_app.errors import TablesError
+from tables_app.errors import TablesError, UsageMistake
+
+
+PRINTED_DIGITS = 12  # probabilities are exact to 1e-9; below 1e-12 is noise to a reader
 
 
 def as_float(value: Any) -> Any:
-    """Fractions → floats, recursively (the one rounding the spec allows)."""
+    """Fractions → floats, recursively: the one rounding, to 12 decimal
+    places (so a 1e-15 tail prints as 0, not as 1.0000000000000002e-15)."""
     if isinstance(value, Fraction):
-        return float(value)
+        return round(float(value), PRINTED_DIGITS)
     if isinstance(value, dict):
         return {str(k) if not isinstance(k, str) else k: as_float(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -29,26 +33,33 @@ def as_float(value: Any) -> Any:
     return value
 
 
-def _table_json(attack: Attack, odds: TableOdds) -> dict:
+def _table_json(attack: Attack, odds: TableOdds, target: str | None = None) -> dict:
     return {
         "system": "table",
         "outcomes": as_float(odds.outcomes),
         "critical_severity": as_float(odds.critical_severity),
         "fumble_rows": as_float(odds.fumble_rows),
         "expected_damage": float(odds.expected_damage),
-        "rows": [{"row": label, "probability": float(p)} for label, p in odds.rows],
-        "attack": {
-            "weapon": attack.weapon.name, "attack_table": attack.weapon.attack_table, "max_result": attack.weapon.max_result,
-            "clumsy": attack.weapon.clumsy, "cmb": attack.cmb, "effective_cmb": attack.effective_cmb,
-            "defense": attack.defense, "armor": attack.armor, "rank": attack.rank.value,
-            "crit_reduction": attack.reduction, "features": sorted(attack.features),
-        },
+        "rows": [{"row": label, "probability": as_float(p)} for label, p in odds.rows],
+        "attack": _attack_json(attack, target),
+    }
+
+
+def _attack_json(attack: Attack, target: str | None) -> dict:
+    """The weapon and target an odds result is about (also of a sweep: the
+    swept value is the one that varies)."""
+    return {
+        "weapon": attack.weapon.name, "attack_table": attack.weapon.attack_table, "max_result": attack.weapon.max_result,
+        "clumsy": attack.weapon.clumsy, "cmb": attack.cmb, "effective_cmb": attack.effective_cmb,
+        "target": target, "defense": attack.defense, "armor": attack.armor, "rank": attack.rank.value,
+        "crit_reduction": attack.reduction, "features": sorted(attack.features),
     }
 
 
 def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
     prepared, tables = attacks.prepare(database, weapon, target, **attack)
-    return _table_json(prepared, table_odds(prepared, tables))
+    data = _table_json(prepared, table_odds(prepared, tables), attacks.target_name(database, target))
+    return attacks.add_feature_warnings(data, target, tables)
 
 
 def parse_span(text: str, flag: str) -> range:
@@ -57,16 +68,16 @@ def parse_span(text: str, flag: str) -> range:
     try:
         numbers = [int(p) for p in parts]
     except ValueError:
-        raise TablesError(f"{flag} {text!r} is not A:B or A:B:STEP (whole numbers)") from None
+        raise UsageMistake(f"{flag} {text!r} is not A:B or A:B:STEP (whole numbers)") from None
     if len(numbers) not in (2, 3) or (len(numbers) == 3 and numbers[2] <= 0) or numbers[1] < numbers[0]:
-        raise TablesError(f"{flag} {text!r} is not A:B or A:B:STEP with A <= B and STEP > 0")
+        raise UsageMistake(f"{flag} {text!r} is not A:B or A:B:STEP with A <= B and STEP > 0")
     step = numbers[2] if len(numbers) == 3 else 1
     if (numbers[1] - numbers[0]) // step > 2000:
-        raise TablesError(f"{flag} {text!r} has more than 2000 steps")
+        raise UsageMistake(f"{flag} {text!r} has more than 2000 steps")
     return range(numbers[0], numbers[1] + 1, step)
 
 
-def sweep(prepared: Attack, tables: TableSet, axis: str, values: range) -> dict:
+def sweep(prepared: Attack, tables: TableSet, axis: str, values: range, target: str | None = None) -> dict:
     """Outcome odds and expected damage per bonus (or DEF) and armor column."""
     grid = []
     for value in values:
@@ -75,12 +86,15 @@ def sweep(prepared: Attack, tables: TableSet, axis: str, values: range) -> dict:
             odds = table_odds(replace(changed, armor=armor), tables)
             grid.append({axis: value, "armor": armor, "outcomes": as_float(odds.outcomes),
                          "expected_damage": float(odds.expected_damage)})
-    return {"system": "table", "sweep": axis, "values": list(values), "armor": list(tables.attack.armors), "grid": grid}
+    return {"system": "table", "sweep": axis, "values": list(values), "armor": list(tables.attack.armors), "grid": grid,
+            "attack": _attack_json(prepared, target)}
 
 
 def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str, **attack: Any) -> dict:
+    values = parse_span(span, f"--sweep-{axis}")  # a usage mistake before any lookup
     prepared, tables = attacks.prepare(database, weapon, target, **attack)
-    return sweep(prepared, tables, axis, parse_span(span, f"--sweep-{axis}"))
+    data = sweep(prepared, tables, axis, values, attacks.target_name(database, target))
+    return attacks.add_feature_warnings(data, target, tables)
 
 
 def formula(system_id: str, values: dict[str, Any]) -> dict:

@@ -1,8 +1,18 @@
-"""Charts of odds and sweeps (matplotlib, the optional ``plot`` extra)."""
+"""Charts of odds and sweeps (matplotlib, the optional ``plot`` extra).
+
+A sweep is two panels over the swept value, expected damage above and
+P(critical) below, one line per armor column with the target's armor drawn
+heavier; one attack's odds are outcome bars (and its critical severities
+beside them). Titles say who attacks whom, as the text output does.
+"""
 
 from __future__ import annotations
 
 from tables_app.errors import TablesError
+from tables_app.render import heading, percent
+
+TARGET_STYLE = {"linewidth": 3.0, "alpha": 1.0, "zorder": 3}
+OTHER_STYLE = {"linewidth": 1.2, "alpha": 0.7, "zorder": 2}
 
 
 def save(data: dict, path: str) -> None:
@@ -13,40 +23,76 @@ def save(data: dict, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise TablesError("--plot needs matplotlib: pip install 'tables-app[plot]'") from None
-    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)
     if "sweep" in data:
-        _sweep(axes, data)
+        figure = _sweep(plt, data)
     else:
-        _outcomes(axes, data)
+        figure = _odds(plt, data)
     figure.tight_layout()
     try:
-        figure.savefig(path)
+        figure.savefig(path, format="png")
     except OSError as exc:
         raise TablesError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
     finally:
         plt.close(figure)
 
 
-def _outcomes(axes, data: dict) -> None:  # type: ignore[no-untyped-def]
-    labels = [label.replace("_", " ") for label in data["outcomes"]]
-    values = list(data["outcomes"].values())
-    bars = axes.bar(labels, values, color="#4C72B0")
-    for bar, value in zip(bars, values):
-        axes.annotate(f"{value:.1%}", (bar.get_x() + bar.get_width() / 2, value), ha="center", va="bottom", fontsize=8)
-    axes.set_ylabel("probability")
-    title = data["system"]
-    if data["system"] == "table":
-        a = data["attack"]
-        title = f"{a['weapon']}: CMB {a['effective_cmb']} vs DEF {a['defense']}, {a['armor']}"
-    axes.set_title(f"{title} — expected damage {data['expected_damage']:.2f}")
+def title(data: dict) -> str:
+    if data.get("attack"):
+        return heading(data)
+    return data["system"]
 
 
-def _sweep(axes, data: dict) -> None:  # type: ignore[no-untyped-def]
+def _odds(plt, data: dict):  # type: ignore[no-untyped-def]
+    severities = {k: v for k, v in (data.get("critical_severity") or {}).items()}
+    panels = 2 if any(severities.values()) else 1
+    figure, axes = plt.subplots(1, panels, figsize=(8 + 3 * (panels - 1), 4.5), dpi=120, squeeze=False,
+                                gridspec_kw={"width_ratios": [2, 1][:panels]})
+    _bars(axes[0][0], data["outcomes"], "#4C72B0")
+    axes[0][0].set_ylabel("probability")
+    axes[0][0].set_title("outcomes", fontsize=10)
+    if panels == 2:
+        _bars(axes[0][1], severities, "#C44E52")
+        axes[0][1].set_title("critical severity", fontsize=10)
+    chance = data["outcomes"].get("critical")
+    critical = f", P(critical) {percent(chance, 1)}" if chance is not None else ""
+    figure.suptitle(f"{title(data)}\nexpected damage {data['expected_damage']:.2f}{critical}", fontsize=11)
+    return figure
+
+
+def _bars(axes, values: dict, color: str) -> None:  # type: ignore[no-untyped-def]
+    labels = [str(label).replace("_", " ") for label in values]
+    heights = list(values.values())
+    bars = axes.bar(labels, heights, color=color, zorder=2)
+    for bar, value in zip(bars, heights):
+        axes.annotate(percent(value, 1), (bar.get_x() + bar.get_width() / 2, value), ha="center", va="bottom", fontsize=8)
+    axes.yaxis.set_major_formatter(_percent_formatter())
+    axes.grid(axis="y", alpha=0.3, zorder=0)
+    axes.tick_params(axis="x", labelsize=8)
+
+
+def _sweep(plt, data: dict):  # type: ignore[no-untyped-def]
     axis = data["sweep"]
+    target = (data.get("attack") or {}).get("armor")
+    figure, (damage, critical) = plt.subplots(2, 1, figsize=(8, 6.5), dpi=120, sharex=True)
     for armor in data["armor"]:
         cells = [c for c in data["grid"] if c["armor"] == armor]
-        axes.plot([c[axis] for c in cells], [c["expected_damage"] for c in cells], label=armor)
-    axes.set_xlabel(axis.upper())
-    axes.set_ylabel("expected damage")
-    axes.set_title(f"Expected damage by {axis.upper()}")
-    axes.legend(title="armor")
+        xs = [c[axis] for c in cells]
+        style = TARGET_STYLE if armor == target else OTHER_STYLE
+        label = f"{armor} (target)" if armor == target else armor
+        damage.plot(xs, [c["expected_damage"] for c in cells], marker="o", markersize=3.5, label=label, **style)
+        critical.plot(xs, [c["outcomes"]["critical"] for c in cells], marker="o", markersize=3.5, label=label, **style)
+    damage.set_ylabel("expected damage")
+    critical.set_ylabel("P(critical)")
+    critical.yaxis.set_major_formatter(_percent_formatter())
+    critical.set_xlabel(axis.upper())
+    for panel in (damage, critical):
+        panel.grid(alpha=0.3)
+    damage.legend(title="armor", fontsize=8)
+    figure.suptitle(f"Expected damage and P(critical) by {axis.upper()}\n{title(data)}", fontsize=11)
+    return figure
+
+
+def _percent_formatter():  # type: ignore[no-untyped-def]
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(xmax=1.0)

@@ -1,18 +1,191 @@
-"""Human output: rich tables for lists, grids and entries (never for --json)."""
+"""Human output: lists, grids, entries and odds (never for --json).
+
+Everything is laid out for the width it is printed at: tables whose columns
+would be squeezed below their longest word become blocks of text, wide grids
+split into column groups, and text wraps at spaces. No word is ever cut to
+``…`` and no line ends in padding.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import Callable, Iterable, Sequence
 
-from rich.console import Console, Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+PIPED_WIDTH = 100  # piped without COLUMNS: a width most readers' windows show whole
+NARROWEST = 20  # below this nothing is readable anyway
+
+
 def console() -> Console:
-    # Piped output is read whole, not in a terminal: do not wrap it at 80.
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    """The console of every human output: a terminal's own width, or when
+    piped the width in COLUMNS (else PIPED_WIDTH), plain text either way
+    rich decides colour (none when piped)."""
+    return Console(highlight=False, width=None if sys.stdout.isatty() else piped_width())
 
 
+def piped_width() -> int:
+    columns = os.environ.get("COLUMNS", "").strip()
+    return max(int(columns), NARROWEST) if columns.isdigit() and int(columns) > 0 else PIPED_WIDTH
+
+
+class AtWidth:
+    """A renderable laid out only when printed, for the width it gets."""
+
+    def __init__(self, layout: Callable[[Console, int], RenderableType]):
+        self.layout = layout
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.layout(console, options.max_width)
+
+
+# ------------------------------------------------------------------ layout
+BORDER = 3  # a boxed column's padding (2) and its left border (1); the table adds 1
+
+
+def _plain(cell: str | Text) -> str:
+    return cell.plain if isinstance(cell, Text) else cell
+
+
+def _widest_word(cell: str | Text) -> int:
+    return max((cell_len(word) for word in _plain(cell).split()), default=0)
+
+
+def _widest_line(cell: str | Text) -> int:
+    return max((cell_len(line) for line in _plain(cell).splitlines()), default=0)
+
+
+def _column_widths(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], width: int) -> list[int] | None:
+    """Content widths that fit ``width`` with no column narrower than its
+    longest word (header included), or None when no such widths exist."""
+    columns = [[header, *(row[i] for row in rows)] for i, header in enumerate(headers)]
+    least = [max(_widest_word(cell) for cell in column) for column in columns]
+    most = [max(max(_widest_line(cell) for cell in column), low) for column, low in zip(columns, least)]
+    room = width - 1 - BORDER * len(headers)
+    if sum(most) <= room:
+        return most
+    if sum(least) > room:
+        return None
+    spare, wanted = room - sum(least), sum(m - l for m, l in zip(most, least))
+    widths = [low + spare * (high - low) // wanted for low, high in zip(least, most)]
+    for i in sorted(range(len(widths)), key=lambda i: widths[i] - most[i]):  # hand out what rounding left
+        if sum(widths) < room and widths[i] < most[i]:
+            widths[i] += 1
+    return widths
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], widths: Sequence[int],
+           right: Iterable[str] = (), show_header: bool = True) -> Table:
+    table = Table(show_header=show_header)
+    right = set(right)
+    for header, width in zip(headers, widths):
+        table.add_column(header, width=width, justify="right" if header in right else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def _hanging(console: Console, text: Text, width: int, indent: int) -> list[Text]:
+    """``text`` wrapped at spaces to ``width``, every line after the first indented."""
+    first, *rest = _wrap(console, text, width) or [Text()]
+    lines = [first]
+    if rest:
+        tail = Text(" ").join(rest)
+        lines += [Text(" " * indent) + line for line in _wrap(console, tail, max(width - indent, 1))]
+    return lines
+
+
+def _wrap(console: Console, text: Text, width: int) -> list[Text]:
+    lines = list(text.wrap(console, width))
+    for line in lines:
+        line.rstrip()  # the space a line broke at
+    return lines
+
+
+def _indented(console: Console, text: Text, width: int, indent: int) -> list[Text]:
+    """``text`` wrapped at spaces, every line indented."""
+    return [Text(" " * indent) + line for line in _wrap(console, text, max(width - indent, 1))]
+
+
+def _wrapped(text: Text) -> AtWidth:
+    """``text`` wrapped at spaces, without the space each line broke at
+    (rich keeps it: a trailing space)."""
+    return AtWidth(lambda console, width: _lines(_wrap(console, text, width)))
+
+
+def _lines(lines: list[Text]) -> Text:
+    return Text("\n").join(lines)
+
+
+def _title(text: str) -> AtWidth:
+    return _wrapped(Text(text, style="bold"))
+
+
+def _records(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str | Text]], width: int) -> Text:
+    """Rows too wide for a table: the first cell, then ``field: value`` pairs
+    wrapped under it."""
+    lines: list[Text] = []
+    for row in rows:
+        lines.append(Text(_plain(row[0]), style="bold"))
+        pairs = [f"{header}: {_plain(cell)}" for header, cell in zip(headers[1:], row[1:]) if _plain(cell)]
+        lines += [Text(line) for line in _packed(console, pairs, width, 2)]
+    return _lines(lines)
+
+
+def _packed(console: Console, pairs: list[str], width: int, indent: int) -> list[str]:
+    """``field: value`` pairs, ``; ``-separated, as many to a line as fit; a
+    pair breaks only when it is wider than a line on its own."""
+    lines: list[str] = []
+    room = max(width - indent, 1)
+    for pair in pairs:
+        if lines and cell_len(lines[-1]) + 2 + cell_len(pair) <= room:
+            lines[-1] += "; " + pair
+        else:
+            lines += [line.plain for line in _wrap(console, Text(pair), room)]
+    return [" " * indent + line for line in lines]
+
+
+def _table_or_records(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], right: Iterable[str] = (),
+                      show_header: bool = True) -> AtWidth:
+    def layout(console: Console, width: int) -> RenderableType:
+        widths = _column_widths(headers, rows, width)
+        if widths is None:
+            return _records(console, headers, rows, width)
+        return _table(headers, rows, widths, right, show_header)
+
+    return AtWidth(layout)
+
+
+def _column_groups(key: tuple[str, list[str]], blocks: list[list[tuple[str, list[str | Text]]]], width: int) -> Group:
+    """A grid too wide for the screen as several tables, each repeating the
+    key column (e.g. Result) and holding as many blocks of columns as fit."""
+    def width_of(column: tuple[str, list[str | Text]]) -> int:
+        return max(_widest_line(cell) for cell in [column[0], *column[1]])
+
+    key_width = width_of(key)
+    groups: list[list[tuple[str, list[str | Text]]]] = [[]]
+    used = 1 + BORDER + key_width
+    for block in blocks:
+        need = sum(BORDER + width_of(column) for column in block)
+        if groups[-1] and used + need > width:
+            groups.append([])
+            used = 1 + BORDER + key_width
+        groups[-1] += block
+        used += need
+    tables: list[RenderableType] = []
+    for group in groups:
+        headers = [key[0], *(column[0] for column in group)]
+        rows = [[value, *(column[1][i] for column in group)] for i, value in enumerate(key[1])]
+        widths = [key_width, *(width_of(column) for column in group)]
+        tables.append(_table(headers, rows, widths, right=headers))
+    return Group(*tables)
+
+
+# ------------------------------------------------------------------ lists
 LIST_COLUMNS = {
     "attack": ("name", "armor", "rows", "workbook", "sheet"),
     "critical": ("name", "code", "rows", "workbook", "sheet"),
@@ -23,6 +196,7 @@ LIST_COLUMNS = {
 }
 TITLES = {"attack": "Attack tables", "critical": "Critical tables", "fumble": "Fumble tables",
           "weapons": "Weapons", "creatures": "Creatures", "severities": "Severity scales"}
+NUMBERS = ("rows", "max result", "clumsy", "defense", "hp", "fumble modifier")
 
 
 def _text(value: object) -> str:
@@ -33,26 +207,24 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def listing(kind: str, items: list[dict]) -> Table:
+def listing(kind: str, items: list[dict]) -> Group:
     columns = LIST_COLUMNS[kind]
-    table = Table(title=f"{TITLES[kind]} ({len(items)})", title_justify="left")
-    for column in columns:
-        table.add_column(column.replace("_", " "), justify="right" if column in ("rows", "max_result", "clumsy", "defense", "hp", "fumble_modifier") else "left")
-    for item in items:
-        table.add_row(*(_text(item.get(c)) for c in columns))
-    return table
+    headers = [column.replace("_", " ") for column in columns]
+    rows = [[_text(item.get(c)) for c in columns] for item in items]
+    return Group(_title(f"{TITLES[kind]} ({len(items)})"), _table_or_records(headers, rows, right=NUMBERS))
 
 
 def listings(data: dict[str, list[dict]]) -> Group:
     return Group(*(listing(kind, items) for kind, items in data.items()))
 
 
-def attack_cell(data: dict) -> Text:
+# ------------------------------------------------------------------ tables and entries
+def attack_cell(data: dict) -> AtWidth:
     text = Text(f"{data['table']} {data['row']} {data['armor']}: ")
     text.append_text(_cell(data["text"]))
-    extra = f", critical on {data['critical_table']}" if data["critical_table"] else ""
-    text.append(f"  ({data['outcome'].replace('_', ' ')}{extra})")
-    return text
+    outcome = data["outcome"].replace("_", " ")
+    text.append(f"  ({outcome} on {data['critical_table']})" if data["critical_table"] else f"  ({outcome})")
+    return _wrapped(text)
 
 
 def _cell(text: str) -> Text:
@@ -64,38 +236,54 @@ def _cell(text: str) -> Text:
     return Text(text)
 
 
-def shown(data: dict) -> Table | Text:
+def shown(data: dict) -> RenderableType:
     kind = data["kind"]
     if kind == "attack":
-        table = Table(title=f"{data['table']} (attack table)", title_justify="left")
-        table.add_column("Result", justify="right")
-        for armor in data["armor"]:
-            table.add_column(armor, justify="right")
-        for row in reversed(data["rows"]):  # highest first, as printed tables are
-            table.add_row(row["range"], *(_cell(c) for c in row["cells"]))
-        return table
+        return Group(_title(f"{data['table']} (attack table)"), AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
-        table = Table(title=f"{data['table']} ({kind} table{code})", title_justify="left", show_lines=False)
-        for column in ("Roll", "If", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects"):
-            table.add_column(column, justify="right" if column in ("Hits", "Bleed", "Stun", "Penalty") else "left")
-        for e in data["entries"]:
-            table.add_row(e["range"], e["condition"] or "", e["title"] or "", e["text"], *(_zero(e[k]) for k in ("hits", "bleed", "stun", "penalty")), ", ".join(e["effects"]))
-        return table
-    table = Table(title=f"{data['name']} ({kind})", title_justify="left", show_header=False)
-    table.add_column("field")
-    table.add_column("value")
-    for key, value in data.items():
-        if key not in ("kind", "name"):
-            table.add_row(key.replace("_", " "), _text(value))
-    return table
+        return Group(_title(f"{data['table']} ({kind} table{code})"), AtWidth(lambda console, width: _entries(console, data["entries"], width)))
+    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items() if key not in ("kind", "name")]
+    return Group(_title(f"{data['name']} ({kind})"), _table_or_records(["field", "value"], rows, show_header=False))
+
+
+def _attack_grid(data: dict, width: int) -> Group:
+    rows = list(reversed(data["rows"]))  # highest first, as printed tables are
+    key = ("Result", [row["range"] for row in rows])
+    blocks = [[(armor, [_cell(row["cells"][i]) for row in rows])] for i, armor in enumerate(data["armor"])]
+    return _column_groups(key, blocks, width)
+
+
+def _entries(console: Console, entries: list[dict], width: int) -> Text:
+    """Each entry as a block: range, condition and title, then its text and
+    effects indented below (a table of nine columns has no room for text)."""
+    lines: list[Text] = []
+    for e in entries:
+        head = Text(e["range"], style="bold")
+        if e["condition"]:
+            head.append(f" ({e['condition']})")
+        if e["title"]:
+            head.append(f" {e['title']}", style="bold")
+        lines += _hanging(console, head, width, 2)
+        lines += _indented(console, Text(e["text"]), width, 2)
+        summary = effects(e)
+        if summary:
+            lines += _indented(console, Text(summary, style="yellow"), width, 2)
+    return _lines(lines)
 
 
 def _zero(n: int) -> str:
     return "" if n == 0 else str(n)
 
 
-def entry_result(data: dict) -> Text:
+def effects(e: dict) -> str:
+    """An entry's hits, bleeding, stun, penalty and named effects in words."""
+    parts = [f"+{e['hits']} hits" if e["hits"] else "", f"bleed {e['bleed']}/rnd" if e["bleed"] else "",
+             f"stun {e['stun']} rnd" if e["stun"] else "", f"penalty {e['penalty']}" if e["penalty"] else ""]
+    return ", ".join(x for x in [*parts, *e["effects"]] if x)
+
+
+def entry_result(data: dict) -> AtWidth:
     e = data["entry"]
     text = Text()
     text.append(f"{data['table']} {data['roll']}")
@@ -107,78 +295,116 @@ def entry_result(data: dict) -> Text:
     if e["title"]:
         text.append(e["title"] + ". ", style="bold")
     text.append(e["text"] + "\n")
-    effects = [f"+{e['hits']} hits" if e["hits"] else "", f"bleed {e['bleed']}/rnd" if e["bleed"] else "",
-               f"stun {e['stun']} rnd" if e["stun"] else "", f"penalty {e['penalty']}" if e["penalty"] else ""]
-    effects += e["effects"]
-    summary = ", ".join(x for x in effects if x)
+    summary = effects(e)
     if summary:
         text.append(summary + "\n", style="yellow")
     for other in data.get("branches", []):
         if other["condition"] != e["condition"]:
             text.append(f"(if {other['condition']}: {other['title'] or other['text']})\n", style="dim")
     text.rstrip()
-    return text
+    return _wrapped(text)
 
 
+# ------------------------------------------------------------------ resolutions
 OUTCOME_STYLE = {"fumble": "bold magenta", "miss": "dim", "ineffective": "dim", "no_damage": "", "hit": "bold", "critical": "bold red"}
 
 
-def attack(data: dict) -> Text:
+def target_words(a: dict, defense: object = None) -> str:
+    """``vs Orc Warrior (DEF 20, MA, heroic)`` or ``vs DEF 20, MA``."""
+    facts = [f"DEF {a['defense'] if defense is None else defense}", a["armor"]]
+    if a.get("rank", "normal") != "normal":
+        facts.append(a["rank"])
+    if a.get("features"):
+        facts.append(", ".join(a["features"]))
+    if a.get("target"):
+        return f"vs {a['target']} ({', '.join(facts)})"
+    return f"vs {', '.join(facts)}"
+
+
+def _steps(console: Console, steps: list[str], width: int) -> list[Text]:
+    """Resolution steps, each wrapped under its own indentation."""
+    lines: list[Text] = []
+    for step in steps:
+        indent = len(step) - len(step.lstrip(" "))
+        style = "dim" if step.startswith("  (") else ("italic" if indent else "")
+        lines += _hanging(console, Text(step, style=style), width, indent + 2)
+    return lines
+
+
+def attack(data: dict) -> AtWidth:
     a = data["attack"]
-    text = Text()
     cap = f", Max {a['max_result']}" if a["max_result"] is not None else ""
-    text.append(f"{a['weapon']} ({a['attack_table']}{cap}, clumsy 1-{a['clumsy']})", style="bold")
-    target = f" vs DEF {a['defense']}, {a['armor']}"
-    if a["rank"] != "normal":
-        target += f", {a['rank']}"
-    if a["features"]:
-        target += f" ({', '.join(a['features'])})"
-    text.append(target + "\n")
-    for step in data["steps"]:
-        text.append(step + "\n", style="dim" if step.startswith("  (") else ("italic" if step.startswith("  ") else ""))
-    text.append(data["outcome"].replace("_", " ").upper(), style=OUTCOME_STYLE[data["outcome"]])
-    text.append(f", {data['damage']} damage.")
-    source = f"seed {data['seed']}" if "seed" in data else "given"
-    text.append(f"  Dice: {', '.join(map(str, data['dice']))} ({source})", style="dim")
-    return text
+    head = Text(f"{a['weapon']} ({a['attack_table']}{cap}, clumsy 1-{a['clumsy']})", style="bold")
+    head.append(" " + target_words(a))
+    return AtWidth(lambda console, width: _lines([*_hanging(console, head, width, 2), *_steps(console, data["steps"], width),
+                                                  *_hanging(console, _ending(data, data["damage"]), width, 2)]))
 
 
-def formula(data: dict) -> Text:
-    text = Text()
-    for step in data["steps"]:
-        text.append(step + "\n")
-    text.append(data["outcome"].replace("_", " ").upper(), style=OUTCOME_STYLE.get(data["outcome"], "bold"))
-    verb = "healed" if data["damage"] < 0 else "damage"
-    text.append(f", {abs(data['damage'])} {verb}.")
+def _ending(data: dict, damage: int, verb: str = "damage") -> Text:
+    text = Text(data["outcome"].replace("_", " ").upper(), style=OUTCOME_STYLE.get(data["outcome"], "bold"))
+    text.append(f", {damage} {verb}.")
     source = f"seed {data['seed']}" if "seed" in data else "given"
     text.append(f"  Dice: {', '.join(map(str, data['dice'])) or 'none'} ({source})", style="dim")
     return text
 
 
+def formula(data: dict) -> AtWidth:
+    ending = _ending(data, abs(data["damage"]), "healed" if data["damage"] < 0 else "damage")
+    return AtWidth(lambda console, width: _lines([*_steps(console, data["steps"], width), *_hanging(console, ending, width, 2)]))
+
+
+# ------------------------------------------------------------------ odds
 BAR_WIDTH = 30
+EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-def _bar(p: float) -> str:
-    cells = p * BAR_WIDTH
-    full = int(cells)
-    return "█" * full + ("▌" if cells - full >= 0.5 else "")
+def percent(p: float, digits: int = 4) -> str:
+    """A probability at ``digits`` decimals of a percent. Exact 0 and 1 print
+    as ``0`` and ``100%``; others too near them to show say so
+    (``<0.0001%``), so rounding noise never looks like a real zero."""
+    if p == 0 or p == 1:
+        return "0" if p == 0 else "100%"
+    smallest = 10.0 ** -digits / 100
+    if p < smallest / 2:
+        return f"<{smallest:.{digits}%}"
+    if p > 1 - smallest / 2:
+        return f">{1 - smallest:.{digits}%}"
+    return f"{p:.{digits}%}"
 
 
-def _distribution(title: str, values: dict, label: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column(label)
-    table.add_column("probability", justify="right")
-    table.add_column("")
-    for key, p in values.items():
-        table.add_row(str(key).replace("_", " "), f"{p:.4%}" if p else "0", Text(_bar(p), style="cyan"))
-    return table
+def bar(p: float, width: int = BAR_WIDTH) -> str:
+    """A bar in eighths of a cell; any chance above 0 shows at least a sliver."""
+    eighths = round(p * width * 8)
+    if p > 0:
+        eighths = max(eighths, 1)
+    full, part = divmod(eighths, 8)
+    return "█" * full + (EIGHTHS[part] if part else "")
+
+
+def _with_bars(headers: list[str], rows: list[list[str]], chances: list[float], right: Iterable[str]) -> AtWidth:
+    """A table of probabilities with a bar column as wide as the room left
+    (up to BAR_WIDTH), or none at all when there is too little room."""
+    def layout(console: Console, width: int) -> RenderableType:
+        widths = _column_widths(headers, rows, width)
+        room = width - 1 - sum(widths or []) - BORDER * (len(headers) + 1)
+        if widths is None or room < 8:
+            return _table_or_records(headers, rows, right=right).layout(console, width)
+        bars = min(BAR_WIDTH, room)
+        table = _table([*headers, ""], [[*row, Text(bar(p, bars), style="cyan")] for row, p in zip(rows, chances)], [*widths, bars], right)
+        return table
+
+    return AtWidth(layout)
+
+
+def _distribution(title: str, values: dict, label: str) -> Group:
+    rows = [[str(key).replace("_", " "), percent(p)] for key, p in values.items()]
+    return Group(_title(title), _with_bars([label, "probability"], rows, list(values.values()), right=["probability"]))
 
 
 def odds(data: dict) -> Group:
-    parts = []
+    parts: list[RenderableType] = []
     if data["system"] == "table":
-        a = data["attack"]
-        parts.append(Text(f"{a['weapon']} ({a['attack_table']}), CMB {a['effective_cmb']} vs DEF {a['defense']}, {a['armor']}", style="bold"))
+        parts.append(_title(heading(data)))
     parts.append(_distribution("Outcomes", data["outcomes"], "outcome"))
     if data.get("critical_severity") and any(data["critical_severity"].values()):
         parts.append(_distribution("Critical severity (after reduction)", data["critical_severity"], "severity"))
@@ -186,37 +412,42 @@ def odds(data: dict) -> Group:
         parts.append(_distribution("Fumble table rows", data["fumble_rows"], "row"))
     if isinstance(data.get("criticals"), dict) and data["criticals"]:
         parts.append(_distribution("Criticals (n)", data["criticals"], "n"))
-    parts.append(Text(f"Expected damage: {data['expected_damage']:.4f}", style="bold"))
+    parts.append(_title(f"Expected damage: {data['expected_damage']:.4f}"))
     return Group(*parts)
 
 
-def sweep(data: dict) -> Table:
+def heading(data: dict) -> str:
+    """Who attacks whom (table system): weapon, CMB and target, a sweep's
+    span in place of the value it sweeps. Plots use it too."""
+    a = data["attack"]
+    values = data.get("values") or []
+    span = f"{values[0]}–{values[-1]}" if values else None
+    cmb = span if data.get("sweep") == "cmb" else a["effective_cmb"]
+    defense = span if data.get("sweep") == "def" else None
+    return f"{a['weapon']} ({a['attack_table']}), CMB {cmb} {target_words(a, defense)}"
+
+
+def sweep(data: dict) -> Group:
+    """Expected damage and P(critical), both at two decimals, per swept value
+    and armor column; column groups when the armor columns do not fit."""
     axis = data["sweep"]
-    table = Table(title=f"Expected damage and P(critical) by {axis.upper()} and armor", title_justify="left")
-    table.add_column(axis.upper(), justify="right")
-    for armor in data["armor"]:
-        table.add_column(f"{armor} dmg", justify="right")
-        table.add_column(f"{armor} crit", justify="right")
     by_value: dict = {}
     for cell in data["grid"]:
         by_value.setdefault(cell[axis], {})[cell["armor"]] = cell
-    for value, cells in by_value.items():
-        row = [str(value)]
-        for armor in data["armor"]:
-            row += [f"{cells[armor]['expected_damage']:.2f}", f"{cells[armor]['outcomes']['critical']:.1%}"]
-        table.add_row(*row)
-    return table
+    key = (axis.upper(), [str(value) for value in by_value])
+    blocks = [[(f"{armor} dmg", [f"{cells[armor]['expected_damage']:.2f}" for cells in by_value.values()]),
+               (f"{armor} crit", [percent(cells[armor]["outcomes"]["critical"], 2) for cells in by_value.values()])]
+              for armor in data["armor"]]
+    title = f"Expected damage and P(critical) by {axis.upper()} and armor"
+    if data.get("attack"):
+        title += f": {heading(data)}"
+    return Group(_title(title), AtWidth(lambda console, width: _column_groups(key, blocks, width)))
 
 
 def simulated(data: dict) -> Group:
     title = f"{data['count']:,} simulated attacks (seed {data['seed']})"
-    table = Table(title=title, title_justify="left")
-    table.add_column("outcome")
-    table.add_column("count", justify="right")
-    table.add_column("frequency", justify="right")
-    table.add_column("")
-    for word, n in data["counts"].items():
-        p = data["outcomes"][word]
-        table.add_row(word.replace("_", " "), f"{n:,}", f"{p:.4%}", Text(_bar(p), style="cyan"))
-    mean = Text(f"Mean damage: {data['mean_damage']:.4f} (± {data['damage_standard_error']:.4f})", style="bold")
-    return Group(table, mean)
+    words = list(data["counts"])
+    rows = [[word.replace("_", " "), f"{data['counts'][word]:,}", percent(data["outcomes"][word])] for word in words]
+    table = _with_bars(["outcome", "count", "frequency"], rows, [data["outcomes"][w] for w in words], right=["count", "frequency"])
+    mean = _title(f"Mean damage: {data['mean_damage']:.4f} (± {data['damage_standard_error']:.4f})")
+    return Group(_title(title), table, mean)

@@ -13,11 +13,16 @@ class NeedMoreDice(TablesError):
     """--dice ran out before the attack was resolved."""
 
 
+def fresh_seed() -> int:
+    """A random seed for a run the user did not seed (printed, so it can be replayed)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
 def dice_source(seed: int | None, forced: tuple[int, ...] | None) -> Dice:
     """Forced dice when given, else seeded random dice (a fresh seed if none)."""
     if forced is not None:
         return ForcedDice(values=forced)
-    return SeededDice(seed=seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
+    return SeededDice(seed=seed if seed is not None else fresh_seed())
 
 
 def check_enough(dice: Dice, open_ended: tuple[str, ...] = ()) -> None:

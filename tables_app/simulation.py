@@ -48,7 +48,7 @@ def table(database: Database, weapon: attacks.WeaponParts, target: attacks.Targe
     prepared, tables = attacks.prepare(database, weapon, target, **attack)
     with progress_bar(count, count >= PROGRESS_FROM) as progress:
         tally = simulate_table(prepared, tables, count, seed, progress)
-    return _json("table", tally, seed)
+    return attacks.add_feature_warnings(_json("table", tally, seed), target, tables)
 
 
 def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int) -> dict:

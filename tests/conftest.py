@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from tables_app.cli import cli
-from tables_app.database import open_database
+from tables_app.database import init_database, open_database
 
 Rows = list[list[object]]
 
@@ -56,11 +56,26 @@ def write_workbook(tmp_path: Path) -> Callable[..., Path]:
     return write
 
 
+@pytest.fixture(autouse=True)
+def no_user_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads ``$TABLES_DB`` or the real user data directory: the
+    default location is under ``tmp_path/user-data`` (returned).
+    XDG_DATA_HOME carries it to subprocesses too (platformdirs on Linux)."""
+    from tables_app.storage import sqlite
+
+    monkeypatch.delenv(sqlite.ENV_VAR, raising=False)
+    data_home = tmp_path / "user-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    location = data_home / "tables-app" / "tables.db"  # where platformdirs puts it under XDG_DATA_HOME
+    monkeypatch.setattr(sqlite, "default_database_path", lambda: location)
+    return location
+
+
 @pytest.fixture(scope="session")
 def bundled_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database built once (migrated + bundled tables) for copying."""
     path = tmp_path_factory.mktemp("template") / "tables.db"
-    open_database(str(path)).dispose()
+    init_database(str(path)).dispose()
     return path
 
 

@@ -170,8 +170,18 @@ class DiceExpression:
         return self.text
 
 
-MAX_DICE_IN_EXPRESSION = 1000
-MAX_SIDES = 10_000
+def combined(expressions: Sequence[DiceExpression]) -> DiceExpression:
+    """Several expressions rolled and added as one (a weapon's and an ability's dice)."""
+    terms = tuple(term for expression in expressions for term in expression.terms)
+    flat = sum(expression.flat for expression in expressions)
+    return DiceExpression(" + ".join(e.text for e in expressions) or "0", terms, flat)
+
+
+# Generous for any real game, and small enough that exact odds stay well under a
+# second (bench/formula_odds_worst_case.py).
+MAX_DICE_IN_EXPRESSION = 100
+MAX_SIDES = 1000
+MAX_FLAT = 1000  # the flat modifier, either way
 
 
 def parse_dice(text: str) -> DiceExpression:
@@ -182,6 +192,8 @@ def parse_dice(text: str) -> DiceExpression:
         raise DiceExpressionError(f"{source!r} is not a dice expression (write e.g. 2d6+3, 1d4 or 2d6+1d4+3)")
     if not compact:
         raise DiceExpressionError("an empty dice expression")
+    if re.search(r"\d{7}", compact):  # far beyond every bound below, and kept from int()'s digit limit
+        raise DiceExpressionError(f"{source!r}: a number in it is too large (at most {MAX_DICE_IN_EXPRESSION} dice of {MAX_SIDES} sides, modifier ±{MAX_FLAT})")
     position = 0
     terms: list[DiceTerm] = []
     flat = 0
@@ -202,4 +214,6 @@ def parse_dice(text: str) -> DiceExpression:
         position = m.end()
     if sum(t.count for t in terms) > MAX_DICE_IN_EXPRESSION:
         raise DiceExpressionError(f"{source!r}: more than {MAX_DICE_IN_EXPRESSION} dice")
+    if abs(flat) > MAX_FLAT:
+        raise DiceExpressionError(f"{source!r}: the flat modifier must be between -{MAX_FLAT} and {MAX_FLAT}")
     return DiceExpression(source, tuple(terms), flat)

@@ -1,4 +1,4 @@
-"""Exact distributions: probabilities as Fractions, dice sums as integer counts.
+"""Exact distributions: probabilities as Fractions (dice sums: ``counts``).
 
 Nothing here samples. Open-ended and exploding chains are infinite, so they
 are cut where the mass still to come is below ``TAIL_CUT`` (1e-15, as
@@ -12,7 +12,6 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Callable, Iterable, Mapping
 
-from tables_app.domain.dice import DiceExpression
 
 TAIL_CUT = Fraction(1, 10**15)
 
@@ -37,19 +36,6 @@ def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Dist:
     return dict(out)
 
 
-def power(dist: Mapping[int, Fraction], times: int) -> Dist:
-    """The sum of ``times`` independent copies (by repeated squaring)."""
-    result: Dist = constant(0)
-    base = dict(dist)
-    while times:
-        if times & 1:
-            result = convolve(result, base)
-        times >>= 1
-        if times:
-            base = convolve(base, base)
-    return result
-
-
 def transform(dist: Mapping[int, Fraction], f: Callable[[int], int]) -> Dist:
     out: dict[int, Fraction] = defaultdict(Fraction)
     for value, p in dist.items():
@@ -68,20 +54,6 @@ def mix(parts: Iterable[tuple[Fraction, Mapping[int, Fraction]]]) -> Dist:
 
 def mean(dist: Mapping[int, Fraction]) -> Fraction:
     return sum((value * p for value, p in dist.items()), Fraction(0))
-
-
-def dice_sum(expression: DiceExpression) -> Dist:
-    """The exact distribution of a dice expression, via integer counts."""
-    counts: dict[int, int] = {expression.flat: 1}
-    total = 1
-    for term in expression.terms:
-        for _ in range(term.count):
-            step: dict[int, int] = defaultdict(int)
-            for value, n in counts.items():
-                for face in range(1, term.sides + 1):
-                    step[value + term.sign * face] += n
-            counts, total = dict(step), total * term.sides
-    return {value: Fraction(n, total) for value, n in counts.items()}
 
 
 def chain(die: Dist, continues: Callable[[int], bool], cut: Fraction = TAIL_CUT) -> Dist:

@@ -1,7 +1,7 @@
 """Resolving one attack of the table system, in the order of docs/table-system.md.
 
 Pure: compiled tables in, a dice source in, an immutable result out. Each
-numbered step below is the step of the same number in the spec.
+numbered step below is the step of the same number in docs/table-system.md.
 """
 
 from __future__ import annotations

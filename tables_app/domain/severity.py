@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tables_app.domain.names import fold
+
 
 @dataclass(frozen=True)
 class Severity:
@@ -15,13 +17,13 @@ class Severity:
 
 @dataclass(frozen=True)
 class SeverityScale:
-    """Severities lowest first. Codes and names match in any letter case."""
+    """Severities lowest first. Codes and names match in any spelling (domain/names.py)."""
 
     name: str
     levels: tuple[Severity, ...]
 
     def find(self, text: str) -> Severity | None:
-        return _index(self).get(text.strip().casefold())
+        return _index(self).get(fold(text))
 
     def get(self, code: str) -> Severity:
         found = self.find(code)
@@ -58,7 +60,7 @@ DEFAULT_SCALE = SeverityScale(
 
 @lru_cache(maxsize=256)
 def _index(scale: SeverityScale) -> dict[str, Severity]:
-    """Codes and names, casefolded, to their severity (codes win over names)."""
-    index = {level.name.casefold(): level for level in scale.levels}
-    index.update({level.code.casefold(): level for level in scale.levels})
+    """Codes and names, folded, to their severity (codes win over names)."""
+    index = {fold(level.name): level for level in scale.levels}
+    index.update({fold(level.code): level for level in scale.levels})
     return index

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Iterable
 
 from tables_app.domain.cells import AttackCell
+from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 
@@ -53,11 +55,12 @@ class Entry:
 
 
 def condition_feature(condition: str) -> tuple[str, bool]:
-    """``"helm"`` → ("helm", True); ``"not helm"`` → ("helm", False)."""
+    """``"helm"`` → ("helm", True); ``"not helm"`` → ("helm", False);
+    the feature folded (domain/names.py)."""
     words = condition.split(maxsplit=1)
-    if len(words) == 2 and words[0].casefold() == "not":
-        return words[1].casefold(), False
-    return condition.casefold(), True
+    if len(words) == 2 and fold(words[0]) == "not":
+        return fold(words[1]), False
+    return fold(condition), True
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ def choose_branch(entries: tuple[Entry, ...], features: frozenset[str]) -> Choic
     """
     if len(entries) == 1:
         return Choice(entries[0], None)
-    wanted = {f.casefold() for f in features}
+    wanted = {fold(f) for f in features}
     for entry in entries:
         feature, positive = condition_feature(entry.condition or "")
         if (feature in wanted) == positive:
@@ -108,6 +111,26 @@ class EffectTable:
     def entries(self) -> list[Entry]:
         return [entry for entries in self.rows.values for entry in entries]
 
+    @property
+    def features(self) -> frozenset[str]:
+        """The features (folded) its branches ask about."""
+        return frozenset(condition_feature(e.condition)[0] for e in self.entries if e.condition)
+
+
+def unknown_feature_warnings(given: Iterable[str], tables: Iterable[EffectTable]) -> list[str]:
+    """One sentence per feature given (``--has``) that no branch of ``tables``
+    asks about: a typo there would silently take the "not" branches."""
+    tables = list(tables)
+    known = sorted(frozenset().union(*(table.features for table in tables)))
+    which = f"critical table{'s' if len(tables) > 1 else ''} {', '.join(repr(t.name) for t in tables)}"
+    knows = f"known features: {', '.join(known)}" if known else "no branch asks about any feature"
+    warnings = []
+    for feature in dict.fromkeys(given):
+        if fold(feature) not in known:
+            close = did_you_mean(suggest(feature, known))
+            warnings.append(f"feature {feature!r} changes nothing: no branch of {which} asks about it{close} ({knows})")
+    return warnings
+
 
 @dataclass(frozen=True)
 class AttackTable:
@@ -117,9 +140,10 @@ class AttackTable:
     scale: SeverityScale = DEFAULT_SCALE
 
     def column(self, armor: str) -> int | None:
-        key = armor.strip().casefold()
+        """The index of an armor column, its code in any spelling (domain/names.py)."""
+        key = fold(armor)
         for i, code in enumerate(self.armors):
-            if code.casefold() == key:
+            if fold(code) == key:
                 return i
         return None
 

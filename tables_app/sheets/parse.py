@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Generic, TypeVar
 
 from tables_app.domain.cells import AttackCell, parse_attack_cell
+from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import DASHES, Range, RangeTable, check_coverage, parse_range
 from tables_app.domain.severity import DEFAULT_SCALE, Severity, SeverityScale
 from tables_app.domain.tables import (
@@ -38,6 +39,7 @@ KIND_LABELS = {
     "severities": "severity scale",
 }
 KINDS = ("attack", "critical", "fumble", "weapons", "creatures", "severities")
+NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
 HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities")
 ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
 COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -54,6 +56,7 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 ATTACK_FIRST_COLUMN = "result"
 LOWEST_ATTACK_RESULT = 11  # docs/table-system.md step 7: 10 or less always misses
 D100 = 100
+EMPTY_LISTED = 3  # more empty cells of one kind in one sheet are one summary problem (a blank template)
 
 T = TypeVar("T")
 
@@ -75,11 +78,11 @@ class Catalog:
     """What the database already holds, for references and conflicts."""
 
     scales: dict[str, SeverityScale] = field(default_factory=lambda: {DEFAULT_SCALE.name: DEFAULT_SCALE})
-    # casefolded name or code → (canonical name, scale name)
+    # folded name or code (domain/names.py) → (canonical name, scale name)
     critical: dict[str, tuple[str, str]] = field(default_factory=dict)
     attack: dict[str, str] = field(default_factory=dict)
     fumble: dict[str, str] = field(default_factory=dict)
-    # (kind, casefolded name) → file name of the workbook that owns it
+    # (kind, folded name) → file name of the workbook that owns it
     owners: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
 
@@ -96,6 +99,21 @@ class ParsedWorkbook:
     creatures: list[Defined[Creature]] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # names other workbooks own: a problem unless the content is what the
+    # database already holds (importing.py compares, with the database)
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    @property
+    def defines_anything(self) -> bool:
+        return bool(self.scale or self.attack_tables or self.critical_tables or self.fumble_tables
+                    or self.weapons or self.creatures)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    kind: str  # as in KIND_LABELS
+    item: Defined
+    problem: Problem
 
 
 @dataclass
@@ -125,6 +143,8 @@ class Interpreter:
         self.catalog = catalog
         self.replace = replace
         self._cells: dict[tuple, AttackCell] = {}
+        # (sheet, what is missing) → the empty cells and the indexes of their problems
+        self._empty: dict[tuple[str, str], list[tuple[tuple[int, int], int]]] = defaultdict(list)
         self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
 
     # -- problems ---------------------------------------------------------
@@ -133,6 +153,27 @@ class Interpreter:
 
     def warn(self, sheet: str | None, message: str) -> None:
         self.out.warnings.append(Problem(self.raw.file_name, sheet, None, message))
+
+    def empty(self, sheet: str, where: tuple[int, int], one: str, many: str) -> None:
+        """A cell that must be filled is empty: ``one`` says so for one cell,
+        ``many`` (after a count) for a summary of many (see summarise_empty)."""
+        self._empty[(sheet, many)].append((where, len(self.out.problems)))
+        self.problem(sheet, coordinate(*where), one)
+
+    def summarise_empty(self) -> None:
+        """More than EMPTY_LISTED empty cells of one kind in one sheet become
+        one problem where the first was: a blank template is one line, not 132."""
+        replaced: dict[int, Problem | None] = {}
+        for (sheet, many), found in self._empty.items():
+            if len(found) <= EMPTY_LISTED:
+                continue
+            span, listing = _cells_summary([where for where, _ in found])
+            message = f"{len(found)} {many}" + (f": {listing}" if listing else "")
+            replaced.update({index: None for _, index in found})
+            replaced[found[0][1]] = Problem(self.raw.file_name, sheet, span, message)
+        if replaced:
+            problems = [replaced.get(i, p) for i, p in enumerate(self.out.problems)]
+            self.out.problems = [p for p in problems if p is not None]
 
     # -- the whole workbook ----------------------------------------------
     def run(self) -> ParsedWorkbook:
@@ -163,6 +204,7 @@ class Interpreter:
             self.read_creatures(grid)
         self.check_unique_names()
         self.check_owners()
+        self.summarise_empty()
         return self.out
 
     def scale_for(self, grid: Grid) -> SeverityScale | None:
@@ -172,10 +214,10 @@ class Interpreter:
         own = self.out.scale
         if wanted is None:
             return own.value if own else DEFAULT_SCALE
-        if own and own.name.casefold() == wanted.casefold():
+        if own and same_name(own.name, wanted):
             return own.value
         for name, scale in self.catalog.scales.items():
-            if name.casefold() == wanted.casefold():
+            if same_name(name, wanted):
                 return scale
         known = ", ".join(sorted(self.catalog.scales))
         self.problem(grid.sheet, grid.cell_of("severities"), f"unknown severity scale {wanted!r} (known: {known})")
@@ -201,6 +243,8 @@ class Interpreter:
             else:
                 self.warn(name, "the header block has no Kind: sheet skipped")
             return None
+        if _is_notes(header["kind"][0]):
+            return None  # whatever else the sheet holds is for people
         for cell, message in key_problems:
             self.problem(name, cell, message)
         texts = self.header_texts(name, header)
@@ -316,7 +360,7 @@ class Interpreter:
                     self.problem(sheet, cell, f"unknown column {text!r} for a {kind} sheet (columns: {known})")
                     ok = False
                     continue
-            if key.casefold() in {k.casefold() for k in columns}:
+            if fold(key) in {fold(k) for k in columns}:
                 self.problem(sheet, cell, f"column {text!r} appears twice")
                 ok = False
                 continue
@@ -352,7 +396,8 @@ class Interpreter:
             return None
         if is_blank(value):
             if required:
-                self.problem(grid.sheet, cell or coordinate(row[0], 1), f"{column.title()} is empty")
+                title = column.title()
+                self.empty(grid.sheet, (row[0], grid.columns.get(column, 1)), f"{title} is empty", f"empty {title} cells")
             return default
         try:
             return convert(value)
@@ -371,10 +416,10 @@ class Interpreter:
             for label in (code, name):
                 if label is None:
                     continue
-                first = seen.get(label.casefold())
+                first = seen.get(fold(label))
                 if first is not None:
                     self.problem(grid.sheet, self.cell(grid, row, "code")[1], f"severity {label!r} is already defined in {first}")
-                seen.setdefault(label.casefold(), self.cell(grid, row, "code")[1])
+                seen.setdefault(fold(label), self.cell(grid, row, "code")[1])
             if None not in (code, name, modifier):
                 levels.append(Severity(code, name, modifier))
         if not grid.rows:
@@ -395,7 +440,7 @@ class Interpreter:
                 for column in ("hits", "bleed", "stun", "penalty")
             }
             effects = self.value(grid, row, "effects", _tags, default=())
-            condition = self.value(grid, row, "condition", lambda v: as_text(v).casefold())
+            condition = self.value(grid, row, "condition", lambda v: fold(as_text(v)))
             title = self.value(grid, row, "title", as_text)
             if parsed_range is None:
                 continue
@@ -439,29 +484,29 @@ class Interpreter:
     def check_code(self, grid: Grid, name: str, code: str) -> None:
         """A code names one critical table and is nobody else's name or code."""
         cell = grid.header["code"][1]
-        key = code.casefold()
+        key = fold(code)
         for other in self.out.critical_tables:
-            if key in (other.name.casefold(), (other.value.code or "").casefold()):
+            if key in (fold(other.name), fold(other.value.code or "")):
                 self.problem(grid.sheet, cell, f"critical code {code!r} already names {other.name!r} ({other.sheet})")
                 return
-        if key == name.casefold():
+        if key == fold(name):
             return
         found = self.catalog.critical.get(key)
-        if found and found[0].casefold() != name.casefold():
-            owner = self.catalog.owners.get(("critical", found[0].casefold()))
+        if found and not same_name(found[0], name):
+            owner = self.catalog.owners.get(("critical", fold(found[0])))
             if not _same_file(owner, self.raw.file_name):
                 self.problem(grid.sheet, cell, f"critical code {code!r} already names critical table {found[0]!r}")
 
     def check_critical_name(self, grid: Grid, name: str) -> None:
         """A table's name must not be another table's code (`S` would be ambiguous)."""
-        key = name.casefold()
+        key = fold(name)
         for other in self.out.critical_tables:
-            if other.value.code and other.value.code.casefold() == key:
+            if other.value.code and fold(other.value.code) == key:
                 self.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {other.name!r}")
                 return
         found = self.catalog.critical.get(key)
-        if found and found[0].casefold() != key:
-            owner = self.catalog.owners.get(("critical", found[0].casefold()))
+        if found and fold(found[0]) != key:
+            owner = self.catalog.owners.get(("critical", fold(found[0])))
             if not _same_file(owner, self.raw.file_name):
                 self.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {found[0]!r}")
 
@@ -559,7 +604,7 @@ class Interpreter:
             self.problem(sheet, cell, reason)
             return None
         if is_blank(value):
-            self.problem(sheet, cell, "empty cell (write a dash — for a miss)")
+            self.empty(sheet, where, "empty cell (write a dash — for a miss)", "empty cells (write a dash — for a miss)")
             return None
         try:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -574,19 +619,19 @@ class Interpreter:
 
     # -- references -----------------------------------------------------------
     def critical_named(self, text: str) -> str | None:
-        key = text.casefold()
+        key = fold(text)
         for defined in self.out.critical_tables:
             table = defined.value
-            if key == table.name.casefold() or (table.code and key == table.code.casefold()):
+            if key == fold(table.name) or (table.code and key == fold(table.code)):
                 return table.name
         found = self.catalog.critical.get(key)
         return found[0] if found else None
 
     def table_named(self, kind: str, text: str) -> str | None:
-        key = text.casefold()
+        key = fold(text)
         local = self.out.attack_tables if kind == "attack" else self.out.fumble_tables
         for defined in local:
-            if defined.name.casefold() == key:
+            if fold(defined.name) == key:
                 return defined.name
         return (self.catalog.attack if kind == "attack" else self.catalog.fumble).get(key)
 
@@ -644,7 +689,7 @@ class Interpreter:
         ):
             first: dict[str, Defined] = {}
             for item in items:
-                key = item.name.casefold()
+                key = fold(item.name)
                 if key in first:
                     other = first[key]
                     self.problem(item.sheet, item.cell, f"{label} {item.name!r} is defined twice (first in {other.sheet} › {other.cell})")
@@ -662,7 +707,7 @@ class Interpreter:
             ("creatures", self.out.creatures),
         ):
             for item in items:
-                key = (kind, item.name.casefold())
+                key = (kind, fold(item.name))
                 if key not in self.catalog.owners:
                     continue
                 owner = self.catalog.owners[key]
@@ -670,7 +715,23 @@ class Interpreter:
                     self.problem(item.sheet, item.cell, f"{item.name!r} is the built-in severity scale; give the severities sheet another Name")
                 elif not self.replace and not _same_file(owner, self.raw.file_name):
                     by = f"workbook {owner}" if owner else "tables_app itself"
-                    self.problem(item.sheet, item.cell, f"{KIND_LABELS[kind]} {item.name!r} is already defined by {by} (import with --replace to take it over)")
+                    message = f"{KIND_LABELS[kind]} {item.name!r} is already defined by {by} (import with --replace to take it over)"
+                    self.out.conflicts.append(Conflict(kind, item, Problem(self.raw.file_name, item.sheet, item.cell, message)))
+
+
+def _cells_summary(cells: list[tuple[int, int]], shown: int = 5) -> tuple[str, str | None]:
+    """The range spanning ``cells`` (row, column), and a listing of them
+    unless they fill that range."""
+    rows, columns = [r for r, _ in cells], [c for _, c in cells]
+    span = f"{coordinate(min(rows), min(columns))}:{coordinate(max(rows), max(columns))}"
+    if (max(rows) - min(rows) + 1) * (max(columns) - min(columns) + 1) == len(set(cells)):
+        return span, None
+    listing = ", ".join(coordinate(*cell) for cell in cells[:shown])
+    return span, listing + (f" and {len(cells) - shown} more" if len(cells) > shown else "")
+
+
+def _is_notes(kind: object) -> bool:
+    return isinstance(kind, str) and kind.strip().casefold() == NOTES_KIND
 
 
 def _same_file(a: str | None, b: str | None) -> bool:

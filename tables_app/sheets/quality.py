@@ -4,6 +4,7 @@ probably mistakes. Warnings never fail an import unless --strict."""
 from __future__ import annotations
 
 from tables_app.domain.cells import Outcome
+from tables_app.domain.names import fold
 from tables_app.domain.resolve import AUTOMATIC_MISS
 from tables_app.errors import Problem
 from tables_app.sheets.parse import ParsedWorkbook
@@ -13,9 +14,15 @@ WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in te
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 
 
-def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_tops: dict[str, int | None]) -> list[Problem]:
-    """``used``: table names (casefolded) used by weapons and cells elsewhere;
-    ``attack_tops``: the top of every attack table in the database (None: open)."""
+def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_tops: dict[str, int | None],
+                     weapons_in_import: bool = True) -> list[Problem]:
+    """``used``: table names (folded, domain/names.py) used by weapons and cells elsewhere;
+    ``attack_tops``: the top of every attack table in the database (None: open);
+    ``weapons_in_import``: whether the import (any of its workbooks) defines weapons.
+
+    A table nothing uses is a warning only in an import with weapons: then it
+    is probably a misspelt name. Tables alone (a filled template) are waiting
+    for their weapons, and are used directly meanwhile (--attack-table)."""
     warnings: list[Problem] = []
 
     def warn(sheet: str, cell: str | None, message: str) -> None:
@@ -24,7 +31,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
     tops = dict(attack_tops)
     for item in parsed.attack_tables:
         table = item.value
-        tops[table.name.casefold()] = table.rows.highest
+        tops[fold(table.name)] = table.rows.highest
         _falling_damage(table, item.sheet, warn)
         _armor_order(table.armors, item.sheet, warn)
     for item in parsed.critical_tables:
@@ -35,7 +42,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
             warn(item.sheet, None, f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
     for item in parsed.weapons:
         weapon = item.value
-        top = tops.get(weapon.attack_table.casefold())
+        top = tops.get(fold(weapon.attack_table))
         if weapon.max_result is not None and top is not None and weapon.max_result > top:
             warn(item.sheet, item.cell, f"{weapon.name}: Max result {weapon.max_result} is above the top of {weapon.attack_table} ({top}); results above it read the top row anyway")
         if weapon.max_result is not None and weapon.max_result <= AUTOMATIC_MISS:
@@ -45,17 +52,17 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
     in_workbook = {"attack": set(), "critical": set(), "fumble": set()}
     for item in parsed.weapons:
         w = item.value
-        in_workbook["attack"].add(w.attack_table.casefold())
-        in_workbook["critical"] |= {n.casefold() for n in (w.critical, w.secondary_critical) if n}
+        in_workbook["attack"].add(fold(w.attack_table))
+        in_workbook["critical"] |= {fold(n) for n in (w.critical, w.secondary_critical) if n}
         if w.fumble_table:
-            in_workbook["fumble"].add(w.fumble_table.casefold())
+            in_workbook["fumble"].add(fold(w.fumble_table))
     for item in parsed.attack_tables:
-        in_workbook["critical"] |= {c.critical.casefold() for cells in item.value.rows.values for c in cells if c.critical}
+        in_workbook["critical"] |= {fold(c.critical) for cells in item.value.rows.values for c in cells if c.critical}
     for kind, items, label in (("attack", parsed.attack_tables, "attack table"),
                                ("critical", parsed.critical_tables, "critical table"),
                                ("fumble", parsed.fumble_tables, "fumble table")):
-        for item in items:
-            key = item.name.casefold()
+        for item in items if weapons_in_import else ():
+            key = fold(item.name)
             if key not in used[kind] and key not in in_workbook[kind]:
                 warn(item.sheet, item.cell, f"no weapon{' or attack cell' if kind == 'critical' else ''} uses {label} {item.name!r}")
     return warnings

@@ -14,6 +14,7 @@ from pathlib import Path
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Rank, RollKind, TableKind, Weapon
+from tables_app.sheets.parse import NOTES_KIND
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENTRY_HEADER = ("Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition")
@@ -62,8 +63,9 @@ class Sheets:
         self.titles.add(candidate.casefold())
         return self.book.create_sheet(candidate)
 
-    def save(self, path: str | Path) -> None:
-        self.book.save(path)
+    def save(self, target) -> None:  # type: ignore[no-untyped-def]
+        """Save to a path or an open binary file."""
+        self.book.save(target)
 
 
 def put(sheet, row: int, column: int, value: object) -> None:  # type: ignore[no-untyped-def]
@@ -174,7 +176,7 @@ def write_creatures(book: Sheets, creatures: list[Creature]) -> None:
         (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None, c.notes) for c in creatures])
 
 
-def write_export(path: str | Path, export: Export) -> None:
+def write_export(target, export: Export) -> None:  # type: ignore[no-untyped-def]
     book = Sheets()
     for item in export.scales:
         write_scale(book, item)
@@ -188,7 +190,7 @@ def write_export(path: str | Path, export: Export) -> None:
         write_creatures(book, export.creatures)
     if not book.titles:
         raise ValueError("nothing to export")
-    book.save(path)
+    book.save(target)
 
 
 # ---------------------------------------------------------------- templates
@@ -255,22 +257,29 @@ def parse_rows(spec: str) -> list[str]:
     return bands
 
 
-def write_template(path: str | Path, kind: str, *, name: str | None, armor: tuple[str, ...], rows: str | None,
-                   lists: TemplateLists) -> None:
+DEFAULT_ROWS = {"attack": "11-175/5", "critical": "1-150/5", "fumble": "1-100/10"}
+
+
+def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...], bands: list[str] | None,  # type: ignore[no-untyped-def]
+                   lists: TemplateLists) -> dict:
+    """Write a template to ``target`` (a path or a binary file); returns the
+    name it gave (a table's, a scale's, the first weapon's or creature's) and
+    its sheets. ``bands``: the first column's ranges (parse_rows), else the kind's default."""
     from openpyxl.styles import Alignment, Font
 
     book = Sheets()
     guide = book.sheet("Instructions")
-    sheet = book.sheet(name or kind.title())
-    default_rows = {"attack": "11-175/5", "critical": "1-150/5", "fumble": "1-100/10"}
-    if kind in ("attack", "critical", "fumble"):
-        pairs = [("Kind", kind), ("Name", name or f"New {kind} table")]
+    tables = kind in DEFAULT_ROWS
+    sheet = book.sheet(name if name and kind in (*DEFAULT_ROWS, "severities") else kind.title())
+    if tables:
+        name = name or f"New {kind} table"
+        pairs = [("Kind", kind), ("Name", name)]
         if kind == "critical":
             pairs.append(("Code", "X"))
         row = header_block(sheet, [*pairs, ("Source", "your source"), ("Notes", "")])
         header = ["Result", *armor] if kind == "attack" else list(ENTRY_HEADER)
         grid_header(sheet, row, header)
-        bands = parse_rows(rows or default_rows[kind])
+        bands = list(bands or parse_rows(DEFAULT_ROWS[kind]))
         if kind == "fumble":
             bands[-1] = bands[-1].split("-")[0].lstrip("0") + "+"  # catch large modifiers
         for r, band in enumerate(bands, start=row + 1):
@@ -284,10 +293,13 @@ def write_template(path: str | Path, kind: str, *, name: str | None, armor: tupl
             _list_validation(sheet, ("helm", "not helm"), f"I{row + 1}:I{last}", "condition")
             sheet.column_dimensions["C"].width = 60
     else:
-        row = header_block(sheet, [("Kind", kind), ("Source", "your source")])
+        scale_name = [("Name", name)] if kind == "severities" else []  # without one, the scale is named after the file
+        row = header_block(sheet, [("Kind", kind), *scale_name, ("Source", "your source")])
         header = {"weapons": WEAPON_HEADER, "creatures": CREATURE_HEADER, "severities": SEVERITY_HEADER}[kind]
         grid_header(sheet, row, header)
         first, last = row + 1, row + 50
+        if name and kind in ("weapons", "creatures"):
+            put(sheet, first, 1, name)  # the first row, to fill in
         if kind == "weapons":
             for column, values, title in (("B", lists.attack, "attack table"), ("E", lists.critical, "critical table"),
                                           ("F", lists.critical, "critical table"), ("G", lists.fumble, "fumble table"),
@@ -302,16 +314,19 @@ def write_template(path: str | Path, kind: str, *, name: str | None, armor: tupl
                     put(sheet, r, c, value)
         for column in "BCDEFGHIJ":
             sheet.column_dimensions[column].width = 16
+    # Kind notes: the importer skips this sheet without a warning, so a filled
+    # template passes `tables lint --strict`.
+    first = header_block(guide, [("Kind", NOTES_KIND)])
     lines = [f"How to fill this {kind} template (tables_app workbook format, version 1)", "",
              INSTRUCTIONS[kind], "",
              "The header block (Kind, Name, ...) starts at A1 and ends at the first blank row; the grid follows.",
-             "Leave no blank row inside the grid and nothing below it. This Instructions sheet is skipped on import.",
+             "Leave no blank row inside the grid and nothing below it. This Instructions sheet (Kind notes) is skipped on import.",
              "Check your work with:  tables lint THIS_FILE.xlsx   then import it with:  tables import THIS_FILE.xlsx"]
-    for r, line in enumerate(lines, start=1):
+    for r, line in enumerate(lines, start=first):
         put(guide, r, 1, line)
-    guide["A1"].font = Font(bold=True, size=13)
+    guide.cell(row=first, column=1).font = Font(bold=True, size=13)
     guide.column_dimensions["A"].width = 110
-    for r in range(3, 4):
-        guide.cell(row=r, column=1).alignment = Alignment(wrap_text=True)
+    guide.cell(row=first + 2, column=1).alignment = Alignment(wrap_text=True)
     book.book.active = 1
-    book.save(path)
+    book.save(target)
+    return {"name": name, "sheets": [s.title for s in book.book.worksheets]}

@@ -21,10 +21,11 @@ def create_db_engine(url: str) -> Engine:
     pysqlite commits implicitly before DDL; putting the connection in manual
     mode and emitting BEGIN ourselves (SQLAlchemy's documented recipe) makes
     every transaction, schema changes included, all or nothing.
+
+    It makes no directories: whether a database may be created, and where,
+    is decided in database.py.
     """
     path = sqlite_path(url)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
     timeout_ms = settings.BUSY_TIMEOUT_MS  # read at call time, so it can be changed
     engine = create_engine(url, connect_args={"timeout": timeout_ms / 1000})
     if engine.dialect.name != "sqlite":
@@ -69,7 +70,8 @@ def alembic_config(engine: Engine | None = None):  # type: ignore[no-untyped-def
     config = Config()
     config.set_main_option("script_location", str(resource_dir("migrations")))
     if engine is not None:
-        config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+        # ConfigParser reads % as interpolation; a path with # or a space is %-escaped in the URL
+        config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
     return config
 
 

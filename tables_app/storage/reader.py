@@ -1,8 +1,11 @@
 """Reading compiled tables with plain SQL (sqlite3): no ORM on the read path.
 
 Each public method runs in one read transaction (a consistent snapshot) and
-returns immutable domain values. Names and codes match in any letter case
-(the columns are COLLATE NOCASE).
+returns immutable domain values. Names and codes match by the one rule of
+domain/names.py (any letter case, any Unicode compatibility form): the
+columns' COLLATE NOCASE folds only ASCII, so a lookup tries the index
+first and then compares ``fold(name)``, a function registered on the
+connection; plain SQL still sees the stored spelling.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
@@ -40,34 +44,45 @@ class Reader:
 
     def _run(self, work):  # type: ignore[no-untyped-def]
         if self._connection is not None:
-            return work(self._connection)
+            return work(with_fold(self._connection))
         assert self.database is not None
         with self.database.snapshot() as connection:
-            return work(connection)
+            return work(with_fold(connection))
 
     # ------------------------------------------------------------ names
-    def _row(self, c: sqlite3.Connection, kind: str, name: str) -> sqlite3.Row:
+    def _find(self, c: sqlite3.Connection, kind: str, name: str) -> sqlite3.Row | None:
+        """The row named ``name`` by the one rule of names, or None."""
         cursor = c.cursor()
         cursor.row_factory = sqlite3.Row
-        row = cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone()
+        table = NAMED_TABLES[kind]
+        # The NOCASE index finds ASCII spellings; other spellings need a scan
+        # (hundreds of rows at most).
+        return (cursor.execute(f"SELECT * FROM {table} WHERE name = ?", (name,)).fetchone()
+                or cursor.execute(f"SELECT * FROM {table} WHERE fold(name) = ?", (fold(name),)).fetchone())
+
+    def _row(self, c: sqlite3.Connection, kind: str, name: str) -> sqlite3.Row:
+        row = self._find(c, kind, name)
         if row is None:
-            known = [r[0] for r in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]} ORDER BY name")]
-            hint = f" (known: {', '.join(known)})" if known and len(known) <= 40 else ""
-            raise NotFound(f"no {WHAT[kind]} named {name!r}{hint}")
+            known = [n for (n,) in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]}")]
+            if kind == "critical":  # a critical table is also asked for by its code
+                known += [code for (code,) in c.execute("SELECT code FROM critical_table WHERE code IS NOT NULL")]
+            raise NotFound.unknown(f"no {WHAT[kind]} named {name!r}", name, known, f"see `tables list {kind}`")
         return row
 
     def name_of(self, kind: str, name: str) -> str:
-        """The stored spelling of a name given in any letter case (NotFound if none)."""
+        """The stored spelling of a name given in any spelling (NotFound if none)."""
         return self._run(lambda c: self._row(c, kind, name)["name"])
 
     def find_critical_name(self, name_or_code: str) -> str:
-        """A critical table's name, given its name or its code."""
+        """A critical table's name, given its name or its code (a name wins)."""
         def work(c: sqlite3.Connection) -> str:
             found = c.execute("SELECT name FROM critical_table WHERE name = ? OR code = ? ORDER BY name = ? DESC",
                               (name_or_code, name_or_code, name_or_code)).fetchone()
             if found is None:
-                self._row(c, "critical", name_or_code)
-            return found[0]
+                key = fold(name_or_code)
+                found = c.execute("SELECT name FROM critical_table WHERE fold(name) = ? OR fold(code) = ? "
+                                  "ORDER BY fold(name) = ? DESC", (key, key, key)).fetchone()
+            return found[0] if found else self._row(c, "critical", name_or_code)["name"]
         return self._run(work)
 
     # ------------------------------------------------------------ tables
@@ -191,10 +206,10 @@ class Reader:
         return self._run(work)
 
     def owners(self) -> dict[tuple[str, str], str | None]:
-        """(kind, casefolded name) → the file name of the workbook that owns it."""
+        """(kind, folded name) → the file name of the workbook that owns it."""
         def work(c: sqlite3.Connection) -> dict:
             workbooks = dict(c.execute("SELECT id, file_name FROM workbook").fetchall())
-            return {(kind, name.casefold()): workbooks.get(workbook_id)
+            return {(kind, fold(name)): workbooks.get(workbook_id)
                     for kind, table in NAMED_TABLES.items()
                     for name, workbook_id in c.execute(f"SELECT name, workbook_id FROM {table}")}
         return self._run(work)
@@ -209,11 +224,13 @@ class Reader:
 
     def provenance(self, kind: str, name: str) -> tuple[str | None, str | None]:
         """(source, notes) of a named table or scale."""
-        return self._run(lambda c: tuple(c.execute(
-            f"SELECT source, notes FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone() or (None, None)))
+        def work(c: sqlite3.Connection) -> tuple[str | None, str | None]:
+            row = self._find(c, kind, name)
+            return (row["source"], row["notes"]) if row else (None, None)
+        return self._run(work)
 
     def references(self, except_workbook: str | None = None) -> dict[str, set[str]]:
-        """Table names the database's weapons and attack cells use (casefolded),
+        """Table names the database's weapons and attack cells use (folded),
         leaving out the weapons of one workbook (it is being re-imported)."""
         def work(c: sqlite3.Connection) -> dict[str, set[str]]:
             weapons = c.execute(
@@ -231,19 +248,30 @@ class Reader:
                    WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
             used: dict[str, set[str]] = {"attack": set(), "critical": set(), "fumble": set()}
             for attack, critical, secondary, fumble in weapons:
-                used["attack"].add(attack.casefold())
-                used["critical"] |= {n.casefold() for n in (critical, secondary) if n}
+                used["attack"].add(fold(attack))
+                used["critical"] |= {fold(n) for n in (critical, secondary) if n}
                 if fumble:
-                    used["fumble"].add(fumble.casefold())
-            used["critical"] |= {n.casefold() for (n,) in cells}
+                    used["fumble"].add(fold(fumble))
+            used["critical"] |= {fold(n) for (n,) in cells}
             return used
         return self._run(work)
 
     def exists(self, kind: str, name: str) -> bool:
-        return self._run(lambda c: c.execute(f"SELECT 1 FROM {NAMED_TABLES[kind]} WHERE name = ?", (name,)).fetchone() is not None)
+        return self._run(lambda c: self._find(c, kind, name) is not None)
 
     def attack_tops(self) -> dict[str, int | None]:
-        """The top of every attack table's last row (None: an open top), by casefolded name."""
-        return self._run(lambda c: {name.casefold(): high for name, high in c.execute(
+        """The top of every attack table's last row (None: an open top), by folded name."""
+        return self._run(lambda c: {fold(name): high for name, high in c.execute(
             """SELECT a.name, r.high FROM attack_table a JOIN attack_row r ON r.attack_table_id = a.id
                WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id)""")})
+
+
+def _fold_or_null(value: str | None) -> str | None:
+    return None if value is None else fold(value)
+
+
+def with_fold(connection: sqlite3.Connection) -> sqlite3.Connection:
+    """``connection`` with the SQL function ``fold(text)`` (domain/names.py);
+    registering again on the same connection is harmless and cheap."""
+    connection.create_function("fold", 1, _fold_or_null, deterministic=True)
+    return connection

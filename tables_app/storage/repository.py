@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from tables_app.domain.names import fold
 from tables_app.domain.severity import SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
 from tables_app.sheets.parse import Catalog, Defined, ParsedWorkbook
@@ -33,11 +34,11 @@ def load_catalog(session: Session) -> Catalog:
     reader = Reader(connection=session.connection().connection.driver_connection)
     catalog = Catalog(scales={scale.name: scale for scale in reader.scales()})
     for name, code, scale_name in reader.critical_names():
-        catalog.critical[name.casefold()] = (name, scale_name)
+        catalog.critical[fold(name)] = (name, scale_name)
         if code:
-            catalog.critical.setdefault(code.casefold(), (name, scale_name))
-    catalog.attack = {name.casefold(): name for name in reader.names("attack")}
-    catalog.fumble = {name.casefold(): name for name in reader.names("fumble")}
+            catalog.critical.setdefault(fold(code), (name, scale_name))
+    catalog.attack = {fold(name): name for name in reader.names("attack")}
+    catalog.fumble = {fold(name): name for name in reader.names("fumble")}
     catalog.owners = reader.owners()
     return catalog
 
@@ -68,10 +69,12 @@ class Writer:
         self.parsed = parsed
         self.imported_at = imported_at
         self.removed_ids: dict[str, dict[int, str]] = {}  # kind → {id: name}
-        self.ids_by_name: dict[type, dict[str, int]] = {}  # model → {casefolded name: id}, for weapons
+        self.ids_by_name: dict[type, dict[str, int]] = {}  # model → {folded name: id}, for weapons
 
     def run(self) -> dict[str, list[str]]:
         s, p = self.session, self.parsed
+        if not p.defines_anything and self._workbook_id() is None:
+            return {}  # nothing to write and nothing written before: the database stays as it was
         self.workbook_id = self._upsert_workbook()
         self.old = {kind: self._owned(model) for kind, model in NAMED.items()}
         # Free the codes this workbook's critical tables held: a renamed
@@ -79,16 +82,16 @@ class Writer:
         s.execute(update(m.CriticalTable).where(m.CriticalTable.workbook_id == self.workbook_id).values(code=None))
         if p.scale:
             self._write_scale()
-        self.scale_ids = {name.casefold(): i for i, name in _names(s, m.SeverityScale).items()}
+        self.scale_ids = {fold(name): i for i, name in _names(s, m.SeverityScale).items()}
         self.severity_ids = {
-            (scale_id, code.casefold()): sid
+            (scale_id, fold(code)): sid
             for sid, scale_id, code in s.execute(select(m.Severity.id, m.Severity.scale_id, m.Severity.code))
         }
         for table in p.critical_tables:
             self._write_effect_table(table, TableKind.CRITICAL)
         for table in p.fumble_tables:
             self._write_effect_table(table, TableKind.FUMBLE)
-        self.critical_ids = {name.casefold(): i for i, name in _names(s, m.CriticalTable).items()}
+        self.critical_ids = {fold(name): i for i, name in _names(s, m.CriticalTable).items()}
         for table in p.attack_tables:
             self._write_attack_table(table)
         for weapon in p.weapons:
@@ -100,23 +103,31 @@ class Writer:
     def _upsert_workbook(self) -> int:
         p = self.parsed
         values = dict(sha256=p.sha256, imported_at=self.imported_at, size_bytes=p.size_bytes, file_name=p.file_name)
-        found = self.session.scalar(select(m.Workbook.id).where(m.Workbook.file_name == p.file_name))
+        found = self._workbook_id()
         if found is not None:
             self.session.execute(update(m.Workbook).where(m.Workbook.id == found).values(**values))
             return found
         return self.session.scalar(insert(m.Workbook).values(**values).returning(m.Workbook.id))
 
+    def _workbook_id(self) -> int | None:
+        return self.session.scalar(select(m.Workbook.id).where(m.Workbook.file_name == self.parsed.file_name))
+
     def _owned(self, model) -> dict[str, int]:  # type: ignore[no-untyped-def]
         rows = self.session.execute(select(model.id, model.name).where(model.workbook_id == self.workbook_id))
-        return {name.casefold(): i for i, name in rows}
+        return {fold(name): i for i, name in rows}
 
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:
         """Insert or update by name (taking it over from another workbook with --replace)."""
         model = NAMED[kind]
         values = {"source": defined.source, "notes": defined.notes, **values}
         values.update(workbook_id=self.workbook_id, sheet=defined.sheet, name=defined.name)
+        # The NOCASE index finds an ASCII spelling; another spelling of the
+        # same name (ÆRØ for ærø) is the same row too (domain/names.py).
         found = self.session.scalar(select(model.id).where(model.name == defined.name))
-        self.old[kind].pop(defined.name.casefold(), None)
+        if found is None:
+            key = fold(defined.name)
+            found = next((i for i, known in _names(self.session, model).items() if fold(known) == key), None)
+        self.old[kind].pop(fold(defined.name), None)
         if found is None:
             return self.session.scalar(insert(model).values(**values).returning(model.id))
         self.session.execute(update(model).where(model.id == found).values(**values))
@@ -128,13 +139,13 @@ class Writer:
         assert defined is not None
         scale_id = self._upsert_named("severities", defined)
         rows = self.session.execute(select(m.Severity.id, m.Severity.code).where(m.Severity.scale_id == scale_id)).all()
-        existing = {code.casefold(): sid for sid, code in rows}
+        existing = {fold(code): sid for sid, code in rows}
         # Park every row on unique placeholders so codes, names and positions can be shuffled.
         for sid, _ in rows:
             self.session.execute(update(m.Severity).where(m.Severity.id == sid).values(code=f"~{sid}", name=f"~{sid}", position=-sid))
         for position, level in enumerate(defined.value.levels):
             values = dict(position=position, code=level.code, name=level.name, modifier=level.modifier)
-            sid = existing.pop(level.code.casefold(), None)
+            sid = existing.pop(fold(level.code), None)
             if sid is None:
                 self.session.execute(insert(m.Severity).values(scale_id=scale_id, **values))
             else:
@@ -144,7 +155,7 @@ class Writer:
             self.session.execute(delete(m.Severity).where(m.Severity.id.in_(existing.values())))
 
     def _scale_id(self, scale: SeverityScale) -> int:
-        return self.scale_ids[scale.name.casefold()]
+        return self.scale_ids[fold(scale.name)]
 
     # Child rows (cells, rows, entries, tags) are the bulk of an import: they go
     # in with one executemany each on the transaction's own connection, with ids
@@ -199,8 +210,8 @@ class Writer:
         distinct = {id(cell): cell for row_cells in table.rows.values for cell in row_cells}
         columns = {
             key: (cell.text, cell.outcome.value, cell.hits,
-                  severity_ids[cell.severity.casefold()] if cell.severity else None,
-                  self.critical_ids[cell.critical.casefold()] if cell.critical else None)
+                  severity_ids[fold(cell.severity)] if cell.severity else None,
+                  self.critical_ids[fold(cell.critical)] if cell.critical else None)
             for key, cell in distinct.items()
         }
         self._insert(
@@ -217,8 +228,8 @@ class Writer:
         if name is None:
             return None
         if model not in self.ids_by_name:
-            self.ids_by_name[model] = {known.casefold(): i for i, known in _names(self.session, model).items()}
-        return self.ids_by_name[model].get(name.casefold())
+            self.ids_by_name[model] = {fold(known): i for i, known in _names(self.session, model).items()}
+        return self.ids_by_name[model].get(fold(name))
 
     def _write_weapon(self, defined: Defined[Weapon]) -> None:
         w = defined.value
@@ -236,7 +247,7 @@ class Writer:
         c = defined.value
         creature_id = self._upsert_named("creatures", defined, defense=c.defense, armor=c.armor, rank=c.rank.value, hp=c.hp)
         self.session.execute(delete(m.CreatureFeature).where(m.CreatureFeature.creature_id == creature_id))
-        features = list(dict.fromkeys(f.casefold() for f in c.features))
+        features = list(dict.fromkeys(fold(f) for f in c.features))
         if features:
             self.session.execute(insert(m.CreatureFeature), [{"creature_id": creature_id, "feature": f} for f in features])
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -37,12 +38,40 @@ def default_database_path() -> Path:
     return Path(user_data_dir("tables-app", appauthor=False)) / "tables.db"
 
 
-def database_url(db: str | None = None) -> str:
+@dataclass(frozen=True)
+class Location:
+    """Where the database is, and whether the user named it.
+
+    ``named``: given by ``--db`` or ``$TABLES_DB``. Only the default location
+    may be created on first use; a named one must exist (a typo is an error).
+    """
+
+    url: str
+    path: Path
+    named: bool
+
+
+def locate_database(db: str | None = None) -> Location:
     """``--db`` (a URL or a path), else ``$TABLES_DB``, else the user data directory."""
-    value = db or os.environ.get(ENV_VAR) or str(default_database_path())
-    if "://" in value:
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
+    if db is not None:
+        value, source = db, "--db"
+    elif ENV_VAR in os.environ:
+        value, source = os.environ[ENV_VAR], f"${ENV_VAR}"
+    else:
+        path = default_database_path()
+        return Location(f"sqlite:///{path}", path, named=False)
+    if not value.strip():
+        raise DatabaseError(f"{source} is empty; give a database file path or sqlite:///PATH")
+    if "://" not in value and "?" in value:  # a URL would read the rest as options: another file
+        raise DatabaseError(f"{value}: a database path cannot contain '?'; rename or move it")
+    url = value if "://" in value else f"sqlite:///{Path(value).expanduser().resolve()}"
+    if not url.startswith("sqlite:"):
+        raise DatabaseError(f"{url.split('://')[0]} databases are not supported; give a SQLite file path or sqlite:/// URL")
+    path = sqlite_path(url)
+    if path is None:
+        raise DatabaseError(f"{value} is not a database file (an in-memory database would vanish after the command); "
+                            "give a file path or sqlite:///PATH")
+    return Location(url, path, named=True)
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -54,8 +83,13 @@ def sqlite_path(url: str) -> Path | None:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection in manual transaction mode with foreign keys and a busy timeout."""
-    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    """A connection in manual transaction mode with foreign keys and a busy timeout.
+
+    ``mode=rw``: reading never creates a file (plain sqlite3.connect would
+    leave an empty one behind a mistyped path).
+    """
+    uri = f"{path.absolute().as_uri()}?mode=rw"
+    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     connection.execute("PRAGMA foreign_keys = ON")
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return connection
@@ -88,6 +122,7 @@ class Database:
     def __init__(self, url: str, path: Path):
         self.url = url
         self.path = path
+        self.created = False  # made by this open (the CLI says so once, on stderr)
         self._connection: sqlite3.Connection | None = None
         self._engine = None
 

@@ -102,6 +102,39 @@ def test_dry_run_writes_nothing(run, mini_workbook, db_path, dump):
     assert dump(db_path) == before
 
 
+def test_lint_and_import_json_give_problems_as_fields(run, write_workbook, db_path, dump):
+    before = dump(db_path)
+    bad = write_workbook("bad.xlsx", {"F": [["Kind", "fumble"], ["Name", "Bad"], [], ["Roll", "Text"], ["1-50", "x"], ["40+", "y"]],
+                                      "Notes": [["just notes"]]})
+    for command in ("lint", "import"):
+        result = run(command, "--json", str(bad))
+        assert result.exit_code == 1
+        data = json.loads(result.stdout)  # one JSON object: the report, with its errors
+        assert data["errors"] == [{"workbook": "bad.xlsx", "sheet": "F", "cell": "A6", "message": "1-50 and 40+ overlap (rows A5 and A6)"}]
+    good = write_workbook("good.xlsx", {"F": MINI_FUMBLE, "Notes": [["just notes"]]})
+    data = as_json(run("lint", "--json", str(good)))
+    assert data["workbooks"][0]["warnings"] == [
+        {"workbook": "good.xlsx", "sheet": "Notes", "cell": None, "message": "the header block has no Kind: sheet skipped"}]
+    assert dump(db_path) == before
+
+
+def test_workbooks_of_one_import_use_each_other_in_any_order(run, write_workbook, db_path, dump):
+    tables = write_workbook("tables.xlsx", {"Oops": MINI_FUMBLE, "Jab": [
+        ["Kind", "attack"], ["Name", "Jab"], [], ["Result", "NA"], ["11-50", 2], ["51+", "6 Lig Slash"]]})
+    crits = write_workbook("crits.xlsx", {"Slash": [row[:] for row in MINI_CRITICAL[:-1]] + [["81+", "Down", "Down he goes.", 9]]})
+    users = write_workbook("weapons.xlsx", {"W": [
+        ["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical", "Fumble table"],
+        ["Stick", "Jab", 100, 2, "Slash", "Oops"]]})
+    before = dump(db_path)
+    assert as_json(run("lint", "--json", str(users), str(tables), str(crits)))["errors"] == []
+    assert dump(db_path) == before
+    result = run("import", str(users), str(tables), str(crits))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "Imported weapons.xlsx: 1 weapon (Stick)"  # reported in command-line order
+    stick = as_json(run("show", "weapon", "Stick", "--json"))
+    assert (stick["attack_table"], stick["critical"], stick["fumble_table"]) == ("Jab", "Slash", "Oops")
+
+
 def test_lint_validates_without_importing(run, mini_workbook, write_workbook, db_path, dump):
     before = dump(db_path)
     assert run("lint", str(mini_workbook)).exit_code == 0
@@ -182,21 +215,6 @@ def test_warnings_do_not_fail(run, write_workbook):
     result = run("import", str(path))
     assert result.exit_code == 0
     assert "Warning: w.xlsx › Notes: the header block has no Kind: sheet skipped" in result.stderr
-
-
-def test_first_use_creates_the_database_from_the_environment(tmp_path, monkeypatch):
-    from click.testing import CliRunner
-
-    from tables_app.cli import cli
-
-    target = tmp_path / "nested" / "dir" / "first.db"
-    monkeypatch.setenv("TABLES_DB", str(target))
-    result = CliRunner().invoke(cli, ["query", "attack", "Edged", "100", "NA", "--json"])
-    assert result.exit_code == 0, result.output
-    assert target.exists()
-    assert [p.name for p in target.parent.iterdir() if p.name.startswith(".tables-new")] == []
-    current = CliRunner().invoke(cli, ["db", "current", "--json"])
-    assert json.loads(current.stdout)["current"] == json.loads(current.stdout)["head"]
 
 
 def test_a_foreign_sqlite_file_is_refused(tmp_path, run):

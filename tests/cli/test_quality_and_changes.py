@@ -37,6 +37,10 @@ def test_quality_warnings(run, write_workbook):
     strict = run("lint", "--strict", str(path))
     assert strict.exit_code == 1
     assert error_lines(strict).splitlines()[0] == "Error: q.xlsx › Falls: damage falls in column NA: 11-50 gives 5, 51-90 gives 4 (--strict)"
+    # each problem once: as an error, not also as a warning
+    assert warnings_of(strict) == [] and len(error_lines(strict).splitlines()) == 6
+    data = json.loads(run("lint", "--strict", "--json", str(path)).stdout)
+    assert data["workbooks"][0]["warnings"] == [] and len(data["errors"]) == 6
 
 
 def test_max_result_above_a_closed_top(run, write_workbook):
@@ -48,12 +52,35 @@ def test_max_result_above_a_closed_top(run, write_workbook):
 
 def test_strict_import_writes_nothing(run, write_workbook, db_path, dump):
     before = dump(db_path)
-    path = write_workbook("s.xlsx", {"F": [["Kind", "fumble"], ["Name", "Lonely"], [], ["Roll", "Text"], ["1+", "x"]]})
+    path = write_workbook("s.xlsx", {"W": weapons(["Whip", "Blunt", 100, 12, "Impact"])})
     result = run("import", "--strict", str(path))
     assert result.exit_code == 1
-    assert error_lines(result) == "Error: s.xlsx › F › B2: no weapon uses fumble table 'Lonely' (--strict)\n"
+    assert error_lines(result) == "Error: s.xlsx › W › A4: Whip: Clumsy range 1-12 fumbles 12% of attacks (--strict)\n"
     assert dump(db_path) == before
     assert run("import", str(path)).exit_code == 0  # without --strict a warning does not fail
+
+
+LONELY = {"F": [["Kind", "fumble"], ["Name", "Lonely"], [], ["Roll", "Text"], ["1+", "x"]]}
+
+
+def test_tables_without_weapons_in_the_import_are_not_unused(run, write_workbook):
+    """A workbook of tables alone (a filled template) waits for its weapons:
+    `lint --strict` passes; in an import with weapons, an unused table warns."""
+    tables = write_workbook("t.xlsx", LONELY)
+    assert run("lint", "--strict", str(tables)).exit_code == 0
+    other = write_workbook("w.xlsx", {"W": weapons(["Stick", "Blunt", 100, 2, "Impact"])})
+    result = run("lint", str(tables), str(other))
+    assert warnings_of(result) == ["Warning: t.xlsx › F › B2: no weapon uses fumble table 'Lonely'"]
+
+
+def test_the_users_of_a_table_count_in_every_workbook_of_the_command(run, write_workbook):
+    tables = write_workbook("t.xlsx", LONELY)
+    users = write_workbook("w.xlsx", {"W": [["Kind", "weapons"], [],
+                                            ["Name", "Attack table", "Max result", "Clumsy", "Critical", "Fumble table"],
+                                            ["Stick", "Blunt", 100, 2, "Impact", "Lonely"]]})
+    for order in ((tables, users), (users, tables)):
+        result = run("lint", "--strict", *map(str, order))
+        assert (result.exit_code, result.stderr) == (0, ""), (order, result.output)
 
 
 def test_the_bundled_tables_have_no_quality_warnings(run):

@@ -1,6 +1,6 @@
 """The table system's resolution, one test per rule of docs/table-system.md.
 
-Tables here are built in memory; each test cites the spec step it pins.
+Tables here are built in memory; each test cites the step of docs/table-system.md it pins.
 """
 
 from dataclasses import replace

@@ -7,11 +7,12 @@ build its commands from them and the domain stays free of CLI code.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable
 
-from tables_app.domain.dice import Dice
+from tables_app.domain.dice import Dice, DiceExpression, DiceExpressionError, parse_dice
 
 
 class OptionError(ValueError):
@@ -36,10 +37,42 @@ class Option:
     choices: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()  # older spellings still accepted (without dashes)
     dest: str | None = None  # the key, when it is not the name's
+    # Bounds of an int or float option, inclusive: generous for any real game, and
+    # what keeps exact odds fast (bench/formula_odds_worst_case.py times the worst cases).
+    minimum: int | None = None
+    maximum: int | None = None
 
     @property
     def key(self) -> str:
         return self.dest or self.name.replace("-", "_")
+
+    def check(self, value: Any) -> None:
+        """OptionError naming the option and its bounds when ``value`` is outside them (NaN too)."""
+        if value is None or (self.minimum is None and self.maximum is None):
+            return
+        for one in value if self.multiple else (value,):
+            low = self.minimum if self.minimum is not None else -math.inf
+            high = self.maximum if self.maximum is not None else math.inf
+            if not low <= one <= high:
+                if self.maximum is None:
+                    raise OptionError(f"--{self.name} must be at least {self.minimum}, not {one}")
+                if self.minimum is None:
+                    raise OptionError(f"--{self.name} must be at most {self.maximum}, not {one}")
+                raise OptionError(f"--{self.name} must be between {self.minimum} and {self.maximum}, not {one}")
+
+
+def check_bounds(options: tuple[Option, ...], values: dict[str, Any]) -> None:
+    """Every option within its bounds (a usage error otherwise)."""
+    for option in options:
+        option.check(values.get(option.key))
+
+
+def dice_option(name: str, text: str) -> DiceExpression:
+    """A dice expression given as option ``--name``; an OptionError names the option."""
+    try:
+        return parse_dice(text)
+    except DiceExpressionError as error:
+        raise OptionError(f"--{name}: {error}") from None
 
 
 @dataclass(frozen=True)

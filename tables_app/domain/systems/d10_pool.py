@@ -1,4 +1,4 @@
-"""The d10 pool (seed 002; docs/formula-systems.md, "d10-pool").
+"""The d10 pool (docs/formula-systems.md, "d10-pool").
 
 One d10 + bonus per attack against AD (or GD); a 10 that would hit anyway is
 a critical and grants another die, which chains. The damage of each chain is
@@ -8,16 +8,16 @@ wounds into an effect (grappled, disarmed, flung, a broken item, prone).
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping
 
-from tables_app.domain.dice import Dice, DiceExpression, DiceExpressionError, parse_dice
-from tables_app.domain.distributions import TAIL_CUT, dice_sum, mean
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
+from tables_app.domain.dice import Dice, DiceExpression
+from tables_app.domain.counts import as_counts, convolve_counts, dice_counts, power_counts
+from tables_app.domain.distributions import TAIL_CUT, mean
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
 
 DIE = 10
 OPTIONS = ("normal", "grapple", "disarm", "shove", "sunder", "trip")
@@ -34,6 +34,13 @@ MODIFIER_VALUES = {  # [seed]; the "total"/"stationary" steps are "−1/+1 more"
 }
 DUAL_WIELDING = -2  # per weapon beyond the first [seed]
 ITEM = {False: (5, 1), True: (8, 2)}  # sunder: (Toughness, HP), nonmagical / magical [seed]
+# Bounds: generous for play, and they keep the exact odds (every chain's damage
+# convolved, up to 8 chains) under a second (bench/formula_odds_worst_case.py).
+BOUND = 100  # bonus, AD, GD, Toughness
+MAX_ATTACKS = 6
+MAX_WEAPONS = 3
+MAX_DAMAGE_DICE = 4
+MAX_DAMAGE = 30  # the most one hit can deal
 
 
 @dataclass(frozen=True)
@@ -71,9 +78,7 @@ class D10Pool:
 def build(values: dict) -> D10Pool:
     option, ranged = values["option"], bool(values["ranged"])
     chosen = set(values.get("modifier") or ())
-    for name, least in (("attacks", 1), ("weapons", 1), ("toughness", 1)):
-        if values[name] < least:
-            raise OptionError(f"--{name} must be at least {least}, not {values[name]}")
+    check_bounds(SYSTEM.options, values)
     if option not in OPTIONS:
         raise OptionError(f"--option must be one of {', '.join(OPTIONS)}, not {option!r}")
     if option in UNARMED and ranged:
@@ -92,12 +97,11 @@ def build(values: dict) -> D10Pool:
         raise OptionError(f"--modifier {ranged_only[0]} is ranged only: add --ranged")
     if {"wind", "lots-of-wind"} <= chosen:
         raise OptionError("--modifier wind and lots-of-wind exclude each other (lots of wind replaces wind)")
-    try:
-        damage = parse_dice(values["damage"])
-    except DiceExpressionError as error:
-        raise OptionError(f"--damage: {error}") from error
+    damage = dice_option("damage", values["damage"])
     if any(term.sign < 0 for term in damage.terms):  # [decision] a hit's damage dice are never subtracted
         raise OptionError(f"--damage {damage}: negative dice counts are not allowed")
+    if damage.dice_count > MAX_DAMAGE_DICE or damage.maximum > MAX_DAMAGE:
+        raise OptionError(f"--damage {damage}: at most {MAX_DAMAGE_DICE} dice and {MAX_DAMAGE} damage per hit")
     chosen |= {IMPLIES[name] for name in chosen if name in IMPLIES}
     return D10Pool(
         values["bonus"], values["ad"], values.get("gd"), values["toughness"], damage, values["attacks"],
@@ -226,57 +230,17 @@ def resolve(params: D10Pool, dice: Dice) -> Resolution:
 
 
 # ---------------------------------------------------------------- exact odds
-def _counts(dist: Mapping[int, Fraction]) -> tuple[dict[int, int], int]:
-    """A distribution as integer counts over one common denominator (fast to convolve)."""
-    denominator = math.lcm(*(p.denominator for p in dist.values()))
-    return {value: p.numerator * (denominator // p.denominator) for value, p in dist.items()}, denominator
-
-
-def _convolve_counts(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
-    """The convolution of two count distributions (non-negative integer counts)."""
-    if len(a) * len(b) < 4096:
-        out: dict[int, int] = defaultdict(int)
-        for x, m in a.items():
-            for y, n in b.items():
-                out[x + y] += m * n
-        return dict(out)
-    # Large: pack each into one big integer, a count per fixed-width slot, and multiply once
-    # (Kronecker substitution; the slots are wide enough that no sum of products overflows).
-    low_a, low_b = min(a), min(b)
-    length_a, length_b = max(a) - low_a + 1, max(b) - low_b + 1
-    bound = min(length_a, length_b) * max(a.values()) * max(b.values())
-    width = bound.bit_length() // 8 + 1
-
-    def pack(counts: Mapping[int, int], low: int, length: int) -> int:
-        empty = bytes(width)
-        return int.from_bytes(b"".join(
-            counts[low + i].to_bytes(width, "little") if low + i in counts else empty for i in range(length)
-        ), "little")
-
-    size = length_a + length_b - 1
-    product = (pack(a, low_a, length_a) * pack(b, low_b, length_b)).to_bytes(width * size, "little")
-    out = {}
-    for i in range(size):
-        count = int.from_bytes(product[i * width:(i + 1) * width], "little")
-        if count:
-            out[low_a + low_b + i] = count
-    return out
-
-
 def _sum_of(dist: Mapping[int, Fraction], times: int) -> dict[int, Fraction]:
     """The sum of ``times`` independent copies of ``dist``, convolved as integer counts."""
-    counts, denominator = _counts(dist)
-    result: dict[int, int] = {0: 1}
-    for _ in range(times):
-        result = _convolve_counts(result, counts)
+    counts, denominator = as_counts(dist)
     scale = denominator**times
-    return {value: Fraction(n, scale) for value, n in sorted(result.items()) if n}
+    return {value: Fraction(n, scale) for value, n in sorted(power_counts(counts, times).items()) if n}
 
 
 @lru_cache(maxsize=None)
 def _hit_damage(damage: DiceExpression) -> tuple[dict[int, int], int]:
     """One hit's damage as counts over its denominator, floored at 0 as ``resolve`` does."""
-    counts, denominator = _counts(dice_sum(damage))
+    counts, denominator = dice_counts(damage)
     floored: dict[int, int] = defaultdict(int)
     for value, n in counts.items():
         floored[max(value, 0)] += n
@@ -290,7 +254,7 @@ def _chain_damage(damage: DiceExpression, hits: int) -> tuple[dict[int, int], in
         return {0: 1}, 1
     previous, denominator = _chain_damage(damage, hits - 1)
     one, sides = _hit_damage(damage)
-    return _convolve_counts(previous, one), denominator * sides
+    return convolve_counts(previous, one), denominator * sides
 
 
 def _chain_shapes(
@@ -377,17 +341,17 @@ SYSTEM = System(
     title="d10 pool: one d10 + bonus per attack against AD/GD, wounds by Toughness",
     outcomes=("miss", "hit"),
     options=(
-        Option("bonus", "int", "Attack bonus.", required=True),
-        Option("attacks", "int", "Number of attacks (one d10 each).", default=1),
-        Option("ad", "int", "The target's AD.", required=True),
-        Option("gd", "int", "The target's GD (needed for grapple, shove and trip)."),
-        Option("toughness", "int", "The target's Toughness (ignored for sunder).", required=True),
+        Option("bonus", "int", "Attack bonus.", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("attacks", "int", "Number of attacks (one d10 each).", default=1, minimum=1, maximum=MAX_ATTACKS),
+        Option("ad", "int", "The target's AD.", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("gd", "int", "The target's GD (needed for grapple, shove and trip).", minimum=-BOUND, maximum=BOUND),
+        Option("toughness", "int", "The target's Toughness (ignored for sunder).", required=True, minimum=1, maximum=BOUND),
         Option("option", "choice", "Attack option.", default="normal", choices=OPTIONS),
         Option("ranged", "flag", "A ranged attack (else melee).", default=False),
         Option("heavy", "flag", "A heavy weapon: criticals on 9 or 10.", default=False),
         Option("damage", "dice", "Damage per hit (2d6+1).", required=True),
         Option("modifier", "choice", "An attack modifier (repeatable).", multiple=True, choices=MODIFIERS),
-        Option("weapons", "int", "Weapons wielded (dual-wielding).", default=1),
+        Option("weapons", "int", "Weapons wielded (dual-wielding).", default=1, minimum=1, maximum=MAX_WEAPONS),
         Option("magical-item", "flag", "Sunder: the item is magical (Toughness 8, 2 HP).", default=False),
     ),
     build=build,

@@ -1,4 +1,4 @@
-"""Pokémon Tabletop Evolution (seed 003; docs/formula-systems.md, "pte").
+"""Pokémon Tabletop Evolution (docs/formula-systems.md, "pte").
 
 A d20 + accuracy against the move's base AC + the target's Evasion; damage is
 stat + DB + STAB + modifiers, doubled on a critical, minus defense and DR,
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tables_app.domain.dice import Dice
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds
 
 DIE = 20
 OUTCOMES = ("miss", "hit", "critical")
@@ -29,6 +29,10 @@ RANGE_PER_TIER = {"short": 4, "medium": 20, "long": 100}  # maximum range in met
 MINIMUM_DISTANCE = {"short": 1, "medium": 5, "long": 20}  # "cannot target anyone within ... without penalty" [seed]
 POINT_BLANK_PENALTY = 8  # "too close to you results in a -8 Accuracy penalty" [seed]
 INCREMENTS_PER_RANGE = 4  # "Range Increments ... equal to 1/4th of its maximum range" [seed]
+# Bounds, generous for play (odds resolve the 20 faces of the d20, so any values are fast).
+BOUND = 100  # accuracy, AC, evasion, Damage Base, its multiplier, tier
+STAT_BOUND = 1000  # stats, modifiers, defense, DR
+HP_BOUND = 100_000  # HP, direct damage, distance in metres
 
 
 def exact(value: float | int) -> Fraction:
@@ -67,25 +71,11 @@ class Pte:
 
 
 def build(values: dict) -> Pte:
+    check_bounds(SYSTEM.options, values)  # NaN and infinity are outside every bound too
     if (values.get("range") is None) != (values.get("distance") is None):
         raise OptionError("--range and --distance go together: give both or neither")
     if (values.get("max_hp") is None) != (values.get("hp") is None):
         raise OptionError("--max-hp and --hp go together: give both or neither")
-    if values.get("max_hp") is not None and values["max_hp"] < 1:
-        raise OptionError(f"--max-hp must be at least 1, not {values['max_hp']}")
-    if values["tier"] < 1:
-        raise OptionError(f"--tier must be at least 1, not {values['tier']}")
-    if not 1 <= values["crit_range"] <= DIE:
-        raise OptionError(f"--crit-range must be between 1 and {DIE}, not {values['crit_range']}")
-    for name in ("db_multiplier", "distance"):
-        if values.get(name) is not None and not math.isfinite(values[name]):
-            raise OptionError(f"--{name.replace('_', '-')} must be a finite number, not {values[name]}")
-    if values["db_multiplier"] < 0:
-        raise OptionError(f"--db-multiplier must not be negative, not {values['db_multiplier']}")
-    if values.get("distance") is not None and values["distance"] < 0:
-        raise OptionError(f"--distance must not be negative, not {values['distance']}")
-    if values.get("direct") is not None and values["direct"] < 0:
-        raise OptionError(f"--direct must not be negative, not {values['direct']}")
     if values.get("absorb") and values.get("direct") is not None:
         raise OptionError("--absorb and --direct exclude each other: direct damage is dealt 'no questions asked'")
     if values["effectiveness"] not in EFFECTIVENESS:
@@ -242,26 +232,26 @@ SYSTEM = System(
     title="Pokémon Tabletop Evolution: d20 + accuracy against AC + evasion",
     outcomes=OUTCOMES,
     options=(
-        Option("accuracy", "int", "Accuracy bonus of the attacker.", required=True),
-        Option("ac", "int", "The move's base AC.", required=True),
-        Option("evasion", "int", "The target's Evasion.", required=True),
-        Option("stat", "int", "The attacking stat (Atk or SpAtk by the move's class).", required=True),
-        Option("damage-base", "int", "The move's Damage Base.", required=True, dest="db"),
-        Option("db-multiplier", "float", "Multiplier of the Damage Base from other effects.", default=1.0),
-        Option("tier", "int", "The attacker's Tier (STAB and ranges scale with it).", default=1),
+        Option("accuracy", "int", "Accuracy bonus of the attacker.", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("ac", "int", "The move's base AC.", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("evasion", "int", "The target's Evasion.", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("stat", "int", "The attacking stat (Atk or SpAtk by the move's class).", required=True, minimum=-STAT_BOUND, maximum=STAT_BOUND),
+        Option("damage-base", "int", "The move's Damage Base.", required=True, dest="db", minimum=0, maximum=BOUND),
+        Option("db-multiplier", "float", "Multiplier of the Damage Base from other effects.", default=1.0, minimum=0, maximum=BOUND),
+        Option("tier", "int", "The attacker's Tier (STAB and ranges scale with it).", default=1, minimum=1, maximum=BOUND),
         Option("stab", "flag", "Same-type attack bonus: +3 damage per Tier.", default=False),
-        Option("damage-mod", "int", "Other damage modifiers, added before defenses.", default=0),
-        Option("def", "int", "The target's Def or SpDef (by the move's class).", required=True, aliases=("defense",), dest="defense"),
-        Option("dr", "int", "The target's damage reduction.", default=0),
+        Option("damage-mod", "int", "Other damage modifiers, added before defenses.", default=0, minimum=-STAT_BOUND, maximum=STAT_BOUND),
+        Option("def", "int", "The target's Def or SpDef (by the move's class).", required=True, aliases=("defense",), dest="defense", minimum=-STAT_BOUND, maximum=STAT_BOUND),
+        Option("dr", "int", "The target's damage reduction.", default=0, minimum=-STAT_BOUND, maximum=STAT_BOUND),
         Option("effectiveness", "choice", "Type effectiveness.", default="neutral", choices=tuple(EFFECTIVENESS)),
         Option("absorb", "flag", "The target absorbs this type: it heals instead.", default=False),
-        Option("direct", "int", "Direct damage: dealt as is, instead of the formula."),
-        Option("crit-range", "int", "Lowest natural roll that is a critical hit.", default=DIE),
+        Option("direct", "int", "Direct damage: dealt as is, instead of the formula.", minimum=0, maximum=HP_BOUND),
+        Option("crit-range", "int", "Lowest natural roll that is a critical hit.", default=DIE, minimum=1, maximum=DIE),
         Option("pp", "flag", "Spend 1 PP: a hit is a critical hit.", default=False),
-        Option("max-hp", "int", "The target's maximum HP (with --hp: injuries)."),
-        Option("hp", "int", "The target's current HP (with --max-hp)."),
+        Option("max-hp", "int", "The target's maximum HP (with --hp: injuries).", minimum=1, maximum=HP_BOUND),
+        Option("hp", "int", "The target's current HP (with --max-hp).", minimum=-HP_BOUND, maximum=HP_BOUND),
         Option("range", "choice", "Range class of the move (with --distance).", choices=tuple(RANGE_PER_TIER)),
-        Option("distance", "float", "Distance to the target in metres (with --range)."),
+        Option("distance", "float", "Distance to the target in metres (with --range).", minimum=0, maximum=HP_BOUND),
     ),
     build=build,
     resolve=resolve,

@@ -1,4 +1,4 @@
-"""Rise (seed 000; docs/formula-systems.md, "rise").
+"""Rise (docs/formula-systems.md, "rise").
 
 1d10 + accuracy against one defense; the die explodes; outcomes are checked
 in the order glancing, miss, critical, hit; every 10 beyond the defense adds
@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tables_app.domain.dice import Dice, DiceExpression, parse_dice
-from tables_app.domain.distributions import chain, constant, dice_sum, mean, mix, power, transform, uniform
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
+from tables_app.domain.dice import Dice, DiceExpression
+from tables_app.domain.counts import ClampedScale
+from tables_app.domain.distributions import chain, constant, mix, transform, uniform
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
 
 DIE = 10
 CRITICAL_MARGIN = 10  # "at least 10 higher than the target's defense"
 GLANCING_MARGIN = 2  # "1 or 2 lower than the target's defense"
+BOUND = 100  # accuracy, defense, crit bonus and multiplier: generous, and it bounds the criticals (n ≤ 47)
+MAX_PENALTY = 100  # the most a damage expression may subtract (bench/formula_odds_worst_case.py)
 
 
 @dataclass(frozen=True)
@@ -30,11 +33,14 @@ class Rise:
 
 
 def build(values: dict) -> Rise:
-    if not 1 <= values["explode_on"] <= DIE:
-        raise OptionError(f"--explode-on must be between 1 and {DIE}, not {values['explode_on']}")
-    if values["multiplier"] < 0:
-        raise OptionError(f"--multiplier must not be negative, not {values['multiplier']}")
-    damage = parse_dice(values["damage"]) if values.get("damage") else None
+    check_bounds(SYSTEM.options, values)
+    damage = dice_option("damage", values["damage"]) if values.get("damage") else None
+    if damage is not None and any(term.sign < 0 for term in damage.terms):
+        # [decision] as in d10-pool: damage dice are added, never subtracted (and exact odds
+        # of up to 48 damage rolls mixing added and subtracted dice would take minutes)
+        raise OptionError(f"--damage {damage}: subtracted dice are not allowed")
+    if damage is not None and damage.flat < -MAX_PENALTY:  # far below 0, many rolls: slow exact odds
+        raise OptionError(f"--damage {damage}: the flat modifier must be at least -{MAX_PENALTY}")
     return Rise(values["accuracy"], values["defense"], damage, values["crit_bonus"], values["multiplier"], values["explode_on"])
 
 
@@ -62,6 +68,18 @@ def classify(params: Rise, result: int) -> tuple[str, int]:
     return "hit", 0
 
 
+def damage_sets(criticals: int) -> int:
+    """Damage rolls of an attack with n criticals: "two doublings become a tripling" [seed]."""
+    return 1 + criticals
+
+
+def damage_scale(params: Rise, outcome: str) -> ClampedScale:
+    """What the rolled sets become: times the damage multiplier [seed], halved
+    (floor) on a glancing blow [decision], never below 0. Used by ``resolve``
+    on each roll and by ``odds`` for its exact mean."""
+    return ClampedScale(params.multiplier, 2 if outcome == "glancing" else 1)
+
+
 def resolve(params: Rise, dice: Dice) -> Resolution:
     rolled = roll_attack(params, dice)
     result = sum(rolled) + params.accuracy
@@ -70,17 +88,13 @@ def resolve(params: Rise, dice: Dice) -> Resolution:
     outcome, criticals = classify(params, result)
     damage = 0
     if params.damage is not None and outcome != "miss":
-        sets = 1 + criticals  # "two doublings become a tripling"
-        total = 0
+        sets = damage_sets(criticals)
+        damage_total = 0
         for n in range(sets):
             rolled_damage, faces = params.damage.roll(dice, f"damage roll {n + 1}" if sets > 1 else "damage roll")
-            total += rolled_damage - params.damage.flat
+            damage_total += rolled_damage  # each set brings its flat modifier: flat × (1 + n) [seed]
             steps.append(f"Damage {params.damage}: dice {', '.join(map(str, faces)) or 'none'}.")
-        total += params.damage.flat * sets  # flat modifiers multiplied by 1 + n
-        total *= params.multiplier
-        if outcome == "glancing":
-            total //= 2  # half of a regular hit, rounded down [decision]
-        damage = max(total, 0)
+        damage = damage_scale(params, outcome)(damage_total)
         detail = f" x{params.multiplier}" if params.multiplier != 1 else ""
         if sets > 1:
             detail = f" ({sets} damage rolls{detail})"
@@ -102,32 +116,23 @@ def attack_totals(params: Rise) -> dict[int, Fraction]:
 
 
 def odds(params: Rise) -> Odds:
+    """Exact odds: the attack total's distribution (explosions convolved), and
+    for each outcome the exact mean damage of its 1 + n damage rolls."""
     outcomes = {word: Fraction(0) for word in SYSTEM.outcomes}
     criticals: dict[int, Fraction] = {}
-    expected = Fraction(0)
-    damage_means: dict[tuple[str, int], Fraction] = {}
+    by_outcome: dict[tuple[str, int], Fraction] = {}
     for total, p in attack_totals(params).items():
         outcome, n = classify(params, total + params.accuracy)
         outcomes[outcome] += p
         if n:
             criticals[n] = criticals.get(n, Fraction(0)) + p
-        if params.damage is not None and outcome != "miss":
-            key = (outcome, n)
-            if key not in damage_means:
-                damage_means[key] = _mean_damage(params, outcome, n)
-            expected += p * damage_means[key]
+        by_outcome[(outcome, n)] = by_outcome.get((outcome, n), Fraction(0)) + p
+    expected = Fraction(0)
+    if params.damage is not None:
+        for (outcome, n), p in by_outcome.items():
+            if outcome != "miss":
+                expected += p * damage_scale(params, outcome).mean_over(params.damage, damage_sets(n))
     return Odds(outcomes, expected, {"criticals": dict(sorted(criticals.items()))})
-
-
-def _mean_damage(params: Rise, outcome: str, n: int) -> Fraction:
-    """Mean damage of one outcome, exactly as ``resolve`` computes it."""
-    assert params.damage is not None
-    sets = 1 + n
-    dice_only = transform(dice_sum(params.damage), lambda value: value - params.damage.flat)  # type: ignore[union-attr]
-    summed = transform(power(dice_only, sets), lambda value: (value + params.damage.flat * sets) * params.multiplier)  # type: ignore[union-attr]
-    if outcome == "glancing":
-        summed = transform(summed, lambda value: value // 2)
-    return mean(transform(summed, lambda value: max(value, 0)))
 
 
 SYSTEM = System(
@@ -135,12 +140,12 @@ SYSTEM = System(
     title="Rise: 1d10 + accuracy against a defense",
     outcomes=("miss", "glancing", "hit", "critical"),
     options=(
-        Option("accuracy", "int", "Accuracy bonus of the attack.", required=True),
-        Option("def", "int", "The target's defense (Armor, Fortitude, Reflex or Mental).", required=True, aliases=("defense",), dest="defense"),
+        Option("accuracy", "int", "Accuracy bonus of the attack.", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("def", "int", "The target's defense (Armor, Fortitude, Reflex or Mental).", required=True, aliases=("defense",), dest="defense", minimum=-BOUND, maximum=BOUND),
         Option("damage", "dice", "Damage dice (2d6+3); none for a non-damaging attack."),
-        Option("crit-bonus", "int", "Accuracy that counts only for criticals.", default=0),
-        Option("multiplier", "int", "Damage multiplier from other effects (2 = double damage).", default=1),
-        Option("explode-on", "int", "The first die explodes on this or more.", default=DIE),
+        Option("crit-bonus", "int", "Accuracy that counts only for criticals.", default=0, minimum=-BOUND, maximum=BOUND),
+        Option("multiplier", "int", "Damage multiplier from other effects (2 = double damage).", default=1, minimum=0, maximum=BOUND),
+        Option("explode-on", "int", "The first die explodes on this or more.", default=DIE, minimum=1, maximum=DIE),
     ),
     build=build,
     resolve=resolve,

@@ -1,4 +1,4 @@
-"""Worlds Awakening (seed 001; docs/formula-systems.md, "worlds-awakening").
+"""Worlds Awakening (docs/formula-systems.md, "worlds-awakening").
 
 d20 + characteristic + weapon bonus + level + equipment against Def PHY or
 Def MAG. CHA widens the critical range and the critical-failure range; a
@@ -10,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tables_app.domain.dice import Dice, DiceExpression, parse_dice
-from tables_app.domain.distributions import constant, convolve, dice_sum, mean, transform, uniform
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System
+from tables_app.domain.dice import Dice, DiceExpression, combined
+from tables_app.domain.counts import ClampedScale
+from tables_app.domain.distributions import uniform
+from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
 
 DIE = 20
+BOUND = 100  # every bonus, level, defense and CHA: generous for play
+MAX_DAMAGE_EXPRESSIONS = 10
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,10 @@ def failure_up_to(cha: int) -> int:
 
 
 def build(values: dict) -> WorldsAwakening:
-    damage = tuple(parse_dice(text) for text in values.get("damage") or ())
+    check_bounds(SYSTEM.options, values)
+    if len(values.get("damage") or ()) > MAX_DAMAGE_EXPRESSIONS:
+        raise OptionError(f"--damage may be given at most {MAX_DAMAGE_EXPRESSIONS} times, not {len(values['damage'])}")
+    damage = tuple(dice_option("damage", text) for text in values.get("damage") or ())
     if values["support"] and damage:
         raise OptionError("a support action is not an attack: give --support or --damage, not both")
     if values.get("defense") is None and not values["support"]:
@@ -68,7 +74,7 @@ def build(values: dict) -> WorldsAwakening:
 
 
 def classify(params: WorldsAwakening, natural: int) -> str:
-    """The outcome of a natural d20, in the order of the spec."""
+    """The outcome of a natural d20, judged in the order of docs/formula-systems.md."""
     total = natural + params.bonus
     if natural <= failure_up_to(params.cha):
         return "critical_failure"  # overrides everything [seed]
@@ -116,10 +122,7 @@ def odds(params: WorldsAwakening) -> Odds:
     if params.support:
         outcomes["success"] = Fraction(1)
         return Odds(outcomes, Fraction(0), {"opponent_advantage": Fraction(0)})
-    rolled = constant(0)
-    for expression in params.damage:
-        rolled = convolve(rolled, dice_sum(expression))
-    hit_damage = mean(transform(rolled, lambda value: max(value, 0)))
+    hit_damage = ClampedScale(1).mean_over(combined(params.damage))  # their sum, never below 0
     critical_damage = max(sum(expression.maximum for expression in params.damage), 0)
     expected = Fraction(0)
     for natural, p in uniform(DIE).items():
@@ -134,13 +137,13 @@ SYSTEM = System(
     title="Worlds Awakening: d20 + characteristic + bonuses against Def PHY or Def MAG",
     outcomes=("critical_failure", "miss", "hit", "critical", "success"),
     options=(
-        Option("stat", "int", "The characteristic used (e.g. DEX +2).", required=True),
-        Option("weapon-bonus", "int", "The weapon's bonus (Dagger DEX+1 → 1; abilities 0).", default=0),
-        Option("level", "int", "The character's level.", default=0),
-        Option("equipment", "int", "Equipment bonus (e.g. a grimoire's +1 Atq MAG).", default=0),
-        Option("def", "int", "The target's Def PHY or Def MAG (required unless --support).", aliases=("defense",), dest="defense"),
+        Option("stat", "int", "The characteristic used (e.g. DEX +2).", required=True, minimum=-BOUND, maximum=BOUND),
+        Option("weapon-bonus", "int", "The weapon's bonus (Dagger DEX+1 → 1; abilities 0).", default=0, minimum=-BOUND, maximum=BOUND),
+        Option("level", "int", "The character's level.", default=0, minimum=-BOUND, maximum=BOUND),
+        Option("equipment", "int", "Equipment bonus (e.g. a grimoire's +1 Atq MAG).", default=0, minimum=-BOUND, maximum=BOUND),
+        Option("def", "int", "The target's Def PHY or Def MAG (required unless --support).", aliases=("defense",), dest="defense", minimum=-BOUND, maximum=BOUND),
         Option("damage", "dice", "Damage dice (repeatable: the weapon's, then the ability's).", multiple=True),
-        Option("cha", "int", "CHA: widens the critical and critical-failure ranges.", default=0),
+        Option("cha", "int", "CHA: widens the critical and critical-failure ranges.", default=0, minimum=-BOUND, maximum=BOUND),
         Option("support", "flag", "A support action: not tested, it succeeds."),
     ),
     build=build,

@@ -1,4 +1,4 @@
-"""d10-pool (docs/formula-systems.md, "d10-pool"; seed 002): one test per rule,
+"""d10-pool (docs/formula-systems.md, "d10-pool"): one test per rule,
 with forced dice so every result is exact."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The pte system (docs/formula-systems.md, "pte"; seed 003)."""
+"""The pte system (docs/formula-systems.md, "pte")."""
 
 from __future__ import annotations
 
@@ -348,7 +348,7 @@ def test_range_penalty_does_not_narrow_the_crit_range():
     ],
 )
 def test_option_errors(given, message):
-    # brief / docs/cli.md: invalid combinations are one-line usage errors
+    # docs/formula-systems.md, "Common ground": impossible options are one-line usage errors
     with pytest.raises(OptionError, match=message) as raised:
         SYSTEM.build(values(**given))
     assert "\n" not in str(raised.value)

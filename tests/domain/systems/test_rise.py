@@ -1,4 +1,4 @@
-"""Rise (docs/formula-systems.md "rise"; seed 000)."""
+"""Rise (docs/formula-systems.md, "rise")."""
 
 import pytest
 from conftest import resolve_forced, system_params

@@ -1,4 +1,4 @@
-"""Worlds Awakening (docs/formula-systems.md "worlds-awakening"; seed 001)."""
+"""Worlds Awakening (docs/formula-systems.md, "worlds-awakening")."""
 
 import pytest
 from conftest import resolve_forced, system_params

@@ -1,0 +1,65 @@
+"""Shell completion of names from the database (Click's completion protocol).
+
+Enable it once per shell, e.g. ``eval "$(_TABLES_COMPLETE=bash_source tables)"``
+(docs/cli.md lists zsh and fish). Completing never creates, migrates or
+writes a database: a missing or unreadable database completes nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+import click
+from click.shell_completion import CompletionItem
+
+from tables_app.domain.names import fold
+
+# what is completed → the SQL that lists it
+QUERIES = {
+    "attack": "SELECT name FROM attack_table",
+    "critical": "SELECT name FROM critical_table UNION SELECT code FROM critical_table WHERE code IS NOT NULL",
+    "fumble": "SELECT name FROM fumble_table",
+    "weapons": "SELECT name FROM weapon",
+    "creatures": "SELECT name FROM creature",
+    "armor": "SELECT DISTINCT code FROM armor_column",
+    "features": "SELECT DISTINCT feature FROM creature_feature",
+}
+# `tables show KIND NAME`: the kind word → what NAME is
+SHOWN = {"attack": "attack", "critical": "critical", "fumble": "fumble", "weapon": "weapons",
+         "weapons": "weapons", "creature": "creatures", "creatures": "creatures"}
+MAX_ITEMS = 200
+
+
+def names_in_database(ctx: click.Context, what: str) -> list[str]:
+    from tables_app.storage.sqlite import locate_database
+
+    try:
+        location = locate_database(ctx.find_root().params.get("db"))
+        if not location.path.is_file():
+            return []
+        connection = sqlite3.connect(location.path.as_uri() + "?mode=ro", uri=True)
+        try:
+            return sorted({row[0] for row in connection.execute(QUERIES[what])}, key=fold)
+        finally:
+            connection.close()
+    except Exception:  # completion must never fail loudly; it just offers nothing  # noqa: BLE001
+        return []
+
+
+def _matching(names: list[str], incomplete: str) -> list[CompletionItem]:
+    start = fold(incomplete)
+    return [CompletionItem(name) for name in names if fold(name).startswith(start)][:MAX_ITEMS]
+
+
+def complete(what: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
+    """A ``shell_complete`` callback offering the database's names of ``what``."""
+    def callback(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return _matching(names_in_database(ctx, what), incomplete)
+    return callback
+
+
+def complete_shown(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """NAME of `tables show KIND NAME`, by the KIND already typed."""
+    what = SHOWN.get(str(ctx.params.get("kind") or "").lower())
+    return _matching(names_in_database(ctx, what), incomplete) if what else []

@@ -1,0 +1,66 @@
+"""One rule for names: when two spellings are the same name, and what a
+misspelt name was probably meant to be.
+
+Names of tables, weapons, creatures, severities, armor columns and features
+match in any letter case and any Unicode compatibility form: ``ÆRØ`` is
+``ærø``, ``Straße`` is ``STRASSE``, the ``ﬁ`` ligature is ``fi``, a
+decomposed ``é`` is the composed one. The importer, the SQL lookups
+(storage/reader.py registers ``fold`` as an SQLite function) and the domain
+all compare ``fold(a) == fold(b)``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from typing import Iterable
+
+SUGGESTIONS = 3  # near names offered for an unknown one
+CLOSENESS = 0.6  # difflib ratio a near name must reach
+MARGIN = 0.1  # ... and how far it may trail the closest (Longsword, not also Longbow)
+
+
+def fold(name: str) -> str:
+    """The key every spelling of one name shares: NFKC, Unicode casefold,
+    NFKC again (casefolding can leave a string that NFKC would change, e.g.
+    a decomposed ``ǰ``), and runs of whitespace as one space, as the importer
+    stores them."""
+    if name.isascii():  # the common case: NFKC leaves ASCII as it is
+        return " ".join(name.lower().split())
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(text.split())
+
+
+def same_name(a: str | None, b: str | None) -> bool:
+    return fold(a or "") == fold(b or "")
+
+
+def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[str]:
+    """Up to ``limit`` known names close to ``name`` (as the known spell
+    them), closest first, compared folded; names that contain ``name`` come
+    after, so a shortened name (``long`` for ``Longsword``) is still found."""
+    by_key: dict[str, str] = {}
+    for spelling in known:
+        by_key.setdefault(fold(spelling), spelling)
+    key = fold(name)
+    if not key:
+        return []
+    matcher = difflib.SequenceMatcher(b=key)
+    scored = []
+    for candidate in by_key:
+        matcher.set_seq1(candidate)
+        if matcher.real_quick_ratio() >= CLOSENESS and matcher.quick_ratio() >= CLOSENESS:
+            scored.append((matcher.ratio(), candidate))
+    best = max((ratio for ratio, _ in scored), default=0.0)
+    close = [k for ratio, k in sorted(scored, key=lambda s: (-s[0], s[1])) if ratio >= max(CLOSENESS, best - MARGIN)]
+    containing = [k for k in sorted(by_key) if key in k and k not in close]
+    return [by_key[k] for k in (close + containing)[:limit]]
+
+
+def did_you_mean(suggestions: list[str]) -> str:
+    """`` — did you mean 'A', 'B' or 'C'?`` (empty without suggestions)."""
+    if not suggestions:
+        return ""
+    quoted = [repr(s) for s in suggestions]
+    choices = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f" — did you mean {choices}?"

@@ -1,0 +1,52 @@
+"""Shell completion of table, weapon, creature and armor names (docs/cli.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from click.shell_completion import ShellComplete
+
+from tables_app.cli import cli
+
+
+def completions(db_path, args: list[str], incomplete: str) -> list[str]:  # type: ignore[no-untyped-def]
+    complete = ShellComplete(cli, {}, "tables", "_TABLES_COMPLETE")
+    return [item.value for item in complete.get_completions(["--db", str(db_path), *args], incomplete)]
+
+
+@pytest.mark.parametrize(
+    "args, incomplete, expected",
+    [
+        (["resolve", "table", "--weapon"], "long", ["Longbow", "Longsword"]),
+        (["odds", "table", "--weapon"], "MORN", ["Morning Star"]),
+        (["resolve", "table", "--target"], "orc", ["Orc Warrior"]),
+        (["resolve", "table", "--attack-table"], "ed", ["Edged"]),
+        (["resolve", "table", "--armor"], "m", ["MA"]),
+        (["query", "attack"], "cla", ["Claws and Teeth"]),
+        (["query", "attack", "Edged", "100"], "h", ["HA"]),
+        (["query", "fumble"], "mel", ["Melee Fumbles"]),
+        (["show", "weapon"], "warh", ["Warhammer"]),
+        (["show", "creatures"], "orc w", ["Orc Warrior"]),
+        (["show", "critical"], "imp", ["Impact"]),
+    ],
+)
+def test_names_complete_from_the_database(db_path, args, incomplete, expected):
+    assert completions(db_path, args, incomplete) == expected
+
+
+def test_critical_codes_complete_too(db_path):
+    assert "Cut" in completions(db_path, ["query", "critical"], "")
+
+
+def test_a_missing_database_completes_nothing_and_is_not_created(tmp_path):
+    missing = tmp_path / "nothing-here.db"
+    assert completions(missing, ["resolve", "table", "--weapon"], "") == []
+    assert not missing.exists()
+
+
+def test_the_shell_script_is_offered(db_path):
+    env = {"_TABLES_COMPLETE": "bash_source", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-m", "tables_app"], env=env, capture_output=True, text=True)
+    assert "_tables_completion" in out.stdout

@@ -1,0 +1,234 @@
+"""Human output at any width: nothing cut to `…`, no line wider than the
+screen, no trailing padding, every word of every entry readable (issue #12)."""
+
+import json
+import re
+import shlex
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.cells import cell_len
+from rich.console import Console
+
+from tables_app import render
+from tables_app.cli import cli
+
+WIDTHS = (40, 80, 120)
+LONGSWORD = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]
+COMMANDS = {
+    "list": ["list"],
+    "list weapons": ["list", "weapons"],
+    "list creatures": ["list", "creatures"],
+    "show critical": ["show", "critical", "Impact"],
+    "show fumble": ["show", "fumble", "Melee Fumbles"],
+    "show attack": ["show", "attack", "Edged"],
+    "show weapon": ["show", "weapon", "Halberd"],
+    "query critical": ["query", "critical", "Impact", "60", "--severity", "Lig", "--has", "helm"],
+    "resolve table": ["resolve", "table", "--weapon", "Morning Star", "--cmb", "60", "--target", "Orc Warrior", "--seed", "3"],
+    "resolve critical": ["resolve", "table", *LONGSWORD, "--dice", "97,99,45,30"],
+    "odds table": ["odds", "table", *LONGSWORD],
+    "sweep": ["odds", "table", "--weapon", "Longsword", "--cmb", "0", "--target", "Orc Warrior", "--sweep-cmb", "0:150:10"],
+    "sweep def": ["odds", "table", *LONGSWORD, "--sweep-def", "0:60:20"],
+    "simulate": ["simulate", "table", *LONGSWORD, "--count", "1000"],
+    "formula odds": ["odds", "d10-pool", "--bonus", "3", "--attacks", "2", "--ad", "7", "--toughness", "4", "--damage", "2d6"],
+}
+
+
+@pytest.fixture
+def at_width(db_path):
+    """Run the CLI piped with COLUMNS set (None: COLUMNS unset)."""
+    runner = CliRunner()
+
+    def invoke(*args: str, width: int | None = 80, db: Path | None = None):  # type: ignore[no-untyped-def]
+        env = {"COLUMNS": None if width is None else str(width)}
+        result = runner.invoke(cli, ["--db", str(db or db_path), *args], env=env, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    return invoke
+
+
+def assert_readable(text: str, width: int) -> None:
+    assert "…" not in text
+    for line in text.splitlines():
+        assert cell_len(line) <= width, (width, line)
+        assert line == line.rstrip(), repr(line)
+    assert "\x1b[" not in text  # piped: no colour codes
+
+
+def words(text: str) -> set[str]:
+    """Whitespace-separated words, without the brackets and separators the
+    layout adds around them."""
+    return {word.strip("()[];:,") for word in text.split()} - {""}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_human_output_fits_the_width(at_width, name, width):
+    assert_readable(at_width(*COMMANDS[name], width=width), width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("kind, name", [("critical", "Impact"), ("critical", "Cut"), ("fumble", "Melee Fumbles"), ("fumble", "Missile Fumbles")])
+def test_every_word_of_every_entry_is_printed(at_width, kind, name, width):
+    shown = words(at_width("show", kind, name, width=width))
+    entries = json.loads(at_width("show", kind, name, "--json"))["entries"]
+    for e in entries:
+        expected = words(e["text"]) | words(e["title"] or "") | words(e["condition"] or "") | {e["range"]}
+        assert expected <= shown, (width, e["range"], expected - shown)
+
+
+def test_critical_entries_are_blocks_under_their_range(at_width):
+    out = at_width("show", "critical", "Impact", width=80)
+    lines = out.splitlines()
+    assert lines[0] == "Impact (critical table, code K)"
+    assert "43-50 (helm) Ringing helm" in lines
+    at = lines.index("76-85 Collarbone snapped")
+    assert lines[at + 1] == "  The collarbone snaps and the whole shoulder sags."
+    assert lines[at + 2] == "  +9 hits, stun 2 rnd, penalty -10, drop weapon, arm useless"
+    assert len(lines) < 100  # was 234 lines at 80 columns
+
+
+def test_piped_without_columns_is_a_sensible_width(at_width):
+    out = at_width("list", "weapons", width=None)
+    assert_readable(out, render.PIPED_WIDTH)
+    assert max(cell_len(line) for line in out.splitlines()) > 80  # a table, not 80-column records
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_lists_never_cut_a_header_or_a_cell(at_width, width):
+    out = at_width("list", "weapons", width=width)
+    listed = json.loads(at_width("list", "weapons", "--json"))["weapons"]
+    printed = words(out)
+    for header in render.LIST_COLUMNS["weapons"][1:]:  # records put the name first, unlabelled
+        assert set(header.split("_")) <= printed, header
+    for weapon in listed:
+        assert words(weapon["name"]) | words(weapon["fumble_table"] or "") <= printed
+
+
+TWENTY = [f"A{n:02}" for n in range(1, 21)]
+
+
+@pytest.fixture
+def wide_table(write_workbook, db_path, at_width):
+    rows = [["Kind", "attack"], ["Name", "Wide"], [], ["Result", *TWENTY]]
+    for low, label in ((41, "41+"), (31, "31-40"), (21, "21-30"), (11, "11-20"), (1, "1-10")):
+        rows.append([label, *(str(low + n) if low > 1 else "-" for n in range(20))])
+    path = write_workbook("wide.xlsx", {"Wide": rows})
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "import", str(path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return "Wide"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_twenty_column_grid_splits_into_column_groups(at_width, wide_table, width):
+    out = at_width("show", "attack", wide_table, width=width)
+    assert_readable(out, width)
+    assert set(TWENTY) <= words(out)
+    for n in range(20):
+        assert str(41 + n) in words(out)
+    groups = out.count("Result")
+    assert groups > 1  # 20 columns never fit 120 in one table
+    assert all(out.count(armor) == 1 for armor in TWENTY)  # each armor column once, no column lost or repeated
+
+
+def tour_lines() -> list[list[str]]:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## A short tour", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    return [shlex.split(line, comments=True)[1:] for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_tour_runs_at_80_columns(at_width, mini_workbook, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the tour writes axe.xlsx, everything.xlsx, sweep.png here
+    shutil.copyfile(mini_workbook, tmp_path / "my_tables.xlsx")
+    lines = tour_lines()
+    assert len(lines) > 10
+    for args in lines:
+        out = at_width(*args, width=80)
+        assert "…" not in out, args
+        if "--json" not in args and args[0] not in ("export", "template", "import", "lint", "db"):  # plain echo lines
+            assert_readable(out, 80)
+    assert (tmp_path / "sweep.png").exists() or "--plot" not in sum(lines, [])
+
+
+# ---------------------------------------------------------------- friction items
+def test_resolving_against_a_target_names_it(at_width):
+    out = at_width("resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--target", "orc warrior", "--seed", "3", width=120)
+    assert "vs Orc Warrior (DEF 20, MA" in out.splitlines()[0]
+    data = json.loads(at_width("resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--target", "orc warrior", "--seed", "3", "--json"))
+    assert data["attack"]["target"] == "Orc Warrior"
+    plain = json.loads(at_width("resolve", "table", *LONGSWORD, "--seed", "3", "--json"))
+    assert plain["attack"]["target"] is None
+    assert "vs DEF 20, MA" in at_width("resolve", "table", *LONGSWORD, "--seed", "3", width=120)
+
+
+def test_odds_and_sweeps_name_the_target(at_width):
+    odds = json.loads(at_width("odds", "table", "--weapon", "Longsword", "--cmb", "60", "--target", "Orc Warrior", "--json"))
+    assert odds["attack"]["target"] == "Orc Warrior"
+    swept = json.loads(at_width("odds", "table", "--weapon", "Longsword", "--cmb", "0", "--target", "Orc Warrior", "--sweep-cmb", "0:20:10", "--json"))
+    assert swept["attack"]["target"] == "Orc Warrior"
+    assert json.loads(at_width("odds", "table", *LONGSWORD, "--json"))["attack"]["target"] is None
+    out = at_width("odds", "table", "--weapon", "Longsword", "--cmb", "0", "--target", "Orc Warrior", "--sweep-cmb", "0:20:10", width=120)
+    assert "Longsword (Edged), CMB 0–20 vs Orc Warrior (DEF 20, MA" in out
+
+
+def test_one_unused_die_is_singular(db_path):
+    runner = CliRunner()
+    one = runner.invoke(cli, ["--db", str(db_path), "resolve", "table", *LONGSWORD, "--dice", "97,99,45,30,5"])
+    assert "Warning: 1 of the given dice was not needed: 5" in one.stderr
+    two = runner.invoke(cli, ["--db", str(db_path), "resolve", "table", *LONGSWORD, "--dice", "97,99,45,30,5,6"])
+    assert "Warning: 2 of the given dice were not needed: 5, 6" in two.stderr
+
+
+def test_a_cell_naming_its_critical_table_says_it_once(at_width, mini_workbook, db_path):
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "import", str(mini_workbook)])
+    assert result.exit_code == 0, result.output
+    out = at_width("query", "attack", "Poke", "35", "Cloth")
+    assert out.strip().endswith("(critical on Slash)")
+    assert "critical, critical" not in out
+    assert at_width("query", "attack", "Poke", "25", "Cloth").strip().endswith("(hit)")
+
+
+def test_sweep_columns_show_the_same_precision(at_width):
+    out = at_width("odds", "table", *LONGSWORD, "--sweep-cmb", "40:60:10", width=120)
+    rows = [line.strip("│ ").split("│") for line in out.splitlines() if re.match(r"│\s+\d+ │", line)]
+    assert len(rows) == 3
+    for row in rows:
+        cells = [cell.strip() for cell in row[1:]]
+        assert all(re.fullmatch(r"\d+\.\d\d", c) for c in cells[0::2]), cells  # dmg
+        assert all(re.fullmatch(r"\d+\.\d\d%", c) for c in cells[1::2]), cells  # crit
+
+
+def test_odds_probabilities_share_one_precision(at_width):
+    out = at_width("odds", "table", *LONGSWORD, width=80)
+    cells = re.findall(r"│\s+(\S+) │ [█▏▎▍▌▋▊▉ ]*│", out)
+    assert cells
+    assert all(re.fullmatch(r"\d+\.\d{4}%|0", c) for c in cells), cells
+
+
+@pytest.mark.parametrize("p, shown", [(0, "0"), (1e-13, "<0.0001%"), (4.9e-7, "<0.0001%"), (5e-6, "0.0005%"),
+                                      (0.5, "50.0000%"), (1 - 1e-13, ">99.9999%"), (1, "100%")])
+def test_percent_never_prints_noise_as_zero(p, shown):
+    assert render.percent(p) == shown
+
+
+def print_at(renderable, width: int) -> str:
+    buffer = StringIO()
+    Console(file=buffer, width=width, color_system=None).print(renderable)
+    return buffer.getvalue()
+
+
+def test_tiny_probabilities_are_not_printed_as_zeros():
+    data = {"system": "rise", "outcomes": {"miss": 0.4, "hit": 0.6 - 1e-13, "critical": 1e-13}, "expected_damage": 3.0}
+    out = print_at(render.odds(data), 80)
+    assert "<0.0001%" in out and not re.search(r"(?<![\d.])0\.0000%", out)
+
+
+def test_a_bar_is_empty_only_for_a_zero_chance():
+    assert render.bar(0) == ""
+    assert render.bar(1e-6) == "▏"
+    assert render.bar(1) == "█" * render.BAR_WIDTH
+    assert render.bar(0.5, 10) == "█████"

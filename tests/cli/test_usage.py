@@ -1,0 +1,174 @@
+"""Usage mistakes: exit code 2 with Click's usage lines, never a traceback;
+with --json, failures are one JSON error object on stdout (docs/cli.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tables_app.domain.systems import MODULES, get
+
+# A complete, valid set of options for each formula system; each test below
+# leaves one required option out.
+VALID = {
+    "rise": ["--accuracy", "6", "--def", "12"],
+    "worlds-awakening": ["--stat", "2", "--def", "15"],
+    "d10-pool": ["--bonus", "3", "--ad", "7", "--toughness", "4", "--damage", "2d6"],
+    "pte": ["--accuracy", "2", "--ac", "2", "--evasion", "3", "--stat", "15", "--damage-base", "10", "--def", "15"],
+    "table": ["--weapon", "Longsword", "--cmb", "60", "--armor", "MA"],
+}
+REQUIRED = {
+    "rise": ["accuracy", "def"],
+    "worlds-awakening": ["stat"],
+    "d10-pool": ["bonus", "ad", "toughness", "damage"],
+    "pte": ["accuracy", "ac", "evasion", "stat", "damage-base", "def"],
+    "table": ["cmb"],
+}
+EXTRA = {"resolve": ["--seed", "1"], "odds": [], "simulate": ["--count", "10", "--seed", "1"]}
+COMMANDS = ("resolve", "odds", "simulate")
+
+
+def test_the_required_lists_are_every_declared_required_option():
+    assert set(MODULES) == set(VALID) - {"table"}
+    for system_id in MODULES:
+        assert [o.name for o in get(system_id).options if o.required] == REQUIRED[system_id]
+
+
+def without(args: list[str], name: str) -> list[str]:
+    i = args.index(f"--{name}")
+    return args[:i] + args[i + 2:]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("system", sorted(VALID))
+def test_the_valid_sets_work(run, command, system):
+    result = run(command, system, *VALID[system], *EXTRA[command], "--json")
+    assert result.exit_code == 0, result.output
+    json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(
+    "command, system, name",
+    [(c, s, n) for c in COMMANDS for s in sorted(REQUIRED) for n in REQUIRED[s]],
+)
+def test_a_missing_required_option_is_a_usage_error(run, command, system, name):
+    # Click 8.5 stopped enforcing `required` when default=None is passed explicitly;
+    # without this, each case was a TypeError traceback and exit 1.
+    result = run(command, system, *without(VALID[system], name), *EXTRA[command])
+    assert result.exit_code == 2, result.output
+    assert f"Error: Missing option '--{name}'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["resolve", "table", "--weapon", "Longsword", "--cmb", "50"], "give the target's armor"),
+        (["odds", "table", "--weapon", "Longsword", "--cmb", "50"], "give the target's armor"),
+        (["simulate", "table", "--weapon", "Longsword", "--cmb", "50", "--count", "10"], "give the target's armor"),
+        (["resolve", "table", "--cmb", "50", "--armor", "MA"], "give --weapon, or the weapon's parts"),
+        (["resolve", "table", "--attack-table", "Edged", "--cmb", "50", "--armor", "MA"], "(--critical missing)"),
+        (["odds", "table", *VALID["table"], "--sweep-cmb", "abc"], "--sweep-cmb 'abc' is not A:B"),
+        (["odds", "table", *VALID["table"], "--sweep-cmb", "150:0"], "--sweep-cmb '150:0' is not A:B"),
+        (["odds", "table", *VALID["table"], "--sweep-def", "0:10:0"], "--sweep-def '0:10:0' is not A:B"),
+        (["resolve", "table", "--weapon", "Longsword", "--cmb", "50", "--armor", ""], "'--armor': must not be empty"),
+        (["resolve", "table", "--weapon", "Longsword", "--cmb", "50", "--armor", "  "], "'--armor': must not be empty"),
+    ],
+)
+def test_usage_mistakes_exit_2(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert result.stderr.startswith("Usage: ") and f" {args[0]} {args[1]} [OPTIONS]" in result.stderr.splitlines()[0]  # the command that was run
+    assert "Traceback" not in result.output
+
+
+def test_a_sweep_mistake_is_reported_before_any_lookup(run):
+    result = run("odds", "table", "--weapon", "Nope", "--cmb", "0", "--armor", "MA", "--sweep-cmb", "9:1")
+    assert result.exit_code == 2 and "--sweep-cmb '9:1'" in result.stderr
+
+
+@pytest.mark.parametrize("result_text", ["-5", "-150", "5"])
+def test_a_negative_result_needs_no_double_dash(run, result_text):
+    result = run("query", "attack", "Edged", result_text, "MA", "--json")
+    assert result.exit_code == 0, result.output
+    cell = json.loads(result.stdout)
+    assert cell["outcome"] == "miss" and cell["row"] is None and cell["hits"] == 0
+
+
+def test_an_unknown_option_after_a_result_is_still_a_usage_error(run):
+    result = run("query", "attack", "Edged", "100", "MA", "--jsno")
+    assert result.exit_code == 2
+
+
+# ---------------------------------------------------------------- --json failures
+def error_of(result) -> dict:  # type: ignore[no-untyped-def]
+    (line,) = result.stdout.splitlines()  # one JSON object, nothing else, on stdout
+    return json.loads(line)["error"]
+
+
+def test_json_failure_of_a_lookup(run):
+    result = run("query", "attack", "Nope", "100", "MA", "--json")
+    assert result.exit_code == 1
+    error = error_of(result)
+    assert "no attack table named 'Nope'" in error["message"]
+    assert (error["workbook"], error["sheet"], error["cell"]) == (None, None, None)
+    assert result.stderr.startswith("Error: ")  # people still read stderr
+
+
+def test_json_failure_of_a_usage_mistake(run):
+    result = run("resolve", "rise", "--accuracy", "3", "--json")
+    assert result.exit_code == 2
+    assert error_of(result)["message"] == "Missing option '--def' / '--defense'."
+
+
+def test_json_failure_of_a_workbook_names_its_cell(run, write_workbook):
+    path = write_workbook("bad.xlsx", {"Weapons": [["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"],
+                                                   ["Stick", "Nope", 100, 2, "K"]]})
+    result = run("import", str(path), "--json")
+    assert result.exit_code == 1
+    (line,) = result.stdout.splitlines()
+    problem = json.loads(line)["errors"][0]  # the import report, with its errors as fields
+    assert problem["workbook"] == "bad.xlsx" and problem["sheet"] == "Weapons" and problem["cell"]
+
+
+def test_without_json_nothing_goes_to_stdout_on_failure(run):
+    result = run("query", "attack", "Nope", "100", "MA")
+    assert result.exit_code == 1 and result.stdout == ""
+
+
+# ---------------------------------------------------------------- names and seeds
+@pytest.mark.parametrize("kind", ["weapon", "weapons", "creature", "creatures"])
+def test_list_takes_singular_and_plural(run, kind):
+    result = run("list", kind, "--json")
+    assert result.exit_code == 0
+    assert list(json.loads(result.stdout)) == [kind if kind.endswith("s") else kind + "s"]
+
+
+@pytest.mark.parametrize("kind", ["weapon", "weapons"])
+def test_show_takes_singular_and_plural(run, kind):
+    assert json.loads(run("show", kind, "Longsword", "--json").stdout)["name"] == "Longsword"
+
+
+@pytest.mark.parametrize("system", ["table", "rise"])
+def test_simulate_draws_a_seed_and_prints_it(run, system):
+    first = json.loads(run("simulate", system, *VALID[system], "--count", "50", "--json").stdout)
+    second = json.loads(run("simulate", system, *VALID[system], "--count", "50", "--json").stdout)
+    assert first["seed"] != second["seed"]  # 2**-32 chance of a false failure
+    replay = json.loads(run("simulate", system, *VALID[system], "--count", "50", "--seed", str(first["seed"]), "--json").stdout)
+    assert replay["counts"] == first["counts"]
+    assert f"seed {first['seed']}" in run("simulate", system, *VALID[system], "--count", "50", "--seed", str(first["seed"])).stdout
+
+
+def test_defense_keeps_its_old_spelling(run):
+    new = run("resolve", "rise", "--accuracy", "6", "--def", "12", "--dice", "5", "--json")
+    old = run("resolve", "rise", "--accuracy", "6", "--defense", "12", "--dice", "5", "--json")
+    assert new.exit_code == old.exit_code == 0 and json.loads(new.stdout) == json.loads(old.stdout)
+
+
+def test_pte_damage_base_is_not_the_database_option(run):
+    result = run("resolve", "pte", *VALID["pte"], "--dice", "15", "--json")
+    assert result.exit_code == 0
+    assert "--damage-base" in run("resolve", "pte", "--help").stdout
+    assert "--db " not in run("resolve", "pte", "--help").stdout

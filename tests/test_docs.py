@@ -1,0 +1,108 @@
+"""The product documents itself: docs/ is complete, refers only to itself,
+and the examples of docs/cli.md run (issue #12, item 7)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# Spelled in parts so that this file does not hold what it looks for.
+OUTSIDE = "shared"
+OUTSIDE_REFERENCES = (f"../{OUTSIDE}", f"{OUTSIDE}/spec", f"{OUTSIDE}/seeds")
+DOC_REFERENCE = re.compile(r"docs/([A-Za-z0-9_-]+\.md)")
+# A word of three or more capitals (TABLE, PATH_OR_URL, OUT) is a placeholder
+# to fill in, not a runnable value; armor codes (MA, HA) have two letters.
+PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]{2,}\b")
+
+
+def tracked_text_files() -> dict[str, str]:
+    """Every file git tracks (or is about to: untracked but not ignored), as
+    text; binary files (a NUL byte, or not UTF-8) are left out."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT, capture_output=True, check=True,
+    ).stdout.decode().split("\0")
+    texts = {}
+    for name in filter(None, listed):
+        path = ROOT / name
+        if not path.is_file():
+            continue  # deleted in the working tree
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue
+        try:
+            texts[name] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return texts
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, str]:
+    found = tracked_text_files()
+    assert "README.md" in found  # the listing works at all
+    return found
+
+
+def test_no_file_refers_outside_the_repository(texts: dict[str, str]) -> None:
+    offending = [
+        f"{name}:{number}: {line.strip()}"
+        for name, text in texts.items()
+        for number, line in enumerate(text.splitlines(), start=1)
+        if any(marker in line for marker in OUTSIDE_REFERENCES)
+    ]
+    assert offending == []
+
+
+def test_every_docs_page_mentioned_exists(texts: dict[str, str]) -> None:
+    missing = sorted({
+        f"docs/{page} (in {name})"
+        for name, text in texts.items()
+        for page in DOC_REFERENCE.findall(text)
+        if not (ROOT / "docs" / page).is_file()
+    })
+    assert missing == []
+
+
+def test_the_reference_pages_exist() -> None:
+    for page in ("table-system.md", "formula-systems.md", "workbook-format.md", "cli.md"):
+        assert (ROOT / "docs" / page).is_file(), page
+
+
+def cli_examples() -> list[list[str]]:
+    """The runnable lines of docs/cli.md's ``sh`` blocks, as arguments after `tables`."""
+    examples, in_sh = [], False
+    for line in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_sh = line.strip() == "```sh"
+            continue
+        if not in_sh or not line.startswith("tables ") or PLACEHOLDER.search(line):
+            continue
+        words = shlex.split(line, comments=True)[1:]
+        if "--plot" in words or "--db" in words:
+            continue  # matplotlib is optional; the database is the test's
+        examples.append(words)
+    return examples
+
+
+def test_cli_examples_are_found() -> None:
+    examples = cli_examples()
+    assert len(examples) >= 20
+    assert ["query", "attack", "Edged", "120", "MA", "--json"] in examples
+
+
+def test_cli_examples_run(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Each example in order, in one scratch directory (files one writes,
+    the next reads), against a fresh copy of the bundled database."""
+    monkeypatch.chdir(tmp_path)
+    failures = []
+    for words in cli_examples():
+        result = run(*words)
+        if result.exit_code != 0:
+            failures.append(f"tables {shlex.join(words)} → exit {result.exit_code}: {result.output.strip()[-300:]}")
+    assert failures == []
