@@ -125,9 +125,9 @@ def output(data: Any, as_json: bool, for_people: str) -> None:
     if as_json:
         emit_json(data)
         return
-    from tables_app import render
+    from tables_app import layout, render
 
-    render.console().print(getattr(render, for_people)(data))
+    layout.console().print(getattr(render, for_people)(data))
 
 
 def names(what: str):  # type: ignore[no-untyped-def]
@@ -515,8 +515,15 @@ def odds() -> None:
     """The exact odds of every outcome of one attack (computed, not sampled)."""
 
 
+def _png(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str | None:
+    if path is not None and not path.lower().endswith(".png"):  # refused before any work, never renamed
+        raise click.BadParameter(f"{path!r}: the plot is a PNG, give a file name ending in .png")
+    return path
+
+
 def plot_option(command):  # type: ignore[no-untyped-def]
-    return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), help="Draw the odds to a PNG file (needs the plot extra).")(command)
+    return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=_png,
+                        help="Draw the odds to a PNG file (needs the plot extra).")(command)
 
 
 @odds.command("table")
@@ -580,8 +587,6 @@ def simulate_table(ctx: click.Context, **options: Any) -> None:
 def draw(path: str | None, data: dict) -> None:
     """Draw the odds to a PNG and say so on stderr (stdout may be --json)."""
     if path:
-        if not path.lower().endswith(".png"):  # refused, not silently written under another name
-            raise click.UsageError(f"--plot {path!r}: the plot is a PNG, give a file name ending in .png")
         from tables_app import plot
 
         plot.save(data, path)
@@ -589,6 +594,16 @@ def draw(path: str | None, data: dict) -> None:
 
 
 CLICK_TYPES = {"int": int, "float": float, "text": str, "dice": str}
+
+
+def _bounds(option) -> str:  # type: ignore[no-untyped-def]
+    """The bounds the system checks (its own one-line message), for --help."""
+    low, high = option.minimum, option.maximum
+    if low is None and high is None:
+        return ""
+    if low is None or high is None:
+        return f" (at {'most' if low is None else 'least'} {high if low is None else low})"
+    return f" ({low} to {high})"
 
 
 def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def]
@@ -600,7 +615,8 @@ def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def
             options.append(click.Option(declaration, is_flag=True, help=option.help))
             continue
         kind = click.Choice(option.choices) if option.kind == "choice" else CLICK_TYPES[option.kind]
-        settings: dict[str, Any] = {"multiple": option.multiple, "help": option.help, "show_default": option.default is not None}
+        settings: dict[str, Any] = {"multiple": option.multiple, "help": option.help + _bounds(option),
+                                    "show_default": option.default is not None}
         if option.kind == "dice":
             settings["metavar"] = "EXPR"
         # A default is passed only when there is one: Click 8.5 stops enforcing

@@ -8,182 +8,24 @@ split into column groups, and text wraps at spaces. No word is ever cut to
 
 from __future__ import annotations
 
-import os
-import sys
-from typing import Callable, Iterable, Sequence
+from typing import Iterable
 
-from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.table import Table
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-PIPED_WIDTH = 100  # piped without COLUMNS: a width most readers' windows show whole
-NARROWEST = 20  # below this nothing is readable anyway
-
-
-def console() -> Console:
-    """The console of every human output: a terminal's own width, or when
-    piped the width in COLUMNS (else PIPED_WIDTH), plain text either way
-    rich decides colour (none when piped)."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else piped_width())
-
-
-def piped_width() -> int:
-    columns = os.environ.get("COLUMNS", "").strip()
-    return max(int(columns), NARROWEST) if columns.isdigit() and int(columns) > 0 else PIPED_WIDTH
-
-
-class AtWidth:
-    """A renderable laid out only when printed, for the width it gets."""
-
-    def __init__(self, layout: Callable[[Console, int], RenderableType]):
-        self.layout = layout
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.layout(console, options.max_width)
-
-
-# ------------------------------------------------------------------ layout
-BORDER = 3  # a boxed column's padding (2) and its left border (1); the table adds 1
-
-
-def _plain(cell: str | Text) -> str:
-    return cell.plain if isinstance(cell, Text) else cell
-
-
-def _widest_word(cell: str | Text) -> int:
-    return max((cell_len(word) for word in _plain(cell).split()), default=0)
-
-
-def _widest_line(cell: str | Text) -> int:
-    return max((cell_len(line) for line in _plain(cell).splitlines()), default=0)
-
-
-def _column_widths(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], width: int) -> list[int] | None:
-    """Content widths that fit ``width`` with no column narrower than its
-    longest word (header included), or None when no such widths exist."""
-    columns = [[header, *(row[i] for row in rows)] for i, header in enumerate(headers)]
-    least = [max(_widest_word(cell) for cell in column) for column in columns]
-    most = [max(max(_widest_line(cell) for cell in column), low) for column, low in zip(columns, least)]
-    room = width - 1 - BORDER * len(headers)
-    if sum(most) <= room:
-        return most
-    if sum(least) > room:
-        return None
-    spare, wanted = room - sum(least), sum(m - l for m, l in zip(most, least))
-    widths = [low + spare * (high - low) // wanted for low, high in zip(least, most)]
-    for i in sorted(range(len(widths)), key=lambda i: widths[i] - most[i]):  # hand out what rounding left
-        if sum(widths) < room and widths[i] < most[i]:
-            widths[i] += 1
-    return widths
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], widths: Sequence[int],
-           right: Iterable[str] = (), show_header: bool = True) -> Table:
-    table = Table(show_header=show_header)
-    right = set(right)
-    for header, width in zip(headers, widths):
-        table.add_column(header, width=width, justify="right" if header in right else "left", overflow="fold")
-    for row in rows:
-        table.add_row(*row)
-    return table
-
-
-def _hanging(console: Console, text: Text, width: int, indent: int) -> list[Text]:
-    """``text`` wrapped at spaces to ``width``, every line after the first indented."""
-    first, *rest = _wrap(console, text, width) or [Text()]
-    lines = [first]
-    if rest:
-        tail = Text(" ").join(rest)
-        lines += [Text(" " * indent) + line for line in _wrap(console, tail, max(width - indent, 1))]
-    return lines
-
-
-def _wrap(console: Console, text: Text, width: int) -> list[Text]:
-    lines = list(text.wrap(console, width))
-    for line in lines:
-        line.rstrip()  # the space a line broke at
-    return lines
-
-
-def _indented(console: Console, text: Text, width: int, indent: int) -> list[Text]:
-    """``text`` wrapped at spaces, every line indented."""
-    return [Text(" " * indent) + line for line in _wrap(console, text, max(width - indent, 1))]
-
-
-def _wrapped(text: Text) -> AtWidth:
-    """``text`` wrapped at spaces, without the space each line broke at
-    (rich keeps it: a trailing space)."""
-    return AtWidth(lambda console, width: _lines(_wrap(console, text, width)))
-
-
-def _lines(lines: list[Text]) -> Text:
-    return Text("\n").join(lines)
-
-
-def _title(text: str) -> AtWidth:
-    return _wrapped(Text(text, style="bold"))
-
-
-def _records(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str | Text]], width: int) -> Text:
-    """Rows too wide for a table: the first cell, then ``field: value`` pairs
-    wrapped under it."""
-    lines: list[Text] = []
-    for row in rows:
-        lines.append(Text(_plain(row[0]), style="bold"))
-        pairs = [f"{header}: {_plain(cell)}" for header, cell in zip(headers[1:], row[1:]) if _plain(cell)]
-        lines += [Text(line) for line in _packed(console, pairs, width, 2)]
-    return _lines(lines)
-
-
-def _packed(console: Console, pairs: list[str], width: int, indent: int) -> list[str]:
-    """``field: value`` pairs, ``; ``-separated, as many to a line as fit; a
-    pair breaks only when it is wider than a line on its own."""
-    lines: list[str] = []
-    room = max(width - indent, 1)
-    for pair in pairs:
-        if lines and cell_len(lines[-1]) + 2 + cell_len(pair) <= room:
-            lines[-1] += "; " + pair
-        else:
-            lines += [line.plain for line in _wrap(console, Text(pair), room)]
-    return [" " * indent + line for line in lines]
-
-
-def _table_or_records(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], right: Iterable[str] = (),
-                      show_header: bool = True) -> AtWidth:
-    def layout(console: Console, width: int) -> RenderableType:
-        widths = _column_widths(headers, rows, width)
-        if widths is None:
-            return _records(console, headers, rows, width)
-        return _table(headers, rows, widths, right, show_header)
-
-    return AtWidth(layout)
-
-
-def _column_groups(key: tuple[str, list[str]], blocks: list[list[tuple[str, list[str | Text]]]], width: int) -> Group:
-    """A grid too wide for the screen as several tables, each repeating the
-    key column (e.g. Result) and holding as many blocks of columns as fit."""
-    def width_of(column: tuple[str, list[str | Text]]) -> int:
-        return max(_widest_line(cell) for cell in [column[0], *column[1]])
-
-    key_width = width_of(key)
-    groups: list[list[tuple[str, list[str | Text]]]] = [[]]
-    used = 1 + BORDER + key_width
-    for block in blocks:
-        need = sum(BORDER + width_of(column) for column in block)
-        if groups[-1] and used + need > width:
-            groups.append([])
-            used = 1 + BORDER + key_width
-        groups[-1] += block
-        used += need
-    tables: list[RenderableType] = []
-    for group in groups:
-        headers = [key[0], *(column[0] for column in group)]
-        rows = [[value, *(column[1][i] for column in group)] for i, value in enumerate(key[1])]
-        widths = [key_width, *(width_of(column) for column in group)]
-        tables.append(_table(headers, rows, widths, right=headers))
-    return Group(*tables)
-
+from tables_app.layout import (
+    BORDER,
+    AtWidth,
+    boxed_table,
+    column_groups,
+    fitting_widths,
+    hanging_lines,
+    indented_lines,
+    joined_lines,
+    table_or_records,
+    title_line,
+    wrapped,
+)
 
 # ------------------------------------------------------------------ lists
 LIST_COLUMNS = {
@@ -211,7 +53,7 @@ def listing(kind: str, items: list[dict]) -> Group:
     columns = LIST_COLUMNS[kind]
     headers = [column.replace("_", " ") for column in columns]
     rows = [[_text(item.get(c)) for c in columns] for item in items]
-    return Group(_title(f"{TITLES[kind]} ({len(items)})"), _table_or_records(headers, rows, right=NUMBERS))
+    return Group(title_line(f"{TITLES[kind]} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
 
 
 def listings(data: dict[str, list[dict]]) -> Group:
@@ -224,7 +66,7 @@ def attack_cell(data: dict) -> AtWidth:
     text.append_text(_cell(data["text"]))
     outcome = data["outcome"].replace("_", " ")
     text.append(f"  ({outcome} on {data['critical_table']})" if data["critical_table"] else f"  ({outcome})")
-    return _wrapped(text)
+    return wrapped(text)
 
 
 def _cell(text: str) -> Text:
@@ -239,19 +81,19 @@ def _cell(text: str) -> Text:
 def shown(data: dict) -> RenderableType:
     kind = data["kind"]
     if kind == "attack":
-        return Group(_title(f"{data['table']} (attack table)"), AtWidth(lambda console, width: _attack_grid(data, width)))
+        return Group(title_line(f"{data['table']} (attack table)"), AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
-        return Group(_title(f"{data['table']} ({kind} table{code})"), AtWidth(lambda console, width: _entries(console, data["entries"], width)))
+        return Group(title_line(f"{data['table']} ({kind} table{code})"), AtWidth(lambda console, width: _entries(console, data["entries"], width)))
     rows = [[key.replace("_", " "), _text(value)] for key, value in data.items() if key not in ("kind", "name")]
-    return Group(_title(f"{data['name']} ({kind})"), _table_or_records(["field", "value"], rows, show_header=False))
+    return Group(title_line(f"{data['name']} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
 
 
 def _attack_grid(data: dict, width: int) -> Group:
     rows = list(reversed(data["rows"]))  # highest first, as printed tables are
     key = ("Result", [row["range"] for row in rows])
     blocks = [[(armor, [_cell(row["cells"][i]) for row in rows])] for i, armor in enumerate(data["armor"])]
-    return _column_groups(key, blocks, width)
+    return column_groups(key, blocks, width)
 
 
 def _entries(console: Console, entries: list[dict], width: int) -> Text:
@@ -264,12 +106,12 @@ def _entries(console: Console, entries: list[dict], width: int) -> Text:
             head.append(f" ({e['condition']})")
         if e["title"]:
             head.append(f" {e['title']}", style="bold")
-        lines += _hanging(console, head, width, 2)
-        lines += _indented(console, Text(e["text"]), width, 2)
+        lines += hanging_lines(console, head, width, 2)
+        lines += indented_lines(console, Text(e["text"]), width, 2)
         summary = effects(e)
         if summary:
-            lines += _indented(console, Text(summary, style="yellow"), width, 2)
-    return _lines(lines)
+            lines += indented_lines(console, Text(summary, style="yellow"), width, 2)
+    return joined_lines(lines)
 
 
 def _zero(n: int) -> str:
@@ -302,7 +144,7 @@ def entry_result(data: dict) -> AtWidth:
         if other["condition"] != e["condition"]:
             text.append(f"(if {other['condition']}: {other['title'] or other['text']})\n", style="dim")
     text.rstrip()
-    return _wrapped(text)
+    return wrapped(text)
 
 
 # ------------------------------------------------------------------ resolutions
@@ -327,17 +169,18 @@ def _steps(console: Console, steps: list[str], width: int) -> list[Text]:
     for step in steps:
         indent = len(step) - len(step.lstrip(" "))
         style = "dim" if step.startswith("  (") else ("italic" if indent else "")
-        lines += _hanging(console, Text(step, style=style), width, indent + 2)
+        lines += hanging_lines(console, Text(step, style=style), width, indent + 2)
     return lines
 
 
 def attack(data: dict) -> AtWidth:
     a = data["attack"]
     cap = f", Max {a['max_result']}" if a["max_result"] is not None else ""
-    head = Text(f"{a['weapon']} ({a['attack_table']}{cap}, clumsy 1-{a['clumsy']})", style="bold")
+    clumsy = f"clumsy 1-{a['clumsy']}" if a["clumsy"] else "never fumbles"
+    head = Text(f"{a['weapon']} ({a['attack_table']}{cap}, {clumsy})", style="bold")
     head.append(" " + target_words(a))
-    return AtWidth(lambda console, width: _lines([*_hanging(console, head, width, 2), *_steps(console, data["steps"], width),
-                                                  *_hanging(console, _ending(data, data["damage"]), width, 2)]))
+    return AtWidth(lambda console, width: joined_lines([*hanging_lines(console, head, width, 2), *_steps(console, data["steps"], width),
+                                                  *hanging_lines(console, _ending(data, data["damage"]), width, 2)]))
 
 
 def _ending(data: dict, damage: int, verb: str = "damage") -> Text:
@@ -350,7 +193,7 @@ def _ending(data: dict, damage: int, verb: str = "damage") -> Text:
 
 def formula(data: dict) -> AtWidth:
     ending = _ending(data, abs(data["damage"]), "healed" if data["damage"] < 0 else "damage")
-    return AtWidth(lambda console, width: _lines([*_steps(console, data["steps"], width), *_hanging(console, ending, width, 2)]))
+    return AtWidth(lambda console, width: joined_lines([*_steps(console, data["steps"], width), *hanging_lines(console, ending, width, 2)]))
 
 
 # ------------------------------------------------------------------ odds
@@ -385,12 +228,12 @@ def _with_bars(headers: list[str], rows: list[list[str]], chances: list[float], 
     """A table of probabilities with a bar column as wide as the room left
     (up to BAR_WIDTH), or none at all when there is too little room."""
     def layout(console: Console, width: int) -> RenderableType:
-        widths = _column_widths(headers, rows, width)
+        widths = fitting_widths(headers, rows, width)
         room = width - 1 - sum(widths or []) - BORDER * (len(headers) + 1)
         if widths is None or room < 8:
-            return _table_or_records(headers, rows, right=right).layout(console, width)
+            return table_or_records(headers, rows, right=right).layout(console, width)
         bars = min(BAR_WIDTH, room)
-        table = _table([*headers, ""], [[*row, Text(bar(p, bars), style="cyan")] for row, p in zip(rows, chances)], [*widths, bars], right)
+        table = boxed_table([*headers, ""], [[*row, Text(bar(p, bars), style="cyan")] for row, p in zip(rows, chances)], [*widths, bars], right)
         return table
 
     return AtWidth(layout)
@@ -398,13 +241,13 @@ def _with_bars(headers: list[str], rows: list[list[str]], chances: list[float], 
 
 def _distribution(title: str, values: dict, label: str) -> Group:
     rows = [[str(key).replace("_", " "), percent(p)] for key, p in values.items()]
-    return Group(_title(title), _with_bars([label, "probability"], rows, list(values.values()), right=["probability"]))
+    return Group(title_line(title), _with_bars([label, "probability"], rows, list(values.values()), right=["probability"]))
 
 
 def odds(data: dict) -> Group:
     parts: list[RenderableType] = []
     if data["system"] == "table":
-        parts.append(_title(heading(data)))
+        parts.append(title_line(heading(data)))
     parts.append(_distribution("Outcomes", data["outcomes"], "outcome"))
     if data.get("critical_severity") and any(data["critical_severity"].values()):
         parts.append(_distribution("Critical severity (after reduction)", data["critical_severity"], "severity"))
@@ -412,7 +255,7 @@ def odds(data: dict) -> Group:
         parts.append(_distribution("Fumble table rows", data["fumble_rows"], "row"))
     if isinstance(data.get("criticals"), dict) and data["criticals"]:
         parts.append(_distribution("Criticals (n)", data["criticals"], "n"))
-    parts.append(_title(f"Expected damage: {data['expected_damage']:.4f}"))
+    parts.append(title_line(f"Expected damage: {data['expected_damage']:.4f}"))
     return Group(*parts)
 
 
@@ -441,7 +284,7 @@ def sweep(data: dict) -> Group:
     title = f"Expected damage and P(critical) by {axis.upper()} and armor"
     if data.get("attack"):
         title += f": {heading(data)}"
-    return Group(_title(title), AtWidth(lambda console, width: _column_groups(key, blocks, width)))
+    return Group(title_line(title), AtWidth(lambda console, width: column_groups(key, blocks, width)))
 
 
 def simulated(data: dict) -> Group:
@@ -449,5 +292,5 @@ def simulated(data: dict) -> Group:
     words = list(data["counts"])
     rows = [[word.replace("_", " "), f"{data['counts'][word]:,}", percent(data["outcomes"][word])] for word in words]
     table = _with_bars(["outcome", "count", "frequency"], rows, [data["outcomes"][w] for w in words], right=["count", "frequency"])
-    mean = _title(f"Mean damage: {data['mean_damage']:.4f} (± {data['damage_standard_error']:.4f})")
-    return Group(_title(title), table, mean)
+    mean = title_line(f"Mean damage: {data['mean_damage']:.4f} (± {data['damage_standard_error']:.4f})")
+    return Group(title_line(title), table, mean)

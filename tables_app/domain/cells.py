@@ -12,6 +12,7 @@ from functools import cached_property
 from enum import StrEnum
 from typing import Callable
 
+from tables_app.domain.names import did_you_mean, suggest
 from tables_app.domain.ranges import DASHES
 from tables_app.domain.severity import SeverityScale
 
@@ -85,7 +86,11 @@ def parse_attack_cell(value: str | int, scale: SeverityScale, critical_named: Cr
     readings = _severity_readings(rest, scale, critical_named)
     if not readings:
         codes = ", ".join(level.code for level in scale.levels)
-        raise ValueError(f"{text!r}: unknown severity or critical table in {rest!r} (severities: {codes})")
+        words = [level.code for level in scale.levels] + [level.name for level in scale.levels]
+        first = rest.split()[0]
+        # A known severity followed by an unknown table (`7 Mod Ice`) needs no severity suggested.
+        near = [] if scale.find(first) is not None else suggest(first, words)
+        raise ValueError(f"{text!r}: unknown severity or critical table in {rest!r}{did_you_mean(near)} (severities: {codes})")
     if len(set(readings)) > 1:
         options = " or ".join(f"{s} {c or ''}".strip() for s, c in sorted(set(readings), key=str))
         raise ValueError(f"{text!r} is ambiguous: it reads as {options}; separate them with a space")

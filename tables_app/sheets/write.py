@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale

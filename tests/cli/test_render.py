@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 from rich.console import Console
 
-from tables_app import render
+from tables_app import layout, render
 from tables_app.cli import cli
 
 WIDTHS = (40, 80, 120)
@@ -94,7 +94,7 @@ def test_critical_entries_are_blocks_under_their_range(at_width):
 
 def test_piped_without_columns_is_a_sensible_width(at_width):
     out = at_width("list", "weapons", width=None)
-    assert_readable(out, render.PIPED_WIDTH)
+    assert_readable(out, layout.PIPED_WIDTH)
     assert max(cell_len(line) for line in out.splitlines()) > 80  # a table, not 80-column records
 
 

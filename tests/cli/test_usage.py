@@ -172,3 +172,18 @@ def test_pte_damage_base_is_not_the_database_option(run):
     assert result.exit_code == 0
     assert "--damage-base" in run("resolve", "pte", "--help").stdout
     assert "--db " not in run("resolve", "pte", "--help").stdout
+
+
+def test_a_plot_that_is_not_png_is_refused_before_any_work(run, tmp_path):
+    result = run("odds", "table", "--weapon", "Nope", "--cmb", "0", "--armor", "MA", "--plot", str(tmp_path / "odds.svg"))
+    assert result.exit_code == 2 and "give a file name ending in .png" in result.stderr
+    assert not (tmp_path / "odds.svg").exists()
+
+
+def test_bounds_are_shown_in_help(run):
+    assert "(1 to 10)" in run("resolve", "rise", "--help").stdout  # --explode-on
+
+
+def test_an_attack_without_a_clumsy_range_says_it_never_fumbles(run):
+    result = run("resolve", "table", "--attack-table", "Edged", "--critical", "Cut", "--cmb", "50", "--armor", "MA", "--seed", "1")
+    assert result.exit_code == 0 and "never fumbles" in result.stdout and "clumsy 1-0" not in result.stdout

@@ -52,7 +52,8 @@ def test_rolemaster_letters():
         ("", "empty cell"),
         ("x", "is not a cell"),
         ("16 Huge", "unknown severity or critical table"),
-        ("16 Mod Ice", "unknown severity or critical table"),
+        ("16 Mod Ice", "unknown severity or critical table in 'Mod Ice' .severities"),
+        ("16 Mdo", "unknown severity or critical table in 'Mdo' — did you mean 'Mod'. .severities"),
         (-3, "negative"),
     ],
 )

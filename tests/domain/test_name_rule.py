@@ -64,7 +64,7 @@ def test_not_found_survives_pickling_with_its_suggestions():
 def test_armor_columns_and_severities_match_in_any_unicode_spelling():
     cell = AttackCell(Outcome.HIT, 3)
     table = AttackTable("Épée Ñ", ("Ärmor", "Plate"), RangeTable([(Range(1, None), (cell, cell))]))
-    assert table.column("ÄRMOR") == 0 and table.column(f"A\u0308rmor ") == 0 and table.column("Armor") is None
+    assert table.column("ÄRMOR") == 0 and table.column("A\u0308rmor ") == 0 and table.column("Armor") is None
     scale = SeverityScale("Stufen", (Severity("Ä", "Ärger", 0), Severity("Œ", "Übel", 10)))
     assert scale.find("ä") is scale.levels[0] and scale.find("œ") is scale.levels[1] and scale.find("ÜBEL") is scale.levels[1]
     assert scale.find("u\u0308bel") is scale.levels[1]
