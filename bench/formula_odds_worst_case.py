@@ -70,8 +70,7 @@ def main() -> None:
     print("whole process (start-up included), median of 3:")
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "bench.db")
-        subprocess.run([sys.executable, "-m", "tables_app", "--db", database, "odds", "rise", "--accuracy", "0", "--def", "1"],
-                       check=True, capture_output=True)
+        subprocess.run([sys.executable, "-m", "tables_app", "db", "init", database], check=True, capture_output=True)
         for args in WHOLE_PROCESS:
             times = []
             for _ in range(3):

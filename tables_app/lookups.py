@@ -41,11 +41,11 @@ def query_attack(database: Database, table_name: str, result: int, armor: str) -
     column = armor_column(table, armor)
     found = table.read(result, column)
     if found is None:  # below the first row: the attack misses (docs/table-system.md step 7)
-        return {"table": table.name, "row": None, "armor": table.armors[column], "text": "", "outcome": "miss",
-                "hits": 0, "severity": None, "critical_table": None}
+        return {"table": table.name, "result": result, "row": None, "armor": table.armors[column], "text": "",
+                "outcome": "miss", "hits": 0, "severity": None, "critical_table": None}
     row, cell = found
     return {
-        "table": table.name, "row": row.label, "armor": table.armors[column], "text": cell.text,
+        "table": table.name, "result": result, "row": row.label, "armor": table.armors[column], "text": cell.text,
         "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
     }
 

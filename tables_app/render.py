@@ -62,6 +62,8 @@ def listings(data: dict[str, list[dict]]) -> Group:
 
 # ------------------------------------------------------------------ tables and entries
 def attack_cell(data: dict) -> AtWidth:
+    if data["row"] is None:
+        return wrapped(Text(f"{data['table']} {data['result']} {data['armor']}: below the first row  (miss)", style="dim"))
     text = Text(f"{data['table']} {data['row']} {data['armor']}: ")
     text.append_text(_cell(data["text"]))
     outcome = data["outcome"].replace("_", " ")

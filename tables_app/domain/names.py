@@ -37,8 +37,9 @@ def same_name(a: str | None, b: str | None) -> bool:
 
 def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[str]:
     """Up to ``limit`` known names close to ``name`` (as the known spell
-    them), closest first, compared folded; names that contain ``name`` come
-    after, so a shortened name (``long`` for ``Longsword``) is still found."""
+    them), compared folded: names that start with ``name`` first (``long``
+    is the start of ``Longsword`` more than it is close to ``Sling``), then
+    the closest, then names that contain ``name``."""
     by_key: dict[str, str] = {}
     for spelling in known:
         by_key.setdefault(fold(spelling), spelling)
@@ -53,8 +54,9 @@ def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[s
             scored.append((matcher.ratio(), candidate))
     best = max((ratio for ratio, _ in scored), default=0.0)
     close = [k for ratio, k in sorted(scored, key=lambda s: (-s[0], s[1])) if ratio >= max(CLOSENESS, best - MARGIN)]
-    containing = [k for k in sorted(by_key) if key in k and k not in close]
-    return [by_key[k] for k in (close + containing)[:limit]]
+    starting = [k for k in sorted(by_key) if k.startswith(key) and k != key]
+    containing = [k for k in sorted(by_key) if key in k]
+    return [by_key[k] for k in dict.fromkeys(starting + close + containing)][:limit]
 
 
 def did_you_mean(suggestions: list[str]) -> str:

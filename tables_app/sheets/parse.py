@@ -731,7 +731,7 @@ def _cells_summary(cells: list[tuple[int, int]], shown: int = 5) -> tuple[str, s
 
 
 def _is_notes(kind: object) -> bool:
-    return isinstance(kind, str) and kind.strip().casefold() == NOTES_KIND
+    return isinstance(kind, str) and fold(kind) == NOTES_KIND
 
 
 def _same_file(a: str | None, b: str | None) -> bool:

@@ -36,14 +36,14 @@ def test_list_for_people(run):
 
 def test_query_attack_contract(run):
     data = as_json(run("query", "attack", "Edged", "120", "MA", "--json"))
-    assert set(data) == {"table", "row", "armor", "text", "outcome", "hits", "severity", "critical_table"}
+    assert set(data) == {"table", "result", "row", "armor", "text", "outcome", "hits", "severity", "critical_table"}
     assert data["table"] == "Edged" and data["row"] == "116-120" and data["armor"] == "MA"
 
 
 def test_query_attack_is_case_insensitive_and_reads_the_top_row_above_the_table(run):
     top = as_json(run("query", "attack", "edged", "175", "na", "--json"))
     above = as_json(run("query", "attack", "EDGED", "400", "NA", "--json"))
-    assert above == top and top["row"] == "171-175" and top["outcome"] == "critical"
+    assert above | {"result": 175} == top and top["row"] == "171-175" and top["outcome"] == "critical" and above["result"] == 400
 
 
 def test_query_attack_names_a_cell_critical_table(run):

@@ -187,3 +187,8 @@ def test_bounds_are_shown_in_help(run):
 def test_an_attack_without_a_clumsy_range_says_it_never_fumbles(run):
     result = run("resolve", "table", "--attack-table", "Edged", "--critical", "Cut", "--cmb", "50", "--armor", "MA", "--seed", "1")
     assert result.exit_code == 0 and "never fumbles" in result.stdout and "clumsy 1-0" not in result.stdout
+
+
+def test_a_result_below_the_first_row_reads_as_a_miss_for_people(run):
+    result = run("query", "attack", "Edged", "-5", "MA")
+    assert result.exit_code == 0 and result.stdout.strip() == "Edged -5 MA: below the first row  (miss)"

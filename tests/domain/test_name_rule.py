@@ -92,3 +92,8 @@ def test_a_feature_no_branch_asks_about_is_a_warning_with_near_features():
     plain = EffectTable(TableKind.CRITICAL, "Plain", RangeTable([(Range(1, None), (Entry(Range(1, None), "x"),))]))
     assert unknown_feature_warnings(["helm"], [plain]) == [
         "feature 'helm' changes nothing: no branch of critical table 'Plain' asks about it (no branch asks about any feature)"]
+
+
+def test_names_that_start_with_what_was_typed_come_first():
+    # `long` is the start of Longsword more than it is close to Sling
+    assert suggest("long", ["Sling", "Longsword", "Longbow", "Club"]) == ["Longbow", "Longsword", "Sling"]
