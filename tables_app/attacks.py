@@ -92,7 +92,7 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **atta
     assembled = assemble(reader, weapon)
     defense, armor, rank, features = target_of(reader, target)
     tables = reader.load_table_set(assembled)
-    armor_column(tables.attack, armor)
+    armor = tables.attack.armors[armor_column(tables.attack, armor)]  # as the table spells it
     return Attack(assembled, defense=defense, armor=armor, rank=rank, features=features, **attack), tables  # type: ignore[arg-type]
 
 

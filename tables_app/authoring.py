@@ -25,8 +25,10 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
     reader = database.reader()
     wanted = {fold(n) for n in names}
     found: set[str] = set()
+    every: list[str] = []  # every exportable name, for suggestions
 
     def chosen(name: str) -> bool:
+        every.append(name)
         if not wanted or fold(name) in wanted:
             found.add(fold(name))
             return True
@@ -46,6 +48,8 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
     content.weapons = [reader.load_weapon(i["name"]) for i in reader.list_named("weapons") if chosen(i["name"])]
     content.creatures = [reader.load_creature(i["name"]) for i in reader.list_named("creatures") if chosen(i["name"])]
     missing = sorted(n for n in names if fold(n) not in found)
+    if len(missing) == 1:
+        raise NotFound.unknown(f"nothing named {missing[0]!r} to export", missing[0], every, "see `tables list`")
     if missing:
         raise NotFound(f"nothing named {', '.join(repr(n) for n in missing)} to export")
     _save(path, force, lambda handle: write_export(handle, content))

@@ -25,7 +25,11 @@ class Failure(click.ClickException):
     means the command already printed its own JSON (an import report).
     """
 
+    LONGEST = 500  # a pasted 100 KB name is not echoed back whole
+
     def __init__(self, lines: list[str], error: dict | None = None, reported: bool = False):
+        lines = [line if len(line) <= self.LONGEST else f"{line[:self.LONGEST]}… ({len(line) - self.LONGEST:,} more characters)"
+                 for line in lines]
         super().__init__(lines[0] if lines else "failed")
         self.lines = lines
         self.error = error if error is not None else {"message": self.message, "workbook": None, "sheet": None, "cell": None}
@@ -52,7 +56,7 @@ class Group(click.Group):
         except UsageMistake as exc:
             raise click.UsageError(str(exc), ctx=_leaf_context(ctx)) from None
         except TablesError as exc:
-            error = {"message": str(exc), "workbook": None, "sheet": None, "cell": None}
+            error = {"message": str(exc)[:Failure.LONGEST], "workbook": None, "sheet": None, "cell": None}
             if isinstance(exc, NotFound) and getattr(exc, "suggestions", None):
                 error["suggestions"] = list(exc.suggestions)
             raise Failure([str(exc)], error) from None
@@ -109,6 +113,13 @@ def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
     return root.meta["database"]
 
 
+def say(line: str) -> None:
+    """A message line on stdout, wrapped for the width it is read at."""
+    from tables_app.layout import plain_lines
+
+    click.echo(plain_lines(line))
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
@@ -142,6 +153,18 @@ def names(what: str):  # type: ignore[no-untyped-def]
     return callback
 
 
+def _not_blank(value: str | None, flag: str) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", param_hint=f"'{flag}'")
+    return value
+
+
+def _features(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    for value in values:
+        _not_blank(value, "--has")
+    return values
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
 
 
@@ -167,18 +190,18 @@ def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-
 
     for workbook in report.workbooks:
         parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in workbook.defined.items()]
-        click.echo(f"{verb} {workbook.file_name}: {'; '.join(parts) or ('unchanged' if workbook.unchanged else 'nothing')}")
+        say(f"{verb} {workbook.file_name}: {'; '.join(parts) or ('unchanged' if workbook.unchanged else 'nothing')}")
         if workbook.unchanged:
             counts = [f"{len(names)} {_plural(kind, len(names))}" for kind, names in workbook.unchanged.items()]
-            click.echo(f"  unchanged: {', '.join(counts)} (the database holds them just so, from other workbooks)")
+            say(f"  unchanged: {', '.join(counts)} (the database holds them just so, from other workbooks)")
         for kind, names in workbook.removed.items():
-            click.echo(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
+            say(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
         changes = dict(workbook.changes)
         if changes and changes.get("added") == workbook.defined:
             changes["added"] = {}  # a first import: everything is new, the line above says so
         if changes:
             for line in change_lines(changes):
-                click.echo(f"  {line}")
+                say(f"  {line}")
 
 
 PROGRESS_FROM_SHEETS = 10  # a bar only for workbooks that take a while
@@ -268,7 +291,7 @@ def export(ctx: click.Context, path: str, names: tuple[str, ...], force: bool, a
         emit_json(data)
         return
     written = [f"{len(v)} {_plural(k, len(v))}" for k, v in data.items() if isinstance(v, list) and v]
-    click.echo(f"Wrote {path}: {', '.join(written)}")
+    say(f"Wrote {path}: {', '.join(written)}")
 
 
 @cli.command()
@@ -289,7 +312,7 @@ def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: 
     if as_json:
         emit_json(data)
         return
-    click.echo(f"Wrote {path}: {'an' if kind[0] in 'aeiou' else 'a'} {kind} template (see its Instructions sheet)")
+    say(f"Wrote {path}: {'an' if kind[0] in 'aeiou' else 'a'} {kind} template (see its Instructions sheet)")
 
 
 # ---------------------------------------------------------------- lookups
@@ -341,11 +364,12 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
     output(lookups.query_attack(database_of(ctx), table, result, armor), as_json, "attack_cell")
 
 
-@query.command("critical")
+@query.command("critical", context_settings={"ignore_unknown_options": True})  # ROLL -5 is a roll, not an option
 @click.argument("table", shell_complete=names("critical"))
 @click.argument("roll", type=int)
 @click.option("--severity", "severity", metavar="SEV", help="Add this severity's roll modifier.")
-@click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), help="A feature of the target (helm, ...).")
+@click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), callback=_features,
+              help="A feature of the target (helm, ...).")
 @json_option
 @click.pass_context
 def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...], as_json: bool) -> None:
@@ -355,7 +379,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
     output(lookups.query_critical(database_of(ctx), table, roll, severity, features), as_json, "entry_result")
 
 
-@query.command("fumble")
+@query.command("fumble", context_settings={"ignore_unknown_options": True})
 @click.argument("table", shell_complete=names("fumble"))
 @click.argument("roll", type=int)
 @click.option("--modifier", type=int, default=0, show_default=True, help="The weapon's fumble modifier.")
@@ -379,7 +403,10 @@ def _modifier(_ctx: click.Context, _param: click.Parameter, values: tuple[str, .
             parsed.append((name.strip(), int(number)))
         except ValueError:
             raise click.BadParameter(f"{text!r} is not NAME=±N (e.g. flank=+10)") from None
+        if abs(parsed[-1][1]) > BONUS.max:
+            raise click.BadParameter(f"{text!r}: a modifier must be between {BONUS.min} and {BONUS.max}")
     return tuple(parsed)
+
 
 
 def _dice(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
@@ -391,15 +418,15 @@ def _dice(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tu
         raise click.BadParameter(f"{value!r} is not a list of whole numbers (e.g. 97,34,45)") from None
 
 
-def _not_blank(value: str | None, flag: str) -> str | None:
-    if value is not None and not value.strip():
-        raise click.BadParameter("must not be empty", param_hint=f"'{flag}'")
-    return value
+# Bounds of the table system's numbers: far beyond any published table, and
+# small enough that vectorised simulation (int64) can never overflow.
+BONUS = click.IntRange(-10_000, 10_000)
+SEED = click.IntRange(0, 2**63 - 1)
 
 
 def dice_options(command):  # type: ignore[no-untyped-def]
     command = click.option("--dice", callback=_dice, metavar="D1,D2,...", help="Dice rolled by hand, in the order the resolver asks for them.")(command)
-    return click.option("--seed", type=int, help="Seed for reproducible random dice.")(command)
+    return click.option("--seed", type=SEED, help="Seed for reproducible random dice.")(command)
 
 
 class SystemsGroup(Group):
@@ -441,21 +468,22 @@ def resolve() -> None:
 TABLE_OPTIONS = [
     click.option("--weapon", shell_complete=names("weapons"), help="A weapon from the armory (its parts below override it)."),
     click.option("--attack-table", shell_complete=names("attack"), help="Attack table (without --weapon)."),
-    click.option("--max-result", type=int, help="Max Result cap."),
+    click.option("--max-result", type=click.IntRange(1, 10_000), help="Max Result cap."),
     click.option("--clumsy", type=click.IntRange(0, 100), help="Clumsy Range 1..N."),
     click.option("--critical", shell_complete=names("critical"), help="Primary critical table (name or code)."),
     click.option("--secondary-critical", shell_complete=names("critical"), help="Secondary critical table (name or code)."),
     click.option("--fumble-table", shell_complete=names("fumble"), help="Fumble table."),
-    click.option("--fumble-modifier", type=int, help="Added to the fumble roll."),
+    click.option("--fumble-modifier", type=click.IntRange(-1_000, 1_000), help="Added to the fumble roll."),
     click.option("--roll-kind", type=click.Choice(["oe", "oeh", "oel", "d100"]), help="How the attack roll opens (default oe)."),
-    click.option("--cmb", type=int, required=True, help="Combat bonus."),
+    click.option("--cmb", type=BONUS, required=True, help="Combat bonus."),
     click.option("--mod", "modifiers", multiple=True, callback=_modifier, metavar="NAME=±N", help="A named attack modifier (repeatable)."),
-    click.option("--def", "defense", type=int, help="Target's DEF (default 0, or the creature's)."),
+    click.option("--def", "--defense", "defense", type=BONUS, help="Target's DEF (default 0, or the creature's)."),
     click.option("--armor", shell_complete=names("armor"), callback=lambda _c, _p, v: _not_blank(v, "--armor"), help="Target's armor column (e.g. MA)."),
     click.option("--rank", type=click.Choice(["normal", "heroic", "epic"]), help="Target's rank (heroic -1, epic -2 critical degrees)."),
-    click.option("--crit-reduction", type=click.IntRange(0), default=0, help="Extra degrees of critical reduction."),
+    click.option("--crit-reduction", type=click.IntRange(0, 100), default=0, help="Extra degrees of critical reduction."),
     click.option("--ignore-crit-reduction", is_flag=True, help="This attack ignores every critical reduction."),
-    click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), help="A feature of the target (helm, ...); adds to the creature's."),
+    click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), callback=_features,
+                 help="A feature of the target (helm, ...); adds to the creature's."),
     click.option("--target", shell_complete=names("creatures"), help="A creature from the bestiary: DEF, armor, rank, features."),
 ]
 
@@ -556,7 +584,7 @@ MAX_SIMULATED = 100_000_000
 
 def simulate_options(command):  # type: ignore[no-untyped-def]
     command = click.option("--count", type=click.IntRange(1, MAX_SIMULATED), default=100_000, show_default=True, help="How many attacks.")(command)
-    return click.option("--seed", type=int, help="Seed of the random numbers (default: a fresh one, printed).")(command)
+    return click.option("--seed", type=SEED, help="Seed of the random numbers (default: a fresh one, printed).")(command)
 
 
 def _seed(seed: int | None) -> int:
@@ -709,7 +737,7 @@ def db_upgrade(ctx: click.Context) -> None:
     from tables_app import database
 
     opened = database_of(ctx)  # opening migrates a database that is behind
-    click.echo(f"{opened.path}: schema {database.upgrade_database(opened)} (newest)")
+    say(f"{opened.path}: schema {database.upgrade_database(opened)} (newest)")
 
 
 @db_group.command("current")
@@ -723,7 +751,7 @@ def db_current(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         emit_json(status)
         return
-    click.echo(f"{status['database']}: schema {status['current']} (newest: {status['head']})")
+    say(f"{status['database']}: schema {status['current']} (newest: {status['head']})")
 
 
 def main() -> None:

@@ -27,6 +27,22 @@ def console() -> Console:
     return Console(highlight=False, width=None if sys.stdout.isatty() else piped_width())
 
 
+def output_width() -> int:
+    """The width plain lines are wrapped at: the terminal's, else as piped."""
+    import shutil
+
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else piped_width()
+
+
+def plain_lines(line: str, indent: str = "  ") -> str:
+    """One message line wrapped at spaces for the output width, its
+    continuation lines indented (words are never cut)."""
+    import textwrap
+
+    return textwrap.fill(line, output_width(), subsequent_indent=indent + " " * (len(line) - len(line.lstrip(" "))),
+                         break_long_words=False, break_on_hyphens=False)
+
+
 def piped_width() -> int:
     columns = os.environ.get("COLUMNS", "").strip()
     return max(int(columns), NARROWEST) if columns.isdigit() and int(columns) > 0 else PIPED_WIDTH

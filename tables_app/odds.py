@@ -77,15 +77,24 @@ def parse_span(text: str, flag: str) -> range:
     return range(numbers[0], numbers[1] + 1, step)
 
 
+SWEEP_PROGRESS_FROM = 1_000  # attacks (values × armor columns): about half a second here
+
+
 def sweep(prepared: Attack, tables: TableSet, axis: str, values: range, target: str | None = None) -> dict:
     """Outcome odds and expected damage per bonus (or DEF) and armor column."""
+    from tables_app.progress import progress_bar
+
     grid = []
-    for value in values:
-        changed = replace(prepared, cmb=value) if axis == "cmb" else replace(prepared, defense=value)  # axis "def"
-        for armor in tables.attack.armors:
-            odds = table_odds(replace(changed, armor=armor), tables)
-            grid.append({axis: value, "armor": armor, "outcomes": as_float(odds.outcomes),
-                         "expected_damage": float(odds.expected_damage)})
+    attacks_count = len(values) * len(tables.attack.armors)
+    with progress_bar(attacks_count, attacks_count >= SWEEP_PROGRESS_FROM, "computing odds") as progress:
+        for value in values:
+            changed = replace(prepared, cmb=value) if axis == "cmb" else replace(prepared, defense=value)  # axis "def"
+            for armor in tables.attack.armors:
+                odds = table_odds(replace(changed, armor=armor), tables)
+                grid.append({axis: value, "armor": armor, "outcomes": as_float(odds.outcomes),
+                             "expected_damage": float(odds.expected_damage)})
+            if progress:
+                progress(len(tables.attack.armors))
     return {"system": "table", "sweep": axis, "values": list(values), "armor": list(tables.attack.armors), "grid": grid,
             "attack": _attack_json(prepared, target)}
 

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from tables_app.storage.sqlite import Database
 
 from tables_app import attacks, formulas
-from tables_app.domain.simulate import Progress, Tally, simulate_formula, simulate_table
+from tables_app.domain.simulate import Tally, simulate_formula, simulate_table
+from tables_app.progress import progress_bar
 
 PROGRESS_FROM = 1_000_000  # table attacks; formula systems show it from 50,000
-
-
-@contextmanager
-def progress_bar(count: int, show: bool) -> Iterator[Progress | None]:
-    if not show or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress as Bar
-
-    with Bar(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("simulating", total=count)
-        yield lambda n: bar.advance(task, n)
 
 
 def _json(system: str, tally: Tally, seed: int) -> dict:
@@ -46,7 +32,7 @@ def _json(system: str, tally: Tally, seed: int) -> dict:
 
 def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int, **attack: Any) -> dict:
     prepared, tables = attacks.prepare(database, weapon, target, **attack)
-    with progress_bar(count, count >= PROGRESS_FROM) as progress:
+    with progress_bar(count, count >= PROGRESS_FROM, "simulating") as progress:
         tally = simulate_table(prepared, tables, count, seed, progress)
     return attacks.add_feature_warnings(_json("table", tally, seed), target, tables)
 
@@ -54,6 +40,6 @@ def table(database: Database, weapon: attacks.WeaponParts, target: attacks.Targe
 def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int) -> dict:
     system = formulas.system(system_id)
     params = formulas.build(system_id, values)
-    with progress_bar(count, count >= 50_000) as progress:
+    with progress_bar(count, count >= 50_000, "simulating") as progress:
         tally = simulate_formula(system.resolve, params, system.outcomes, count, seed, progress)
     return _json(system_id, tally, seed)

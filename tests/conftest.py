@@ -97,8 +97,11 @@ def opened(db_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def run(db_path: Path) -> Callable[..., object]:
-    """Run the CLI on the test database: run("query", "attack", ...)."""
-    runner = CliRunner()
+    """Run the CLI on the test database: run("query", "attack", ...).
+
+    Output is piped, at a width so large that nothing wraps (exact-text
+    tests stay exact; tests/cli/test_render.py tests the widths)."""
+    runner = CliRunner(env={"COLUMNS": "10000"})
 
     def invoke(*args: str, db: Path | None = None):  # type: ignore[no-untyped-def]
         return runner.invoke(cli, ["--db", str(db or db_path), *args], catch_exceptions=False)

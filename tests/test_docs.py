@@ -23,10 +23,13 @@ PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]{2,}\b")
 def tracked_text_files() -> dict[str, str]:
     """Every file git tracks (or is about to: untracked but not ignored), as
     text; binary files (a NUL byte, or not UTF-8) are left out."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode().split("\0")
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT, capture_output=True, check=True,
+        ).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):  # an unpacked sdist: every file below the root is the repository
+        listed = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts]
     texts = {}
     for name in filter(None, listed):
         path = ROOT / name

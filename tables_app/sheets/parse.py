@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Generic, TypeVar
 
 from tables_app.domain.cells import AttackCell, parse_attack_cell
-from tables_app.domain.names import fold, same_name
+from tables_app.domain.names import did_you_mean, fold, same_name, suggest
 from tables_app.domain.ranges import DASHES, Range, RangeTable, check_coverage, parse_range
 from tables_app.domain.severity import DEFAULT_SCALE, Severity, SeverityScale
 from tables_app.domain.tables import (
@@ -641,8 +641,18 @@ class Interpreter:
             return None
         found = find(text)
         if found is None:
-            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}")
+            near = did_you_mean(suggest(text, self.known_tables(what)))
+            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}{near}")
         return found
+
+    def known_tables(self, what: str) -> list[str]:
+        """Names a reference to ``what`` could have meant: this import's and the database's."""
+        if what == "critical table":
+            local = [d.value.name for d in self.out.critical_tables] + [d.value.code for d in self.out.critical_tables if d.value.code]
+            return local + [name for name, _scale in self.catalog.critical.values()]
+        if what == "attack table":
+            return [d.name for d in self.out.attack_tables] + list(self.catalog.attack.values())
+        return [d.name for d in self.out.fumble_tables] + list(self.catalog.fumble.values())
 
     def read_weapons(self, grid: Grid) -> None:
         for row in grid.rows:

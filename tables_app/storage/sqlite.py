@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from tables_app.errors import DatabaseError
+from tables_app.errors import DatabaseError, UsageMistake
 
 # The newest migration in migrations/versions; tests check it against Alembic.
 SCHEMA_HEAD = "0002"
@@ -60,8 +60,9 @@ def locate_database(db: str | None = None) -> Location:
     else:
         path = default_database_path()
         return Location(f"sqlite:///{path}", path, named=False)
-    if not value.strip():
-        raise DatabaseError(f"{source} is empty; give a database file path or sqlite:///PATH")
+    if not value.strip():  # on the command line a usage mistake (exit 2); in the environment bad data (1)
+        error = UsageMistake if source == "--db" else DatabaseError
+        raise error(f"{source} is empty; give a database file path or sqlite:///PATH")
     if "://" not in value and "?" in value:  # a URL would read the rest as options: another file
         raise DatabaseError(f"{value}: a database path cannot contain '?'; rename or move it")
     url = value if "://" in value else f"sqlite:///{Path(value).expanduser().resolve()}"

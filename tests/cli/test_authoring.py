@@ -66,7 +66,7 @@ def test_edge_cases_round_trip(run, tmp_path, write_workbook):
 
 def test_export_names_nothing_unknown(run, tmp_path):
     result = run("export", "-o", str(tmp_path / "x.xlsx"), "Edged", "Nope")
-    assert result.exit_code == 1 and result.stderr == "Error: nothing named 'Nope' to export\n"
+    assert result.exit_code == 1 and result.stderr == "Error: nothing named 'Nope' to export (see `tables list`)\n"
 
 
 def fill_attack(path):

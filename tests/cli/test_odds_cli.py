@@ -94,3 +94,25 @@ def test_plot_without_matplotlib(run, tmp_path, monkeypatch):
     result = run("odds", "table", *LONGSWORD, "--plot", str(tmp_path / "x.png"))
     assert result.exit_code == 1
     assert result.stderr == "Error: --plot needs matplotlib: pip install 'tables-app[plot]'\n"
+
+
+def test_a_long_sweep_shows_progress(run, monkeypatch):
+    # A sweep of 1,000+ attacks takes about a second or more: a bar on a terminal's stderr.
+    from contextlib import contextmanager
+
+    from tables_app import progress as progress_module
+
+    shown: list[tuple[int, bool, list[int]]] = []
+
+    @contextmanager
+    def recording_bar(count, show, description):  # type: ignore[no-untyped-def]
+        advanced: list[int] = []
+        shown.append((count, show, advanced))
+        yield advanced.append if show else None
+
+    monkeypatch.setattr(progress_module, "progress_bar", recording_bar)
+    assert run("odds", "table", *LONGSWORD, "--sweep-cmb", "0:249", "--json").exit_code == 0
+    assert run("odds", "table", *LONGSWORD, "--sweep-cmb", "0:10", "--json").exit_code == 0
+    (count, show, advanced), (small_count, small_show, _) = shown
+    assert (count, show, sum(advanced)) == (1000, True, 1000)  # 250 values × 4 armor columns
+    assert (small_count, small_show) == (44, False)

@@ -192,3 +192,81 @@ def test_an_attack_without_a_clumsy_range_says_it_never_fumbles(run):
 def test_a_result_below_the_first_row_reads_as_a_miss_for_people(run):
     result = run("query", "attack", "Edged", "-5", "MA")
     assert result.exit_code == 0 and result.stdout.strip() == "Edged -5 MA: below the first row  (miss)"
+
+
+# ---------------------------------------------------------------- bounds and odd values
+HUGE = "99999999999999999999999"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--cmb", HUGE, "Invalid value for '--cmb'"),
+        ("--def", HUGE, "Invalid value for '--def'"),
+        ("--mod", f"x={HUGE}", "a modifier must be between -10000 and 10000"),
+        ("--max-result", HUGE, "Invalid value for '--max-result'"),
+        ("--fumble-modifier", HUGE, "Invalid value for '--fumble-modifier'"),
+        ("--crit-reduction", HUGE, "Invalid value for '--crit-reduction'"),
+    ],
+)
+def test_table_numbers_are_bounded(run, command, option, value, message):
+    # simulate used to overflow numpy's int64: a traceback, or silently wrong counts
+    args = ["--weapon", "Longsword", "--cmb", "60", "--armor", "MA", option, value]
+    result = run(command, "table", *args, *(["--count", "10"] if command == "simulate" else []))
+    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["resolve", "simulate"])
+def test_a_negative_seed_is_a_usage_error(run, command):
+    result = run(command, "table", *VALID["table"], "--seed", "-1")
+    assert result.exit_code == 2 and "Invalid value for '--seed'" in result.stderr
+
+
+def test_the_table_system_takes_defense_too(run):
+    new = json.loads(run("resolve", "table", *VALID["table"], "--def", "10", "--seed", "1", "--json").stdout)
+    old = json.loads(run("resolve", "table", *VALID["table"], "--defense", "10", "--seed", "1", "--json").stdout)
+    assert new == old and new["attack"]["defense"] == 10
+
+
+def test_the_armor_is_echoed_as_the_table_spells_it(run):
+    result = run("resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--armor", "ma", "--seed", "1")
+    assert "vs DEF 0, MA" in result.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("args", [["query", "critical", "Cut", "50", "--has", ""], [*["resolve", "table"], *VALID["table"], "--has", " "]])
+def test_a_blank_feature_is_a_usage_error(run, args):
+    result = run(*args)
+    assert result.exit_code == 2 and "'--has': must not be empty" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["query", "critical", "Impact"], ["query", "fumble", "Melee Fumbles"]])
+def test_a_negative_roll_is_a_roll_not_an_option(run, command):
+    result = run(*command, "-5")
+    assert result.exit_code == 1 and result.stderr == "Error: roll -5 is not a d100 roll (1-100); modifiers are given separately\n"
+
+
+def test_a_huge_unknown_name_is_not_echoed_whole(run):
+    result = run("show", "weapon", "x" * 100_000)
+    assert result.exit_code == 1 and len(result.stderr) < 700 and "more characters)" in result.stderr
+
+
+def test_worlds_awakening_needs_def_unless_support(run):
+    for command in COMMANDS:
+        result = run(command, "worlds-awakening", "--stat", "2", *EXTRA[command])
+        assert result.exit_code == 2 and "--def is required" in result.stderr
+        assert run(command, "worlds-awakening", "--stat", "2", "--support", *EXTRA[command]).exit_code == 0
+
+
+def test_a_misspelt_reference_in_a_workbook_gets_a_suggestion(run, write_workbook):
+    path = write_workbook("typo.xlsx", {"Weapons": [["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"],
+                                                    ["Stick", "Edgd", 100, 2, "Cutt"]]})
+    result = run("lint", str(path))
+    assert result.exit_code == 1
+    assert "unknown attack table 'Edgd' — did you mean 'Edged'?" in result.stderr
+    assert "unknown critical table 'Cutt' — did you mean 'Cut'?" in result.stderr
+
+
+def test_export_of_a_misspelt_name_gets_a_suggestion(run, tmp_path):
+    result = run("export", "-o", str(tmp_path / "x.xlsx"), "Longswrd")
+    assert result.exit_code == 1 and result.stderr == "Error: nothing named 'Longswrd' to export — did you mean 'Longsword'?\n"
