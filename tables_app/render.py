@@ -256,9 +256,19 @@ def odds(data: dict) -> Group:
     if data.get("fumble_rows"):
         parts.append(_distribution("Fumble table rows", data["fumble_rows"], "row"))
     if isinstance(data.get("criticals"), dict) and data["criticals"]:
-        parts.append(_distribution("Criticals (n)", data["criticals"], "n"))
+        parts.append(_distribution("Criticals (n)", _without_zero_tail(data["criticals"]), "n"))
     parts.append(title_line(f"Expected damage: {data['expected_damage']:.4f}"))
     return Group(*parts)
+
+
+def _without_zero_tail(values: dict) -> dict:
+    """A count's distribution up to its last count that can happen: the JSON
+    keeps every count, but a column of zeros after it says nothing (and the
+    JSON rounds chances below 1e-12 to 0)."""
+    keys = list(values)
+    while len(keys) > 1 and values[keys[-1]] == 0:
+        keys.pop()
+    return {key: values[key] for key in keys}
 
 
 def heading(data: dict) -> str:

@@ -236,3 +236,11 @@ def test_a_bar_is_empty_only_for_a_zero_chance():
     assert render.bar(1e-6) == "▏"
     assert render.bar(1) == "█" * render.BAR_WIDTH
     assert render.bar(0.5, 10) == "█████"
+
+
+def test_a_count_distribution_stops_at_its_last_possible_count(at_width):
+    # Rise's criticals: the JSON keeps every count (tails below 1e-12 round to 0);
+    # for people the rows stop where the chances do, no "0" under "<0.0001%".
+    out = at_width("odds", "rise", "--accuracy", "100", "--def", "-100", "--damage", "1d6", width=80)
+    rows = [line.split("│")[2].strip() for line in out.split("Criticals (n)", 1)[1].splitlines() if line.count("│") >= 3]
+    assert rows[-1] == "<0.0001%" and "0" not in rows[1:]
