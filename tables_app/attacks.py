@@ -19,7 +19,7 @@ from tables_app.storage.reader import Reader
 from tables_app.storage.sqlite import Database
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WeaponParts:
     """A weapon given on the command line, or overrides of a named one."""
 
@@ -34,7 +34,7 @@ class WeaponParts:
     roll: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TargetParts:
     creature: str | None = None
     defense: int | None = None
@@ -50,7 +50,7 @@ def assemble(reader: Reader, parts: WeaponParts) -> Weapon:
         missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical)) if not value]
         if missing:
             raise UsageMistake(f"give --weapon, or the weapon's parts ({' and '.join(missing)} missing)")
-        weapon = Weapon("custom attack", "", None, 0, "")
+        weapon = Weapon(name="custom attack", attack_table="", max_result=None, clumsy=0, critical="")
     overrides: dict[str, object] = {}
     if parts.attack_table:
         overrides["attack_table"] = reader.name_of("attack", parts.attack_table)

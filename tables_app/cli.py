@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -124,8 +124,10 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
-def output(data: Any, as_json: bool, for_people: str) -> None:
-    """Print ``data`` as JSON, or through ``render.<for_people>`` for people.
+def output(data: Any, as_json: bool, for_people: Callable[[Any], Callable[[dict], Any]]) -> None:
+    """Print ``data`` as JSON, or for people through the renderer that
+    ``for_people`` picks from the render module (imported only then:
+    ``lambda render: render.attack``).
 
     A result's ``warnings`` (a list of sentences, also in the JSON) go to
     stderr as ``Warning: ...`` lines either way.
@@ -138,7 +140,7 @@ def output(data: Any, as_json: bool, for_people: str) -> None:
         return
     from tables_app import layout, render
 
-    layout.console().print(getattr(render, for_people)(data))
+    layout.console().print(for_people(render)(data))
 
 
 def names(what: str):  # type: ignore[no-untyped-def]
@@ -328,7 +330,7 @@ def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     """List tables, weapons or creatures with where they came from."""
     from tables_app.lookups import list_items
 
-    output(list_items(database_of(ctx), kind.lower() if kind else None), as_json, "listings")
+    output(list_items(database_of(ctx), kind.lower() if kind else None), as_json, lambda render: render.listings)
 
 
 SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons", "creature", "creatures"], case_sensitive=False)
@@ -343,7 +345,7 @@ def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
     """Show a whole table (as a grid), a weapon or a creature."""
     from tables_app import lookups
 
-    output(lookups.show(database_of(ctx), kind.lower(), name), as_json, "shown")
+    output(lookups.show(database_of(ctx), kind.lower(), name), as_json, lambda render: render.shown)
 
 
 @cli.group()
@@ -361,7 +363,7 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
     """The cell of TABLE at RESULT in the ARMOR column."""
     from tables_app import lookups
 
-    output(lookups.query_attack(database_of(ctx), table, result, armor), as_json, "attack_cell")
+    output(lookups.query_attack(database_of(ctx), table, result, armor), as_json, lambda render: render.attack_cell)
 
 
 @query.command("critical", context_settings={"ignore_unknown_options": True})  # ROLL -5 is a roll, not an option
@@ -376,7 +378,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
     from tables_app import lookups
 
-    output(lookups.query_critical(database_of(ctx), table, roll, severity, features), as_json, "entry_result")
+    output(lookups.query_critical(database_of(ctx), table, roll, severity, features), as_json, lambda render: render.entry_result)
 
 
 @query.command("fumble", context_settings={"ignore_unknown_options": True})
@@ -389,7 +391,7 @@ def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_js
     """The entry of fumble TABLE for a natural d100 ROLL."""
     from tables_app import lookups
 
-    output(lookups.query_fumble(database_of(ctx), table, roll, modifier), as_json, "entry_result")
+    output(lookups.query_fumble(database_of(ctx), table, roll, modifier), as_json, lambda render: render.entry_result)
 
 
 # ---------------------------------------------------------------- resolve
@@ -499,10 +501,12 @@ def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
     from tables_app import attacks
 
     weapon = attacks.WeaponParts(
-        options["weapon"], options["attack_table"], options["max_result"], options["clumsy"], options["critical"],
-        options["secondary_critical"], options["fumble_table"], options["fumble_modifier"], options["roll_kind"],
+        name=options["weapon"], attack_table=options["attack_table"], max_result=options["max_result"],
+        clumsy=options["clumsy"], critical=options["critical"], secondary_critical=options["secondary_critical"],
+        fumble_table=options["fumble_table"], fumble_modifier=options["fumble_modifier"], roll=options["roll_kind"],
     )
-    target = attacks.TargetParts(options["target"], options["defense"], options["armor"], options["rank"], options["features"])
+    target = attacks.TargetParts(creature=options["target"], defense=options["defense"], armor=options["armor"],
+                                 rank=options["rank"], features=options["features"])
     rest = dict(cmb=options["cmb"], modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
                 ignore_crit_reduction=options["ignore_crit_reduction"])
     return weapon, target, rest
@@ -535,7 +539,7 @@ def resolve_table(ctx: click.Context, **options: Any) -> None:
     weapon, target, rest = table_attack(options)
     data = attacks.resolve(database_of(ctx), weapon, target, seed=seed, forced=forced, **rest)
     warn_unused(data)
-    output(data, options["as_json"], "attack")
+    output(data, options["as_json"], lambda render: render.attack)
 
 
 @cli.group(cls=OddsGroup)
@@ -571,10 +575,10 @@ def odds_table(ctx: click.Context, **options: Any) -> None:
     axis = "cmb" if options["sweep_cmb"] else "def" if options["sweep_def"] else None
     if axis:
         data = odds_service.table_sweep(database_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"], **rest)
-        view = "sweep"
+        view = lambda render: render.sweep  # noqa: E731
     else:
         data = odds_service.table(database_of(ctx), weapon, target, **rest)
-        view = "odds"
+        view = lambda render: render.odds  # noqa: E731
     draw(options["plot_file"], data)
     output(data, options["as_json"], view)
 
@@ -609,7 +613,7 @@ def simulate_table(ctx: click.Context, **options: Any) -> None:
 
     weapon, target, rest = table_attack(options)
     data = simulation.table(database_of(ctx), weapon, target, count=options["count"], seed=_seed(options["seed"]), **rest)
-    output(data, options["as_json"], "simulated")
+    output(data, options["as_json"], lambda render: render.simulated)
 
 
 def draw(path: str | None, data: dict) -> None:
@@ -663,9 +667,9 @@ def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped
 
         seed, forced = seed_or_dice(values)
         as_json = values.pop("as_json")
-        data = usage_problems(formulas.resolve, system.id, values, seed=seed, forced=forced)
+        data = formulas.resolve(system.id, values, seed=seed, forced=forced)
         warn_unused(data)
-        output(data, as_json, "formula")
+        output(data, as_json, lambda render: render.formula)
 
     return formula_command(system, run, f"{system.title}.\n\n--dice order: {system.dice_order}.", dice_options)
 
@@ -675,9 +679,9 @@ def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-de
         from tables_app import odds as odds_service
 
         as_json, plot_file = values.pop("as_json"), values.pop("plot_file")
-        data = usage_problems(odds_service.formula, system.id, values)
+        data = odds_service.formula(system.id, values)
         draw(plot_file, data)
-        output(data, as_json, "odds")
+        output(data, as_json, lambda render: render.odds)
 
     return formula_command(system, run, f"Exact odds: {system.title}.", plot_option)
 
@@ -687,8 +691,8 @@ def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untype
         from tables_app import simulation
 
         as_json, count, seed = values.pop("as_json"), values.pop("count"), _seed(values.pop("seed"))
-        data = usage_problems(simulation.formula, system.id, values, count=count, seed=seed)
-        output(data, as_json, "simulated")
+        data = simulation.formula(system.id, values, count=count, seed=seed)
+        output(data, as_json, lambda render: render.simulated)
 
     return formula_command(system, run, f"Simulate attacks: {system.title}.", simulate_options)
 
@@ -699,16 +703,6 @@ def formula_command(system, run, help_text: str, *more_options) -> click.Command
     for add in (*more_options, json_option):
         add(command)
     return command
-
-
-def usage_problems(function, *args: Any, **kwargs: Any) -> Any:  # type: ignore[no-untyped-def]
-    """Run a formula use case; impossible options are usage errors (exit 2)."""
-    from tables_app import formulas
-
-    try:
-        return function(*args, **kwargs)
-    except formulas.UsageProblem as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- database

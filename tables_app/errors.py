@@ -1,7 +1,8 @@
 """Every error the library raises on purpose derives from TablesError.
 
-The CLI turns a TablesError into a one-line ``Error: ...`` and exit code 1;
-anything else is a bug and keeps its traceback.
+The CLI turns a TablesError into a one-line ``Error: ...`` and exit code 1,
+a UsageMistake (formulas.UsageProblem among them) into Click's usage error
+and exit code 2; anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations

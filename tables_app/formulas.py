@@ -7,12 +7,13 @@ from typing import Any
 from tables_app.domain.dice import DiceError, DiceExpressionError
 from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, System
-from tables_app.errors import TablesError
+from tables_app.errors import TablesError, UsageMistake
 from tables_app.rolling import check_enough, dice_json, dice_source
 
 
-class UsageProblem(TablesError):
-    """Options that cannot go together, or a bad dice expression (exit 2)."""
+class UsageProblem(UsageMistake):
+    """Options that cannot go together, or a bad dice expression: a usage
+    mistake, so the CLI exits 2 (errors.UsageMistake)."""
 
 
 def system(system_id: str) -> System:
