@@ -29,7 +29,7 @@ from icepool_attack import attack_distribution  # noqa: E402
 from tables_app.attacks import TargetParts, WeaponParts, prepare  # noqa: E402
 from tables_app.domain import odds as odds_module  # noqa: E402
 from tables_app.domain.odds import expected_critical_hits, table_odds  # noqa: E402
-from tables_app.database import open_database  # noqa: E402
+from tables_app.database import init_database  # noqa: E402
 
 ARGS = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]
 
@@ -57,21 +57,22 @@ def peer_spec(attack, tables) -> dict:
             if severity is None:
                 outcome = "hit"
             else:
-                crit_mean = float(expected_critical_hits(tables.criticals[cell.critical or attack.weapon.critical], severity.modifier, attack.features))
+                crit_mean = float(expected_critical_hits(tables.criticals[cell.critical or attack.weapon.critical], severity, attack.features))
         rows.append([row_range.low, outcome, cell.hits, crit_mean])
     return {"rows": rows, "shift": attack.effective_cmb - attack.defense, "cap": attack.weapon.max_result, "clumsy": attack.weapon.clumsy}
 
 
 def main() -> None:
     db = Path(tempfile.mkdtemp()) / "bench.db"
-    engine = open_database(str(db))
-    attack, tables = prepare(engine, WeaponParts("Longsword"), TargetParts(None, 20, "MA"), cmb=60)
+    engine = init_database(str(db))
+    attack, tables = prepare(engine, WeaponParts(name="Longsword"), TargetParts(defense=20, armor="MA"), cmb=60)
     spec = peer_spec(attack, tables)
 
     def ours():
         odds_module.attack_roll.cache_clear()
         odds_module.open_ended_tail.cache_clear()
         expected_critical_hits.cache_clear()
+        odds_module.fumble_faces.cache_clear()
         return table_odds(attack, tables)
 
     def theirs():

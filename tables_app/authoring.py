@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from tables_app.domain.kinds import TABLE_KINDS
 from tables_app.domain.names import fold
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import TableKind
@@ -12,7 +13,6 @@ from tables_app.errors import NotFound, TablesError, UsageMistake
 from tables_app.storage.sqlite import Database
 
 WORKBOOK_SUFFIX = ".xlsx"
-TABLE_KINDS = ("attack", "critical", "fumble")
 DEFAULT_ARMOR = "NA,LA,MA,HA"
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from tables_app.domain.kinds import SINGULAR
 from tables_app.domain.tables import Entry, TableKind
 from tables_app.errors import NotFound
-from tables_app.sheets.parse import ParsedWorkbook
+from tables_app.import_model import ParsedWorkbook
 from tables_app.storage.reader import Reader
 
 
@@ -69,7 +70,7 @@ def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
             for key, value in asdict(item.value).items():
                 previous = asdict(before)[key]
                 if previous != value and key != "name":
-                    fields.append({"kind": kind[:-1], "name": item.name, "field": key,
+                    fields.append({"kind": SINGULAR[kind], "name": item.name, "field": key,
                                    "before": _plain(previous), "after": _plain(value)})
     if parsed.scale is not None and not reader.exists("severities", parsed.scale.name):
         added["severities"] = [parsed.scale.name]

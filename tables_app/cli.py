@@ -15,6 +15,7 @@ from typing import Any, Callable
 import click
 
 from tables_app import __version__
+from tables_app.domain import kinds
 from tables_app.errors import NotFound, TablesError, UsageMistake, WorkbookInvalid
 
 
@@ -238,10 +239,7 @@ def _some(names: list[str], shown: int = 12) -> str:
 
 
 def _plural(kind: str, n: int) -> str:
-    words = {"attack": "attack table", "critical": "critical table", "fumble": "fumble table",
-             "weapons": "weapon", "creatures": "creature", "severities": "severity scale"}
-    word = words.get(kind, kind)
-    return word if n == 1 else word + "s"
+    return kinds.label(kind, n)
 
 
 @cli.command("import")
@@ -297,7 +295,7 @@ def export(ctx: click.Context, path: str, names: tuple[str, ...], force: bool, a
 
 
 @cli.command()
-@click.argument("kind", type=click.Choice(["attack", "critical", "fumble", "weapons", "creatures", "severities"]))
+@click.argument("kind", type=click.Choice(kinds.KINDS))
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
 @click.option("--name", help="The table's or severity scale's name, or the first weapon's or creature's.")
 @click.option("--armor", help="Armor columns of an attack table (default NA,LA,MA,HA).")
@@ -318,8 +316,7 @@ def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: 
 
 
 # ---------------------------------------------------------------- lookups
-LIST_CHOICES = click.Choice(["attack", "critical", "fumble", "weapons", "weapon", "creatures", "creature", "severities", "severity"],
-                            case_sensitive=False)
+LIST_CHOICES = click.Choice(kinds.list_words(), case_sensitive=False)
 
 
 @cli.command("list")
@@ -333,7 +330,7 @@ def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     output(list_items(database_of(ctx), kind.lower() if kind else None), as_json, lambda render: render.listings)
 
 
-SHOW_CHOICES = click.Choice(["attack", "critical", "fumble", "weapon", "weapons", "creature", "creatures"], case_sensitive=False)
+SHOW_CHOICES = click.Choice(kinds.show_words(), case_sensitive=False)
 
 
 @cli.command()

@@ -13,6 +13,7 @@ from typing import Callable
 import click
 from click.shell_completion import CompletionItem
 
+from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
 
 # what is completed → the SQL that lists it
@@ -25,9 +26,6 @@ QUERIES = {
     "armor": "SELECT DISTINCT code FROM armor_column",
     "features": "SELECT DISTINCT feature FROM creature_feature",
 }
-# `tables show KIND NAME`: the kind word → what NAME is
-SHOWN = {"attack": "attack", "critical": "critical", "fumble": "fumble", "weapon": "weapons",
-         "weapons": "weapons", "creature": "creatures", "creatures": "creatures"}
 MAX_ITEMS = 200
 
 
@@ -61,5 +59,5 @@ def complete(what: str) -> Callable[[click.Context, click.Parameter, str], list[
 
 def complete_shown(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """NAME of `tables show KIND NAME`, by the KIND already typed."""
-    what = SHOWN.get(str(ctx.params.get("kind") or "").lower())
-    return _matching(names_in_database(ctx, what), incomplete) if what else []
+    what = KIND_OF_WORD.get(str(ctx.params.get("kind") or "").lower())
+    return _matching(names_in_database(ctx, what), incomplete) if what in QUERIES else []

@@ -10,8 +10,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from tables_app.domain.kinds import KINDS, LABELS
+from tables_app.domain.names import fold
 from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
+from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
 from tables_app.storage.sqlite import busy_message
+
+# An import's reports name a workbook's severity scale first: its tables use it.
+REPORTED = ("severities", *KINDS[:-1])
 
 
 @dataclass
@@ -133,7 +139,9 @@ class _Importer:
         from tables_app.sheets.parse import interpret
         from tables_app.storage import repository
 
-        parsed = interpret(raw, repository.load_catalog(self.session), replace=self.replace)
+        catalog = repository.load_catalog(self.session)
+        parsed = interpret(raw, catalog)
+        check_names(parsed, catalog, replace=self.replace)
         reader = self.reader()
         item.unchanged = _settle_conflicts(parsed, reader)
         if parsed.problems:
@@ -157,6 +165,45 @@ class _Importer:
                 for key, (parsed, item) in self.written.items()}
 
 
+def check_names(parsed: ParsedWorkbook, catalog: Catalog, *, replace: bool) -> None:
+    """Whose names these are: a name is defined once in a workbook, and a
+    name another workbook owns is a conflict unless ``replace`` (settled
+    against the database by _settle_conflicts)."""
+    _check_unique_names(parsed)
+    _check_owners(parsed, catalog, replace)
+
+
+def _check_unique_names(parsed: ParsedWorkbook) -> None:
+    for kind in KINDS:
+        if kind == "severities":
+            continue  # a workbook holds one severities sheet (sheets/parse.py)
+        first: dict[str, Defined] = {}
+        for item in parsed.items(kind):
+            key = fold(item.name)
+            if key in first:
+                other = first[key]
+                parsed.problems.append(Problem(parsed.file_name, item.sheet, item.cell,
+                                               f"{LABELS[kind]} {item.name!r} is defined twice (first in {other.sheet} › {other.cell})"))
+            else:
+                first[key] = item
+
+
+def _check_owners(parsed: ParsedWorkbook, catalog: Catalog, replace: bool) -> None:
+    for kind in REPORTED:
+        for item in parsed.items(kind):
+            key = (kind, fold(item.name))
+            if key not in catalog.owners:
+                continue
+            owner = catalog.owners[key]
+            if kind == "severities" and owner is None:
+                parsed.problems.append(Problem(parsed.file_name, item.sheet, item.cell,
+                                               f"{item.name!r} is the built-in severity scale; give the severities sheet another Name"))
+            elif not replace and not catalog.owned_by(kind, item.name, parsed.file_name):
+                by = f"workbook {owner}" if owner else "tables_app itself"
+                message = f"{LABELS[kind]} {item.name!r} is already defined by {by} (import with --replace to take it over)"
+                parsed.conflicts.append(Conflict(kind, item, Problem(parsed.file_name, item.sheet, item.cell, message)))
+
+
 def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
     """A name another workbook owns is a conflict, unless this workbook
     defines it exactly as the database holds it: then it is left out of the
@@ -171,14 +218,9 @@ def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[n
         if kind == "severities":
             parsed.scale = None
         else:
-            _items_of(parsed, kind).remove(item)
+            parsed.items(kind).remove(item)
         unchanged.setdefault(kind, []).append(item.name)
     return unchanged
-
-
-def _items_of(parsed, kind: str) -> list:  # type: ignore[no-untyped-def]
-    return {"attack": parsed.attack_tables, "critical": parsed.critical_tables, "fumble": parsed.fumble_tables,
-            "weapons": parsed.weapons, "creatures": parsed.creatures}[kind]
 
 
 def _stored(reader, kind: str, name: str) -> object | None:  # type: ignore[no-untyped-def]
@@ -225,13 +267,6 @@ def _still_used(session: Session, removed: list[tuple[str, dict[str, dict[int, s
     return problems
 
 
-def _defined_names(parsed) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
-    out = {
-        "severities": [parsed.scale.name] if parsed.scale else [],
-        "attack": [d.name for d in parsed.attack_tables],
-        "critical": [d.name for d in parsed.critical_tables],
-        "fumble": [d.name for d in parsed.fumble_tables],
-        "weapons": [d.name for d in parsed.weapons],
-        "creatures": [d.name for d in parsed.creatures],
-    }
+def _defined_names(parsed: ParsedWorkbook) -> dict[str, list[str]]:
+    out = {kind: [d.name for d in parsed.items(kind)] for kind in REPORTED}
     return {kind: names for kind, names in out.items() if names}

@@ -5,16 +5,16 @@ Results are plain dicts in the JSON shapes of docs/cli.md.
 
 from __future__ import annotations
 
+from tables_app.domain.bounds import D100
+from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.sqlite import Database
 
-LIST_KINDS = {"attack": "attack", "critical": "critical", "fumble": "fumble", "weapons": "weapons",
-              "weapon": "weapons", "creatures": "creatures", "creature": "creatures", "severities": "severities"}
 
 
 def list_items(database: Database, kind: str | None) -> dict:
-    kinds = [LIST_KINDS[kind]] if kind else ["attack", "critical", "fumble", "weapons", "creatures"]
+    kinds = [KIND_OF_WORD[kind]] if kind else list(LISTED)
     reader = database.reader()
     return {k: reader.list_named(k) for k in kinds}
 
@@ -51,8 +51,8 @@ def query_attack(database: Database, table_name: str, result: int, armor: str) -
 
 
 def _natural_d100(roll: int) -> None:
-    if not 1 <= roll <= 100:
-        raise NotFound(f"roll {roll} is not a d100 roll (1-100); modifiers are given separately")
+    if not 1 <= roll <= D100:
+        raise NotFound(f"roll {roll} is not a d100 roll (1-{D100}); modifiers are given separately")
 
 
 def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...]) -> dict:
@@ -87,13 +87,9 @@ def query_fumble(database: Database, table_name: str, roll: int, modifier: int) 
     return {"table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(table.choose(modified).entry)}
 
 
-SHOW_KINDS = {"attack": "attack", "critical": "critical", "fumble": "fumble", "weapon": "weapons",
-              "weapons": "weapons", "creature": "creatures", "creatures": "creatures"}
-
-
 def show(database: Database, kind: str, name: str) -> dict:
     """The whole table (or weapon, creature) as rows for a grid."""
-    kind = SHOW_KINDS[kind]
+    kind = KIND_OF_WORD[kind]
     reader = database.reader()
     if kind == "attack":
         table = reader.load_attack_table(name)
@@ -109,4 +105,4 @@ def show(database: Database, kind: str, name: str) -> dict:
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries]}
     stored = reader.name_of(kind, name)
     items = [i for i in reader.list_named(kind) if i["name"] == stored]
-    return {"kind": kind[:-1], **items[0]}
+    return {"kind": SINGULAR[kind], **items[0]}

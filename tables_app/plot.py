@@ -16,6 +16,21 @@ OTHER_STYLE = {"linewidth": 1.2, "alpha": 0.7, "zorder": 2}
 
 
 def save(data: dict, path: str) -> None:
+    """Write the chart of ``data`` (odds or a sweep, as the JSON output) to a PNG."""
+    chart = figure(data)
+    import matplotlib.pyplot as plt
+
+    try:
+        chart.savefig(path, format="png")
+    except OSError as exc:
+        raise TablesError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(chart)
+
+
+def figure(data: dict):  # type: ignore[no-untyped-def]
+    """The matplotlib Figure of ``data``, laid out and not yet saved (the
+    caller closes it): ``save`` writes it, tests read its titles and lines."""
     try:
         import matplotlib
 
@@ -23,17 +38,9 @@ def save(data: dict, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise TablesError("--plot needs matplotlib: pip install 'tables-app[plot]'") from None
-    if "sweep" in data:
-        figure = _sweep(plt, data)
-    else:
-        figure = _odds(plt, data)
-    figure.tight_layout()
-    try:
-        figure.savefig(path, format="png")
-    except OSError as exc:
-        raise TablesError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
-    finally:
-        plt.close(figure)
+    chart = _sweep(plt, data) if "sweep" in data else _odds(plt, data)
+    chart.tight_layout()
+    return chart
 
 
 def title(data: dict) -> str:

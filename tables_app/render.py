@@ -13,6 +13,7 @@ from typing import Iterable
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from tables_app.domain import kinds
 from tables_app.layout import (
     BORDER,
     AtWidth,
@@ -36,8 +37,6 @@ LIST_COLUMNS = {
     "creatures": ("name", "defense", "armor", "rank", "hp", "features", "workbook"),
     "severities": ("name", "workbook", "sheet"),
 }
-TITLES = {"attack": "Attack tables", "critical": "Critical tables", "fumble": "Fumble tables",
-          "weapons": "Weapons", "creatures": "Creatures", "severities": "Severity scales"}
 NUMBERS = ("rows", "max result", "clumsy", "defense", "hp", "fumble modifier")
 
 
@@ -53,7 +52,7 @@ def listing(kind: str, items: list[dict]) -> Group:
     columns = LIST_COLUMNS[kind]
     headers = [column.replace("_", " ") for column in columns]
     rows = [[_text(item.get(c)) for c in columns] for item in items]
-    return Group(title_line(f"{TITLES[kind]} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
+    return Group(title_line(f"{kinds.label(kind, 2).capitalize()} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
 
 
 def listings(data: dict[str, list[dict]]) -> Group:

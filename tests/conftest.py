@@ -1,4 +1,6 @@
-"""Shared fixtures: workbooks written on the fly, databases in tmp_path."""
+"""Shared fixtures: workbooks written on the fly, databases in tmp_path.
+
+Only fixtures live here; the helpers tests import are in tests/helpers.py."""
 
 from __future__ import annotations
 
@@ -9,43 +11,10 @@ from typing import Callable
 import pytest
 from click.testing import CliRunner
 
+from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, Rows, build_workbook, db_dump
+
 from tables_app.cli import cli
 from tables_app.database import init_database, open_database
-
-Rows = list[list[object]]
-
-
-def build_workbook(path: Path, sheets: dict[str, Rows], hidden: tuple[str, ...] = ()) -> Path:
-    """Write an .xlsx with one sheet per entry; each row is a list of cell values."""
-    import openpyxl
-
-    book = openpyxl.Workbook()
-    book.remove(book.active)
-    for title, rows in sheets.items():
-        sheet = book.create_sheet(title)
-        for r, row in enumerate(rows, start=1):
-            for c, value in enumerate(row, start=1):
-                if value is None:
-                    continue
-                if isinstance(value, str) and value.startswith("'"):  # 'text: typed as text, as in Excel
-                    sheet.cell(row=r, column=c, value=value[1:]).data_type = "s"
-                else:
-                    sheet.cell(row=r, column=c, value=value)
-        if title in hidden:
-            sheet.sheet_state = "hidden"
-    book.save(path)
-    return path
-
-
-def rewrite(source: Path, target: Path, member: str, change: Callable[[bytes], bytes]) -> Path:
-    """Copy an .xlsx, passing one part's bytes through ``change``."""
-    import zipfile
-
-    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
-        for item in zin.infolist():
-            data = zin.read(item.filename)
-            zout.writestr(item.filename, change(data) if item.filename == member else data)
-    return target
 
 
 @pytest.fixture
@@ -109,60 +78,9 @@ def run(db_path: Path) -> Callable[..., object]:
     return invoke
 
 
-def db_dump(path: Path) -> list[str]:
-    """Every statement that rebuilds the database: equal dumps, equal databases."""
-    import sqlite3
-
-    connection = sqlite3.connect(path)
-    try:
-        return list(connection.iterdump())
-    finally:
-        connection.close()
-
-
 @pytest.fixture
 def dump() -> Callable[[Path], list[str]]:
     return db_dump
-
-
-# A small valid workbook "by someone else": custom severities, codes, branches.
-MINI_SEVERITIES: Rows = [
-    ["Kind", "severities"], ["Name", "Letters"], [],
-    ["Code", "Name", "Modifier"], ["A", "Alpha", 0], ["B", "Bravo", 5], ["C", "Charlie", 10],
-]
-MINI_CRITICAL: Rows = [
-    ["Kind", "critical"], ["Name", "Slash"], ["Code", "X"], ["Source", "test"], [],
-    ["Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition"],
-    ["01-50", "Nick", "A nick.", 1, None, None, None, None, None],
-    ["51-80", "Helm ring", "The helm rings.", 2, None, 1, None, "dazed", "helm"],
-    ["51-80", "Scalp cut", "The scalp opens.", 4, 2, 1, -10, "dazed, bleeding", "not helm"],
-    ["81–110", "Down", "Down he goes.", 9, 3, 2, -25, "prone, drop weapon", None],
-]
-MINI_FUMBLE: Rows = [
-    ["Kind", "fumble"], ["Name", "Oops"], [],
-    ["Roll", "Text", "Hits"], ["1-60", "Stumble.", 0], ["61+", "Fall over.", 2],
-]
-MINI_ATTACK: Rows = [
-    ["Kind", "attack"], ["Name", "Poke"], ["Notes", "descending, like print"], [],
-    ["Result", "Cloth", "Plate"],
-    ["41+", "9CX", "6 Bravo"],
-    ["31-40", "7 A Slash", "4 a"],
-    ["21–30", 5, "0"],
-    ["11 - 20", "2", "—"],
-    ["1-10", "-", "-"],
-]
-MINI_WEAPONS: Rows = [
-    ["Kind", "weapons"], [],
-    ["Name", "Attack table", "Max result", "Clumsy", "Critical", "Secondary critical", "Fumble table", "Fumble modifier", "Roll"],
-    ["Needle", "Poke", 60, "1-3", "X", None, "Oops", -5, "oeh"],
-    ["Pin", "poke", 45.0, 2, "Slash", "Slash", None, None, None],
-]
-MINI_CREATURES: Rows = [
-    ["Kind", "creatures"], [],
-    ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes"],
-    ["Tin Man", 20, "Plate", "heroic", 40, "helm, metal armor", "clanks"],
-    ["Scarecrow", 0, "Cloth", None, None, None, None],
-]
 
 
 @pytest.fixture
@@ -174,79 +92,3 @@ def mini_workbook(write_workbook: Callable[..., Path]) -> Path:
             "Poke": MINI_ATTACK, "Weapons": MINI_WEAPONS, "Creatures": MINI_CREATURES,
         },
     )
-
-
-def chi_square_agrees(counts: dict, probabilities: dict, *, alpha_z: float = 3.29) -> tuple[bool, float, float]:
-    """Pearson's chi-square of observed ``counts`` against exact ``probabilities``.
-
-    Cells with an expected count below 5 are pooled. The critical value is
-    the Wilson-Hilferty approximation at z = 3.29 (p ≈ 0.0005, one-sided),
-    so a correct model fails a fixed-seed test about once in 2,000 designs.
-    Returns (agrees, statistic, critical value).
-    """
-    n = sum(counts.values())
-    cells, pooled_observed, pooled_expected = [], 0, 0.0
-    for key, p in probabilities.items():
-        expected = float(p) * n
-        observed = counts.get(key, 0)
-        if expected < 5:
-            pooled_observed += observed
-            pooled_expected += expected
-        else:
-            cells.append((observed, expected))
-    unexpected = sum(c for k, c in counts.items() if k not in probabilities or probabilities[k] == 0)
-    if unexpected:
-        return False, float("inf"), 0.0
-    if pooled_expected >= 5 or (pooled_observed and not cells):
-        cells.append((pooled_observed, pooled_expected))
-    elif pooled_observed and cells:
-        o, e = cells[-1]
-        cells[-1] = (o + pooled_observed, e + pooled_expected)
-    df = max(len(cells) - 1, 1)
-    statistic = sum((o - e) ** 2 / e for o, e in cells if e > 0)
-    critical = df * (1 - 2 / (9 * df) + alpha_z * (2 / (9 * df)) ** 0.5) ** 3
-    return statistic <= critical, statistic, critical
-
-
-def error_lines(result) -> str:  # type: ignore[no-untyped-def]
-    """The ``Error:`` lines of a CLI result's stderr (warnings left out)."""
-    return "".join(line + "\n" for line in result.stderr.splitlines() if line.startswith("Error:"))
-
-
-def system_params(system, **values):  # type: ignore[no-untyped-def]
-    """A formula system's parameters: its declared defaults plus ``values``."""
-    full = {option.key: option.default for option in system.options}
-    full.update(values)
-    return system.build(full)
-
-
-def resolve_forced(system, dice, **values):  # type: ignore[no-untyped-def]
-    """Resolve with exactly these dice: none missing, none left over."""
-    from tables_app.domain.dice import ForcedDice
-
-    forced = ForcedDice(values=tuple(dice))
-    result = system.resolve(system_params(system, **values), forced)
-    assert forced.missing == [] and forced.unused == (), (forced.missing, forced.unused)
-    return result
-
-
-def seeded_resolutions(system, params, n: int = 20000, seed: int = 12345) -> list:  # type: ignore[no-untyped-def]
-    """``n`` resolutions of one attack with seeded dice, for agreement checks."""
-    from tables_app.domain.dice import SeededDice
-
-    dice = SeededDice(seed=seed)
-    return [system.resolve(params, dice) for _ in range(n)]
-
-
-def assert_agrees(counts: dict, probabilities: dict) -> None:
-    """Observed counts fit the exact probabilities (chi-square at a fixed seed)."""
-    agrees, statistic, critical = chi_square_agrees(counts, probabilities)
-    assert agrees, (statistic, critical, counts)
-
-
-def assert_mean_agrees(values: list, expected) -> None:  # type: ignore[no-untyped-def]
-    """A sample mean within four standard errors of the exact expectation."""
-    import statistics
-
-    error = statistics.stdev(values) / len(values) ** 0.5
-    assert abs(statistics.fmean(values) - float(expected)) <= 4 * error + 1e-12, (statistics.fmean(values), float(expected))

@@ -15,11 +15,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
-from tables_app.domain.tables import RollKind
-
-OPEN_HIGH = 96  # docs/table-system.md, "The open-ended d100": 96-100 rolls again and adds
-OPEN_LOW = 5  # 1-5 rolls again and subtracts
-
 
 class DiceError(ValueError):
     """A forced die that cannot be the die asked for."""
@@ -85,35 +80,13 @@ class ForcedDice(Dice):
 
 @dataclass(frozen=True)
 class OpenEndedRoll:
-    """An open-ended d100: the first die, the dice that followed, the total."""
+    """An open-ended d100: the first die, the dice that followed, the total
+    (the rules that open and continue it: domain/table_rules.py)."""
 
     unmodified: int
     extra: tuple[int, ...]
     total: int
     direction: int  # +1 opened high, -1 opened low, 0 closed
-
-
-def finish_open_ended(first: int, kind: RollKind, dice: Dice) -> OpenEndedRoll:
-    """Continue an open-ended roll whose first die is ``first``.
-
-    High: 96-100 rolls again and adds, while the new die is 96+.
-    Low: 1-5 rolls again and subtracts, continuing while the new die is 96+.
-    """
-    opens_high = kind in (RollKind.OE, RollKind.OEH) and first >= OPEN_HIGH
-    opens_low = kind in (RollKind.OE, RollKind.OEL) and first <= OPEN_LOW
-    if not (opens_high or opens_low):
-        return OpenEndedRoll(first, (), first, 0)
-    sign = 1 if opens_high else -1
-    label = "open-ended roll, high" if opens_high else "open-ended roll, low"
-    extra = []
-    total = first
-    while True:
-        die = dice.roll(100, label)
-        extra.append(die)
-        total += sign * die
-        if die < OPEN_HIGH:
-            break
-    return OpenEndedRoll(first, tuple(extra), total, sign)
 
 
 # ---------------------------------------------------------------- expressions

@@ -1,10 +1,12 @@
 """Exact odds of one attack of the table system (docs/table-system.md, "Odds").
 
-The open-ended roll's distribution is computed once per roll kind and
-Clumsy Range (chains cut only where the mass still to come is below 1e-15);
-the modified result depends only on CMB − DEF and the cap, so every row of
-the attack table gets its probability from two prefix-sum look-ups. Critical
-extra hits are averaged exactly over the closed d100 critical roll.
+The rules come from domain/table_rules.py, as for resolve and simulate: the
+first die's distribution is built face by face with ``first_die`` and the
+opened roll's tail die by die with ``chain_goes_on`` (chains cut only where
+the mass still to come is below 1e-15). The rules read the modified result
+in a few pieces (``AttackRules.pieces``); each is weighted by the exact
+probability of the totals whose ``modified_result`` lands in it.
+Critical extra hits are averaged exactly over the 100 faces of the critical die.
 """
 
 from __future__ import annotations
@@ -16,15 +18,15 @@ from functools import lru_cache
 from itertools import accumulate, compress
 from operator import add
 
+from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
-from tables_app.domain.dice import OPEN_HIGH, OPEN_LOW
 from tables_app.domain.distributions import TAIL_CUT
-from tables_app.domain.resolve import AUTOMATIC_MISS, SECONDARY_DEGREES, Attack, TableSet
 from tables_app.domain.severity import Severity
-from tables_app.domain.ranges import Range
-from tables_app.domain.tables import EffectTable, Entry, RollKind, choose_branch
+from tables_app.domain.table_rules import (
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_hits_by_die, damage, first_die, fumble_read,
+)
+from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
-D100 = 100
 OUTCOME_ORDER = tuple(o.value for o in Outcome)
 
 
@@ -70,8 +72,10 @@ def open_ended_tail() -> tuple[list[int], int]:
     then stops whatever it shows. Each level adds the stopping faces 1-95 as
     a run of equal weights, via a difference array (no loop over faces).
     """
+    going = [face for face in range(1, D100 + 1) if chain_goes_on(face)]
+    stopping_runs = _runs([face for face in range(1, D100 + 1) if not chain_goes_on(face)])
     levels = 1
-    while Fraction(D100 - OPEN_HIGH + 1, D100) ** levels >= TAIL_CUT:
+    while Fraction(len(going), D100) ** levels >= TAIL_CUT:
         levels += 1
     size = levels * D100 + 1
     difference = [0] * (size + 1)
@@ -79,15 +83,16 @@ def open_ended_tail() -> tuple[list[int], int]:
     for depth in range(levels):
         last = depth == levels - 1
         scale = D100 ** (levels - depth - 1)
-        stop_top = D100 if last else OPEN_HIGH - 1
-        going: dict[int, int] = {}
+        runs = [(1, D100)] if last else stopping_runs  # the last die stops whatever it shows
+        next_prefix: dict[int, int] = {}
         for base, ways in prefix.items():
-            difference[base + 1] += ways * scale  # faces 1..stop_top stop here
-            difference[base + stop_top + 1] -= ways * scale
+            for low, high in runs:
+                difference[base + low] += ways * scale
+                difference[base + high + 1] -= ways * scale
             if not last:
-                for face in range(OPEN_HIGH, D100 + 1):
-                    going[base + face] = going.get(base + face, 0) + ways
-        prefix = going
+                for face in going:
+                    next_prefix[base + face] = next_prefix.get(base + face, 0) + ways
+        prefix = next_prefix
     weights, running = [], 0
     for delta in difference[:size]:
         running += delta
@@ -95,10 +100,21 @@ def open_ended_tail() -> tuple[list[int], int]:
     return weights, D100**levels
 
 
+def _runs(faces: list[int]) -> list[tuple[int, int]]:
+    """Sorted faces as runs of consecutive faces: [1..95] → [(1, 95)]."""
+    runs: list[tuple[int, int]] = []
+    for face in faces:
+        if runs and runs[-1][1] == face - 1:
+            runs[-1] = (runs[-1][0], face)
+        else:
+            runs.append((face, face))
+    return runs
+
+
 @lru_cache(maxsize=64)
 def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
-    """The first die within the Clumsy Range fumbles (step 2, no rerolls);
-    otherwise 96+ opens high and 1-5 opens low as the roll kind allows.
+    """The first die as ``first_die`` reads it: fumbles, closed totals, or
+    the tail added above (opened high) or taken below (opened low).
 
     Totals are a dense list from the lowest to the highest reachable value;
     each opening die adds the tail, shifted by the die.
@@ -112,11 +128,12 @@ def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
     # Slices added with map(add, ...) run the ~800-long inner loops in C.
     for first in range(1, D100 + 1):
         offset = first - lowest
-        if first <= clumsy:
+        start = first_die(first, clumsy, kind)
+        if start is FirstDie.FUMBLE:
             fumbles += 1
-        elif first >= OPEN_HIGH and kind in (RollKind.OE, RollKind.OEH):
+        elif start.sign > 0:  # the tail added: first + 1 .. first + reach
             weights[offset + 1:offset + reach + 1] = map(add, weights[offset + 1:offset + reach + 1], upward)
-        elif first <= OPEN_LOW and kind in (RollKind.OE, RollKind.OEL):
+        elif start.sign < 0:  # the tail taken: first - reach .. first - 1
             weights[offset - reach:offset] = map(add, weights[offset - reach:offset], downward)
         else:
             weights[offset] += tail_denominator
@@ -125,26 +142,14 @@ def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
     return RollDistribution(Fraction(fumbles, D100), totals, cumulative, D100 * tail_denominator)
 
 
-def d100_spread(table: EffectTable, modifier: int) -> list[tuple[Range, tuple[Entry, ...], int]]:
-    """How many of the 100 faces of d100 + ``modifier`` read each row (rolls
-    beyond either end read the end row, as ``EffectTable.row`` does)."""
-    low, high = 1 + modifier, D100 + modifier
-    ranges, values = table.rows.ranges, table.rows.values
-    spread = []
-    for i, (span, entries) in enumerate(zip(ranges, values)):
-        row_low = span.low if i else low
-        row_high = high if i == len(ranges) - 1 or span.high is None else span.high
-        count = min(high, row_high) - max(low, row_low) + 1
-        if count > 0:
-            spread.append((span, entries, count))
-    return spread
-
-
 @lru_cache(maxsize=4096)
-def expected_critical_hits(table: EffectTable, modifier: int, features: frozenset[str]) -> Fraction:
-    """Mean extra hits of a closed d100 + ``modifier`` on ``table`` (step 10)."""
-    hits = sum(count * choose_branch(entries, features).entry.hits for _, entries, count in d100_spread(table, modifier))
-    return Fraction(hits, D100)
+def expected_critical_hits(table: EffectTable, severity: Severity, features: frozenset[str]) -> Fraction:
+    """Mean extra hits of the critical die (step 10), over its 100 faces."""
+    return Fraction(sum(critical_hits_by_die(CriticalPlan(table, severity, severity, 0), features)), D100)
+
+
+def _expected_hits(plan: CriticalPlan | None, features: frozenset[str]) -> Fraction:
+    return Fraction(0) if plan is None else expected_critical_hits(plan.table, plan.severity, features)
 
 
 @dataclass(frozen=True)
@@ -157,78 +162,59 @@ class TableOdds:
 
 
 def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
+    rules = AttackRules(attack, tables)
     weapon = attack.weapon
     roll = attack_roll(weapon.roll, weapon.clumsy)
     outcomes = {word: Fraction(0) for word in OUTCOME_ORDER}
-    scale = tables.attack.scale
-    severities = {level.code: Fraction(0) for level in scale.levels}
+    severities = {level.code: Fraction(0) for level in tables.attack.scale.levels}
     outcomes[Outcome.FUMBLE.value] = roll.fumble
-    fumble_rows = _fumble_rows(weapon.fumble_modifier, tables.fumble, roll.fumble)
-    reached = 1 - roll.fumble
-    if attack.effective_cmb < 0:  # step 6: ineffective whatever the table says
-        outcomes[Outcome.INEFFECTIVE.value] = reached
-        return TableOdds(outcomes, severities, fumble_rows, Fraction(0))
-    shift = attack.effective_cmb - attack.defense
-    cap = weapon.max_result
-    column = tables.attack.column(attack.armor)
-    if column is None:
-        raise ValueError(f"attack table {tables.attack.name!r} has no armor column {attack.armor!r}")
-    # Step 7: R = min(T + shift, cap) <= 10 misses.
-    if cap is not None and cap <= AUTOMATIC_MISS:
-        outcomes[Outcome.MISS.value] += reached
-        return TableOdds(outcomes, severities, fumble_rows, Fraction(0))
-    outcomes[Outcome.MISS.value] += roll.at_most(AUTOMATIC_MISS - shift)
+    fumble_rows = _fumble_rows(weapon, tables.fumble, roll.fumble)
     expected = Fraction(0)
     rows_read = []
-    ranges = tables.attack.rows.ranges
-    for i, (row_range, cells) in enumerate(zip(ranges, tables.attack.rows.values)):
-        low = max(row_range.low, AUTOMATIC_MISS + 1)
-        high = None if i == len(ranges) - 1 else row_range.high  # above the top reads the top row
-        p = _row_probability(roll, shift, cap, low, high)
-        if not p:
-            continue
-        rows_read.append((row_range.label, p))
-        cell = cells[column]
-        if cell.outcome is not Outcome.CRITICAL:
-            outcomes[cell.outcome.value] += p
-            expected += p * cell.hits
-            continue
-        rolled = scale.get(cell.severity)  # type: ignore[arg-type]
-        severity = scale.lower(rolled, attack.reduction)
-        if severity is None:  # step 9: cancelled → a hit with the cell's damage
-            outcomes[Outcome.HIT.value] += p
-            expected += p * cell.hits
-            continue
-        outcomes[Outcome.CRITICAL.value] += p
-        severities[severity.code] += p
-        primary = tables.criticals[cell.critical or weapon.critical]
-        extra = expected_critical_hits(primary, severity.modifier, attack.features)
-        extra += _secondary_hits(attack, tables, severity)
-        expected += p * (cell.hits + extra)
+    for reading, weight in _readings(rules, roll):
+        p = Fraction(weight, roll.denominator)
+        outcomes[reading.outcome.value] += p
+        if reading.row is not None:
+            rows_read.append((reading.cell.row, p))  # type: ignore[union-attr]
+        if reading.critical is not None:
+            severities[reading.critical.severity.code] += p
+        extras = [_expected_hits(plan, attack.features) for plan in (reading.critical, reading.secondary)]
+        expected += p * damage(reading.hits, extras)
     return TableOdds(outcomes, severities, fumble_rows, expected, rows_read)
 
 
-def _row_probability(roll: RollDistribution, shift: int, cap: int | None, low: int, high: int | None) -> Fraction:
-    """P(min(T + shift, cap) in [low, high])."""
-    if cap is not None:
-        if cap < low:
-            return Fraction(0)
-        if high is None or cap <= high:  # the cap lands in this row: everything at or above it reads here
-            return roll.at_least(low - shift)
-    return roll.between(low - shift, None if high is None else high - shift)
+def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading, int]]:
+    """Every piece the result can read, with its weight over ``roll.denominator``.
+
+    The modified result never falls as the total rises, so the totals whose
+    result lands in a piece are one run of the sorted totals, found by bisection.
+    """
+    def result(total: int) -> int:
+        return rules.modified_result(total)[1]
+
+    found = []
+    start = 0  # the first total whose result reaches the piece
+    pieces = rules.pieces
+    for i, (_, reading) in enumerate(pieces):
+        end = len(roll.totals) if i + 1 == len(pieces) else bisect_left(roll.totals, pieces[i + 1][0], lo=start, key=result)
+        weight = (roll.cumulative[end - 1] if end else 0) - (roll.cumulative[start - 1] if start else 0)
+        if weight:
+            found.append((reading, weight))
+        start = end
+    return found
 
 
-def _secondary_hits(attack: Attack, tables: TableSet, severity: Severity) -> Fraction:
-    name = attack.weapon.secondary_critical
-    if not name:
-        return Fraction(0)
-    lower = tables.attack.scale.lower(severity, SECONDARY_DEGREES)
-    if lower is None:
-        return Fraction(0)
-    return expected_critical_hits(tables.criticals[name], lower.modifier, attack.features)
-
-
-def _fumble_rows(modifier: int, table: EffectTable | None, fumble: Fraction) -> dict[str, Fraction]:
+def _fumble_rows(weapon: Weapon, table: EffectTable | None, fumble: Fraction) -> dict[str, Fraction]:
     if table is None or not fumble:
         return {}
-    return {span.label: fumble * count / D100 for span, _, count in d100_spread(table, modifier)}
+    return {label: fumble * count / D100 for label, count in fumble_faces(table, weapon).items()}
+
+
+@lru_cache(maxsize=256)
+def fumble_faces(table: EffectTable, weapon: Weapon) -> dict[str, int]:
+    """How many faces of the fumble die read each row (in table order)."""
+    counts: dict[str, int] = {}
+    for die in range(1, D100 + 1):
+        label = fumble_read(table, die, weapon)[1].entry.range.label  # an entry's range is its row's
+        counts[label] = counts.get(label, 0) + 1
+    return counts

@@ -1,64 +1,23 @@
 """Resolving one attack of the table system, in the order of docs/table-system.md.
 
-Pure: compiled tables in, a dice source in, an immutable result out. Each
-numbered step below is the step of the same number in docs/table-system.md.
+Pure: compiled tables in, a dice source in, an immutable result out. The
+rules themselves are in domain/table_rules.py (shared with odds and
+simulate); here each die is rolled as they ask, and each step is told.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
 
-from tables_app.domain.cells import AttackCell, Outcome
-from tables_app.domain.dice import Dice, OpenEndedRoll, finish_open_ended
+from tables_app.domain.bounds import D100
+from tables_app.domain.cells import Outcome
+from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
-from tables_app.domain.tables import AttackTable, EffectTable, Entry, Rank, Weapon
-
-AUTOMATIC_MISS = 10  # step 7: a modified result of 10 or less misses
-SECONDARY_DEGREES = 2  # step 11: the secondary critical is two degrees lower
-
-
-@dataclass(frozen=True)
-class Attack:
-    """Everything about one attack except the dice."""
-
-    weapon: Weapon
-    cmb: int
-    armor: str
-    defense: int = 0
-    modifiers: tuple[tuple[str, int], ...] = ()
-    rank: Rank = Rank.NORMAL
-    crit_reduction: int = 0
-    ignore_crit_reduction: bool = False
-    features: frozenset[str] = frozenset()
-
-    @property
-    def effective_cmb(self) -> int:
-        return self.cmb + sum(value for _, value in self.modifiers)
-
-    @property
-    def reduction(self) -> int:
-        """Degrees of critical reduction (step 9)."""
-        if self.ignore_crit_reduction:
-            return 0
-        return self.rank.critical_reduction + self.crit_reduction
-
-
-@dataclass(frozen=True)
-class TableSet:
-    """The compiled tables one weapon can reach."""
-
-    attack: AttackTable
-    criticals: Mapping[str, EffectTable]
-    fumble: EffectTable | None = None
-
-
-@dataclass(frozen=True)
-class CellRead:
-    table: str
-    row: str
-    armor: str
-    cell: AttackCell
+from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead, AUTOMATIC_MISS: re-exported)
+    AUTOMATIC_MISS, Attack, AttackRules, CellRead, CriticalPlan, FirstDie, TableSet, critical_read, damage, first_die,
+    fumble_read, open_ended_roll,
+)
+from tables_app.domain.tables import EffectTable, Entry, Weapon
 
 
 @dataclass(frozen=True)
@@ -108,111 +67,77 @@ class AttackResult:
 
 
 def resolve_attack(attack: Attack, tables: TableSet, dice: Dice) -> AttackResult:
+    """Roll each die the rules ask for (docs/table-system.md steps 1-12) and say what it did."""
+    rules = AttackRules(attack, tables)
     steps: list[str] = []
     weapon = attack.weapon
-    # 1. The first d100: the unmodified roll.
-    first = dice.roll(100, "attack roll")
-    # 2. Fumble: within the Clumsy Range, whatever the modifiers; no open-ended rerolls.
-    if first <= weapon.clumsy:
+    first = dice.roll(D100, "attack roll")
+    start = first_die(first, weapon.clumsy, weapon.roll)
+    if start is FirstDie.FUMBLE:
         steps.append(f"Unmodified roll {first} is within the Clumsy Range 1-{weapon.clumsy}: the attack fumbles.")
         fumble = _roll_fumble(weapon, tables.fumble, dice, steps)
         return AttackResult(Outcome.FUMBLE, 0, OpenEndedRoll(first, (), first, 0), attack.effective_cmb, fumble=fumble, steps=tuple(steps))
-    roll = finish_open_ended(first, weapon.roll, dice)
+    roll = open_ended_roll(first, start, dice)
     steps.append(_describe_roll(roll))
-    # 3. Effective CMB; 4. modified result.
     effective = attack.effective_cmb
-    uncapped = roll.total + effective - attack.defense
+    uncapped, result = rules.modified_result(roll.total)
     mods = "".join(f" {_signed(value)} ({name})" for name, value in attack.modifiers)
     cmb = f"CMB {attack.cmb}{mods} = {effective}" if attack.modifiers else f"CMB {effective}"
     steps.append(f"{cmb}; {roll.total} {_signed(effective)} - DEF {attack.defense} = {uncapped}.")
-    # 5. Max Result, applied last.
-    result = uncapped
-    if weapon.max_result is not None and uncapped > weapon.max_result:
-        result = weapon.max_result
+    if result < uncapped:
         steps.append(f"Max Result {weapon.max_result} caps the result at {result}.")
     base = dict(roll=roll, effective_cmb=effective, result=result, uncapped=uncapped)
-    cell = _read_cell(attack, tables.attack, result)
-    # 6. Ineffective: a CMB below 0 does nothing, whatever the table says.
-    if effective < 0:
+    reading = rules.read(result)
+    cell = reading.cell
+    if reading.outcome is Outcome.INEFFECTIVE:
         if cell is not None:
             steps.append(f"{_describe_cell(cell)}, but it does not count:")
         steps.append(f"Effective CMB {effective} is below 0: the attack is ineffective.")
         return AttackResult(Outcome.INEFFECTIVE, 0, cell=cell, steps=tuple(steps), **base)
-    # 7. Automatic miss.
-    if result <= AUTOMATIC_MISS:
+    if cell is None:
         steps.append(f"Result {result} is {AUTOMATIC_MISS} or less: an automatic miss.")
         return AttackResult(Outcome.MISS, 0, steps=tuple(steps), **base)
-    # 8. The cell.
-    assert cell is not None  # tables cover 11 upward (import validation)
     steps.append(_describe_cell(cell) + ".")
-    hits = cell.cell.hits
-    if cell.cell.outcome is not Outcome.CRITICAL:
-        return AttackResult(cell.cell.outcome, hits, cell=cell, steps=tuple(steps), **base)
-    # 9. Critical reduction.
-    scale = tables.attack.scale
-    rolled = scale.get(cell.cell.severity)  # type: ignore[arg-type]
-    reduction = attack.reduction
-    severity = scale.lower(rolled, reduction)
-    if reduction:
-        steps.append(_describe_reduction(attack, rolled, severity))
-    if severity is None:
-        steps.append(f"Damage: {hits}.")
-        cancelled = CancelledCritical(rolled.code, reduction)
-        return AttackResult(Outcome.HIT, hits, cell=cell, cancelled_critical=cancelled, steps=tuple(steps), **base)
-    # 10. The critical roll on the cell's own table, else the weapon's.
-    critical_name = cell.cell.critical or weapon.critical
-    critical = _roll_critical(tables.criticals[critical_name], severity, rolled, reduction, attack, dice, steps, "Critical")
-    # 11. The secondary critical, two degrees lower.
+    if reading.critical is None and reading.cancelled is None:
+        return AttackResult(reading.outcome, reading.hits, cell=cell, steps=tuple(steps), **base)
+    if attack.reduction:
+        rolled = reading.cancelled or reading.critical.rolled  # type: ignore[union-attr]
+        steps.append(_describe_reduction(attack, rolled, reading.critical and reading.critical.severity))
+    if reading.critical is None:
+        steps.append(f"Damage: {reading.hits}.")
+        cancelled = CancelledCritical(reading.cancelled.code, attack.reduction)  # type: ignore[union-attr]
+        return AttackResult(Outcome.HIT, reading.hits, cell=cell, cancelled_critical=cancelled, steps=tuple(steps), **base)
+    critical = _roll_critical(reading.critical, attack, dice, steps, "Critical")
     secondary = None
-    if weapon.secondary_critical:
-        lower = scale.lower(severity, SECONDARY_DEGREES)
-        if lower is None:
-            steps.append(f"Secondary critical ({weapon.secondary_critical}): none, {severity.code} is too light.")
-        else:
-            table = tables.criticals[weapon.secondary_critical]
-            secondary = _roll_critical(table, lower, severity, 0, attack, dice, steps, "Secondary critical")
-    # 12. Damage: the cell's hits plus every critical's extra hits.
+    if reading.too_light is not None:
+        steps.append(f"Secondary critical ({weapon.secondary_critical}): none, {reading.too_light.code} is too light.")
+    elif reading.secondary is not None:
+        secondary = _roll_critical(reading.secondary, attack, dice, steps, "Secondary critical")
     extras = [c.entry.hits for c in (critical, secondary) if c is not None]
-    damage = hits + sum(extras)
-    steps.append("Damage: " + " + ".join(str(n) for n in [hits, *extras]) + (f" = {damage}." if extras else "."))
-    return AttackResult(Outcome.CRITICAL, damage, cell=cell, critical=critical, secondary_critical=secondary, steps=tuple(steps), **base)
+    total = damage(reading.hits, extras)
+    steps.append("Damage: " + " + ".join(str(n) for n in [reading.hits, *extras]) + (f" = {total}." if extras else "."))
+    return AttackResult(Outcome.CRITICAL, total, cell=cell, critical=critical, secondary_critical=secondary, steps=tuple(steps), **base)
 
 
-def _read_cell(attack: Attack, table: AttackTable, result: int) -> CellRead | None:
-    column = table.column(attack.armor)
-    if column is None:
-        raise ValueError(f"attack table {table.name!r} has no armor column {attack.armor!r} (columns: {', '.join(table.armors)})")
-    if result <= AUTOMATIC_MISS:
-        return None
-    found = table.read(result, column)
-    if found is None:
-        return None
-    row, cell = found
-    return CellRead(table.name, row.label, table.armors[column], cell)
-
-
-def _roll_critical(
-    table: EffectTable, severity: Severity, rolled: Severity, reduction: int,
-    attack: Attack, dice: Dice, steps: list[str], label: str,
-) -> CriticalRoll:
-    roll = dice.roll(100, f"{label.lower()} roll on {table.name}")
-    modified = roll + severity.modifier
-    choice = table.choose(modified, attack.features)
+def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[str], label: str) -> CriticalRoll:
+    table, severity = plan.table, plan.severity
+    roll = dice.roll(D100, f"{label.lower()} roll on {table.name}")
+    modified, choice = critical_read(plan, roll, attack.features)
     entry = choice.entry
     steps.append(f"{label}: {severity.code} on {table.name}, {roll} {_signed(severity.modifier)} = {modified} ({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
     if choice.other is not None:
         steps.append(f"  (if {choice.other.condition}: {_describe_entry(choice.other)})")
-    return CriticalRoll(table.name, severity.code, rolled.code, reduction, roll, modified, entry, choice.other)
+    return CriticalRoll(table.name, severity.code, plan.rolled.code, plan.reduction, roll, modified, entry, choice.other)
 
 
 def _roll_fumble(weapon: Weapon, table: EffectTable | None, dice: Dice, steps: list[str]) -> FumbleRoll | None:
     if table is None:
         steps.append(f"{weapon.name} has no fumble table.")
         return None
-    roll = dice.roll(100, f"fumble roll on {table.name}")
-    modified = roll + weapon.fumble_modifier
-    entry = table.choose(modified).entry
+    roll = dice.roll(D100, f"fumble roll on {table.name}")
+    modified, choice = fumble_read(table, roll, weapon)
+    entry = choice.entry
     steps.append(f"Fumble: {table.name}, {roll} {_signed(weapon.fumble_modifier)} = {modified} ({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
     return FumbleRoll(table.name, roll, modified, entry)

@@ -9,14 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
-from tables_app.domain.dice import OPEN_HIGH, OPEN_LOW, SeededDice
-from tables_app.domain.resolve import AUTOMATIC_MISS, SECONDARY_DEGREES, Attack, TableSet
-from tables_app.domain.tables import EffectTable, RollKind
+from tables_app.domain.dice import SeededDice
+from tables_app.domain.table_rules import (
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_hits_by_die, first_die,
+)
+from tables_app.domain.table_rules import damage as damage_of  # the step; ``damage`` below is the array
 
 OUTCOMES = tuple(o.value for o in Outcome)
 CHUNK = 500_000  # attacks per vectorised step: bounded memory, a progress tick each
 Progress = Callable[[int], None]
+FACES = range(1, D100 + 1)
 
 
 @dataclass
@@ -32,88 +36,106 @@ class Tally:
         self.damage_squares += squares
 
 
-def _critical_hits(table: EffectTable, modifier: int, features: frozenset[str]):  # type: ignore[no-untyped-def]
-    import numpy as np
+class _ReadingsByTotal:
+    """Look-up arrays of the rules (domain/table_rules.py), indexed by sampled
+    totals: each total is read once by ``AttackRules.read_total``, and each
+    distinct reading gets a number; per number, its outcome, cell hits,
+    severity and the rows of critical hits by die."""
 
-    return np.array([table.choose(roll + modifier, features).entry.hits for roll in range(1, 101)], dtype=np.int64)
+    def __init__(self, attack: Attack, tables: TableSet):
+        import numpy as np
+
+        self.rules, self.features = AttackRules(attack, tables), attack.features
+        self.severity_codes = [level.code for level in tables.attack.scale.levels]
+        self.low = self.high = 0  # totals covered: low..high-1
+        self.index = np.zeros(0, dtype=np.int64)
+        self._number: dict[int, int] = {}
+        self._plans: dict[CriticalPlan, int] = {}
+        self.outcome: list[int] = []
+        self.hits: list[int] = []
+        self.primary: list[int] = []
+        self.secondary: list[int] = []
+        self.severity: list[int] = []
+        self.critical_hits: list[list[int]] = []
+
+    def cover(self, low: int, high: int):  # type: ignore[no-untyped-def]
+        """Make ``index`` reach totals low..high; returns the per-reading arrays."""
+        import numpy as np
+
+        if self.high <= self.low:
+            self.low = self.high = low
+        if low < self.low or high >= self.high:
+            new_low, new_high = min(low, self.low), max(high + 1, self.high)
+            before = [self._numbered(self.rules.read_total(t)) for t in range(new_low, self.low)]
+            after = [self._numbered(self.rules.read_total(t)) for t in range(self.high, new_high)]
+            self.index = np.concatenate([np.array(before, dtype=np.int64), self.index, np.array(after, dtype=np.int64)])
+            self.low, self.high = new_low, new_high
+        hits = np.array(self.critical_hits, dtype=np.int64) if self.critical_hits else np.zeros((1, D100), dtype=np.int64)
+        return (np.array(self.outcome), np.array(self.hits, dtype=np.int64), np.array(self.primary), np.array(self.secondary),
+                np.array(self.severity), hits)
+
+    def _numbered(self, reading: Reading) -> int:
+        key = id(reading)  # readings are shared objects that live as long as the rules (one per row read)
+        if key not in self._number:
+            self._number[key] = len(self.outcome)
+            self.outcome.append(OUTCOMES.index(reading.outcome.value))
+            self.hits.append(reading.hits)
+            self.primary.append(self._plan(reading.critical))
+            self.secondary.append(self._plan(reading.secondary))
+            self.severity.append(-1 if reading.critical is None else self.severity_codes.index(reading.critical.severity.code))
+        return self._number[key]
+
+    def _plan(self, plan: CriticalPlan | None) -> int:
+        if plan is None:
+            return -1
+        if plan not in self._plans:
+            self._plans[plan] = len(self.critical_hits)
+            self.critical_hits.append(critical_hits_by_die(plan, self.features))
+        return self._plans[plan]
 
 
 def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, progress: Progress | None = None) -> Tally:
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    weapon, scale = attack.weapon, tables.attack.scale
-    column = tables.attack.column(attack.armor)
-    assert column is not None
-    ranges = tables.attack.rows.ranges
-    lows = np.array([r.low for r in ranges], dtype=np.int64)
+    weapon = attack.weapon
+    readings = _ReadingsByTotal(attack, tables)
+    starts = [first_die(face, weapon.clumsy, weapon.roll) for face in FACES]
+    fumbles_on = np.array([start is FirstDie.FUMBLE for start in starts])
+    sign_on = np.array([start.sign for start in starts])  # +1 adds the chain, -1 takes it, 0 closed
+    goes_on = np.array([chain_goes_on(face) for face in FACES])
     codes = {word: i for i, word in enumerate(OUTCOMES)}
-    # Per row: outcome code, cell hits, and which critical look-ups apply.
-    row_outcome, row_hits, row_lookup, row_secondary, row_severity = [], [], [], [], []
-    lookups: list = []  # arrays of extra hits by critical roll 1-100
-    severity_codes = [level.code for level in scale.levels]
-    for cells in tables.attack.rows.values:
-        cell = cells[column]
-        row_hits.append(cell.hits)
-        lookup = secondary = severity_index = -1
-        outcome = cell.outcome.value
-        if cell.outcome is Outcome.CRITICAL:
-            severity = scale.lower(scale.get(cell.severity), attack.reduction)  # type: ignore[arg-type]
-            if severity is None:
-                outcome = Outcome.HIT.value
-            else:
-                severity_index = severity_codes.index(severity.code)
-                lookups.append(_critical_hits(tables.criticals[cell.critical or weapon.critical], severity.modifier, attack.features))
-                lookup = len(lookups) - 1
-                lower = scale.lower(severity, SECONDARY_DEGREES)
-                if weapon.secondary_critical and lower is not None:
-                    lookups.append(_critical_hits(tables.criticals[weapon.secondary_critical], lower.modifier, attack.features))
-                    secondary = len(lookups) - 1
-        row_outcome.append(codes[outcome])
-        row_lookup.append(lookup)
-        row_secondary.append(secondary)
-        row_severity.append(severity_index)
-    row_outcome_a, row_hits_a = np.array(row_outcome), np.array(row_hits, dtype=np.int64)
-    row_lookup_a, row_secondary_a, row_severity_a = np.array(row_lookup), np.array(row_secondary), np.array(row_severity)
-    table_hits = np.stack(lookups) if lookups else np.zeros((1, 100), dtype=np.int64)
+    severity_codes = readings.severity_codes
     tally = Tally()
     outcome_counts = np.zeros(len(OUTCOMES), dtype=np.int64)
     severity_counts = np.zeros(len(severity_codes), dtype=np.int64)
-    shift = attack.effective_cmb - attack.defense
     done = 0
     while done < count:
         n = min(CHUNK, count - done)
-        first = rng.integers(1, 101, n)
-        fumble = first <= weapon.clumsy
+        first = rng.integers(1, D100 + 1, n)
+        fumble = fumbles_on[first - 1]
         total = first.astype(np.int64)
-        if weapon.roll in (RollKind.OE, RollKind.OEH):
-            _open(rng, total, ~fumble & (first >= OPEN_HIGH), +1)
-        if weapon.roll in (RollKind.OE, RollKind.OEL):
-            _open(rng, total, ~fumble & (first <= OPEN_LOW), -1)
-        result = total + shift
-        if weapon.max_result is not None:
-            result = np.minimum(result, weapon.max_result)
+        signs = sign_on[first - 1]
+        for sign in (FirstDie.OPENS_HIGH.sign, FirstDie.OPENS_LOW.sign):  # high chains drawn first, then low
+            _open(rng, total, signs == sign, sign, goes_on)
         outcome = np.empty(n, dtype=np.int64)
         damage = np.zeros(n, dtype=np.int64)
         outcome[fumble] = codes["fumble"]
         reached = ~fumble
-        if attack.effective_cmb < 0:
-            outcome[reached] = codes["ineffective"]
-        else:
-            missed = reached & (result <= AUTOMATIC_MISS)
-            outcome[missed] = codes["miss"]
-            read = reached & ~missed
-            rows = np.clip(np.searchsorted(lows, result[read], side="right") - 1, 0, len(ranges) - 1)
-            outcome[read] = row_outcome_a[rows]
-            damage[read] = row_hits_a[rows]
-            for lookup_index in (row_lookup_a[rows], row_secondary_a[rows]):
-                rolled = lookup_index >= 0
-                if rolled.any():
-                    dice = rng.integers(1, 101, int(rolled.sum()))
-                    positions = np.flatnonzero(read)[rolled]
-                    damage[positions] += table_hits[lookup_index[rolled], dice - 1]
-            severities = row_severity_a[rows]
-            severity_counts += np.bincount(severities[severities >= 0], minlength=len(severity_codes))
+        row_outcome, row_hits, row_primary, row_secondary, row_severity, critical_hits = readings.cover(int(total.min()), int(total.max()))
+        numbers = readings.index[total[reached] - readings.low]
+        outcome[reached] = row_outcome[numbers]
+        extras = []
+        for plan in (row_primary[numbers], row_secondary[numbers]):  # the primary's dice first, then the secondary's
+            extra = np.zeros(numbers.size, dtype=np.int64)
+            rolled = plan >= 0
+            if rolled.any():
+                dice = rng.integers(1, D100 + 1, int(rolled.sum()))
+                extra[rolled] = critical_hits[plan[rolled], dice - 1]
+            extras.append(extra)
+        damage[reached] = damage_of(row_hits[numbers], extras)
+        severities = row_severity[numbers]
+        severity_counts += np.bincount(severities[severities >= 0], minlength=len(severity_codes))
         outcome_counts += np.bincount(outcome, minlength=len(OUTCOMES))
         tally.add_damage(int(damage.sum()), int((damage * damage).sum()))
         done += n
@@ -125,16 +147,16 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
     return tally
 
 
-def _open(rng, total, mask, sign: int) -> None:  # type: ignore[no-untyped-def]
+def _open(rng, total, mask, sign: int, goes_on) -> None:  # type: ignore[no-untyped-def]
     """Roll the open-ended chain for the attacks in ``mask``: add (or
-    subtract) d100s while the new die is 96+."""
+    subtract) d100s while ``goes_on`` the new die."""
     import numpy as np
 
     active = np.flatnonzero(mask)
     while active.size:
-        dice = rng.integers(1, 101, active.size)
+        dice = rng.integers(1, D100 + 1, active.size)
         total[active] += sign * dice
-        active = active[dice >= OPEN_HIGH]
+        active = active[goes_on[dice - 1]]
 
 
 def simulate_formula(resolve: Callable, params: object, outcomes: tuple[str, ...], count: int, seed: int,

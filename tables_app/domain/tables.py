@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Iterable
 
 from tables_app.domain.cells import AttackCell
@@ -54,6 +55,7 @@ class Entry:
     condition: str | None = None
 
 
+@lru_cache(maxsize=1024)
 def condition_feature(condition: str) -> tuple[str, bool]:
     """``"helm"`` → ("helm", True); ``"not helm"`` → ("helm", False);
     the feature folded (domain/names.py)."""
@@ -79,13 +81,18 @@ def choose_branch(entries: tuple[Entry, ...], features: frozenset[str]) -> Choic
     """
     if len(entries) == 1:
         return Choice(entries[0], None)
-    wanted = {fold(f) for f in features}
+    wanted = _folded(features)
     for entry in entries:
         feature, positive = condition_feature(entry.condition or "")
         if (feature in wanted) == positive:
             others = [e for e in entries if e is not entry]
             return Choice(entry, others[0] if others else None)
     raise ValueError("branches do not cover the target")  # prevented by validation
+
+
+@lru_cache(maxsize=256)
+def _folded(features: frozenset[str]) -> frozenset[str]:
+    return frozenset(fold(f) for f in features)
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,13 @@ probably mistakes. Warnings never fail an import unless --strict."""
 
 from __future__ import annotations
 
+from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
+from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.names import fold
-from tables_app.domain.resolve import AUTOMATIC_MISS
 from tables_app.errors import Problem
-from tables_app.sheets.parse import ParsedWorkbook
+from tables_app.import_model import ParsedWorkbook
 
-D100 = 100
 WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 
@@ -58,13 +58,11 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
             in_workbook["fumble"].add(fold(w.fumble_table))
     for item in parsed.attack_tables:
         in_workbook["critical"] |= {fold(c.critical) for cells in item.value.rows.values for c in cells if c.critical}
-    for kind, items, label in (("attack", parsed.attack_tables, "attack table"),
-                               ("critical", parsed.critical_tables, "critical table"),
-                               ("fumble", parsed.fumble_tables, "fumble table")):
-        for item in items if weapons_in_import else ():
+    for kind in TABLE_KINDS:
+        for item in parsed.items(kind) if weapons_in_import else ():
             key = fold(item.name)
             if key not in used[kind] and key not in in_workbook[kind]:
-                warn(item.sheet, item.cell, f"no weapon{' or attack cell' if kind == 'critical' else ''} uses {label} {item.name!r}")
+                warn(item.sheet, item.cell, f"no weapon{' or attack cell' if kind == 'critical' else ''} uses {LABELS[kind]} {item.name!r}")
     return warnings
 
 

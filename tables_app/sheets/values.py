@@ -87,3 +87,8 @@ def as_int(value: object, what: str = "value") -> int:
             return int(number)
         raise ValueError(f"{what} must be a whole number, not {value!r}")
     raise ValueError(f"{what} must be a whole number, not {value!r}")
+
+
+def as_tags(value: object) -> tuple[str, ...]:
+    """A comma-separated list (Features, Effects), blanks dropped."""
+    return tuple(tag.strip() for tag in as_text(value).split(",") if tag.strip())

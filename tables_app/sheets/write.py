@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Rank, RollKind, TableKind, Weapon
-from tables_app.sheets.parse import NOTES_KIND
+from tables_app.sheets.grid import NOTES_KIND
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENTRY_HEADER = ("Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition")

@@ -15,6 +15,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale
@@ -30,8 +31,6 @@ NAMED_TABLES = {
     "severities": "severity_scale", "attack": "attack_table", "critical": "critical_table",
     "fumble": "fumble_table", "weapons": "weapon", "creatures": "creature",
 }
-WHAT = {"attack": "attack table", "critical": "critical table", "fumble": "fumble table",
-        "weapons": "weapon", "creatures": "creature", "severities": "severity scale"}
 ENTRY_TABLES = {TableKind.CRITICAL: ("critical_table", "critical_entry", "critical_effect", "critical_table_id"),
                 TableKind.FUMBLE: ("fumble_table", "fumble_entry", "fumble_effect", "fumble_table_id")}
 
@@ -66,7 +65,7 @@ class Reader:
             known = [n for (n,) in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]}")]
             if kind == "critical":  # a critical table is also asked for by its code
                 known += [code for (code,) in c.execute("SELECT code FROM critical_table WHERE code IS NOT NULL")]
-            raise NotFound.unknown(f"no {WHAT[kind]} named {name!r}", name, known, f"see `tables list {kind}`")
+            raise NotFound.unknown(f"no {LABELS[kind]} named {name!r}", name, known, f"see `tables list {kind}`")
         return row
 
     def name_of(self, kind: str, name: str) -> str:

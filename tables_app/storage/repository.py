@@ -10,10 +10,11 @@ from __future__ import annotations
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.severity import SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
-from tables_app.sheets.parse import Catalog, Defined, ParsedWorkbook
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook
 from tables_app.storage import models as m
 
 # kind word (as in `tables list KIND`) → model
@@ -266,8 +267,7 @@ class Writer:
         return removed
 
 
-REMOVED_LABELS = {"critical": "critical table", "attack": "attack table", "fumble": "fumble table",
-                  "severities": "severity scale", "severity": "severity", "weapons": "weapon", "creatures": "creature"}
+REMOVED_LABELS = {**LABELS, "severity": "severity"}  # one level of a scale is removed too
 
 
 def dangling_users(session: Session, removed: dict[str, dict[int, str]]) -> list[str]:

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from conftest import error_lines, MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+from helpers import error_lines, MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
 
 def as_json(result):

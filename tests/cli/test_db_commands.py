@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
-from conftest import db_dump, error_lines
+from helpers import db_dump, error_lines
 
 from tables_app.cli import cli
 from tables_app.storage.sqlite import SCHEMA_HEAD

@@ -3,7 +3,7 @@
 import json
 import sqlite3
 
-from conftest import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+from helpers import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
 from tables_app.storage.sqlite import SCHEMA_HEAD
 

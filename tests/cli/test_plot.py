@@ -1,4 +1,9 @@
-"""`--plot`: what the charts say, where they go, and what is refused (issue #12)."""
+"""`--plot`: what the charts say, where they go, and what is refused (issue #12).
+
+The charts are read from the matplotlib Figure that ``plot.figure`` builds
+(the one ``plot.save`` writes): titles, axis labels, series and their points.
+One test checks that a PNG file is really written.
+"""
 
 import json
 
@@ -15,6 +20,31 @@ SWEEP = ["odds", "table", "--weapon", "Longsword", "--cmb", "0", "--target", "Or
 def invoke(db_path):
     runner = CliRunner()
     return lambda *args: runner.invoke(cli, ["--db", str(db_path), *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def figure_of():  # type: ignore[no-untyped-def]
+    """The figure of some odds JSON, closed after the test."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from tables_app import plot
+
+    made = []
+
+    def build(data):  # type: ignore[no-untyped-def]
+        made.append(plot.figure(data))
+        return made[-1]
+
+    yield build
+    for figure in made:
+        plt.close(figure)
+
+
+def bars(axes) -> dict:  # type: ignore[no-untyped-def]
+    """Bar label → height, from the x tick labels and the bar rectangles."""
+    labels = [tick.get_text() for tick in axes.get_xticklabels()]
+    return dict(zip(labels, [patch.get_height() for patch in axes.patches]))
 
 
 def test_a_plot_says_where_it_went_on_stderr_and_json_stays_one_object(invoke, tmp_path):
@@ -34,48 +64,77 @@ def test_a_plot_file_must_be_a_png(invoke, tmp_path):
     assert not (tmp_path / "out").exists() and not (tmp_path / "out.png").exists()
 
 
-def figure_of(monkeypatch, data):  # type: ignore[no-untyped-def]
-    """The figure plot.save would write, kept open for inspection."""
-    matplotlib = pytest.importorskip("matplotlib")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from tables_app import plot
-
-    from matplotlib.figure import Figure
-
-    kept = []
-    monkeypatch.setattr(plt, "close", lambda figure: kept.append(figure))
-    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: None)
-    plot.save(data, "ignored.png")
-    return kept[0]
-
-
-def test_a_sweep_names_who_attacks_whom_and_highlights_the_target_armor(invoke, monkeypatch):
+def test_a_sweep_names_who_attacks_whom_and_highlights_the_target_armor(invoke, figure_of):
     data = json.loads(invoke(*SWEEP, "--json").stdout)
-    figure = figure_of(monkeypatch, data)
-    title = figure._suptitle.get_text()
-    assert "Longsword" in title and "CMB 0–100" in title and "Orc Warrior" in title and "DEF 20" in title
+    figure = figure_of(data)
+    assert figure._suptitle.get_text() == (
+        "Expected damage and P(critical) by CMB\n"
+        "Longsword (Edged), CMB 0–100 vs Orc Warrior (DEF 20, MA, helm, metal armor)"
+    )
     damage, critical = figure.axes
-    assert critical.get_ylabel() == "P(critical)"  # P(critical) has its own panel
+    assert (damage.get_ylabel(), critical.get_ylabel(), critical.get_xlabel()) == ("expected damage", "P(critical)", "CMB")
+    assert damage.get_legend().get_title().get_text() == "armor"
     lines = {line.get_label(): line for line in damage.get_lines()}
-    assert set(lines) == {"NA", "LA", "MA (target)", "HA"}
-    assert lines["MA (target)"].get_linewidth() > lines["NA"].get_linewidth()
-    assert all(line.get_marker() == "o" for line in lines.values())  # the sampled points
-    assert len(lines["NA"].get_xdata()) == 11
+    assert list(lines) == ["NA", "LA", "MA (target)", "HA"]  # one series per armor column, the target's marked
+    assert [line.get_label() for line in critical.get_lines()] == list(lines)
+    # the target's line is heavier and on top; every point is marked
+    assert {line.get_linewidth() for label, line in lines.items() if label != "MA (target)"} == {1.2}
+    assert lines["MA (target)"].get_linewidth() == 3.0 and lines["MA (target)"].get_zorder() == 3
+    assert all(line.get_marker() == "o" for line in lines.values())
+    # eleven points per series, at the swept CMBs, with the values of the JSON's grid
+    for armor, label in zip(["NA", "LA", "MA", "HA"], lines):
+        cells = [c for c in data["grid"] if c["armor"] == armor]
+        assert list(lines[label].get_xdata()) == list(range(0, 101, 10))
+        assert list(lines[label].get_ydata()) == [c["expected_damage"] for c in cells]
+        chances = next(line for line in critical.get_lines() if line.get_label() == label)
+        assert list(chances.get_ydata()) == [c["outcomes"]["critical"] for c in cells]
+    # Edged HA at CMB 60 − DEF 20: U 56-100 are criticals (by hand in test_odds_cli.py): 45%
+    ha = next(line for line in critical.get_lines() if line.get_label() == "HA")
+    assert ha.get_ydata()[6] == 0.45
     assert damage.xaxis.get_gridlines()[0].get_visible() and critical.yaxis.get_gridlines()[0].get_visible()
 
 
-def test_one_attacks_odds_plot_names_weapon_cmb_and_target(invoke, monkeypatch):
-    data = json.loads(invoke("odds", "table", "--weapon", "Longsword", "--cmb", "60", "--target", "Orc Warrior", "--json").stdout)
-    figure = figure_of(monkeypatch, data)
-    title = figure._suptitle.get_text()
-    assert "Longsword (Edged), CMB 60 vs Orc Warrior (DEF 20, MA" in title
-    assert "P(critical)" in title
-    assert len(figure.axes) == 2  # outcomes, and the critical severities beside them
+def test_a_sweep_over_def(invoke, figure_of):
+    data = json.loads(invoke("odds", "table", "--weapon", "Longsword", "--cmb", "60", "--def", "0", "--armor", "HA",
+                             "--sweep-def", "0:40:20", "--json").stdout)
+    figure = figure_of(data)
+    assert figure._suptitle.get_text() == "Expected damage and P(critical) by DEF\nLongsword (Edged), CMB 60 vs DEF 0–40, HA"
+    damage, critical = figure.axes
+    assert critical.get_xlabel() == "DEF"
+    lines = {line.get_label(): line for line in damage.get_lines()}
+    assert list(lines) == ["NA", "LA", "MA", "HA (target)"]
+    assert list(lines["HA (target)"].get_xdata()) == [0, 20, 40]
 
 
-def test_formula_odds_plot(invoke, monkeypatch):
+def test_one_attacks_odds_plot_names_weapon_cmb_and_target(invoke, figure_of):
+    data = json.loads(invoke("odds", "table", "--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "HA",
+                             "--json").stdout)
+    figure = figure_of(data)
+    # P(critical) 45% and the outcomes below: by hand in test_odds_cli.py (test_table_odds_by_hand);
+    # expected damage 7.614 by brute force there (the sweep's HA cell at CMB 60)
+    assert figure._suptitle.get_text() == (
+        "Longsword (Edged), CMB 60 vs DEF 20, HA\nexpected damage 7.61, P(critical) 45.0%"
+    )
+    outcomes, severities = figure.axes  # outcomes, and the critical severities beside them
+    assert (outcomes.get_title(), outcomes.get_ylabel(), severities.get_title()) == ("outcomes", "probability", "critical severity")
+    assert bars(outcomes) == {"fumble": 0.03, "miss": 0.02, "ineffective": 0.0, "no damage": 0.1, "hit": 0.4, "critical": 0.45}
+    assert [text.get_text() for text in outcomes.texts] == ["3.0%", "2.0%", "0", "10.0%", "40.0%", "45.0%"]
+    assert bars(severities) == data["critical_severity"]
+    assert abs(sum(bars(severities).values()) - 0.45) < 1e-12
+
+
+def test_a_formula_odds_plot_has_one_panel(invoke, figure_of):
     data = json.loads(invoke("odds", "rise", "--accuracy", "6", "--def", "12", "--damage", "2d6+3", "--json").stdout)
-    figure = figure_of(monkeypatch, data)
-    assert figure._suptitle.get_text().startswith("rise\nexpected damage")
+    figure = figure_of(data)
+    # By hand in test_odds_cli.py: E = 1171/180 = 6.51, P(critical) 1/10 · 1/2 = 5%
+    assert figure._suptitle.get_text() == "rise\nexpected damage 6.51, P(critical) 5.0%"
+    (outcomes,) = figure.axes
+    assert bars(outcomes) == {"miss": 0.3, "glancing": 0.2, "hit": 0.45, "critical": 0.05}
+
+
+def test_a_formula_system_without_criticals_says_none(invoke, figure_of):
+    data = json.loads(invoke("odds", "d10-pool", "--bonus", "3", "--attacks", "2", "--ad", "7", "--toughness", "4",
+                             "--damage", "2d6", "--json").stdout)
+    figure = figure_of(data)
+    assert figure._suptitle.get_text() == "d10-pool\nexpected damage 10.89"  # 98/9, by hand in test_odds_cli.py
+    assert bars(figure.axes[0]) == {"miss": 0.09, "hit": 0.91}

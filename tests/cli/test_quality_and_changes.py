@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import build_workbook, error_lines
+from helpers import build_workbook, error_lines
 
 
 def attack(name, rows, header=("Result", "NA", "HA")):

@@ -5,7 +5,7 @@ import json
 import sqlite3
 
 import pytest
-from conftest import error_lines, MINI_FUMBLE
+from helpers import error_lines, MINI_FUMBLE
 
 RM_SEVERITIES = [["Kind", "severities"], ["Name", "Rolemaster"], [],
                  ["Code", "Name", "Modifier"], ["A", "Alpha", 0], ["B", "Bravo", 5], ["C", "Charlie", 10]]
@@ -28,7 +28,7 @@ def ok(result):
 def test_renaming_a_critical_table_keeps_its_code(run, write_workbook, tmp_path):
     ok(run("import", str(write_workbook("ren.xlsx", {"C": critical("Slash", "X")}))))
     (tmp_path / "v2").mkdir()
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     ok(run("import", str(build_workbook(tmp_path / "v2" / "ren.xlsx", {"C": critical("Slashing", "X")}))))
     data = json.loads(ok(run("show", "critical", "X", "--json")).stdout)
@@ -45,7 +45,7 @@ def test_renaming_a_critical_table_keeps_its_code(run, write_workbook, tmp_path)
     ],
 )
 def test_changing_a_severity_scale_on_reimport(run, write_workbook, tmp_path, levels):
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     attack = [["Kind", "attack"], ["Name", "Poke"], [], ["Result", "NA"], ["11-50", "3"], ["51+", "5 A"]]
     ok(run("import", str(write_workbook("sev.xlsx", {"S": RM_SEVERITIES, "C": critical("Slash", "X", "81+"), "P": attack}))))
@@ -58,7 +58,7 @@ def test_changing_a_severity_scale_on_reimport(run, write_workbook, tmp_path, le
 
 
 def test_a_table_renamed_in_one_workbook_and_its_user_in_another_in_one_import(run, write_workbook, tmp_path):
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     x1 = write_workbook("x1.xlsx", {"C": critical("Zing", "Z")})
     x2 = write_workbook("x2.xlsx", {"W": weapons(["Zapper", "Blunt", 100, 2, "Zing", None])})
@@ -71,7 +71,7 @@ def test_a_table_renamed_in_one_workbook_and_its_user_in_another_in_one_import(r
 
 
 def test_a_renamed_table_that_is_still_used_is_refused(run, write_workbook, tmp_path, db_path, dump):
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     ok(run("import", str(write_workbook("x1.xlsx", {"C": critical("Zing", "Z")}))))
     ok(run("import", str(write_workbook("x2.xlsx", {"W": weapons(["Zapper", "Blunt", 100, 2, "Zing", None])}))))
@@ -97,7 +97,7 @@ def test_a_users_workbook_named_like_a_bundled_one_is_another_workbook(run, writ
 
 
 def test_workbook_file_names_compare_in_any_case(run, write_workbook, tmp_path):
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     ok(run("import", str(write_workbook("m1.xlsx", {"F": MINI_FUMBLE}))))
     (tmp_path / "up").mkdir()

@@ -36,6 +36,38 @@ def test_contract_keys_seeds_and_replay(run, system):
     }
 
 
+# Each worked by hand from docs/formula-systems.md with the EXAMPLES options:
+BY_HAND = {
+    # d10 10 explodes, 7: 17 + 6 = 23 vs 12, 11 over: one critical, 1 + 1 damage rolls
+    # (3 + 4 + 3) + (5 + 6 + 3) = 24
+    "rise": ("10,7,3,4,5,6", "critical", 24, {"result": 23, "criticals": 1}),
+    # 12 + 2 + 1 + 3 = 18 ≥ 15, natural 12 below the CHA 2 critical range 19-20: a hit of 3 + 5 + 1
+    "worlds-awakening": ("12,3,5", "hit", 9, {"natural": 12, "total": 18, "opponent_advantage": False}),
+    # attack 1: 10 + 3 = 13 ≥ 7, a critical, its follow-up 5 + 3 = 8 hits; attack 2: 3 + 3 = 6 misses.
+    # One chain of 2 hits: 2d6 twice, (6 + 2) + (4 + 1) = 13, 13 // Toughness 4 = 3 wounds
+    "d10-pool": ("10,5,3,6,2,4,1", "hit", 13, {"hits": 2, "criticals": 1, "wounds": 3}),
+    # natural 20 (always hits, in the default critical range 20): (stat 15 + DB 10) · 2 − DEF 15 = 35
+    "pte": ("20", "critical", 35, {"natural": 20, "injuries": 0, "healed": 0}),
+}
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_given_dice_worked_by_hand(run, system):
+    dice, outcome, damage, extras = BY_HAND[system]
+    data = resolved(run, system, *EXAMPLES[system], "--dice", dice)
+    assert (data["outcome"], data["damage"], data["unused_dice"]) == (outcome, damage, [])
+    assert {key: data[key] for key in extras} == extras
+
+
+def test_a_pte_miss_and_a_rise_glancing_blow_by_hand(run):
+    # pte: natural 2 + 2 = 4 against AC 2 + evasion 3 = 5: a miss, no damage
+    miss = resolved(run, "pte", *EXAMPLES["pte"], "--dice", "2")
+    assert (miss["outcome"], miss["damage"]) == ("miss", 0)
+    # rise: 5 + 6 = 11, one short of 12: glancing, (2 + 3 + 3) // 2 = 4
+    data = resolved(run, "rise", *EXAMPLES["rise"], "--dice", "5,2,3")
+    assert (data["outcome"], data["damage"], data["result"]) == ("glancing", 4, 11)
+
+
 @pytest.mark.parametrize("system", sorted(EXAMPLES))
 def test_for_people(run, system):
     result = run("resolve", system, *EXAMPLES[system], "--seed", "5")

@@ -17,14 +17,51 @@ def test_contract_shape_and_a_capped_critical(run):
     data = resolved(run, "--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA", "--dice", "97,99,45,30")
     assert CONTRACT_KEYS <= set(data)
     assert data["system"] == "table" and data["dice"] == [97, 99, 45, 30]
+    # 97 opens high, 99 continues, 45 stops: 241; 241 + 60 − 20 = 281, capped at Longsword's Max Result 150
     assert data["roll"] == {"unmodified": 97, "total": 241, "open_ended": [99, 45]}
-    assert (data["result"], data["capped"]) == (150, True)  # Longsword's Max Result
-    assert data["cell"]["row"] == "146-150" and data["cell"]["armor"] == "MA"
+    assert (data["result"], data["uncapped_result"], data["capped"]) == (150, 281, True)
+    # Edged 146-150 MA reads "17 Gri"; Cut at 30 + 30 (Gri) = 60 reads 56-60, +5 hits: 17 + 5 = 22
+    assert data["cell"] == {"table": "Edged", "row": "146-150", "armor": "MA", "text": "17 Gri", "hits": 17,
+                            "severity": "Gri", "critical_table": None}
     crit = data["critical"]
-    assert crit["table"] == "Cut" and crit["roll"] == 30
-    assert crit["modified_roll"] == 30 + {"Sup": 0, "Lig": 10, "Mod": 20, "Gri": 30, "Let": 50}[crit["severity"]]
-    assert data["damage"] == data["cell"]["hits"] + crit["entry"]["hits"]
-    assert data["outcome"] == "critical"
+    assert (crit["table"], crit["severity"], crit["roll"], crit["modified_roll"]) == ("Cut", "Gri", 30, 60)
+    assert (crit["entry"]["range"], crit["entry"]["hits"]) == ("56-60", 5)
+    assert (data["outcome"], data["damage"]) == ("critical", 22)
+
+
+def test_a_95_after_an_opening_die_ends_the_chain(run):
+    # 97 opens high and 95 is not 96+: the total is 192 and the next die is the critical roll.
+    # No Max Result without --max-result: 192 is above Edged's top row, which it reads (171-175 NA: 32 Let);
+    # Cut at 40 + 50 (Let) = 90 reads 81-90, +9 hits: 32 + 9 = 41.
+    data = resolved(run, "--attack-table", "Edged", "--critical", "Cut", "--cmb", "0", "--armor", "NA", "--dice", "97,95,40")
+    assert data["roll"] == {"unmodified": 97, "total": 192, "open_ended": [95]}
+    assert (data["result"], data["cell"]["row"], data["cell"]["text"]) == (192, "171-175", "32 Let")
+    assert (data["critical"]["roll"], data["critical"]["modified_roll"], data["damage"]) == (40, 90, 41)
+    assert data["unused_dice"] == []
+    # Opened low: 4 − 95 = −91, and the chain stops there too; −91 + 60 = −31 misses and leaves the 40 over.
+    low = resolved(run, "--attack-table", "Edged", "--critical", "Cut", "--cmb", "60", "--armor", "NA", "--dice", "4,95,40")
+    assert low["roll"] == {"unmodified": 4, "total": -91, "open_ended": [95]}
+    assert (low["result"], low["outcome"], low["unused_dice"]) == (-31, "miss", [40])
+
+
+def test_the_max_result_caps_after_def(run):
+    # 97 + 50 = 147; 147 + 100 − DEF 30 = 217, capped to 150 (Edged 146-150 NA: 27 Let).
+    # Capping before DEF would give min(247, 150) − 30 = 120 (116-120: 20 Mod).
+    data = resolved(run, "--weapon", "Longsword", "--cmb", "100", "--def", "30", "--armor", "NA", "--dice", "97,50,40")
+    assert (data["result"], data["uncapped_result"], data["cell"]["row"], data["cell"]["text"]) == (150, 217, "146-150", "27 Let")
+    assert data["damage"] == 27 + 9  # Cut at 40 + 50 = 90: 81-90, +9 hits
+
+
+def test_a_secondary_critical_after_a_reduction(run):
+    # Blunt 156-160 NA reads "27 Let"; heroic lowers it one degree to Gri: Impact at 40 + 30 = 70 (67-75, +7).
+    # The secondary is two degrees below the reduced Gri, Lig (not three, Sup): Pierce at 40 + 10 = 50
+    # (41-50, +3). Damage 27 + 7 + 3 = 37.
+    data = resolved(run, "--attack-table", "Blunt", "--critical", "Impact", "--secondary-critical", "Pierce",
+                    "--cmb", "68", "--armor", "NA", "--rank", "heroic", "--dice", "90,40,40")
+    assert (data["critical"]["rolled_severity"], data["critical"]["severity"], data["critical"]["modified_roll"]) == ("Let", "Gri", 70)
+    secondary = data["secondary_critical"]
+    assert (secondary["table"], secondary["severity"], secondary["modified_roll"], secondary["entry"]["hits"]) == ("Pierce", "Lig", 50, 3)
+    assert data["damage"] == 37
 
 
 def test_the_same_seed_gives_the_same_attack_and_its_dice_replay_it(run):
@@ -37,11 +74,12 @@ def test_the_same_seed_gives_the_same_attack_and_its_dice_replay_it(run):
 
 
 def test_a_fumble(run):
+    # Flail: Clumsy 1-8, Melee Fumbles with a Fumble Modifier of +25: 60 + 25 = 85 reads 76-85 (+2 hits)
     data = resolved(run, "--weapon", "Flail", "--cmb", "80", "--def", "0", "--armor", "NA", "--dice", "2,60")
     assert data["outcome"] == "fumble" and data["cell"] is None and data["damage"] == 0
-    flail = json.loads(run("show", "weapon", "Flail", "--json").stdout)
-    assert data["fumble"]["table"] == flail["fumble_table"]
-    assert data["fumble"]["modified_roll"] == 60 + flail["fumble_modifier"]
+    fumble = data["fumble"]
+    assert (fumble["table"], fumble["roll"], fumble["modified_roll"]) == ("Melee Fumbles", 60, 85)
+    assert (fumble["entry"]["range"], fumble["entry"]["title"], fumble["entry"]["hits"]) == ("76-85", "Wrenched wrist", 2)
 
 
 def test_too_few_dice_says_how_many_more_and_for_what(run):
@@ -73,13 +111,16 @@ def test_extra_dice_are_reported(run):
 
 
 def test_target_from_the_bestiary_and_explicit_overrides(run):
-    wight = json.loads(run("show", "creature", "Barrow Wight", "--json").stdout)
+    # The bestiary's Barrow Wight: DEF 30, NA, heroic, undead
     data = resolved(run, "--weapon", "Longsword", "--cmb", "60", "--target", "Barrow Wight", "--dice", "50,50")
-    assert (data["attack"]["defense"], data["attack"]["armor"], data["attack"]["rank"]) == (wight["defense"], wight["armor"], "heroic")
+    assert (data["attack"]["defense"], data["attack"]["armor"], data["attack"]["rank"]) == (30, "NA", "heroic")
+    assert data["attack"]["features"] == ["undead"]
+    assert data["result"] == 50 + 60 - 30
     data = resolved(run, "--weapon", "Longsword", "--cmb", "60", "--target", "Barrow Wight", "--def", "5", "--armor", "HA",
                     "--rank", "normal", "--has", "Shield", "--dice", "50,50")
     assert (data["attack"]["defense"], data["attack"]["armor"], data["attack"]["rank"]) == (5, "HA", "normal")
     assert "shield" in data["attack"]["features"]
+    assert data["result"] == 50 + 60 - 5
 
 
 def test_weapon_parts_without_a_weapon(run):

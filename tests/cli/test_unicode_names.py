@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import error_lines
+from helpers import error_lines
 
 D = "\u0308"  # combining diaeresis: "a" + D is canonically "ä"
 

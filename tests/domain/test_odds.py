@@ -2,20 +2,19 @@
 arithmetic, brute-force enumeration and seeded simulation."""
 
 from collections import Counter
-from dataclasses import replace
 from fractions import Fraction
+from fractions import Fraction as F
 
 import pytest
-from conftest import assert_agrees, assert_mean_agrees
+from helpers import assert_agrees, assert_mean_agrees
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_resolve import TABLES, attack
+from small_tables import HAND_CASES, TABLES, attack
 
 from tables_app.domain.dice import ForcedDice, SeededDice
 from tables_app.domain.distributions import chain, uniform
 from tables_app.domain.odds import attack_roll, open_ended_tail, table_odds
 from tables_app.domain.resolve import resolve_attack
-from tables_app.domain.simulate import simulate_table
 from tables_app.domain.tables import Rank, RollKind
 
 
@@ -144,26 +143,39 @@ def test_seeded_resolutions_agree_with_the_exact_odds(changes):
     assert_mean_agrees([r.damage for r in results], odds.expected_damage)
 
 
-@pytest.mark.parametrize("changes", CASES)
-def test_the_vectorised_simulation_agrees_with_the_exact_odds(changes):
-    chosen = attack(**changes)
-    odds = table_odds(chosen, TABLES)
-    tally = simulate_table(chosen, TABLES, 200_000, seed=7)
-    assert_agrees(tally.outcomes, odds.outcomes)
-    assert_agrees(tally.extra["critical_severity"] | {"none": tally.count - sum(tally.extra["critical_severity"].values())},
-                  odds.critical_severity | {"none": 1 - odds.outcomes["critical"]})
-    mean = tally.damage_sum / tally.count
-    error = ((tally.damage_squares / tally.count - mean**2) / tally.count) ** 0.5
-    assert abs(mean - float(odds.expected_damage)) <= 4 * error + 1e-12
+@pytest.mark.parametrize("case", HAND_CASES, ids=lambda case: case.name)
+def test_odds_equal_the_hand_worked_cases(case):
+    odds = table_odds(attack(**case.changes), TABLES)
+    if case.outcomes is None:  # only the severities named were worked out
+        assert {code: odds.critical_severity[code] for code in case.severities} == case.severities
+        return
+    assert {k: v for k, v in odds.outcomes.items() if v} == case.outcomes
+    assert {k: v for k, v in odds.critical_severity.items() if v} == case.severities
+    assert odds.expected_damage == case.expected_damage
 
 
-def test_a_sweep_equals_single_calls():
+def test_fumble_rows_read_the_fumble_die_plus_the_modifier():
+    # d100 + 25 on F: 1-50 ← rolls 1-25, 51+ ← rolls 26-100
+    odds = table_odds(attack(clumsy=10, fumble_modifier=25), TABLES)
+    assert odds.fumble_rows == {"1-50": F(10, 100) * F(25, 100), "51+": F(10, 100) * F(75, 100)}
+
+
+def test_the_rows_read_and_their_probabilities():
+    # Closed d100, R = T + 60 capped at 130 (the "cap after DEF" case): 30, 30 and 40 in 100.
+    odds = table_odds(attack(roll=RollKind.D100, clumsy=0, cmb=100, defense=40), TABLES)
+    assert odds.rows == [("61-90", F(3, 10)), ("91-120", F(3, 10)), ("121-150", F(4, 10))]
+
+
+def test_a_sweep_gives_the_hand_worked_odds_of_each_cell():
     from tables_app.odds import sweep
 
-    chosen = attack(cmb=0)
-    grid = sweep(chosen, TABLES, "cmb", range(0, 101, 25))["grid"]
-    for cell in grid:
-        single = table_odds(replace(chosen, cmb=cell["cmb"], armor=cell["armor"]), TABLES)
-        assert cell["outcomes"] == {k: float(v) for k, v in single.outcomes.items()}
-        assert cell["expected_damage"] == float(single.expected_damage)
-    assert len(grid) == 5 * 2
+    chosen = attack(roll=RollKind.D100, clumsy=0, max_result=None)
+    grid = {(cell["cmb"], cell["armor"]): cell for cell in sweep(chosen, TABLES, "cmb", [0, 200])["grid"]}
+    assert set(grid) == {(0, "NA"), (0, "HA"), (200, "NA"), (200, "HA")}
+    # CMB 0: NA 1-40 miss, 41-60 "0", 61-90 "6", 91-100 "10 Mod" (4.1); HA 1-60 miss, 61-90 "3", 91-100 "8 Sup" (Cut Sup 2.5).
+    assert grid[0, "NA"]["outcomes"] == {"fumble": 0.0, "miss": 0.4, "ineffective": 0.0, "no_damage": 0.2, "hit": 0.3, "critical": 0.1}
+    assert grid[0, "NA"]["expected_damage"] == float(F(3, 10) * 6 + F(1, 10) * F(141, 10))
+    assert grid[0, "HA"]["expected_damage"] == float(F(3, 10) * 3 + F(1, 10) * F(105, 10))
+    # CMB 200: always the top row: "15 Let" on Cut (6.5), "12 Gri Impact" (4.2).
+    assert grid[200, "NA"]["outcomes"]["critical"] == 1.0 and grid[200, "NA"]["expected_damage"] == 21.5
+    assert grid[200, "HA"]["expected_damage"] == float(12 + F(42, 10))

@@ -3,62 +3,16 @@
 Tables here are built in memory; each test cites the step of docs/table-system.md it pins.
 """
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from small_tables import TABLES, attack
 
-from tables_app.domain.cells import Outcome, parse_attack_cell
+from tables_app.domain.cells import Outcome
 from tables_app.domain.dice import ForcedDice, SeededDice
-from tables_app.domain.ranges import RangeTable, parse_range
-from tables_app.domain.resolve import Attack, TableSet, resolve_attack
+from tables_app.domain.resolve import resolve_attack
 from tables_app.domain.severity import DEFAULT_SCALE
-from tables_app.domain.tables import AttackTable, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
-
-CRITICAL_NAMES = {"cut": "Cut", "impact": "Impact"}
-ROWS = [
-    ("01-10", "5", "5"),  # never read: 10 or less misses (step 7)
-    ("11-40", "—", "—"),
-    ("41-60", "0", "—"),
-    ("61-90", "6", "3"),
-    ("91-120", "10 Mod", "8 Sup"),
-    ("121-150", "15 Let", "12 Gri Impact"),
-]
-
-
-def attack_table() -> AttackTable:
-    rows = [
-        (parse_range(r), tuple(parse_attack_cell(c, DEFAULT_SCALE, lambda t: CRITICAL_NAMES.get(t.casefold())) for c in cells))
-        for r, *cells in ROWS
-    ]
-    return AttackTable("T", ("NA", "HA"), RangeTable(rows))
-
-
-def effect_table(kind, name, rows) -> EffectTable:
-    grouped = {}
-    for label, text, hits, condition in rows:
-        span = parse_range(label)
-        grouped.setdefault(span, []).append(Entry(span, text, hits=hits, condition=condition))
-    return EffectTable(kind, name, RangeTable((r, tuple(e)) for r, e in grouped.items()))
-
-
-CUT = effect_table(TableKind.CRITICAL, "Cut", [
-    ("1-50", "cut low", 1, None),
-    ("51-100", "helm rings", 2, "helm"),
-    ("51-100", "scalp opens", 4, "not helm"),
-    ("101+", "cut high", 9, None),
-])
-IMPACT = effect_table(TableKind.CRITICAL, "Impact", [("1-100", "thud", 3, None), ("101+", "crunch", 7, None)])
-FUMBLES = effect_table(TableKind.FUMBLE, "F", [("1-50", "stumble", 0, None), ("51+", "fall", 0, None)])
-TABLES = TableSet(attack_table(), {"Cut": CUT, "Impact": IMPACT}, FUMBLES)
-WEAPON = Weapon("W", "T", 130, 3, "Cut", None, "F", 10)
-
-
-def attack(**changes) -> Attack:
-    weapon_changes = {k: changes.pop(k) for k in list(changes) if k in Weapon.__dataclass_fields__}
-    base = Attack(replace(WEAPON, **weapon_changes), cmb=50, armor="NA")
-    return replace(base, **changes)
+from tables_app.domain.tables import Rank, RollKind
 
 
 def run(dice, **changes):
@@ -103,6 +57,21 @@ def test_low_chain_subtracts_and_continues_only_on_96_to_100():
     assert result.roll.total == 4 - 50 and result.outcome is Outcome.MISS
 
 
+# The issue 13 review: a chain that also went on after a 95 passed every test.
+def test_a_95_after_an_opening_die_stops_the_chain():
+    result, dice = run([96, 95, 30], cmb=0, defense=300, max_result=None)
+    assert result.roll.extra == (95,) and result.roll.total == 96 + 95 and dice.unused == (30,)
+    result, dice = run([3, 95, 30], clumsy=0)
+    assert result.roll.extra == (95,) and result.roll.total == 3 - 95 and dice.unused == (30,)
+
+
+@pytest.mark.parametrize("first, extra", [(96, (10,)), (95, ()), (5, (10,)), (6, ())])
+def test_96_opens_high_and_5_opens_low_their_neighbours_do_not(first, extra):
+    result, dice = run([first, 10], clumsy=0, cmb=0, defense=300)
+    assert result.roll.extra == extra
+    assert dice.unused == () if extra else dice.unused == (10,)
+
+
 @pytest.mark.parametrize(
     "kind, dice, total",
     [
@@ -129,6 +98,14 @@ def test_max_result_caps_last():
     assert result.cell.row == "121-150"
 
 
+# Step 5 after step 4: cap the result, not the roll. DEF 40 tells the two
+# orders apart: 80 + 100 - 40 = 140 → 130 ("15 Let"); capping before DEF would give 90.
+def test_the_cap_comes_after_def():
+    result, _ = run([80, 50], cmb=100, defense=40)
+    assert (result.uncapped, result.result) == (140, 130)
+    assert result.cell.row == "121-150" and result.critical.rolled_severity == "Let"
+
+
 # Step 6: "if the effective CMB is below 0, the attack deals no damage and no
 # critical, whatever the table says ... the table cell is still shown".
 @pytest.mark.parametrize("changes", [{"cmb": -5}, {"cmb": 10, "modifiers": (("wounded", -20),)}])
@@ -137,6 +114,16 @@ def test_negative_cmb_is_ineffective_but_shows_the_cell(changes):
     assert result.outcome is Outcome.INEFFECTIVE and result.damage == 0
     assert result.cell is not None and result.cell.cell.outcome is Outcome.CRITICAL
     assert result.critical is None and dice.used == [95]  # no critical die
+
+
+def test_ineffective_comes_before_the_automatic_miss():
+    result, _ = run([20], cmb=-15, clumsy=0)
+    assert result.result == 5 and result.outcome is Outcome.INEFFECTIVE and result.cell is None
+
+
+def test_a_cmb_of_0_is_effective():
+    result, _ = run([70], cmb=0)
+    assert result.outcome is Outcome.HIT and result.damage == 6
 
 
 # Step 7: "R ≤ 10 → outcome miss" (rows below 11 are never read).
@@ -168,18 +155,18 @@ def test_cells_give_their_outcomes(armor, defense, outcome, damage):
 
 # Step 9: heroic 1, epic 2, plus extra reduction; below the lowest cancels.
 @pytest.mark.parametrize(
-    "changes, severity",
+    "changes, severity, modified_roll",
     [
-        ({}, "Mod"), ({"rank": Rank.HEROIC}, "Lig"), ({"rank": Rank.EPIC}, "Sup"),
-        ({"crit_reduction": 1}, "Lig"), ({"rank": Rank.HEROIC, "crit_reduction": 1}, "Sup"),
-        ({"rank": Rank.EPIC, "ignore_crit_reduction": True, "crit_reduction": 2}, "Mod"),
+        ({}, "Mod", 10 + 20), ({"rank": Rank.HEROIC}, "Lig", 10 + 10), ({"rank": Rank.EPIC}, "Sup", 10 + 0),
+        ({"crit_reduction": 1}, "Lig", 10 + 10), ({"rank": Rank.HEROIC, "crit_reduction": 1}, "Sup", 10 + 0),
+        ({"rank": Rank.EPIC, "ignore_crit_reduction": True, "crit_reduction": 2}, "Mod", 10 + 20),
     ],
 )
-def test_critical_reduction(changes, severity):
+def test_critical_reduction(changes, severity, modified_roll):
     result, _ = run([50, 10], cmb=50, **changes)  # 100: "10 Mod"
     assert result.critical.rolled_severity == "Mod" and result.critical.severity == severity
-    # Step 10: the roll adds the *reduced* severity's modifier
-    assert result.critical.modified_roll == 10 + DEFAULT_SCALE.get(severity).modifier
+    # Step 10: the roll adds the *reduced* severity's modifier (Sup 0, Lig 10, Mod 20)
+    assert result.critical.modified_roll == modified_roll
 
 
 def test_reduction_below_the_lowest_cancels_the_critical():
@@ -209,16 +196,16 @@ def test_branches_follow_the_targets_features():
 
 # Step 11: the secondary critical two degrees lower: Mod→Sup, Gri→Lig, Let→Mod; Sup and Lig none.
 @pytest.mark.parametrize(
-    "cmb, armor, rank, primary, secondary",
+    "cmb, armor, rank, primary, secondary, modifier",
     [
-        (100, "NA", Rank.NORMAL, "Let", "Mod"),
-        (100, "HA", Rank.NORMAL, "Gri", "Lig"),
-        (50, "NA", Rank.NORMAL, "Mod", "Sup"),
-        (50, "NA", Rank.HEROIC, "Lig", None),
-        (50, "HA", Rank.NORMAL, "Sup", None),
+        (100, "NA", Rank.NORMAL, "Let", "Mod", 20),
+        (100, "HA", Rank.NORMAL, "Gri", "Lig", 10),
+        (50, "NA", Rank.NORMAL, "Mod", "Sup", 0),
+        (50, "NA", Rank.HEROIC, "Lig", None, None),
+        (50, "HA", Rank.NORMAL, "Sup", None, None),
     ],
 )
-def test_secondary_critical_two_degrees_lower(cmb, armor, rank, primary, secondary):
+def test_secondary_critical_two_degrees_lower(cmb, armor, rank, primary, secondary, modifier):
     result, dice = run([50, 30, 70][: 3 if secondary else 2], cmb=cmb, armor=armor, rank=rank, secondary_critical="Impact")
     assert result.critical.severity == primary
     if secondary is None:
@@ -226,7 +213,18 @@ def test_secondary_critical_two_degrees_lower(cmb, armor, rank, primary, seconda
     else:
         s = result.secondary_critical
         assert (s.table, s.severity, s.roll) == ("Impact", secondary, 70)  # primary die first, then secondary
-        assert s.modified_roll == 70 + DEFAULT_SCALE.get(secondary).modifier
+        assert s.modified_roll == 70 + modifier
+
+
+# Step 11 with step 9: the secondary is two degrees below the *reduced*
+# severity, and is not reduced again. Let (15) → heroic Gri → secondary Lig.
+def test_secondary_critical_of_a_reduced_critical():
+    result, _ = run([80, 50, 70], cmb=100, rank=Rank.HEROIC, secondary_critical="Impact")
+    primary, secondary = result.critical, result.secondary_critical
+    assert (primary.rolled_severity, primary.severity, primary.reduction) == ("Let", "Gri", 1)
+    assert (secondary.rolled_severity, secondary.severity, secondary.reduction) == ("Gri", "Lig", 0)
+    assert (primary.modified_roll, secondary.modified_roll) == (50 + 30, 70 + 10)
+    assert result.damage == 15 + 4 + 3  # Cut 80: scalp opens; Impact 80: thud
 
 
 # Step 12: damage = the cell's hits + every rolled critical's extra hits.

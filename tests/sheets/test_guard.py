@@ -7,7 +7,7 @@ import sys
 import zipfile
 
 import pytest
-from conftest import build_workbook, rewrite
+from helpers import build_workbook, rewrite
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets.parse import interpret
@@ -222,7 +222,7 @@ def test_formulas_with_and_without_cached_values():
 
 
 def test_uncached_formulas_across_block_seams_are_found_as_openpyxl_finds_them(tmp_path, monkeypatch):
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     from tables_app.sheets import guard
 

@@ -3,12 +3,13 @@
 from pathlib import Path
 
 import pytest
-from conftest import MINI_FUMBLE
+from helpers import MINI_FUMBLE
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.tables import Rank, RollKind
 from tables_app.errors import WorkbookInvalid
-from tables_app.sheets.parse import Catalog, interpret
+from tables_app.import_model import Catalog
+from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook
 
 
@@ -165,12 +166,6 @@ def test_weapon_clumsy_and_roll(write_workbook):
     ]
 
 
-def test_duplicate_names_in_one_workbook(write_workbook):
-    path = write_workbook("w.xlsx", {"A": [["Kind", "fumble"], ["Name", "F"], [], ["Roll", "Text"], ["1+", "x"]],
-                                     "B": [["Kind", "fumble"], ["Name", "f"], [], ["Roll", "Text"], ["1+", "x"]]})
-    assert errors(path) == ["w.xlsx › B › B2: fumble table 'f' is defined twice (first in A › B2)"]
-
-
 def test_text_is_normalised(write_workbook):
     # full-width digits, a no-break space, a zero-width space
     path = write_workbook("w.xlsx", {"T": attack(("１１\u00a0-\u200b２０", "１６ Ｍｏｄ", "3"), ("21+", 4, 4))})
@@ -229,7 +224,7 @@ def test_a_formula_with_a_cached_value_reads_as_its_value(tmp_path):
     import zipfile
 
     source = tmp_path / "plain.xlsx"
-    from conftest import build_workbook
+    from helpers import build_workbook
 
     build_workbook(source, {"T": attack(("11-20", 3, 1), ("21+", 4, 2))})
     target = tmp_path / "cached.xlsx"

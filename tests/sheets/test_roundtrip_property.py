@@ -10,7 +10,8 @@ from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import AttackTable, EffectTable, Entry, TableKind
-from tables_app.sheets.parse import Catalog, interpret
+from tables_app.import_model import Catalog
+from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook
 from tables_app.sheets.values import ERROR_VALUES, clean
 from tables_app.sheets.write import Export, Named, write_export

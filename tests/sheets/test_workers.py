@@ -4,7 +4,7 @@ result is exactly a lone read's, whatever happens to the helpers."""
 import sys
 
 import pytest
-from conftest import MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, build_workbook, rewrite
+from helpers import MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, build_workbook, rewrite
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets import workers

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from conftest import build_workbook, db_dump, error_lines
+from helpers import build_workbook, db_dump, error_lines
 
 
 def version(tmp_path, hits: int, folder: str):
@@ -21,33 +21,35 @@ def version(tmp_path, hits: int, folder: str):
 
 
 WRITER = """
-import sys, time
+import pathlib, sys
 from tables_app.database import open_database
 from tables_app.importing import import_workbooks
 database = open_database(sys.argv[1])
-deadline = time.monotonic() + float(sys.argv[2])
-paths = sys.argv[3:]
-n = 0
-while time.monotonic() < deadline:
-    report = import_workbooks(database.engine, [paths[n % len(paths)]])
-    assert not report.problems, report.problems
-    n += 1
-print(n)
+imports, done = int(sys.argv[2]), pathlib.Path(sys.argv[3])
+paths = sys.argv[4:]
+try:
+    for n in range(imports):
+        report = import_workbooks(database.engine, [paths[n % len(paths)]])
+        assert not report.problems, report.problems
+finally:
+    done.touch()  # the readers stop after their next read
+print(imports)
 """
 
 READER = """
-import json, sys, time
+import json, pathlib, sys
 from tables_app.database import open_database
 from tables_app import lookups
 database = open_database(sys.argv[1])
-deadline = time.monotonic() + float(sys.argv[2])
+done, ready = pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 seen, reads = set(), 0
-while time.monotonic() < deadline:
+while not done.exists() or reads == 0:  # reads all through the writer's imports
     grid = lookups.show(database, "attack", "Mix")
     values = {cell for row in grid["rows"] for cell in row["cells"]}
     assert len(values) == 1, f"a mix of versions: {values}"
     seen |= values
     reads += 1
+    ready.touch()  # reading: the writer may start
 print(json.dumps({"reads": reads, "seen": sorted(seen)}))
 """
 
@@ -55,14 +57,21 @@ print(json.dumps({"reads": reads, "seen": sorted(seen)}))
 def test_readers_see_the_old_tables_or_the_new_never_a_mix(db_path, tmp_path, run):
     one, two = version(tmp_path, 1, "v1"), version(tmp_path, 2, "v2")
     assert run("import", str(one)).exit_code == 0
-    seconds = "4"
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db_path), seconds, str(two), str(one)],
+    done = tmp_path / "writer-done"
+    # A fixed amount of work, not a duration: ten imports alternating the versions, read all along.
+    ready = [tmp_path / f"reader-{n}-ready" for n in range(2)]
+    readers = [subprocess.Popen([sys.executable, "-c", READER, str(db_path), str(done), str(path)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for path in ready]
+    for _ in range(6000):  # hang protection only: up to a minute for the readers to start
+        if all(path.exists() for path in ready) or any(reader.poll() is not None for reader in readers):
+            break
+        time.sleep(0.01)
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db_path), "10", str(done), str(two), str(one)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(db_path), seconds], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    out, err = writer.communicate(timeout=120)
+    out, err = writer.communicate(timeout=120)  # hang protection only
+    done.touch()  # however the writer ended, the readers stop
     assert writer.returncode == 0, err
-    assert int(out.strip()) >= 2  # it really imported, more than once
+    assert int(out.strip()) == 10
     for reader in readers:
         out, err = reader.communicate(timeout=120)
         assert reader.returncode == 0, err  # no "database is locked", no mix
@@ -124,13 +133,18 @@ def test_a_database_locked_beyond_the_busy_timeout_is_a_clear_error(db_path, tmp
     assert error_lines(result) == "Error: the database is locked by another process (waited 0.2 s); nothing was changed, try again\n"
 
 
-def test_reads_go_on_while_another_process_writes(db_path, run):
+def test_reads_go_on_while_another_process_writes(db_path, run, monkeypatch):
+    from tables_app.storage import sqlite as settings
+
+    # A busy timeout of 1 ms: a reader that had to wait for the writer would fail at once
+    # ("locked", exit 1) instead of succeeding late, so no clock is needed to see it never waits.
+    monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 1)
     blocker = sqlite3.connect(db_path, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     try:
-        start = time.monotonic()
         result = run("query", "attack", "Edged", "100", "NA", "--json")
-        assert result.exit_code == 0 and time.monotonic() - start < 5  # WAL: readers are never blocked by a writer
+        assert result.exit_code == 0, result.output  # WAL: readers are never blocked by a writer
+        assert json.loads(result.stdout)["text"] == "16 Lig"  # Edged 96-100 NA
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()

@@ -8,7 +8,7 @@ import re
 import sqlite3
 
 import pytest
-from conftest import db_dump
+from helpers import db_dump
 
 from tables_app.database import init_database, open_database
 from tables_app.errors import DatabaseError, UsageMistake

@@ -124,6 +124,33 @@ def bonus_parts(params: D10Pool) -> list[tuple[str, int]]:
     return parts
 
 
+def total_bonus(params: D10Pool) -> int:
+    return sum(value for _, value in bonus_parts(params))
+
+
+def hit_damage(rolled: int) -> int:
+    """One hit's damage roll: a hit never heals [decision]."""
+    return max(rolled, 0)
+
+
+def wounds_of(amount: int, toughness: int) -> int:
+    """A chain's wounds: its damage over Toughness, floored [decision]."""
+    return amount // toughness
+
+
+def disarms(amount: int, toughness: int) -> bool:
+    """"damage equal to or greater than half of its Toughness": 2 × damage ≥ Toughness, per chain [decision]."""
+    return bool(amount) and 2 * amount >= toughness
+
+
+def destroys_item(params: D10Pool, wounds: int) -> bool:
+    """Sunder: the item falls when the wounds reach its HP [seed]."""
+    return wounds >= ITEM[params.magical_item][1]
+
+
+DEALS_DAMAGE = ("normal", "sunder")  # the other options inflict no wounds and deal no damage [seed]
+
+
 def judge(params: D10Pool, die: int, bonus: int, defense: int) -> tuple[bool, bool]:
     """Whether one attack die hits, and whether it is a critical (another die)."""
     total = die + bonus
@@ -169,7 +196,7 @@ def apply_option(params: D10Pool, amounts: list[int], wounds: list[int], steps: 
         return sum(amounts), total, effects
     if option == "sunder":
         hp = ITEM[params.magical_item][1]
-        effects["item_destroyed"] = total >= hp
+        effects["item_destroyed"] = destroys_item(params, total)
         steps.append(f"Sunder: {total} wound(s) against {hp} HP: the item is "
                      f"{'destroyed' if effects['item_destroyed'] else 'intact'}.")
         return sum(amounts), total, effects
@@ -177,8 +204,7 @@ def apply_option(params: D10Pool, amounts: list[int], wounds: list[int], steps: 
         effects["grappled"] = wounding
         outcome = "both you and the target are grappled" if wounding else "no chain would wound: no grapple"
     elif option == "disarm":
-        # "damage equal to or greater than half of its Toughness": 2 × damage ≥ Toughness, per chain [decision]
-        effects["disarmed"] = any(amount and 2 * amount >= params.target_toughness for amount in amounts)
+        effects["disarmed"] = any(disarms(amount, params.target_toughness) for amount in amounts)
         outcome = "the target drops what it holds" if effects["disarmed"] else "the target keeps its grip"
     elif option == "shove":
         effects["fling_m"] = total
@@ -187,13 +213,14 @@ def apply_option(params: D10Pool, amounts: list[int], wounds: list[int], steps: 
     else:  # trip
         effects["prone"] = wounding
         outcome = "the target is knocked prone" if wounding else "no chain would wound: the target stays up"
+    assert option not in DEALS_DAMAGE
     steps.append(f"{option.capitalize()}: no damage, no wounds; {outcome}.")
     return 0, 0, effects
 
 
 def resolve(params: D10Pool, dice: Dice) -> Resolution:
     parts = bonus_parts(params)
-    bonus = sum(value for _, value in parts)
+    bonus = total_bonus(params)
     label, defense = params.defense
     toughness = params.target_toughness
     terms = " ".join(f"{'+' if value >= 0 else '-'} {abs(value)} ({name})" for name, value in parts).lstrip("+ ")
@@ -211,10 +238,10 @@ def resolve(params: D10Pool, dice: Dice) -> Resolution:
         rolled = []
         for n in range(hits):  # one damage roll per hit, summed into one amount per chain [decision]
             purpose = f"damage, chain {number}" + (f", hit {n + 1}" if hits > 1 else "")
-            rolled.append(max(params.damage.roll(dice, purpose)[0], 0))  # a hit never heals [decision]
+            rolled.append(hit_damage(params.damage.roll(dice, purpose)[0]))
         amount = sum(rolled)
         amounts.append(amount)
-        wounds.append(amount // toughness)  # floor [decision]
+        wounds.append(wounds_of(amount, toughness))
         if hits:
             detail = " + ".join(map(str, rolled)) + (f" = {amount}" if hits > 1 else "")
             steps.append(f"Chain {number}: {hits} hit{'s' if hits > 1 else ''}, damage {params.damage}: {detail}; "
@@ -243,7 +270,7 @@ def _hit_damage(damage: DiceExpression) -> tuple[dict[int, int], int]:
     counts, denominator = dice_counts(damage)
     floored: dict[int, int] = defaultdict(int)
     for value, n in counts.items():
-        floored[max(value, 0)] += n
+        floored[hit_damage(value)] += n
     return dict(floored), denominator
 
 
@@ -278,7 +305,7 @@ def _chain_shapes(
 
 def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
     """Exact odds of one use of ``resolve``: independent chains, one per attack die."""
-    bonus = sum(value for _, value in bonus_parts(params))
+    bonus = total_bonus(params)
     defense = params.defense[1]
     toughness = params.target_toughness
     faces = [judge(params, die, bonus, defense) for die in range(1, DIE + 1)]
@@ -297,8 +324,8 @@ def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
         wounds: dict[int, int] = defaultdict(int)
         disarming = 0
         for amount, n in amounts.items():
-            wounds[amount // toughness] += n  # floor [decision]
-            if amount and 2 * amount >= toughness:
+            wounds[wounds_of(amount, toughness)] += n
+            if disarms(amount, toughness):
                 disarming += n
         for count, n in wounds.items():
             chain_wounds[count] += p * Fraction(n, denominator)
@@ -316,8 +343,7 @@ def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
     option = params.option
     effects: dict[str, Fraction] = {}
     if option == "sunder":
-        hp = ITEM[params.magical_item][1]
-        effects["item_destroyed"] = sum((p for count, p in total_wounds.items() if count >= hp), Fraction(0))
+        effects["item_destroyed"] = sum((p for count, p in total_wounds.items() if destroys_item(params, count)), Fraction(0))
     elif option == "grapple":
         effects["grappled"] = p_wounding
     elif option == "disarm":
@@ -326,7 +352,7 @@ def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
         effects["fling_m"] = mean(total_wounds)
     elif option == "trip":
         effects["prone"] = p_wounding
-    wounding = option in ("normal", "sunder")  # the others inflict no wounds and deal no damage [seed]
+    wounding = option in DEALS_DAMAGE
     extras = {
         "wounds" if wounding else "would_wound": total_wounds,
         "hits": total_hits,

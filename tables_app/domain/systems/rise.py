@@ -44,15 +44,22 @@ def build(values: dict) -> Rise:
     return Rise(values["accuracy"], values["defense"], damage, values["crit_bonus"], values["multiplier"], values["explode_on"])
 
 
+def explodes(params: Rise, face: int, first: bool) -> bool:
+    """The first die explodes on ``explode_on`` or more [seed], the extra dice only on 10 [source]."""
+    return face >= (params.explode_on if first else DIE)
+
+
 def roll_attack(params: Rise, dice: Dice) -> tuple[int, ...]:
-    """The attack die and its explosions: the first die explodes on
-    ``explode_on`` or more [seed], the extra dice only on 10 [source]."""
+    """The attack die and its explosions."""
     rolled = [dice.roll(DIE, "attack roll")]
-    threshold = params.explode_on
-    while rolled[-1] >= threshold:
+    while explodes(params, rolled[-1], first=len(rolled) == 1):
         rolled.append(dice.roll(DIE, "explosion"))
-        threshold = DIE
     return tuple(rolled)
+
+
+def deals_damage(params: Rise, outcome: str) -> bool:
+    """Every outcome but a miss rolls damage, when the attack has damage dice."""
+    return params.damage is not None and outcome != "miss"
 
 
 def classify(params: Rise, result: int) -> tuple[str, int]:
@@ -87,7 +94,7 @@ def resolve(params: Rise, dice: Dice) -> Resolution:
     steps = [f"Roll {chain} + accuracy {params.accuracy} = {result} against defense {params.defense}."]
     outcome, criticals = classify(params, result)
     damage = 0
-    if params.damage is not None and outcome != "miss":
+    if deals_damage(params, outcome):
         sets = damage_sets(criticals)
         damage_total = 0
         for n in range(sets):
@@ -108,10 +115,10 @@ def resolve(params: Rise, dice: Dice) -> Resolution:
 
 def attack_totals(params: Rise) -> dict[int, Fraction]:
     """The exact distribution of the attack dice (first die and explosions)."""
-    explosions = chain(uniform(DIE), lambda face: face >= DIE)  # extra dice explode only on 10
+    explosions = chain(uniform(DIE), lambda face: explodes(params, face, first=False))
     parts = []
     for face, p in uniform(DIE).items():
-        parts.append((p, transform(explosions, lambda extra, f=face: f + extra) if face >= params.explode_on else constant(face)))
+        parts.append((p, transform(explosions, lambda extra, f=face: f + extra) if explodes(params, face, first=True) else constant(face)))
     return mix(parts)
 
 
@@ -128,10 +135,9 @@ def odds(params: Rise) -> Odds:
             criticals[n] = criticals.get(n, Fraction(0)) + p
         by_outcome[(outcome, n)] = by_outcome.get((outcome, n), Fraction(0)) + p
     expected = Fraction(0)
-    if params.damage is not None:
-        for (outcome, n), p in by_outcome.items():
-            if outcome != "miss":
-                expected += p * damage_scale(params, outcome).mean_over(params.damage, damage_sets(n))
+    for (outcome, n), p in by_outcome.items():
+        if deals_damage(params, outcome):
+            expected += p * damage_scale(params, outcome).mean_over(params.damage, damage_sets(n))  # type: ignore[arg-type]
     return Odds(outcomes, expected, {"criticals": dict(sorted(criticals.items()))})
 
 

@@ -58,6 +58,14 @@ def failure_up_to(cha: int) -> int:
     return 1
 
 
+NEVER_HEALS = ClampedScale(1)  # damage is never below 0 [decision], on a hit as on a critical
+
+
+def critical_total(params: WorldsAwakening) -> int:
+    """Every die at its maximum, flat bonuses added, for every expression [seed]."""
+    return sum(expression.maximum for expression in params.damage)
+
+
 def build(values: dict) -> WorldsAwakening:
     check_bounds(SYSTEM.options, values)
     if len(values.get("damage") or ()) > MAX_DAMAGE_EXPRESSIONS:
@@ -99,8 +107,7 @@ def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
     if outcome == "critical_failure":
         steps.append(f"Natural {natural}: a critical failure; the opponent gains an advantage.")
     elif outcome == "critical":
-        # every die at its maximum, flat bonuses added, for every expression [seed]
-        damage = sum(expression.maximum for expression in params.damage)
+        damage = critical_total(params)
         parts = " + ".join(f"{e} max {e.maximum}" for e in params.damage) or "no damage dice"
         steps.append(f"Natural {natural}: a critical. Damage {parts} = {damage}.")
     elif outcome == "hit":
@@ -112,7 +119,7 @@ def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
         steps.append(f"Hit{widened}: {damage} damage.")
     else:
         steps.append("Miss.")
-    damage = max(damage, 0)
+    damage = NEVER_HEALS(damage)
     return Resolution(outcome, damage, tuple(steps),
                       {"natural": natural, "total": total, "opponent_advantage": outcome == "critical_failure"})
 
@@ -122,13 +129,12 @@ def odds(params: WorldsAwakening) -> Odds:
     if params.support:
         outcomes["success"] = Fraction(1)
         return Odds(outcomes, Fraction(0), {"opponent_advantage": Fraction(0)})
-    hit_damage = ClampedScale(1).mean_over(combined(params.damage))  # their sum, never below 0
-    critical_damage = max(sum(expression.maximum for expression in params.damage), 0)
+    mean_damage = {"hit": NEVER_HEALS.mean_over(combined(params.damage)), "critical": NEVER_HEALS(critical_total(params))}
     expected = Fraction(0)
     for natural, p in uniform(DIE).items():
         outcome = classify(params, natural)
         outcomes[outcome] += p
-        expected += p * {"hit": hit_damage, "critical": critical_damage}.get(outcome, 0)
+        expected += p * mean_damage.get(outcome, 0)
     return Odds(outcomes, expected, {"opponent_advantage": outcomes["critical_failure"]})
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Iterator
 
 import pytest
-from conftest import assert_agrees, assert_mean_agrees, seeded_resolutions
+from helpers import assert_agrees, assert_mean_agrees, seeded_resolutions
 
 from tables_app.domain.dice import ForcedDice
 from tables_app.domain.distributions import TAIL_CUT

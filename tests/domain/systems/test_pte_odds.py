@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
-from conftest import assert_agrees, assert_mean_agrees, seeded_resolutions
+from helpers import assert_agrees, assert_mean_agrees, seeded_resolutions
 
 from tables_app.domain.dice import ForcedDice
 from tables_app.domain.systems.base import Odds

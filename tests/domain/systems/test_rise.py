@@ -1,7 +1,7 @@
 """Rise (docs/formula-systems.md, "rise")."""
 
 import pytest
-from conftest import resolve_forced, system_params
+from helpers import resolve_forced, system_params
 
 from tables_app.domain.dice import ForcedDice, SeededDice
 from tables_app.domain.systems.base import OptionError

@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from conftest import system_params
+from helpers import system_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,3 +150,46 @@ def test_damage_beyond_the_bounds_is_a_usage_error(damage, message):
 @pytest.mark.parametrize("damage", ["100d1000", "1d1000", "2d6-100", "50d10+50d1000+1000"])
 def test_damage_at_the_bounds_is_accepted(damage):
     assert params(accuracy=6, defense=12, damage=damage).damage == parse_dice(damage)
+
+
+# ---------------------------------------------------------------- pinned by hand
+# The explosions are an infinite chain that odds cuts below 1e-15 (the cut mass stays on the
+# last die): outcomes and the first criticals are exact, the expected damage within 1e-13.
+def test_accuracy_6_against_12_by_hand():
+    # d10 + 6 vs 12: 1-3 miss (7-9); 4-5 glancing (10, 11: 1 or 2 short); 6-9 hit; 10 explodes:
+    # 16 + X, margin 4 + X: X 1-5 a hit, X 6-9 a critical, X = 10 explodes again (margin 14 + Y ≥ 15).
+    # hit 4/10 + 1/10 · 5/10 = 9/20; critical 1/10 · 5/10 = 1/20.
+    # n criticals = ⌊margin / 10⌋: P(1) = 1/10 · (4/10 + 1/10 · 5/10) = 9/200, each further 10 a tenth of it.
+    # Damage 2d6+3 (mean 10): glancing ⌊S/2⌋ = 10/2 − P(S odd)/2 = 5 − 1/4 = 19/4 (S = 2d6 + 3 is odd
+    # half the time); a critical rolls 1 + n sets: Σ (1 + n) · 10 · 9/200 · (1/10)^(n−1)
+    # = 9/20 · (10/9 + 100/81) = 19/18. E = 2/10 · 19/4 + 9/20 · 10 + 19/18 = 1171/180.
+    result = odds(params(accuracy=6, defense=12, damage="2d6+3"))
+    assert result.outcomes == {"miss": Fraction(3, 10), "glancing": Fraction(1, 5), "hit": Fraction(9, 20), "critical": Fraction(1, 20)}
+    criticals = result.extras["criticals"]
+    assert (criticals[1], criticals[2], criticals[3]) == (Fraction(9, 200), Fraction(9, 2000), Fraction(9, 20000))
+    assert abs(result.expected_damage - Fraction(1171, 180)) < Fraction(1, 10**13)
+
+
+def test_flat_damage_and_a_glancing_blow_by_hand():
+    # d10 + 0 vs 5, damage a flat 2: 1-2 miss; 3-4 glancing (⌊2/2⌋ = 1); 5-9 hit; 10 explodes:
+    # with j further 10s and a last die F < 10, margin = 5 + 10j + F, n = j + (F ≥ 5):
+    # P(n = 0 | 10) = 4/10 (a hit), P(n = k) = (1/10)^k · (5/10 + 4/100) = 54/100 · (1/10)^k.
+    # hit 5/10 + 4/100 = 27/50; critical 54/100 · 1/9 = 3/50.
+    # E = 2/10 · 1 + 27/50 · 2 + Σ (1 + k) · 2 · 54/100 · (1/10)^k
+    #   = 1/5 + 27/25 + 27/25 · (1/9 + 10/81) = 1/5 + 27/25 + 19/75 = 23/15.
+    result = odds(params(accuracy=0, defense=5, damage="2"))
+    assert result.outcomes == {"miss": Fraction(1, 5), "glancing": Fraction(1, 5), "hit": Fraction(27, 50), "critical": Fraction(3, 50)}
+    criticals = result.extras["criticals"]
+    assert (criticals[1], criticals[2]) == (Fraction(54, 1000), Fraction(54, 10000))
+    assert abs(result.expected_damage - Fraction(23, 15)) < Fraction(1, 10**13)
+
+
+def test_a_lower_explosion_target_by_hand():
+    # d10 + 3 vs 10, the first die explodes on 8+ (extras only on 10), no damage dice:
+    # 1-6 is 4-9: a miss (a non-damaging attack never glances); 7 is 10: a hit.
+    # 8 + X + 3 = 11 + X: margin 1 + X, a critical from X = 9 (X = 10 explodes on: margin ≥ 12).
+    # 9 + X + 3: margin 2 + X, a critical from X = 8; 10 + X + 3: margin 3 + X, from X = 7.
+    # critical = 1/10 · (2 + 3 + 4)/10 = 9/100; hit = 1/10 + 1/10 · (8 + 7 + 6)/10 = 31/100.
+    result = odds(params(accuracy=3, defense=10, explode_on=8))
+    assert result.outcomes == {"miss": Fraction(6, 10), "glancing": 0, "hit": Fraction(31, 100), "critical": Fraction(9, 100)}
+    assert result.expected_damage == 0

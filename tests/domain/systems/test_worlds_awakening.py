@@ -1,7 +1,7 @@
 """Worlds Awakening (docs/formula-systems.md, "worlds-awakening")."""
 
 import pytest
-from conftest import resolve_forced, system_params
+from helpers import resolve_forced, system_params
 
 from tables_app.domain.dice import ForcedDice, SeededDice
 from tables_app.domain.systems.base import OptionError

@@ -1,0 +1,257 @@
+"""The table system's rules, each step of docs/table-system.md written once.
+
+``resolve`` (one attack with dice), ``odds`` (exact) and ``simulate`` (numpy)
+all take every rule from here, so a rule cannot drift between them. An attack
+is a pure function of its dice:
+
+- the first die: a fumble, or how the roll opens (``first_die``, steps 1-2);
+- the dice of an opened roll: the chain goes on while ``chain_goes_on``;
+- the total: the modified result, the cap, ineffective, automatic miss, the
+  cell, critical reduction and the critical tables (``AttackRules.read_total``,
+  steps 3-11, no dice);
+- each critical or fumble die (``critical_read``, ``fumble_read``).
+
+Odds weight these by exact probabilities; simulate builds look-up arrays from
+them and indexes them with sampled dice.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from enum import Enum
+from typing import Mapping
+
+from tables_app.domain.bounds import AUTOMATIC_MISS, D100
+from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.dice import Dice, OpenEndedRoll
+from tables_app.domain.severity import Severity
+from tables_app.domain.tables import AttackTable, Choice, EffectTable, Rank, RollKind, Weapon
+
+OPEN_HIGH = 96  # "The open-ended d100": 96-100 rolls again and adds
+OPEN_LOW = 5  # 1-5 rolls again and subtracts
+SECONDARY_DEGREES = 2  # step 11: the secondary critical is two degrees lower
+_OPEN_HIGH_KINDS = (RollKind.OE, RollKind.OEH)
+_OPEN_LOW_KINDS = (RollKind.OE, RollKind.OEL)
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Everything about one attack except the dice."""
+
+    weapon: Weapon
+    cmb: int
+    armor: str
+    defense: int = 0
+    modifiers: tuple[tuple[str, int], ...] = ()
+    rank: Rank = Rank.NORMAL
+    crit_reduction: int = 0
+    ignore_crit_reduction: bool = False
+    features: frozenset[str] = frozenset()
+
+    @property
+    def effective_cmb(self) -> int:
+        """Step 3: CMB plus every named modifier."""
+        return self.cmb + sum(value for _, value in self.modifiers)
+
+    @property
+    def reduction(self) -> int:
+        """Degrees of critical reduction (step 9): rank plus extra, unless ignored."""
+        if self.ignore_crit_reduction:
+            return 0
+        return self.rank.critical_reduction + self.crit_reduction
+
+
+@dataclass(frozen=True)
+class TableSet:
+    """The compiled tables one weapon can reach."""
+
+    attack: AttackTable
+    criticals: Mapping[str, EffectTable]
+    fumble: EffectTable | None = None
+
+
+# ------------------------------------------------------------ steps 1-2: dice
+class FirstDie(Enum):
+    """What the unmodified roll does; ``sign`` is how an opened roll goes on."""
+
+    FUMBLE = "fumble"
+    CLOSED = "closed"
+    OPENS_HIGH = "high"
+    OPENS_LOW = "low"
+
+    @property
+    def sign(self) -> int:
+        return 1 if self is FirstDie.OPENS_HIGH else -1 if self is FirstDie.OPENS_LOW else 0
+
+
+def first_die(first: int, clumsy: int, kind: RollKind) -> FirstDie:
+    """Step 2 before the open-ended roll: within the weapon's Clumsy Range
+    (1-``clumsy``) the attack fumbles whatever the modifiers, and nothing opens."""
+    if first <= clumsy:
+        return FirstDie.FUMBLE
+    if first >= OPEN_HIGH and kind in _OPEN_HIGH_KINDS:
+        return FirstDie.OPENS_HIGH
+    if first <= OPEN_LOW and kind in _OPEN_LOW_KINDS:
+        return FirstDie.OPENS_LOW
+    return FirstDie.CLOSED
+
+
+def chain_goes_on(die: int) -> bool:
+    """An opened roll rolls again after this die (either direction: 96+)."""
+    return die >= OPEN_HIGH
+
+
+def open_ended_roll(first: int, start: FirstDie, dice: Dice) -> OpenEndedRoll:
+    """Finish a roll whose first die opened (or not): add or subtract dice
+    while ``chain_goes_on``."""
+    if start.sign == 0:
+        return OpenEndedRoll(first, (), first, 0)
+    label = "open-ended roll, high" if start.sign > 0 else "open-ended roll, low"
+    extra = []
+    total = first
+    while True:
+        die = dice.roll(D100, label)
+        extra.append(die)
+        total += start.sign * die
+        if not chain_goes_on(die):
+            return OpenEndedRoll(first, tuple(extra), total, start.sign)
+
+
+# ------------------------------------------------- steps 3-11: the total read
+@dataclass(frozen=True)
+class CellRead:
+    table: str
+    row: str
+    armor: str
+    cell: AttackCell
+
+
+@dataclass(frozen=True)
+class CriticalPlan:
+    """A critical to roll: on ``table`` at ``severity`` (``rolled`` before
+    the lowering, by ``reduction`` degrees)."""
+
+    table: EffectTable
+    severity: Severity
+    rolled: Severity
+    reduction: int
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a modified result gives before any critical die.
+
+    ``cell`` is the cell shown (also when it does not count); ``row`` the
+    index of the attack-table row whose cell decided the outcome (None when
+    none did); ``cancelled`` the severity reduction cancelled; ``too_light``
+    the severity too light for the weapon's secondary critical.
+    """
+
+    outcome: Outcome
+    hits: int = 0
+    cell: CellRead | None = None
+    row: int | None = None
+    critical: CriticalPlan | None = None
+    secondary: CriticalPlan | None = None
+    cancelled: Severity | None = None
+    too_light: Severity | None = None
+
+
+class AttackRules:
+    """Steps 3-11 for one attack against one table set.
+
+    The modified result reads one of a few pieces, worked out once: results
+    of 10 or less, then each attack-table row from 11 up (the top row open
+    above). ``read`` looks the result up in them, and odds weights them whole.
+    """
+
+    def __init__(self, attack: Attack, tables: TableSet):
+        self.attack, self.tables = attack, tables
+        table = tables.attack
+        column = table.column(attack.armor)
+        if column is None:
+            raise ValueError(f"attack table {table.name!r} has no armor column {attack.armor!r} (columns: {', '.join(table.armors)})")
+        self.column = column
+        self.shift = attack.effective_cmb - attack.defense
+        self.cap = attack.weapon.max_result
+        self.pieces = self._pieces()
+        self._lows = [low for low, _ in self.pieces[1:]]
+
+    def modified_result(self, total: int) -> tuple[int, int]:
+        """Steps 4-5: (uncapped, result) — DEF first, the Max Result last."""
+        uncapped = total + self.shift
+        if self.cap is not None and uncapped > self.cap:
+            return uncapped, self.cap
+        return uncapped, uncapped
+
+    def read(self, result: int) -> Reading:
+        """Steps 6-11 for a modified (capped) result."""
+        return self.pieces[bisect_right(self._lows, result)][1]
+
+    def read_total(self, total: int) -> Reading:
+        return self.read(self.modified_result(total)[1])
+
+    def _pieces(self) -> list[tuple[int | None, Reading]]:
+        """(lowest result, reading), ascending; each piece runs up to the
+        next one's lowest, the first from below, the last without end."""
+        rows = self.tables.attack.rows.ranges
+        ineffective = self.attack.effective_cmb < 0  # step 6: the cell is shown but does not count
+        pieces = [(None, Reading(Outcome.INEFFECTIVE) if ineffective else Reading(Outcome.MISS))]  # step 7
+        for row, span in enumerate(rows):
+            low = max(span.low, AUTOMATIC_MISS + 1)  # step 7 wins over the row
+            if row + 1 < len(rows) and rows[row + 1].low <= low:
+                continue  # entirely at or below the automatic miss
+            reading = Reading(Outcome.INEFFECTIVE, cell=self._cell(row)) if ineffective else self._read_row(row)
+            pieces.append((low, reading))  # the top row reads everything above it (step 8)
+        return pieces
+
+    def _cell(self, row: int) -> CellRead:
+        table = self.tables.attack
+        return CellRead(table.name, table.rows.ranges[row].label, table.armors[self.column], table.rows.values[row][self.column])
+
+    def _read_row(self, row: int) -> Reading:
+        read = self._cell(row)
+        cell = read.cell
+        if cell.outcome is not Outcome.CRITICAL:  # step 8
+            return Reading(cell.outcome, cell.hits, read, row)
+        scale = self.tables.attack.scale
+        rolled = scale.get(cell.severity)  # type: ignore[arg-type]
+        reduction = self.attack.reduction
+        severity = scale.lower(rolled, reduction)  # step 9
+        if severity is None:  # cancelled: a hit with the cell's damage
+            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=rolled)
+        weapon = self.attack.weapon
+        critical = CriticalPlan(self.tables.criticals[cell.critical or weapon.critical], severity, rolled, reduction)  # step 10
+        secondary = too_light = None
+        if weapon.secondary_critical:  # step 11: lowered from the severity after reduction
+            lower = scale.lower(severity, SECONDARY_DEGREES)
+            if lower is None:
+                too_light = severity
+            else:
+                secondary = CriticalPlan(self.tables.criticals[weapon.secondary_critical], lower, severity, 0)
+        return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light)
+
+
+# ------------------------------------------------------- steps 2, 10: d100 reads
+def critical_read(plan: CriticalPlan, die: int, features: frozenset[str]) -> tuple[int, Choice]:
+    """Step 10: d100 plus the (reduced) severity's modifier; branches by the target's features."""
+    modified = die + plan.severity.modifier
+    return modified, plan.table.choose(modified, features)
+
+
+def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choice]:
+    """Step 2: d100 plus the weapon's Fumble Modifier."""
+    modified = die + weapon.fumble_modifier
+    return modified, table.choose(modified)
+
+
+def critical_hits_by_die(plan: CriticalPlan, features: frozenset[str]) -> list[int]:
+    """The extra hits of each face 1-100 of the critical die."""
+    return [critical_read(plan, die, features)[1].entry.hits for die in range(1, D100 + 1)]
+
+
+def damage(hits, extra_hits):  # type: ignore[no-untyped-def]
+    """Step 12: the cell's hits plus every critical's extra hits. Ints for one
+    attack, Fractions for means (odds), numpy arrays for many (simulate)."""
+    return hits + sum(extra_hits)

@@ -1,0 +1,89 @@
+"""What an import reads and checks against, whatever it was read from.
+
+The spreadsheet layer (sheets/) fills a ParsedWorkbook; the import service
+(importing.py) settles its names against the Catalog of the database, and
+the storage writes it. None of them owns this model, so it lives here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from tables_app.domain.names import fold
+from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
+from tables_app.domain.tables import AttackTable, Creature, EffectTable, Weapon
+from tables_app.errors import Problem
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Defined(Generic[T]):
+    """A table, weapon or creature with where it was defined."""
+
+    value: T
+    name: str
+    sheet: str
+    cell: str  # the cell holding its name
+    source: str | None = None
+    notes: str | None = None
+
+
+@dataclass
+class Catalog:
+    """What the database already holds, for references and conflicts."""
+
+    scales: dict[str, SeverityScale] = field(default_factory=lambda: {DEFAULT_SCALE.name: DEFAULT_SCALE})
+    # folded name or code (domain/names.py) → (canonical name, scale name)
+    critical: dict[str, tuple[str, str]] = field(default_factory=dict)
+    attack: dict[str, str] = field(default_factory=dict)
+    fumble: dict[str, str] = field(default_factory=dict)
+    # (kind, folded name) → file name of the workbook that owns it (None: tables_app itself)
+    owners: dict[tuple[str, str], str | None] = field(default_factory=dict)
+
+    def owned_by(self, kind: str, name: str, file_name: str) -> bool:
+        """Whether the workbook ``file_name`` (an earlier import of it) owns ``name``."""
+        return same_file(self.owners.get((kind, fold(name))), file_name)
+
+
+def same_file(a: str | None, b: str | None) -> bool:
+    """Workbook file names compare in any letter case (as the database does)."""
+    return (a or "").casefold() == (b or "").casefold()
+
+
+@dataclass(frozen=True)
+class Conflict:
+    kind: str  # as in domain/kinds.py
+    item: Defined
+    problem: Problem
+
+
+@dataclass
+class ParsedWorkbook:
+    file_name: str
+    sha256: str
+    size_bytes: int
+    scale: Defined[SeverityScale] | None = None
+    attack_tables: list[Defined[AttackTable]] = field(default_factory=list)
+    critical_tables: list[Defined[EffectTable]] = field(default_factory=list)
+    fumble_tables: list[Defined[EffectTable]] = field(default_factory=list)
+    weapons: list[Defined[Weapon]] = field(default_factory=list)
+    creatures: list[Defined[Creature]] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    # names other workbooks own: a problem unless the content is what the
+    # database already holds (importing.py compares, with the database)
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    @property
+    def defines_anything(self) -> bool:
+        return bool(self.scale or self.attack_tables or self.critical_tables or self.fumble_tables
+                    or self.weapons or self.creatures)
+
+    def items(self, kind: str) -> list[Defined]:
+        """What the workbook defines of ``kind`` (a kind of domain/kinds.py), in sheet order."""
+        if kind == "severities":
+            return [self.scale] if self.scale else []
+        return {"attack": self.attack_tables, "critical": self.critical_tables, "fumble": self.fumble_tables,
+                "weapons": self.weapons, "creatures": self.creatures}[kind]

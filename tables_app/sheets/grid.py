@@ -1,0 +1,222 @@
+"""A sheet's structure, whatever its kind: the header block from A1, then
+a grid of named columns down to the first blank row (docs/workbook-format.md).
+
+Problems of structure are recorded on the Reading; a sheet that cannot be
+read as a grid gives no Grid, and no sheet reader looks at it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables_app.domain.kinds import KINDS, TABLE_KINDS
+from tables_app.domain.names import fold
+from tables_app.sheets.read import RawSheet
+from tables_app.sheets.reading import Reading
+from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
+
+NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities")
+ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
+COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # kind: (required columns, optional columns); an attack grid's columns are armors
+    "critical": (("roll", "text"), ENTRY_COLUMNS),
+    "fumble": (("roll", "text"), ENTRY_COLUMNS),
+    "weapons": (
+        ("name", "attack table", "max result", "clumsy", "critical"),
+        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes"),
+    ),
+    "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "notes")),
+    "severities": (("code", "name", "modifier"), ()),
+}
+ATTACK_FIRST_COLUMN = "result"
+
+Row = tuple[int, tuple[object, ...]]  # a row's number and its values from column A
+
+
+@dataclass
+class Grid:
+    """A sheet split into its header block and its grid."""
+
+    sheet: str
+    kind: str
+    header: dict[str, tuple[object, str]]  # key → (value, coordinate of the value)
+    texts: dict[str, str]  # key → its value as checked text (blank keys absent)
+    columns: dict[str, int]  # canonical column name → 1-based column index
+    column_order: list[tuple[str, int]]
+    header_row: int
+    rows: list[Row]
+
+    def meta(self, key: str) -> str | None:
+        return self.texts.get(key)
+
+    def cell_of(self, key: str) -> str:
+        """Where a header value is, or the Kind cell when the key is missing."""
+        return self.header.get(key, self.header["kind"])[1]
+
+
+def split(reading: Reading, sheet: RawSheet) -> Grid | None:
+    name = sheet.name
+    if sheet.hidden:
+        reading.warn(name, "hidden sheet skipped")
+        return None
+    if sheet.too_big:
+        reading.problem(name, None, "the sheet is larger than the importer reads (rows or columns); is it a table?")
+        return None
+    rows = list(sheet.rows)
+    if not rows or rows[0][0] != 1 or is_blank(rows[0][1][0]):
+        reading.warn(name, "no header block in A1 (Kind, Name, ...): sheet skipped")
+        return None
+    header, key_problems, i = _header_block(rows)
+    if "kind" not in header:
+        if any(k in header for k in HEADER_KEYS):  # a header block that lost its Kind
+            reading.problem(name, "A1", "the header block has no Kind row (Kind | attack, critical, ...)")
+        else:
+            reading.warn(name, "the header block has no Kind: sheet skipped")
+        return None
+    if _is_notes(header["kind"][0]):
+        return None  # whatever else the sheet holds is for people
+    for cell, message in key_problems:
+        reading.problem(name, cell, message)
+    texts = _header_texts(reading, name, header)
+    kind_cell = header["kind"][1]
+    kind = texts.get("kind", "").casefold()
+    if kind not in KINDS:
+        shown = texts.get("kind", "")
+        reading.problem(name, kind_cell, f"unknown Kind {shown!r} (expected one of {', '.join(KINDS)})")
+        return None
+    if kind in TABLE_KINDS and "name" not in texts:
+        reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
+    if i >= len(rows):
+        reading.problem(name, coordinate(rows[-1][0] + 2, 1), "no grid after the header block")
+        return None
+    header_row, header_values = rows[i]
+    grid_rows: list[Row] = []
+    i += 1
+    while i < len(rows) and rows[i][0] == header_row + 1 + len(grid_rows):
+        grid_rows.append(rows[i])
+        i += 1
+    if i < len(rows):
+        number, values = rows[i]
+        column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
+        reading.problem(name, coordinate(number, column), "stray cells after the grid (the grid ends at the first blank row)")
+    last_row = grid_rows[-1][0] if grid_rows else header_row
+    width = max([len(header_values)] + [len(v) for _, v in grid_rows])
+    if not _check_layout(reading, sheet, last_row, width):
+        return None
+    columns = _read_columns(reading, name, kind, header_row, header_values, grid_rows)
+    if columns is None:
+        return None
+    order = sorted(columns.items(), key=lambda item: item[1])
+    return Grid(name, kind, header, texts, columns, order, header_row, grid_rows)
+
+
+def _check_layout(reading: Reading, sheet: RawSheet, last_row: int, width: int) -> bool:
+    """Nothing is imported silently: hidden rows or columns and merged
+    cells inside the table are errors (the guard found them)."""
+    layout, ok = sheet.layout, True
+    for row in sorted(r for r in layout.hidden_rows if r <= last_row):
+        reading.problem(sheet.name, coordinate(row, 1), f"row {row} is hidden; unhide it (hidden rows are not imported silently)")
+        ok = False
+    for column in sorted(c for c in layout.hidden_columns if c <= width):
+        reading.problem(sheet.name, coordinate(1, column), f"column {coordinate(1, column)[:-1]} is hidden; unhide it")
+        ok = False
+    for min_row, min_col, max_row, max_col in layout.merged:
+        if min_row <= last_row and min_col <= width:
+            span = f"{coordinate(min_row, min_col)}:{coordinate(max_row, max_col)}"
+            reading.problem(sheet.name, coordinate(min_row, min_col), f"merged cells {span}; unmerge them and fill every cell")
+            ok = False
+    return ok
+
+
+def _header_block(rows: list[Row]) -> tuple[dict[str, tuple[object, str]], list[tuple[str, str]], int]:
+    """Key | Value rows from A1 to the first blank row: the keys, their
+    problems (reported only if this is a header block) and the next row's index."""
+    header: dict[str, tuple[object, str]] = {}
+    problems: list[tuple[str, str]] = []
+    i = 0
+    while i < len(rows) and rows[i][0] == i + 1:
+        number, values = rows[i]
+        key = values[0]
+        value = values[1] if len(values) > 1 else None
+        i += 1
+        if is_blank(key):
+            problems.append((coordinate(number, 1), "header block row without a key"))
+            continue
+        if check_value(key) is not None or not isinstance(key, str):
+            problems.append((coordinate(number, 1), f"header key {str(key)!r} is not text"))
+            continue
+        k = " ".join(key.casefold().replace(":", " ").split())
+        if k not in HEADER_KEYS:
+            problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of Kind, Name, Code, Source, Notes, Severities)"))
+        elif k in header:
+            problems.append((coordinate(number, 1), f"header key {key!r} appears twice"))
+        else:
+            header[k] = (value, coordinate(number, 2))
+    return header, problems, i
+
+
+def _header_texts(reading: Reading, sheet: str, header: dict[str, tuple[object, str]]) -> dict[str, str]:
+    texts = {}
+    for key, (value, cell) in header.items():
+        if is_blank(value):
+            continue
+        if (reason := check_value(value)) is not None:
+            reading.problem(sheet, cell, reason)
+            continue
+        try:
+            texts[key] = as_text(value)
+        except ValueError as exc:
+            reading.problem(sheet, cell, str(exc))
+    return texts
+
+
+def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tuple[object, ...], data: list[Row]) -> dict[str, int] | None:
+    width = max([len(values)] + [len(v) for _, v in data])
+    columns: dict[str, int] = {}
+    ok = True
+    for column in range(1, width + 1):
+        raw = values[column - 1] if column <= len(values) else None
+        cell = coordinate(row, column)
+        if is_blank(raw):
+            if any(column <= len(v) and not is_blank(v[column - 1]) for _, v in data):
+                reading.problem(sheet, cell, "blank column header above data")
+                ok = False
+            continue
+        text = as_text(raw)
+        key = text.casefold().replace("_", " ")
+        if kind == "attack":
+            key = ATTACK_FIRST_COLUMN if column == 1 and key == ATTACK_FIRST_COLUMN else text
+        else:
+            required, optional = COLUMNS[kind]
+            if key not in required and key not in optional:
+                known = ", ".join(c.title() for c in required + tuple(o for o in optional if o not in required))
+                reading.problem(sheet, cell, f"unknown column {text!r} for a {kind} sheet (columns: {known})")
+                ok = False
+                continue
+        if fold(key) in {fold(k) for k in columns}:
+            reading.problem(sheet, cell, f"column {text!r} appears twice")
+            ok = False
+            continue
+        columns[key] = column
+    if kind == "attack":
+        if columns.get(ATTACK_FIRST_COLUMN) != 1:
+            reading.problem(sheet, coordinate(row, 1), "an attack grid starts with a Result column")
+            return None
+        if len(columns) < 2:
+            reading.problem(sheet, coordinate(row, 2), "an attack grid needs at least one armor column after Result")
+            return None
+    else:
+        for name in COLUMNS[kind][0]:
+            if name not in columns:
+                reading.problem(sheet, coordinate(row, 1), f"missing column {name.title()!r}")
+                ok = False
+    return columns if ok else None
+
+
+def _is_notes(kind: object) -> bool:
+    return isinstance(kind, str) and fold(kind) == NOTES_KIND
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"

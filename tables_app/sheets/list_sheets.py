@@ -1,0 +1,107 @@
+"""The list sheets, one thing per row: weapons, creatures, and the levels
+of a severity scale (docs/workbook-format.md)."""
+
+from __future__ import annotations
+
+from tables_app.domain.bounds import D100
+from tables_app.domain.names import fold
+from tables_app.domain.ranges import DASHES, parse_range
+from tables_app.domain.severity import Severity, SeverityScale
+from tables_app.domain.tables import Creature, Rank, RollKind, Weapon
+from tables_app.import_model import Defined
+from tables_app.sheets.grid import Grid
+from tables_app.sheets.reading import Reading
+from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
+
+
+def read_severities(reading: Reading, grid: Grid) -> None:
+    levels: list[Severity] = []
+    seen: dict[str, str] = {}
+    for row in grid.rows:
+        code = reading.value(grid, row, "code", as_text, required=True)
+        name = reading.value(grid, row, "name", as_text, required=True)
+        modifier = reading.value(grid, row, "modifier", lambda v: as_int(v, "Modifier"), required=True)
+        for label in (code, name):
+            if label is None:
+                continue
+            first = seen.get(fold(label))
+            if first is not None:
+                reading.problem(grid.sheet, reading.cell(grid, row, "code")[1], f"severity {label!r} is already defined in {first}")
+            seen.setdefault(fold(label), reading.cell(grid, row, "code")[1])
+        if None not in (code, name, modifier):
+            levels.append(Severity(code, name, modifier))
+    if not grid.rows:
+        reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "a severities sheet needs at least one severity")
+    name = grid.meta("name") or reading.raw.file_name.rsplit(".", 1)[0]
+    cell = grid.cell_of("name")
+    reading.out.scale = Defined(SeverityScale(name, tuple(levels)), name, grid.sheet, cell, grid.meta("source"), grid.meta("notes"))
+
+
+def read_weapons(reading: Reading, grid: Grid) -> None:
+    def table(kind: str):  # type: ignore[no-untyped-def]
+        return lambda text: reading.table_named(kind, text)
+
+    for row in grid.rows:
+        before = len(reading.out.problems)
+        name = reading.value(grid, row, "name", as_text, required=True)
+        attack = reading.reference(grid, row, "attack table", table("attack"), "attack table", True)
+        max_result = reading.value(grid, row, "max result", lambda v: as_int(v, "Max result"), required=True)
+        clumsy = reading.value(grid, row, "clumsy", _clumsy, required=True)
+        critical = reading.reference(grid, row, "critical", reading.critical_named, "critical table", True)
+        secondary = reading.reference(grid, row, "secondary critical", reading.critical_named, "critical table", False)
+        fumble = reading.reference(grid, row, "fumble table", table("fumble"), "fumble table", False)
+        modifier = reading.value(grid, row, "fumble modifier", lambda v: as_int(v, "Fumble modifier"), default=0)
+        roll = reading.value(grid, row, "roll", _roll_kind, default=RollKind.OE)
+        notes = reading.value(grid, row, "notes", as_text)
+        if max_result is not None and max_result < 1:
+            reading.problem(grid.sheet, reading.cell(grid, row, "max result")[1], "Max result must be at least 1")
+        if len(reading.out.problems) > before:
+            continue
+        weapon = Weapon(name=name, attack_table=attack, max_result=max_result, clumsy=clumsy, critical=critical,
+                        secondary_critical=secondary, fumble_table=fumble, fumble_modifier=modifier, roll=roll, notes=notes)
+        reading.out.weapons.append(Defined(weapon, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes))
+
+
+def read_creatures(reading: Reading, grid: Grid) -> None:
+    for row in grid.rows:
+        before = len(reading.out.problems)
+        name = reading.value(grid, row, "name", as_text, required=True)
+        defense = reading.value(grid, row, "def", lambda v: as_int(v, "DEF"), required=True)
+        armor = reading.value(grid, row, "armor", as_text, required=True)
+        rank = reading.value(grid, row, "rank", _rank, default=Rank.NORMAL)
+        hp = reading.value(grid, row, "hp", lambda v: as_int(v, "HP"))
+        features = reading.value(grid, row, "features", as_tags, default=())
+        notes = reading.value(grid, row, "notes", as_text)
+        if len(reading.out.problems) > before:
+            continue
+        creature = Creature(name=name, defense=defense, armor=armor, rank=rank, hp=hp, features=features, notes=notes)
+        reading.out.creatures.append(Defined(creature, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes))
+
+
+def _clumsy(value: object) -> int:
+    """Clumsy Range `4` or `1-4` (1..N); 0 means the weapon never fumbles."""
+    if isinstance(value, str) and any(dash in value.strip()[1:] for dash in DASHES):
+        parsed = parse_range(value)
+        if parsed.low != 1 or parsed.high is None:
+            raise ValueError(f"Clumsy range {value!r} must start at 1 (write 4 or 1-4)")
+        return parsed.high
+    number = as_int(value, "Clumsy")
+    if not 0 <= number <= D100:  # a Clumsy Range is faces of the attack's d100
+        raise ValueError(f"Clumsy {number} must be between 0 and {D100}")
+    return number
+
+
+def _roll_kind(value: object) -> RollKind:
+    text = as_text(value).casefold()
+    try:
+        return RollKind(text)
+    except ValueError:
+        raise ValueError(f"Roll {text!r} must be one of oe, oeh, oel, d100") from None
+
+
+def _rank(value: object) -> Rank:
+    text = as_text(value).casefold()
+    try:
+        return Rank(text)
+    except ValueError:
+        raise ValueError(f"Rank {text!r} must be normal, heroic or epic") from None

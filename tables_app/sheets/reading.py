@@ -1,0 +1,166 @@
+"""What every sheet reader shares: the workbook being read, the problems
+found so far, cell access, ranges and references to tables.
+
+Every problem is collected with its sheet and cell; nothing stops at the
+first one, and nothing is written here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Callable, TypeVar
+
+from tables_app.domain.cells import AttackCell
+from tables_app.domain.names import did_you_mean, fold, suggest
+from tables_app.domain.ranges import Range, check_coverage, parse_range
+from tables_app.errors import Problem
+from tables_app.import_model import Catalog, ParsedWorkbook
+from tables_app.sheets.read import RawWorkbook
+from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
+
+if TYPE_CHECKING:
+    from tables_app.sheets.grid import Grid, Row
+
+EMPTY_LISTED = 3  # more empty cells of one kind in one sheet are one summary problem (a blank template)
+
+T = TypeVar("T")
+
+
+class Reading:
+    """One workbook being read against the database's catalog."""
+
+    def __init__(self, raw: RawWorkbook, catalog: Catalog):
+        self.raw = raw
+        self.catalog = catalog
+        self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
+        # attack cells read so far, by (type, value, (scale, critical tables known)): see attack_sheet.py
+        self.attack_cells: dict[tuple, AttackCell] = {}
+        # (sheet, what is missing) → the empty cells and the indexes of their problems
+        self._empty: dict[tuple[str, str], list[tuple[tuple[int, int], int]]] = defaultdict(list)
+
+    # -- problems ---------------------------------------------------------
+    def problem(self, sheet: str | None, cell: str | None, message: str) -> None:
+        self.out.problems.append(Problem(self.raw.file_name, sheet, cell, message))
+
+    def warn(self, sheet: str | None, message: str) -> None:
+        self.out.warnings.append(Problem(self.raw.file_name, sheet, None, message))
+
+    def empty(self, sheet: str, where: tuple[int, int], one: str, many: str) -> None:
+        """A cell that must be filled is empty: ``one`` says so for one cell,
+        ``many`` (after a count) for a summary of many (see summarise_empty)."""
+        self._empty[(sheet, many)].append((where, len(self.out.problems)))
+        self.problem(sheet, coordinate(*where), one)
+
+    def summarise_empty(self) -> None:
+        """More than EMPTY_LISTED empty cells of one kind in one sheet become
+        one problem where the first was: a blank template is one line, not 132."""
+        replaced: dict[int, Problem | None] = {}
+        for (sheet, many), found in self._empty.items():
+            if len(found) <= EMPTY_LISTED:
+                continue
+            span, listing = _cells_summary([where for where, _ in found])
+            message = f"{len(found)} {many}" + (f": {listing}" if listing else "")
+            replaced.update({index: None for _, index in found})
+            replaced[found[0][1]] = Problem(self.raw.file_name, sheet, span, message)
+        if replaced:
+            problems = [replaced.get(i, p) for i, p in enumerate(self.out.problems)]
+            self.out.problems = [p for p in problems if p is not None]
+
+    # -- cell access --------------------------------------------------------
+    def cell(self, grid: Grid, row: Row, column: str) -> tuple[object, str]:
+        number, values = row
+        index = grid.columns.get(column)
+        if index is None:
+            return None, ""
+        value = values[index - 1] if index <= len(values) else None
+        return value, coordinate(number, index)
+
+    def value(self, grid: Grid, row: Row, column: str, convert: Callable[[object], T], *, default: T | None = None, required: bool = False):  # type: ignore[no-untyped-def]
+        """Read and convert one cell; on a problem record it and return None."""
+        value, cell = self.cell(grid, row, column)
+        if (reason := check_value(value)) is not None:
+            self.problem(grid.sheet, cell, reason)
+            return None
+        if is_blank(value):
+            if required:
+                title = column.title()
+                self.empty(grid.sheet, (row[0], grid.columns.get(column, 1)), f"{title} is empty", f"empty {title} cells")
+            return default
+        try:
+            return convert(value)
+        except ValueError as exc:
+            self.problem(grid.sheet, cell, str(exc))
+            return None
+
+    # -- ranges ---------------------------------------------------------------
+    def read_range(self, grid: Grid, value: object, cell: str) -> Range | None:
+        if (reason := check_value(value)) is not None:
+            self.problem(grid.sheet, cell, reason)
+            return None
+        if is_blank(value):
+            self.problem(grid.sheet, cell, "empty range (write 11-15, 16 or 176+)")
+            return None
+        try:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return parse_range(as_int(value, "range"))
+            return parse_range(as_text(value))
+        except ValueError as exc:
+            self.problem(grid.sheet, cell, str(exc))
+            return None
+
+    def check_ranges(self, sheet: str, ranges: list[Range], cells: list[str], **cover: int) -> bool:
+        problems = check_coverage(ranges, **cover) if ranges else []
+        for problem in problems:
+            where = cells[problem.rows[-1]] if problem.rows else None
+            named = " and ".join(cells[i] for i in problem.rows)
+            suffix = f" (rows {named})" if len(problem.rows) > 1 else ""
+            self.problem(sheet, where, problem.message + suffix)
+        return not problems
+
+    # -- references -----------------------------------------------------------
+    def critical_named(self, text: str) -> str | None:
+        key = fold(text)
+        for defined in self.out.critical_tables:
+            table = defined.value
+            if key == fold(table.name) or (table.code and key == fold(table.code)):
+                return table.name
+        found = self.catalog.critical.get(key)
+        return found[0] if found else None
+
+    def table_named(self, kind: str, text: str) -> str | None:
+        key = fold(text)
+        local = self.out.attack_tables if kind == "attack" else self.out.fumble_tables
+        for defined in local:
+            if fold(defined.name) == key:
+                return defined.name
+        return (self.catalog.attack if kind == "attack" else self.catalog.fumble).get(key)
+
+    def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool):  # type: ignore[no-untyped-def]
+        text = self.value(grid, row, column, as_text, required=required)
+        if text is None:
+            return None
+        found = find(text)
+        if found is None:
+            near = did_you_mean(suggest(text, self.known_tables(what)))
+            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}{near}")
+        return found
+
+    def known_tables(self, what: str) -> list[str]:
+        """Names a reference to ``what`` could have meant: this import's and the database's."""
+        if what == "critical table":
+            local = [d.value.name for d in self.out.critical_tables] + [d.value.code for d in self.out.critical_tables if d.value.code]
+            return local + [name for name, _scale in self.catalog.critical.values()]
+        if what == "attack table":
+            return [d.name for d in self.out.attack_tables] + list(self.catalog.attack.values())
+        return [d.name for d in self.out.fumble_tables] + list(self.catalog.fumble.values())
+
+
+def _cells_summary(cells: list[tuple[int, int]], shown: int = 5) -> tuple[str, str | None]:
+    """The range spanning ``cells`` (row, column), and a listing of them
+    unless they fill that range."""
+    rows, columns = [r for r, _ in cells], [c for _, c in cells]
+    span = f"{coordinate(min(rows), min(columns))}:{coordinate(max(rows), max(columns))}"
+    if (max(rows) - min(rows) + 1) * (max(columns) - min(columns) + 1) == len(set(cells)):
+        return span, None
+    listing = ", ".join(coordinate(*cell) for cell in cells[:shown])
+    return span, listing + (f" and {len(cells) - shown} more" if len(cells) > shown else "")
