@@ -16,24 +16,25 @@ import click
 
 from tables_app import __version__
 from tables_app.domain import kinds
-from tables_app.errors import NotFound, TablesError, UsageMistake, WorkbookInvalid
+from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid
 
 
 class Failure(click.ClickException):
     """One or more ``Error: ...`` lines, exit code 1.
 
-    ``error`` is the JSON error object's content (``--json``); ``reported``
+    ``located`` adds to the JSON error object (``--json``) what the first
+    line is about: workbook, sheet, cell, problems, suggestions. ``reported``
     means the command already printed its own JSON (an import report).
     """
 
     LONGEST = 500  # a pasted 100 KB name is not echoed back whole
 
-    def __init__(self, lines: list[str], error: dict | None = None, reported: bool = False):
+    def __init__(self, lines: list[str], located: dict | None = None, reported: bool = False):
         lines = [line if len(line) <= self.LONGEST else f"{line[:self.LONGEST]}… ({len(line) - self.LONGEST:,} more characters)"
                  for line in lines]
         super().__init__(lines[0] if lines else "failed")
         self.lines = lines
-        self.error = error if error is not None else {"message": self.message, "workbook": None, "sheet": None, "cell": None}
+        self.error = error_json(self.message, **(located or {}))
         self.reported = reported
 
     def show(self, file: Any = None) -> None:
@@ -41,8 +42,9 @@ class Failure(click.ClickException):
             click.echo(f"Error: {line}", err=True)
 
 
-def _problem_json(problem) -> dict:  # type: ignore[no-untyped-def]
-    return {"message": problem.message, "workbook": problem.workbook, "sheet": problem.sheet, "cell": problem.cell}
+def error_json(message: str, **located: Any) -> dict:
+    """The content of ``{"error": ...}`` (docs/cli.md, "Exit codes and errors")."""
+    return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
 
 
 class Group(click.Group):
@@ -50,17 +52,15 @@ class Group(click.Group):
         try:
             return super().invoke(ctx)
         except WorkbookInvalid as exc:
-            first = _problem_json(exc.problems[0]) if exc.problems else {}
-            error = {"message": str(exc.problems[0]) if exc.problems else str(exc), "workbook": first.get("workbook"),
-                     "sheet": first.get("sheet"), "cell": first.get("cell"), "problems": [_problem_json(p) for p in exc.problems]}
-            raise Failure([str(p) for p in exc.problems], error) from None
+            first = exc.problems[0].as_json() if exc.problems else {}
+            first.pop("message", None)
+            raise Failure([str(p) for p in exc.problems] or [str(exc)],
+                          {**first, "problems": [p.as_json() for p in exc.problems]}) from None
         except UsageMistake as exc:
             raise click.UsageError(str(exc), ctx=_leaf_context(ctx)) from None
         except TablesError as exc:
-            error = {"message": str(exc)[:Failure.LONGEST], "workbook": None, "sheet": None, "cell": None}
-            if isinstance(exc, NotFound) and getattr(exc, "suggestions", None):
-                error["suggestions"] = list(exc.suggestions)
-            raise Failure([str(exc)], error) from None
+            suggestions = list(getattr(exc, "suggestions", None) or [])
+            raise Failure([str(exc)], {"suggestions": suggestions} if suggestions else None) from None
 
 
 def _leaf_context(ctx: click.Context) -> click.Context:
@@ -89,8 +89,7 @@ class RootGroup(Group):
             returned = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
             if "--json" in argv and not getattr(exc, "reported", False):
-                error = getattr(exc, "error", None) or {"message": exc.format_message(), "workbook": None, "sheet": None, "cell": None}
-                emit_json({"error": error})
+                emit_json({"error": getattr(exc, "error", None) or error_json(exc.format_message())})
             exc.show()
             sys.exit(exc.exit_code)
         except click.Abort:

@@ -60,6 +60,10 @@ class Problem:
         where = " › ".join(part for part in (self.workbook, self.sheet, self.cell) if part)
         return f"{where}: {self.message}"
 
+    def as_json(self) -> dict:
+        """The fields of a problem in JSON output (import reports, --json errors)."""
+        return {"workbook": self.workbook, "sheet": self.sheet, "cell": self.cell, "message": self.message}
+
 
 class WorkbookInvalid(TablesError):
     """A workbook has one or more problems; nothing was imported."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -44,10 +44,10 @@ class ImportReport:
             "written": self.written,
             "workbooks": [
                 {"file_name": w.file_name, "sha256": w.sha256, "defined": w.defined, "unchanged": w.unchanged,
-                 "removed": w.removed, "changes": w.changes, "warnings": [asdict(p) for p in w.warnings]}
+                 "removed": w.removed, "changes": w.changes, "warnings": [p.as_json() for p in w.warnings]}
                 for w in self.workbooks
             ],
-            "errors": [asdict(p) for p in self.problems],  # {"workbook", "sheet", "cell", "message"}
+            "errors": [p.as_json() for p in self.problems],
         }
 
 

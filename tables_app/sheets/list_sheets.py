@@ -91,17 +91,16 @@ def _clumsy(value: object) -> int:
     return number
 
 
-def _roll_kind(value: object) -> RollKind:
-    text = as_text(value).casefold()
-    try:
-        return RollKind(text)
-    except ValueError:
-        raise ValueError(f"Roll {text!r} must be one of oe, oeh, oel, d100") from None
+def _choice(enum, column: str, allowed: str):  # type: ignore[no-untyped-def]
+    """A cell reader for a column whose values are an enum's, in any letter case."""
+    def read(value: object):  # type: ignore[no-untyped-def]
+        text = as_text(value).casefold()
+        try:
+            return enum(text)
+        except ValueError:
+            raise ValueError(f"{column} {text!r} must be {allowed}") from None
+    return read
 
 
-def _rank(value: object) -> Rank:
-    text = as_text(value).casefold()
-    try:
-        return Rank(text)
-    except ValueError:
-        raise ValueError(f"Rank {text!r} must be normal, heroic or epic") from None
+_roll_kind = _choice(RollKind, "Roll", "one of oe, oeh, oel, d100")
+_rank = _choice(Rank, "Rank", "normal, heroic or epic")
