@@ -19,8 +19,8 @@ from pathlib import Path
 
 import openpyxl
 
-from tables_app.database import open_database
-from tables_app.importing import import_workbooks
+from tables_app.services.database_setup import open_database
+from tables_app.services.importing import import_workbooks
 
 CODES = ["A", "B", "C", "D", "E"]
 TABLES, ROWS, ARMORS, CRITICALS = 30, 150, 20, 10

@@ -26,10 +26,10 @@ sys.path.insert(0, str(HERE))
 
 from icepool_attack import attack_distribution  # noqa: E402
 
-from tables_app.attacks import TargetParts, WeaponParts, prepare  # noqa: E402
+from tables_app.services.attacks import TargetParts, WeaponParts, prepare  # noqa: E402
 from tables_app.domain import odds as odds_module  # noqa: E402
 from tables_app.domain.odds import expected_critical_hits, table_odds  # noqa: E402
-from tables_app.database import init_database  # noqa: E402
+from tables_app.services.database_setup import init_database  # noqa: E402
 
 ARGS = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]
 
@@ -65,7 +65,8 @@ def peer_spec(attack, tables) -> dict:
 def main() -> None:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     engine = init_database(str(db))
-    attack, tables = prepare(engine, WeaponParts(name="Longsword"), TargetParts(defense=20, armor="MA"), cmb=60)
+    prepared = prepare(engine, WeaponParts(name="Longsword"), TargetParts(defense=20, armor="MA"), cmb=60)
+    attack, tables = prepared.attack, prepared.tables
     spec = peer_spec(attack, tables)
 
     def ours():

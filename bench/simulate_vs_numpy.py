@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tables_app.attacks import TargetParts, WeaponParts, prepare
-from tables_app.database import init_database
+from tables_app.services.attacks import TargetParts, WeaponParts, prepare
+from tables_app.services.database_setup import init_database
 from tables_app.domain.simulate import simulate_table
 
 
@@ -43,7 +43,8 @@ def plain_numpy(count: int, seed: int, lows, hits, crit_rows, crit_hits, shift: 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000_000
     database = init_database(str(Path(tempfile.mkdtemp()) / "bench.db"))
-    attack, tables = prepare(database, WeaponParts(name="Longsword"), TargetParts(defense=20, armor="MA"), cmb=60)
+    prepared = prepare(database, WeaponParts(name="Longsword"), TargetParts(defense=20, armor="MA"), cmb=60)
+    attack, tables = prepared.attack, prepared.tables
     # The peer's look-up arrays, prepared outside its timing.
     column = tables.attack.column(attack.armor)
     scale = tables.attack.scale

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tables_app.database import open_database
+from tables_app.services.database_setup import open_database
 
 
 def timed(command: list[str], env: dict, runs: int = 15) -> list[float]:

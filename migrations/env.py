@@ -37,7 +37,7 @@ def run_migrations_online() -> None:
     if connection is not None:
         run_on(connection)
         return
-    from tables_app.storage.db import create_db_engine
+    from tables_app.storage.engine import create_db_engine
 
     engine = create_db_engine(config.get_main_option("sqlalchemy.url"))
     with engine.connect() as conn:

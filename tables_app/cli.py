@@ -103,7 +103,7 @@ def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
     first use, said once on stderr so that stdout stays the result)."""
     root = ctx.find_root()
     if "database" not in root.meta:
-        from tables_app.database import created_notice, open_database
+        from tables_app.services.database_setup import created_notice, open_database
 
         database = open_database(root.params.get("db"))
         root.meta["database"] = database
@@ -188,7 +188,7 @@ def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-
         raise Failure([str(p) for p in report.problems], reported=as_json)  # the report holds them as fields
     if as_json:
         return
-    from tables_app.changes import change_lines
+    from tables_app.services.import_changes import change_lines
 
     for workbook in report.workbooks:
         parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in workbook.defined.items()]
@@ -250,7 +250,7 @@ def _plural(kind: str, n: int) -> str:
 @click.pass_context
 def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, strict: bool, as_json: bool) -> None:
     """Import workbooks (all or nothing; re-importing a workbook replaces it and reports what changed)."""
-    from tables_app.importing import import_workbooks
+    from tables_app.services.importing import import_workbooks
 
     with sheet_progress() as on_sheet:
         report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace,
@@ -266,7 +266,7 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
 @click.pass_context
 def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, strict: bool, as_json: bool) -> None:
     """Validate workbooks as an import into this database would, with quality warnings; write nothing."""
-    from tables_app.importing import import_workbooks
+    from tables_app.services.importing import import_workbooks
 
     report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=True, replace=replace, strict=strict)
     _print_report(report, as_json, "OK")
@@ -283,7 +283,7 @@ force_option = click.option("--force", is_flag=True, help="Overwrite the output 
 @click.pass_context
 def export(ctx: click.Context, path: str, names: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Write tables, weapons and creatures (all, or the NAMES given) to .xlsx in the import format."""
-    from tables_app import authoring
+    from tables_app.services import authoring
 
     data = authoring.export(database_of(ctx), path, names, force=force)
     if as_json:
@@ -305,7 +305,7 @@ def export(ctx: click.Context, path: str, names: tuple[str, ...], force: bool, a
 def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: str | None, rows: str | None,
              force: bool, as_json: bool) -> None:
     """Write a blank authoring workbook for KIND, ready to fill in and import."""
-    from tables_app import authoring
+    from tables_app.services import authoring
 
     data = authoring.template(database_of(ctx), kind, path, name=name, armor=armor, rows=rows, force=force)
     if as_json:
@@ -324,7 +324,7 @@ LIST_CHOICES = click.Choice(kinds.list_words(), case_sensitive=False)
 @click.pass_context
 def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     """List tables, weapons or creatures with where they came from."""
-    from tables_app.lookups import list_items
+    from tables_app.services.lookups import list_items
 
     output(list_items(database_of(ctx), kind.lower() if kind else None), as_json, lambda render: render.listings)
 
@@ -339,7 +339,7 @@ SHOW_CHOICES = click.Choice(kinds.show_words(), case_sensitive=False)
 @click.pass_context
 def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
     """Show a whole table (as a grid), a weapon or a creature."""
-    from tables_app import lookups
+    from tables_app.services import lookups
 
     output(lookups.show(database_of(ctx), kind.lower(), name), as_json, lambda render: render.shown)
 
@@ -357,7 +357,7 @@ def query() -> None:
 @click.pass_context
 def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_json: bool) -> None:
     """The cell of TABLE at RESULT in the ARMOR column."""
-    from tables_app import lookups
+    from tables_app.services import lookups
 
     output(lookups.query_attack(database_of(ctx), table, result, armor), as_json, lambda render: render.attack_cell)
 
@@ -372,7 +372,7 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
 @click.pass_context
 def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...], as_json: bool) -> None:
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
-    from tables_app import lookups
+    from tables_app.services import lookups
 
     output(lookups.query_critical(database_of(ctx), table, roll, severity, features), as_json, lambda render: render.entry_result)
 
@@ -385,7 +385,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
 @click.pass_context
 def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_json: bool) -> None:
     """The entry of fumble TABLE for a natural d100 ROLL."""
-    from tables_app import lookups
+    from tables_app.services import lookups
 
     output(lookups.query_fumble(database_of(ctx), table, roll, modifier), as_json, lambda render: render.entry_result)
 
@@ -494,7 +494,7 @@ def table_options(command):  # type: ignore[no-untyped-def]
 
 def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
     """The weapon, the target and the attack's own options, from table options."""
-    from tables_app import attacks
+    from tables_app.services import attacks
 
     weapon = attacks.WeaponParts(
         name=options["weapon"], attack_table=options["attack_table"], max_result=options["max_result"],
@@ -529,7 +529,7 @@ def seed_or_dice(options: dict[str, Any]) -> tuple[int | None, tuple[int, ...] |
 @click.pass_context
 def resolve_table(ctx: click.Context, **options: Any) -> None:
     """Resolve one attack on the d100 tables (docs/table-system.md)."""
-    from tables_app import attacks
+    from tables_app.services import attacks
 
     seed, forced = seed_or_dice(options)
     weapon, target, rest = table_attack(options)
@@ -563,17 +563,20 @@ def plot_option(command):  # type: ignore[no-untyped-def]
 @click.pass_context
 def odds_table(ctx: click.Context, **options: Any) -> None:
     """Exact odds of one attack on the d100 tables, or a sweep over CMB or DEF."""
-    from tables_app import odds as odds_service
+    from tables_app.services import exact_odds
 
     weapon, target, rest = table_attack(options)
     if options["sweep_cmb"] and options["sweep_def"]:
         raise click.UsageError("sweep one of --sweep-cmb and --sweep-def at a time")
     axis = "cmb" if options["sweep_cmb"] else "def" if options["sweep_def"] else None
     if axis:
-        data = odds_service.table_sweep(database_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"], **rest)
+        from tables_app.progress import progress_bar
+
+        data = exact_odds.table_sweep(database_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"],
+                                        progress_bar=progress_bar, **rest)
         view = lambda render: render.sweep  # noqa: E731
     else:
-        data = odds_service.table(database_of(ctx), weapon, target, **rest)
+        data = exact_odds.table(database_of(ctx), weapon, target, **rest)
         view = lambda render: render.odds  # noqa: E731
     draw(options["plot_file"], data)
     output(data, options["as_json"], view)
@@ -588,7 +591,7 @@ def simulate_options(command):  # type: ignore[no-untyped-def]
 
 
 def _seed(seed: int | None) -> int:
-    from tables_app.rolling import fresh_seed
+    from tables_app.services.rolling import fresh_seed
 
     return fresh_seed() if seed is None else seed
 
@@ -605,10 +608,12 @@ def simulate() -> None:
 @click.pass_context
 def simulate_table(ctx: click.Context, **options: Any) -> None:
     """Simulate attacks on the d100 tables (vectorised with numpy)."""
-    from tables_app import simulation
+    from tables_app.progress import progress_bar
+    from tables_app.services import sampling
 
     weapon, target, rest = table_attack(options)
-    data = simulation.table(database_of(ctx), weapon, target, count=options["count"], seed=_seed(options["seed"]), **rest)
+    data = sampling.table(database_of(ctx), weapon, target, count=options["count"], seed=_seed(options["seed"]),
+                          progress_bar=progress_bar, **rest)
     output(data, options["as_json"], lambda render: render.simulated)
 
 
@@ -659,7 +664,7 @@ def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def
 
 def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped-def]
     def run(**values: Any) -> None:
-        from tables_app import formulas
+        from tables_app.services import formulas
 
         seed, forced = seed_or_dice(values)
         as_json = values.pop("as_json")
@@ -672,10 +677,10 @@ def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped
 
 def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-def]
     def run(**values: Any) -> None:
-        from tables_app import odds as odds_service
+        from tables_app.services import exact_odds
 
         as_json, plot_file = values.pop("as_json"), values.pop("plot_file")
-        data = odds_service.formula(system.id, values)
+        data = exact_odds.formula(system.id, values)
         draw(plot_file, data)
         output(data, as_json, lambda render: render.odds)
 
@@ -684,10 +689,11 @@ def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-de
 
 def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untyped-def]
     def run(**values: Any) -> None:
-        from tables_app import simulation
+        from tables_app.progress import progress_bar
+        from tables_app.services import sampling
 
         as_json, count, seed = values.pop("as_json"), values.pop("count"), _seed(values.pop("seed"))
-        data = simulation.formula(system.id, values, count=count, seed=seed)
+        data = sampling.formula(system.id, values, count=count, seed=seed, progress_bar=progress_bar)
         output(data, as_json, lambda render: render.simulated)
 
     return formula_command(system, run, f"Simulate attacks: {system.title}.", simulate_options)
@@ -713,7 +719,7 @@ def db_group() -> None:
 @click.pass_context
 def db_init(ctx: click.Context, path: str | None, empty: bool) -> None:
     """Create a new database at PATH (default: --db, $TABLES_DB, else the user data directory)."""
-    from tables_app import database
+    from tables_app.services import database_setup as database
 
     created = database.init_database(path if path is not None else ctx.find_root().params.get("db"), bundled=not empty)
     ctx.call_on_close(created.dispose)
@@ -724,7 +730,7 @@ def db_init(ctx: click.Context, path: str | None, empty: bool) -> None:
 @click.pass_context
 def db_upgrade(ctx: click.Context) -> None:
     """Migrate the database to the newest schema."""
-    from tables_app import database
+    from tables_app.services import database_setup as database
 
     opened = database_of(ctx)  # opening migrates a database that is behind
     say(f"{opened.path}: schema {database.upgrade_database(opened)} (newest)")
@@ -735,7 +741,7 @@ def db_upgrade(ctx: click.Context) -> None:
 @click.pass_context
 def db_current(ctx: click.Context, as_json: bool) -> None:
     """Print the database's schema version."""
-    from tables_app import database
+    from tables_app.services import database_setup as database
 
     status = database.database_status(database_of(ctx))
     if as_json:

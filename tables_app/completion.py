@@ -30,7 +30,7 @@ MAX_ITEMS = 200
 
 
 def names_in_database(ctx: click.Context, what: str) -> list[str]:
-    from tables_app.storage.sqlite import locate_database
+    from tables_app.storage.location import locate_database
 
     try:
         location = locate_database(ctx.find_root().params.get("db"))

@@ -1,7 +1,7 @@
 """What an import reads and checks against, whatever it was read from.
 
 The spreadsheet layer (sheets/) fills a ParsedWorkbook; the import service
-(importing.py) settles its names against the Catalog of the database, and
+(services/importing.py) settles its names against the Catalog of the database, and
 the storage writes it. None of them owns this model, so it lives here.
 """
 
@@ -73,7 +73,7 @@ class ParsedWorkbook:
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     # names other workbooks own: a problem unless the content is what the
-    # database already holds (importing.py compares, with the database)
+    # database already holds (services/importing.py compares, with the database)
     conflicts: list[Conflict] = field(default_factory=list)
 
     @property

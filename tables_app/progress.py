@@ -11,8 +11,9 @@ Progress = Callable[[int], None]  # called with how many more units are done
 
 
 @contextmanager
-def progress_bar(count: int, show: bool, description: str) -> Iterator[Progress | None]:
-    if not show or not sys.stderr.isatty():
+def progress_bar(count: int, description: str) -> Iterator[Progress | None]:
+    """A services.reporting.ProgressBar: the service says when work is long."""
+    if not sys.stderr.isatty():
         yield None
         return
     from rich.console import Console

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, Rows, build_workbook, db_dump
 
 from tables_app.cli import cli
-from tables_app.database import init_database, open_database
+from tables_app.services.database_setup import init_database, open_database
 
 
 @pytest.fixture
@@ -30,14 +30,14 @@ def no_user_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """No test reads ``$TABLES_DB`` or the real user data directory: the
     default location is under ``tmp_path/user-data`` (returned).
     XDG_DATA_HOME carries it to subprocesses too (platformdirs on Linux)."""
-    from tables_app.storage import sqlite
+    from tables_app.storage import location
 
-    monkeypatch.delenv(sqlite.ENV_VAR, raising=False)
+    monkeypatch.delenv(location.ENV_VAR, raising=False)
     data_home = tmp_path / "user-data"
     monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
-    location = data_home / "tables-app" / "tables.db"  # where platformdirs puts it under XDG_DATA_HOME
-    monkeypatch.setattr(sqlite, "default_database_path", lambda: location)
-    return location
+    default = data_home / "tables-app" / "tables.db"  # where platformdirs puts it under XDG_DATA_HOME
+    monkeypatch.setattr(location, "default_database_path", lambda: default)
+    return default
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tables_app import database
+from tables_app.services import database_setup as database
 from tables_app.domain.cells import Outcome
 from tables_app.domain.tables import TableKind
 

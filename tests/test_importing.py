@@ -4,7 +4,7 @@ applied to what the spreadsheet layer read without judging names."""
 from __future__ import annotations
 
 from tables_app.domain.names import fold
-from tables_app.importing import check_names
+from tables_app.services.importing import check_names
 from tables_app.import_model import Catalog
 from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook

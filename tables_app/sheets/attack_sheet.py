@@ -9,7 +9,8 @@ from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import SeverityScale
 from tables_app.domain.tables import AttackTable
 from tables_app.import_model import Defined
-from tables_app.sheets.grid import ATTACK_FIRST_COLUMN, Grid
+from tables_app.sheets.grid import ATTACK_FIRST_COLUMN
+from tables_app.sheets.shape import Grid
 from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
 

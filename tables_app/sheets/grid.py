@@ -7,12 +7,11 @@ read as a grid gives no Grid, and no sheet reader looks at it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tables_app.domain.kinds import KINDS, TABLE_KINDS
 from tables_app.domain.names import fold
-from tables_app.sheets.read import RawSheet
+from tables_app.sheets.raw import RawSheet
 from tables_app.sheets.reading import Reading
+from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
@@ -30,30 +29,6 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "severities": (("code", "name", "modifier"), ()),
 }
 ATTACK_FIRST_COLUMN = "result"
-
-Row = tuple[int, tuple[object, ...]]  # a row's number and its values from column A
-
-
-@dataclass
-class Grid:
-    """A sheet split into its header block and its grid."""
-
-    sheet: str
-    kind: str
-    header: dict[str, tuple[object, str]]  # key → (value, coordinate of the value)
-    texts: dict[str, str]  # key → its value as checked text (blank keys absent)
-    columns: dict[str, int]  # canonical column name → 1-based column index
-    column_order: list[tuple[str, int]]
-    header_row: int
-    rows: list[Row]
-
-    def meta(self, key: str) -> str | None:
-        return self.texts.get(key)
-
-    def cell_of(self, key: str) -> str:
-        """Where a header value is, or the Kind cell when the key is missing."""
-        return self.header.get(key, self.header["kind"])[1]
-
 
 def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     name = sheet.name

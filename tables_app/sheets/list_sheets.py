@@ -9,7 +9,7 @@ from tables_app.domain.ranges import DASHES, parse_range
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.tables import Creature, Rank, RollKind, Weapon
 from tables_app.import_model import Defined
-from tables_app.sheets.grid import Grid
+from tables_app.sheets.shape import Grid
 from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
 

@@ -6,7 +6,7 @@ its kind: attack_sheet.py, effect_sheet.py (critical, fumble) and
 list_sheets.py (weapons, creatures, severities). Every problem is collected
 with its sheet and cell (reading.py); nothing stops at the first one, and
 nothing is written here. Whose names these are is the import's question
-(importing.py), not the workbook's.
+(services/importing.py), not the workbook's.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from tables_app.domain.tables import TableKind
 from tables_app.import_model import Catalog, ParsedWorkbook
 from tables_app.sheets.attack_sheet import read_attack_table
 from tables_app.sheets.effect_sheet import read_effect_table
-from tables_app.sheets.grid import Grid, split
+from tables_app.sheets.grid import split
+from tables_app.sheets.shape import Grid
 from tables_app.sheets.list_sheets import read_creatures, read_severities, read_weapons
-from tables_app.sheets.read import RawWorkbook
+from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.reading import Reading
 
 

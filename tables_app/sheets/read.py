@@ -1,6 +1,6 @@
 """openpyxl in: a workbook file → raw sheets of cleaned values, bounded.
 
-Only this module (and write.py) imports openpyxl, so commands that never
+Only this module, raw.py and write.py import openpyxl, so commands that never
 touch a spreadsheet never pay for it.
 """
 
@@ -8,42 +8,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets import guard, workers
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
-from tables_app.sheets.values import clean
-
-
-class UncachedFormula:
-    """A formula cell saved without its computed value (e.g. written by a script)."""
-
-    def __str__(self) -> str:
-        return "a formula without a cached value"
-
-
-UNCACHED_FORMULA = UncachedFormula()
-
-
-@dataclass(frozen=True)
-class RawSheet:
-    """One sheet: its non-empty rows as (row number, values from column A)."""
-
-    name: str
-    hidden: bool
-    rows: tuple[tuple[int, tuple[object, ...]], ...]
-    too_big: bool = False
-    layout: guard.SheetLayout = field(default_factory=guard.SheetLayout)  # hidden rows/columns, merged cells
-
-
-@dataclass(frozen=True)
-class RawWorkbook:
-    file_name: str
-    sha256: str
-    size_bytes: int
-    sheets: tuple[RawSheet, ...]
+from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, attempt, guarded, open_book
 
 
 def file_digest(path: Path) -> tuple[str, int]:
@@ -94,33 +65,6 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None) -> 
     return RawWorkbook(name, sha256, size, tuple(sheets))
 
 
-def open_book(path: Path, name: str):  # type: ignore[no-untyped-def]
-    """The workbook in openpyxl's read-only mode; WorkbookInvalid if it cannot be opened."""
-    import openpyxl  # deferred: a heavy import
-
-    assert openpyxl.DEFUSEDXML, "defusedxml must be installed so openpyxl parses XML safely"
-    try:
-        return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds; all mean "cannot read"
-        raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {_reason(exc)}")]) from None
-
-
-def attempt(name: str, sheet) -> RawSheet | WorkbookInvalid:  # type: ignore[no-untyped-def]
-    """The sheet read, or why it cannot be."""
-    try:
-        return _guarded(name, sheet, _read_sheet)
-    except WorkbookInvalid as exc:
-        return exc
-
-
-def _guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
-    """Run ``read(sheet)``, turning whatever openpyxl raises into a located problem."""
-    try:
-        return read(sheet)
-    except Exception as exc:  # openpyxl raises many kinds while streaming rows
-        raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {_reason(exc)}")]) from None
-
-
 def _mark_uncached(raw: RawSheet, positions: Iterable[tuple[int, int]]) -> RawSheet:
     """Replace the blanks that are really formulas without a value by a marker."""
     if not positions:
@@ -141,7 +85,7 @@ def _locate_formulas(path: Path, sheets: list[RawSheet], titles: set[str]) -> li
 
     book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     try:
-        return [_mark_uncached(raw, _guarded(raw.name, book[raw.name], _formula_positions)) if raw.name in titles else raw
+        return [_mark_uncached(raw, guarded(raw.name, book[raw.name], _formula_positions)) if raw.name in titles else raw
                 for raw in sheets]
     finally:
         book.close()
@@ -156,44 +100,3 @@ def _formula_positions(sheet) -> list[tuple[int, int]]:  # type: ignore[no-untyp
             if (isinstance(value, str) and value.startswith("=")) or type(value).__name__ in ("ArrayFormula", "DataTableFormula"):
                 positions.append((number, column))
     return positions
-
-
-STRAY_BLOCK = 3  # header block, grid, then anything at all is stray
-
-
-def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
-    """The sheet's non-empty rows, up to the first row of a third block of
-    rows (header block, grid, stray cells): the read stops at once there."""
-    rows: list[tuple[int, tuple[object, ...]]] = []
-    too_big = False
-    blocks = 0
-    # The guard has refused sheets with cells beyond the bounds, so rows come
-    # at the width the sheet's dimension gives (padding every row to the bound
-    # would triple the work). openpyxl is still held to the bounds, one past
-    # them so that crossing them is seen, in case a file got something by the
-    # guard: without a dimension, or with a wider one, rows are cut at the
-    # bound, and no row past it is ever produced (nor the empty ones before it).
-    width = sheet.max_column  # from the sheet's <dimension>; None without one
-    columns = MAX_COLUMNS + 1 if width is None or width > MAX_COLUMNS else None
-    for number, values in enumerate(sheet.iter_rows(max_row=MAX_ROWS + 1, max_col=columns, values_only=True), start=1):
-        cleaned = tuple(map(clean, values))
-        end = len(cleaned)
-        while end and (cleaned[end - 1] is None or cleaned[end - 1] == ""):
-            end -= 1
-        if not end:
-            continue
-        cleaned = cleaned[:end]
-        if number > MAX_ROWS or len(cleaned) > MAX_COLUMNS:
-            too_big = True
-            break
-        if not rows or number > rows[-1][0] + 1:
-            blocks += 1
-        rows.append((number, cleaned))
-        if blocks == STRAY_BLOCK:
-            break
-    return RawSheet(sheet.title, sheet.sheet_state != "visible", tuple(rows), too_big)
-
-
-def _reason(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

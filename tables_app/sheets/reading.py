@@ -8,18 +8,16 @@ first one, and nothing is written here.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import Range, check_coverage, parse_range
 from tables_app.errors import Problem
 from tables_app.import_model import Catalog, ParsedWorkbook
-from tables_app.sheets.read import RawWorkbook
+from tables_app.sheets.raw import RawWorkbook
+from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
-
-if TYPE_CHECKING:
-    from tables_app.sheets.grid import Grid, Row
 
 EMPTY_LISTED = 3  # more empty cells of one kind in one sheet are one summary problem (a blank template)
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from tables_app.errors import WorkbookInvalid
 
 if TYPE_CHECKING:
-    from tables_app.sheets.read import RawSheet
+    from tables_app.sheets.raw import RawSheet
 
 # A helper's start (an interpreter importing openpyxl, ≈0.45 s) costs about as
 # much as parsing this much sheet XML (openpyxl parses ≈2 MB a second): helpers
@@ -172,7 +172,7 @@ def main() -> None:
     # openpyxl imports numpy if it can, only to write numpy numbers; a helper
     # only reads, and starts 0.14 s sooner without it.
     sys.modules.setdefault("numpy", None)  # type: ignore[arg-type]
-    from tables_app.sheets.read import attempt, open_book
+    from tables_app.sheets.raw import attempt, open_book
 
     try:
         path, name, titles = pickle.load(sys.stdin.buffer)

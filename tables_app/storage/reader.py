@@ -12,19 +12,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Callable
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale
+from tables_app.domain.table_rules import TableSet
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.errors import NotFound
-
-if TYPE_CHECKING:
-    from tables_app.domain.resolve import TableSet
-    from tables_app.storage.sqlite import Database
 
 DEFAULT_SCALE_ID = 1
 NAMED_TABLES = {
@@ -36,16 +34,19 @@ ENTRY_TABLES = {TableKind.CRITICAL: ("critical_table", "critical_entry", "critic
 
 
 class Reader:
-    def __init__(self, database: Database | None = None, connection: sqlite3.Connection | None = None):
-        """Read a Database (each call a snapshot), or a connection already in a transaction."""
-        self.database = database
+    def __init__(self, snapshot: Callable[[], AbstractContextManager[sqlite3.Connection]] | None = None,
+                 connection: sqlite3.Connection | None = None):
+        """Read through ``snapshot`` (each call one read transaction, as
+        Database.snapshot), or a connection already in a transaction."""
+        assert (snapshot is None) != (connection is None)
+        self._snapshot = snapshot
         self._connection = connection
 
     def _run(self, work):  # type: ignore[no-untyped-def]
         if self._connection is not None:
             return work(with_fold(self._connection))
-        assert self.database is not None
-        with self.database.snapshot() as connection:
+        assert self._snapshot is not None
+        with self._snapshot() as connection:
             return work(with_fold(connection))
 
     # ------------------------------------------------------------ names
@@ -162,8 +163,6 @@ class Reader:
     def load_table_set(self, weapon: Weapon) -> TableSet:
         """The compiled tables one weapon can reach: its attack table, every
         critical table its cells or the weapon name, and its fumble table."""
-        from tables_app.domain.resolve import TableSet
-
         def work(c: sqlite3.Connection) -> TableSet:
             attack = self._attack_table(c, weapon.attack_table)
             names = {weapon.critical, weapon.secondary_critical} | {cell.critical for cells in attack.rows.values for cell in cells}

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from helpers import db_dump, error_lines
 
 from tables_app.cli import cli
-from tables_app.storage.sqlite import SCHEMA_HEAD
+from tables_app.storage.connection import SCHEMA_HEAD
 
 CREATED_BUNDLED = "(schema {head}, bundled tables imported)".format(head=SCHEMA_HEAD)
 

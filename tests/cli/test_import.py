@@ -5,7 +5,7 @@ import sqlite3
 
 from helpers import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
-from tables_app.storage.sqlite import SCHEMA_HEAD
+from tables_app.storage.connection import SCHEMA_HEAD
 
 
 def as_json(result):
@@ -233,7 +233,7 @@ def test_db_upgrade_is_idempotent(run):
 
 
 def test_a_database_from_an_older_release_is_upgraded_when_opened(run, db_path):
-    from tables_app.storage import db
+    from tables_app.storage import engine as db
 
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.downgrade(engine, "0001")

@@ -84,7 +84,7 @@ def test_the_users_of_a_table_count_in_every_workbook_of_the_command(run, write_
 
 
 def test_the_bundled_tables_have_no_quality_warnings(run):
-    from tables_app.database import bundled_workbooks
+    from tables_app.services.database_setup import bundled_workbooks
 
     result = run("lint", "--replace", *map(str, bundled_workbooks()))
     assert result.exit_code == 0 and warnings_of(result) == []

@@ -167,7 +167,7 @@ def test_the_rows_read_and_their_probabilities():
 
 
 def test_a_sweep_gives_the_hand_worked_odds_of_each_cell():
-    from tables_app.odds import sweep
+    from tables_app.services.exact_odds import sweep
 
     chosen = attack(roll=RollKind.D100, clumsy=0, max_result=None)
     grid = {(cell["cmb"], cell["armor"]): cell for cell in sweep(chosen, TABLES, "cmb", [0, 200])["grid"]}

@@ -118,7 +118,7 @@ def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
 
 def test_control_characters_are_located_errors():
     # openpyxl will not write a control character, so the sheet is built as read.py hands it over
-    from tables_app.sheets.read import RawSheet, RawWorkbook
+    from tables_app.sheets.raw import RawSheet, RawWorkbook
 
     rows = ((1, ("Kind", "fumble")), (2, ("Name", "Oops")), (4, ("Roll", "Text")), (5, ("1+", "bell\x07")))
     raw = RawWorkbook("ctl.xlsx", "0" * 64, 1, (RawSheet("F", False, rows),))

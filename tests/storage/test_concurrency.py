@@ -22,8 +22,8 @@ def version(tmp_path, hits: int, folder: str):
 
 WRITER = """
 import pathlib, sys
-from tables_app.database import open_database
-from tables_app.importing import import_workbooks
+from tables_app.services.database_setup import open_database
+from tables_app.services.importing import import_workbooks
 database = open_database(sys.argv[1])
 imports, done = int(sys.argv[2]), pathlib.Path(sys.argv[3])
 paths = sys.argv[4:]
@@ -38,8 +38,8 @@ print(imports)
 
 READER = """
 import json, pathlib, sys
-from tables_app.database import open_database
-from tables_app import lookups
+from tables_app.services.database_setup import open_database
+from tables_app.services import lookups
 database = open_database(sys.argv[1])
 done, ready = pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 seen, reads = set(), 0
@@ -81,8 +81,8 @@ def test_readers_see_the_old_tables_or_the_new_never_a_mix(db_path, tmp_path, ru
 
 KILLED_WRITER = """
 import sys, time
-from tables_app.database import open_database
-from tables_app.importing import import_workbooks
+from tables_app.services.database_setup import open_database
+from tables_app.services.importing import import_workbooks
 from tables_app.storage import repository
 
 original = repository.Writer._remove_dropped
@@ -119,7 +119,7 @@ def test_a_process_killed_during_an_import_leaves_the_database_as_it_was(db_path
 
 
 def test_a_database_locked_beyond_the_busy_timeout_is_a_clear_error(db_path, tmp_path, run, monkeypatch):
-    from tables_app.storage import sqlite as settings
+    from tables_app.storage import connection as settings
 
     monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 200)
     blocker = sqlite3.connect(db_path, isolation_level=None)
@@ -134,7 +134,7 @@ def test_a_database_locked_beyond_the_busy_timeout_is_a_clear_error(db_path, tmp
 
 
 def test_reads_go_on_while_another_process_writes(db_path, run, monkeypatch):
-    from tables_app.storage import sqlite as settings
+    from tables_app.storage import connection as settings
 
     # A busy timeout of 1 ms: a reader that had to wait for the writer would fail at once
     # ("locked", exit 1) instead of succeeding late, so no clock is needed to see it never waits.
@@ -151,7 +151,7 @@ def test_reads_go_on_while_another_process_writes(db_path, run, monkeypatch):
 
 
 def test_an_exclusive_lock_makes_reads_fail_cleanly(db_path, run, monkeypatch):
-    from tables_app.storage import sqlite as settings
+    from tables_app.storage import connection as settings
 
     monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 200)
     blocker = sqlite3.connect(db_path, isolation_level=None)

@@ -10,9 +10,10 @@ import sqlite3
 import pytest
 from helpers import db_dump
 
-from tables_app.database import init_database, open_database
+from tables_app.services.database_setup import init_database, open_database
 from tables_app.errors import DatabaseError, UsageMistake
-from tables_app.storage.sqlite import SCHEMA_HEAD, connect, locate_database
+from tables_app.storage.connection import SCHEMA_HEAD, connect
+from tables_app.storage.location import locate_database
 
 
 def test_a_named_location_is_named_and_the_default_is_not(tmp_path, monkeypatch, no_user_database):
@@ -101,7 +102,7 @@ def test_reading_never_creates_a_file(tmp_path):
 
 
 def test_the_engine_makes_no_directories(tmp_path):
-    from tables_app.storage import db
+    from tables_app.storage import engine as db
 
     db.create_db_engine(f"sqlite:///{tmp_path / 'no' / 'dir' / 'x.db'}").dispose()
     assert not (tmp_path / "no").exists()

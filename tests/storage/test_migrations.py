@@ -8,8 +8,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from tables_app.storage import db, models
-from tables_app.storage.sqlite import BUSY_TIMEOUT_MS, SCHEMA_HEAD
+from tables_app.storage import engine as db, models
+from tables_app.storage.connection import BUSY_TIMEOUT_MS, SCHEMA_HEAD
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from tables_app.database import open_database
+from tables_app.services.database_setup import open_database
 from tables_app.errors import NotFound
 
 D = "\u0308"  # combining diaeresis

@@ -8,7 +8,7 @@ from tables_app.domain.dice import DiceError, DiceExpressionError
 from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, System
 from tables_app.errors import TablesError, UsageMistake
-from tables_app.rolling import check_enough, dice_json, dice_source
+from tables_app.services.rolling import check_enough, dice_json, dice_source
 
 
 class UsageProblem(UsageMistake):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables_app.storage.sqlite import Database
-
-from tables_app import attacks, formulas
 from tables_app.domain.simulate import Tally, simulate_formula, simulate_table
-from tables_app.progress import progress_bar
+from tables_app.services import attacks, formulas
+from tables_app.services.reporting import ProgressBar, reporting
+from tables_app.storage.database import Database
 
 PROGRESS_FROM = 1_000_000  # table attacks; formula systems show it from 50,000
+FORMULA_PROGRESS_FROM = 50_000
 
 
 def _json(system: str, tally: Tally, seed: int) -> dict:
@@ -30,16 +30,17 @@ def _json(system: str, tally: Tally, seed: int) -> dict:
     return data
 
 
-def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int, **attack: Any) -> dict:
-    prepared, tables = attacks.prepare(database, weapon, target, **attack)
-    with progress_bar(count, count >= PROGRESS_FROM, "simulating") as progress:
-        tally = simulate_table(prepared, tables, count, seed, progress)
-    return attacks.add_feature_warnings(_json("table", tally, seed), target, tables)
+def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int,
+          progress_bar: ProgressBar | None = None, **attack: Any) -> dict:
+    prepared = attacks.prepare(database, weapon, target, **attack)
+    with reporting(progress_bar, count, count >= PROGRESS_FROM, "simulating") as progress:
+        tally = simulate_table(prepared.attack, prepared.tables, count, seed, progress)
+    return attacks.add_feature_warnings(_json("table", tally, seed), target, prepared.tables)
 
 
-def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int) -> dict:
+def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int, progress_bar: ProgressBar | None = None) -> dict:
     system = formulas.system(system_id)
     params = formulas.build(system_id, values)
-    with progress_bar(count, count >= 50_000, "simulating") as progress:
+    with reporting(progress_bar, count, count >= FORMULA_PROGRESS_FROM, "simulating") as progress:
         tally = simulate_formula(system.resolve, params, system.outcomes, count, seed, progress)
     return _json(system_id, tally, seed)

@@ -9,14 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tables_app.domain.dice import DiceError
-from tables_app.domain.resolve import Attack, AttackResult, CriticalRoll, TableSet, resolve_attack
 from tables_app.domain.names import fold
+from tables_app.domain.resolve import AttackResult, CriticalRoll, resolve_attack
+from tables_app.domain.table_rules import Attack, TableSet
 from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
-from tables_app.rolling import check_enough, dice_json, dice_source
-from tables_app.lookups import armor_column, entry_json
+from tables_app.services.lookups import armor_column, entry_json
+from tables_app.services.rolling import check_enough, dice_json, dice_source
+from tables_app.storage.database import Database
 from tables_app.storage.reader import Reader
-from tables_app.storage.sqlite import Database
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,12 +69,24 @@ def assemble(reader: Reader, parts: WeaponParts) -> Weapon:
     return replace(weapon, **overrides)
 
 
-def target_of(reader: Reader, parts: TargetParts) -> tuple[int, str, Rank, frozenset[str]]:
+@dataclass(frozen=True)
+class Target:
+    """Who is attacked: the bestiary's creature (if named) overridden by options."""
+
+    defense: int
+    armor: str
+    rank: Rank
+    features: frozenset[str]
+    creature: str | None  # spelled as the bestiary spells it
+
+
+def target_of(reader: Reader, parts: TargetParts) -> Target:
     """DEF, armor, rank and features: the bestiary's, overridden by options."""
-    defense, armor, rank, features = 0, None, Rank.NORMAL, set()
+    defense, armor, rank, features, name = 0, None, Rank.NORMAL, set(), None
     if parts.creature:
         creature = reader.load_creature(parts.creature)
         defense, armor, rank, features = creature.defense, creature.armor, creature.rank, set(creature.features)
+        name = creature.name
     if parts.defense is not None:
         defense = parts.defense
     if parts.armor:
@@ -83,35 +96,42 @@ def target_of(reader: Reader, parts: TargetParts) -> tuple[int, str, Rank, froze
     features |= set(parts.features)
     if armor is None:
         raise UsageMistake("give the target's armor (--armor CODE) or a creature (--target NAME)")
-    return defense, armor, rank, frozenset(fold(f) for f in features)
+    return Target(defense, armor, rank, frozenset(fold(f) for f in features), name)
 
 
-def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **attack: object) -> tuple[Attack, TableSet]:
-    """Look everything up once: the attack, and the tables it can reach."""
+@dataclass(frozen=True)
+class Prepared:
+    """An attack with everything looked up: the tables it can reach, and the
+    creature attacked as the bestiary spells it (None without --target)."""
+
+    attack: Attack
+    tables: TableSet
+    target: str | None
+
+
+def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **attack: object) -> Prepared:
+    """Look everything up once, in one read of the database."""
     reader = database.reader()
     assembled = assemble(reader, weapon)
-    defense, armor, rank, features = target_of(reader, target)
+    aimed_at = target_of(reader, target)
     tables = reader.load_table_set(assembled)
-    armor = tables.attack.armors[armor_column(tables.attack, armor)]  # as the table spells it
-    return Attack(assembled, defense=defense, armor=armor, rank=rank, features=features, **attack), tables  # type: ignore[arg-type]
-
-
-def target_name(database: Database, target: TargetParts) -> str | None:
-    """The creature attacked, spelled as the bestiary spells it (None without --target)."""
-    return database.reader().name_of("creatures", target.creature) if target.creature else None
+    armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
+    prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
+                      **attack)  # type: ignore[arg-type]
+    return Prepared(prepared, tables, aimed_at.creature)
 
 
 def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
-    prepared, tables = prepare(database, weapon, target, **attack)
+    prepared = prepare(database, weapon, target, **attack)
     dice = dice_source(seed, forced)
     try:
-        result = resolve_attack(prepared, tables, dice)
+        result = resolve_attack(prepared.attack, prepared.tables, dice)
     except DiceError as exc:
         raise TablesError(str(exc)) from None
     check_enough(dice, open_ended=("attack roll", "open-ended"))
-    data = attack_json(prepared, result, dice.used, target_name(database, target))
+    data = attack_json(prepared.attack, result, dice.used, prepared.target)
     data.update(dice_json(dice))
-    return add_feature_warnings(data, target, tables)
+    return add_feature_warnings(data, target, prepared.tables)
 
 
 def add_feature_warnings(data: dict, target: TargetParts, tables: TableSet) -> dict:

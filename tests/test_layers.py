@@ -84,7 +84,86 @@ def test_the_domain_imports_nothing_outside_the_domain():
 def test_the_import_model_and_the_spreadsheets_know_no_storage(layer):
     """The model an import reads into is neither the spreadsheets' nor the
     storage's; the spreadsheet layer reads into it and never writes."""
-    forbidden = ("tables_app.storage", "tables_app.importing", "tables_app.cli", "sqlalchemy", "alembic")
+    forbidden = ("tables_app.storage", "tables_app.services.importing", "tables_app.cli", "sqlalchemy", "alembic")
     if layer == "import_model":
         forbidden += ("tables_app.sheets", "openpyxl")
     assert offending(layer, lambda name: within(name, *forbidden)) == {}
+
+
+# ------------------------------------------------------------ no circles
+MODULES = {module_name(f): f for f in PACKAGE.rglob("*.py")}
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module → the tables_app modules it imports (``from m import Name`` is an edge to m)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        targets = set()
+        for name in imported(path.read_text(encoding="utf-8"), module, path.name == "__init__.py"):
+            while name and name not in MODULES:
+                name = name.rpartition(".")[0]
+            if name and name != module and name != "tables_app":  # the root holds only the version
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_circle_finder_finds_circles():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_back_through_others():
+    """Lazy imports count: a circle hidden inside a function is still a circle."""
+    assert circles(module_graph()) == []
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else "presentation" if parts[1] in PRESENTATION else parts[1]
+
+
+PRESENTATION = {"layout", "render", "plot", "progress", "completion"}
+
+
+def test_the_layers_have_no_circles_either():
+    """Packages (domain, storage, sheets, services, …) depend one way."""
+    graph: dict[str, set[str]] = {}
+    for module, targets in module_graph().items():
+        if module in ("tables_app", "tables_app.__main__"):  # the version; `python -m tables_app`
+            continue
+        graph.setdefault(layer_of(module), set()).update(layer_of(t) for t in targets if layer_of(t) != layer_of(module))
+    assert circles(graph) == []
+    assert "cli" not in set().union(*graph.values())  # nothing calls up into the CLI

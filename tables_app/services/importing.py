@@ -14,7 +14,7 @@ from tables_app.domain.kinds import KINDS, LABELS
 from tables_app.domain.names import fold
 from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
 from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
-from tables_app.storage.sqlite import busy_message
+from tables_app.storage.connection import busy_message
 
 # An import's reports name a workbook's severity scale first: its tables use it.
 REPORTED = ("severities", *KINDS[:-1])
@@ -135,7 +135,7 @@ class _Importer:
 
     def write(self, index: int, raw, item: WorkbookReport) -> list[Problem]:  # type: ignore[no-untyped-def]
         """Write one workbook if it reads without a problem now; else its problems."""
-        from tables_app.changes import describe_changes
+        from tables_app.services.import_changes import describe_changes
         from tables_app.sheets.parse import interpret
         from tables_app.storage import repository
 

@@ -10,12 +10,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tables_app.storage.sqlite import Database
-
-from tables_app import attacks
 from tables_app.domain.odds import TableOdds, table_odds
-from tables_app.domain.resolve import Attack, TableSet
+from tables_app.domain.table_rules import Attack, TableSet
 from tables_app.errors import TablesError, UsageMistake
+from tables_app.services import attacks
+from tables_app.services.reporting import ProgressBar, reporting
+from tables_app.storage.database import Database
 
 
 PRINTED_DIGITS = 12  # probabilities are exact to 1e-9; below 1e-12 is noise to a reader
@@ -57,9 +57,9 @@ def _attack_json(attack: Attack, target: str | None) -> dict:
 
 
 def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
-    prepared, tables = attacks.prepare(database, weapon, target, **attack)
-    data = _table_json(prepared, table_odds(prepared, tables), attacks.target_name(database, target))
-    return attacks.add_feature_warnings(data, target, tables)
+    prepared = attacks.prepare(database, weapon, target, **attack)
+    data = _table_json(prepared.attack, table_odds(prepared.attack, prepared.tables), prepared.target)
+    return attacks.add_feature_warnings(data, target, prepared.tables)
 
 
 def parse_span(text: str, flag: str) -> range:
@@ -80,13 +80,12 @@ def parse_span(text: str, flag: str) -> range:
 SWEEP_PROGRESS_FROM = 1_000  # attacks (values × armor columns): about half a second here
 
 
-def sweep(prepared: Attack, tables: TableSet, axis: str, values: range, target: str | None = None) -> dict:
+def sweep(prepared: Attack, tables: TableSet, axis: str, values: range, target: str | None = None,
+          progress_bar: ProgressBar | None = None) -> dict:
     """Outcome odds and expected damage per bonus (or DEF) and armor column."""
-    from tables_app.progress import progress_bar
-
     grid = []
     attacks_count = len(values) * len(tables.attack.armors)
-    with progress_bar(attacks_count, attacks_count >= SWEEP_PROGRESS_FROM, "computing odds") as progress:
+    with reporting(progress_bar, attacks_count, attacks_count >= SWEEP_PROGRESS_FROM, "computing odds") as progress:
         for value in values:
             changed = replace(prepared, cmb=value) if axis == "cmb" else replace(prepared, defense=value)  # axis "def"
             for armor in tables.attack.armors:
@@ -99,15 +98,16 @@ def sweep(prepared: Attack, tables: TableSet, axis: str, values: range, target: 
             "attack": _attack_json(prepared, target)}
 
 
-def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str, **attack: Any) -> dict:
+def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str,
+                progress_bar: ProgressBar | None = None, **attack: Any) -> dict:
     values = parse_span(span, f"--sweep-{axis}")  # a usage mistake before any lookup
-    prepared, tables = attacks.prepare(database, weapon, target, **attack)
-    data = sweep(prepared, tables, axis, values, attacks.target_name(database, target))
-    return attacks.add_feature_warnings(data, target, tables)
+    prepared = attacks.prepare(database, weapon, target, **attack)
+    data = sweep(prepared.attack, prepared.tables, axis, values, prepared.target, progress_bar)
+    return attacks.add_feature_warnings(data, target, prepared.tables)
 
 
 def formula(system_id: str, values: dict[str, Any]) -> dict:
-    from tables_app import formulas
+    from tables_app.services import formulas
 
     system = formulas.system(system_id)
     params = formulas.build(system_id, values)

@@ -19,15 +19,9 @@ import tempfile
 from pathlib import Path
 
 from tables_app.errors import DatabaseError, WorkbookInvalid
-from tables_app.storage.sqlite import (
-    SCHEMA_HEAD,
-    Database,
-    busy_message,
-    has_tables,
-    locate_database,
-    resource_dir,
-    schema_version,
-)
+from tables_app.storage.connection import SCHEMA_HEAD, busy_message, has_tables, schema_version
+from tables_app.storage.database import Database
+from tables_app.storage.location import locate_database, resource_dir
 
 # Bundled workbooks in dependency order (criticals before the attack cells
 # and weapons that name them); any other bundled workbook follows.
@@ -128,7 +122,7 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
 def _build_new_database(path: Path, bundled: bool) -> bool:
     """Build beside ``path`` (migrated, bundled tables imported) and link it
     into place at the end; False if another process's database got there first."""
-    from tables_app.storage import db
+    from tables_app.storage import engine as db
 
     handle, temporary = tempfile.mkstemp(prefix=".tables-new-", suffix=".db", dir=path.parent)
     os.close(handle)
@@ -157,7 +151,7 @@ def upgrade_database(database: Database) -> str | None:
     """Migrate to the newest schema; a schema newer than this program is an error."""
     from sqlalchemy.exc import OperationalError
 
-    from tables_app.storage import db
+    from tables_app.storage import engine as db
 
     revision = schema_version(database.connection)
     if revision is not None and revision != SCHEMA_HEAD:
@@ -187,7 +181,7 @@ def bundled_workbooks() -> list[Path]:
 def import_bundled(engine) -> None:  # type: ignore[no-untyped-def]
     """Import the bundled workbooks, known as ``bundled/NAME.xlsx`` so that a
     user's own ``attacks.xlsx`` is a different workbook."""
-    from tables_app.importing import import_workbooks
+    from tables_app.services.importing import import_workbooks
 
     paths = bundled_workbooks()
     report = import_workbooks(engine, paths, replace=True, labels=[BUNDLED_PREFIX + p.name for p in paths])

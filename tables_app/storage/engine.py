@@ -1,6 +1,6 @@
 """The SQLAlchemy engine and Alembic migrations (writes and schema changes).
 
-Reading never comes here (see sqlite.py); Alembic is imported only when the
+Reading never comes here (see connection.py and reader.py); Alembic is imported only when the
 schema must change.
 """
 
@@ -11,8 +11,8 @@ import sqlite3
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
-from tables_app.storage import sqlite as settings
-from tables_app.storage.sqlite import resource_dir, sqlite_path
+from tables_app.storage import connection as settings
+from tables_app.storage.location import resource_dir, sqlite_path
 
 
 def create_db_engine(url: str) -> Engine:
@@ -23,7 +23,7 @@ def create_db_engine(url: str) -> Engine:
     every transaction, schema changes included, all or nothing.
 
     It makes no directories: whether a database may be created, and where,
-    is decided in database.py.
+    is decided in services/database_setup.py.
     """
     path = sqlite_path(url)
     timeout_ms = settings.BUSY_TIMEOUT_MS  # read at call time, so it can be changed

@@ -9,7 +9,7 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
-from tables_app.storage.sqlite import Database
+from tables_app.storage.database import Database
 
 
 

@@ -10,7 +10,7 @@ from tables_app.domain.names import fold
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import TableKind
 from tables_app.errors import NotFound, TablesError, UsageMistake
-from tables_app.storage.sqlite import Database
+from tables_app.storage.database import Database
 
 WORKBOOK_SUFFIX = ".xlsx"
 DEFAULT_ARMOR = "NA,LA,MA,HA"

@@ -1,0 +1,68 @@
+"""One database: a sqlite3 connection for reading, an ORM engine on demand.
+
+The ORM engine (engine.py) is made only when something is written or
+migrated, so a typed lookup never imports SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from tables_app.errors import DatabaseError
+from tables_app.storage.connection import busy_message, connect
+from tables_app.storage.reader import Reader
+
+
+class Database:
+    """One database: a sqlite3 connection for reading, an ORM engine on demand."""
+
+    def __init__(self, url: str, path: Path):
+        self.url = url
+        self.path = path
+        self.created = False  # made by this open (the CLI says so once, on stderr)
+        self._connection: sqlite3.Connection | None = None
+        self._engine = None
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = connect(self.path)
+        return self._connection
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same tables."""
+        connection = self.connection
+        try:
+            connection.execute("BEGIN")
+        except sqlite3.OperationalError as exc:
+            raise DatabaseError(busy_message(exc)) from None
+        try:
+            yield connection
+        except sqlite3.OperationalError as exc:
+            raise DatabaseError(busy_message(exc)) from None
+        finally:
+            connection.execute("COMMIT")
+
+    def reader(self) -> Reader:
+        return Reader(self.snapshot)
+
+    @property
+    def engine(self):  # type: ignore[no-untyped-def]
+        """The SQLAlchemy engine, for writes and migrations (imported on first use)."""
+        if self._engine is None:
+            from tables_app.storage.engine import create_db_engine
+
+            self._engine = create_db_engine(self.url)
+        return self._engine
+
+    def dispose(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
