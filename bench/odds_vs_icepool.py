@@ -72,8 +72,8 @@ def main() -> None:
     def ours():
         odds_module.attack_roll.cache_clear()
         odds_module.open_ended_tail.cache_clear()
-        expected_critical_hits.cache_clear()
-        odds_module.fumble_faces.cache_clear()
+        odds_module.critical_hits_over_die.cache_clear()
+        odds_module.fumble_row_faces.cache_clear()
         return table_odds(attack, tables)
 
     def theirs():

@@ -6,7 +6,8 @@ opened roll's tail die by die with ``chain_goes_on`` (chains cut only where
 the mass still to come is below 1e-15). The rules read the modified result
 in a few pieces (``AttackRules.pieces``); each is weighted by the exact
 probability of the totals whose ``modified_result`` lands in it.
-Critical extra hits are averaged exactly over the 100 faces of the critical die.
+Critical extra hits are averaged exactly over the 100 faces of the critical die,
+read row by row (``critical_faces``).
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate, compress
-from operator import add
+from operator import add, sub
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.distributions import TAIL_CUT
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (
-    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_hits_by_die, damage, first_die, fumble_read,
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, damage, first_die, fumble_faces,
 )
 from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
@@ -93,11 +94,7 @@ def open_ended_tail() -> tuple[list[int], int]:
                 for face in going:
                     next_prefix[base + face] = next_prefix.get(base + face, 0) + ways
         prefix = next_prefix
-    weights, running = [], 0
-    for delta in difference[:size]:
-        running += delta
-        weights.append(running)
-    return weights, D100**levels
+    return list(accumulate(difference[:size])), D100**levels
 
 
 def _runs(faces: list[int]) -> list[tuple[int, int]]:
@@ -116,8 +113,11 @@ def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
     """The first die as ``first_die`` reads it: fumbles, closed totals, or
     the tail added above (opened high) or taken below (opened low).
 
-    Totals are a dense list from the lowest to the highest reachable value;
-    each opening die adds the tail, shifted by the die.
+    Totals are a dense list from the lowest to the highest reachable value.
+    Faces that ``first_die`` reads alike come in runs (96-100 open high); a
+    run of opening faces adds the tail once per face, shifted by the face,
+    which is a sliding sum over the tail's prefix sums: a few passes over the
+    ~1,200 weights per run, in C (map over slices), instead of one per face.
     """
     tail, tail_denominator = open_ended_tail()
     reach = len(tail) - 1
@@ -125,31 +125,57 @@ def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
     weights = [0] * (D100 + reach - lowest + 1)  # index v - lowest
     upward, downward = tail[1:], tail[reach:0:-1]  # the tail added above a die, and below it (nearest last)
     fumbles = 0
-    # Slices added with map(add, ...) run the ~800-long inner loops in C.
-    for first in range(1, D100 + 1):
-        offset = first - lowest
-        start = first_die(first, clumsy, kind)
+    for start, first, last in _runs_of(lambda face: first_die(face, clumsy, kind)):
+        faces = last - first + 1
         if start is FirstDie.FUMBLE:
-            fumbles += 1
-        elif start.sign > 0:  # the tail added: first + 1 .. first + reach
-            weights[offset + 1:offset + reach + 1] = map(add, weights[offset + 1:offset + reach + 1], upward)
-        elif start.sign < 0:  # the tail taken: first - reach .. first - 1
-            weights[offset - reach:offset] = map(add, weights[offset - reach:offset], downward)
-        else:
-            weights[offset] += tail_denominator
+            fumbles += faces
+        elif start.sign == 0:
+            weights[first - lowest:last - lowest + 1] = [w + tail_denominator for w in weights[first - lowest:last - lowest + 1]]
+        else:  # the tail above each face (first + 1 ..) or below it (.. first - 1)
+            kernel, begin = (upward, first + 1) if start.sign > 0 else (downward, first - reach)
+            sums = _sliding_sums(kernel, faces)
+            at = begin - lowest
+            weights[at:at + len(sums)] = map(add, weights[at:at + len(sums)], sums)
     totals = tuple(map(lowest.__add__, compress(range(len(weights)), weights)))
     cumulative = tuple(accumulate(compress(weights, weights)))
     return RollDistribution(Fraction(fumbles, D100), totals, cumulative, D100 * tail_denominator)
 
 
+def _runs_of(read) -> list[tuple[object, int, int]]:  # type: ignore[no-untyped-def]
+    """The faces 1-100 as runs read alike: (reading, first face, last face)."""
+    runs: list[tuple[object, int, int]] = []
+    for face in range(1, D100 + 1):
+        reading = read(face)
+        if runs and runs[-1][0] == reading:
+            runs[-1] = (reading, runs[-1][1], face)
+        else:
+            runs.append((reading, face, face))
+    return runs
+
+
+def _sliding_sums(kernel: list[int], width: int) -> list[int]:
+    """``kernel`` added ``width`` times, each copy one place further on:
+    out[i] = kernel[i - width + 1] + ... + kernel[i] (outside the kernel, 0)."""
+    prefix = [0, *accumulate(kernel)]
+    highs = prefix[1:] + [prefix[-1]] * (width - 1)
+    lows = [0] * (width - 1) + prefix[:-1]
+    return list(map(sub, highs, lows))
+
+
 @lru_cache(maxsize=4096)
+def critical_hits_over_die(table: EffectTable, severity: Severity, features: frozenset[str]) -> int:
+    """The extra hits of the critical die (step 10) summed over its 100 faces."""
+    plan = CriticalPlan(table, severity, severity, 0)
+    return sum(faces * choice.entry.hits for faces, choice in critical_faces(plan, features))
+
+
 def expected_critical_hits(table: EffectTable, severity: Severity, features: frozenset[str]) -> Fraction:
-    """Mean extra hits of the critical die (step 10), over its 100 faces."""
-    return Fraction(sum(critical_hits_by_die(CriticalPlan(table, severity, severity, 0), features)), D100)
+    """Mean extra hits of the critical die, over its 100 faces."""
+    return Fraction(critical_hits_over_die(table, severity, features), D100)
 
 
-def _expected_hits(plan: CriticalPlan | None, features: frozenset[str]) -> Fraction:
-    return Fraction(0) if plan is None else expected_critical_hits(plan.table, plan.severity, features)
+def _hits_over_die(plan: CriticalPlan | None, features: frozenset[str]) -> int:
+    return 0 if plan is None else critical_hits_over_die(plan.table, plan.severity, features)
 
 
 @dataclass(frozen=True)
@@ -165,22 +191,28 @@ def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
     rules = AttackRules(attack, tables)
     weapon = attack.weapon
     roll = attack_roll(weapon.roll, weapon.clumsy)
-    outcomes = {word: Fraction(0) for word in OUTCOME_ORDER}
-    severities = {level.code: Fraction(0) for level in tables.attack.scale.levels}
-    outcomes[Outcome.FUMBLE.value] = roll.fumble
-    fumble_rows = _fumble_rows(weapon, tables.fumble, roll.fumble)
-    expected = Fraction(0)
+    # Weights stay integers over roll.denominator (damage over 100 times it,
+    # for the critical die's faces) until the one division at the end.
+    outcomes = dict.fromkeys(OUTCOME_ORDER, 0)
+    severities = {level.code: 0 for level in tables.attack.scale.levels}
+    damage_weight = 0
     rows_read = []
     for reading, weight in _readings(rules, roll):
-        p = Fraction(weight, roll.denominator)
-        outcomes[reading.outcome.value] += p
+        outcomes[reading.outcome.value] += weight
         if reading.row is not None:
-            rows_read.append((reading.cell.row, p))  # type: ignore[union-attr]
+            rows_read.append((reading.cell.row, weight))  # type: ignore[union-attr]
         if reading.critical is not None:
-            severities[reading.critical.severity.code] += p
-        extras = [_expected_hits(plan, attack.features) for plan in (reading.critical, reading.secondary)]
-        expected += p * damage(reading.hits, extras)
-    return TableOdds(outcomes, severities, fumble_rows, expected, rows_read)
+            severities[reading.critical.severity.code] += weight
+        extras = [_hits_over_die(plan, attack.features) for plan in (reading.critical, reading.secondary)]
+        damage_weight += weight * damage(reading.hits * D100, extras)
+
+    def p(weight: int) -> Fraction:
+        return Fraction(weight, roll.denominator)
+
+    chances = {word: p(weight) for word, weight in outcomes.items()}
+    chances[Outcome.FUMBLE.value] = roll.fumble
+    return TableOdds(chances, {code: p(w) for code, w in severities.items()}, _fumble_rows(weapon, tables.fumble, roll.fumble),
+                     Fraction(damage_weight, roll.denominator * D100), [(label, p(w)) for label, w in rows_read])
 
 
 def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading, int]]:
@@ -207,14 +239,14 @@ def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading,
 def _fumble_rows(weapon: Weapon, table: EffectTable | None, fumble: Fraction) -> dict[str, Fraction]:
     if table is None or not fumble:
         return {}
-    return {label: fumble * count / D100 for label, count in fumble_faces(table, weapon).items()}
+    return {label: fumble * count / D100 for label, count in fumble_row_faces(table, weapon).items()}
 
 
 @lru_cache(maxsize=256)
-def fumble_faces(table: EffectTable, weapon: Weapon) -> dict[str, int]:
+def fumble_row_faces(table: EffectTable, weapon: Weapon) -> dict[str, int]:
     """How many faces of the fumble die read each row (in table order)."""
     counts: dict[str, int] = {}
-    for die in range(1, D100 + 1):
-        label = fumble_read(table, die, weapon)[1].entry.range.label  # an entry's range is its row's
-        counts[label] = counts.get(label, 0) + 1
+    for faces, choice in fumble_faces(table, weapon):
+        label = choice.entry.range.label  # an entry's range is its row's
+        counts[label] = counts.get(label, 0) + faces
     return counts

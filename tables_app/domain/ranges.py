@@ -158,6 +158,22 @@ class RangeTable(Generic[T]):
             return None
         return i
 
+    def counts(self, low: int, high: int) -> list[tuple[int, T]]:
+        """How many of the values ``low``..``high`` each row reads, as
+        ``index(value, clamp_low=True)`` reads them (below the bottom the
+        bottom row, above a row's top still that row until the next begins),
+        in row order, rows read by none left out: a whole die in a few steps."""
+        if high < low:
+            return []
+        first, last = self.index(low, clamp_low=True), self.index(high, clamp_low=True)
+        assert first is not None and last is not None
+        found = []
+        for i in range(first, last + 1):
+            start = low if i == first else self._lows[i]
+            end = high if i == last else self._lows[i + 1] - 1
+            found.append((end - start + 1, self.values[i]))
+        return found
+
     def lookup(self, value: int, **clamp: bool) -> tuple[Range, T] | None:
         i = self.index(value, **clamp)
         return None if i is None else (self.ranges[i], self.values[i])

@@ -26,7 +26,7 @@ from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
-from tables_app.domain.tables import AttackTable, Choice, EffectTable, Rank, RollKind, Weapon
+from tables_app.domain.tables import AttackTable, Choice, EffectTable, Rank, RollKind, Weapon, choose_branch
 
 OPEN_HIGH = 96  # "The open-ended d100": 96-100 rolls again and adds
 OPEN_LOW = 5  # 1-5 rolls again and subtracts
@@ -234,21 +234,45 @@ class AttackRules:
 
 
 # ------------------------------------------------------- steps 2, 10: d100 reads
+def critical_roll(plan: CriticalPlan, die: int) -> int:
+    """Step 10: the critical die plus the (reduced) severity's modifier."""
+    return die + plan.severity.modifier
+
+
 def critical_read(plan: CriticalPlan, die: int, features: frozenset[str]) -> tuple[int, Choice]:
-    """Step 10: d100 plus the (reduced) severity's modifier; branches by the target's features."""
-    modified = die + plan.severity.modifier
+    """Step 10 for one die: the modified roll, and the entry it reads
+    (branches by the target's features)."""
+    modified = critical_roll(plan, die)
     return modified, plan.table.choose(modified, features)
 
 
+def critical_faces(plan: CriticalPlan, features: frozenset[str]) -> list[tuple[int, Choice]]:
+    """Step 10 over the whole die: each entry read, with how many of the 100
+    faces read it (the faces' modified rolls, row by row, not face by face)."""
+    rows = plan.table.rows.counts(critical_roll(plan, 1), critical_roll(plan, D100))
+    return [(faces, choose_branch(entries, features)) for faces, entries in rows]
+
+
+def fumble_roll(weapon: Weapon, die: int) -> int:
+    """Step 2: the fumble die plus the weapon's Fumble Modifier."""
+    return die + weapon.fumble_modifier
+
+
 def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choice]:
-    """Step 2: d100 plus the weapon's Fumble Modifier."""
-    modified = die + weapon.fumble_modifier
+    """Step 2 for one die: the modified roll and the entry it reads."""
+    modified = fumble_roll(weapon, die)
     return modified, table.choose(modified)
 
 
+def fumble_faces(table: EffectTable, weapon: Weapon) -> list[tuple[int, Choice]]:
+    """Step 2 over the whole die: each entry read, with how many faces read it."""
+    rows = table.rows.counts(fumble_roll(weapon, 1), fumble_roll(weapon, D100))
+    return [(faces, choose_branch(entries, frozenset())) for faces, entries in rows]
+
+
 def critical_hits_by_die(plan: CriticalPlan, features: frozenset[str]) -> list[int]:
-    """The extra hits of each face 1-100 of the critical die."""
-    return [critical_read(plan, die, features)[1].entry.hits for die in range(1, D100 + 1)]
+    """The extra hits of each face 1-100 of the critical die, in face order."""
+    return [choice.entry.hits for faces, choice in critical_faces(plan, features) for _ in range(faces)]
 
 
 def damage(hits, extra_hits):  # type: ignore[no-untyped-def]

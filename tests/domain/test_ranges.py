@@ -86,3 +86,31 @@ def test_any_ranges_validate_iff_every_integer_is_covered_once(pairs):
         for n in range(low, high + 1):
             found = table.lookup(n, clamp_high=False)
             assert found is not None and found[0].contains(n)
+
+
+@st.composite
+def range_tables(draw):  # type: ignore[no-untyped-def]
+    """Rows with gaps between them, the last closed or open."""
+    lows = sorted(draw(st.sets(st.integers(-50, 200), min_size=1, max_size=8)))
+    ranges = []
+    for i, low in enumerate(lows):
+        top = lows[i + 1] - 1 if i + 1 < len(lows) else low + 30
+        high = draw(st.integers(low, top))
+        ranges.append(Range(low, None if i + 1 == len(lows) and draw(st.booleans()) else high))
+    return RangeTable((r, i) for i, r in enumerate(ranges))
+
+
+@given(range_tables(), st.integers(-100, 260), st.integers(0, 120))
+def test_counting_a_span_reads_each_value_as_a_lookup_does(table, low, width):
+    """A critical or fumble die is read row by row (counts), one roll face by
+    face (index): both must give every value the same row."""
+    high = low + width
+    by_value: dict[int, int] = {}
+    for value in range(low, high + 1):
+        row = table.values[table.index(value, clamp_low=True)]
+        by_value[row] = by_value.get(row, 0) + 1
+    assert table.counts(low, high) == [(count, row) for row, count in by_value.items()]
+
+
+def test_counts_of_an_empty_span():
+    assert RangeTable([(Range(1, 10), "a")]).counts(5, 4) == []

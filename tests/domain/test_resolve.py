@@ -265,3 +265,17 @@ def test_running_out_of_forced_dice_lists_what_is_missing():
     forced = ForcedDice(values=(80,))
     resolve_attack(attack(cmb=100, secondary_critical="Impact"), TABLES, forced)
     assert forced.missing == ["critical roll on Cut (d100)", "secondary critical roll on Impact (d100)"]
+
+
+@pytest.mark.parametrize("severity", ["Sup", "Mod", "Let"])
+def test_the_whole_critical_die_reads_as_one_die_at_a_time(severity):
+    """Odds and simulate read the critical die row by row (critical_faces),
+    resolve one face (critical_read): face for face the same entries."""
+    from tables_app.domain.table_rules import CriticalPlan, critical_faces, critical_read
+
+    level = DEFAULT_SCALE.get(severity)
+    for table in TABLES.criticals.values():
+        plan = CriticalPlan(table, level, level, 0)
+        for features in (frozenset(), table.features):
+            faces = [choice for count, choice in critical_faces(plan, features) for _ in range(count)]
+            assert faces == [critical_read(plan, die, features)[1] for die in range(1, 101)]
