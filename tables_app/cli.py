@@ -161,6 +161,10 @@ def _not_blank(value: str | None, flag: str) -> str | None:
     return value
 
 
+ruleset_option = click.option("--ruleset", shell_complete=names("rulesets"), callback=lambda _c, _p, v: _not_blank(v, "--ruleset"),
+                              help="Only this ruleset (a name may also be written RULESET:NAME).")
+
+
 def _features(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
     for value in values:
         _not_blank(value, "--has")
@@ -278,14 +282,15 @@ force_option = click.option("--force", is_flag=True, help="Overwrite the output 
 @cli.command()
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
 @click.argument("names", nargs=-1)
+@ruleset_option
 @force_option
 @json_option
 @click.pass_context
-def export(ctx: click.Context, path: str, names: tuple[str, ...], force: bool, as_json: bool) -> None:
-    """Write tables, weapons and creatures (all, or the NAMES given) to .xlsx in the import format."""
+def export(ctx: click.Context, path: str, names: tuple[str, ...], ruleset: str | None, force: bool, as_json: bool) -> None:
+    """Write tables, weapons and creatures (all, or the NAMES given; RULESET:NAME) to .xlsx in the import format."""
     from tables_app.services import authoring
 
-    data = authoring.export(database_of(ctx), path, names, force=force)
+    data = authoring.export(database_of(ctx), path, names, ruleset=ruleset, force=force)
     if as_json:
         emit_json(data)
         return
@@ -315,18 +320,44 @@ def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: 
 
 
 # ---------------------------------------------------------------- lookups
-LIST_CHOICES = click.Choice(kinds.list_words(), case_sensitive=False)
+LIST_CHOICES = click.Choice([*kinds.list_words(), "rulesets", "ruleset"], case_sensitive=False)
+
+
+@cli.command()
+@click.argument("workbooks", nargs=-1)
+@ruleset_option
+@click.option("--dry-run", is_flag=True, help="Say what would be removed; change nothing.")
+@json_option
+@click.pass_context
+def remove(ctx: click.Context, workbooks: tuple[str, ...], ruleset: str | None, dry_run: bool, as_json: bool) -> None:
+    """Remove what WORKBOOKS defined (file names as imported), or everything in --ruleset (refused while used elsewhere)."""
+    from tables_app.services.removing import remove as remove_items
+
+    if not workbooks and ruleset is None:
+        raise click.UsageError("name the workbooks to remove (as `tables list` shows them), or give --ruleset")
+    report = remove_items(database_of(ctx).engine, workbooks, ruleset, dry_run=dry_run)
+    if as_json:
+        emit_json(report.as_json())
+        return
+    verb = "Would remove" if dry_run else "Removed"
+    parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in report.removed.items()]
+    say(f"{verb} {'; '.join(parts) or 'nothing'}")
+    if report.workbooks:
+        say(f"  workbooks: {', '.join(report.workbooks)}")
+    if report.rulesets:
+        say(f"  rulesets left empty: {', '.join(report.rulesets)}")
 
 
 @cli.command("list")
 @click.argument("kind", required=False, type=LIST_CHOICES)
+@ruleset_option
 @json_option
 @click.pass_context
-def list_command(ctx: click.Context, kind: str | None, as_json: bool) -> None:
-    """List tables, weapons or creatures with where they came from."""
+def list_command(ctx: click.Context, kind: str | None, ruleset: str | None, as_json: bool) -> None:
+    """List tables, weapons, creatures or rulesets with where they came from."""
     from tables_app.services.lookups import list_items
 
-    output(list_items(database_of(ctx), kind.lower() if kind else None), as_json, lambda render: render.listings)
+    output(list_items(database_of(ctx), kind.lower() if kind else None, ruleset), as_json, lambda render: render.listings)
 
 
 SHOW_CHOICES = click.Choice(kinds.show_words(), case_sensitive=False)
@@ -335,13 +366,14 @@ SHOW_CHOICES = click.Choice(kinds.show_words(), case_sensitive=False)
 @cli.command()
 @click.argument("kind", type=SHOW_CHOICES)
 @click.argument("name", shell_complete=names("shown"))
+@ruleset_option
 @json_option
 @click.pass_context
-def show(ctx: click.Context, kind: str, name: str, as_json: bool) -> None:
-    """Show a whole table (as a grid), a weapon or a creature."""
+def show(ctx: click.Context, kind: str, name: str, ruleset: str | None, as_json: bool) -> None:
+    """Show a whole table (as a grid), a weapon or a creature (NAME may be RULESET:NAME)."""
     from tables_app.services import lookups
 
-    output(lookups.show(database_of(ctx), kind.lower(), name), as_json, lambda render: render.shown)
+    output(lookups.show(database_of(ctx), kind.lower(), name, ruleset), as_json, lambda render: render.shown)
 
 
 @cli.group()
@@ -353,13 +385,14 @@ def query() -> None:
 @click.argument("table", shell_complete=names("attack"))
 @click.argument("result", type=int)
 @click.argument("armor", shell_complete=names("armor"))
+@ruleset_option
 @json_option
 @click.pass_context
-def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_json: bool) -> None:
+def query_attack(ctx: click.Context, table: str, result: int, armor: str, ruleset: str | None, as_json: bool) -> None:
     """The cell of TABLE at RESULT in the ARMOR column."""
     from tables_app.services import lookups
 
-    output(lookups.query_attack(database_of(ctx), table, result, armor), as_json, lambda render: render.attack_cell)
+    output(lookups.query_attack(database_of(ctx), table, result, armor, ruleset), as_json, lambda render: render.attack_cell)
 
 
 @query.command("critical", context_settings={"ignore_unknown_options": True})  # ROLL -5 is a roll, not an option
@@ -368,26 +401,30 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, as_jso
 @click.option("--severity", "severity", metavar="SEV", help="Add this severity's roll modifier.")
 @click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), callback=_features,
               help="A feature of the target (helm, ...).")
+@ruleset_option
 @json_option
 @click.pass_context
-def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...], as_json: bool) -> None:
+def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...],
+                   ruleset: str | None, as_json: bool) -> None:
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
     from tables_app.services import lookups
 
-    output(lookups.query_critical(database_of(ctx), table, roll, severity, features), as_json, lambda render: render.entry_result)
+    output(lookups.query_critical(database_of(ctx), table, roll, severity, features, ruleset), as_json,
+           lambda render: render.entry_result)
 
 
 @query.command("fumble", context_settings={"ignore_unknown_options": True})
 @click.argument("table", shell_complete=names("fumble"))
 @click.argument("roll", type=int)
 @click.option("--modifier", type=int, default=0, show_default=True, help="The weapon's fumble modifier.")
+@ruleset_option
 @json_option
 @click.pass_context
-def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, as_json: bool) -> None:
+def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, ruleset: str | None, as_json: bool) -> None:
     """The entry of fumble TABLE for a natural d100 ROLL."""
     from tables_app.services import lookups
 
-    output(lookups.query_fumble(database_of(ctx), table, roll, modifier), as_json, lambda render: render.entry_result)
+    output(lookups.query_fumble(database_of(ctx), table, roll, modifier, ruleset), as_json, lambda render: render.entry_result)
 
 
 # ---------------------------------------------------------------- resolve
@@ -483,6 +520,8 @@ TABLE_OPTIONS = [
     click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), callback=_features,
                  help="A feature of the target (helm, ...); adds to the creature's."),
     click.option("--target", shell_complete=names("creatures"), help="A creature from the bestiary: DEF, armor, rank, features."),
+    click.option("--ruleset", shell_complete=names("rulesets"), callback=lambda _c, _p, v: _not_blank(v, "--ruleset"),
+                 help="Look names up in this ruleset (else RULESET:NAME, or wherever a name is)."),
 ]
 
 
@@ -504,7 +543,7 @@ def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
     target = attacks.TargetParts(creature=options["target"], defense=options["defense"], armor=options["armor"],
                                  rank=options["rank"], features=options["features"])
     rest = dict(cmb=options["cmb"], modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
-                ignore_crit_reduction=options["ignore_crit_reduction"])
+                ignore_crit_reduction=options["ignore_crit_reduction"], ruleset=options["ruleset"])
     return weapon, target, rest
 
 

@@ -16,15 +16,21 @@ from click.shell_completion import CompletionItem
 from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
 
+# Names in rulesets other than `default` are offered qualified (RM:Broadsword),
+# so that what is completed is what a lookup finds.
+_QUALIFIED = "CASE WHEN t.ruleset_id = 1 THEN t.{column} ELSE r.name || ':' || t.{column} END"
+_NAMED = "SELECT " + _QUALIFIED + " FROM {table} t JOIN ruleset r ON r.id = t.ruleset_id"
 # what is completed → the SQL that lists it
 QUERIES = {
-    "attack": "SELECT name FROM attack_table",
-    "critical": "SELECT name FROM critical_table UNION SELECT code FROM critical_table WHERE code IS NOT NULL",
-    "fumble": "SELECT name FROM fumble_table",
-    "weapons": "SELECT name FROM weapon",
-    "creatures": "SELECT name FROM creature",
+    "attack": _NAMED.format(column="name", table="attack_table"),
+    "critical": _NAMED.format(column="name", table="critical_table") + " UNION "
+                + _NAMED.format(column="code", table="critical_table") + " WHERE t.code IS NOT NULL",
+    "fumble": _NAMED.format(column="name", table="fumble_table"),
+    "weapons": _NAMED.format(column="name", table="weapon"),
+    "creatures": _NAMED.format(column="name", table="creature"),
     "armor": "SELECT DISTINCT code FROM armor_column",
     "features": "SELECT DISTINCT feature FROM creature_feature",
+    "rulesets": "SELECT name FROM ruleset",
 }
 MAX_ITEMS = 200
 

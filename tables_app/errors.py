@@ -43,6 +43,11 @@ class NotFound(TablesError):
         return type(self), (str(self), self.suggestions)
 
 
+class Ambiguous(NotFound):
+    """A name given without its ruleset is in several; ``suggestions`` are
+    the qualified names (``RULESET:NAME``) it could mean."""
+
+
 class DatabaseError(TablesError):
     """The database cannot be opened, migrated or written."""
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from tables_app.domain.names import fold
+from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Weapon
 from tables_app.errors import Problem
@@ -28,23 +29,49 @@ class Defined(Generic[T]):
     cell: str  # the cell holding its name
     source: str | None = None
     notes: str | None = None
+    ruleset: str = DEFAULT_RULESET  # as the database (or else the workbook) spells it
+
+
+@dataclass
+class Shelf:
+    """What one ruleset of the database holds, for references."""
+
+    scales: dict[str, SeverityScale] = field(default_factory=dict)  # by name as stored
+    # folded name or code (domain/names.py) → (canonical name, scale name)
+    critical: dict[str, tuple[str, str]] = field(default_factory=dict)
+    attack: dict[str, str] = field(default_factory=dict)  # folded name → name
+    fumble: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class Catalog:
-    """What the database already holds, for references and conflicts."""
+    """What the database already holds, for references and conflicts, by ruleset.
 
-    scales: dict[str, SeverityScale] = field(default_factory=lambda: {DEFAULT_SCALE.name: DEFAULT_SCALE})
-    # folded name or code (domain/names.py) → (canonical name, scale name)
-    critical: dict[str, tuple[str, str]] = field(default_factory=dict)
-    attack: dict[str, str] = field(default_factory=dict)
-    fumble: dict[str, str] = field(default_factory=dict)
-    # (kind, folded name) → file name of the workbook that owns it (None: tables_app itself)
-    owners: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    The built-in severity scale (``default``) belongs to tables_app, not to a
+    ruleset's names: every ruleset may use it.
+    """
 
-    def owned_by(self, kind: str, name: str, file_name: str) -> bool:
-        """Whether the workbook ``file_name`` (an earlier import of it) owns ``name``."""
-        return same_file(self.owners.get((kind, fold(name))), file_name)
+    rulesets: dict[str, str] = field(default_factory=lambda: {DEFAULT_RULESET: DEFAULT_RULESET})  # folded → stored
+    shelves: dict[str, Shelf] = field(default_factory=dict)  # folded ruleset → its shelf
+    # (kind, folded ruleset, folded name) → file name of the workbook that owns it (None: tables_app itself)
+    owners: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
+
+    def shelf(self, ruleset: str) -> Shelf:
+        """The ruleset's shelf (empty for a ruleset the database does not hold yet)."""
+        return self.shelves.get(fold(ruleset)) or Shelf()
+
+    def scales(self, ruleset: str) -> dict[str, SeverityScale]:
+        """The scales a table of ``ruleset`` may use: its own and the built-in one."""
+        return {DEFAULT_SCALE.name: DEFAULT_SCALE, **self.shelf(ruleset).scales}
+
+    def owner(self, kind: str, ruleset: str, name: str) -> tuple[bool, str | None]:
+        """(whether the database has it, the file name of the workbook that owns it)."""
+        key = (kind, fold(ruleset), fold(name))
+        return key in self.owners, self.owners.get(key)
+
+    def owned_by(self, kind: str, ruleset: str, name: str, file_name: str) -> bool:
+        """Whether the workbook ``file_name`` (an earlier import of it) owns ``name`` in ``ruleset``."""
+        return same_file(self.owner(kind, ruleset, name)[1], file_name)
 
 
 def same_file(a: str | None, b: str | None) -> bool:
@@ -65,6 +92,7 @@ class ParsedWorkbook:
     sha256: str
     size_bytes: int
     scale: Defined[SeverityScale] | None = None
+    ruleset: Defined[str] | None = None  # a `Kind | ruleset` sheet: the ruleset of sheets that name none
     attack_tables: list[Defined[AttackTable]] = field(default_factory=list)
     critical_tables: list[Defined[EffectTable]] = field(default_factory=list)
     fumble_tables: list[Defined[EffectTable]] = field(default_factory=list)

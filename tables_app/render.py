@@ -14,6 +14,8 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from tables_app.domain import kinds
+from tables_app.domain.rulesets import DEFAULT_RULESET
+from tables_app.domain.rulesets import shown as shown_name
 from tables_app.layout import (
     BORDER,
     AtWidth,
@@ -36,8 +38,9 @@ LIST_COLUMNS = {
     "weapons": ("name", "attack_table", "max_result", "clumsy", "critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll"),
     "creatures": ("name", "defense", "armor", "rank", "hp", "features", "workbook"),
     "severities": ("name", "workbook", "sheet"),
+    "rulesets": ("name", "attack", "critical", "fumble", "weapons", "creatures", "workbooks"),
 }
-NUMBERS = ("rows", "max result", "clumsy", "defense", "hp", "fumble modifier")
+NUMBERS = ("rows", "max result", "clumsy", "defense", "hp", "fumble modifier", "attack", "critical", "fumble", "weapons", "creatures")
 
 
 def _text(value: object) -> str:
@@ -51,12 +54,22 @@ def _text(value: object) -> str:
 def listing(kind: str, items: list[dict]) -> Group:
     columns = LIST_COLUMNS[kind]
     headers = [column.replace("_", " ") for column in columns]
-    rows = [[_text(item.get(c)) for c in columns] for item in items]
-    return Group(title_line(f"{kinds.label(kind, 2).capitalize()} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
+    rows = [[_text(_named(item) if c == "name" and kind != "rulesets" else item.get(c)) for c in columns] for item in items]
+    title = "Rulesets" if kind == "rulesets" else kinds.label(kind, 2).capitalize()
+    return Group(title_line(f"{title} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
+
+
+def _named(item: dict) -> str:
+    """A name as people read it: plain in ``default``, RULESET:NAME elsewhere."""
+    return shown_name(item.get("ruleset", DEFAULT_RULESET), item["name"])
 
 
 def listings(data: dict[str, list[dict]]) -> Group:
-    return Group(*(listing(kind, items) for kind, items in data.items()))
+    """Every kind listed; the rulesets too, unless ``default`` is the only one
+    (beside other kinds, a list of one ruleset says nothing)."""
+    parts = [listing(kind, items) for kind, items in data.items()
+             if not (kind == "rulesets" and len(data) > 1 and len(items) <= 1)]
+    return Group(*parts)
 
 
 # ------------------------------------------------------------------ tables and entries
@@ -81,13 +94,16 @@ def _cell(text: str) -> Text:
 
 def shown(data: dict) -> RenderableType:
     kind = data["kind"]
+    ruleset = data.get("ruleset", DEFAULT_RULESET)
     if kind == "attack":
-        return Group(title_line(f"{data['table']} (attack table)"), AtWidth(lambda console, width: _attack_grid(data, width)))
+        return Group(title_line(f"{shown_name(ruleset, data['table'])} (attack table)"),
+                     AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
-        return Group(title_line(f"{data['table']} ({kind} table{code})"), AtWidth(lambda console, width: _entries(console, data["entries"], width)))
-    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items() if key not in ("kind", "name")]
-    return Group(title_line(f"{data['name']} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
+        return Group(title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})"),
+                     AtWidth(lambda console, width: _entries(console, data["entries"], width)))
+    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items() if key not in ("kind", "name", "ruleset")]
+    return Group(title_line(f"{shown_name(ruleset, data['name'])} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
 
 
 def _attack_grid(data: dict, width: int) -> Group:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tables_app.domain.names import fold
 from tables_app.services.importing import check_names
-from tables_app.import_model import Catalog
+from tables_app.import_model import Catalog, Shelf
 from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook
 
@@ -42,7 +42,7 @@ def test_name_problems_follow_the_sheet_problems(write_workbook):
 
 
 def owned(owner: str | None) -> Catalog:
-    return Catalog(fumble={"f": "F"}, owners={("fumble", fold("F")): owner})
+    return Catalog(shelves={"default": Shelf(fumble={"f": "F"})}, owners={("fumble", "default", fold("F")): owner})
 
 
 def test_a_name_another_workbook_owns_is_a_conflict(write_workbook):
@@ -75,7 +75,7 @@ def test_names_of_tables_app_itself(write_workbook):
 
 def test_the_built_in_scale_is_never_taken_over(write_workbook):
     scale = [["Kind", "severities"], ["Name", "default"], [], ["Code", "Name", "Modifier"], ["X", "Extra", 0]]
-    catalog = Catalog(owners={("severities", "default"): None})
+    catalog = Catalog(owners={("severities", "default", "default"): None})
     parsed, _ = read(write_workbook("w.xlsx", {"S": scale}), catalog)
     check_names(parsed, catalog, replace=True)
     assert messages(parsed) == ["w.xlsx › S › B2: 'default' is the built-in severity scale; give the severities sheet another Name"]

@@ -44,29 +44,42 @@ class TargetParts:
     features: tuple[str, ...] = ()
 
 
-def assemble(reader: Reader, parts: WeaponParts) -> Weapon:
+def assemble(reader: Reader, parts: WeaponParts, ruleset: str | None = None) -> tuple[Weapon, str]:
+    """The weapon (a named one with overrides, or one made of its parts) and
+    its ruleset: every table it names is looked up in that ruleset only."""
     if parts.name:
-        weapon = reader.load_weapon(parts.name)
+        found = reader.locate("weapons", parts.name, ruleset)
+        weapon = reader.load_weapon(found)
     else:
         missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical)) if not value]
         if missing:
             raise UsageMistake(f"give --weapon, or the weapon's parts ({' and '.join(missing)} missing)")
+        found = reader.locate("attack", parts.attack_table, ruleset)  # type: ignore[arg-type]
         weapon = Weapon(name="custom attack", attack_table="", max_result=None, clumsy=0, critical="")
+    home = found.ruleset
+
+    def table(kind: str, flag: str, name: str) -> str:
+        located = reader.locate(kind, name, home)
+        if located.ruleset != home:  # written RULESET:NAME for another ruleset
+            raise TablesError(f"{flag} {name!r} is in ruleset {located.ruleset!r}, the attack in {home!r}: "
+                              "an attack reads the tables of one ruleset")
+        return located.name
+
     overrides: dict[str, object] = {}
     if parts.attack_table:
-        overrides["attack_table"] = reader.name_of("attack", parts.attack_table)
+        overrides["attack_table"] = table("attack", "--attack-table", parts.attack_table)
     for field_name in ("critical", "secondary_critical"):
         value = getattr(parts, field_name)
         if value:
-            overrides[field_name] = reader.find_critical_name(value)
+            overrides[field_name] = table("critical", f"--{field_name.replace('_', '-')}", value)
     if parts.fumble_table:
-        overrides["fumble_table"] = reader.name_of("fumble", parts.fumble_table)
+        overrides["fumble_table"] = table("fumble", "--fumble-table", parts.fumble_table)
     for field_name in ("max_result", "clumsy", "fumble_modifier"):
         if getattr(parts, field_name) is not None:
             overrides[field_name] = getattr(parts, field_name)
     if parts.roll:
         overrides["roll"] = RollKind(parts.roll)
-    return replace(weapon, **overrides)
+    return replace(weapon, **overrides), home
 
 
 @dataclass(frozen=True)
@@ -78,15 +91,18 @@ class Target:
     rank: Rank
     features: frozenset[str]
     creature: str | None  # spelled as the bestiary spells it
+    ruleset: str | None  # the creature's
 
 
-def target_of(reader: Reader, parts: TargetParts) -> Target:
-    """DEF, armor, rank and features: the bestiary's, overridden by options."""
-    defense, armor, rank, features, name = 0, None, Rank.NORMAL, set(), None
+def target_of(reader: Reader, parts: TargetParts, ruleset: str | None = None) -> Target:
+    """DEF, armor, rank and features: the bestiary's (a creature of
+    ``ruleset`` unless written RULESET:NAME), overridden by options."""
+    defense, armor, rank, features, name, home = 0, None, Rank.NORMAL, set(), None, None
     if parts.creature:
-        creature = reader.load_creature(parts.creature)
+        found = reader.locate("creatures", parts.creature, ruleset)
+        creature = reader.load_creature(found)
         defense, armor, rank, features = creature.defense, creature.armor, creature.rank, set(creature.features)
-        name = creature.name
+        name, home = creature.name, found.ruleset
     if parts.defense is not None:
         defense = parts.defense
     if parts.armor:
@@ -96,7 +112,7 @@ def target_of(reader: Reader, parts: TargetParts) -> Target:
     features |= set(parts.features)
     if armor is None:
         raise UsageMistake("give the target's armor (--armor CODE) or a creature (--target NAME)")
-    return Target(defense, armor, rank, frozenset(fold(f) for f in features), name)
+    return Target(defense, armor, rank, frozenset(fold(f) for f in features), name, home)
 
 
 @dataclass(frozen=True)
@@ -107,18 +123,22 @@ class Prepared:
     attack: Attack
     tables: TableSet
     target: str | None
+    ruleset: str  # the weapon's and its tables'
+    target_ruleset: str | None = None
 
 
-def prepare(database: Database, weapon: WeaponParts, target: TargetParts, **attack: object) -> Prepared:
-    """Look everything up once, in one read of the database."""
+def prepare(database: Database, weapon: WeaponParts, target: TargetParts, ruleset: str | None = None,
+            **attack: object) -> Prepared:
+    """Look everything up once. Names are looked up in ``ruleset`` (--ruleset)
+    when given, else wherever they are; the target in the weapon's ruleset."""
     reader = database.reader()
-    assembled = assemble(reader, weapon)
-    aimed_at = target_of(reader, target)
-    tables = reader.load_table_set(assembled)
+    assembled, home = assemble(reader, weapon, ruleset)
+    aimed_at = target_of(reader, target, home)
+    tables = reader.load_table_set(assembled, home)
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
                       **attack)  # type: ignore[arg-type]
-    return Prepared(prepared, tables, aimed_at.creature)
+    return Prepared(prepared, tables, aimed_at.creature, home, aimed_at.ruleset)
 
 
 def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
@@ -130,8 +150,14 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
         raise TablesError(str(exc)) from None
     check_enough(dice, open_ended=("attack roll", "open-ended"))
     data = attack_json(prepared.attack, result, dice.used, prepared.target)
+    data["attack"].update(ruleset_json(prepared))
     data.update(dice_json(dice))
     return add_feature_warnings(data, target, prepared.tables)
+
+
+def ruleset_json(prepared: Prepared) -> dict:
+    """The rulesets of an attack, beside the names in its JSON."""
+    return {"ruleset": prepared.ruleset, "target_ruleset": prepared.target_ruleset}
 
 
 def add_feature_warnings(data: dict, target: TargetParts, tables: TableSet) -> dict:

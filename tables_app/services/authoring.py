@@ -7,6 +7,7 @@ from typing import Callable
 
 from tables_app.domain.kinds import TABLE_KINDS
 from tables_app.domain.names import fold
+from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import TableKind
 from tables_app.errors import NotFound, TablesError, UsageMistake
@@ -16,48 +17,60 @@ WORKBOOK_SUFFIX = ".xlsx"
 DEFAULT_ARMOR = "NA,LA,MA,HA"
 
 
-def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *, force: bool = False) -> dict:
-    """Write the named tables, weapons and creatures (all when none are named)
-    in the import format, with the severity scales they use."""
+def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
+           force: bool = False) -> dict:
+    """Write the named tables, weapons and creatures (all when none are named;
+    only those of ``ruleset`` when given) in the import format, with the
+    severity scales they use and each sheet's ruleset. A name may be written
+    RULESET:NAME; a plain name exports it in every ruleset that has it."""
     from tables_app.sheets.write import Export, Named, write_export
 
     path = _output(path, force)
     reader = database.reader()
+    if ruleset is not None:
+        ruleset = reader.rulesets_named(ruleset)
     wanted = {fold(n) for n in names}
     found: set[str] = set()
     every: list[str] = []  # every exportable name, for suggestions
 
-    def chosen(name: str) -> bool:
-        every.append(name)
-        if not wanted or fold(name) in wanted:
-            found.add(fold(name))
+    def chosen(item: dict) -> bool:
+        spellings = {fold(item["name"]), fold(qualified(item["ruleset"], item["name"]))}
+        every.append(shown(item["ruleset"], item["name"]))
+        if not wanted or spellings & wanted:
+            found.update(spellings & wanted)
             return True
         return False
 
     content = Export()
-    scales: dict[str, object] = {}
+    scales: dict[tuple[str, str], object] = {}
     for kind, target in (("critical", content.critical), ("fumble", content.fumble), ("attack", content.attack)):
-        for item in reader.list_named(kind):
-            if not chosen(item["name"]):
+        for item in reader.list_named(kind, ruleset):
+            if not chosen(item):
                 continue
-            table = reader.load_attack_table(item["name"]) if kind == "attack" else reader.load_effect_table(TableKind(kind), item["name"])
-            target.append(Named(table, *reader.provenance(kind, item["name"])))
+            located = reader.locate(kind, qualified(item["ruleset"], item["name"]))
+            table = reader.load_attack_table(located) if kind == "attack" else reader.load_effect_table(TableKind(kind), located)
+            target.append(Named(table, *reader.provenance(kind, item["name"], item["ruleset"]), item["ruleset"]))
             if table.scale.name != DEFAULT_SCALE.name:
-                scales[table.scale.name] = table.scale
-    content.scales = [Named(scale, *reader.provenance("severities", name)) for name, scale in scales.items()]
-    content.weapons = [reader.load_weapon(i["name"]) for i in reader.list_named("weapons") if chosen(i["name"])]
-    content.creatures = [reader.load_creature(i["name"]) for i in reader.list_named("creatures") if chosen(i["name"])]
+                scales[(item["ruleset"], table.scale.name)] = table.scale
+    content.scales = [Named(scale, *reader.provenance("severities", name, home), home) for (home, name), scale in scales.items()]
+    for kind, target, load in (("weapons", content.weapons, reader.load_weapon), ("creatures", content.creatures, reader.load_creature)):
+        for item in reader.list_named(kind, ruleset):
+            if chosen(item):
+                target.append(Named(load(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
     missing = sorted(n for n in names if fold(n) not in found)
     if len(missing) == 1:
         raise NotFound.unknown(f"nothing named {missing[0]!r} to export", missing[0], every, "see `tables list`")
     if missing:
         raise NotFound(f"nothing named {', '.join(repr(n) for n in missing)} to export")
     _save(path, force, lambda handle: write_export(handle, content))
+
+    def listed(items: list) -> list[str]:
+        return [shown(i.ruleset, i.value.name) for i in items]
+
     return {
-        "file": str(path), "severities": [s.value.name for s in content.scales],
-        "attack": [t.value.name for t in content.attack], "critical": [t.value.name for t in content.critical],
-        "fumble": [t.value.name for t in content.fumble], "weapons": [w.name for w in content.weapons],
-        "creatures": [c.name for c in content.creatures],
+        "file": str(path), "severities": listed(content.scales), "attack": listed(content.attack),
+        "critical": listed(content.critical), "fumble": listed(content.fumble), "weapons": listed(content.weapons),
+        "creatures": listed(content.creatures),
     }
 
 

@@ -59,6 +59,7 @@ def _attack_json(attack: Attack, target: str | None) -> dict:
 def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
     prepared = attacks.prepare(database, weapon, target, **attack)
     data = _table_json(prepared.attack, table_odds(prepared.attack, prepared.tables), prepared.target)
+    data["attack"].update(attacks.ruleset_json(prepared))
     return attacks.add_feature_warnings(data, target, prepared.tables)
 
 
@@ -103,6 +104,7 @@ def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks
     values = parse_span(span, f"--sweep-{axis}")  # a usage mistake before any lookup
     prepared = attacks.prepare(database, weapon, target, **attack)
     data = sweep(prepared.attack, prepared.tables, axis, values, prepared.target, progress_bar)
+    data["attack"].update(attacks.ruleset_json(prepared))
     return attacks.add_feature_warnings(data, target, prepared.tables)
 
 

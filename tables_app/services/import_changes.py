@@ -6,9 +6,10 @@ Read before the writer runs, inside the import's transaction, so a
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from tables_app.domain.kinds import SINGULAR
+from tables_app.domain.rulesets import shown
 from tables_app.domain.tables import Entry, TableKind
 from tables_app.errors import NotFound
 from tables_app.import_model import ParsedWorkbook
@@ -25,18 +26,19 @@ def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
     added: dict[str, list[str]] = {}
     cells, rows, entries, fields = [], [], [], []
 
-    def old(load, name: str):  # type: ignore[no-untyped-def]
+    def old(load, item):  # type: ignore[no-untyped-def]
+        """What the database held under the item's name, in its ruleset."""
         try:
-            return load(name)
+            return load(item.name, item.ruleset)
         except NotFound:
             return None
 
     for item in parsed.attack_tables:
-        before = old(reader.load_attack_table, item.name)
+        before = old(reader.load_attack_table, item)
         if before is None:
-            added.setdefault("attack", []).append(item.name)
+            added.setdefault("attack", []).append(shown(item.ruleset, item.name))
             continue
-        new = item.value
+        new = replace(item.value, name=shown(item.ruleset, item.name))
         old_rows = {span.label: cells_ for span, cells_ in zip(before.rows.ranges, before.rows.values)}
         new_rows = {span.label: cells_ for span, cells_ in zip(new.rows.ranges, new.rows.values)}
         rows += [{"table": new.name, "row": label, "change": "removed"} for label in old_rows if label not in new_rows]
@@ -50,30 +52,30 @@ def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
                     cells.append({"table": new.name, "row": label, "armor": armor, "before": was, "after": now})
     for kind, items in ((TableKind.CRITICAL, parsed.critical_tables), (TableKind.FUMBLE, parsed.fumble_tables)):
         for item in items:
-            before = old(lambda n, k=kind: reader.load_effect_table(k, n), item.name)
+            before = old(lambda n, r, k=kind: reader.load_effect_table(k, n, r), item)
             if before is None:
-                added.setdefault(kind.value, []).append(item.name)
+                added.setdefault(kind.value, []).append(shown(item.ruleset, item.name))
                 continue
             was = {(e.range.label, e.condition): e for e in before.entries}
             now = {(e.range.label, e.condition): e for e in item.value.entries}
             for key in sorted(was.keys() | now.keys(), key=str):
                 a, b = was.get(key), now.get(key)
                 if a != b:
-                    entries.append({"table": item.name, "row": key[0], "condition": key[1],
+                    entries.append({"table": shown(item.ruleset, item.name), "row": key[0], "condition": key[1],
                                     "before": _entry_text(a) if a else None, "after": _entry_text(b) if b else None})
     for kind, items, load in (("weapons", parsed.weapons, reader.load_weapon), ("creatures", parsed.creatures, reader.load_creature)):
         for item in items:
-            before = old(load, item.name)
+            before = old(load, item)
             if before is None:
-                added.setdefault(kind, []).append(item.name)
+                added.setdefault(kind, []).append(shown(item.ruleset, item.name))
                 continue
             for key, value in asdict(item.value).items():
                 previous = asdict(before)[key]
                 if previous != value and key != "name":
-                    fields.append({"kind": SINGULAR[kind], "name": item.name, "field": key,
+                    fields.append({"kind": SINGULAR[kind], "name": shown(item.ruleset, item.name), "field": key,
                                    "before": _plain(previous), "after": _plain(value)})
-    if parsed.scale is not None and not reader.exists("severities", parsed.scale.name):
-        added["severities"] = [parsed.scale.name]
+    if parsed.scale is not None and not reader.exists("severities", parsed.scale.name, parsed.scale.ruleset):
+        added["severities"] = [shown(parsed.scale.ruleset, parsed.scale.name)]
     return {"added": added, "cells": cells, "rows": rows, "entries": entries, "fields": fields}
 
 

@@ -11,7 +11,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from tables_app.domain.kinds import KINDS, LABELS
-from tables_app.domain.names import fold
+from tables_app.domain.names import same_name
+from tables_app.domain.rulesets import in_ruleset, name_key, shown
+from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
 from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
 from tables_app.storage.connection import busy_message
@@ -108,6 +110,9 @@ def import_workbooks(
             report.problems = [p for index in sorted(problems) for p in problems[index]]
             if not report.problems:
                 report.problems.extend(_still_used(session, importer.removed))
+                from tables_app.storage.repository import drop_empty_rulesets
+
+                drop_empty_rulesets(session)
             if report.problems or dry_run:
                 transaction.rollback()
             else:
@@ -174,16 +179,18 @@ def check_names(parsed: ParsedWorkbook, catalog: Catalog, *, replace: bool) -> N
 
 
 def _check_unique_names(parsed: ParsedWorkbook) -> None:
+    """A name is defined once per ruleset in a workbook."""
     for kind in KINDS:
         if kind == "severities":
             continue  # a workbook holds one severities sheet (sheets/parse.py)
-        first: dict[str, Defined] = {}
+        first: dict[tuple[str, str], Defined] = {}
         for item in parsed.items(kind):
-            key = fold(item.name)
+            key = name_key(item.ruleset, item.name)
             if key in first:
                 other = first[key]
                 parsed.problems.append(Problem(parsed.file_name, item.sheet, item.cell,
-                                               f"{LABELS[kind]} {item.name!r} is defined twice (first in {other.sheet} › {other.cell})"))
+                                               f"{LABELS[kind]} {item.name!r}{in_ruleset(item.ruleset)} is defined twice "
+                                               f"(first in {other.sheet} › {other.cell})"))
             else:
                 first[key] = item
 
@@ -191,16 +198,17 @@ def _check_unique_names(parsed: ParsedWorkbook) -> None:
 def _check_owners(parsed: ParsedWorkbook, catalog: Catalog, replace: bool) -> None:
     for kind in REPORTED:
         for item in parsed.items(kind):
-            key = (kind, fold(item.name))
-            if key not in catalog.owners:
-                continue
-            owner = catalog.owners[key]
-            if kind == "severities" and owner is None:
+            if kind == "severities" and same_name(item.name, DEFAULT_SCALE.name):  # every ruleset may use it
                 parsed.problems.append(Problem(parsed.file_name, item.sheet, item.cell,
                                                f"{item.name!r} is the built-in severity scale; give the severities sheet another Name"))
-            elif not replace and not catalog.owned_by(kind, item.name, parsed.file_name):
+                continue
+            known, owner = catalog.owner(kind, item.ruleset, item.name)
+            if not known:
+                continue
+            if not replace and not catalog.owned_by(kind, item.ruleset, item.name, parsed.file_name):
                 by = f"workbook {owner}" if owner else "tables_app itself"
-                message = f"{LABELS[kind]} {item.name!r} is already defined by {by} (import with --replace to take it over)"
+                message = (f"{LABELS[kind]} {item.name!r}{in_ruleset(item.ruleset)} is already defined by {by} "
+                           "(import with --replace to take it over)")
                 parsed.conflicts.append(Conflict(kind, item, Problem(parsed.file_name, item.sheet, item.cell, message)))
 
 
@@ -211,7 +219,7 @@ def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[n
     unchanged: dict[str, list[str]] = {}
     for conflict in parsed.conflicts:
         kind, item = conflict.kind, conflict.item
-        stored = _stored(reader, kind, item.name)
+        stored = _stored(reader, kind, item.name, item.ruleset)
         if stored is None or not same_content(stored, item.value):
             parsed.problems.append(conflict.problem)
             continue
@@ -219,20 +227,20 @@ def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[n
             parsed.scale = None
         else:
             parsed.items(kind).remove(item)
-        unchanged.setdefault(kind, []).append(item.name)
+        unchanged.setdefault(kind, []).append(shown(item.ruleset, item.name))
     return unchanged
 
 
-def _stored(reader, kind: str, name: str) -> object | None:  # type: ignore[no-untyped-def]
+def _stored(reader, kind: str, name: str, ruleset: str) -> object | None:  # type: ignore[no-untyped-def]
     from tables_app.domain.tables import TableKind
 
     if kind == "severities":
-        return next((scale for scale in reader.scales() if scale.name == name), None)
+        return next((scale for r, scale in reader.scales_by_ruleset() if scale.name == name and same_name(r, ruleset)), None)
     load = {"attack": reader.load_attack_table, "weapons": reader.load_weapon, "creatures": reader.load_creature,
-            "critical": lambda n: reader.load_effect_table(TableKind.CRITICAL, n),
-            "fumble": lambda n: reader.load_effect_table(TableKind.FUMBLE, n)}[kind]
+            "critical": lambda n, r: reader.load_effect_table(TableKind.CRITICAL, n, r),
+            "fumble": lambda n, r: reader.load_effect_table(TableKind.FUMBLE, n, r)}[kind]
     try:
-        return load(name)
+        return load(name, ruleset)
     except NotFound:
         return None
 
@@ -268,5 +276,6 @@ def _still_used(session: Session, removed: list[tuple[str, dict[str, dict[int, s
 
 
 def _defined_names(parsed: ParsedWorkbook) -> dict[str, list[str]]:
-    out = {kind: [d.name for d in parsed.items(kind)] for kind in REPORTED}
+    """Names by kind, qualified outside ``default`` (RM:Broadsword)."""
+    out = {kind: [shown(d.ruleset, d.name) for d in parsed.items(kind)] for kind in REPORTED}
     return {kind: names for kind, names in out.items() if names}

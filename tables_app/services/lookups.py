@@ -7,16 +7,27 @@ from __future__ import annotations
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
+from tables_app.domain.names import same_name
 from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.database import Database
 
 
+RULESETS_WORDS = ("rulesets", "ruleset")  # `tables list rulesets`
 
-def list_items(database: Database, kind: str | None) -> dict:
-    kinds = [KIND_OF_WORD[kind]] if kind else list(LISTED)
+
+def list_items(database: Database, kind: str | None, ruleset: str | None = None) -> dict:
+    """Everything of ``kind`` (or of every kind, and the rulesets), in
+    ``ruleset`` or in all of them."""
     reader = database.reader()
-    return {k: reader.list_named(k) for k in kinds}
+    if kind in RULESETS_WORDS:
+        rulesets = reader.list_rulesets()
+        return {"rulesets": [r for r in rulesets if ruleset is None or same_name(r["name"], ruleset)]}
+    kinds = [KIND_OF_WORD[kind]] if kind else list(LISTED)
+    listed = {k: reader.list_named(k, ruleset) for k in kinds}
+    if kind is None:
+        listed["rulesets"] = list_items(database, "rulesets", ruleset)["rulesets"]
+    return listed
 
 
 def entry_json(entry: Entry) -> dict:
@@ -36,17 +47,20 @@ def armor_column(table: AttackTable, armor: str) -> int:
     return column
 
 
-def query_attack(database: Database, table_name: str, result: int, armor: str) -> dict:
-    table = database.reader().load_attack_table(table_name)
+def query_attack(database: Database, table_name: str, result: int, armor: str, ruleset: str | None = None) -> dict:
+    reader = database.reader()
+    found = reader.locate("attack", table_name, ruleset)
+    table = reader.load_attack_table(found)
     column = armor_column(table, armor)
-    found = table.read(result, column)
-    if found is None:  # below the first row: the attack misses (docs/table-system.md step 7)
+    read = table.read(result, column)
+    if read is None:  # below the first row: the attack misses (docs/table-system.md step 7)
         return {"table": table.name, "result": result, "row": None, "armor": table.armors[column], "text": "",
-                "outcome": "miss", "hits": 0, "severity": None, "critical_table": None}
-    row, cell = found
+                "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": found.ruleset}
+    row, cell = read
     return {
         "table": table.name, "result": result, "row": row.label, "armor": table.armors[column], "text": cell.text,
         "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
+        "ruleset": found.ruleset,
     }
 
 
@@ -55,10 +69,12 @@ def _natural_d100(roll: int) -> None:
         raise NotFound(f"roll {roll} is not a d100 roll (1-{D100}); modifiers are given separately")
 
 
-def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...]) -> dict:
+def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...],
+                   ruleset: str | None = None) -> dict:
     _natural_d100(roll)
     reader = database.reader()
-    table = reader.load_effect_table(TableKind.CRITICAL, reader.find_critical_name(table_name))
+    found = reader.locate("critical", table_name, ruleset)
+    table = reader.load_effect_table(TableKind.CRITICAL, found)
     modifier = 0
     if severity is not None:
         level = table.scale.find(severity)
@@ -72,7 +88,7 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
     choice = table.choose(modified, frozenset(features))
     data = {
         "table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(choice.entry),
-        "branches": [entry_json(e) for e in entries if e.condition is not None],
+        "branches": [entry_json(e) for e in entries if e.condition is not None], "ruleset": found.ruleset,
     }
     warnings = unknown_feature_warnings(features, [table])
     if warnings:
@@ -80,29 +96,31 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
     return data
 
 
-def query_fumble(database: Database, table_name: str, roll: int, modifier: int) -> dict:
+def query_fumble(database: Database, table_name: str, roll: int, modifier: int, ruleset: str | None = None) -> dict:
     _natural_d100(roll)
-    table = database.reader().load_effect_table(TableKind.FUMBLE, table_name)
+    reader = database.reader()
+    found = reader.locate("fumble", table_name, ruleset)
+    table = reader.load_effect_table(TableKind.FUMBLE, found)
     modified = roll + modifier
-    return {"table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(table.choose(modified).entry)}
+    return {"table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(table.choose(modified).entry),
+            "ruleset": found.ruleset}
 
 
-def show(database: Database, kind: str, name: str) -> dict:
+def show(database: Database, kind: str, name: str, ruleset: str | None = None) -> dict:
     """The whole table (or weapon, creature) as rows for a grid."""
     kind = KIND_OF_WORD[kind]
     reader = database.reader()
+    found = reader.locate(kind, name, ruleset)
     if kind == "attack":
-        table = reader.load_attack_table(name)
+        table = reader.load_attack_table(found)
         return {
             "kind": "attack", "table": table.name, "severities": table.scale.name, "armor": list(table.armors),
             "rows": [{"range": r.label, "cells": [c.text for c in cells]} for r, cells in zip(table.rows.ranges, table.rows.values)],
+            "ruleset": found.ruleset,
         }
     if kind in ("critical", "fumble"):
-        table_kind = TableKind(kind)
-        if table_kind is TableKind.CRITICAL:
-            name = reader.find_critical_name(name)
-        effect = reader.load_effect_table(table_kind, name)
-        return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries]}
-    stored = reader.name_of(kind, name)
-    items = [i for i in reader.list_named(kind) if i["name"] == stored]
+        effect = reader.load_effect_table(TableKind(kind), found)
+        return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],
+                "ruleset": found.ruleset}
+    items = [i for i in reader.list_named(kind, found.ruleset) if i["name"] == found.name]
     return {"kind": SINGULAR[kind], **items[0]}

@@ -35,7 +35,9 @@ def table(database: Database, weapon: attacks.WeaponParts, target: attacks.Targe
     prepared = attacks.prepare(database, weapon, target, **attack)
     with reporting(progress_bar, count, count >= PROGRESS_FROM, "simulating") as progress:
         tally = simulate_table(prepared.attack, prepared.tables, count, seed, progress)
-    return attacks.add_feature_warnings(_json("table", tally, seed), target, prepared.tables)
+    data = _json("table", tally, seed)
+    data.update(attacks.ruleset_json(prepared))
+    return attacks.add_feature_warnings(data, target, prepared.tables)
 
 
 def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int, progress_bar: ProgressBar | None = None) -> dict:

@@ -16,7 +16,7 @@ from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
 
 
-def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale) -> None:
+def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str) -> None:
     name = grid.meta("name")
     located = _read_entries(reading, grid)
     groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
@@ -36,15 +36,15 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
         return
     code = grid.meta("code") if kind is TableKind.CRITICAL else None
     if kind is TableKind.CRITICAL:
-        _check_critical_name(reading, grid, name)
+        _check_critical_name(reading, grid, name, ruleset)
     if code is not None:
-        _check_code(reading, grid, name, code)
+        _check_code(reading, grid, name, code, ruleset)
     for key in ("code", "severities"):
         if kind is TableKind.FUMBLE and key in grid.header:
             reading.problem(grid.sheet, grid.header[key][1], f"only critical and attack tables have {key.title()} in the header block")
     table = EffectTable(kind, name, RangeTable(rows), code, scale)
     target = reading.out.critical_tables if kind is TableKind.CRITICAL else reading.out.fumble_tables
-    target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes")))
+    target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset))
 
 
 def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool]]:
@@ -71,30 +71,30 @@ def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool]]
     return entries
 
 
-def _check_code(reading: Reading, grid: Grid, name: str, code: str) -> None:
-    """A code names one critical table and is nobody else's name or code."""
+def _check_code(reading: Reading, grid: Grid, name: str, code: str, ruleset: str) -> None:
+    """A code names one critical table of its ruleset and is nobody else's name or code there."""
     cell = grid.header["code"][1]
     key = fold(code)
-    for other in reading.out.critical_tables:
+    for other in reading.mine(reading.out.critical_tables, ruleset):
         if key in (fold(other.name), fold(other.value.code or "")):
             reading.problem(grid.sheet, cell, f"critical code {code!r} already names {other.name!r} ({other.sheet})")
             return
     if key == fold(name):
         return
-    found = reading.catalog.critical.get(key)
-    if found and not same_name(found[0], name) and not reading.catalog.owned_by("critical", found[0], reading.raw.file_name):
+    found = reading.catalog.shelf(ruleset).critical.get(key)
+    if found and not same_name(found[0], name) and not reading.catalog.owned_by("critical", ruleset, found[0], reading.raw.file_name):
         reading.problem(grid.sheet, cell, f"critical code {code!r} already names critical table {found[0]!r}")
 
 
-def _check_critical_name(reading: Reading, grid: Grid, name: str) -> None:
-    """A table's name must not be another table's code (`S` would be ambiguous)."""
+def _check_critical_name(reading: Reading, grid: Grid, name: str, ruleset: str) -> None:
+    """A table's name must not be another table's code in its ruleset (`S` would be ambiguous)."""
     key = fold(name)
-    for other in reading.out.critical_tables:
+    for other in reading.mine(reading.out.critical_tables, ruleset):
         if other.value.code and fold(other.value.code) == key:
             reading.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {other.name!r}")
             return
-    found = reading.catalog.critical.get(key)
-    if found and fold(found[0]) != key and not reading.catalog.owned_by("critical", found[0], reading.raw.file_name):
+    found = reading.catalog.shelf(ruleset).critical.get(key)
+    if found and fold(found[0]) != key and not reading.catalog.owned_by("critical", ruleset, found[0], reading.raw.file_name):
         reading.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {found[0]!r}")
 
 

@@ -15,7 +15,9 @@ from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
-HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset")
+RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block only, naming the ruleset of the workbook's other sheets
+SHEET_KINDS = (*KINDS, RULESET_KIND)
 ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
 COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # kind: (required columns, optional columns); an attack grid's columns are armors
@@ -56,12 +58,14 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     texts = _header_texts(reading, name, header)
     kind_cell = header["kind"][1]
     kind = texts.get("kind", "").casefold()
-    if kind not in KINDS:
+    if kind not in SHEET_KINDS:
         shown = texts.get("kind", "")
-        reading.problem(name, kind_cell, f"unknown Kind {shown!r} (expected one of {', '.join(KINDS)})")
+        reading.problem(name, kind_cell, f"unknown Kind {shown!r} (expected one of {', '.join(SHEET_KINDS)})")
         return None
     if kind in TABLE_KINDS and "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
+    if kind == RULESET_KIND:
+        return _ruleset_sheet(reading, sheet, header, texts, rows[i:])
     if i >= len(rows):
         reading.problem(name, coordinate(rows[-1][0] + 2, 1), "no grid after the header block")
         return None
@@ -123,7 +127,7 @@ def _header_block(rows: list[Row]) -> tuple[dict[str, tuple[object, str]], list[
             continue
         k = " ".join(key.casefold().replace(":", " ").split())
         if k not in HEADER_KEYS:
-            problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of Kind, Name, Code, Source, Notes, Severities)"))
+            problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of {', '.join(k.title() for k in HEADER_KEYS)})"))
         elif k in header:
             problems.append((coordinate(number, 1), f"header key {key!r} appears twice"))
         else:
@@ -187,6 +191,26 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
                 reading.problem(sheet, coordinate(row, 1), f"missing column {name.title()!r}")
                 ok = False
     return columns if ok else None
+
+
+def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[object, str]], texts: dict[str, str],
+                   rest: list[Row]) -> Grid | None:
+    """A ruleset sheet is its header block: Kind, Name (required), Source, Notes."""
+    name = sheet.name
+    ok = True
+    if "name" not in texts:
+        reading.problem(name, header.get("name", header["kind"])[1], "a ruleset sheet needs a Name in its header block")
+        ok = False
+    for key in ("code", "severities", "ruleset"):
+        if key in header:
+            reading.problem(name, header[key][1], f"a ruleset sheet has no {key.title()} (its header block is Kind, Name, Source, Notes)")
+            ok = False
+    if rest:
+        number, values = rest[0]
+        column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
+        reading.problem(name, coordinate(number, column), "a ruleset sheet is only a header block (nothing below it)")
+        ok = False
+    return Grid(name, RULESET_KIND, header, texts, {}, [], 0, []) if ok else None
 
 
 def _is_notes(kind: object) -> bool:

@@ -14,7 +14,7 @@ from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
 
 
-def read_severities(reading: Reading, grid: Grid) -> None:
+def read_severities(reading: Reading, grid: Grid, ruleset: str) -> None:
     levels: list[Severity] = []
     seen: dict[str, str] = {}
     for row in grid.rows:
@@ -34,22 +34,25 @@ def read_severities(reading: Reading, grid: Grid) -> None:
         reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "a severities sheet needs at least one severity")
     name = grid.meta("name") or reading.raw.file_name.rsplit(".", 1)[0]
     cell = grid.cell_of("name")
-    reading.out.scale = Defined(SeverityScale(name, tuple(levels)), name, grid.sheet, cell, grid.meta("source"), grid.meta("notes"))
+    reading.out.scale = Defined(SeverityScale(name, tuple(levels)), name, grid.sheet, cell, grid.meta("source"), grid.meta("notes"), ruleset)
 
 
-def read_weapons(reading: Reading, grid: Grid) -> None:
+def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
     def table(kind: str):  # type: ignore[no-untyped-def]
-        return lambda text: reading.table_named(kind, text)
+        return lambda text: reading.table_named(kind, text, ruleset)
+
+    def critical_table(text: str) -> str | None:
+        return reading.critical_named(text, ruleset)
 
     for row in grid.rows:
         before = len(reading.out.problems)
         name = reading.value(grid, row, "name", as_text, required=True)
-        attack = reading.reference(grid, row, "attack table", table("attack"), "attack table", True)
+        attack = reading.reference(grid, row, "attack table", table("attack"), "attack table", True, ruleset)
         max_result = reading.value(grid, row, "max result", lambda v: as_int(v, "Max result"), required=True)
         clumsy = reading.value(grid, row, "clumsy", _clumsy, required=True)
-        critical = reading.reference(grid, row, "critical", reading.critical_named, "critical table", True)
-        secondary = reading.reference(grid, row, "secondary critical", reading.critical_named, "critical table", False)
-        fumble = reading.reference(grid, row, "fumble table", table("fumble"), "fumble table", False)
+        critical = reading.reference(grid, row, "critical", critical_table, "critical table", True, ruleset)
+        secondary = reading.reference(grid, row, "secondary critical", critical_table, "critical table", False, ruleset)
+        fumble = reading.reference(grid, row, "fumble table", table("fumble"), "fumble table", False, ruleset)
         modifier = reading.value(grid, row, "fumble modifier", lambda v: as_int(v, "Fumble modifier"), default=0)
         roll = reading.value(grid, row, "roll", _roll_kind, default=RollKind.OE)
         notes = reading.value(grid, row, "notes", as_text)
@@ -59,10 +62,10 @@ def read_weapons(reading: Reading, grid: Grid) -> None:
             continue
         weapon = Weapon(name=name, attack_table=attack, max_result=max_result, clumsy=clumsy, critical=critical,
                         secondary_critical=secondary, fumble_table=fumble, fumble_modifier=modifier, roll=roll, notes=notes)
-        reading.out.weapons.append(Defined(weapon, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes))
+        reading.out.weapons.append(Defined(weapon, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
 
 
-def read_creatures(reading: Reading, grid: Grid) -> None:
+def read_creatures(reading: Reading, grid: Grid, ruleset: str) -> None:
     for row in grid.rows:
         before = len(reading.out.problems)
         name = reading.value(grid, row, "name", as_text, required=True)
@@ -75,7 +78,7 @@ def read_creatures(reading: Reading, grid: Grid) -> None:
         if len(reading.out.problems) > before:
             continue
         creature = Creature(name=name, defense=defense, armor=armor, rank=rank, hp=hp, features=features, notes=notes)
-        reading.out.creatures.append(Defined(creature, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes))
+        reading.out.creatures.append(Defined(creature, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
 
 
 def _clumsy(value: object) -> int:

@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tables_app.domain.names import same_name
+from tables_app.domain.rulesets import in_ruleset
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import TableKind
-from tables_app.import_model import Catalog, ParsedWorkbook
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook
 from tables_app.sheets.attack_sheet import read_attack_table
 from tables_app.sheets.effect_sheet import read_effect_table
-from tables_app.sheets.grid import split
+from tables_app.sheets.grid import RULESET_KIND, split
 from tables_app.sheets.shape import Grid
 from tables_app.sheets.list_sheets import read_creatures, read_severities, read_weapons
 from tables_app.sheets.raw import RawWorkbook
@@ -33,43 +34,63 @@ def interpret(raw: RawWorkbook, catalog: Catalog | None = None) -> ParsedWorkboo
     by_kind: dict[str, list[Grid]] = defaultdict(list)
     for grid in grids:
         by_kind[grid.kind].append(grid)
-    if not grids and not reading.out.problems:
+    if not [g for g in grids if g.kind != RULESET_KIND] and not reading.out.problems:
         reading.problem(None, None, "no sheet has a header block with a Kind (nothing to import)")
+    _read_ruleset_sheet(reading, by_kind[RULESET_KIND])
     # Dependency order: severities, then critical tables (cells name them),
-    # then attack and fumble tables, then weapons and creatures.
+    # then attack and fumble tables, then weapons and creatures. Each sheet
+    # reads inside its own ruleset.
     severities = by_kind["severities"]
     for extra in severities[1:]:
         reading.problem(extra.sheet, "A1", f"a workbook holds one severities sheet; {severities[0].sheet!r} is the first")
-    if severities:
-        read_severities(reading, severities[0])
+    if severities and (ruleset := reading.ruleset_of(severities[0])) is not None:
+        read_severities(reading, severities[0], ruleset)
     for grid in by_kind["critical"]:
-        if (scale := _scale_for(reading, grid)) is not None:
-            read_effect_table(reading, grid, TableKind.CRITICAL, scale)
+        if (ruleset := reading.ruleset_of(grid)) is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
+            read_effect_table(reading, grid, TableKind.CRITICAL, scale, ruleset)
     for grid in by_kind["fumble"]:
-        read_effect_table(reading, grid, TableKind.FUMBLE, DEFAULT_SCALE)
+        if (ruleset := reading.ruleset_of(grid)) is not None:
+            read_effect_table(reading, grid, TableKind.FUMBLE, DEFAULT_SCALE, ruleset)
     for grid in by_kind["attack"]:
-        if (scale := _scale_for(reading, grid)) is not None:
-            read_attack_table(reading, grid, scale)
+        if (ruleset := reading.ruleset_of(grid)) is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
+            read_attack_table(reading, grid, scale, ruleset)
     for grid in by_kind["weapons"]:
-        read_weapons(reading, grid)
+        if (ruleset := reading.ruleset_of(grid)) is not None:
+            read_weapons(reading, grid, ruleset)
     for grid in by_kind["creatures"]:
-        read_creatures(reading, grid)
+        if (ruleset := reading.ruleset_of(grid)) is not None:
+            read_creatures(reading, grid, ruleset)
     reading.summarise_empty()
     return reading.out
 
 
-def _scale_for(reading: Reading, grid: Grid) -> SeverityScale | None:
-    """The severities of a table: its ``Severities`` header, else the
-    workbook's own severities sheet, else the built-in default scale."""
+def _read_ruleset_sheet(reading: Reading, sheets: list[Grid]) -> None:
+    """A `Kind | ruleset` sheet: the ruleset of every sheet that names none."""
+    for extra in sheets[1:]:
+        reading.problem(extra.sheet, "A1", f"a workbook holds one ruleset sheet; {sheets[0].sheet!r} is the first")
+    if not sheets:
+        return
+    grid = sheets[0]
+    name = reading.ruleset_named(grid.texts["name"], grid.sheet, grid.cell_of("name"))
+    if name is not None:
+        reading.default_ruleset = name
+        reading.out.ruleset = Defined(name, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), name)
+
+
+def _scale_for(reading: Reading, grid: Grid, ruleset: str) -> SeverityScale | None:
+    """The severities of a table: its ``Severities`` header (a scale of its
+    ruleset, or the built-in one), else the workbook's own severities sheet
+    if it is in the same ruleset, else the built-in default scale."""
     wanted = grid.meta("severities")
-    own = reading.out.scale
+    own = reading.out.scale if reading.out.scale and same_name(reading.out.scale.ruleset, ruleset) else None
     if wanted is None:
         return own.value if own else DEFAULT_SCALE
     if own and same_name(own.name, wanted):
         return own.value
-    for name, scale in reading.catalog.scales.items():
+    known = reading.catalog.scales(ruleset)
+    for name, scale in known.items():
         if same_name(name, wanted):
             return scale
-    known = ", ".join(sorted(reading.catalog.scales))
-    reading.problem(grid.sheet, grid.cell_of("severities"), f"unknown severity scale {wanted!r} (known: {known})")
+    reading.problem(grid.sheet, grid.cell_of("severities"),
+                    f"unknown severity scale {wanted!r}{in_ruleset(ruleset)} (known: {', '.join(sorted(known))})")
     return None

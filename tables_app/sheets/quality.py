@@ -6,7 +6,7 @@ from __future__ import annotations
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
-from tables_app.domain.names import fold
+from tables_app.domain.rulesets import name_key
 from tables_app.errors import Problem
 from tables_app.import_model import ParsedWorkbook
 
@@ -14,9 +14,9 @@ WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in te
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 
 
-def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_tops: dict[str, int | None],
+def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]]], attack_tops: dict[tuple[str, str], int | None],
                      weapons_in_import: bool = True) -> list[Problem]:
-    """``used``: table names (folded, domain/names.py) used by weapons and cells elsewhere;
+    """``used``: tables (name_key: ruleset and name, folded) used by weapons and cells elsewhere;
     ``attack_tops``: the top of every attack table in the database (None: open);
     ``weapons_in_import``: whether the import (any of its workbooks) defines weapons.
 
@@ -31,7 +31,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
     tops = dict(attack_tops)
     for item in parsed.attack_tables:
         table = item.value
-        tops[fold(table.name)] = table.rows.highest
+        tops[name_key(item.ruleset, table.name)] = table.rows.highest
         _falling_damage(table, item.sheet, warn)
         _armor_order(table.armors, item.sheet, warn)
     for item in parsed.critical_tables:
@@ -42,25 +42,25 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[str]], attack_t
             warn(item.sheet, None, f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
     for item in parsed.weapons:
         weapon = item.value
-        top = tops.get(fold(weapon.attack_table))
+        top = tops.get(name_key(item.ruleset, weapon.attack_table))
         if weapon.max_result is not None and top is not None and weapon.max_result > top:
             warn(item.sheet, item.cell, f"{weapon.name}: Max result {weapon.max_result} is above the top of {weapon.attack_table} ({top}); results above it read the top row anyway")
         if weapon.max_result is not None and weapon.max_result <= AUTOMATIC_MISS:
             warn(item.sheet, item.cell, f"{weapon.name}: Max result {weapon.max_result} always misses (10 or less)")
         if weapon.clumsy > WIDE_CLUMSY:
             warn(item.sheet, item.cell, f"{weapon.name}: Clumsy range 1-{weapon.clumsy} fumbles {weapon.clumsy}% of attacks")
-    in_workbook = {"attack": set(), "critical": set(), "fumble": set()}
+    in_workbook: dict[str, set[tuple[str, str]]] = {"attack": set(), "critical": set(), "fumble": set()}
     for item in parsed.weapons:
-        w = item.value
-        in_workbook["attack"].add(fold(w.attack_table))
-        in_workbook["critical"] |= {fold(n) for n in (w.critical, w.secondary_critical) if n}
+        w, ruleset = item.value, item.ruleset
+        in_workbook["attack"].add(name_key(ruleset, w.attack_table))
+        in_workbook["critical"] |= {name_key(ruleset, n) for n in (w.critical, w.secondary_critical) if n}
         if w.fumble_table:
-            in_workbook["fumble"].add(fold(w.fumble_table))
+            in_workbook["fumble"].add(name_key(ruleset, w.fumble_table))
     for item in parsed.attack_tables:
-        in_workbook["critical"] |= {fold(c.critical) for cells in item.value.rows.values for c in cells if c.critical}
+        in_workbook["critical"] |= {name_key(item.ruleset, c.critical) for cells in item.value.rows.values for c in cells if c.critical}
     for kind in TABLE_KINDS:
         for item in parsed.items(kind) if weapons_in_import else ():
-            key = fold(item.name)
+            key = name_key(item.ruleset, item.name)
             if key not in used[kind] and key not in in_workbook[kind]:
                 warn(item.sheet, item.cell, f"no weapon{' or attack cell' if kind == 'critical' else ''} uses {LABELS[kind]} {item.name!r}")
     return warnings

@@ -11,10 +11,11 @@ from collections import defaultdict
 from typing import Callable, TypeVar
 
 from tables_app.domain.cells import AttackCell
-from tables_app.domain.names import did_you_mean, fold, suggest
+from tables_app.domain.names import did_you_mean, fold, same_name, suggest
+from tables_app.domain.rulesets import DEFAULT_RULESET, ruleset_name_problem
 from tables_app.domain.ranges import Range, check_coverage, parse_range
 from tables_app.errors import Problem
-from tables_app.import_model import Catalog, ParsedWorkbook
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook
 from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
@@ -31,6 +32,8 @@ class Reading:
         self.raw = raw
         self.catalog = catalog
         self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
+        self.default_ruleset = DEFAULT_RULESET  # a `Kind | ruleset` sheet changes it (sheets/parse.py)
+        self._rulesets: dict[str, str] = {}  # folded → first spelling in this workbook, for rulesets new to the database
         # attack cells read so far, by (type, value, (scale, critical tables known)): see attack_sheet.py
         self.attack_cells: dict[tuple, AttackCell] = {}
         # (sheet, what is missing) → the empty cells and the indexes of their problems
@@ -115,42 +118,83 @@ class Reading:
             self.problem(sheet, where, problem.message + suffix)
         return not problems
 
-    # -- references -----------------------------------------------------------
-    def critical_named(self, text: str) -> str | None:
+    # -- rulesets -------------------------------------------------------------
+    def ruleset_of(self, grid: Grid) -> str | None:
+        """The sheet's ruleset (its ``Ruleset``, else the workbook's, else
+        ``default``), spelled as the database or else this workbook first
+        spelled it; None (with a problem) if the name cannot be a ruleset's."""
+        written = grid.meta("ruleset")
+        if written is None:
+            return self.default_ruleset
+        return self.ruleset_named(written, grid.sheet, grid.cell_of("ruleset"))
+
+    def ruleset_named(self, written: str, sheet: str, cell: str) -> str | None:
+        if (reason := ruleset_name_problem(written)) is not None:
+            self.problem(sheet, cell, reason)
+            return None
+        key = fold(written)
+        return self.catalog.rulesets.get(key) or self._rulesets.setdefault(key, written)
+
+    def mine(self, items: list[Defined], ruleset: str) -> list[Defined]:
+        """What this workbook defines in ``ruleset``."""
+        return [item for item in items if same_name(item.ruleset, ruleset)]
+
+    # -- references (inside one ruleset only) ----------------------------------
+    def critical_named(self, text: str, ruleset: str) -> str | None:
         key = fold(text)
-        for defined in self.out.critical_tables:
+        for defined in self.mine(self.out.critical_tables, ruleset):
             table = defined.value
             if key == fold(table.name) or (table.code and key == fold(table.code)):
                 return table.name
-        found = self.catalog.critical.get(key)
+        found = self.catalog.shelf(ruleset).critical.get(key)
         return found[0] if found else None
 
-    def table_named(self, kind: str, text: str) -> str | None:
+    def table_named(self, kind: str, text: str, ruleset: str) -> str | None:
         key = fold(text)
         local = self.out.attack_tables if kind == "attack" else self.out.fumble_tables
-        for defined in local:
+        for defined in self.mine(local, ruleset):
             if fold(defined.name) == key:
                 return defined.name
-        return (self.catalog.attack if kind == "attack" else self.catalog.fumble).get(key)
+        shelf = self.catalog.shelf(ruleset)
+        return (shelf.attack if kind == "attack" else shelf.fumble).get(key)
 
-    def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool):  # type: ignore[no-untyped-def]
+    def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool,  # type: ignore[no-untyped-def]
+                  ruleset: str):
         text = self.value(grid, row, column, as_text, required=required)
         if text is None:
             return None
         found = find(text)
         if found is None:
-            near = did_you_mean(suggest(text, self.known_tables(what)))
-            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}{near}")
+            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}{self.hint(what, text, ruleset)}")
         return found
 
-    def known_tables(self, what: str) -> list[str]:
-        """Names a reference to ``what`` could have meant: this import's and the database's."""
+    def hint(self, what: str, text: str, ruleset: str) -> str:
+        """What an unknown reference could have meant, in its ruleset; or
+        that the name is in another ruleset, which a reference cannot reach."""
+        near = did_you_mean(suggest(text, self.known_tables(what, ruleset)))
+        if near:
+            return near
+        elsewhere = sorted({stored for key, stored in self.catalog.rulesets.items() if key != fold(ruleset)
+                            and self._has(what, text, stored)})
+        if elsewhere:
+            return f" in ruleset {ruleset!r} (ruleset {', '.join(map(repr, elsewhere))} has it; a workbook's references stay in its own ruleset)"
+        return ""
+
+    def _has(self, what: str, text: str, ruleset: str) -> bool:
+        shelf = self.catalog.shelf(ruleset)
+        table = {"critical table": shelf.critical, "attack table": shelf.attack}.get(what, shelf.fumble)
+        return fold(text) in table
+
+    def known_tables(self, what: str, ruleset: str) -> list[str]:
+        """Names a reference to ``what`` could have meant in ``ruleset``: this import's and the database's."""
+        shelf = self.catalog.shelf(ruleset)
         if what == "critical table":
-            local = [d.value.name for d in self.out.critical_tables] + [d.value.code for d in self.out.critical_tables if d.value.code]
-            return local + [name for name, _scale in self.catalog.critical.values()]
+            local = self.mine(self.out.critical_tables, ruleset)
+            return ([d.value.name for d in local] + [d.value.code for d in local if d.value.code]
+                    + [name for name, _scale in shelf.critical.values()])
         if what == "attack table":
-            return [d.name for d in self.out.attack_tables] + list(self.catalog.attack.values())
-        return [d.name for d in self.out.fumble_tables] + list(self.catalog.fumble.values())
+            return [d.name for d in self.mine(self.out.attack_tables, ruleset)] + list(shelf.attack.values())
+        return [d.name for d in self.mine(self.out.fumble_tables, ruleset)] + list(shelf.fumble.values())
 
 
 def _cells_summary(cells: list[tuple[int, int]], shown: int = 5) -> tuple[str, str | None]:

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
-from tables_app.domain.tables import AttackTable, Creature, EffectTable, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.names import fold
+from tables_app.domain.rulesets import DEFAULT_RULESET
+from tables_app.domain.tables import AttackTable, EffectTable, Rank, RollKind, TableKind
 from tables_app.sheets.grid import NOTES_KIND
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -26,11 +28,12 @@ INVALID_TITLE = re.compile(r"[\[\]:*?/\\]")
 
 @dataclass
 class Named:
-    """A table, weapon or creature with its provenance."""
+    """A table, weapon or creature with its provenance and ruleset."""
 
     value: object
     source: str | None = None
     notes: str | None = None
+    ruleset: str = DEFAULT_RULESET
 
 
 @dataclass
@@ -39,8 +42,8 @@ class Export:
     critical: list[Named] = field(default_factory=list)
     fumble: list[Named] = field(default_factory=list)
     attack: list[Named] = field(default_factory=list)
-    weapons: list[Weapon] = field(default_factory=list)
-    creatures: list[Creature] = field(default_factory=list)
+    weapons: list[Named] = field(default_factory=list)
+    creatures: list[Named] = field(default_factory=list)
 
 
 class Sheets:
@@ -113,10 +116,15 @@ def _scale_key(scale: SeverityScale) -> list[tuple[str, object]]:
     return [] if scale.name == DEFAULT_SCALE.name else [("Severities", scale.name)]
 
 
+def _ruleset_key(ruleset: str) -> list[tuple[str, object]]:
+    """Version-1 workbooks (everything in ``default``) stay as they were."""
+    return [] if fold(ruleset) == DEFAULT_RULESET else [("Ruleset", ruleset)]
+
+
 def write_attack(book: Sheets, item: Named) -> None:
     table: AttackTable = item.value  # type: ignore[assignment]
     sheet = book.sheet(table.name)
-    row = header_block(sheet, [("Kind", "attack"), ("Name", table.name), *_scale_key(table.scale),
+    row = header_block(sheet, [("Kind", "attack"), ("Name", table.name), *_ruleset_key(item.ruleset), *_scale_key(table.scale),
                                ("Source", item.source), ("Notes", item.notes)])
     grid_header(sheet, row, ["Result", *table.armors])
     for r, (span, cells) in enumerate(zip(table.rows.ranges, table.rows.values), start=row + 1):
@@ -131,7 +139,7 @@ def write_effect(book: Sheets, item: Named) -> None:
     table: EffectTable = item.value  # type: ignore[assignment]
     sheet = book.sheet(table.name)
     critical = table.kind is TableKind.CRITICAL
-    pairs = [("Kind", table.kind.value), ("Name", table.name)]
+    pairs = [("Kind", table.kind.value), ("Name", table.name), *_ruleset_key(item.ruleset)]
     if critical:
         pairs += [("Code", table.code), *_scale_key(table.scale)]
     row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
@@ -147,32 +155,42 @@ def write_effect(book: Sheets, item: Named) -> None:
 def write_scale(book: Sheets, item: Named) -> None:
     scale: SeverityScale = item.value  # type: ignore[assignment]
     sheet = book.sheet(f"Severities {scale.name}")
-    row = header_block(sheet, [("Kind", "severities"), ("Name", scale.name), ("Source", item.source), ("Notes", item.notes)])
+    row = header_block(sheet, [("Kind", "severities"), ("Name", scale.name), *_ruleset_key(item.ruleset),
+                               ("Source", item.source), ("Notes", item.notes)])
     grid_header(sheet, row, SEVERITY_HEADER)
     for r, level in enumerate(scale.levels, start=row + 1):
         for c, value in enumerate((level.code, level.name, level.modifier), start=1):
             put(sheet, r, c, value)
 
 
-def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], rows: list[tuple]) -> None:
-    """A weapons or creatures sheet: one row per item."""
-    sheet = book.sheet(title)
-    first = header_block(sheet, [("Kind", kind)])
+def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], rows: list[tuple], ruleset: str) -> None:
+    """A weapons or creatures sheet of one ruleset: one row per item."""
+    sheet = book.sheet(title if fold(ruleset) == DEFAULT_RULESET else f"{title} {ruleset}")
+    first = header_block(sheet, [("Kind", kind), *_ruleset_key(ruleset)])
     grid_header(sheet, first, header)
     for r, values in enumerate(rows, start=first + 1):
         for c, value in enumerate(values, start=1):
             put(sheet, r, c, value)
 
 
-def write_weapons(book: Sheets, weapons: list[Weapon]) -> None:
-    write_list(book, "Weapons", "weapons", WEAPON_HEADER, [
-        (w.name, w.attack_table, w.max_result, w.clumsy, w.critical, w.secondary_critical,
-         w.fumble_table, w.fumble_modifier, w.roll.value, w.notes) for w in weapons])
+def _by_ruleset(items: list[Named]) -> dict[str, list]:
+    grouped: dict[str, list] = {}
+    for item in items:
+        grouped.setdefault(item.ruleset, []).append(item.value)
+    return grouped
 
 
-def write_creatures(book: Sheets, creatures: list[Creature]) -> None:
-    write_list(book, "Creatures", "creatures", CREATURE_HEADER, [
-        (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None, c.notes) for c in creatures])
+def write_weapons(book: Sheets, weapons: list[Named]) -> None:
+    for ruleset, values in _by_ruleset(weapons).items():
+        write_list(book, "Weapons", "weapons", WEAPON_HEADER, [
+            (w.name, w.attack_table, w.max_result, w.clumsy, w.critical, w.secondary_critical,
+             w.fumble_table, w.fumble_modifier, w.roll.value, w.notes) for w in values], ruleset)
+
+
+def write_creatures(book: Sheets, creatures: list[Named]) -> None:
+    for ruleset, values in _by_ruleset(creatures).items():
+        write_list(book, "Creatures", "creatures", CREATURE_HEADER, [
+            (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None, c.notes) for c in values], ruleset)
 
 
 def write_export(target, export: Export) -> None:  # type: ignore[no-untyped-def]

@@ -46,9 +46,22 @@ class Workbook(SQLModel, table=True):
     size_bytes: int
 
 
-class Provenance(SQLModel):
-    """Where a table, weapon or creature came from."""
+DEFAULT_RULESET_ID = 1  # `default`, made by migration 0003: the bundled tables and every version-1 workbook
 
+
+class Ruleset(SQLModel, table=True):
+    """A namespace: names and critical codes are unique within one, and every
+    reference in a workbook resolves inside its own ruleset only."""
+
+    __tablename__ = "ruleset"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+
+
+class Provenance(SQLModel):
+    """Where a table, weapon or creature came from, and the ruleset it is in."""
+
+    ruleset_id: int = Field(default=DEFAULT_RULESET_ID, foreign_key="ruleset.id")
     workbook_id: int | None = Field(default=None, foreign_key="workbook.id", index=True)
     sheet: str | None = None
     source: str | None = None
@@ -59,8 +72,9 @@ class SeverityScale(Provenance, table=True):
     """An ordered set of critical severities. ``default`` is built in (VsD)."""
 
     __tablename__ = "severity_scale"
+    __table_args__ = (UniqueConstraint("ruleset_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
 
 
 class Severity(SQLModel, table=True):
@@ -80,16 +94,18 @@ class Severity(SQLModel, table=True):
 
 class CriticalTable(Provenance, table=True):
     __tablename__ = "critical_table"
+    __table_args__ = (UniqueConstraint("ruleset_id", "name"), UniqueConstraint("ruleset_id", "code"))
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
-    code: str | None = Field(default=None, unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
+    code: str | None = Field(default=None, sa_type=NOCASE)
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
 
 
 class FumbleTable(Provenance, table=True):
     __tablename__ = "fumble_table"
+    __table_args__ = (UniqueConstraint("ruleset_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
 
 
 class EntryColumns(SQLModel):
@@ -144,8 +160,9 @@ class FumbleEffect(SQLModel, table=True):
 
 class AttackTable(Provenance, table=True):
     __tablename__ = "attack_table"
+    __table_args__ = (UniqueConstraint("ruleset_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
 
 
@@ -197,11 +214,12 @@ class AttackCell(SQLModel, table=True):
 class Weapon(Provenance, table=True):
     __tablename__ = "weapon"
     __table_args__ = (
+        UniqueConstraint("ruleset_id", "name"),
         CheckConstraint(_in("roll_kind", ROLL_KINDS), name="roll_kind"),
         CheckConstraint("clumsy BETWEEN 0 AND 100", name="clumsy"),
     )
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
     attack_table_id: int = Field(foreign_key="attack_table.id", index=True)
     max_result: int
     clumsy: int  # the Clumsy Range is 1..clumsy (0: never fumbles)
@@ -214,9 +232,9 @@ class Weapon(Provenance, table=True):
 
 class Creature(Provenance, table=True):
     __tablename__ = "creature"
-    __table_args__ = (CheckConstraint(_in("rank", RANKS), name="rank"),)
+    __table_args__ = (UniqueConstraint("ruleset_id", "name"), CheckConstraint(_in("rank", RANKS), name="rank"))
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
     defense: int
     armor: str
     rank: str = "normal"

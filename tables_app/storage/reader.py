@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
+from dataclasses import dataclass
 from contextlib import AbstractContextManager
 from typing import Callable
 
@@ -19,10 +20,11 @@ from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
+from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.table_rules import TableSet
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
-from tables_app.errors import NotFound
+from tables_app.errors import Ambiguous, NotFound
 
 DEFAULT_SCALE_ID = 1
 NAMED_TABLES = {
@@ -31,6 +33,16 @@ NAMED_TABLES = {
 }
 ENTRY_TABLES = {TableKind.CRITICAL: ("critical_table", "critical_entry", "critical_effect", "critical_table_id"),
                 TableKind.FUMBLE: ("fumble_table", "fumble_entry", "fumble_effect", "fumble_table_id")}
+
+
+@dataclass(frozen=True)
+class Found:
+    """A named row, located: its kind, id, stored name and ruleset."""
+
+    kind: str
+    id: int
+    name: str
+    ruleset: str
 
 
 class Reader:
@@ -50,40 +62,101 @@ class Reader:
             return work(with_fold(connection))
 
     # ------------------------------------------------------------ names
-    def _find(self, c: sqlite3.Connection, kind: str, name: str) -> sqlite3.Row | None:
-        """The row named ``name`` by the one rule of names, or None."""
+    def _rulesets(self, c: sqlite3.Connection) -> dict[int, str]:
+        """Ruleset id → name, in the order they were made (``default`` first)."""
+        return dict(c.execute("SELECT id, name FROM ruleset ORDER BY id").fetchall())
+
+    def _ruleset_id(self, c: sqlite3.Connection, ruleset: str) -> int:
+        key = fold(ruleset)
+        for ruleset_id, name in self._rulesets(c).items():
+            if fold(name) == key:
+                return ruleset_id
+        raise NotFound.unknown(f"no ruleset named {ruleset!r}", ruleset, self._rulesets(c).values(), "see `tables list rulesets`")
+
+    def _matches(self, c: sqlite3.Connection, kind: str, name: str, ruleset_id: int | None) -> list[sqlite3.Row]:
+        """The rows named ``name`` by the one rule of names, in one ruleset or
+        in all; a critical table also answers to its code (its name first)."""
         cursor = c.cursor()
         cursor.row_factory = sqlite3.Row
         table = NAMED_TABLES[kind]
-        # The NOCASE index finds ASCII spellings; other spellings need a scan
-        # (hundreds of rows at most).
-        return (cursor.execute(f"SELECT * FROM {table} WHERE name = ?", (name,)).fetchone()
-                or cursor.execute(f"SELECT * FROM {table} WHERE fold(name) = ?", (fold(name),)).fetchone())
+        where, args = ("", ()) if ruleset_id is None else (" AND ruleset_id = ?", (ruleset_id,))
+        for column in ("name", "code") if kind == "critical" else ("name",):
+            # The NOCASE index finds ASCII spellings; other spellings need a scan
+            # (hundreds of rows at most).
+            rows = (cursor.execute(f"SELECT * FROM {table} WHERE {column} = ?{where} ORDER BY ruleset_id", (name, *args)).fetchall()
+                    or cursor.execute(f"SELECT * FROM {table} WHERE fold({column}) = ?{where} ORDER BY ruleset_id",
+                                      (fold(name), *args)).fetchall())
+            if rows:
+                return rows
+        return []
 
-    def _row(self, c: sqlite3.Connection, kind: str, name: str) -> sqlite3.Row:
-        row = self._find(c, kind, name)
-        if row is None:
-            known = [n for (n,) in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]}")]
-            if kind == "critical":  # a critical table is also asked for by its code
-                known += [code for (code,) in c.execute("SELECT code FROM critical_table WHERE code IS NOT NULL")]
-            raise NotFound.unknown(f"no {LABELS[kind]} named {name!r}", name, known, f"see `tables list {kind}`")
-        return row
+    def _row(self, c: sqlite3.Connection, kind: str, name: str, ruleset: str | None = None) -> sqlite3.Row:
+        """The one row ``name`` means: ``RULESET:NAME`` in that ruleset, a
+        plain name in ``ruleset`` when given, else wherever it is, if it is in
+        one ruleset only (Ambiguous when in several, NotFound when in none)."""
+        rulesets = self._rulesets(c)
+        scope, bare = split_qualified(name, rulesets.values())
+        if scope is not None:
+            found = self._matches(c, kind, bare, self._ruleset_id(c, scope))
+            if found:
+                return found[0]
+            if not self._matches(c, kind, name, None):  # not a name with a colon in it either
+                return self._missing(c, kind, bare, scope)
+        scope_id = None if ruleset is None else self._ruleset_id(c, ruleset)
+        found = self._matches(c, kind, name, scope_id)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            candidates = [qualified(rulesets[row["ruleset_id"]], row["name"]) for row in found]
+            raise Ambiguous(f"{LABELS[kind]} {name!r} is in {len(found)} rulesets: {', '.join(candidates)}; "
+                            "write RULESET:NAME or give --ruleset", candidates)
+        return self._missing(c, kind, name, ruleset)
 
-    def name_of(self, kind: str, name: str) -> str:
-        """The stored spelling of a name given in any spelling (NotFound if none)."""
-        return self._run(lambda c: self._row(c, kind, name)["name"])
+    def _missing(self, c: sqlite3.Connection, kind: str, name: str, ruleset: str | None) -> sqlite3.Row:
+        table = NAMED_TABLES[kind]
+        scope_id = None if ruleset is None else self._ruleset_id(c, ruleset)
+        where, args = ("", ()) if scope_id is None else (" WHERE ruleset_id = ?", (scope_id,))
+        known = [n for (n,) in c.execute(f"SELECT name FROM {table}{where}", args)]
+        if kind == "critical":  # a critical table is also asked for by its code
+            known += [code for (code,) in c.execute(f"SELECT code FROM critical_table{where}", args) if code]
+        subject = f"no {LABELS[kind]} named {name!r}"
+        if ruleset is not None:
+            subject += f" in ruleset {self._rulesets(c)[scope_id]!r}"  # type: ignore[index]
+            elsewhere = self._matches(c, kind, name, None)
+            if elsewhere:
+                rulesets = self._rulesets(c)
+                places = ", ".join(qualified(rulesets[row["ruleset_id"]], row["name"]) for row in elsewhere)
+                raise NotFound(f"{subject} (there is {places})", [qualified(rulesets[r["ruleset_id"]], r["name"]) for r in elsewhere])
+        raise NotFound.unknown(subject, name, known, f"see `tables list {kind}`")
 
-    def find_critical_name(self, name_or_code: str) -> str:
-        """A critical table's name, given its name or its code (a name wins)."""
-        def work(c: sqlite3.Connection) -> str:
-            found = c.execute("SELECT name FROM critical_table WHERE name = ? OR code = ? ORDER BY name = ? DESC",
-                              (name_or_code, name_or_code, name_or_code)).fetchone()
-            if found is None:
-                key = fold(name_or_code)
-                found = c.execute("SELECT name FROM critical_table WHERE fold(name) = ? OR fold(code) = ? "
-                                  "ORDER BY fold(name) = ? DESC", (key, key, key)).fetchone()
-            return found[0] if found else self._row(c, "critical", name_or_code)["name"]
+    def locate(self, kind: str, name: str, ruleset: str | None = None) -> Found:
+        """Which ``kind`` a name means (see _row): its stored name and ruleset."""
+        def work(c: sqlite3.Connection) -> Found:
+            row = self._row(c, kind, name, ruleset)
+            return Found(kind, row["id"], row["name"], self._rulesets(c)[row["ruleset_id"]])
         return self._run(work)
+
+    def name_of(self, kind: str, name: str, ruleset: str | None = None) -> str:
+        """The stored spelling of a name given in any spelling (NotFound if none)."""
+        return self.locate(kind, name, ruleset).name
+
+    def rulesets(self) -> list[str]:
+        return self._run(lambda c: list(self._rulesets(c).values()))
+
+    def rulesets_named(self, ruleset: str) -> str:
+        """A ruleset's stored name (NotFound, with near names, if there is none)."""
+        return self._run(lambda c: self._rulesets(c)[self._ruleset_id(c, ruleset)])
+
+    def _by(self, c: sqlite3.Connection, kind: str, ref: str | Found, ruleset: str | None) -> sqlite3.Row:
+        """The row of a name (see _row) or of a Found."""
+        if isinstance(ref, Found):
+            cursor = c.cursor()
+            cursor.row_factory = sqlite3.Row
+            row = cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]} WHERE id = ?", (ref.id,)).fetchone()
+            if row is None:
+                raise NotFound(f"{LABELS[kind]} {ref.name!r} is gone (removed meanwhile)")
+            return row
+        return self._row(c, kind, ref, ruleset)
 
     # ------------------------------------------------------------ tables
     def _scale(self, c: sqlite3.Connection, scale_id: int) -> SeverityScale:
@@ -94,11 +167,10 @@ class Reader:
     def scales(self) -> list[SeverityScale]:
         return self._run(lambda c: [self._scale(c, i) for (i,) in c.execute("SELECT id FROM severity_scale ORDER BY id").fetchall()])
 
-    def load_attack_table(self, name: str) -> AttackTable:
-        return self._run(lambda c: self._attack_table(c, name))
+    def load_attack_table(self, name: str | Found, ruleset: str | None = None) -> AttackTable:
+        return self._run(lambda c: self._attack_table(c, self._by(c, "attack", name, ruleset)))
 
-    def _attack_table(self, c: sqlite3.Connection, name: str) -> AttackTable:
-        table = self._row(c, "attack", name)
+    def _attack_table(self, c: sqlite3.Connection, table: sqlite3.Row) -> AttackTable:
         armors = c.execute("SELECT id, code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
         column_index = {column_id: i for i, (column_id, _) in enumerate(armors)}
         rows = c.execute("SELECT id, low, high FROM attack_row WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
@@ -113,12 +185,11 @@ class Reader:
         pairs = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high in rows]
         return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(pairs), self._scale(c, table["scale_id"]))
 
-    def load_effect_table(self, kind: TableKind, name: str) -> EffectTable:
-        return self._run(lambda c: self._effect_table(c, kind, name))
+    def load_effect_table(self, kind: TableKind, name: str | Found, ruleset: str | None = None) -> EffectTable:
+        return self._run(lambda c: self._effect_table(c, kind, self._by(c, kind.value, name, ruleset)))
 
-    def _effect_table(self, c: sqlite3.Connection, kind: TableKind, name: str) -> EffectTable:
+    def _effect_table(self, c: sqlite3.Connection, kind: TableKind, table: sqlite3.Row) -> EffectTable:
         table_name, entry_name, effect_name, key = ENTRY_TABLES[kind]
-        table = self._row(c, kind.value, name)
         tags: dict[int, list[str]] = defaultdict(list)
         for entry_id, tag in c.execute(
             f"SELECT f.entry_id, f.tag FROM {effect_name} f JOIN {entry_name} e ON e.id = f.entry_id "
@@ -136,8 +207,8 @@ class Reader:
         return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID))
 
     # ------------------------------------------------------------ weapons and creatures
-    def load_weapon(self, name: str) -> Weapon:
-        return self._run(lambda c: self._weapon(c, self._row(c, "weapons", name)))
+    def load_weapon(self, name: str | Found, ruleset: str | None = None) -> Weapon:
+        return self._run(lambda c: self._weapon(c, self._by(c, "weapons", name, ruleset)))
 
     def _weapon(self, c: sqlite3.Connection, row: sqlite3.Row) -> Weapon:
         def named(table: str, row_id: int | None) -> str | None:
@@ -153,34 +224,41 @@ class Reader:
             named("fumble_table", row["fumble_table_id"]), row["fumble_modifier"], RollKind(row["roll_kind"]), row["notes"],
         )
 
-    def load_creature(self, name: str) -> Creature:
-        return self._run(lambda c: self._creature(c, self._row(c, "creatures", name)))
+    def load_creature(self, name: str | Found, ruleset: str | None = None) -> Creature:
+        return self._run(lambda c: self._creature(c, self._by(c, "creatures", name, ruleset)))
 
     def _creature(self, c: sqlite3.Connection, row: sqlite3.Row) -> Creature:
         features = tuple(f for (f,) in c.execute("SELECT feature FROM creature_feature WHERE creature_id = ? ORDER BY id", (row["id"],)))
         return Creature(row["name"], row["defense"], row["armor"], Rank(row["rank"]), row["hp"], features, row["notes"])
 
-    def load_table_set(self, weapon: Weapon) -> TableSet:
-        """The compiled tables one weapon can reach: its attack table, every
-        critical table its cells or the weapon name, and its fumble table."""
+    def load_table_set(self, weapon: Weapon, ruleset: str) -> TableSet:
+        """The compiled tables one weapon of ``ruleset`` can reach: its attack
+        table, every critical table its cells or the weapon name, and its
+        fumble table, all of that ruleset."""
         def work(c: sqlite3.Connection) -> TableSet:
-            attack = self._attack_table(c, weapon.attack_table)
+            def row(kind: str, name: str) -> sqlite3.Row:
+                return self._row(c, kind, name, ruleset)
+
+            attack = self._attack_table(c, row("attack", weapon.attack_table))
             names = {weapon.critical, weapon.secondary_critical} | {cell.critical for cells in attack.rows.values for cell in cells}
-            criticals = {n: self._effect_table(c, TableKind.CRITICAL, n) for n in sorted(n for n in names if n)}
-            fumble = self._effect_table(c, TableKind.FUMBLE, weapon.fumble_table) if weapon.fumble_table else None
+            criticals = {n: self._effect_table(c, TableKind.CRITICAL, row("critical", n)) for n in sorted(n for n in names if n)}
+            fumble = self._effect_table(c, TableKind.FUMBLE, row("fumble", weapon.fumble_table)) if weapon.fumble_table else None
             return TableSet(attack, criticals, fumble)
         return self._run(work)
 
     # ------------------------------------------------------------ listings
-    def list_named(self, kind: str) -> list[dict]:
-        """One dict per table, weapon or creature of ``kind``, with provenance."""
+    def list_named(self, kind: str, ruleset: str | None = None) -> list[dict]:
+        """One dict per table, weapon or creature of ``kind`` (in ``ruleset``,
+        or in every ruleset), with its ruleset and provenance."""
         def work(c: sqlite3.Connection) -> list[dict]:
             cursor = c.cursor()
             cursor.row_factory = sqlite3.Row
             workbooks = dict(c.execute("SELECT id, file_name FROM workbook").fetchall())
+            rulesets = self._rulesets(c)
+            where, args = ("", ()) if ruleset is None else (" WHERE ruleset_id = ?", (self._ruleset_id(c, ruleset),))
             out = []
-            for row in cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]} ORDER BY name").fetchall():
-                item: dict = {"name": row["name"]}
+            for row in cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]}{where} ORDER BY name, ruleset_id", args).fetchall():
+                item: dict = {"name": row["name"], "ruleset": rulesets[row["ruleset_id"]]}
                 if kind == "weapons":
                     w = self._weapon(c, row)
                     item.update(attack_table=w.attack_table, max_result=w.max_result, clumsy=w.clumsy, critical=w.critical,
@@ -203,36 +281,60 @@ class Reader:
             return out
         return self._run(work)
 
-    def owners(self) -> dict[tuple[str, str], str | None]:
-        """(kind, folded name) → the file name of the workbook that owns it."""
+    def list_rulesets(self) -> list[dict]:
+        """Every ruleset with how many things of each kind it holds, and the workbooks they came from."""
+        def work(c: sqlite3.Connection) -> list[dict]:
+            out = []
+            for ruleset_id, name in self._rulesets(c).items():
+                counts = {kind: c.execute(f"SELECT count(*) FROM {table} WHERE ruleset_id = ?", (ruleset_id,)).fetchone()[0]
+                          for kind, table in NAMED_TABLES.items()}
+                workbooks = sorted({f for table in NAMED_TABLES.values() for (f,) in c.execute(
+                    f"SELECT DISTINCT b.file_name FROM {table} t JOIN workbook b ON b.id = t.workbook_id WHERE t.ruleset_id = ?",
+                    (ruleset_id,))})
+                out.append({"name": name, **counts, "workbooks": workbooks})
+            return out
+        return self._run(work)
+
+    def owners(self) -> dict[tuple[str, str, str], str | None]:
+        """(kind, folded ruleset, folded name) → the file name of the workbook that owns it."""
         def work(c: sqlite3.Connection) -> dict:
             workbooks = dict(c.execute("SELECT id, file_name FROM workbook").fetchall())
-            return {(kind, fold(name)): workbooks.get(workbook_id)
+            rulesets = self._rulesets(c)
+            return {(kind, *name_key(rulesets[ruleset_id], name)): workbooks.get(workbook_id)
                     for kind, table in NAMED_TABLES.items()
-                    for name, workbook_id in c.execute(f"SELECT name, workbook_id FROM {table}")}
+                    for name, ruleset_id, workbook_id in c.execute(f"SELECT name, ruleset_id, workbook_id FROM {table}")}
         return self._run(work)
 
-    def critical_names(self) -> list[tuple[str, str | None, str]]:
-        """(name, code, scale name) of every critical table."""
+    def critical_names(self) -> list[tuple[str, str, str | None, str]]:
+        """(ruleset, name, code, scale name) of every critical table."""
         return self._run(lambda c: c.execute(
-            "SELECT t.name, t.code, s.name FROM critical_table t JOIN severity_scale s ON s.id = t.scale_id").fetchall())
+            """SELECT r.name, t.name, t.code, s.name FROM critical_table t JOIN severity_scale s ON s.id = t.scale_id
+               JOIN ruleset r ON r.id = t.ruleset_id""").fetchall())
 
-    def names(self, kind: str) -> list[str]:
-        return self._run(lambda c: [n for (n,) in c.execute(f"SELECT name FROM {NAMED_TABLES[kind]}")])
+    def names(self, kind: str) -> list[tuple[str, str]]:
+        """(ruleset, name) of every table, weapon or creature of ``kind``."""
+        return self._run(lambda c: c.execute(
+            f"SELECT r.name, t.name FROM {NAMED_TABLES[kind]} t JOIN ruleset r ON r.id = t.ruleset_id").fetchall())
 
-    def provenance(self, kind: str, name: str) -> tuple[str | None, str | None]:
+    def scales_by_ruleset(self) -> list[tuple[str, SeverityScale]]:
+        return self._run(lambda c: [(ruleset, self._scale(c, i)) for i, ruleset in c.execute(
+            "SELECT s.id, r.name FROM severity_scale s JOIN ruleset r ON r.id = s.ruleset_id ORDER BY s.id").fetchall()])
+
+    def provenance(self, kind: str, name: str, ruleset: str) -> tuple[str | None, str | None]:
         """(source, notes) of a named table or scale."""
         def work(c: sqlite3.Connection) -> tuple[str | None, str | None]:
-            row = self._find(c, kind, name)
-            return (row["source"], row["notes"]) if row else (None, None)
+            found = self._matches(c, kind, name, self._ruleset_id(c, ruleset))
+            return (found[0]["source"], found[0]["notes"]) if found else (None, None)
         return self._run(work)
 
-    def references(self, except_workbook: str | None = None) -> dict[str, set[str]]:
-        """Table names the database's weapons and attack cells use (folded),
-        leaving out the weapons of one workbook (it is being re-imported)."""
-        def work(c: sqlite3.Connection) -> dict[str, set[str]]:
+    def references(self, except_workbook: str | None = None) -> dict[str, set[tuple[str, str]]]:
+        """Tables the database's weapons and attack cells use (name_key:
+        ruleset and name, folded), leaving out the weapons and attack tables
+        of one workbook (it is being re-imported)."""
+        def work(c: sqlite3.Connection) -> dict[str, set[tuple[str, str]]]:
             weapons = c.execute(
-                """SELECT a.name, k.name, s.name, f.name FROM weapon w
+                """SELECT r.name, a.name, k.name, s.name, f.name FROM weapon w
+                   JOIN ruleset r ON r.id = w.ruleset_id
                    LEFT JOIN workbook b ON b.id = w.workbook_id
                    JOIN attack_table a ON a.id = w.attack_table_id
                    JOIN critical_table k ON k.id = w.critical_table_id
@@ -240,27 +342,32 @@ class Reader:
                    LEFT JOIN fumble_table f ON f.id = w.fumble_table_id
                    WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
             cells = c.execute(
-                """SELECT DISTINCT k.name FROM attack_cell c JOIN critical_table k ON k.id = c.critical_table_id
-                   JOIN attack_row r ON r.id = c.row_id JOIN attack_table a ON a.id = r.attack_table_id
+                """SELECT DISTINCT r.name, k.name FROM attack_cell c JOIN critical_table k ON k.id = c.critical_table_id
+                   JOIN ruleset r ON r.id = k.ruleset_id
+                   JOIN attack_row w ON w.id = c.row_id JOIN attack_table a ON a.id = w.attack_table_id
                    LEFT JOIN workbook b ON b.id = a.workbook_id
                    WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
-            used: dict[str, set[str]] = {"attack": set(), "critical": set(), "fumble": set()}
-            for attack, critical, secondary, fumble in weapons:
-                used["attack"].add(fold(attack))
-                used["critical"] |= {fold(n) for n in (critical, secondary) if n}
+            used: dict[str, set[tuple[str, str]]] = {"attack": set(), "critical": set(), "fumble": set()}
+            for ruleset, attack, critical, secondary, fumble in weapons:
+                used["attack"].add(name_key(ruleset, attack))
+                used["critical"] |= {name_key(ruleset, n) for n in (critical, secondary) if n}
                 if fumble:
-                    used["fumble"].add(fold(fumble))
-            used["critical"] |= {fold(n) for (n,) in cells}
+                    used["fumble"].add(name_key(ruleset, fumble))
+            used["critical"] |= {name_key(ruleset, n) for ruleset, n in cells}
             return used
         return self._run(work)
 
-    def exists(self, kind: str, name: str) -> bool:
-        return self._run(lambda c: self._find(c, kind, name) is not None)
+    def exists(self, kind: str, name: str, ruleset: str) -> bool:
+        def work(c: sqlite3.Connection) -> bool:
+            rulesets = {fold(r): i for i, r in self._rulesets(c).items()}
+            return fold(ruleset) in rulesets and bool(self._matches(c, kind, name, rulesets[fold(ruleset)]))
+        return self._run(work)
 
-    def attack_tops(self) -> dict[str, int | None]:
-        """The top of every attack table's last row (None: an open top), by folded name."""
-        return self._run(lambda c: {fold(name): high for name, high in c.execute(
-            """SELECT a.name, r.high FROM attack_table a JOIN attack_row r ON r.attack_table_id = a.id
+    def attack_tops(self) -> dict[tuple[str, str], int | None]:
+        """The top of every attack table's last row (None: an open top), by name_key."""
+        return self._run(lambda c: {name_key(ruleset, name): high for ruleset, name, high in c.execute(
+            """SELECT s.name, a.name, r.high FROM attack_table a JOIN attack_row r ON r.attack_table_id = a.id
+               JOIN ruleset s ON s.id = a.ruleset_id
                WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id)""")})
 
 

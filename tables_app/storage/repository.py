@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
-from tables_app.domain.severity import SeverityScale
+from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
-from tables_app.import_model import Catalog, Defined, ParsedWorkbook
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook, Shelf
 from tables_app.storage import models as m
 
 # kind word (as in `tables list KIND`) → model
@@ -29,17 +29,23 @@ NAMED = {
 
 
 def load_catalog(session: Session) -> Catalog:
-    """What the database holds, read inside the import's own transaction."""
+    """What the database holds, by ruleset, read inside the import's own transaction."""
     from tables_app.storage.reader import Reader
 
     reader = Reader(connection=session.connection().connection.driver_connection)
-    catalog = Catalog(scales={scale.name: scale for scale in reader.scales()})
-    for name, code, scale_name in reader.critical_names():
-        catalog.critical[fold(name)] = (name, scale_name)
+    catalog = Catalog(rulesets={fold(name): name for name in reader.rulesets()})
+    for ruleset in reader.rulesets():
+        catalog.shelves[fold(ruleset)] = Shelf()
+    for ruleset, scale in reader.scales_by_ruleset():
+        catalog.shelf(ruleset).scales[scale.name] = scale
+    for ruleset, name, code, scale_name in reader.critical_names():
+        shelf = catalog.shelf(ruleset)
+        shelf.critical[fold(name)] = (name, scale_name)
         if code:
-            catalog.critical.setdefault(fold(code), (name, scale_name))
-    catalog.attack = {fold(name): name for name in reader.names("attack")}
-    catalog.fumble = {fold(name): name for name in reader.names("fumble")}
+            shelf.critical.setdefault(fold(code), (name, scale_name))
+    for kind in ("attack", "fumble"):
+        for ruleset, name in reader.names(kind):
+            getattr(catalog.shelf(ruleset), kind)[fold(name)] = name
     catalog.owners = reader.owners()
     return catalog
 
@@ -50,8 +56,21 @@ def _effect_models(kind: TableKind):  # type: ignore[no-untyped-def]
     return m.FumbleTable, m.FumbleEntry, m.FumbleEffect, "fumble_table_id"
 
 
-def _names(session: Session, model) -> dict[int, str]:  # type: ignore[no-untyped-def]
-    return dict(session.execute(select(model.id, model.name)).all())
+def _keyed(session: Session, model) -> dict[tuple[int, str], int]:  # type: ignore[no-untyped-def]
+    """(ruleset id, folded name) → id of every row of a named model."""
+    return {(ruleset_id, fold(name)): i for i, ruleset_id, name in session.execute(select(model.id, model.ruleset_id, model.name))}
+
+
+def drop_empty_rulesets(session: Session) -> list[str]:
+    """Delete the rulesets (but ``default``) that nothing is in any more; their names."""
+    used = set()
+    for model in NAMED.values():
+        used |= set(session.scalars(select(model.ruleset_id).distinct()))
+    empty = dict(session.execute(select(m.Ruleset.id, m.Ruleset.name).where(
+        m.Ruleset.id != m.DEFAULT_RULESET_ID, m.Ruleset.id.not_in(used))).all())
+    if empty:
+        session.execute(delete(m.Ruleset).where(m.Ruleset.id.in_(empty)))
+    return sorted(empty.values())
 
 
 # ---------------------------------------------------------------- writing
@@ -70,7 +89,8 @@ class Writer:
         self.parsed = parsed
         self.imported_at = imported_at
         self.removed_ids: dict[str, dict[int, str]] = {}  # kind → {id: name}
-        self.ids_by_name: dict[type, dict[str, int]] = {}  # model → {folded name: id}, for weapons
+        self.ids_by_name: dict[type, dict[tuple[int, str], int]] = {}  # model → {(ruleset id, folded name): id}
+        self.ruleset_ids: dict[str, int] = {fold(name): i for i, name in self.session.execute(select(m.Ruleset.id, m.Ruleset.name))}
 
     def run(self) -> dict[str, list[str]]:
         s, p = self.session, self.parsed
@@ -83,7 +103,7 @@ class Writer:
         s.execute(update(m.CriticalTable).where(m.CriticalTable.workbook_id == self.workbook_id).values(code=None))
         if p.scale:
             self._write_scale()
-        self.scale_ids = {fold(name): i for i, name in _names(s, m.SeverityScale).items()}
+        self.scale_ids = _keyed(s, m.SeverityScale)
         self.severity_ids = {
             (scale_id, fold(code)): sid
             for sid, scale_id, code in s.execute(select(m.Severity.id, m.Severity.scale_id, m.Severity.code))
@@ -92,7 +112,7 @@ class Writer:
             self._write_effect_table(table, TableKind.CRITICAL)
         for table in p.fumble_tables:
             self._write_effect_table(table, TableKind.FUMBLE)
-        self.critical_ids = {fold(name): i for i, name in _names(s, m.CriticalTable).items()}
+        self.critical_ids = _keyed(s, m.CriticalTable)
         for table in p.attack_tables:
             self._write_attack_table(table)
         for weapon in p.weapons:
@@ -113,22 +133,30 @@ class Writer:
     def _workbook_id(self) -> int | None:
         return self.session.scalar(select(m.Workbook.id).where(m.Workbook.file_name == self.parsed.file_name))
 
-    def _owned(self, model) -> dict[str, int]:  # type: ignore[no-untyped-def]
-        rows = self.session.execute(select(model.id, model.name).where(model.workbook_id == self.workbook_id))
-        return {fold(name): i for i, name in rows}
+    def _owned(self, model) -> dict[tuple[int, str], int]:  # type: ignore[no-untyped-def]
+        rows = self.session.execute(select(model.id, model.ruleset_id, model.name).where(model.workbook_id == self.workbook_id))
+        return {(ruleset_id, fold(name)): i for i, ruleset_id, name in rows}
+
+    def ruleset_id(self, name: str) -> int:
+        """The id of a ruleset, made on first use (a namespace has nothing else to it)."""
+        key = fold(name)
+        if key not in self.ruleset_ids:
+            self.ruleset_ids[key] = self.session.scalar(insert(m.Ruleset).values(name=name).returning(m.Ruleset.id))
+        return self.ruleset_ids[key]
 
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:
-        """Insert or update by name (taking it over from another workbook with --replace)."""
+        """Insert or update by ruleset and name (taking it over from another workbook with --replace)."""
         model = NAMED[kind]
+        ruleset_id = self.ruleset_id(defined.ruleset)
         values = {"source": defined.source, "notes": defined.notes, **values}
-        values.update(workbook_id=self.workbook_id, sheet=defined.sheet, name=defined.name)
+        values.update(workbook_id=self.workbook_id, sheet=defined.sheet, name=defined.name, ruleset_id=ruleset_id)
         # The NOCASE index finds an ASCII spelling; another spelling of the
         # same name (ÆRØ for ærø) is the same row too (domain/names.py).
-        found = self.session.scalar(select(model.id).where(model.name == defined.name))
+        found = self.session.scalar(select(model.id).where(model.name == defined.name, model.ruleset_id == ruleset_id))
         if found is None:
-            key = fold(defined.name)
-            found = next((i for i, known in _names(self.session, model).items() if fold(known) == key), None)
-        self.old[kind].pop(fold(defined.name), None)
+            key = (ruleset_id, fold(defined.name))
+            found = _keyed(self.session, model).get(key)
+        self.old[kind].pop((ruleset_id, fold(defined.name)), None)
         if found is None:
             return self.session.scalar(insert(model).values(**values).returning(model.id))
         self.session.execute(update(model).where(model.id == found).values(**values))
@@ -155,8 +183,10 @@ class Writer:
             self.removed_ids["severity"] = {sid: code for code, sid in existing.items()}
             self.session.execute(delete(m.Severity).where(m.Severity.id.in_(existing.values())))
 
-    def _scale_id(self, scale: SeverityScale) -> int:
-        return self.scale_ids[fold(scale.name)]
+    def _scale_id(self, scale: SeverityScale, ruleset: str) -> int:
+        """The ruleset's scale of that name, or the built-in one (every ruleset may use it)."""
+        found = self.scale_ids.get((self.ruleset_id(ruleset), fold(scale.name)))
+        return found if found is not None else self.scale_ids[(m.DEFAULT_RULESET_ID, fold(DEFAULT_SCALE.name))]
 
     # Child rows (cells, rows, entries, tags) are the bulk of an import: they go
     # in with one executemany each on the transaction's own connection, with ids
@@ -177,7 +207,7 @@ class Writer:
     def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
         table_model, entry_model, effect_model, key = _effect_models(kind)
         table = defined.value
-        extra = dict(code=table.code, scale_id=self._scale_id(table.scale)) if kind is TableKind.CRITICAL else {}
+        extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset)) if kind is TableKind.CRITICAL else {}
         table_id = self._upsert_named(kind.value, defined, **extra)
         self.session.execute(delete(entry_model).where(getattr(entry_model, key) == table_id))
         entries = table.entries
@@ -193,8 +223,9 @@ class Writer:
 
     def _write_attack_table(self, defined: Defined[AttackTable]) -> None:
         table = defined.value
-        scale_id = self._scale_id(table.scale)
+        scale_id = self._scale_id(table.scale, defined.ruleset)
         table_id = self._upsert_named("attack", defined, scale_id=scale_id)
+        ruleset_id = self.ruleset_id(defined.ruleset)
         s = self.session
         s.execute(delete(m.AttackRow).where(m.AttackRow.attack_table_id == table_id))
         s.execute(delete(m.ArmorColumn).where(m.ArmorColumn.attack_table_id == table_id))
@@ -212,7 +243,7 @@ class Writer:
         columns = {
             key: (cell.text, cell.outcome.value, cell.hits,
                   severity_ids[fold(cell.severity)] if cell.severity else None,
-                  self.critical_ids[fold(cell.critical)] if cell.critical else None)
+                  self.critical_ids[(ruleset_id, fold(cell.critical))] if cell.critical else None)
             for key, cell in distinct.items()
         }
         self._insert(
@@ -224,23 +255,23 @@ class Writer:
             ],
         )
 
-    def _id_of(self, model, name: str | None) -> int | None:  # type: ignore[no-untyped-def]
-        """The id of a table by name (written by now), from one query per kind."""
+    def _id_of(self, model, name: str | None, ruleset: str) -> int | None:  # type: ignore[no-untyped-def]
+        """The id of a table by name in a ruleset (written by now), from one query per kind."""
         if name is None:
             return None
         if model not in self.ids_by_name:
-            self.ids_by_name[model] = {fold(known): i for i, known in _names(self.session, model).items()}
-        return self.ids_by_name[model].get(fold(name))
+            self.ids_by_name[model] = _keyed(self.session, model)
+        return self.ids_by_name[model].get((self.ruleset_id(ruleset), fold(name)))
 
     def _write_weapon(self, defined: Defined[Weapon]) -> None:
-        w = defined.value
+        w, ruleset = defined.value, defined.ruleset
         self._upsert_named(
             "weapons", defined,
-            attack_table_id=self._id_of(m.AttackTable, w.attack_table),
+            attack_table_id=self._id_of(m.AttackTable, w.attack_table, ruleset),
             max_result=w.max_result, clumsy=w.clumsy,
-            critical_table_id=self._id_of(m.CriticalTable, w.critical),
-            secondary_critical_table_id=self._id_of(m.CriticalTable, w.secondary_critical),
-            fumble_table_id=self._id_of(m.FumbleTable, w.fumble_table),
+            critical_table_id=self._id_of(m.CriticalTable, w.critical, ruleset),
+            secondary_critical_table_id=self._id_of(m.CriticalTable, w.secondary_critical, ruleset),
+            fumble_table_id=self._id_of(m.FumbleTable, w.fumble_table, ruleset),
             fumble_modifier=w.fumble_modifier, roll_kind=w.roll.value,
         )
 

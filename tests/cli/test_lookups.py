@@ -23,7 +23,7 @@ def test_list_gives_names_and_provenance(run):
 
 def test_list_everything(run):
     data = as_json(run("list", "--json"))
-    assert set(data) == {"attack", "critical", "fumble", "weapons", "creatures"}
+    assert set(data) == {"attack", "critical", "fumble", "weapons", "creatures", "rulesets"}
     assert len(data["critical"]) >= 6 and len(data["fumble"]) == 2
     assert len(data["weapons"]) >= 20 and len(data["creatures"]) >= 8
 
@@ -36,7 +36,7 @@ def test_list_for_people(run):
 
 def test_query_attack_contract(run):
     data = as_json(run("query", "attack", "Edged", "120", "MA", "--json"))
-    assert set(data) == {"table", "result", "row", "armor", "text", "outcome", "hits", "severity", "critical_table"}
+    assert set(data) == {"table", "result", "row", "armor", "text", "outcome", "hits", "severity", "critical_table", "ruleset"}
     assert data["table"] == "Edged" and data["row"] == "116-120" and data["armor"] == "MA"
 
 
@@ -58,7 +58,7 @@ def test_query_attack_names_a_cell_critical_table(run):
 
 def test_query_critical_contract_and_severity_modifier(run):
     plain = as_json(run("query", "critical", "Cut", "40", "--json"))
-    assert set(plain) == {"table", "roll", "modified_roll", "entry", "branches"}
+    assert set(plain) == {"table", "roll", "modified_roll", "entry", "branches", "ruleset"}
     assert set(plain["entry"]) == ENTRY_KEYS
     assert (plain["roll"], plain["modified_roll"]) == (40, 40)
     lethal = as_json(run("query", "critical", "Cut", "40", "--severity", "Let", "--json"))
@@ -81,7 +81,7 @@ def test_query_critical_branches(run):
 
 def test_query_fumble(run):
     data = as_json(run("query", "fumble", "Melee Fumbles", "99", "--modifier", "25", "--json"))
-    assert set(data) == {"table", "roll", "modified_roll", "entry"}
+    assert set(data) == {"table", "roll", "modified_roll", "entry", "ruleset"}
     assert data["modified_roll"] == 124 and data["entry"]["range"] == "121+"
 
 

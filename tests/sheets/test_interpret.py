@@ -120,12 +120,12 @@ def test_structure_errors(write_workbook):
         "Key": [["Kind", "fumble"], ["Nmae", "F"], [], ["Roll", "Text"], ["1-100", "x"]],
     })
     assert errors(path) == [
-        "w.xlsx › Kinds › B1: unknown Kind 'potion' (expected one of attack, critical, fumble, weapons, creatures, severities)",
+        "w.xlsx › Kinds › B1: unknown Kind 'potion' (expected one of attack, critical, fumble, weapons, creatures, severities, ruleset)",
         "w.xlsx › Stray › C7: stray cells after the grid (the grid ends at the first blank row)",
         "w.xlsx › NoName › B1: a fumble table needs a Name in its header block",
         "w.xlsx › Cols › B4: unknown column 'Txt' for a fumble sheet (columns: Roll, Text, Title, Hits, Bleed, Stun, Penalty, Effects, Condition)",
         "w.xlsx › Cols › A4: missing column 'Text'",
-        "w.xlsx › Key › A2: unknown header key 'Nmae' (expected one of Kind, Name, Code, Source, Notes, Severities)",
+        "w.xlsx › Key › A2: unknown header key 'Nmae' (expected one of Kind, Name, Code, Source, Notes, Severities, Ruleset)",
         "w.xlsx › Key › B1: a fumble table needs a Name in its header block",
     ]
 

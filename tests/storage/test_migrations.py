@@ -1,6 +1,10 @@
-"""Alembic: one head, upgrade from empty, the stairway, models == migrations."""
+"""Alembic: one head, upgrade from empty, the stairway, models == migrations;
+0002 and 0003 keep every row, every rule and the user's own views, triggers, indexes."""
 
+import re
 import sqlite3
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 import sqlalchemy
@@ -8,6 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db, models
 from tables_app.storage.connection import BUSY_TIMEOUT_MS, SCHEMA_HEAD
 
@@ -180,3 +185,234 @@ def schema_of(engine) -> dict:  # type: ignore[no-untyped-def]
     with engine.connect() as connection:
         rows = connection.exec_driver_sql("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL").all()
     return {(kind, name): sql for kind, name, sql in rows}
+
+
+# --- 0003: rulesets -------------------------------------------------------
+
+NAMED_TABLES = ("severity_scale", "critical_table", "fumble_table", "attack_table", "weapon", "creature")
+
+# What an import of one small workbook writes, in plain SQL against the 0002
+# schema: its own severity scale, a critical table with a code (and one
+# without, on the built-in scale), a fumble table, an attack table whose cells
+# name a severity and a critical table, a weapon using them all, a creature.
+POPULATED_0002 = [
+    "INSERT INTO workbook (id, file_name, sha256, imported_at, size_bytes) VALUES (1, 'mine.xlsx', 'ab12', '2026-12-01T10:00:00+00:00', 4096)",
+    "INSERT INTO severity_scale (id, name, workbook_id, sheet, source, notes) VALUES (2, 'Letters', 1, 'Letters', 'test', NULL)",
+    "INSERT INTO severity (id, scale_id, position, code, name, modifier) VALUES (6, 2, 0, 'A', 'Alpha', 0), (7, 2, 1, 'B', 'Bravo', 5), (8, 2, 2, 'C', 'Charlie', 10)",
+    "INSERT INTO critical_table (id, name, code, scale_id, workbook_id, sheet, source) VALUES (1, 'Slash', 'X', 2, 1, 'Slash', 'test'), (2, 'Bash', NULL, 1, 1, 'Bash', NULL)",
+    "INSERT INTO critical_entry (id, critical_table_id, position, low, high, label, condition, title, text, hits, bleed, stun, penalty) VALUES "
+    "(1, 1, 0, 1, 50, '01-50', NULL, 'Nick', 'A nick.', 1, 0, 0, 0), (2, 1, 1, 51, NULL, '51+', 'helm', 'Ring', 'The helm rings.', 2, 0, 1, -10), "
+    "(3, 2, 0, 1, NULL, '01+', NULL, NULL, 'Thud.', 3, 0, 0, 0)",
+    "INSERT INTO critical_effect (entry_id, position, tag) VALUES (2, 0, 'dazed'), (2, 1, 'prone')",
+    "INSERT INTO fumble_table (id, name, workbook_id, sheet) VALUES (1, 'Oops', 1, 'Oops')",
+    "INSERT INTO fumble_entry (id, fumble_table_id, position, low, high, label, text, hits, bleed, stun, penalty) VALUES (1, 1, 0, 1, NULL, '01+', 'You drop it.', 0, 0, 0, 0)",
+    "INSERT INTO fumble_effect (entry_id, position, tag) VALUES (1, 0, 'drop weapon')",
+    "INSERT INTO attack_table (id, name, scale_id, workbook_id, sheet) VALUES (1, 'Blades', 2, 1, 'Blades')",
+    "INSERT INTO armor_column (id, attack_table_id, position, code) VALUES (1, 1, 0, 'AT1'), (2, 1, 1, 'AT2')",
+    "INSERT INTO attack_row (id, attack_table_id, position, low, high, label) VALUES (1, 1, 0, 11, 80, '11-80'), (2, 1, 1, 81, NULL, '81+')",
+    "INSERT INTO attack_cell (row_id, armor_column_id, text, outcome, hits, severity_id, critical_table_id) VALUES "
+    "(1, 1, '3', 'hit', 3, NULL, NULL), (1, 2, '-', 'no_damage', 0, NULL, NULL), (2, 1, '9BX', 'critical', 9, 7, 1), (2, 2, '6Lig', 'critical', 6, 2, 2)",
+    "INSERT INTO weapon (id, name, attack_table_id, max_result, clumsy, critical_table_id, secondary_critical_table_id, fumble_table_id, "
+    "fumble_modifier, roll_kind, workbook_id, sheet) VALUES (1, 'Longsword', 1, 150, 3, 1, 2, 1, 10, 'oe', 1, 'Weapons')",
+    "INSERT INTO creature (id, name, defense, armor, rank, hp, workbook_id, sheet) VALUES (1, 'Orc', 20, 'AT2', 'heroic', 45, 1, 'Creatures')",
+    "INSERT INTO creature_feature (creature_id, feature) VALUES (1, 'helm'), (1, 'shield')",
+]
+
+
+@pytest.fixture
+def populated_0002(tmp_path):
+    """A database at revision 0002 holding one imported workbook (POPULATED_0002)."""
+    path = tmp_path / "old.db"
+    engine = db.create_db_engine(f"sqlite:///{path}")
+    db.migrate(engine, "0002")
+    with engine.begin() as connection:
+        for sql in POPULATED_0002:
+            connection.exec_driver_sql(sql)
+    yield path, engine
+    engine.dispose()
+
+
+def rows_of(path: Path, *, leaving_out: str | None = None) -> dict[str, list[tuple]]:
+    """Every row of every table and view, sorted, without the column ``leaving_out``."""
+    with closing(sqlite3.connect(path)) as connection:
+        names = [name for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        dump = {}
+        for name in names:
+            columns = ", ".join(f'"{row[1]}"' for row in connection.execute(f'PRAGMA table_info("{name}")') if row[1] != leaving_out)
+            dump[name] = connection.execute(f'SELECT {columns} FROM "{name}" ORDER BY {columns}').fetchall()
+    return dump
+
+
+def normalised_schema(path: Path) -> dict[tuple[str, str], object]:
+    """sqlite_master's SQL, whitespace aside. A table is its header and columns in
+    order and its constraints as a set: batch rebuilds write constraints in no
+    fixed order (0002's own rebuilds differ from one run to the next)."""
+    with closing(sqlite3.connect(path)) as connection:
+        rows = connection.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
+    schema: dict[tuple[str, str], object] = {}
+    for kind, name, sql in rows:
+        if kind != "table":
+            schema[(kind, name)] = " ".join(sql.split())
+            continue
+        lines = [" ".join(line.split()).rstrip(",") for line in sql.splitlines()]
+        lines[0] = lines[0].replace(f'CREATE TABLE "{name}"', f"CREATE TABLE {name}")
+        constraints = sorted(line for line in lines if line.startswith("CONSTRAINT "))
+        schema[(kind, name)] = ([line for line in lines if not line.startswith("CONSTRAINT ")], constraints)
+    return schema
+
+
+def fresh_schema(tmp_path: Path, revision: str) -> dict[tuple[str, str], object]:
+    path = tmp_path / f"fresh-{revision}.db"
+    engine = db.create_db_engine(f"sqlite:///{path}")
+    db.migrate(engine, revision)
+    engine.dispose()
+    return normalised_schema(path)
+
+
+def execute(engine, sql: str) -> None:  # type: ignore[no-untyped-def]
+    with engine.begin() as connection:
+        connection.exec_driver_sql(sql)
+
+
+def refused(engine, sql: str, failure: str) -> bool:  # type: ignore[no-untyped-def]
+    with pytest.raises(sqlalchemy.exc.IntegrityError, match=re.escape(failure)):
+        execute(engine, sql)
+    return True
+
+
+def test_0003_puts_every_row_of_a_populated_0002_database_in_the_default_ruleset(populated_0002, tmp_path):
+    path, engine = populated_0002
+    before = rows_of(path)
+    db.migrate(engine)
+    assert db.current_revision(engine) == "0003"
+    after = rows_of(path, leaving_out="ruleset_id")
+    assert after.pop("ruleset") == [(1, "default")]
+    assert (before.pop("alembic_version"), after.pop("alembic_version")) == ([("0002",)], [("0003",)])
+    assert after == before
+    assert [len(before[table]) for table in NAMED_TABLES] == [2, 2, 1, 1, 1, 1]  # the built-in scale and the workbook's
+    assert len(before["attack_cell"]) == 4 and before["attack_cell_view"][-1] == ("Blades", 81, None, "81+", "AT2", "6Lig", "critical", 6, "Lig", "Bash")
+    with closing(sqlite3.connect(path)) as connection:
+        for table in NAMED_TABLES:
+            assert connection.execute(f"SELECT DISTINCT ruleset_id FROM {table}").fetchall() == [(1,)], table
+            # no DEFAULT: a writer that forgets the ruleset fails rather than landing in `default`
+            assert [row[4] for row in connection.execute(f"PRAGMA table_info({table})") if row[1] == "ruleset_id"] == [None]
+    assert normalised_schema(path) == fresh_schema(tmp_path, "head")
+
+
+def copy_row_sql(engine, table: str, ruleset_id: int, *, name: str, code: str = "code") -> str:  # type: ignore[no-untyped-def]
+    """SQL copying the first row of ``table`` into ``ruleset_id``, its name (and code) rewritten."""
+    with engine.connect() as connection:
+        columns = [row[1] for row in connection.exec_driver_sql(f"PRAGMA table_info({table})") if row[1] != "id"]
+    values = {"ruleset_id": str(ruleset_id), "name": name, "code": code}
+    copied = ", ".join(values.get(column, column) for column in columns)
+    return f"INSERT INTO {table} ({', '.join(columns)}) SELECT {copied} FROM {table} ORDER BY id LIMIT 1"
+
+
+@pytest.mark.parametrize("table", NAMED_TABLES)
+def test_after_0003_names_are_unique_in_any_case_within_a_ruleset_only(populated_0002, table):
+    path, engine = populated_0002
+    db.migrate(engine)
+    taken = f"UNIQUE constraint failed: {table}.ruleset_id, {table}.name"
+    assert refused(engine, copy_row_sql(engine, table, 1, name="upper(name)", code="NULL"), taken)
+    assert refused(engine, copy_row_sql(engine, table, 99, name="name || '!'"), "FOREIGN KEY constraint failed")
+    assert refused(engine, copy_row_sql(engine, table, "NULL", name="name || '!'"), f"NOT NULL constraint failed: {table}.ruleset_id")
+    execute(engine, "INSERT INTO ruleset (id, name) VALUES (2, 'RM')")
+    assert refused(engine, "INSERT INTO ruleset (name) VALUES ('rm')", "UNIQUE constraint failed: ruleset.name")
+    execute(engine, copy_row_sql(engine, table, 2, name="upper(name)"))
+    with closing(sqlite3.connect(path)) as connection:
+        first = connection.execute(f"SELECT name FROM {table} ORDER BY id LIMIT 1").fetchone()[0]
+        homes = connection.execute(f"SELECT ruleset_id, name FROM {table} WHERE name = ? ORDER BY ruleset_id", (first,)).fetchall()
+    assert homes == [(1, first), (2, first.upper())]
+
+
+def test_after_0003_critical_codes_are_unique_in_any_case_within_a_ruleset_only(populated_0002):
+    path, engine = populated_0002
+    db.migrate(engine)
+    slash = "INSERT INTO critical_table (ruleset_id, name, code, scale_id) VALUES ({}, 'Other', 'x', 2)"
+    assert refused(engine, slash.format(1), "UNIQUE constraint failed: critical_table.ruleset_id, critical_table.code")
+    execute(engine, "INSERT INTO ruleset (id, name) VALUES (2, 'RM')")
+    execute(engine, slash.format(2))
+    execute(engine, "INSERT INTO critical_table (ruleset_id, name, code, scale_id) VALUES (1, 'Codeless', NULL, 1)")  # NULL codes never clash
+    with closing(sqlite3.connect(path)) as connection:
+        rows = connection.execute("SELECT ruleset_id, name, code FROM critical_table ORDER BY id").fetchall()
+    assert rows == [(1, "Slash", "X"), (1, "Bash", None), (2, "Other", "x"), (1, "Codeless", None)]
+
+
+def test_0003_down_gives_the_0002_schema_and_up_gives_back_every_row(populated_0002, tmp_path):
+    path, engine = populated_0002
+    db.migrate(engine)
+    assert_down_and_up_keep_everything(path, engine, tmp_path)
+
+
+def test_0003_down_and_up_on_the_bundled_tables(db_path, tmp_path):
+    """A database made by init_database (the bundled tables, thousands of rows)."""
+    engine = db.create_db_engine(f"sqlite:///{db_path}")
+    with closing(sqlite3.connect(db_path)) as connection:
+        assert connection.execute("SELECT count(*) > 500 FROM attack_cell").fetchone() == (1,)
+        assert connection.execute("SELECT ruleset_id, code FROM critical_table WHERE name = 'Cut'").fetchall() == [(1, "S")]
+    assert_down_and_up_keep_everything(db_path, engine, tmp_path)
+    engine.dispose()
+
+
+def assert_down_and_up_keep_everything(path: Path, engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    before = rows_of(path)
+    db.downgrade(engine, "0002")
+    assert db.current_revision(engine) == "0002"
+    assert normalised_schema(path) == fresh_schema(tmp_path, "0002")
+    downgraded = rows_of(path)
+    assert downgraded.pop("alembic_version") == [("0002",)]
+    assert downgraded == {table: [row[:-1] for row in rows] if table in NAMED_TABLES else rows  # ruleset_id is the last column
+                          for table, rows in before.items() if table not in ("ruleset", "alembic_version")}
+    db.migrate(engine)
+    assert rows_of(path) == before
+    assert normalised_schema(path) == fresh_schema(tmp_path, "head")
+
+
+def test_0003_downgrade_is_refused_while_a_row_lives_in_another_ruleset(populated_0002):
+    path, engine = populated_0002
+    db.migrate(engine)
+    execute(engine, "INSERT INTO ruleset (id, name) VALUES (2, 'RM')")
+    execute(engine, copy_row_sql(engine, "weapon", 2, name="name"))
+    execute(engine, copy_row_sql(engine, "creature", 2, name="name"))
+    with closing(sqlite3.connect(path)) as connection:
+        before = list(connection.iterdump())
+    message = ("cannot downgrade below 0003: rows live outside the ruleset 'default' (1 weapon, 1 creature), and their "
+               "names could collide in the older schema; remove those rulesets first (nothing changed)")
+    with pytest.raises(DatabaseError, match="^" + re.escape(message) + "$"):
+        db.downgrade(engine, "0002")
+    with closing(sqlite3.connect(path)) as connection:
+        assert list(connection.iterdump()) == before
+    assert db.current_revision(engine) == "0003"
+
+
+def test_0003_keeps_the_users_own_views_triggers_and_indexes_exactly(populated_0002):
+    path, engine = populated_0002
+    own = [
+        "CREATE VIEW my_weapons AS SELECT w.name, c.code FROM weapon w JOIN critical_table c ON c.id = w.critical_table_id WHERE w.name != ':odd'",
+        'CREATE VIEW "long ""quoted"" weapons" AS SELECT name FROM my_weapons',
+        "CREATE TABLE renamed (old TEXT)",
+        "CREATE TRIGGER remember AFTER UPDATE OF name ON weapon BEGIN INSERT INTO renamed VALUES (old.name); END",
+        "CREATE TRIGGER tidy AFTER DELETE ON workbook BEGIN DELETE FROM creature WHERE workbook_id = old.id; END",
+        "CREATE INDEX by_clumsy ON weapon (clumsy DESC, lower(sheet))",
+        "CREATE INDEX by_code ON critical_table (code COLLATE BINARY)",
+        "CREATE UNIQUE INDEX one_name ON severity_scale (name)",
+    ]
+    for sql in own:
+        execute(engine, sql)
+    before = schema_of(engine)
+
+    def not_tables(schema: dict) -> dict:
+        return {key: sql for key, sql in schema.items() if key[0] != "table"}
+
+    db.migrate(engine)
+    assert not_tables(schema_of(engine)) == not_tables(before)
+    with closing(sqlite3.connect(path)) as connection:
+        assert connection.execute('SELECT * FROM "long ""quoted"" weapons"').fetchall() == [("Longsword",)]
+    execute(engine, "UPDATE weapon SET name = 'Broadsword' WHERE id = 1")
+    db.downgrade(engine, "0002")
+    assert not_tables(schema_of(engine)) == not_tables(before)
+    with closing(sqlite3.connect(path)) as connection:
+        assert connection.execute("SELECT * FROM my_weapons").fetchall() == [("Broadsword", "X")]
+        assert connection.execute("SELECT old FROM renamed").fetchall() == [("Longsword",)]
+    assert db.current_revision(engine) == "0002"

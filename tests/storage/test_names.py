@@ -44,10 +44,10 @@ def reader(db_path, imported):  # type: ignore[no-untyped-def]
 def test_the_reader_finds_every_spelling(reader):
     assert reader.name_of("weapons", "ZWEIHÄNDER ÆRØ") == reader.name_of("weapons", f"zweiha{D}nder ærø") == "Zweihänder Ærø"
     assert reader.name_of("attack", "e\u0301pe\u0301e ñ") == "Épée Ñ"
-    assert reader.find_critical_name("ž") == reader.find_critical_name("SCHNITT ÆRØ") == "Schnitt Ærø"
+    assert reader.name_of("critical", "ž") == reader.name_of("critical", "SCHNITT ÆRØ") == "Schnitt Ærø"  # code, name
     assert reader.load_weapon("zweihänder ærø").attack_table == "Épée Ñ"
-    assert reader.exists("critical", "schnitt ærø") and not reader.exists("critical", "Schnitt Aero")
-    assert reader.provenance("attack", "ÉPÉE ñ") == (None, None)  # found: this table has no source or notes
+    assert reader.exists("critical", "schnitt ærø", "default") and not reader.exists("critical", "Schnitt Aero", "default")
+    assert reader.provenance("attack", "ÉPÉE ñ", "DEFAULT") == (None, None)  # found: this table has no source or notes
 
 
 def test_a_cell_names_a_critical_by_its_code_in_another_case(reader):
@@ -60,7 +60,7 @@ def test_unknown_names_raise_not_found_with_suggestions(reader):
         reader.load_weapon("Zweihander Aero")
     assert raised.value.suggestions == ["Zweihänder Ærø"]
     with pytest.raises(NotFound) as raised:
-        reader.find_critical_name("Schnit Ærø")
+        reader.name_of("critical", "Schnit Ærø")
     assert raised.value.suggestions == ["Schnitt Ærø"]
 
 
