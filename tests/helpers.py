@@ -172,3 +172,38 @@ def assert_mean_agrees(values: list, expected) -> None:  # type: ignore[no-untyp
 
     error = statistics.stdev(values) / len(values) ** 0.5
     assert abs(statistics.fmean(values) - float(expected)) <= 4 * error + 1e-12, (statistics.fmean(values), float(expected))
+
+
+# A Rolemaster-shaped ruleset "RM" (invented values in the printed shape):
+# letter severities A-E, critical tables coded S, K, P, G (the codes the
+# bundled tables use too), 20 armor columns with `18ES` cells, and a
+# Longsword (a name the bundled armory has too).
+RM_ARMORS = [str(n) for n in range(20, 0, -1)]
+
+
+def rm_sheets(*, with_slash: bool = True, ruleset_sheet: bool = True) -> dict[str, Rows]:
+    """The RM workbook's sheets; ``with_slash`` False leaves out the `S` table."""
+    def critical(name: str, code: str, word: str) -> Rows:
+        return [["Kind", "critical"], ["Name", name], ["Code", code], [],
+                ["Roll", "Text", "Hits"],
+                ["01-40", f"A glancing {word}.", 1], ["41-80", f"A solid {word}.", 4],
+                ["81-100", f"A brutal {word}.", 9], ["101+", f"A deadly {word}.", 15]]
+    attack_rows = [["Result", *RM_ARMORS]]
+    for low, high, cell in ((121, None, "18ES"), (91, 120, "12CS"), (61, 90, "7AK"), (31, 60, "4"), (11, 30, "—")):
+        attack_rows.append([f"{low}+" if high is None else f"{low}-{high}", *[cell] * len(RM_ARMORS)])
+    sheets: dict[str, Rows] = {}
+    if ruleset_sheet:
+        sheets["Ruleset"] = [["Kind", "ruleset"], ["Name", "RM"], ["Source", "invented for tests"]]
+    sheets["Severities"] = [["Kind", "severities"], ["Name", "RM letters"], [],
+                            ["Code", "Name", "Modifier"], ["A", "A", 0], ["B", "B", 5], ["C", "C", 10], ["D", "D", 15], ["E", "E", 20]]
+    if with_slash:
+        sheets["Slash"] = critical("Slash", "S", "slash")
+    sheets["Krush"] = critical("Krush", "K", "blow")
+    sheets["Puncture"] = critical("Puncture", "P", "thrust")
+    sheets["Grapple"] = critical("Grapple", "G", "hold")
+    sheets["Broadsword table"] = [["Kind", "attack"], ["Name", "Broadsword"], [], *attack_rows]
+    sheets["Weapons"] = [["Kind", "weapons"], [],
+                         ["Name", "Attack table", "Max result", "Clumsy", "Critical"],
+                         ["Longsword", "Broadsword", 150, 4, "S" if with_slash else "K"]]
+    sheets["Creatures"] = [["Kind", "creatures"], [], ["Name", "DEF", "Armor", "Features"], ["Orc Warrior", 25, "12", "helm"]]
+    return sheets

@@ -21,9 +21,7 @@ def read_severities(reading: Reading, grid: Grid, ruleset: str) -> None:
         code = reading.value(grid, row, "code", as_text, required=True)
         name = reading.value(grid, row, "name", as_text, required=True)
         modifier = reading.value(grid, row, "modifier", lambda v: as_int(v, "Modifier"), required=True)
-        for label in (code, name):
-            if label is None:
-                continue
+        for label in {fold(x): x for x in (name, code) if x is not None}.values():  # code and name may be one (A, A)
             first = seen.get(fold(label))
             if first is not None:
                 reading.problem(grid.sheet, reading.cell(grid, row, "code")[1], f"severity {label!r} is already defined in {first}")

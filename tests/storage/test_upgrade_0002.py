@@ -1,0 +1,81 @@
+"""A database made by the release before rulesets (schema 0002: the bundled
+tables and a user workbook, see data/build_0002.py) upgrades on first use,
+and every lookup answers what it answered then; the one addition is the
+ruleset beside each name (docs/cli.md, "Names and rulesets")."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tables_app.cli import cli
+from tables_app.storage.connection import SCHEMA_HEAD
+
+DATA = Path(__file__).parent / "data"
+RECORDED = json.loads((DATA / "lookups_0002.json").read_text(encoding="utf-8"))
+ADDED = {"ruleset", "target_ruleset"}  # keys 0003 added beside names
+
+
+def unpack(folder: Path) -> Path:
+    path = folder / "tables_0002.db"
+    with gzip.open(DATA / "tables_0002.db.gz") as packed, path.open("wb") as plain:
+        shutil.copyfileobj(packed, plain)
+    return path
+
+
+@pytest.fixture(scope="module")
+def upgraded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy for the module: the first command upgrades it."""
+    return unpack(tmp_path_factory.mktemp("old"))
+
+
+def without_added(value: object) -> object:
+    """``value`` without the ruleset keys of 0003, at any depth."""
+    if isinstance(value, dict):
+        return {k: without_added(v) for k, v in value.items() if k not in ADDED and k != "rulesets"}
+    if isinstance(value, list):
+        return [without_added(v) for v in value]
+    return value
+
+
+def ruleset_keys(value: object) -> set[str]:
+    if isinstance(value, dict):
+        found = {str(v) for k, v in value.items() if k == "ruleset"}
+        return found.union(*(ruleset_keys(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(ruleset_keys(v) for v in value))
+    return set()
+
+
+def test_the_fixture_is_a_0002_database(tmp_path):
+    import sqlite3
+
+    connection = sqlite3.connect(unpack(tmp_path))
+    try:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [("0002",)]
+        assert connection.execute("SELECT count(*) FROM sqlite_master WHERE name = 'ruleset'").fetchone() == (0,)
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("recorded", RECORDED, ids=[" ".join(r["args"][:3]) for r in RECORDED])
+def test_every_lookup_answers_as_before_the_upgrade(upgraded, recorded):
+    result = CliRunner().invoke(cli, ["--db", str(upgraded), *recorded["args"]])
+    assert result.exit_code == 0, result.output
+    now = json.loads(result.stdout)
+    assert without_added(now) == without_added(recorded["json"])
+    assert ruleset_keys(now) <= {"default"}  # everything is in the default ruleset
+
+
+def test_the_upgrade_happened_once_and_put_everything_in_default(upgraded):
+    runner = CliRunner()
+    current = runner.invoke(cli, ["--db", str(upgraded), "db", "current", "--json"])
+    assert json.loads(current.stdout)["current"] == SCHEMA_HEAD
+    rulesets = json.loads(runner.invoke(cli, ["--db", str(upgraded), "list", "rulesets", "--json"]).stdout)["rulesets"]
+    assert [(r["name"], r["weapons"], r["creatures"], r["critical"], r["workbooks"][-1]) for r in rulesets] == [
+        ("default", 34, 15, 8, "mine.xlsx")]
