@@ -383,7 +383,7 @@ def query() -> None:
 
 @query.command("attack", context_settings={"ignore_unknown_options": True})  # RESULT may be negative: -5, not an option
 @click.argument("table", shell_complete=names("attack"))
-@click.argument("result", type=int)
+@click.argument("result", type=click.IntRange(-1_000_000, 1_000_000))
 @click.argument("armor", shell_complete=names("armor"))
 @ruleset_option
 @json_option
@@ -416,7 +416,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
 @query.command("fumble", context_settings={"ignore_unknown_options": True})
 @click.argument("table", shell_complete=names("fumble"))
 @click.argument("roll", type=int)
-@click.option("--modifier", type=int, default=0, show_default=True, help="The weapon's fumble modifier.")
+@click.option("--modifier", type=click.IntRange(-1_000, 1_000), default=0, show_default=True, help="The weapon's fumble modifier.")
 @ruleset_option
 @json_option
 @click.pass_context

@@ -270,3 +270,18 @@ def test_a_misspelt_reference_in_a_workbook_gets_a_suggestion(run, write_workboo
 def test_export_of_a_misspelt_name_gets_a_suggestion(run, tmp_path):
     result = run("export", "-o", str(tmp_path / "x.xlsx"), "Longswrd")
     assert result.exit_code == 1 and result.stderr == "Error: nothing named 'Longswrd' to export — did you mean 'Longsword'?\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["query", "attack", "Edged", HUGE, "MA"], "Invalid value for 'RESULT'"),
+    (["query", "fumble", "Melee Fumbles", "50", "--modifier", HUGE], "Invalid value for '--modifier'"),
+    (["query", "fumble", "Melee Fumbles", "50", "--modifier", "-1001"], "Invalid value for '--modifier'"),
+])
+def test_query_numbers_are_bounded(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_a_blank_ruleset_is_a_usage_error(run):
+    result = run("list", "--ruleset", " ")
+    assert result.exit_code == 2 and "'--ruleset': must not be empty" in result.stderr
