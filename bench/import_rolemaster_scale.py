@@ -19,7 +19,7 @@ from pathlib import Path
 
 import openpyxl
 
-from tables_app.services.database_setup import open_database
+from tables_app.services.database_setup import init_database
 from tables_app.services.importing import import_workbooks
 
 CODES = ["A", "B", "C", "D", "E"]
@@ -100,7 +100,7 @@ def main() -> None:
         for label, processes in (("ours", None), ("alone", "1")):
             if processes:
                 os.environ["TABLES_IMPORT_PROCESSES"] = processes
-            database = open_database(str(folder / f"bench-{label}-{n}.db"))
+            database = init_database(str(folder / f"bench-{label}-{n}.db"))
             reports = []
             runs[label].append(timed(lambda: reports.append(import_workbooks(database.engine, [workbook]))))
             assert not reports[0].problems, reports[0].problems[:3]

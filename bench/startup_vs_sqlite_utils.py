@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tables_app.services.database_setup import open_database
+from tables_app.services.database_setup import init_database
 
 
 def timed(command: list[str], env: dict, runs: int = 15) -> list[float]:
@@ -32,7 +32,7 @@ def timed(command: list[str], env: dict, runs: int = 15) -> list[float]:
 
 def main() -> None:
     db = Path(tempfile.mkdtemp()) / "bench.db"
-    open_database(str(db)).dispose()
+    init_database(str(db)).dispose()
     env = dict(os.environ, TABLES_DB=str(db))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches on, as after a normal install
     sqlite_utils = shutil.which("sqlite-utils") or sys.exit("pip install sqlite-utils (the bench extra)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tables_app.domain.names import same_name
+from tables_app.domain.names import fold, same_name
 from tables_app.domain.rulesets import in_ruleset
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import TableKind
@@ -91,6 +91,10 @@ def _scale_for(reading: Reading, grid: Grid, ruleset: str) -> SeverityScale | No
     for name, scale in known.items():
         if same_name(name, wanted):
             return scale
+    names = sorted({*known, *([own.name] if own else [])})
+    elsewhere = sorted(stored for key, stored in reading.catalog.rulesets.items()
+                       if key != fold(ruleset) and any(same_name(n, wanted) for n in reading.catalog.shelf(stored).scales))
+    beyond = f"; ruleset {', '.join(map(repr, elsewhere))} has it, and a table's scale stays in its own ruleset" if elsewhere else ""
     reading.problem(grid.sheet, grid.cell_of("severities"),
-                    f"unknown severity scale {wanted!r}{in_ruleset(ruleset)} (known: {', '.join(sorted(known))})")
+                    f"unknown severity scale {wanted!r}{in_ruleset(ruleset)} (known: {', '.join(names)}{beyond})")
     return None

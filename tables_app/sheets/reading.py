@@ -12,7 +12,7 @@ from typing import Callable, TypeVar
 
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, same_name, suggest
-from tables_app.domain.rulesets import DEFAULT_RULESET, ruleset_name_problem
+from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
 from tables_app.domain.ranges import Range, check_coverage, parse_range
 from tables_app.errors import Problem
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook
@@ -173,9 +173,9 @@ class Reading:
         that the name is in another ruleset, which a reference cannot reach."""
         near = did_you_mean(suggest(text, self.known_tables(what, ruleset)))
         if near:
-            return near
+            return f"{in_ruleset(ruleset)}{near}"
         elsewhere = sorted({stored for key, stored in self.catalog.rulesets.items() if key != fold(ruleset)
-                            and self._has(what, text, stored)})
+                            and self._has(what, text, stored)} | self._defined_elsewhere(what, text, ruleset))
         if elsewhere:
             return f" in ruleset {ruleset!r} (ruleset {', '.join(map(repr, elsewhere))} has it; a workbook's references stay in its own ruleset)"
         return ""
@@ -184,6 +184,16 @@ class Reading:
         shelf = self.catalog.shelf(ruleset)
         table = {"critical table": shelf.critical, "attack table": shelf.attack}.get(what, shelf.fumble)
         return fold(text) in table
+
+    def _defined_elsewhere(self, what: str, text: str, ruleset: str) -> set[str]:
+        """The other rulesets in which this workbook defines ``text`` (a sheet
+        of another ruleset is as far out of reach as another workbook)."""
+        key = fold(text)
+        if what == "critical table":
+            return {d.ruleset for d in self.out.critical_tables if not same_name(d.ruleset, ruleset)
+                    and key in (fold(d.name), fold(d.value.code or ""))}
+        local = self.out.attack_tables if what == "attack table" else self.out.fumble_tables
+        return {d.ruleset for d in local if not same_name(d.ruleset, ruleset) and fold(d.name) == key}
 
     def known_tables(self, what: str, ruleset: str) -> list[str]:
         """Names a reference to ``what`` could have meant in ``ruleset``: this import's and the database's."""

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
+from tables_app.domain.rulesets import shown
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook, Shelf
@@ -284,14 +285,17 @@ class Writer:
             self.session.execute(insert(m.CreatureFeature), [{"creature_id": creature_id, "feature": f} for f in features])
 
     def _remove_dropped(self) -> dict[str, list[str]]:
-        """Delete what this workbook defined before and no longer does."""
+        """Delete what this workbook defined before and no longer does;
+        their names, qualified outside ``default`` (RM:Slash) as reports name them."""
         removed: dict[str, list[str]] = {}
+        ruleset_names = dict(self.session.execute(select(m.Ruleset.id, m.Ruleset.name)).all())
         for kind in ("weapons", "creatures", "attack", "critical", "fumble", "severities"):
             model = NAMED[kind]
             ids = list(self.old[kind].values())
             if not ids:
                 continue
-            named = dict(self.session.execute(select(model.id, model.name).where(model.id.in_(ids))).all())
+            rows = self.session.execute(select(model.id, model.ruleset_id, model.name).where(model.id.in_(ids))).all()
+            named = {i: shown(ruleset_names[ruleset_id], name) for i, ruleset_id, name in rows}
             removed[kind] = sorted(named.values())
             self.removed_ids[kind] = named
             self.session.execute(delete(model).where(model.id.in_(ids)))
@@ -306,26 +310,29 @@ def dangling_users(session: Session, removed: dict[str, dict[int, str]]) -> list
     one sentence per removed thing that is still used."""
     found: list[str] = []
 
-    def names(query) -> list[str]:  # type: ignore[no-untyped-def]
-        return sorted(set(session.scalars(query)))
+    def names(model, where) -> list[str]:  # type: ignore[no-untyped-def]
+        """The users' names, qualified outside ``default`` (a user may be in another ruleset)."""
+        rows = session.execute(select(m.Ruleset.name, model.name).join(m.Ruleset, m.Ruleset.id == model.ruleset_id).where(where))
+        return sorted({shown(ruleset, name) for ruleset, name in rows})
 
     def tables_with_cells(where) -> list[str]:  # type: ignore[no-untyped-def]
-        return names(select(m.AttackTable.name).join(m.AttackRow).join(m.AttackCell, m.AttackCell.row_id == m.AttackRow.id).where(where))
+        cells = select(m.AttackRow.attack_table_id).join(m.AttackCell, m.AttackCell.row_id == m.AttackRow.id).where(where)
+        return names(m.AttackTable, m.AttackTable.id.in_(cells))
 
     for kind, named in removed.items():
         for row_id, name in named.items():
             users: list[str] = []
             if kind == "critical":
-                users += [f"weapon {n!r}" for n in names(select(m.Weapon.name).where(
-                    (m.Weapon.critical_table_id == row_id) | (m.Weapon.secondary_critical_table_id == row_id)))]
+                users += [f"weapon {n!r}" for n in names(m.Weapon,
+                    (m.Weapon.critical_table_id == row_id) | (m.Weapon.secondary_critical_table_id == row_id))]
                 users += [f"attack table {n!r}" for n in tables_with_cells(m.AttackCell.critical_table_id == row_id)]
             elif kind == "attack":
-                users += [f"weapon {n!r}" for n in names(select(m.Weapon.name).where(m.Weapon.attack_table_id == row_id))]
+                users += [f"weapon {n!r}" for n in names(m.Weapon, m.Weapon.attack_table_id == row_id)]
             elif kind == "fumble":
-                users += [f"weapon {n!r}" for n in names(select(m.Weapon.name).where(m.Weapon.fumble_table_id == row_id))]
+                users += [f"weapon {n!r}" for n in names(m.Weapon, m.Weapon.fumble_table_id == row_id)]
             elif kind == "severities":
-                users += [f"attack table {n!r}" for n in names(select(m.AttackTable.name).where(m.AttackTable.scale_id == row_id))]
-                users += [f"critical table {n!r}" for n in names(select(m.CriticalTable.name).where(m.CriticalTable.scale_id == row_id))]
+                users += [f"attack table {n!r}" for n in names(m.AttackTable, m.AttackTable.scale_id == row_id)]
+                users += [f"critical table {n!r}" for n in names(m.CriticalTable, m.CriticalTable.scale_id == row_id)]
             elif kind == "severity":
                 users += [f"attack table {n!r}" for n in tables_with_cells(m.AttackCell.severity_id == row_id)]
             if users:
