@@ -324,7 +324,7 @@ LIST_CHOICES = click.Choice([*kinds.list_words(), "rulesets", "ruleset"], case_s
 
 
 @cli.command()
-@click.argument("workbooks", nargs=-1)
+@click.argument("workbooks", nargs=-1, shell_complete=names("workbooks"))
 @ruleset_option
 @click.option("--dry-run", is_flag=True, help="Say what would be removed; change nothing.")
 @json_option

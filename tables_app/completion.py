@@ -16,11 +16,13 @@ from click.shell_completion import CompletionItem
 from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
 
-# Names in rulesets other than `default` are offered qualified (RM:Broadsword),
-# so that what is completed is what a lookup finds.
-_QUALIFIED = "CASE WHEN t.ruleset_id = 1 THEN t.{column} ELSE r.name || ':' || t.{column} END"
-_NAMED = "SELECT " + _QUALIFIED + " FROM {table} t JOIN ruleset r ON r.id = t.ruleset_id"
-# what is completed → the SQL that lists it
+# Names are offered as a lookup finds them: plain in `default`, qualified
+# elsewhere (RM:Broadsword), and qualified in `default` too when another
+# ruleset has the name (a plain Orc Warrior would be ambiguous). They match
+# by the bare name too, as a lookup finds a plain name in any ruleset:
+# typing `broad` offers RM:Broadsword.
+_NAMED = "SELECT r.name, t.{column} FROM {table} t JOIN ruleset r ON r.id = t.ruleset_id"
+# what is completed → the SQL that lists it: (ruleset or NULL, name) rows
 QUERIES = {
     "attack": _NAMED.format(column="name", table="attack_table"),
     "critical": _NAMED.format(column="name", table="critical_table") + " UNION "
@@ -28,14 +30,16 @@ QUERIES = {
     "fumble": _NAMED.format(column="name", table="fumble_table"),
     "weapons": _NAMED.format(column="name", table="weapon"),
     "creatures": _NAMED.format(column="name", table="creature"),
-    "armor": "SELECT DISTINCT code FROM armor_column",
-    "features": "SELECT DISTINCT feature FROM creature_feature",
-    "rulesets": "SELECT name FROM ruleset",
+    "armor": "SELECT DISTINCT NULL, code FROM armor_column",
+    "features": "SELECT DISTINCT NULL, feature FROM creature_feature",
+    "rulesets": "SELECT NULL, name FROM ruleset",
+    "workbooks": "SELECT NULL, file_name FROM workbook",
 }
 MAX_ITEMS = 200
 
 
-def names_in_database(ctx: click.Context, what: str) -> list[str]:
+def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
+    """(offered, bare name) of every name of ``what``, sorted as offered."""
     from tables_app.storage.location import locate_database
 
     try:
@@ -44,16 +48,32 @@ def names_in_database(ctx: click.Context, what: str) -> list[str]:
             return []
         connection = sqlite3.connect(location.path.as_uri() + "?mode=ro", uri=True)
         try:
-            return sorted({row[0] for row in connection.execute(QUERIES[what])}, key=fold)
+            rows = set(connection.execute(QUERIES[what]).fetchall())
         finally:
             connection.close()
+        homes: dict[str, set[str]] = {}  # folded name → the rulesets that have it
+        for ruleset, name in rows:
+            if ruleset is not None:
+                homes.setdefault(fold(name), set()).add(fold(ruleset))
+        offered = {(_offered(ruleset, name, len(homes.get(fold(name), ())) > 1), name) for ruleset, name in rows}
+        return sorted(offered, key=lambda pair: fold(pair[0]))
     except Exception:  # completion must never fail loudly; it just offers nothing  # noqa: BLE001
         return []
 
 
-def _matching(names: list[str], incomplete: str) -> list[CompletionItem]:
+def _offered(ruleset: str | None, name: str, in_several: bool) -> str:
+    """How a name is offered: as a lookup finds it (see QUERIES)."""
+    from tables_app.domain.rulesets import qualified, shown
+
+    if ruleset is None:  # armor codes, features, rulesets: no ruleset of their own
+        return name
+    return qualified(ruleset, name) if in_several else shown(ruleset, name)
+
+
+def _matching(names: list[tuple[str, str]], incomplete: str) -> list[CompletionItem]:
     start = fold(incomplete)
-    return [CompletionItem(name) for name in names if fold(name).startswith(start)][:MAX_ITEMS]
+    return [CompletionItem(offered) for offered, bare in names
+            if fold(offered).startswith(start) or fold(bare).startswith(start)][:MAX_ITEMS]
 
 
 def complete(what: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:

@@ -176,7 +176,7 @@ def target_words(a: dict, defense: object = None) -> str:
     if a.get("features"):
         facts.append(", ".join(a["features"]))
     if a.get("target"):
-        return f"vs {a['target']} ({', '.join(facts)})"
+        return f"vs {shown_name(a.get('target_ruleset') or DEFAULT_RULESET, a['target'])} ({', '.join(facts)})"
     return f"vs {', '.join(facts)}"
 
 
@@ -194,7 +194,7 @@ def attack(data: dict) -> AtWidth:
     a = data["attack"]
     cap = f", Max {a['max_result']}" if a["max_result"] is not None else ""
     clumsy = f"clumsy 1-{a['clumsy']}" if a["clumsy"] else "never fumbles"
-    head = Text(f"{a['weapon']} ({a['attack_table']}{cap}, {clumsy})", style="bold")
+    head = Text(f"{_weapon(a)} ({a['attack_table']}{cap}, {clumsy})", style="bold")
     head.append(" " + target_words(a))
     return AtWidth(lambda console, width: joined_lines([*hanging_lines(console, head, width, 2), *_steps(console, data["steps"], width),
                                                   *hanging_lines(console, _ending(data, data["damage"]), width, 2)]))
@@ -294,7 +294,12 @@ def heading(data: dict) -> str:
     span = f"{values[0]}–{values[-1]}" if values else None
     cmb = span if data.get("sweep") == "cmb" else a["effective_cmb"]
     defense = span if data.get("sweep") == "def" else None
-    return f"{a['weapon']} ({a['attack_table']}), CMB {cmb} {target_words(a, defense)}"
+    return f"{_weapon(a)} ({a['attack_table']}), CMB {cmb} {target_words(a, defense)}"
+
+
+def _weapon(a: dict) -> str:
+    """The weapon as people read it: RULESET:NAME outside ``default``."""
+    return shown_name(a.get("ruleset") or DEFAULT_RULESET, a["weapon"])
 
 
 def sweep(data: dict) -> Group:

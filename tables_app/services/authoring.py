@@ -10,7 +10,7 @@ from tables_app.domain.names import fold
 from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import TableKind
-from tables_app.errors import NotFound, TablesError, UsageMistake
+from tables_app.errors import Ambiguous, NotFound, TablesError, UsageMistake
 from tables_app.storage.database import Database
 
 WORKBOOK_SUFFIX = ".xlsx"
@@ -32,12 +32,17 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
     wanted = {fold(n) for n in names}
     found: set[str] = set()
     every: list[str] = []  # every exportable name, for suggestions
+    homes: dict[str, dict[str, str]] = {}  # folded name asked for → ruleset → the qualified name it matched
 
     def chosen(item: dict) -> bool:
-        spellings = {fold(item["name"]), fold(qualified(item["ruleset"], item["name"]))}
+        # a critical table answers to its code too, as in every other lookup
+        spellings = {fold(text) for bare in (item["name"], item.get("code")) if bare
+                     for text in (bare, qualified(item["ruleset"], bare))}
         every.append(shown(item["ruleset"], item["name"]))
         if not wanted or spellings & wanted:
             found.update(spellings & wanted)
+            for name in spellings & wanted:  # a plain name: where it was found (one ruleset, or ambiguous)
+                homes.setdefault(name, {})[item["ruleset"]] = qualified(item["ruleset"], item["name"])
             return True
         return False
 
@@ -57,6 +62,12 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
         for item in reader.list_named(kind, ruleset):
             if chosen(item):
                 target.append(Named(load(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
+    for name in names:  # as in every lookup, a plain name in several rulesets must be qualified
+        matched = homes.get(fold(name), {})
+        if len(matched) > 1:
+            candidates = sorted(matched.values(), key=fold)
+            raise Ambiguous(f"{name!r} is in {len(matched)} rulesets: {', '.join(candidates)}; "
+                            "write RULESET:NAME or give --ruleset", candidates)
     missing = sorted(n for n in names if fold(n) not in found)
     if len(missing) == 1:
         raise NotFound.unknown(f"nothing named {missing[0]!r} to export", missing[0], every, "see `tables list`")

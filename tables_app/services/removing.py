@@ -64,8 +64,8 @@ def remove(engine: Engine, workbooks: tuple[str, ...] = (), ruleset: str | None 
                 rows = session.execute(query).all()
                 if not rows:
                     continue
-                removed_ids[kind] = {row_id: name for row_id, name, _ in rows}
-                report.removed[kind] = sorted(shown(rulesets[r], name) for _, name, r in rows)
+                removed_ids[kind] = {row_id: shown(rulesets[r], name) for row_id, name, r in rows}  # as refusals name them
+                report.removed[kind] = sorted(removed_ids[kind].values())
                 session.execute(delete(model).where(model.id.in_(removed_ids[kind])))
             users = repository.dangling_users(session, removed_ids)
             if users:

@@ -120,3 +120,21 @@ def test_export_round_trips_the_ruleset(run, write_workbook, tmp_path):
     assert run("show", "attack", "RM:Broadsword").exit_code == 1
     assert run("import", str(out)).exit_code == 0
     assert run("show", "attack", "RM:Broadsword", "--json").stdout == before
+
+
+def test_export_of_a_plain_name_in_two_rulesets_must_be_qualified(run, write_workbook, tmp_path):
+    imported_rm(run, write_workbook)
+    out = tmp_path / "x.xlsx"
+    result = run("export", "-o", str(out), "Longsword")
+    assert (result.exit_code, error_lines(result)) == (
+        1, "Error: 'Longsword' is in 2 rulesets: default:Longsword, RM:Longsword; write RULESET:NAME or give --ruleset\n")
+    assert not out.exists()
+    assert json.loads(run("export", "-o", str(out), "Longsword", "--ruleset", "rm", "--json").stdout)["weapons"] == ["RM:Longsword"]
+
+
+def test_people_read_names_outside_default_qualified(run, write_workbook):
+    imported_rm(run, write_workbook)
+    first = run("resolve", "table", "--weapon", "RM:Longsword", "--target", "Orc Warrior", "--cmb", "50", "--dice", "8").stdout
+    assert first.splitlines()[0] == "RM:Longsword (Broadsword, Max 150, clumsy 1-4) vs RM:Orc Warrior (DEF 25, 12, helm)"
+    odds = run("odds", "table", "--weapon", "Longsword", "--ruleset", "default", "--cmb", "50", "--armor", "MA").stdout
+    assert odds.splitlines()[0] == "Longsword (Edged), CMB 50 vs DEF 0, MA"
