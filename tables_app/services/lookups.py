@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
-from tables_app.domain.names import same_name
 from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.database import Database
@@ -21,8 +20,8 @@ def list_items(database: Database, kind: str | None, ruleset: str | None = None)
     ``ruleset`` or in all of them."""
     reader = database.reader()
     if kind in RULESETS_WORDS:
-        rulesets = reader.list_rulesets()
-        return {"rulesets": [r for r in rulesets if ruleset is None or same_name(r["name"], ruleset)]}
+        wanted = None if ruleset is None else reader.rulesets_named(ruleset)  # NotFound, as for every other kind
+        return {"rulesets": [r for r in reader.list_rulesets() if wanted is None or r["name"] == wanted]}
     kinds = [KIND_OF_WORD[kind]] if kind else list(LISTED)
     listed = {k: reader.list_named(k, ruleset) for k in kinds}
     if kind is None:

@@ -138,3 +138,9 @@ def test_people_read_names_outside_default_qualified(run, write_workbook):
     assert first.splitlines()[0] == "RM:Longsword (Broadsword, Max 150, clumsy 1-4) vs RM:Orc Warrior (DEF 25, 12, helm)"
     odds = run("odds", "table", "--weapon", "Longsword", "--ruleset", "default", "--cmb", "50", "--armor", "MA").stdout
     assert odds.splitlines()[0] == "Longsword (Edged), CMB 50 vs DEF 0, MA"
+
+
+def test_listing_an_unknown_ruleset_is_an_error_for_every_kind(run):
+    for args in (["list", "rulesets"], ["list"], ["list", "weapons"]):
+        result = run(*args, "--ruleset", "nope")
+        assert (result.exit_code, error_lines(result)) == (1, "Error: no ruleset named 'nope' (see `tables list rulesets`)\n")
