@@ -144,3 +144,74 @@ def test_listing_an_unknown_ruleset_is_an_error_for_every_kind(run):
     for args in (["list", "rulesets"], ["list"], ["list", "weapons"]):
         result = run(*args, "--ruleset", "nope")
         assert (result.exit_code, error_lines(result)) == (1, "Error: no ruleset named 'nope' (see `tables list rulesets`)\n")
+
+
+def mirrored(source, target):  # type: ignore[no-untyped-def]
+    """The bundled tables exported, in ruleset "Mirror": every name and code
+    the same, every attack cell one hit more, every critical and fumble text
+    marked, so that a lookup shows whose table it read."""
+    import re
+
+    import openpyxl
+
+    book = openpyxl.load_workbook(source)
+    for sheet in book.worksheets:
+        kind = sheet["B1"].value
+        header = next(r for r in range(1, 12) if sheet.cell(r, 1).value in ("Result", "Roll", "Name") and r > 2)
+        for row in sheet.iter_rows(min_row=header + 1):
+            if kind == "attack":
+                for cell in row[1:]:
+                    if isinstance(cell.value, int):
+                        cell.value += 1
+                    elif isinstance(cell.value, str) and cell.value[:1].isdigit():
+                        cell.value = re.sub(r"^\d+", lambda m: str(int(m.group()) + 1), cell.value)
+            elif kind in ("critical", "fumble"):
+                row[2].value = f"Mirror: {row[2].value}"
+    ruleset = book.create_sheet("Ruleset", 0)
+    ruleset["A1"], ruleset["B1"], ruleset["A2"], ruleset["B2"] = "Kind", "ruleset", "Name", "Mirror"
+    book.save(target)
+    return target
+
+
+def test_two_rulesets_with_every_name_and_code_the_same_each_read_their_own(run, tmp_path):
+    """The issue's bar: every lookup, resolve, odds and export reads its own ruleset."""
+    exported = tmp_path / "bundled.xlsx"
+    assert run("export", "-o", str(exported)).exit_code == 0
+    imported = run("import", str(mirrored(exported, tmp_path / "mirror.xlsx")), "--json")
+    assert imported.exit_code == 0, imported.output
+    names = {kind: [item["name"] for item in items if item["ruleset"] == "default"]
+             for kind, items in json.loads(run("list", "--json").stdout).items() if kind != "rulesets"}
+    mirror = {kind: [item["name"] for item in items]
+              for kind, items in json.loads(run("list", "--ruleset", "Mirror", "--json").stdout).items() if kind != "rulesets"}
+    assert mirror == names and sum(map(len, names.values())) == 60  # every name twice, once in each ruleset
+    for code in ("S", "K", "P", "G", "H", "C", "E"):
+        own = json.loads(run("query", "critical", f"Mirror:{code}", "50", "--json").stdout)
+        theirs = json.loads(run("query", "critical", f"default:{code}", "50", "--json").stdout)
+        assert own["table"] == theirs["table"] and own["entry"]["text"] == f"Mirror: {theirs['entry']['text']}"
+    compared = {"cell": 0, "critical": 0, "secondary_critical": 0, "fumble": 0}
+    for weapon in names["weapons"]:
+        # 96, 60: an opened roll, so every weapon gets to its table's upper rows; then 50 for any critical or fumble
+        args = ["--weapon", weapon, "--cmb", "40", "--armor", "NA", "--dice", "96,60,50,50", "--json"]
+        own = json.loads(run("resolve", "table", *args, "--ruleset", "Mirror").stdout)
+        theirs = json.loads(run("resolve", "table", *args, "--ruleset", "default").stdout)
+        assert (own["attack"]["ruleset"], theirs["attack"]["ruleset"]) == ("Mirror", "default")
+        if theirs["cell"] and theirs["cell"]["hits"]:
+            assert own["cell"]["hits"] == theirs["cell"]["hits"] + 1, weapon
+            compared["cell"] += 1
+        for kind in ("critical", "secondary_critical", "fumble"):
+            if theirs[kind]:
+                assert own[kind]["entry"]["text"] == f"Mirror: {theirs[kind]['entry']['text']}", (weapon, kind)
+                compared[kind] += 1
+        odds = [json.loads(run("odds", "table", *args[:6], "--ruleset", r, "--json").stdout) for r in ("Mirror", "default")]
+        assert odds[0]["outcomes"]["critical"] == odds[1]["outcomes"]["critical"], weapon  # the same cells, one hit more
+        assert odds[0]["expected_damage"] > odds[1]["expected_damage"], weapon
+    assert compared["cell"] >= 25 and compared["critical"] >= 25 and compared["secondary_critical"] >= 3, compared
+    fumbles = [json.loads(run("resolve", "table", "--weapon", "Longsword", "--ruleset", r, "--cmb", "40", "--armor", "NA",
+                              "--dice", "1,50", "--json").stdout)["fumble"] for r in ("Mirror", "default")]
+    assert fumbles[0]["entry"]["text"] == f"Mirror: {fumbles[1]['entry']['text']}"
+    again = tmp_path / "again.xlsx"
+    assert run("export", "-o", str(again), "--ruleset", "Mirror").exit_code == 0
+    before = {t: run("show", "attack", f"Mirror:{t}", "--json").stdout for t in names["attack"]}
+    assert run("remove", "--ruleset", "Mirror").exit_code == 0
+    assert run("import", str(again)).exit_code == 0
+    assert {t: run("show", "attack", f"Mirror:{t}", "--json").stdout for t in names["attack"]} == before
