@@ -3,5 +3,4 @@
 from __future__ import annotations
 
 D100 = 100  # the faces of a d100: a closed roll reads 1 to 100
-AUTOMATIC_MISS = 10  # step 7: a modified result of 10 or less misses
-LOWEST_ATTACK_RESULT = AUTOMATIC_MISS + 1  # so an attack table's rows cover 11 upward
+AUTOMATIC_MISS = 10  # step 7: a modified result of 10 or less misses (a table may say otherwise)

@@ -1,7 +1,8 @@
-"""Attack-table cells: `—`, `0`, `7`, `16 Mod`, `16Mod`, `16 moderate Cut`, `18ES`.
+"""Attack-table cells: `—`, `F`, `0`, `7`, `16 Mod`, `16Mod`, `16 moderate Cut`,
+`18ES`, `36 EH + AK`, `36 E Heat + A Impact`, and extra letters (`12G`).
 
 Lenient in notation, strict in meaning: every reading that is not exactly one
-of the four cell kinds raises ValueError with the reason.
+of the cell kinds raises ValueError with the reason.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from enum import StrEnum
-from typing import Callable
+from typing import Callable, Mapping
 
-from tables_app.domain.names import did_you_mean, suggest
+from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import DASHES
 from tables_app.domain.severity import SeverityScale
 
@@ -29,8 +30,13 @@ class Outcome(StrEnum):
 
 
 MISS_TEXT = "\u2014"  # em dash, the canonical miss
+FUMBLE_TEXT = "F"  # printed tables: the attack fumbles
+CRITICAL_JOINER = " + "  # between the criticals of one cell (`36 E Heat + A Impact`)
 _HITS = re.compile(r"^(\d+)\s*(.*)$")
 _DECIMAL = re.compile(r"^(\d+)\.(\d+)$")
+
+# One critical a cell deals: (severity code, critical table name or None = the weapon's).
+Critical = tuple[str, "str | None"]
 
 
 @dataclass(frozen=True)
@@ -39,32 +45,50 @@ class AttackCell:
 
     ``severity`` is a code of the table's severity scale; ``critical`` the
     name of the critical table the cell names itself (None: the weapon's).
+    ``more`` holds the further criticals of a cell that deals several
+    (`36 E Heat + A Impact`), each as (severity, critical); the hits go once.
     """
 
     outcome: Outcome
     hits: int = 0
     severity: str | None = None
     critical: str | None = None
+    more: tuple[Critical, ...] = ()
+
+    @property
+    def criticals(self) -> tuple[Critical, ...]:
+        """Every critical the cell deals, the first included (none without a severity)."""
+        if self.severity is None:
+            return ()
+        return ((self.severity, self.critical), *self.more)
 
     @cached_property  # the same cell objects repeat across a table (and a frozen dataclass allows this)
     def text(self) -> str:
         if self.outcome is Outcome.MISS:
             return MISS_TEXT
-        parts = [str(self.hits)]
-        if self.severity:
-            parts.append(self.severity)
-        if self.critical:
-            parts.append(self.critical)
-        return " ".join(parts)
+        if self.outcome is Outcome.FUMBLE:
+            return FUMBLE_TEXT
+        named = CRITICAL_JOINER.join(" ".join(filter(None, pair)) for pair in self.criticals)
+        return f"{self.hits} {named}" if named else str(self.hits)
 
 
 MISS_CELL = AttackCell(Outcome.MISS)
+FUMBLE_CELL = AttackCell(Outcome.FUMBLE)
 
 # Given a critical table's code or name, its canonical name (None: unknown).
 CriticalResolver = Callable[[str], "str | None"]
 
 
-def parse_attack_cell(value: str | int, scale: SeverityScale, critical_named: CriticalResolver) -> AttackCell:
+# An attack sheet's extra letters (`Severity G | E Heat + A Impact`): letter → its criticals.
+ExtraLetters = Mapping[str, tuple[Critical, ...]]
+
+
+def parse_attack_cell(
+    value: str | int,
+    scale: SeverityScale,
+    critical_named: CriticalResolver,
+    letters: ExtraLetters | None = None,
+) -> AttackCell:
     """Read one attack cell (already normalised text, or an int)."""
     if isinstance(value, int):
         return _hits_only(value)
@@ -73,6 +97,9 @@ def parse_attack_cell(value: str | int, scale: SeverityScale, critical_named: Cr
         raise ValueError("empty cell (write a dash for a miss)")
     if len(text) == 1 and text in DASHES:
         return MISS_CELL
+    # A lone F fumbles even on a scale with a severity F: a severity needs hits before it.
+    if fold(text) == fold(FUMBLE_TEXT):
+        return FUMBLE_CELL
     if m := _DECIMAL.match(text):  # `7.0` is 7; `7.5` is no number of hits
         if int(m.group(2)) != 0:
             raise ValueError(f"hits must be a whole number, not {text!r}")
@@ -83,19 +110,91 @@ def parse_attack_cell(value: str | int, scale: SeverityScale, critical_named: Cr
     hits, rest = int(m.group(1)), m.group(2).strip()
     if not rest:
         return _hits_only(hits)
-    readings = _severity_readings(rest, scale, critical_named)
+    folded_letters = {fold(letter): criticals for letter, criticals in (letters or {}).items()}
+    first, *more = _read_criticals(text, rest, scale, critical_named, folded_letters)
+    return AttackCell(Outcome.CRITICAL, hits, first[0], first[1], tuple(more))
+
+
+def parse_letter_definition(text: str, scale: SeverityScale, critical_named: CriticalResolver) -> tuple[Critical, ...]:
+    """Read what an extra letter stands for, as an attack sheet's header
+    writes it (`E Heat + A Impact`, `EH + AK`, `E`): its criticals, in order."""
+    written = text.strip()
+    if not written:
+        raise ValueError("empty letter definition (write the criticals it stands for, e.g. E Heat + A Impact)")
+    return _read_criticals(written, written, scale, critical_named, {})
+
+
+def check_extra_letter(letter: str, scale: SeverityScale) -> str:
+    """An extra letter an attack sheet defines (`Severity G | ...`), as
+    written: letters only, and beyond the scale (not one of its severities)."""
+    written = letter.strip()
+    if not written.isalpha():
+        raise ValueError(f"extra letter {written!r} must be letters only (write Severity G | E Heat + A Impact)")
+    if (severity := scale.find(written)) is not None:
+        raise ValueError(f"extra letter {written!r} is already severity {severity.code} of the scale")
+    return written
+
+
+def _read_criticals(
+    text: str, rest: str, scale: SeverityScale, critical_named: CriticalResolver, letters: dict[str, tuple[Critical, ...]]
+) -> tuple[Critical, ...]:
+    """The criticals ``rest`` (the cell ``text`` after its hits) names, `+` between several."""
+    criticals: list[Critical] = []
+    for part in (piece.strip() for piece in rest.split("+")):
+        if not part:
+            raise ValueError(f"{text!r}: a '+' with no critical beside it (write 36 E Heat + A Impact)")
+        criticals.extend(_read_one(text, part, scale, critical_named, letters))
+    return tuple(criticals)
+
+
+def _read_one(
+    text: str, part: str, scale: SeverityScale, critical_named: CriticalResolver, letters: dict[str, tuple[Critical, ...]]
+) -> tuple[Critical, ...]:
+    """The criticals one `+`-separated part names: a severity (and table), or an extra letter."""
+    readings: set[tuple[Critical, ...]] = {(reading,) for reading in _severity_readings(part, scale, critical_named)}
+    if (expansion := letters.get(fold(part))) is not None:
+        if readings:  # check_extra_letter keeps a sheet from defining one
+            raise ValueError(f"{text!r}: {part!r} is both a severity and an extra letter")
+        return tuple(expansion)
     if not readings:
-        codes = ", ".join(level.code for level in scale.levels)
-        words = [level.code for level in scale.levels] + [level.name for level in scale.levels]
-        first = rest.split()[0]
-        # A known severity followed by an unknown table (`7 Mod Ice`) needs no severity suggested.
-        near = [] if scale.find(first) is not None else suggest(first, words)
-        raise ValueError(f"{text!r}: unknown severity or critical table in {rest!r}{did_you_mean(near)} (severities: {codes})")
-    if len(set(readings)) > 1:
-        options = " or ".join(f"{s} {c or ''}".strip() for s, c in sorted(set(readings), key=str))
+        raise ValueError(_unreadable(text, part, scale, letters))
+    if len(readings) > 1:
+        options = " or ".join(CRITICAL_JOINER.join(" ".join(filter(None, c)) for c in r) for r in sorted(readings, key=str))
         raise ValueError(f"{text!r} is ambiguous: it reads as {options}; separate them with a space")
-    severity, critical = readings[0]
-    return AttackCell(Outcome.CRITICAL, hits, severity, critical)
+    return readings.pop()
+
+
+def _unreadable(text: str, part: str, scale: SeverityScale, letters: dict[str, tuple[Critical, ...]]) -> str:
+    """Why ``part`` names no critical: compact letters (`XS`) name both readings tried."""
+    codes = ", ".join(level.code for level in scale.levels)
+    if letters:
+        codes += "; extra letters: " + ", ".join(sorted(letter.upper() for letter in letters))
+    if (cut := _compact_cut(part, scale)) is not None:
+        severity, table = part[:cut], part[cut:]
+        return f"{text!r}: neither severity {severity!r} with critical table {table!r} nor severity {part!r} (severities: {codes})"
+    words = [level.code for level in scale.levels] + [level.name for level in scale.levels]
+    first = part.split()[0]
+    # A known severity followed by an unknown table (`7 Mod Ice`) needs no severity suggested.
+    near = [] if scale.find(first) is not None else suggest(first, words)
+    return f"{text!r}: unknown severity or critical table in {part!r}{did_you_mean(near)} (severities: {codes})"
+
+
+COMPACT_CODE_LETTERS = 2  # the longest critical code a compact cell is taken to hold (`XS`, `EKr`)
+
+
+def _compact_cut(part: str, scale: SeverityScale) -> int | None:
+    """Where compact letters would split into severity and code, if ``part``
+    looks like them: after the longest severity it starts with (`ES`,
+    `ModIce`), or, on a scale of one-letter codes, after the first letter of
+    a short word (`XS` on A–E); None for anything else (`Huge`), which reads
+    better as an unknown word."""
+    if not part.isalpha():
+        return None
+    starts = [cut for cut in range(1, len(part)) if scale.find(part[:cut]) is not None]
+    if starts:
+        return max(starts)
+    one_letter_codes = all(len(level.code) == 1 for level in scale.levels)
+    return 1 if one_letter_codes and 1 < len(part) <= 1 + COMPACT_CODE_LETTERS else None
 
 
 def _hits_only(hits: int) -> AttackCell:

@@ -109,9 +109,11 @@ def _runs(faces: list[int]) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=64)
-def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
+def attack_roll(kind: RollKind, clumsy: int, unmodified: frozenset[int] = frozenset()) -> RollDistribution:
     """The first die as ``first_die`` reads it: fumbles, closed totals, or
-    the tail added above (opened high) or taken below (opened low).
+    the tail added above (opened high) or taken below (opened low). Faces a
+    `UM` row reads (``unmodified``) are left out of the totals: their
+    reading does not depend on them (table_odds weighs them face by face).
 
     Totals are a dense list from the lowest to the highest reachable value.
     Faces that ``first_die`` reads alike come in runs (96-100 open high); a
@@ -125,8 +127,10 @@ def attack_roll(kind: RollKind, clumsy: int) -> RollDistribution:
     weights = [0] * (D100 + reach - lowest + 1)  # index v - lowest
     upward, downward = tail[1:], tail[reach:0:-1]  # the tail added above a die, and below it (nearest last)
     fumbles = 0
-    for start, first, last in _runs_of(lambda face: first_die(face, clumsy, kind)):
+    for start, first, last in _runs_of(lambda face: None if face in unmodified and face > clumsy else first_die(face, clumsy, kind)):
         faces = last - first + 1
+        if start is None:  # read by a `UM` row
+            continue
         if start is FirstDie.FUMBLE:
             fumbles += faces
         elif start.sign == 0:
@@ -190,14 +194,16 @@ class TableOdds:
 def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
     rules = AttackRules(attack, tables)
     weapon = attack.weapon
-    roll = attack_roll(weapon.roll, weapon.clumsy)
+    unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}  # clumsy first
+    roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
     # Weights stay integers over roll.denominator (damage over 100 times it,
     # for the critical die's faces) until the one division at the end.
     outcomes = dict.fromkeys(OUTCOME_ORDER, 0)
     severities = {level.code: 0 for level in tables.attack.scale.levels}
     damage_weight = 0
     rows_read = []
-    for reading, weight in _readings(rules, roll):
+    one_face = roll.denominator // D100
+    for reading, weight in [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]:
         outcomes[reading.outcome.value] += weight
         if reading.row is not None:
             rows_read.append((reading.cell.row, weight))  # type: ignore[union-attr]
@@ -210,9 +216,18 @@ def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
         return Fraction(weight, roll.denominator)
 
     chances = {word: p(weight) for word, weight in outcomes.items()}
-    chances[Outcome.FUMBLE.value] = roll.fumble
-    return TableOdds(chances, {code: p(w) for code, w in severities.items()}, _fumble_rows(weapon, tables.fumble, roll.fumble),
-                     Fraction(damage_weight, roll.denominator * D100), [(label, p(w)) for label, w in rows_read])
+    chances[Outcome.FUMBLE.value] += roll.fumble  # the Clumsy Range's, beside `F` cells'
+    fumbles = chances[Outcome.FUMBLE.value]
+    return TableOdds(chances, {code: p(w) for code, w in severities.items()}, _fumble_rows(weapon, tables.fumble, fumbles),
+                     Fraction(damage_weight, roll.denominator * D100), _merged(rows_read, p))
+
+
+def _merged(rows_read: list[tuple[str, int]], p) -> list[tuple[str, Fraction]]:  # type: ignore[no-untyped-def]
+    """Rows with their probability; a `UM` row read by several faces once."""
+    merged: dict[str, int] = {}
+    for label, weight in rows_read:
+        merged[label] = merged.get(label, 0) + weight
+    return [(label, p(weight)) for label, weight in merged.items()]
 
 
 def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading, int]]:

@@ -1,4 +1,5 @@
-"""Roll ranges (`11-35`, `36`, `176+`) and tables keyed by them.
+"""Roll ranges (`11-35`, `1:5`, `36`, `176+`, `>250`, `<71`, `UM 96-100`) and
+tables keyed by them.
 
 A compiled range table maps every integer from its lowest row upward to
 exactly one row, so a lookup is one bisect.
@@ -14,14 +15,24 @@ from typing import Generic, Iterable, Sequence, TypeVar
 # Every dash a spreadsheet or a word processor is likely to produce.
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH = "[" + re.escape(DASHES) + "]"
-_SPAN = re.compile(rf"^(\d+)\s*{_DASH}\s*(\d+)$")
+_SPAN = re.compile(rf"^(\d+)\s*(?:{_DASH}|:)\s*(\d+)$")  # `11-35`, and printed `1:5`
 _OPEN = re.compile(r"^(\d+)\s*\+$")
+_ABOVE = re.compile(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
+_BELOW = re.compile(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
 _SINGLE = re.compile(r"^(\d+)$")
+_UNMODIFIED = re.compile(r"^UM\s*(.*)$", re.IGNORECASE)
+
+# The bottom of a range written `<71`: below every result a table can be read
+# with (an attack's modified result stays far above it), so the row reaches
+# down without end as an open top reaches up.
+NO_BOTTOM = -10**9
+UNMODIFIED_PREFIX = "UM"
 
 
 @dataclass(frozen=True, order=True)
 class Range:
-    """An inclusive range of rolls; ``high`` is None for an open top (``176+``)."""
+    """An inclusive range of rolls; ``high`` is None for an open top (``176+``),
+    ``low`` is NO_BOTTOM for an open bottom (``<71``)."""
 
     low: int
     high: int | None
@@ -31,6 +42,9 @@ class Range:
 
     @property
     def label(self) -> str:
+        """The canonical spelling, which parse_range reads back to this range."""
+        if self.low == NO_BOTTOM and self.high is not None:
+            return f"<{self.high + 1}"
         if self.high is None:
             return f"{self.low}+"
         if self.high == self.low:
@@ -48,6 +62,10 @@ def parse_range(text: str | int) -> Range:
             raise ValueError(f"range {text} is negative")
         return Range(text, text)
     s = text.strip()
+    if m := _BELOW.match(s):
+        return Range(NO_BOTTOM, int(m.group(1)) - 1)
+    if m := _ABOVE.match(s):
+        return Range(int(m.group(1)) + 1, None)
     if m := _SPAN.match(s):
         low, high = int(m.group(1)), int(m.group(2))
         if high < low:
@@ -59,6 +77,26 @@ def parse_range(text: str | int) -> Range:
         n = int(m.group(1))
         return Range(n, n)
     raise ValueError(f"{s!r} is not a range (write 11-35, 36 or 176+)")
+
+
+def parse_row_label(text: str | int) -> tuple[Range, bool]:
+    """A row's range and whether it is matched on the unmodified roll:
+    ``UM 96-100``, ``UM 100``, ``um96-100`` (any case, space optional) are;
+    every plain range is not."""
+    if isinstance(text, str) and (m := _UNMODIFIED.match(text.strip())):
+        written, rolls = text.strip(), m.group(1).strip()
+        if not rolls:
+            raise ValueError(f"{written!r} has no range after UM (write UM 96-100 or UM 100)")
+        try:
+            return parse_range(rolls), True
+        except ValueError as exc:
+            raise ValueError(f"{written!r}: {exc}") from None
+    return parse_range(text), False
+
+
+def row_label(span: Range, unmodified: bool) -> str:
+    """The canonical spelling of a row, which parse_row_label reads back."""
+    return f"{UNMODIFIED_PREFIX} {span.label}" if unmodified else span.label
 
 
 @dataclass(frozen=True)
@@ -79,13 +117,15 @@ def check_coverage(
 
     Rows may come in any order (published tables are often descending).
     They must reach down to ``must_cover_from`` and, unless the top row is
-    open, up to ``must_cover_to``. Identical ranges are the caller's business
-    (conditional branches): pass each range once.
+    open, up to ``must_cover_to``. Only the lowest row may be open below
+    (``<71``), as only the highest may be open above. Identical ranges are the
+    caller's business (conditional branches): pass each range once. ``UM``
+    rows (parse_row_label) are read on another roll: check them apart.
     """
     problems: list[CoverageProblem] = []
     if not ranges:
         return [CoverageProblem("the grid has no rows", ())]
-    order = sorted(range(len(ranges)), key=lambda i: (ranges[i].low, ranges[i].high or 10**12))
+    order = sorted(range(len(ranges)), key=lambda i: (ranges[i].low, _top(ranges[i])))
     first = ranges[order[0]]
     if first.low > must_cover_from:
         problems.append(
@@ -93,34 +133,42 @@ def check_coverage(
                 f"rows start at {first.low}; they must cover {must_cover_from} upward", (order[0],)
             )
         )
-    for prev_i, this_i in zip(order, order[1:]):
-        prev, this = ranges[prev_i], ranges[this_i]
-        if prev.high is None:
-            problems.append(
-                CoverageProblem(
-                    f"open top {prev.label} must be the highest row, but {this.label} is above it",
-                    (prev_i, this_i),
-                )
-            )
-            continue
-        if this.low > prev.high + 1:
-            missing = Range(prev.high + 1, this.low - 1)
-            problems.append(
-                CoverageProblem(f"gap between {prev.label} and {this.label}: {missing.label} is missing", (prev_i, this_i))
-            )
-        elif this.low <= prev.high:
-            problems.append(
-                CoverageProblem(f"{prev.label} and {this.label} overlap", (prev_i, this_i))
-            )
-    last = ranges[order[-1]]
+    reach_i = order[0]  # of the rows so far, the one reaching highest: gaps and overlaps are against it
+    for this_i in order[1:]:
+        if (problem := _pair_problem(ranges, reach_i, this_i)) is not None:
+            problems.append(problem)
+        if _top(ranges[this_i]) > _top(ranges[reach_i]):
+            reach_i = this_i
+    last = ranges[reach_i]
     if must_cover_to is not None and last.high is not None and last.high < must_cover_to:
+        like = "" if last.low == NO_BOTTOM else f" like {last.low}+"
         problems.append(
             CoverageProblem(
-                f"rows stop at {last.high}; they must reach {must_cover_to} (or end with an open top like {last.low}+)",
-                (order[-1],),
+                f"rows stop at {last.high}; they must reach {must_cover_to} (or end with an open top{like})",
+                (reach_i,),
             )
         )
     return problems
+
+
+def _pair_problem(ranges: Sequence[Range], prev_i: int, this_i: int) -> CoverageProblem | None:
+    """What is wrong between a row and the next one up (by its bottom), if anything."""
+    prev, this = ranges[prev_i], ranges[this_i]
+    if this.low == NO_BOTTOM:
+        message = f"only the lowest row may be open below, but {prev.label} and {this.label} both are"
+    elif prev.high is None:
+        message = f"open top {prev.label} must be the highest row, but {this.label} is above it"
+    elif this.low > prev.high + 1:
+        message = f"gap between {prev.label} and {this.label}: {Range(prev.high + 1, this.low - 1).label} is missing"
+    elif this.low <= prev.high:
+        message = f"{prev.label} and {this.label} overlap"
+    else:
+        return None
+    return CoverageProblem(message, (prev_i, this_i))
+
+
+def _top(span: Range) -> int:
+    return span.high if span.high is not None else 10**12
 
 
 T = TypeVar("T")

@@ -13,8 +13,8 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
-from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead, AUTOMATIC_MISS: re-exported)
-    AUTOMATIC_MISS, Attack, AttackRules, CellRead, CriticalPlan, FirstDie, TableSet, critical_read, damage, first_die,
+from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead: re-exported)
+    Attack, AttackRules, CellRead, CriticalPlan, FirstDie, Reading, TableSet, critical_read, damage, first_die,
     fumble_read, open_ended_roll,
 )
 from tables_app.domain.tables import EffectTable, Entry, Weapon
@@ -77,9 +77,15 @@ def resolve_attack(attack: Attack, tables: TableSet, dice: Dice) -> AttackResult
         steps.append(f"Unmodified roll {first} is within the Clumsy Range 1-{weapon.clumsy}: the attack fumbles.")
         fumble = _roll_fumble(weapon, tables.fumble, dice, steps)
         return AttackResult(Outcome.FUMBLE, 0, OpenEndedRoll(first, (), first, 0), attack.effective_cmb, fumble=fumble, steps=tuple(steps))
+    effective = attack.effective_cmb
+    unmodified = rules.unmodified_read(first)
+    if unmodified is not None:
+        assert unmodified.cell is not None
+        steps.append(f"Unmodified roll {first} reads row {unmodified.cell.row}, whatever the modifiers.")
+        base = dict(roll=OpenEndedRoll(first, (), first, 0), effective_cmb=effective, result=None, uncapped=None)
+        return _finish(unmodified, attack, tables, dice, steps, base)
     roll = open_ended_roll(first, start, dice)
     steps.append(_describe_roll(roll))
-    effective = attack.effective_cmb
     uncapped, result = rules.modified_result(roll.total)
     mods = "".join(f" {_signed(value)} ({name})" for name, value in attack.modifiers)
     cmb = f"CMB {attack.cmb}{mods} = {effective}" if attack.modifiers else f"CMB {effective}"
@@ -95,9 +101,24 @@ def resolve_attack(attack: Attack, tables: TableSet, dice: Dice) -> AttackResult
         steps.append(f"Effective CMB {effective} is below 0: the attack is ineffective.")
         return AttackResult(Outcome.INEFFECTIVE, 0, cell=cell, steps=tuple(steps), **base)
     if cell is None:
-        steps.append(f"Result {result} is {AUTOMATIC_MISS} or less: an automatic miss.")
+        automatic = tables.attack.automatic_miss
+        if automatic is not None and result <= automatic:
+            steps.append(f"Result {result} is {automatic} or less: an automatic miss.")
+        else:
+            steps.append(f"Result {result} is below the lowest row ({tables.attack.rows.ranges[0].label}): a miss.")
         return AttackResult(Outcome.MISS, 0, steps=tuple(steps), **base)
+    return _finish(reading, attack, tables, dice, steps, base)
+
+
+def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, steps: list[str], base: dict) -> AttackResult:
+    """Steps 8-12 for a cell read (by the modified result, or by a `UM` row)."""
+    weapon, cell = attack.weapon, reading.cell
+    assert cell is not None
     steps.append(_describe_cell(cell) + ".")
+    if reading.outcome is Outcome.FUMBLE:  # an `F` cell: the attack fumbles, as in the Clumsy Range
+        steps.append("The cell fumbles.")
+        fumble = _roll_fumble(weapon, tables.fumble, dice, steps)
+        return AttackResult(Outcome.FUMBLE, 0, cell=cell, fumble=fumble, steps=tuple(steps), **base)
     if reading.critical is None and reading.cancelled is None:
         return AttackResult(reading.outcome, reading.hits, cell=cell, steps=tuple(steps), **base)
     if attack.reduction:

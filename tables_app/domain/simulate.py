@@ -66,15 +66,15 @@ class _ReadingsByTotal:
             self.low = self.high = low
         if low < self.low or high >= self.high:
             new_low, new_high = min(low, self.low), max(high + 1, self.high)
-            before = [self._numbered(self.rules.read_total(t)) for t in range(new_low, self.low)]
-            after = [self._numbered(self.rules.read_total(t)) for t in range(self.high, new_high)]
+            before = [self.numbered(self.rules.read_total(t)) for t in range(new_low, self.low)]
+            after = [self.numbered(self.rules.read_total(t)) for t in range(self.high, new_high)]
             self.index = np.concatenate([np.array(before, dtype=np.int64), self.index, np.array(after, dtype=np.int64)])
             self.low, self.high = new_low, new_high
         hits = np.array(self.critical_hits, dtype=np.int64) if self.critical_hits else np.zeros((1, D100), dtype=np.int64)
         return (np.array(self.outcome), np.array(self.hits, dtype=np.int64), np.array(self.primary), np.array(self.secondary),
                 np.array(self.severity), hits)
 
-    def _numbered(self, reading: Reading) -> int:
+    def numbered(self, reading: Reading) -> int:
         key = id(reading)  # readings are shared objects that live as long as the rules (one per row read)
         if key not in self._number:
             self._number[key] = len(self.outcome)
@@ -104,6 +104,11 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
     fumbles_on = np.array([start is FirstDie.FUMBLE for start in starts])
     sign_on = np.array([start.sign for start in starts])  # +1 adds the chain, -1 takes it, 0 closed
     goes_on = np.array([chain_goes_on(face) for face in FACES])
+    # `UM` rows: the face's reading whatever the total (the Clumsy Range first)
+    unmodified = np.full(D100, -1, dtype=np.int64)
+    for face, reading in readings.rules.unmodified_faces.items():
+        if face > weapon.clumsy:
+            unmodified[face - 1] = readings.numbered(reading)
     codes = {word: i for i, word in enumerate(OUTCOMES)}
     severity_codes = readings.severity_codes
     tally = Tally()
@@ -124,6 +129,8 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
         reached = ~fumble
         row_outcome, row_hits, row_primary, row_secondary, row_severity, critical_hits = readings.cover(int(total.min()), int(total.max()))
         numbers = readings.index[total[reached] - readings.low]
+        by_face = unmodified[first[reached] - 1]
+        numbers = np.where(by_face >= 0, by_face, numbers)
         outcome[reached] = row_outcome[numbers]
         extras = []
         for plan in (row_primary[numbers], row_secondary[numbers]):  # the primary's dice first, then the secondary's

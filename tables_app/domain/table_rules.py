@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Mapping
 
-from tables_app.domain.bounds import AUTOMATIC_MISS, D100
+from tables_app.domain.bounds import D100
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
@@ -177,6 +177,17 @@ class AttackRules:
         self.cap = attack.weapon.max_result
         self.pieces = self._pieces()
         self._lows = [low for low, _ in self.pieces[1:]]
+        self._unmodified = self._unmodified_readings()
+
+    def unmodified_read(self, first: int) -> Reading | None:
+        """Step 2, after the Clumsy check: the reading of a `UM` row that the
+        unmodified first die falls in (the result whatever the modifiers), or None."""
+        return self._unmodified.get(first)
+
+    @property
+    def unmodified_faces(self) -> dict[int, Reading]:
+        """Every face of the first die that a `UM` row reads, with its reading."""
+        return dict(self._unmodified)
 
     def modified_result(self, total: int) -> tuple[int, int]:
         """Steps 4-5: (uncapped, result) — DEF first, the Max Result last."""
@@ -197,23 +208,39 @@ class AttackRules:
         next one's lowest, the first from below, the last without end."""
         rows = self.tables.attack.rows.ranges
         ineffective = self.attack.effective_cmb < 0  # step 6: the cell is shown but does not count
-        pieces = [(None, Reading(Outcome.INEFFECTIVE) if ineffective else Reading(Outcome.MISS))]  # step 7
+        # step 7: below the lowest row, and at or below the table's automatic miss, the attack misses
+        pieces = [(None, Reading(Outcome.INEFFECTIVE) if ineffective else Reading(Outcome.MISS))]
+        automatic = self.tables.attack.automatic_miss
         for row, span in enumerate(rows):
-            low = max(span.low, AUTOMATIC_MISS + 1)  # step 7 wins over the row
+            low = span.low if automatic is None else max(span.low, automatic + 1)  # step 7 wins over the row
             if row + 1 < len(rows) and rows[row + 1].low <= low:
                 continue  # entirely at or below the automatic miss
             reading = Reading(Outcome.INEFFECTIVE, cell=self._cell(row)) if ineffective else self._read_row(row)
             pieces.append((low, reading))  # the top row reads everything above it (step 8)
         return pieces
 
-    def _cell(self, row: int) -> CellRead:
-        table = self.tables.attack
-        return CellRead(table.name, table.rows.ranges[row].label, table.armors[self.column], table.rows.values[row][self.column])
+    def _unmodified_readings(self) -> dict[int, Reading]:
+        rows = self.tables.attack.unmodified
+        if rows is None:
+            return {}
+        found = {}
+        for row, span in enumerate(rows.ranges):
+            reading = self._read_row(row, unmodified=True)
+            for face in range(max(span.low, 1), min(span.high if span.high is not None else D100, D100) + 1):
+                found[face] = reading
+        return found
 
-    def _read_row(self, row: int) -> Reading:
-        read = self._cell(row)
+    def _cell(self, row: int, unmodified: bool = False) -> CellRead:
+        table = self.tables.attack
+        rows = table.unmodified if unmodified else table.rows
+        assert rows is not None
+        label = f"UM {rows.ranges[row].label}" if unmodified else rows.ranges[row].label
+        return CellRead(table.name, label, table.armors[self.column], rows.values[row][self.column])
+
+    def _read_row(self, row: int, unmodified: bool = False) -> Reading:
+        read = self._cell(row, unmodified)
         cell = read.cell
-        if cell.outcome is not Outcome.CRITICAL:  # step 8
+        if cell.outcome is not Outcome.CRITICAL:  # step 8; an `F` cell fumbles (step 2's fumble table)
             return Reading(cell.outcome, cell.hits, read, row)
         scale = self.tables.attack.scale
         rolled = scale.get(cell.severity)  # type: ignore[arg-type]

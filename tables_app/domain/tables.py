@@ -7,6 +7,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Iterable
 
+from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import Range, RangeTable
@@ -141,10 +142,17 @@ def unknown_feature_warnings(given: Iterable[str], tables: Iterable[EffectTable]
 
 @dataclass(frozen=True)
 class AttackTable:
+    """An attack table. ``rows`` are read by the modified result; ``unmodified``
+    rows (printed `UM 96-100`) by the unmodified first die, before any
+    modifier; ``automatic_miss``: a modified result of this or less misses
+    (None: every row is read, as Rolemaster prints its tables)."""
+
     name: str
     armors: tuple[str, ...]
     rows: RangeTable[tuple[AttackCell, ...]]
     scale: SeverityScale = DEFAULT_SCALE
+    automatic_miss: int | None = AUTOMATIC_MISS
+    unmodified: RangeTable[tuple[AttackCell, ...]] | None = None
 
     def column(self, armor: str) -> int | None:
         """The index of an armor column, its code in any spelling (domain/names.py)."""

@@ -3,7 +3,7 @@ every cell an attack cell (docs/workbook-format.md, "attack")."""
 
 from __future__ import annotations
 
-from tables_app.domain.bounds import LOWEST_ATTACK_RESULT
+from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import AttackCell, parse_attack_cell
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
@@ -19,13 +19,18 @@ from tables_app.sheets.values import as_int, as_text, check_value, coordinate, i
 def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> None:
     name = grid.meta("name")
     armors = [(key, column) for key, column in grid.column_order if key != ATTACK_FIRST_COLUMN]
+    automatic_miss = _automatic_miss(reading, grid)
+    broken = automatic_miss is False
+    if automatic_miss is False:
+        automatic_miss = None
     rows: list[tuple[Range, tuple[AttackCell, ...]]] = []
+    unmodified: list[tuple[Range, tuple[AttackCell, ...]]] = []  # printed `UM 96-100` rows
     range_cells: list[str] = []
-    broken = False
+    unmodified_cells: list[str] = []
     known, generation = reading.attack_cells, _generation(reading, scale, ruleset)
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, ATTACK_FIRST_COLUMN)
-        row_range = reading.read_range(grid, range_value, range_cell)
+        label = reading.read_row_label(grid, range_value, range_cell)
         cells: list[AttackCell] = []
         number, values = row
         for _, column in armors:
@@ -35,24 +40,65 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
                 parsed = _read_attack_cell(reading, grid.sheet, value, (number, column), scale, ruleset)
             if parsed is not None:
                 cells.append(parsed)
-        if row_range is not None:  # a row with a bad cell still covers its range
-            rows.append((row_range, tuple(cells)))
-            range_cells.append(range_cell)
-        if row_range is None or len(cells) != len(armors):
+        if label is not None:  # a row with a bad cell still covers its range
+            row_range, by_die = label
+            (unmodified if by_die else rows).append((row_range, tuple(cells)))
+            (unmodified_cells if by_die else range_cells).append(range_cell)
+        if label is None or len(cells) != len(armors):
             broken = True
     if not grid.rows:
         reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
         return
-    covered = reading.check_ranges(
-        grid.sheet, [r for r, _ in rows], range_cells, must_cover_from=LOWEST_ATTACK_RESULT
-    )
-    if rows and covered and all(r.high is not None and r.high < LOWEST_ATTACK_RESULT for r, _ in rows):
-        reading.problem(grid.sheet, range_cells[0], f"rows must cover {LOWEST_ATTACK_RESULT} upward")
+    if not rows:
+        if unmodified:
+            reading.problem(grid.sheet, unmodified_cells[0], "every row is a UM row; the result needs rows too")
+        return  # else every range was unreadable, and said so
+    # Rows may start anywhere (printed tables start at 01, or above 11): results below the lowest row miss.
+    covered = reading.check_ranges(grid.sheet, [r for r, _ in rows], range_cells, must_cover_from=min(r.low for r, _ in rows))
+    covered = _check_unmodified(reading, grid.sheet, unmodified, unmodified_cells) and covered
+    if rows and covered and automatic_miss is not None and all(r.high is not None and r.high <= automatic_miss for r, _ in rows):
+        reading.problem(grid.sheet, range_cells[0], f"every row is at or below the automatic miss ({automatic_miss}): "
+                                                   "no result reads the table")
         return
     if broken or not covered or name is None:
         return
-    table = AttackTable(name, tuple(a for a, _ in armors), RangeTable(rows), scale)
+    table = AttackTable(name, tuple(a for a, _ in armors), RangeTable(rows), scale, automatic_miss=automatic_miss,
+                        unmodified=RangeTable(unmodified) if unmodified else None)
     reading.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset))
+
+
+def _automatic_miss(reading: Reading, grid: Grid) -> int | None | bool:
+    """`Automatic miss | 10` (the default, as VsD) or `none` (Rolemaster reads
+    every row); False after a problem."""
+    written = grid.meta("automatic miss")
+    if written is None:
+        return AUTOMATIC_MISS
+    if fold(written) in ("none", "no", "-", "\u2014"):
+        return None
+    try:
+        value = as_int(written, "Automatic miss")
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 1_000:
+        reading.problem(grid.sheet, grid.cell_of("automatic miss"),
+                        f"Automatic miss {written!r} must be a whole number from 0 to 1000, or none")
+        return False
+    return value
+
+
+def _check_unmodified(reading: Reading, sheet: str, rows: list[tuple[Range, tuple[AttackCell, ...]]], cells: list[str]) -> bool:
+    """`UM` rows are faces of the first d100: within 1-100, none overlapping."""
+    ok = True
+    for (span, _), cell in zip(rows, cells):
+        if span.low < 1 or span.high is None or span.high > D100:
+            reading.problem(sheet, cell, f"UM {span.label}: a UM row reads the unmodified d100, so it lies within 1-{D100}")
+            ok = False
+    ordered = sorted(zip(rows, cells), key=lambda item: item[0][0].low)
+    for ((a, _), _), ((b, _), cell) in zip(ordered, ordered[1:]):
+        if a.high is not None and b.low <= a.high:
+            reading.problem(sheet, cell, f"UM rows {a.label} and {b.label} overlap")
+            ok = False
+    return ok
 
 
 def _generation(reading: Reading, scale: SeverityScale, ruleset: str) -> tuple[str, str, int]:

@@ -15,7 +15,7 @@ from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
-HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss")
 RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block only, naming the ruleset of the workbook's other sheets
 SHEET_KINDS = (*KINDS, RULESET_KIND)
 ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
@@ -127,7 +127,7 @@ def _header_block(rows: list[Row]) -> tuple[dict[str, tuple[object, str]], list[
             continue
         k = " ".join(key.casefold().replace(":", " ").split())
         if k not in HEADER_KEYS:
-            problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of {', '.join(k.title() for k in HEADER_KEYS)})"))
+            problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of {', '.join(k.capitalize() for k in HEADER_KEYS)})"))
         elif k in header:
             problems.append((coordinate(number, 1), f"header key {key!r} appears twice"))
         else:
@@ -201,9 +201,9 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
     if "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], "a ruleset sheet needs a Name in its header block")
         ok = False
-    for key in ("code", "severities", "ruleset"):
+    for key in ("code", "severities", "ruleset", "automatic miss"):
         if key in header:
-            reading.problem(name, header[key][1], f"a ruleset sheet has no {key.title()} (its header block is Kind, Name, Source, Notes)")
+            reading.problem(name, header[key][1], f"a ruleset sheet has no {key.capitalize()} (its header block is Kind, Name, Source, Notes)")
             ok = False
     if rest:
         number, values = rest[0]

@@ -46,7 +46,7 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         before = len(reading.out.problems)
         name = reading.value(grid, row, "name", as_text, required=True)
         attack = reading.reference(grid, row, "attack table", table("attack"), "attack table", True, ruleset)
-        max_result = reading.value(grid, row, "max result", lambda v: as_int(v, "Max result"), required=True)
+        max_result = reading.value(grid, row, "max result", lambda v: as_int(v, "Max result"))  # blank: no cap (printed weapons)
         clumsy = reading.value(grid, row, "clumsy", _clumsy, required=True)
         critical = reading.reference(grid, row, "critical", critical_table, "critical table", True, ruleset)
         secondary = reading.reference(grid, row, "secondary critical", critical_table, "critical table", False, ruleset)

@@ -13,7 +13,7 @@ from typing import Callable, TypeVar
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, same_name, suggest
 from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
-from tables_app.domain.ranges import Range, check_coverage, parse_range
+from tables_app.domain.ranges import Range, check_coverage, parse_range, parse_row_label
 from tables_app.errors import Problem
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook
 from tables_app.sheets.raw import RawWorkbook
@@ -108,6 +108,17 @@ class Reading:
         except ValueError as exc:
             self.problem(grid.sheet, cell, str(exc))
             return None
+
+    def read_row_label(self, grid: Grid, value: object, cell: str) -> tuple[Range, bool] | None:
+        """An attack row's range, and whether it is a `UM` row (read by the unmodified die)."""
+        if isinstance(value, str) and value.strip()[:2].casefold() == "um":
+            try:
+                return parse_row_label(as_text(value))
+            except ValueError as exc:
+                self.problem(grid.sheet, cell, str(exc))
+                return None
+        found = self.read_range(grid, value, cell)
+        return None if found is None else (found, False)
 
     def check_ranges(self, sheet: str, ranges: list[Range], cells: list[str], **cover: int) -> bool:
         problems = check_coverage(ranges, **cover) if ranges else []

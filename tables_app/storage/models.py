@@ -7,7 +7,7 @@ tables for people who query them with ``sqlite3``.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 NAMING_CONVENTION = {
@@ -20,7 +20,7 @@ NAMING_CONVENTION = {
 SQLModel.metadata = MetaData(naming_convention=NAMING_CONVENTION)
 metadata = SQLModel.metadata
 
-OUTCOMES = ("miss", "no_damage", "hit", "critical")
+OUTCOMES = ("miss", "no_damage", "hit", "critical", "fumble")  # `fumble`: a printed `F` cell
 RANKS = ("normal", "heroic", "epic")
 ROLL_KINDS = ("oe", "oeh", "oel", "d100")
 
@@ -164,6 +164,7 @@ class AttackTable(Provenance, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=NOCASE)
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
+    automatic_miss: int | None = 10  # a modified result of this or less misses; NULL: none (every row is read)
 
 
 class ArmorColumn(SQLModel, table=True):
@@ -187,6 +188,8 @@ class AttackRow(SQLModel, table=True):
     low: int
     high: int | None = None  # NULL: open top
     label: str
+    # a printed `UM 96-100` row: matched on the unmodified first die, not the result
+    unmodified: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
 
 
 class AttackCell(SQLModel, table=True):
@@ -211,6 +214,19 @@ class AttackCell(SQLModel, table=True):
     critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id")
 
 
+class AttackCellCritical(SQLModel, table=True):
+    """The second and further criticals of a cell (`36 E Heat + A Impact`);
+    the first is on the cell itself."""
+
+    __tablename__ = "attack_cell_critical"
+    __table_args__ = (UniqueConstraint("cell_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    cell_id: int = Field(foreign_key="attack_cell.id", ondelete="CASCADE")
+    position: int  # 1 = the cell's second critical
+    severity_id: int = Field(foreign_key="severity.id")
+    critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id")
+
+
 class Weapon(Provenance, table=True):
     __tablename__ = "weapon"
     __table_args__ = (
@@ -221,7 +237,7 @@ class Weapon(Provenance, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=NOCASE)
     attack_table_id: int = Field(foreign_key="attack_table.id", index=True)
-    max_result: int
+    max_result: int | None = None  # NULL: no cap
     clumsy: int  # the Clumsy Range is 1..clumsy (0: never fumbles)
     critical_table_id: int = Field(foreign_key="critical_table.id", index=True)
     secondary_critical_table_id: int | None = Field(default=None, foreign_key="critical_table.id", index=True)

@@ -173,17 +173,28 @@ class Reader:
     def _attack_table(self, c: sqlite3.Connection, table: sqlite3.Row) -> AttackTable:
         armors = c.execute("SELECT id, code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
         column_index = {column_id: i for i, (column_id, _) in enumerate(armors)}
-        rows = c.execute("SELECT id, low, high FROM attack_row WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
-        cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, _, _ in rows}
-        for row_id, column_id, outcome, hits, severity, critical in c.execute(
-            """SELECT c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
+        rows = c.execute("SELECT id, low, high, unmodified FROM attack_row WHERE attack_table_id = ? ORDER BY position",
+                         (table["id"],)).fetchall()
+        cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, _, _, _ in rows}
+        more: dict[int, list[tuple[str, str | None]]] = defaultdict(list)
+        for cell_id, severity, critical in c.execute(
+            """SELECT x.cell_id, s.code, t.name FROM attack_cell_critical x
+               JOIN attack_cell c ON c.id = x.cell_id JOIN attack_row r ON r.id = c.row_id
+               JOIN severity s ON s.id = x.severity_id LEFT JOIN critical_table t ON t.id = x.critical_table_id
+               WHERE r.attack_table_id = ? ORDER BY x.cell_id, x.position""", (table["id"],)):
+            more[cell_id].append((severity, critical))
+        for cell_id, row_id, column_id, outcome, hits, severity, critical in c.execute(
+            """SELECT c.id, c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
                FROM attack_cell c JOIN attack_row r ON r.id = c.row_id
                LEFT JOIN severity s ON s.id = c.severity_id
                LEFT JOIN critical_table t ON t.id = c.critical_table_id
                WHERE r.attack_table_id = ?""", (table["id"],)):
-            cells[row_id][column_index[column_id]] = AttackCell(Outcome(outcome), hits, severity, critical)
-        pairs = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high in rows]
-        return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(pairs), self._scale(c, table["scale_id"]))
+            extra = {"more": tuple(more[cell_id])} if cell_id in more else {}
+            cells[row_id][column_index[column_id]] = AttackCell(Outcome(outcome), hits, severity, critical, **extra)
+        by_result = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if not unmodified]
+        by_die = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if unmodified]
+        return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(by_result), self._scale(c, table["scale_id"]),
+                           automatic_miss=table["automatic_miss"], unmodified=RangeTable(by_die) if by_die else None)
 
     def load_effect_table(self, kind: TableKind, name: str | Found, ruleset: str | None = None) -> EffectTable:
         return self._run(lambda c: self._effect_table(c, kind, self._by(c, kind.value, name, ruleset)))

@@ -225,7 +225,7 @@ class Writer:
     def _write_attack_table(self, defined: Defined[AttackTable]) -> None:
         table = defined.value
         scale_id = self._scale_id(table.scale, defined.ruleset)
-        table_id = self._upsert_named("attack", defined, scale_id=scale_id)
+        table_id = self._upsert_named("attack", defined, scale_id=scale_id, automatic_miss=table.automatic_miss)
         ruleset_id = self.ruleset_id(defined.ruleset)
         s = self.session
         s.execute(delete(m.AttackRow).where(m.AttackRow.attack_table_id == table_id))
@@ -233,27 +233,38 @@ class Writer:
         column_ids = self._new_ids("armor_column", len(table.armors))
         self._insert("armor_column", ("id", "attack_table_id", "position", "code"),
                      [(i, table_id, position, code) for position, (i, code) in enumerate(zip(column_ids, table.armors))])
-        row_ids = self._new_ids("attack_row", len(table.rows))
-        self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label"),
-                     [(i, table_id, position, r.low, r.high, r.label)
-                      for position, (i, r) in enumerate(zip(row_ids, table.rows.ranges))])
+        # The rows read by the result, then the `UM` rows read by the unmodified die.
+        groups = [(table.rows, False)] + ([(table.unmodified, True)] if table.unmodified else [])
+        rows = [(span, cells, unmodified) for rows, unmodified in groups for span, cells in zip(rows.ranges, rows.values)]
+        row_ids = self._new_ids("attack_row", len(rows))
+        self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label", "unmodified"),
+                     [(i, table_id, position, r.low, r.high, r.label, unmodified)
+                      for position, (i, (r, _, unmodified)) in enumerate(zip(row_ids, rows))])
         # Equal cells are often one parsed object (cell parsing is cached), so
         # each distinct cell is turned into its columns once.
         severity_ids = {code: sid for (scale, code), sid in self.severity_ids.items() if scale == scale_id}
-        distinct = {id(cell): cell for row_cells in table.rows.values for cell in row_cells}
+
+        def critical_id(name: str | None) -> int | None:
+            return self.critical_ids[(ruleset_id, fold(name))] if name else None
+
+        distinct = {id(cell): cell for _, row_cells, _ in rows for cell in row_cells}
         columns = {
             key: (cell.text, cell.outcome.value, cell.hits,
-                  severity_ids[fold(cell.severity)] if cell.severity else None,
-                  self.critical_ids[(ruleset_id, fold(cell.critical))] if cell.critical else None)
+                  severity_ids[fold(cell.severity)] if cell.severity else None, critical_id(cell.critical))
             for key, cell in distinct.items()
         }
+        placed = [(row_id, column_id, cell) for row_id, (_, row_cells, _) in zip(row_ids, rows)
+                  for column_id, cell in zip(column_ids, row_cells)]
+        cell_ids = self._new_ids("attack_cell", len(placed))
         self._insert(
-            "attack_cell", ("row_id", "armor_column_id", "text", "outcome", "hits", "severity_id", "critical_table_id"),
-            [
-                (row_id, column_id) + columns[id(cell)]
-                for row_id, row_cells in zip(row_ids, table.rows.values)
-                for column_id, cell in zip(column_ids, row_cells)
-            ],
+            "attack_cell", ("id", "row_id", "armor_column_id", "text", "outcome", "hits", "severity_id", "critical_table_id"),
+            [(cell_id, row_id, column_id) + columns[id(cell)] for cell_id, (row_id, column_id, cell) in zip(cell_ids, placed)],
+        )
+        self._insert(  # a cell's second and further criticals (`36 E Heat + A Impact`)
+            "attack_cell_critical", ("cell_id", "position", "severity_id", "critical_table_id"),
+            [(cell_id, position, severity_ids[fold(severity)], critical_id(critical))
+             for cell_id, (_, _, cell) in zip(cell_ids, placed)
+             for position, (severity, critical) in enumerate(getattr(cell, "more", ()), start=1)],
         )
 
     def _id_of(self, model, name: str | None, ruleset: str) -> int | None:  # type: ignore[no-untyped-def]
@@ -264,7 +275,7 @@ class Writer:
             self.ids_by_name[model] = _keyed(self.session, model)
         return self.ids_by_name[model].get((self.ruleset_id(ruleset), fold(name)))
 
-    def _write_weapon(self, defined: Defined[Weapon]) -> None:
+    def _write_weapon(self, defined: Defined[Weapon]) -> None:  # max_result None: no cap
         w, ruleset = defined.value, defined.ruleset
         self._upsert_named(
             "weapons", defined,

@@ -4,7 +4,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables_app.domain.cells import AttackCell, Outcome, parse_attack_cell
+from tables_app.domain.cells import (
+    AttackCell,
+    Outcome,
+    check_extra_letter,
+    parse_attack_cell,
+    parse_letter_definition,
+)
 from tables_app.domain.severity import DEFAULT_SCALE, Severity, SeverityScale
 
 CRITICALS = {"cut": "Cut", "s": "Cut", "grapple": "Grapple", "g": "Grapple", "fire": "Fire", "h": "Fire"}
@@ -75,3 +81,254 @@ def test_the_cell_parser_never_crashes(text):
     except ValueError:
         return
     assert cell.outcome in set(Outcome)
+
+
+# Printed layouts: an invented A–E scale and invented critical tables with one-letter codes.
+LETTERS_SCALE = SeverityScale("RM", tuple(Severity(c, c, m) for c, m in zip("ABCDE", (0, 5, 10, 15, 20))))
+WITH_F = SeverityScale("F scale", tuple(Severity(c, c, m) for c, m in zip("ABCDEF", (0, 5, 10, 15, 20, 25))))
+PRINTED = {"heat": "Heat", "h": "Heat", "impact": "Impact", "k": "Impact", "slash": "Slash", "s": "Slash",
+           "cold": "Cold", "c": "Cold"}
+
+
+def printed_table(text):
+    return PRINTED.get(text.casefold())
+
+
+def parse_printed(value, scale=LETTERS_SCALE, letters=None):
+    return parse_attack_cell(value, scale, printed_table, letters)
+
+
+FIRE_AND_BLOW = (("E", "Heat"), ("A", "Impact"))
+EXTRA = {"G": FIRE_AND_BLOW, "h": (("D", "Cold"),), "F": (("C", None), ("B", "Slash"))}
+
+
+# Printed layouts: "`F`: the attack fumbles (outcome `fumble` ...)".
+@pytest.mark.parametrize("value", ["F", "f", " F "])
+def test_f_fumbles(value):
+    cell = parse_printed(value)
+    assert cell == AttackCell(Outcome.FUMBLE)
+    assert (cell.hits, cell.text, cell.criticals) == (0, "F", ())
+
+
+def test_f_is_not_a_severity_on_a_scale_without_one():
+    # printed layouts: `F` fumbles; on A–E `16F` names no severity
+    with pytest.raises(ValueError) as caught:
+        parse_printed("16F")
+    assert str(caught.value) == "'16F': unknown severity or critical table in 'F' (severities: A, B, C, D, E)"
+
+
+def test_a_lone_f_fumbles_even_on_a_scale_with_severity_f():
+    # printed layouts: `F` fumbles; a severity needs hits before it
+    assert parse_printed("F", WITH_F) == AttackCell(Outcome.FUMBLE)
+    assert parse_printed("16F", WITH_F) == AttackCell(Outcome.CRITICAL, 16, "F")
+    assert parse_printed("16 F Heat", WITH_F) == AttackCell(Outcome.CRITICAL, 16, "F", "Heat")
+
+
+# Printed layouts: "`18ES`: 18 hits, severity E, critical code S ... `4A`: the
+# weapon's table. Letters are read as severity first, code second."
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("18ES", AttackCell(Outcome.CRITICAL, 18, "E", "Slash")),
+        ("18es", AttackCell(Outcome.CRITICAL, 18, "E", "Slash")),
+        ("4A", AttackCell(Outcome.CRITICAL, 4, "A")),
+        ("4 A", AttackCell(Outcome.CRITICAL, 4, "A")),
+        ("9 C Cold", AttackCell(Outcome.CRITICAL, 9, "C", "Cold")),
+    ],
+)
+def test_compact_letters(value, expected):
+    assert parse_printed(value) == expected
+
+
+# Printed layouts: "a cell whose letters fit neither is an error naming both readings tried".
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("18XS", "'18XS': neither severity 'X' with critical table 'S' nor severity 'XS' (severities: A, B, C, D, E)"),
+        ("18EQ", "'18EQ': neither severity 'E' with critical table 'Q' nor severity 'EQ' (severities: A, B, C, D, E)"),
+        ("18 xs", "'18 xs': neither severity 'x' with critical table 's' nor severity 'xs' (severities: A, B, C, D, E)"),
+        ("7 Huge", "'7 Huge': unknown severity or critical table in 'Huge' (severities: A, B, C, D, E)"),
+        ("7 E Ice", "'7 E Ice': unknown severity or critical table in 'E Ice' (severities: A, B, C, D, E)"),
+    ],
+)
+def test_unreadable_letters_name_both_readings(value, reason):
+    with pytest.raises(ValueError) as caught:
+        parse_printed(value)
+    assert str(caught.value) == reason
+
+
+def test_compact_names_on_the_default_scale_name_both_readings():
+    # printed layouts: both readings tried, in any scale: `ModIce` is Mod on table Ice, or severity ModIce
+    with pytest.raises(ValueError) as caught:
+        parse("7ModIce")
+    assert str(caught.value) == (
+        "'7ModIce': neither severity 'Mod' with critical table 'Ice' nor severity 'ModIce' "
+        "(severities: Sup, Lig, Mod, Gri, Let)"
+    )
+
+
+# Printed layouts: "Several criticals: `36 EH + AK` or `36 E Heat + A Impact`; the hits go once."
+@pytest.mark.parametrize(
+    "value",
+    ["36 EH + AK", "36EH+AK", "36 EH  +AK", "36 E Heat + A Impact", "36 e heat+a impact", "36 E H + A Impact"],
+)
+def test_several_criticals_in_one_cell(value):
+    cell = parse_printed(value)
+    assert cell == AttackCell(Outcome.CRITICAL, 36, "E", "Heat", (("A", "Impact"),))
+    assert cell.criticals == FIRE_AND_BLOW
+    assert cell.text == "36 E Heat + A Impact"
+
+
+def test_several_criticals_may_use_the_weapons_table():
+    # printed layouts: `4A` is the weapon's table, also beside another critical
+    cell = parse_printed("20 C + B Slash + A")
+    assert cell == AttackCell(Outcome.CRITICAL, 20, "C", None, (("B", "Slash"), ("A", None)))
+    assert cell.text == "20 C + B Slash + A"
+
+
+def test_one_critical_has_no_more():
+    # docs "attack": `16 Mod Cut` is one critical; printed layouts add further ones after `+`
+    assert parse("16 Mod Cut").criticals == (("Mod", "Cut"),)
+    assert parse("16 Mod Cut").more == ()
+    assert parse("7").criticals == ()
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("36 EH +", "'36 EH +': a '+' with no critical beside it (write 36 E Heat + A Impact)"),
+        ("36 + AK", "'36 + AK': a '+' with no critical beside it (write 36 E Heat + A Impact)"),
+        ("36 EH ++ AK", "'36 EH ++ AK': a '+' with no critical beside it (write 36 E Heat + A Impact)"),
+        ("36 EH + XK", "'36 EH + XK': neither severity 'X' with critical table 'K' nor severity 'XK' (severities: A, B, C, D, E)"),
+        ("36 E Heat + A Ice", "'36 E Heat + A Ice': unknown severity or critical table in 'A Ice' (severities: A, B, C, D, E)"),
+    ],
+)
+def test_bad_several_criticals_name_the_cell(value, reason):
+    # printed layouts: several criticals; bad input names the text
+    with pytest.raises(ValueError) as caught:
+        parse_printed(value)
+    assert str(caught.value) == reason
+
+
+# Printed layouts: "Printed spell tables use extra letters beyond the scale (F–J) ...
+# header keys `Severity F | E Heat + A Impact` (one key per letter)."
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("12G", AttackCell(Outcome.CRITICAL, 12, "E", "Heat", (("A", "Impact"),))),
+        ("12 g", AttackCell(Outcome.CRITICAL, 12, "E", "Heat", (("A", "Impact"),))),
+        ("3H", AttackCell(Outcome.CRITICAL, 3, "D", "Cold")),
+        ("16F", AttackCell(Outcome.CRITICAL, 16, "C", None, (("B", "Slash"),))),
+        ("F", AttackCell(Outcome.FUMBLE)),  # a lone F still fumbles
+        ("12G + B", AttackCell(Outcome.CRITICAL, 12, "E", "Heat", (("A", "Impact"), ("B", None)))),
+        ("12EH", AttackCell(Outcome.CRITICAL, 12, "E", "Heat")),  # the scale still reads as before
+    ],
+)
+def test_extra_letters_expand(value, expected):
+    assert parse_printed(value, letters=EXTRA) == expected
+
+
+def test_an_expanded_letter_writes_its_criticals():
+    # printed layouts: extra letters stand for a combination; the canonical text spells it out
+    assert parse_printed("12G", letters=EXTRA).text == "12 E Heat + A Impact"
+
+
+def test_an_unknown_letter_lists_the_extra_letters():
+    # printed layouts: extra letters are the sheet's header keys; a cell using another names them
+    with pytest.raises(ValueError) as caught:
+        parse_printed("12J", letters=EXTRA)
+    assert str(caught.value) == "'12J': unknown severity or critical table in 'J' (severities: A, B, C, D, E; extra letters: F, G, H)"
+
+
+def test_a_letter_that_is_also_a_severity_is_refused_in_the_cell():
+    # printed layouts: extra letters are "beyond the scale"
+    with pytest.raises(ValueError) as caught:
+        parse_printed("12C", letters={"C": FIRE_AND_BLOW})
+    assert str(caught.value) == "'12C': 'C' is both a severity and an extra letter"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("E Heat + A Impact", FIRE_AND_BLOW),
+        ("EH + AK", FIRE_AND_BLOW),
+        ("eh+ak", FIRE_AND_BLOW),
+        ("E", (("E", None),)),
+        ("C + B Slash", (("C", None), ("B", "Slash"))),
+    ],
+)
+def test_letter_definitions(text, expected):
+    # printed layouts: `Severity F | E Heat + A Impact`
+    assert parse_letter_definition(text, LETTERS_SCALE, printed_table) == expected
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("", "empty letter definition (write the criticals it stands for, e.g. E Heat + A Impact)"),
+        ("E Heat +", "'E Heat +': a '+' with no critical beside it (write 36 E Heat + A Impact)"),
+        ("E Ice", "'E Ice': unknown severity or critical table in 'E Ice' (severities: A, B, C, D, E)"),
+        ("XS", "'XS': neither severity 'X' with critical table 'S' nor severity 'XS' (severities: A, B, C, D, E)"),
+        ("12 EH", "'12 EH': unknown severity or critical table in '12 EH' (severities: A, B, C, D, E)"),
+    ],
+)
+def test_bad_letter_definitions_name_the_text(text, reason):
+    with pytest.raises(ValueError) as caught:
+        parse_letter_definition(text, LETTERS_SCALE, printed_table)
+    assert str(caught.value) == reason
+
+
+def test_extra_letters_lie_beyond_the_scale():
+    # printed layouts: "extra letters beyond the scale (F–J)"
+    assert check_extra_letter(" G ", LETTERS_SCALE) == "G"
+    assert check_extra_letter("F", LETTERS_SCALE) == "F"
+    with pytest.raises(ValueError) as caught:
+        check_extra_letter("c", LETTERS_SCALE)
+    assert str(caught.value) == "extra letter 'c' is already severity C of the scale"
+    with pytest.raises(ValueError) as caught:
+        check_extra_letter("G1", LETTERS_SCALE)
+    assert str(caught.value) == "extra letter 'G1' must be letters only (write Severity G | E Heat + A Impact)"
+
+
+def test_only_a_lone_f_fumbles():
+    # printed layouts: `F` (the whole cell) fumbles
+    with pytest.raises(ValueError) as caught:
+        parse_printed("F F")
+    assert str(caught.value) == "'F F' is not a cell: write a dash, 0, hits (7) or hits and severity (16 Mod)"
+
+
+PRINTED_NAMES = ("Heat", "Impact", "Slash", "Cold")
+printed_criticals = st.tuples(st.sampled_from("ABCDE"), st.sampled_from((None, *PRINTED_NAMES)))
+default_criticals = st.tuples(st.sampled_from(["Sup", "Lig", "Mod", "Gri", "Let"]), st.sampled_from((None, "Cut", "Grapple", "Fire")))
+
+
+def cells(criticals):  # type: ignore[no-untyped-def]
+    """Every kind of cell: a miss, a fumble, hits, one or several criticals."""
+    with_criticals = st.builds(
+        lambda hits, first, more: AttackCell(Outcome.CRITICAL, hits, first[0], first[1], tuple(more)),
+        st.integers(0, 300), criticals, st.lists(criticals, max_size=3),
+    )
+    hits = st.integers(0, 300).map(lambda n: AttackCell(Outcome.NO_DAMAGE if n == 0 else Outcome.HIT, n))
+    return st.one_of(st.just(AttackCell(Outcome.MISS)), st.just(AttackCell(Outcome.FUMBLE)), hits, with_criticals)
+
+
+@given(cells(printed_criticals))
+def test_printed_cells_read_back_from_their_text(cell):
+    # printed layouts: `36 E Heat + A Impact` is the canonical, re-readable text
+    assert parse_printed(cell.text) == cell
+    assert parse_printed(cell.text, letters=EXTRA) == cell
+
+
+@given(cells(default_criticals))
+def test_default_cells_read_back_from_their_text(cell):
+    # docs "attack": `16 Mod Cut`; printed layouts: several criticals joined by `+`
+    assert parse(cell.text) == cell
+
+
+@given(st.text(max_size=30))
+def test_the_printed_cell_parser_never_crashes(text):
+    try:
+        cell = parse_printed(text, letters=EXTRA)
+    except ValueError:
+        return
+    assert parse_printed(cell.text, letters=EXTRA) == cell

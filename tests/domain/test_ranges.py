@@ -4,7 +4,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables_app.domain.ranges import Range, RangeTable, check_coverage, parse_range
+from tables_app.domain.ranges import (
+    NO_BOTTOM,
+    Range,
+    RangeTable,
+    check_coverage,
+    parse_range,
+    parse_row_label,
+    row_label,
+)
 
 
 @pytest.mark.parametrize(
@@ -114,3 +122,150 @@ def test_counting_a_span_reads_each_value_as_a_lookup_does(table, low, width):
 
 def test_counts_of_an_empty_span():
     assert RangeTable([(Range(1, 10), "a")]).counts(5, 4) == []
+
+
+# Printed layouts, attack tables: "More range spellings: `01-05`, `1:5`, `>250`
+# (= `251+`), `<71` (= everything below 71, first row only)."
+@pytest.mark.parametrize(
+    "text, expected, label",
+    [
+        ("01-05", Range(1, 5), "1-5"),
+        ("1:5", Range(1, 5), "1-5"),
+        ("01 : 05", Range(1, 5), "1-5"),
+        ("66:66", Range(66, 66), "66"),
+        (">250", Range(251, None), "251+"),
+        ("> 250", Range(251, None), "251+"),
+        ("<71", Range(NO_BOTTOM, 70), "<71"),
+        ("< 71", Range(NO_BOTTOM, 70), "<71"),
+        ("<01", Range(NO_BOTTOM, 0), "<1"),
+    ],
+)
+def test_printed_range_spellings(text, expected, label):
+    assert parse_range(text) == expected
+    assert expected.label == label
+    assert parse_range(label) == expected
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("5:1", "range '5:1' runs backwards (write 1-5)"),
+        (">", "'>' is not a range (write 11-35, 36 or 176+)"),
+        ("<", "'<' is not a range (write 11-35, 36 or 176+)"),
+        ("<-5", "'<-5' is not a range (write 11-35, 36 or 176+)"),
+        (">=250", "'>=250' is not a range (write 11-35, 36 or 176+)"),
+        ("<71+", "'<71+' is not a range (write 11-35, 36 or 176+)"),
+        ("1:5:9", "'1:5:9' is not a range (write 11-35, 36 or 176+)"),
+    ],
+)
+def test_bad_printed_ranges_name_the_text(text, reason):
+    with pytest.raises(ValueError) as caught:
+        parse_range(text)
+    assert str(caught.value) == reason
+
+
+def test_an_open_bottom_reads_everything_below_it():
+    # printed layouts: `<71` = everything below 71
+    table = RangeTable([(Range(71, 100), "hit"), (parse_range("<71"), "low")])
+    assert [table.lookup(n) for n in (70, 0, -500)] == [(Range(NO_BOTTOM, 70), "low")] * 3
+    assert table.lookup(71) == (Range(71, 100), "hit")
+    assert table.lowest == NO_BOTTOM
+
+
+def test_an_open_bottom_covers_down_to_any_start():
+    # printed layouts: `<71` (= everything below 71, first row only)
+    rows = [Range(101, None), Range(71, 100), parse_range("<71")]
+    assert check_coverage(rows, must_cover_from=11, must_cover_to=150) == []
+
+
+def test_only_the_lowest_row_may_be_open_below():
+    # printed layouts: `<71` ... first row only
+    problems = check_coverage([parse_range("<71"), parse_range("<91"), Range(91, 100)], must_cover_from=1)
+    assert [(p.message, p.rows) for p in problems] == [
+        ("only the lowest row may be open below, but <71 and <91 both are", (0, 1))
+    ]
+
+
+def test_an_open_bottom_above_a_closed_row_overlaps_it():
+    # printed layouts: `<71` (= everything below 71): a row under it reads values it already holds
+    problems = check_coverage([Range(1, 10), parse_range("<71"), Range(71, 80)], must_cover_from=1)
+    assert [(p.message, p.rows) for p in problems] == [("<71 and 1-10 overlap", (1, 0))]
+
+
+def test_a_lone_open_bottom_must_still_reach_the_top():
+    # printed layouts: `<71` (= everything below 71) reaches down, never up
+    problems = check_coverage([parse_range("<71")], must_cover_from=11, must_cover_to=150)
+    assert [(p.message, p.rows) for p in problems] == [("rows stop at 70; they must reach 150 (or end with an open top)", (0,))]
+
+
+def test_rows_after_a_wide_row_are_checked_against_its_top():
+    # docs "Ranges": contiguous, no overlaps; one overlap is one problem, not also a gap below the wide row's top
+    problems = check_coverage([Range(1, 70), Range(5, 10), Range(71, 80)], must_cover_from=1, must_cover_to=80)
+    assert [(p.message, p.rows) for p in problems] == [("1-70 and 5-10 overlap", (0, 1))]
+
+
+def test_a_row_of_zero_sorts_below_an_open_top_at_zero():
+    # 0 is a closed top, not "no top": `0` then `0+` overlap, the open one named last
+    problems = check_coverage([Range(0, None), Range(0, 0)], must_cover_from=0)
+    assert [(p.message, p.rows) for p in problems] == [("0 and 0+ overlap", (1, 0))]
+
+
+# Printed layouts: "Unmodified rows: a range written `UM 96-100` or `UM 100` is
+# matched against the unmodified first die."
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("UM 96-100", (Range(96, 100), True)),
+        ("UM 100", (Range(100, 100), True)),
+        ("um96-100", (Range(96, 100), True)),
+        ("  Um 01:05 ", (Range(1, 5), True)),
+        ("UM >95", (Range(96, None), True)),
+        ("96-100", (Range(96, 100), False)),
+        ("<71", (Range(NO_BOTTOM, 70), False)),
+        (100, (Range(100, 100), False)),
+    ],
+)
+def test_row_labels(text, expected):
+    assert parse_row_label(text) == expected
+    assert parse_row_label(row_label(*expected)) == expected
+
+
+def test_canonical_row_labels():
+    assert row_label(Range(96, 100), True) == "UM 96-100"
+    assert row_label(Range(100, 100), True) == "UM 100"
+    assert row_label(Range(251, None), False) == "251+"
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("UM", "'UM' has no range after UM (write UM 96-100 or UM 100)"),
+        ("um  ", "'um' has no range after UM (write UM 96-100 or UM 100)"),
+        ("UM abc", "'UM abc': 'abc' is not a range (write 11-35, 36 or 176+)"),
+        ("UM 100-96", "'UM 100-96': range '100-96' runs backwards (write 96-100)"),
+        ("Uncommon", "'Uncommon' is not a range (write 11-35, 36 or 176+)"),
+    ],
+)
+def test_bad_row_labels_name_the_text(text, reason):
+    with pytest.raises(ValueError) as caught:
+        parse_row_label(text)
+    assert str(caught.value) == reason
+
+
+@st.composite
+def any_ranges(draw):  # type: ignore[no-untyped-def]
+    """Closed, single, open-top and open-bottom ranges."""
+    low = draw(st.integers(0, 400))
+    kind = draw(st.sampled_from(["closed", "single", "top", "bottom"]))
+    if kind == "top":
+        return Range(low, None)
+    if kind == "bottom":
+        return Range(NO_BOTTOM, low - 1)
+    return Range(low, low if kind == "single" else draw(st.integers(low, 500)))
+
+
+@given(any_ranges(), st.booleans())
+def test_every_label_reads_back_to_its_range(span, unmodified):
+    # printed layouts: `>250` is `251+`, `1:5` is `1-5`: one canonical spelling each
+    assert parse_range(span.label) == span
+    assert parse_row_label(row_label(span, unmodified)) == (span, unmodified)

@@ -80,13 +80,20 @@ def attack(*rows, header=("Result", "NA", "HA")):
         ([("11-20", "#N/A", "1")], "w.xlsx › T › B5: error value #N/A (fix the formula or paste values)"),
         ([("11-20", 1, 1), ("22-30", 2, 2)], "w.xlsx › T › A6: gap between 11-20 and 22-30: 21 is missing (rows A5 and A6)"),
         ([("21-30", 2, 2), ("11-21", 1, 1)], "w.xlsx › T › A5: 11-21 and 21-30 overlap (rows A6 and A5)"),
-        ([("12-30", 1, 1)], "w.xlsx › T › A5: rows start at 12; they must cover 11 upward"),
         ([("eleven", 1, 1)], "w.xlsx › T › A5: 'eleven' is not a range (write 11-35, 36 or 176+)"),
         ([("11-20", "7 Mod Ice", 1)], "w.xlsx › T › B5: '7 Mod Ice': unknown severity or critical table in 'Mod Ice' (severities: Sup, Lig, Mod, Gri, Let)"),
     ],
 )
 def test_attack_errors_name_the_cell(write_workbook, rows, expected):
     assert errors(write_workbook("w.xlsx", {"T": attack(*rows)})) == [expected]
+
+
+def test_rows_may_start_above_11_and_results_below_them_miss(write_workbook):
+    # printed layouts: "Rows may start at 1 (`01-02`). Results below the lowest row miss."
+    parsed = interpret(read_workbook(write_workbook("w.xlsx", {"T": attack(("12-30", 1, 1), ("31+", 2, 2))})))
+    assert parsed.problems == []
+    table = parsed.attack_tables[0].value
+    assert (table.automatic_miss, table.read(11, 0), table.read(12, 0)[1].hits) == (10, None, 1)
 
 
 def test_dates_get_a_hint(write_workbook):
@@ -125,7 +132,7 @@ def test_structure_errors(write_workbook):
         "w.xlsx › NoName › B1: a fumble table needs a Name in its header block",
         "w.xlsx › Cols › B4: unknown column 'Txt' for a fumble sheet (columns: Roll, Text, Title, Hits, Bleed, Stun, Penalty, Effects, Condition)",
         "w.xlsx › Cols › A4: missing column 'Text'",
-        "w.xlsx › Key › A2: unknown header key 'Nmae' (expected one of Kind, Name, Code, Source, Notes, Severities, Ruleset)",
+        "w.xlsx › Key › A2: unknown header key 'Nmae' (expected one of Kind, Name, Code, Source, Notes, Severities, Ruleset, Automatic miss)",
         "w.xlsx › Key › B1: a fumble table needs a Name in its header block",
     ]
 

@@ -284,7 +284,7 @@ def refused(engine, sql: str, failure: str) -> bool:  # type: ignore[no-untyped-
 def test_0003_puts_every_row_of_a_populated_0002_database_in_the_default_ruleset(populated_0002, tmp_path):
     path, engine = populated_0002
     before = rows_of(path)
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     assert db.current_revision(engine) == "0003"
     after = rows_of(path, leaving_out="ruleset_id")
     assert after.pop("ruleset") == [(1, "default")]
@@ -297,7 +297,7 @@ def test_0003_puts_every_row_of_a_populated_0002_database_in_the_default_ruleset
             assert connection.execute(f"SELECT DISTINCT ruleset_id FROM {table}").fetchall() == [(1,)], table
             # no DEFAULT: a writer that forgets the ruleset fails rather than landing in `default`
             assert [row[4] for row in connection.execute(f"PRAGMA table_info({table})") if row[1] == "ruleset_id"] == [None]
-    assert normalised_schema(path) == fresh_schema(tmp_path, "head")
+    assert normalised_schema(path) == fresh_schema(tmp_path, "0003")
 
 
 def copy_row_sql(engine, table: str, ruleset_id: int, *, name: str, code: str = "code") -> str:  # type: ignore[no-untyped-def]
@@ -312,7 +312,7 @@ def copy_row_sql(engine, table: str, ruleset_id: int, *, name: str, code: str = 
 @pytest.mark.parametrize("table", NAMED_TABLES)
 def test_after_0003_names_are_unique_in_any_case_within_a_ruleset_only(populated_0002, table):
     path, engine = populated_0002
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     taken = f"UNIQUE constraint failed: {table}.ruleset_id, {table}.name"
     assert refused(engine, copy_row_sql(engine, table, 1, name="upper(name)", code="NULL"), taken)
     assert refused(engine, copy_row_sql(engine, table, 99, name="name || '!'"), "FOREIGN KEY constraint failed")
@@ -328,7 +328,7 @@ def test_after_0003_names_are_unique_in_any_case_within_a_ruleset_only(populated
 
 def test_after_0003_critical_codes_are_unique_in_any_case_within_a_ruleset_only(populated_0002):
     path, engine = populated_0002
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     slash = "INSERT INTO critical_table (ruleset_id, name, code, scale_id) VALUES ({}, 'Other', 'x', 2)"
     assert refused(engine, slash.format(1), "UNIQUE constraint failed: critical_table.ruleset_id, critical_table.code")
     execute(engine, "INSERT INTO ruleset (id, name) VALUES (2, 'RM')")
@@ -341,13 +341,14 @@ def test_after_0003_critical_codes_are_unique_in_any_case_within_a_ruleset_only(
 
 def test_0003_down_gives_the_0002_schema_and_up_gives_back_every_row(populated_0002, tmp_path):
     path, engine = populated_0002
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     assert_down_and_up_keep_everything(path, engine, tmp_path)
 
 
 def test_0003_down_and_up_on_the_bundled_tables(db_path, tmp_path):
     """A database made by init_database (the bundled tables, thousands of rows)."""
     engine = db.create_db_engine(f"sqlite:///{db_path}")
+    db.downgrade(engine, "0003")
     with closing(sqlite3.connect(db_path)) as connection:
         assert connection.execute("SELECT count(*) > 500 FROM attack_cell").fetchone() == (1,)
         assert connection.execute("SELECT ruleset_id, code FROM critical_table WHERE name = 'Cut'").fetchall() == [(1, "S")]
@@ -364,14 +365,14 @@ def assert_down_and_up_keep_everything(path: Path, engine, tmp_path: Path) -> No
     assert downgraded.pop("alembic_version") == [("0002",)]
     assert downgraded == {table: [row[:-1] for row in rows] if table in NAMED_TABLES else rows  # ruleset_id is the last column
                           for table, rows in before.items() if table not in ("ruleset", "alembic_version")}
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     assert rows_of(path) == before
-    assert normalised_schema(path) == fresh_schema(tmp_path, "head")
+    assert normalised_schema(path) == fresh_schema(tmp_path, "0003")
 
 
 def test_0003_downgrade_is_refused_while_a_row_lives_in_another_ruleset(populated_0002):
     path, engine = populated_0002
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     execute(engine, "INSERT INTO ruleset (id, name) VALUES (2, 'RM')")
     execute(engine, copy_row_sql(engine, "weapon", 2, name="name"))
     execute(engine, copy_row_sql(engine, "creature", 2, name="name"))
@@ -405,7 +406,7 @@ def test_0003_keeps_the_users_own_views_triggers_and_indexes_exactly(populated_0
     def not_tables(schema: dict) -> dict:
         return {key: sql for key, sql in schema.items() if key[0] != "table"}
 
-    db.migrate(engine)
+    db.migrate(engine, "0003")
     assert not_tables(schema_of(engine)) == not_tables(before)
     with closing(sqlite3.connect(path)) as connection:
         assert connection.execute('SELECT * FROM "long ""quoted"" weapons"').fetchall() == [("Longsword",)]
