@@ -14,6 +14,8 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from tables_app.domain import kinds
+from tables_app.domain.bounds import AUTOMATIC_MISS
+from tables_app.domain.cells import FUMBLE_TEXT
 from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.rulesets import shown as shown_name
 from tables_app.layout import (
@@ -84,6 +86,8 @@ def attack_cell(data: dict) -> AtWidth:
 
 
 def _cell(text: str) -> Text:
+    if text == FUMBLE_TEXT:
+        return Text(text, style=OUTCOME_STYLE["fumble"])
     words = text.split()
     if len(words) > 1:
         return Text(text, style="bold red")
@@ -96,8 +100,9 @@ def shown(data: dict) -> RenderableType:
     kind = data["kind"]
     ruleset = data.get("ruleset", DEFAULT_RULESET)
     if kind == "attack":
-        return Group(title_line(f"{shown_name(ruleset, data['table'])} (attack table)"),
-                     AtWidth(lambda console, width: _attack_grid(data, width)))
+        title = title_line(f"{shown_name(ruleset, data['table'])} (attack table)")
+        miss = automatic_miss_line(data["automatic_miss"])
+        return Group(title, *([wrapped(Text(miss))] if miss else []), AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
         return Group(title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})"),
@@ -106,8 +111,19 @@ def shown(data: dict) -> RenderableType:
     return Group(title_line(f"{shown_name(ruleset, data['name'])} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
 
 
+def automatic_miss_line(automatic_miss: int | None) -> str | None:
+    """What a table's automatic miss says, unless it is the usual 10 (VsD)."""
+    if automatic_miss == AUTOMATIC_MISS:
+        return None
+    if automatic_miss is None:
+        return "No automatic miss: every row is read."
+    return f"Automatic miss: a result of {automatic_miss} or less misses."
+
+
 def _attack_grid(data: dict, width: int) -> Group:
-    rows = list(reversed(data["rows"]))  # highest first, as printed tables are
+    # Highest first, as printed tables are: the JSON lists the UM rows after
+    # the others, so they come out on top, as printed.
+    rows = list(reversed(data["rows"]))
     key = ("Result", [row["range"] for row in rows])
     blocks = [[(armor, [_cell(row["cells"][i]) for row in rows])] for i, armor in enumerate(data["armor"])]
     return column_groups(key, blocks, width)

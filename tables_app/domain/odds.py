@@ -209,7 +209,7 @@ def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
             rows_read.append((reading.cell.row, weight))  # type: ignore[union-attr]
         if reading.critical is not None:
             severities[reading.critical.severity.code] += weight
-        extras = [_hits_over_die(plan, attack.features) for plan in (reading.critical, reading.secondary)]
+        extras = [_hits_over_die(plan, attack.features) for plan in reading.plans]
         damage_weight += weight * damage(reading.hits * D100, extras)
 
     def p(weight: int) -> Fraction:

@@ -59,6 +59,7 @@ class AttackResult:
     secondary_critical: CriticalRoll | None = None
     cancelled_critical: CancelledCritical | None = None
     fumble: FumbleRoll | None = None
+    more_criticals: tuple[CriticalRoll, ...] = ()  # a printed cell's further criticals (`36 E Heat + A Impact`)
     steps: tuple[str, ...] = field(default=())
 
     @property
@@ -129,15 +130,17 @@ def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, step
         cancelled = CancelledCritical(reading.cancelled.code, attack.reduction)  # type: ignore[union-attr]
         return AttackResult(Outcome.HIT, reading.hits, cell=cell, cancelled_critical=cancelled, steps=tuple(steps), **base)
     critical = _roll_critical(reading.critical, attack, dice, steps, "Critical")
+    more = tuple(_roll_critical(plan, attack, dice, steps, f"Critical {i}") for i, plan in enumerate(reading.more, start=2))
     secondary = None
     if reading.too_light is not None:
         steps.append(f"Secondary critical ({weapon.secondary_critical}): none, {reading.too_light.code} is too light.")
     elif reading.secondary is not None:
         secondary = _roll_critical(reading.secondary, attack, dice, steps, "Secondary critical")
-    extras = [c.entry.hits for c in (critical, secondary) if c is not None]
+    extras = [c.entry.hits for c in (critical, *more, secondary) if c is not None]
     total = damage(reading.hits, extras)
     steps.append("Damage: " + " + ".join(str(n) for n in [reading.hits, *extras]) + (f" = {total}." if extras else "."))
-    return AttackResult(Outcome.CRITICAL, total, cell=cell, critical=critical, secondary_critical=secondary, steps=tuple(steps), **base)
+    return AttackResult(Outcome.CRITICAL, total, cell=cell, critical=critical, secondary_critical=secondary,
+                        more_criticals=more, steps=tuple(steps), **base)
 
 
 def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[str], label: str) -> CriticalRoll:

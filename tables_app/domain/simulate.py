@@ -53,8 +53,7 @@ class _ReadingsByTotal:
         self._plans: dict[CriticalPlan, int] = {}
         self.outcome: list[int] = []
         self.hits: list[int] = []
-        self.primary: list[int] = []
-        self.secondary: list[int] = []
+        self.plans: list[list[int]] = []  # per reading, the plan numbers of every critical it rolls, in order
         self.severity: list[int] = []
         self.critical_hits: list[list[int]] = []
 
@@ -71,8 +70,11 @@ class _ReadingsByTotal:
             self.index = np.concatenate([np.array(before, dtype=np.int64), self.index, np.array(after, dtype=np.int64)])
             self.low, self.high = new_low, new_high
         hits = np.array(self.critical_hits, dtype=np.int64) if self.critical_hits else np.zeros((1, D100), dtype=np.int64)
-        return (np.array(self.outcome), np.array(self.hits, dtype=np.int64), np.array(self.primary), np.array(self.secondary),
-                np.array(self.severity), hits)
+        width = max((len(p) for p in self.plans), default=0)
+        plans = np.full((len(self.plans), width), -1, dtype=np.int64)
+        for i, numbers in enumerate(self.plans):
+            plans[i, :len(numbers)] = numbers
+        return np.array(self.outcome), np.array(self.hits, dtype=np.int64), plans, np.array(self.severity), hits
 
     def numbered(self, reading: Reading) -> int:
         key = id(reading)  # readings are shared objects that live as long as the rules (one per row read)
@@ -80,14 +82,11 @@ class _ReadingsByTotal:
             self._number[key] = len(self.outcome)
             self.outcome.append(OUTCOMES.index(reading.outcome.value))
             self.hits.append(reading.hits)
-            self.primary.append(self._plan(reading.critical))
-            self.secondary.append(self._plan(reading.secondary))
+            self.plans.append([self._plan(plan) for plan in reading.plans])
             self.severity.append(-1 if reading.critical is None else self.severity_codes.index(reading.critical.severity.code))
         return self._number[key]
 
-    def _plan(self, plan: CriticalPlan | None) -> int:
-        if plan is None:
-            return -1
+    def _plan(self, plan: CriticalPlan) -> int:
         if plan not in self._plans:
             self._plans[plan] = len(self.critical_hits)
             self.critical_hits.append(critical_hits_by_die(plan, self.features))
@@ -127,13 +126,13 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
         damage = np.zeros(n, dtype=np.int64)
         outcome[fumble] = codes["fumble"]
         reached = ~fumble
-        row_outcome, row_hits, row_primary, row_secondary, row_severity, critical_hits = readings.cover(int(total.min()), int(total.max()))
+        row_outcome, row_hits, row_plans, row_severity, critical_hits = readings.cover(int(total.min()), int(total.max()))
         numbers = readings.index[total[reached] - readings.low]
         by_face = unmodified[first[reached] - 1]
         numbers = np.where(by_face >= 0, by_face, numbers)
         outcome[reached] = row_outcome[numbers]
         extras = []
-        for plan in (row_primary[numbers], row_secondary[numbers]):  # the primary's dice first, then the secondary's
+        for plan in row_plans[numbers].T:  # each critical's dice in turn: the cell's first, further, then the secondary
             extra = np.zeros(numbers.size, dtype=np.int64)
             rolled = plan >= 0
             if rolled.any():

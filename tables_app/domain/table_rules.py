@@ -156,6 +156,12 @@ class Reading:
     secondary: CriticalPlan | None = None
     cancelled: Severity | None = None
     too_light: Severity | None = None
+    more: tuple[CriticalPlan, ...] = ()  # the cell's further criticals, rolled after the first
+
+    @property
+    def plans(self) -> tuple[CriticalPlan, ...]:
+        """Every critical to roll, in order: the cell's (first, then further), then the secondary."""
+        return tuple(p for p in (self.critical, *self.more, self.secondary) if p is not None)
 
 
 class AttackRules:
@@ -243,21 +249,25 @@ class AttackRules:
         if cell.outcome is not Outcome.CRITICAL:  # step 8; an `F` cell fumbles (step 2's fumble table)
             return Reading(cell.outcome, cell.hits, read, row)
         scale = self.tables.attack.scale
-        rolled = scale.get(cell.severity)  # type: ignore[arg-type]
         reduction = self.attack.reduction
-        severity = scale.lower(rolled, reduction)  # step 9
-        if severity is None:  # cancelled: a hit with the cell's damage
-            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=rolled)
         weapon = self.attack.weapon
-        critical = CriticalPlan(self.tables.criticals[cell.critical or weapon.critical], severity, rolled, reduction)  # step 10
+        plans = []
+        for code, table in cell.criticals:  # a printed cell may call several (`36 E Heat + A Impact`): each is rolled
+            rolled = scale.get(code)
+            severity = scale.lower(rolled, reduction)  # step 9
+            if severity is not None:  # step 10 on the cell's table, else the weapon's
+                plans.append(CriticalPlan(self.tables.criticals[table or weapon.critical], severity, rolled, reduction))
+        if not plans:  # every critical cancelled: a hit with the cell's damage
+            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=scale.get(cell.severity))  # type: ignore[arg-type]
+        critical = plans[0]
         secondary = too_light = None
-        if weapon.secondary_critical:  # step 11: lowered from the severity after reduction
-            lower = scale.lower(severity, SECONDARY_DEGREES)
+        if weapon.secondary_critical:  # step 11: lowered from the (first) severity after reduction
+            lower = scale.lower(critical.severity, SECONDARY_DEGREES)
             if lower is None:
-                too_light = severity
+                too_light = critical.severity
             else:
-                secondary = CriticalPlan(self.tables.criticals[weapon.secondary_critical], lower, severity, 0)
-        return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light)
+                secondary = CriticalPlan(self.tables.criticals[weapon.secondary_critical], lower, critical.severity, 0)
+        return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light, more=tuple(plans[1:]))
 
 
 # ------------------------------------------------------- steps 2, 10: d100 reads

@@ -200,6 +200,7 @@ def attack_json(attack: Attack, result: AttackResult, dice: list[int], target: s
         },
         "critical": critical_json(result.critical),
         "secondary_critical": critical_json(result.secondary_critical),
+        "more_criticals": [critical_json(roll) for roll in result.more_criticals],
         "cancelled_critical": None if result.cancelled_critical is None else {
             "rolled_severity": result.cancelled_critical.rolled_severity, "reduction": result.cancelled_critical.reduction,
         },

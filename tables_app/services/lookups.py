@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
+from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.database import Database
@@ -63,6 +64,15 @@ def query_attack(database: Database, table_name: str, result: int, armor: str, r
     }
 
 
+def attack_rows_json(table: AttackTable) -> list[dict]:
+    """Every row, ascending: the rows the modified result reads, then the
+    `UM` rows the unmodified die reads (labelled `UM 96-100`)."""
+    unmodified = table.unmodified or RangeTable([])
+    return [{"range": row_label(span, by_die), "unmodified": by_die, "cells": [cell.text for cell in cells]}
+            for rows, by_die in ((table.rows, False), (unmodified, True))
+            for span, cells in zip(rows.ranges, rows.values)]
+
+
 def _natural_d100(roll: int) -> None:
     if not 1 <= roll <= D100:
         raise NotFound(f"roll {roll} is not a d100 roll (1-{D100}); modifiers are given separately")
@@ -114,8 +124,7 @@ def show(database: Database, kind: str, name: str, ruleset: str | None = None) -
         table = reader.load_attack_table(found)
         return {
             "kind": "attack", "table": table.name, "severities": table.scale.name, "armor": list(table.armors),
-            "rows": [{"range": r.label, "cells": [c.text for c in cells]} for r, cells in zip(table.rows.ranges, table.rows.values)],
-            "ruleset": found.ruleset,
+            "automatic_miss": table.automatic_miss, "rows": attack_rows_json(table), "ruleset": found.ruleset,
         }
     if kind in ("critical", "fumble"):
         effect = reader.load_effect_table(TableKind(kind), found)

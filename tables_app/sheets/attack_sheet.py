@@ -4,13 +4,13 @@ every cell an attack cell (docs/workbook-format.md, "attack")."""
 from __future__ import annotations
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100
-from tables_app.domain.cells import AttackCell, parse_attack_cell
+from tables_app.domain.cells import AttackCell, Critical, ExtraLetters, check_extra_letter, parse_attack_cell, parse_letter_definition
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import SeverityScale
 from tables_app.domain.tables import AttackTable
 from tables_app.import_model import Defined
-from tables_app.sheets.grid import ATTACK_FIRST_COLUMN
+from tables_app.sheets.grid import ATTACK_FIRST_COLUMN, is_letter_key
 from tables_app.sheets.shape import Grid
 from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
@@ -27,7 +27,10 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
     unmodified: list[tuple[Range, tuple[AttackCell, ...]]] = []  # printed `UM 96-100` rows
     range_cells: list[str] = []
     unmodified_cells: list[str] = []
-    known, generation = reading.attack_cells, _generation(reading, scale, ruleset)
+    letters = _extra_letters(reading, grid, scale, ruleset)
+    broken = broken or letters is None
+    letters = letters or {}
+    known, generation = reading.attack_cells, _generation(reading, scale, ruleset, letters)
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, ATTACK_FIRST_COLUMN)
         label = reading.read_row_label(grid, range_value, range_cell)
@@ -37,7 +40,7 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
             value = values[column - 1] if column <= len(values) else None
             parsed = known.get((type(value), value, generation))  # the common case, without a call
             if parsed is None:
-                parsed = _read_attack_cell(reading, grid.sheet, value, (number, column), scale, ruleset)
+                parsed = _read_attack_cell(reading, grid.sheet, value, (number, column), scale, ruleset, letters)
             if parsed is not None:
                 cells.append(parsed)
         if label is not None:  # a row with a bad cell still covers its range
@@ -101,16 +104,37 @@ def _check_unmodified(reading: Reading, sheet: str, rows: list[tuple[Range, tupl
     return ok
 
 
-def _generation(reading: Reading, scale: SeverityScale, ruleset: str) -> tuple[str, str, int]:
+def _generation(reading: Reading, scale: SeverityScale, ruleset: str, letters: ExtraLetters) -> tuple:
     """What a cell's reading depends on besides its value: the ruleset, the
-    scale, and the critical tables known so far (a cell may name one read since)."""
-    return fold(ruleset), scale.name, len(reading.out.critical_tables)
+    scale, the sheet's extra letters, and the critical tables known so far
+    (a cell may name one read since)."""
+    return fold(ruleset), scale.name, tuple(sorted(letters.items())), len(reading.out.critical_tables)
+
+
+def _extra_letters(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> ExtraLetters | None:
+    """`Severity F | E Heat + A Impact`: letters beyond the scale that stand
+    for several criticals (printed spell tables); None after a problem."""
+    letters: dict[str, tuple[Critical, ...]] = {}
+    ok = True
+    for key, (value, cell) in grid.header.items():
+        if not is_letter_key(key):
+            continue
+        letter = key.split()[1].upper()
+        try:
+            check_extra_letter(letter, scale)
+            if is_blank(value):
+                raise ValueError(f"extra letter {letter!r} needs its criticals (write Severity {letter} | E Heat + A Impact)")
+            letters[letter] = parse_letter_definition(as_text(value), scale, lambda text: reading.critical_named(text, ruleset))
+        except ValueError as exc:
+            reading.problem(grid.sheet, cell, str(exc))
+            ok = False
+    return letters if ok else None
 
 
 def _read_attack_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int], scale: SeverityScale,
-                      ruleset: str) -> AttackCell | None:
+                      ruleset: str, letters: ExtraLetters) -> AttackCell | None:
     # Printed tables repeat the same few hundred cell texts: read each once.
-    key = (type(value), value, _generation(reading, scale, ruleset))
+    key = (type(value), value, _generation(reading, scale, ruleset, letters))
     if key in reading.attack_cells:
         return reading.attack_cells[key]
     cell = coordinate(*where)  # only cells read for the first time need their name
@@ -125,9 +149,9 @@ def _read_attack_cell(reading: Reading, sheet: str, value: object, where: tuple[
 
     try:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            parsed = parse_attack_cell(as_int(value, "hits"), scale, critical_named)
+            parsed = parse_attack_cell(as_int(value, "hits"), scale, critical_named, letters)
         else:
-            parsed = parse_attack_cell(as_text(value), scale, critical_named)
+            parsed = parse_attack_cell(as_text(value), scale, critical_named, letters)
     except ValueError as exc:
         reading.problem(sheet, cell, str(exc))
         return None

@@ -16,6 +16,7 @@ from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
 HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss")
+LETTER_KEY = "severity"  # `Severity F | ...` defines an extra letter of an attack sheet
 RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block only, naming the ruleset of the workbook's other sheets
 SHEET_KINDS = (*KINDS, RULESET_KIND)
 ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
@@ -64,6 +65,9 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
         return None
     if kind in TABLE_KINDS and "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
+    for key, (_, cell) in header.items():
+        if is_letter_key(key) and kind != "attack":
+            reading.problem(name, cell.replace("B", "A", 1), f"only attack sheets define extra letters ({key.capitalize()})")
     if kind == RULESET_KIND:
         return _ruleset_sheet(reading, sheet, header, texts, rows[i:])
     if i >= len(rows):
@@ -126,7 +130,9 @@ def _header_block(rows: list[Row]) -> tuple[dict[str, tuple[object, str]], list[
             problems.append((coordinate(number, 1), f"header key {str(key)!r} is not text"))
             continue
         k = " ".join(key.casefold().replace(":", " ").split())
-        if k not in HEADER_KEYS:
+        if is_letter_key(k):  # `Severity F | E Heat + A Impact`: an extra letter (attack sheets, read there)
+            k = f"{LETTER_KEY} {k.split()[1]}"
+        if k not in HEADER_KEYS and not is_letter_key(k):
             problems.append((coordinate(number, 1), f"unknown header key {key!r} (expected one of {', '.join(k.capitalize() for k in HEADER_KEYS)})"))
         elif k in header:
             problems.append((coordinate(number, 1), f"header key {key!r} appears twice"))
@@ -191,6 +197,12 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
                 reading.problem(sheet, coordinate(row, 1), f"missing column {name.title()!r}")
                 ok = False
     return columns if ok else None
+
+
+def is_letter_key(key: str) -> bool:
+    """``severity f``: one word after Severity, of at most three letters (printed F-J)."""
+    words = key.split()
+    return len(words) == 2 and words[0] == LETTER_KEY and words[1].isalpha() and len(words[1]) <= 3
 
 
 def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[object, str]], texts: dict[str, str],

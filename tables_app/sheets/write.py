@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.names import fold
 from tables_app.domain.rulesets import DEFAULT_RULESET
@@ -24,6 +26,7 @@ WEAPON_HEADER = ("Name", "Attack table", "Max result", "Clumsy", "Critical", "Se
 CREATURE_HEADER = ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes")
 SEVERITY_HEADER = ("Code", "Name", "Modifier")
 INVALID_TITLE = re.compile(r"[\[\]:*?/\\]")
+NO_AUTOMATIC_MISS = "none"  # `Automatic miss | none`: every row is read
 
 
 @dataclass
@@ -106,7 +109,8 @@ def grid_header(sheet, row: int, names: tuple[str, ...] | list[str]) -> None:  #
 
 
 def attack_value(cell: AttackCell) -> object:
-    """Numbers stay numbers; a miss is the em dash; criticals are text."""
+    """Numbers stay numbers; a miss is the em dash, a fumble `F`; criticals
+    are text, several in one cell joined as printed (`36 E Heat + A Impact`)."""
     if cell.outcome in (Outcome.NO_DAMAGE, Outcome.HIT):
         return cell.hits
     return cell.text
@@ -121,14 +125,29 @@ def _ruleset_key(ruleset: str) -> list[tuple[str, object]]:
     return [] if fold(ruleset) == DEFAULT_RULESET else [("Ruleset", ruleset)]
 
 
+def _automatic_miss_key(table: AttackTable) -> list[tuple[str, object]]:
+    """Only a table whose automatic miss is not the usual 10 says so."""
+    if table.automatic_miss == AUTOMATIC_MISS:
+        return []
+    return [("Automatic miss", NO_AUTOMATIC_MISS if table.automatic_miss is None else table.automatic_miss)]
+
+
+def attack_rows(table: AttackTable) -> list[tuple[str, tuple[AttackCell, ...]]]:
+    """(row label, cells), ascending; the `UM` rows last, so that read from
+    the bottom up, as printed, they come first."""
+    unmodified = table.unmodified or RangeTable([])
+    return [(row_label(span, by_die), cells) for rows, by_die in ((table.rows, False), (unmodified, True))
+            for span, cells in zip(rows.ranges, rows.values)]
+
+
 def write_attack(book: Sheets, item: Named) -> None:
     table: AttackTable = item.value  # type: ignore[assignment]
     sheet = book.sheet(table.name)
     row = header_block(sheet, [("Kind", "attack"), ("Name", table.name), *_ruleset_key(item.ruleset), *_scale_key(table.scale),
-                               ("Source", item.source), ("Notes", item.notes)])
+                               *_automatic_miss_key(table), ("Source", item.source), ("Notes", item.notes)])
     grid_header(sheet, row, ["Result", *table.armors])
-    for r, (span, cells) in enumerate(zip(table.rows.ranges, table.rows.values), start=row + 1):
-        put(sheet, r, 1, span.label)
+    for r, (label, cells) in enumerate(attack_rows(table), start=row + 1):
+        put(sheet, r, 1, label)
         for c, cell in enumerate(cells, start=2):
             put(sheet, r, c, attack_value(cell))
     for c in range(2, len(table.armors) + 2):
@@ -224,8 +243,10 @@ class TemplateLists:
 
 INSTRUCTIONS = {
     "attack": "Fill every cell: a dash (—) misses, 0 connects for no damage, 7 is 7 hits, 16 Mod is 16 hits and a Moderate critical, "
-              "16 Mod Cut names the critical table. Rows may be ascending or descending and must cover 11 upward; "
-              "the last row may be open (176+).",
+              "16 Mod Cut names the critical table, F fumbles on the weapon's fumble table. Rows may be ascending or descending, "
+              "without gaps; results below the lowest row miss, and the last row may be open (176+). A row labelled UM 96-100 "
+              "is read by the unmodified die, whatever the modifiers. A result of 10 or less misses unless the header block "
+              "says Automatic miss | none (every row is read) or another number.",
     "critical": "One row per roll range, 1 up to 100 + the largest severity modifier (150 by default). Hits, Bleed, Stun and Penalty "
                 "are numbers; Effects are comma-separated tags; a range may appear twice with Condition 'helm' and 'not helm'.",
     "fumble": "One row per roll range from 1 up; the last row may be open (121+) to catch large fumble modifiers.",
@@ -305,7 +326,7 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         end = sheet.cell(row=last, column=len(header)).coordinate
         if kind == "attack":
             codes = ", ".join(lists.severities)
-            _prompt(sheet, f"B{row + 1}:{end}", "Attack cell", f"— (miss), 0, 7, or hits and a severity: 16 Mod ({codes})")
+            _prompt(sheet, f"B{row + 1}:{end}", "Attack cell", f"— (miss), F (fumble), 0, 7, or hits and a severity: 16 Mod ({codes})")
         else:
             _list_validation(sheet, ("helm", "not helm"), f"I{row + 1}:I{last}", "condition")
             sheet.column_dimensions["C"].width = 60

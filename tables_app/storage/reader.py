@@ -251,7 +251,8 @@ class Reader:
                 return self._row(c, kind, name, ruleset)
 
             attack = self._attack_table(c, row("attack", weapon.attack_table))
-            names = {weapon.critical, weapon.secondary_critical} | {cell.critical for cells in attack.rows.values for cell in cells}
+            cells = [cell for rows in (attack.rows, attack.unmodified) if rows for row in rows.values for cell in row]
+            names = {weapon.critical, weapon.secondary_critical} | {table for cell in cells for _, table in cell.criticals}
             criticals = {n: self._effect_table(c, TableKind.CRITICAL, row("critical", n)) for n in sorted(n for n in names if n)}
             fumble = self._effect_table(c, TableKind.FUMBLE, row("fumble", weapon.fumble_table)) if weapon.fumble_table else None
             return TableSet(attack, criticals, fumble)

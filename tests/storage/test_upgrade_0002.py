@@ -18,7 +18,9 @@ from tables_app.storage.connection import SCHEMA_HEAD
 
 DATA = Path(__file__).parent / "data"
 RECORDED = json.loads((DATA / "lookups_0002.json").read_text(encoding="utf-8"))
-ADDED = {"ruleset", "target_ruleset"}  # keys 0003 added beside names
+# keys added since: the ruleset beside names (0003); printed attack tables'
+# automatic miss, UM rows and a cell's further criticals (0004)
+ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_criticals"}
 
 
 def unpack(folder: Path) -> Path:
@@ -35,7 +37,7 @@ def upgraded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def without_added(value: object) -> object:
-    """``value`` without the ruleset keys of 0003, at any depth."""
+    """``value`` without the keys added since 0002, at any depth."""
     if isinstance(value, dict):
         return {k: without_added(v) for k, v in value.items() if k not in ADDED and k != "rulesets"}
     if isinstance(value, list):
