@@ -401,15 +401,17 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, rulese
 @click.option("--severity", "severity", metavar="SEV", help="Add this severity's roll modifier.")
 @click.option("--has", "features", multiple=True, metavar="FEATURE", shell_complete=names("features"), callback=_features,
               help="A feature of the target (helm, ...).")
+@click.option("--column", callback=lambda _c, _p, v: _not_blank(v, "--column"),
+              help="The printed column of a table read by attack kind (Normal, Magic, ...).")
 @ruleset_option
 @json_option
 @click.pass_context
 def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...],
-                   ruleset: str | None, as_json: bool) -> None:
+                   column: str | None, ruleset: str | None, as_json: bool) -> None:
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
     from tables_app.services import lookups
 
-    output(lookups.query_critical(database_of(ctx), table, roll, severity, features, ruleset), as_json,
+    output(lookups.query_critical(database_of(ctx), table, roll, severity, features, ruleset, column), as_json,
            lambda render: render.entry_result)
 
 
@@ -417,14 +419,18 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
 @click.argument("table", shell_complete=names("fumble"))
 @click.argument("roll", type=int)
 @click.option("--modifier", type=click.IntRange(-1_000, 1_000), default=0, show_default=True, help="The weapon's fumble modifier.")
+@click.option("--column", callback=lambda _c, _p, v: _not_blank(v, "--column"),
+              help="The weapon category column of a printed fumble table (1HE, 2H, ...).")
 @ruleset_option
 @json_option
 @click.pass_context
-def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, ruleset: str | None, as_json: bool) -> None:
+def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, column: str | None, ruleset: str | None,
+                 as_json: bool) -> None:
     """The entry of fumble TABLE for a natural d100 ROLL."""
     from tables_app.services import lookups
 
-    output(lookups.query_fumble(database_of(ctx), table, roll, modifier, ruleset), as_json, lambda render: render.entry_result)
+    output(lookups.query_fumble(database_of(ctx), table, roll, modifier, ruleset, column), as_json,
+           lambda render: render.entry_result)
 
 
 # ---------------------------------------------------------------- resolve
@@ -522,6 +528,8 @@ TABLE_OPTIONS = [
     click.option("--target", shell_complete=names("creatures"), help="A creature from the bestiary: DEF, armor, rank, features."),
     click.option("--ruleset", shell_complete=names("rulesets"), callback=lambda _c, _p, v: _not_blank(v, "--ruleset"),
                  help="Look names up in this ruleset (else RULESET:NAME, or wherever a name is)."),
+    click.option("--critical-column", callback=lambda _c, _p, v: _not_blank(v, "--critical-column"),
+                 help="The column of a critical table read by attack kind (Normal, Magic, ...); else the weapon's."),
 ]
 
 
@@ -543,7 +551,8 @@ def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
     target = attacks.TargetParts(creature=options["target"], defense=options["defense"], armor=options["armor"],
                                  rank=options["rank"], features=options["features"])
     rest = dict(cmb=options["cmb"], modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
-                ignore_crit_reduction=options["ignore_crit_reduction"], ruleset=options["ruleset"])
+                ignore_crit_reduction=options["ignore_crit_reduction"], ruleset=options["ruleset"],
+                critical_column=options["critical_column"])
     return weapon, target, rest
 
 

@@ -26,7 +26,7 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
-from tables_app.domain.tables import AttackTable, Choice, EffectTable, Rank, RollKind, Weapon, choose_branch
+from tables_app.domain.tables import AttackTable, Choice, ColumnChoice, EffectTable, Rank, RollKind, Weapon, choose_branch
 
 OPEN_HIGH = 96  # "The open-ended d100": 96-100 rolls again and adds
 OPEN_LOW = 5  # 1-5 rolls again and subtracts
@@ -48,6 +48,7 @@ class Attack:
     crit_reduction: int = 0
     ignore_crit_reduction: bool = False
     features: frozenset[str] = frozenset()
+    critical_column: str | None = None  # overrides the weapon's (attack-chosen critical tables)
 
     @property
     def effective_cmb(self) -> int:
@@ -136,6 +137,7 @@ class CriticalPlan:
     severity: Severity
     rolled: Severity
     reduction: int
+    column: int | None = None  # the printed column read (None: a one-column table)
 
 
 @dataclass(frozen=True)
@@ -256,7 +258,7 @@ class AttackRules:
             rolled = scale.get(code)
             severity = scale.lower(rolled, reduction)  # step 9
             if severity is not None:  # step 10 on the cell's table, else the weapon's
-                plans.append(CriticalPlan(self.tables.criticals[table or weapon.critical], severity, rolled, reduction))
+                plans.append(self._plan(self.tables.criticals[table or weapon.critical], severity, rolled, reduction))
         if not plans:  # every critical cancelled: a hit with the cell's damage
             return Reading(Outcome.HIT, cell.hits, read, row, cancelled=scale.get(cell.severity))  # type: ignore[arg-type]
         critical = plans[0]
@@ -266,27 +268,73 @@ class AttackRules:
             if lower is None:
                 too_light = critical.severity
             else:
-                secondary = CriticalPlan(self.tables.criticals[weapon.secondary_critical], lower, critical.severity, 0)
+                secondary = self._plan(self.tables.criticals[weapon.secondary_critical], lower, critical.severity, 0)
         return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light, more=tuple(plans[1:]))
+
+
+    def _plan(self, table: EffectTable, severity: Severity, rolled: Severity, reduction: int) -> CriticalPlan:
+        """A critical to roll, with the printed column it reads: the
+        severity's (`Roll | A | B | C | D | E`), or the attack's
+        (`Normal | Magic | ...`), or none (one column, modified roll)."""
+        return CriticalPlan(table, severity, rolled, reduction, critical_column(table, severity, self.attack))
+
+
+def critical_column(table: EffectTable, severity: Severity, attack: Attack) -> int | None:
+    """Step 10's column; ValueError when the table has none for this attack."""
+    if table.choice is ColumnChoice.NONE:
+        return None
+    if table.choice is ColumnChoice.SEVERITY:
+        wanted, whose = severity.code, f"severity {severity.code}"
+    else:
+        wanted = attack.critical_column or attack.weapon.critical_column
+        whose = f"{attack.weapon.name}'s critical column {wanted!r}" if wanted else None
+        if wanted is None:
+            raise ValueError(f"critical table {table.name!r} is read by column ({', '.join(table.columns)}): "
+                             f"give {attack.weapon.name} a Critical column, or --critical-column")
+    column = table.column(wanted)
+    if column is None:
+        raise ValueError(f"critical table {table.name!r} has no column for {whose} (columns: {', '.join(table.columns)})")
+    return column
+
+
+def fumble_column(table: EffectTable, weapon: Weapon) -> int | None:
+    """Step 2's column of a fumble table by weapon category (`1HE | 2H | ...`)."""
+    if table.choice is ColumnChoice.NONE:
+        return None
+    column = table.column(weapon.fumble_column) if weapon.fumble_column else None
+    if column is None:
+        named = f"has fumble column {weapon.fumble_column!r}" if weapon.fumble_column else "has no Fumble column"
+        raise ValueError(f"fumble table {table.name!r} is read by weapon category ({', '.join(table.columns)}), "
+                         f"and {weapon.name} {named}")
+    return column
+
+
+def check_columns(attack: Attack, tables: TableSet) -> None:
+    """Every printed column the attack can read exists (ValueError naming the
+    table and the columns otherwise): checked once, before any die."""
+    AttackRules(attack, tables)  # reads every row, so every critical's column
+    if tables.fumble is not None:
+        fumble_column(tables.fumble, attack.weapon)
 
 
 # ------------------------------------------------------- steps 2, 10: d100 reads
 def critical_roll(plan: CriticalPlan, die: int) -> int:
-    """Step 10: the critical die plus the (reduced) severity's modifier."""
-    return die + plan.severity.modifier
+    """Step 10: the critical die plus the (reduced) severity's modifier; a
+    table with printed columns is read by the die alone (the column says the severity)."""
+    return die + plan.severity.modifier if plan.column is None else die
 
 
 def critical_read(plan: CriticalPlan, die: int, features: frozenset[str]) -> tuple[int, Choice]:
     """Step 10 for one die: the modified roll, and the entry it reads
     (branches by the target's features)."""
     modified = critical_roll(plan, die)
-    return modified, plan.table.choose(modified, features)
+    return modified, plan.table.choose(modified, features, plan.column)
 
 
 def critical_faces(plan: CriticalPlan, features: frozenset[str]) -> list[tuple[int, Choice]]:
     """Step 10 over the whole die: each entry read, with how many of the 100
     faces read it (the faces' modified rolls, row by row, not face by face)."""
-    rows = plan.table.rows.counts(critical_roll(plan, 1), critical_roll(plan, D100))
+    rows = plan.table.rows_of(plan.column).counts(critical_roll(plan, 1), critical_roll(plan, D100))
     return [(faces, choose_branch(entries, features)) for faces, entries in rows]
 
 
@@ -298,12 +346,12 @@ def fumble_roll(weapon: Weapon, die: int) -> int:
 def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choice]:
     """Step 2 for one die: the modified roll and the entry it reads."""
     modified = fumble_roll(weapon, die)
-    return modified, table.choose(modified)
+    return modified, table.choose(modified, column=fumble_column(table, weapon))
 
 
 def fumble_faces(table: EffectTable, weapon: Weapon) -> list[tuple[int, Choice]]:
     """Step 2 over the whole die: each entry read, with how many faces read it."""
-    rows = table.rows.counts(fumble_roll(weapon, 1), fumble_roll(weapon, D100))
+    rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(weapon, 1), fumble_roll(weapon, D100))
     return [(faces, choose_branch(entries, frozenset())) for faces, entries in rows]
 
 

@@ -41,9 +41,23 @@ class RollKind(StrEnum):
     D100 = "d100"
 
 
+class ColumnChoice(StrEnum):
+    """How a critical or fumble table's column is chosen (printed layouts)."""
+
+    NONE = "none"  # one column; a critical roll adds the severity's modifier (version 1)
+    SEVERITY = "severity"  # `Roll | A | B | C | D | E`: the severity picks the column, the roll is not modified
+    ATTACK = "attack"  # `Roll | Normal | Magic | ...` or `Roll | 1HE | 2H | ...`: the weapon (or the attack) picks it
+
+
 @dataclass(frozen=True)
 class Entry:
-    """A row of a critical or fumble table, with its structured effects."""
+    """A row of a critical or fumble table, with its structured effects.
+
+    ``stun`` is every round stunned (``no_parry`` of them also unable to
+    parry); ``must_parry`` rounds the target must parry; ``attacker_bonus``
+    the attacker's bonus next round; ``death_in`` rounds until death (0 at
+    once, None: no death); ``column`` the printed column it stands in (None:
+    a one-column table)."""
 
     range: Range
     text: str
@@ -54,6 +68,11 @@ class Entry:
     penalty: int = 0
     effects: tuple[str, ...] = ()
     condition: str | None = None
+    must_parry: int = 0
+    no_parry: int = 0
+    attacker_bonus: int = 0
+    death_in: int | None = None
+    column: str | None = None
 
 
 @lru_cache(maxsize=1024)
@@ -102,22 +121,35 @@ class EffectTable:
 
     kind: TableKind
     name: str
-    rows: RangeTable[tuple[Entry, ...]]
+    rows: RangeTable[tuple[Entry, ...]]  # a one-column table's; else the first column's
     code: str | None = None
     scale: SeverityScale = DEFAULT_SCALE
+    choice: ColumnChoice = ColumnChoice.NONE
+    columns: tuple[str, ...] = ()  # printed columns, in order (empty: one column)
+    column_rows: tuple[RangeTable[tuple[Entry, ...]], ...] = ()  # one per column
 
-    def row(self, roll: int) -> tuple[Range, tuple[Entry, ...]]:
+    def column(self, name: str) -> int | None:
+        """The index of a printed column, its name in any spelling; None if none."""
+        key = fold(name)
+        return next((i for i, column in enumerate(self.columns) if fold(column) == key), None)
+
+    def rows_of(self, column: int | None) -> RangeTable[tuple[Entry, ...]]:
+        return self.rows if column is None else self.column_rows[column]
+
+    def row(self, roll: int, column: int | None = None) -> tuple[Range, tuple[Entry, ...]]:
         """Rolls above the top read the top row, below the bottom the bottom row."""
-        found = self.rows.lookup(roll, clamp_high=True, clamp_low=True)
+        found = self.rows_of(column).lookup(roll, clamp_high=True, clamp_low=True)
         assert found is not None
         return found
 
-    def choose(self, roll: int, features: frozenset[str] = frozenset()) -> Choice:
-        return choose_branch(self.row(roll)[1], features)
+    def choose(self, roll: int, features: frozenset[str] = frozenset(), column: int | None = None) -> Choice:
+        return choose_branch(self.row(roll, column)[1], features)
 
     @property
     def entries(self) -> list[Entry]:
-        return [entry for entries in self.rows.values for entry in entries]
+        """Every entry, column by column."""
+        tables = self.column_rows or (self.rows,)
+        return [entry for rows in tables for entries in rows.values for entry in entries]
 
     @property
     def features(self) -> frozenset[str]:
@@ -183,6 +215,8 @@ class Weapon:
     fumble_modifier: int = 0
     roll: RollKind = RollKind.OE
     notes: str | None = None
+    critical_column: str | None = None  # the column of attack-chosen critical tables (`Magic`)
+    fumble_column: str | None = None  # the column of a fumble table by weapon category (`2H`)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from tables_app.domain.dice import DiceError
 from tables_app.domain.names import fold
 from tables_app.domain.resolve import AttackResult, CriticalRoll, resolve_attack
-from tables_app.domain.table_rules import Attack, TableSet
+from tables_app.domain.table_rules import Attack, TableSet, check_columns
 from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.services.lookups import armor_column, entry_json
@@ -138,6 +138,10 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
                       **attack)  # type: ignore[arg-type]
+    try:
+        check_columns(prepared, tables)  # printed columns (severity, attack, weapon category) exist
+    except ValueError as exc:
+        raise TablesError(str(exc)) from None
     return Prepared(prepared, tables, aimed_at.creature, home, aimed_at.ruleset)
 
 

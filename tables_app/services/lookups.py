@@ -8,7 +8,7 @@ from __future__ import annotations
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.ranges import RangeTable, row_label
-from tables_app.domain.tables import AttackTable, Entry, TableKind, unknown_feature_warnings
+from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.database import Database
 
@@ -35,6 +35,8 @@ def entry_json(entry: Entry) -> dict:
         "range": entry.range.label, "text": entry.text, "title": entry.title, "hits": entry.hits,
         "bleed": entry.bleed, "stun": entry.stun, "penalty": entry.penalty,
         "effects": list(entry.effects), "condition": entry.condition,
+        "must_parry": entry.must_parry, "no_parry": entry.no_parry, "attacker_bonus": entry.attacker_bonus,
+        "death_in": entry.death_in, "column": entry.column,
     }
 
 
@@ -79,25 +81,35 @@ def _natural_d100(roll: int) -> None:
 
 
 def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...],
-                   ruleset: str | None = None) -> dict:
+                   ruleset: str | None = None, column: str | None = None) -> dict:
+    """The entry for a natural d100 ROLL: a one-column table adds the
+    severity's modifier; a printed table is read in the severity's column
+    (`Roll | A | B | ...`) or in ``column`` (`Normal | Magic | ...`)."""
     _natural_d100(roll)
     reader = database.reader()
     found = reader.locate("critical", table_name, ruleset)
     table = reader.load_effect_table(TableKind.CRITICAL, found)
-    modifier = 0
+    level = None
     if severity is not None:
         level = table.scale.find(severity)
         if level is None:
             codes = ", ".join(f"{s.code} (+{s.modifier})" for s in table.scale.levels)
             known = [s.code for s in table.scale.levels] + [s.name for s in table.scale.levels]
             raise NotFound.unknown(f"unknown severity {severity!r} for {table.name!r}", severity, known, f"severities: {codes}")
-        modifier = level.modifier
-    modified = roll + modifier
-    _, entries = table.row(modified)
-    choice = table.choose(modified, frozenset(features))
+    index = None
+    if table.choice is ColumnChoice.SEVERITY:
+        if level is None:
+            raise NotFound(f"critical table {table.name!r} has a column per severity ({', '.join(table.columns)}): give --severity")
+        index = table.column(level.code)
+    elif table.choice is ColumnChoice.ATTACK or column is not None:
+        index = _column(table, column, "--column")
+    modified = roll + (level.modifier if level is not None and index is None else 0)
+    _, entries = table.row(modified, index)
+    choice = table.choose(modified, frozenset(features), index)
     data = {
         "table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(choice.entry),
         "branches": [entry_json(e) for e in entries if e.condition is not None], "ruleset": found.ruleset,
+        "column": None if index is None else table.columns[index],
     }
     warnings = unknown_feature_warnings(features, [table])
     if warnings:
@@ -105,14 +117,30 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
     return data
 
 
-def query_fumble(database: Database, table_name: str, roll: int, modifier: int, ruleset: str | None = None) -> dict:
+def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-untyped-def]
+    """The printed column ``wanted`` of ``table`` (NotFound, with the columns, if none)."""
+    if not table.columns:
+        raise NotFound(f"{table.kind.value} table {table.name!r} has one column; {flag} is for printed tables with several")
+    if wanted is None:
+        raise NotFound(f"{table.kind.value} table {table.name!r} is read by column ({', '.join(table.columns)}): give {flag}")
+    index = table.column(wanted)
+    if index is None:
+        raise NotFound.unknown(f"{table.kind.value} table {table.name!r} has no column {wanted!r}", wanted, table.columns,
+                               f"columns: {', '.join(table.columns)}")
+    return index
+
+
+def query_fumble(database: Database, table_name: str, roll: int, modifier: int, ruleset: str | None = None,
+                 column: str | None = None) -> dict:
     _natural_d100(roll)
     reader = database.reader()
     found = reader.locate("fumble", table_name, ruleset)
     table = reader.load_effect_table(TableKind.FUMBLE, found)
+    index = _column(table, column, "--column") if table.columns or column is not None else None
     modified = roll + modifier
-    return {"table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(table.choose(modified).entry),
-            "ruleset": found.ruleset}
+    return {"table": table.name, "roll": roll, "modified_roll": modified,
+            "entry": entry_json(table.choose(modified, column=index).entry), "ruleset": found.ruleset,
+            "column": None if index is None else table.columns[index]}
 
 
 def show(database: Database, kind: str, name: str, ruleset: str | None = None) -> dict:

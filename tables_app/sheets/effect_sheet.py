@@ -1,22 +1,30 @@
 """A critical or fumble sheet: one entry per roll range, or two branches
-of a range under a condition (docs/workbook-format.md, "critical", "fumble")."""
+of a range under a condition (docs/workbook-format.md, "critical", "fumble");
+or a table as a book prints it, one column per severity, per attack kind or
+per weapon category, every cell an entry in printed notation
+(`Roll | A | B | C | D | E`, `Roll | 1HE | 1HC | 2H | ...`)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 from tables_app.domain.bounds import D100
+from tables_app.domain.effects import Branch, parse_branches
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
-from tables_app.domain.severity import SeverityScale
-from tables_app.domain.tables import EffectTable, Entry, TableKind, condition_feature
+from tables_app.domain.severity import Severity, SeverityScale
+from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, TableKind, condition_feature
 from tables_app.import_model import Defined
+from tables_app.sheets.grid import ROLL_COLUMN
 from tables_app.sheets.shape import Grid
 from tables_app.sheets.reading import Reading
-from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
+from tables_app.sheets.values import as_int, as_tags, as_text, check_value, coordinate, is_blank
 
 
 def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str) -> None:
+    if "text" not in grid.columns:  # grid.py let no other sheet through without its Text column
+        _read_printed_table(reading, grid, kind, scale, ruleset)
+        return
     name = grid.meta("name")
     located = _read_entries(reading, grid)
     groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
@@ -34,7 +42,17 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
         if not grid.rows:
             reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
         return
-    code = grid.meta("code") if kind is TableKind.CRITICAL else None
+    code = _code(grid, kind)
+    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale), ruleset)
+
+
+def _code(grid: Grid, kind: TableKind) -> str | None:
+    return grid.meta("code") if kind is TableKind.CRITICAL else None
+
+
+def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str) -> None:
+    """Check the table's name and code in its ruleset, and record it."""
+    kind, name, code = table.kind, table.name, table.code
     if kind is TableKind.CRITICAL:
         _check_critical_name(reading, grid, name, ruleset)
     if code is not None:
@@ -42,10 +60,134 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
     for key in ("code", "severities"):
         if kind is TableKind.FUMBLE and key in grid.header:
             reading.problem(grid.sheet, grid.header[key][1], f"only critical and attack tables have {key.title()} in the header block")
-    table = EffectTable(kind, name, RangeTable(rows), code, scale)
     target = reading.out.critical_tables if kind is TableKind.CRITICAL else reading.out.fumble_tables
     target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset))
 
+
+# ---------------------------------------------------------------- printed layouts
+
+def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str) -> None:
+    """`Roll | <column> | <column> ...`: one Roll column for every column; each
+    cell an entry in printed notation, its branches written inside it."""
+    printed = [(key, column) for key, column in grid.column_order if key != ROLL_COLUMN]
+    chosen = _column_choice(reading, grid, kind, scale, printed)
+    rows, cells, broken = _read_printed_rows(reading, grid, printed)
+    # The column is chosen by the severity or the attack, never by a modified roll: rows cover 1-100.
+    covered = reading.check_ranges(grid.sheet, [r for r, _ in rows], cells, must_cover_from=1, must_cover_to=D100)
+    if not grid.rows:
+        reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
+        return
+    name = grid.meta("name")
+    if name is None or chosen is None or broken or not covered or not rows:
+        return
+    choice, names = chosen
+    column_rows = tuple(
+        RangeTable([(span, tuple(_entry(span, branch, names[i]) for branch in branches[i])) for span, branches in rows])
+        for i in range(len(names))
+    )
+    table = EffectTable(kind, name, column_rows[0], _code(grid, kind), scale, choice=choice, columns=names, column_rows=column_rows)
+    _define(reading, grid, table, ruleset)
+
+
+def _column_choice(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale,
+                   printed: list[tuple[str, int]]) -> tuple[ColumnChoice, tuple[str, ...]] | None:
+    """How the table's column is chosen, and the columns' names; None after a problem.
+
+    A critical table whose every column names a severity of its scale is read
+    by severity (each column named by the severity's code); any other
+    critical table, and every printed fumble table, by the attack (a weapon's
+    Critical column or Fumble column)."""
+    written = tuple(key for key, _ in printed)
+    if kind is TableKind.FUMBLE:
+        return ColumnChoice.ATTACK, written
+    severities = [scale.find(key) for key in written]
+    if None in severities:
+        named = [key for key, severity in zip(written, severities) if severity is not None]
+        if named:  # a typo in one severity would silently make the table read by the attack
+            others = ", ".join(repr(key) for key, severity in zip(written, severities) if severity is None)
+            reading.warn(grid.sheet, f"columns {', '.join(named)} name severities of scale {scale.name!r} but {others} "
+                                     "does not: the columns are chosen by the attack (a weapon's Critical column), not by severity")
+        return ColumnChoice.ATTACK, written
+    if not _one_column_per_severity(reading, grid, scale, printed, severities):  # type: ignore[arg-type]
+        return None
+    return ColumnChoice.SEVERITY, tuple(severity.code for severity in severities)  # type: ignore[union-attr]
+
+
+def _one_column_per_severity(reading: Reading, grid: Grid, scale: SeverityScale, printed: list[tuple[str, int]],
+                             severities: list[Severity]) -> bool:
+    first: dict[str, str] = {}  # severity code → the column that names it
+    ok = True
+    for (key, column), severity in zip(printed, severities):
+        if severity.code in first:
+            reading.problem(grid.sheet, coordinate(grid.header_row, column),
+                            f"column {key!r} is severity {severity.code} again (column {first[severity.code]!r})")
+            ok = False
+        first.setdefault(severity.code, key)
+    missing = [level.code for level in scale.levels if level.code not in first]
+    if missing:
+        after_last = coordinate(grid.header_row, max(column for _, column in printed) + 1)
+        codes = ", ".join(level.code for level in scale.levels)
+        reading.problem(grid.sheet, after_last, f"no column for severit{'y' if len(missing) == 1 else 'ies'} "
+                                                f"{', '.join(missing)}: a table read by severity has a column for "
+                                                f"every severity of scale {scale.name!r} ({codes})")
+        ok = False
+    return ok
+
+
+def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, int]]
+                       ) -> tuple[list[tuple[Range, list[tuple[Branch, ...]]]], list[str], bool]:
+    """Every row with a readable range (each range once) and its cells'
+    branches, column by column; the range cells; whether anything was unreadable."""
+    rows: list[tuple[Range, list[tuple[Branch, ...]]]] = []
+    cells: list[str] = []
+    first: dict[Range, str] = {}
+    broken = False
+    for row in grid.rows:
+        number, values = row
+        range_value, range_cell = reading.cell(grid, row, ROLL_COLUMN)
+        span = reading.read_range(grid, range_value, range_cell)
+        read = [_printed_cell(reading, grid.sheet, values[column - 1] if column <= len(values) else None, (number, column))
+                for _, column in printed]
+        found = [branches for branches in read if branches is not None]
+        broken = broken or span is None or len(found) != len(read)
+        if span is None:
+            continue
+        if span in first:
+            reading.problem(grid.sheet, range_cell, f"roll {span.label} appears twice (row {first[span]}); in a printed "
+                                                    "layout a cell holds its branches (With helm: ... Without helm: ...)")
+            broken = True
+            continue
+        first[span] = range_cell
+        rows.append((span, found))
+        cells.append(range_cell)
+    return rows, cells, broken
+
+
+def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int]) -> tuple[Branch, ...] | None:
+    """A cell's branches (one, condition None, when it has none); None after a problem."""
+    if (reason := check_value(value)) is not None:
+        reading.problem(sheet, coordinate(*where), reason)
+        return None
+    if is_blank(value):
+        reading.empty(sheet, where, "empty entry", "empty entries")
+        return None
+    try:
+        return parse_branches(as_text(value))
+    except ValueError as exc:
+        reading.problem(sheet, coordinate(*where), str(exc))
+        return None
+
+
+def _entry(span: Range, branch: Branch, column: str) -> Entry:
+    """The entry of one branch; ``stun`` counts every round stunned, ``no_parry`` those also unable to parry."""
+    effects = branch.effects
+    return Entry(span, branch.text, hits=effects.hits, bleed=effects.bleed, stun=effects.rounds_stunned,
+                 penalty=effects.penalty, condition=branch.condition, must_parry=effects.must_parry,
+                 no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus, death_in=effects.death_in,
+                 column=column)
+
+
+# ---------------------------------------------------------------- one column (version 1)
 
 def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool]]:
     """Every row with a readable range, its range cell, and whether it is sound."""

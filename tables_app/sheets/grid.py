@@ -26,12 +26,14 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fumble": (("roll", "text"), ENTRY_COLUMNS),
     "weapons": (
         ("name", "attack table", "max result", "clumsy", "critical"),
-        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes"),
+        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes", "critical column", "fumble column"),
     ),
     "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "notes")),
     "severities": (("code", "name", "modifier"), ()),
 }
 ATTACK_FIRST_COLUMN = "result"
+ROLL_COLUMN = "roll"
+PRINTED_MINIMUM = 2  # printed columns that make a printed layout: `Roll | Txt` stays a one-column sheet's typo
 
 def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     name = sheet.name
@@ -160,6 +162,7 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
     width = max([len(values)] + [len(v) for _, v in data])
     columns: dict[str, int] = {}
     ok = True
+    printed = kind in ("critical", "fumble") and is_printed_header(values)
     for column in range(1, width + 1):
         raw = values[column - 1] if column <= len(values) else None
         cell = coordinate(row, column)
@@ -172,6 +175,14 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
         key = text.casefold().replace("_", " ")
         if kind == "attack":
             key = ATTACK_FIRST_COLUMN if column == 1 and key == ATTACK_FIRST_COLUMN else text
+        elif printed:
+            if key in ENTRY_COLUMNS and key != ROLL_COLUMN:
+                reading.problem(sheet, cell, f"column {text!r} belongs to the one-column layout (Roll, Text, Hits, ...); "
+                                             "a printed layout (no Text column) has Roll and its printed columns only")
+                ok = False
+                continue
+            if key != ROLL_COLUMN:
+                key = text  # a printed column is named as written: a severity (A) or what the attack picks (Magic, 2H)
         else:
             required, optional = COLUMNS[kind]
             if key not in required and key not in optional:
@@ -192,11 +203,22 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
             reading.problem(sheet, coordinate(row, 2), "an attack grid needs at least one armor column after Result")
             return None
     else:
-        for name in COLUMNS[kind][0]:
+        required = (ROLL_COLUMN,) if printed else COLUMNS[kind][0]
+        for name in required:
             if name not in columns:
                 reading.problem(sheet, coordinate(row, 1), f"missing column {name.title()!r}")
                 ok = False
     return columns if ok else None
+
+
+def is_printed_header(values: tuple[object, ...]) -> bool:
+    """A critical or fumble grid as a book prints it (`Roll | A | B | C | D | E`,
+    `Roll | 1HE | 2H | ...`): no Text column, and at least PRINTED_MINIMUM
+    columns that are not the one-column layout's."""
+    keys = [str(v).casefold().replace("_", " ") for v in values if not is_blank(v)]
+    if "text" in keys:
+        return False
+    return sum(1 for key in keys if key not in ENTRY_COLUMNS) >= PRINTED_MINIMUM
 
 
 def is_letter_key(key: str) -> bool:

@@ -7,9 +7,9 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import DASHES, parse_range
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import Creature, Rank, RollKind, Weapon
+from tables_app.domain.tables import ColumnChoice, Creature, EffectTable, Rank, RollKind, Weapon
 from tables_app.import_model import Defined
-from tables_app.sheets.shape import Grid
+from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
 
@@ -54,13 +54,60 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         modifier = reading.value(grid, row, "fumble modifier", lambda v: as_int(v, "Fumble modifier"), default=0)
         roll = reading.value(grid, row, "roll", _roll_kind, default=RollKind.OE)
         notes = reading.value(grid, row, "notes", as_text)
+        critical_column = reading.value(grid, row, "critical column", as_text)
+        fumble_column = reading.value(grid, row, "fumble column", as_text)
         if max_result is not None and max_result < 1:
             reading.problem(grid.sheet, reading.cell(grid, row, "max result")[1], "Max result must be at least 1")
         if len(reading.out.problems) > before:
             continue
+        _check_columns(reading, grid, row, ruleset, reading.out.critical_tables, (critical, secondary), "critical column", critical_column)
+        _check_columns(reading, grid, row, ruleset, reading.out.fumble_tables, (fumble,), "fumble column", fumble_column)
+        if len(reading.out.problems) > before:
+            continue
         weapon = Weapon(name=name, attack_table=attack, max_result=max_result, clumsy=clumsy, critical=critical,
-                        secondary_critical=secondary, fumble_table=fumble, fumble_modifier=modifier, roll=roll, notes=notes)
+                        secondary_critical=secondary, fumble_table=fumble, fumble_modifier=modifier, roll=roll, notes=notes,
+                        critical_column=critical_column, fumble_column=fumble_column)
         reading.out.weapons.append(Defined(weapon, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
+
+
+def _check_columns(reading: Reading, grid: Grid, row: Row, ruleset: str, defined: list[Defined],
+                   names: tuple[str | None, ...], column: str, given: str | None) -> None:
+    """A weapon's Critical column or Fumble column against ``names``, its
+    tables, where this workbook defines them (``defined``): a table read by
+    the attack's column needs the weapon's, one of its own; a column given
+    where no table is read that way is an error. Tables already in the
+    database are checked when an attack is resolved (domain/table_rules.py):
+    a later import may change them."""
+    wanted = {fold(name) for name in names if name is not None}
+    local = [d.value for d in reading.mine(defined, ruleset) if fold(d.name) in wanted]
+    title = column.capitalize()
+    by_attack = [table for table in local if table.choice is ColumnChoice.ATTACK]
+    problems = [problem for table in by_attack if (problem := _column_problem(table, given, title)) is not None]
+    if given is not None and not by_attack and local and len(local) == len(wanted):
+        problems.append(f"{title} {given!r} given, but " + "; ".join(f"{t.kind.value} table {t.name!r} {_how_read(t)}" for t in local))
+    cell = reading.cell(grid, row, column)[1] or _table_cell(reading, grid, row, column)  # the column may be absent
+    for problem in problems:
+        reading.problem(grid.sheet, cell, problem)
+
+
+def _table_cell(reading: Reading, grid: Grid, row: Row, column: str) -> str:
+    """The cell naming the weapon's table, for a column the sheet lacks."""
+    return reading.cell(grid, row, "critical" if column == "critical column" else "fumble table")[1]
+
+
+def _column_problem(table: EffectTable, given: str | None, title: str) -> str | None:
+    columns = ", ".join(table.columns)
+    if given is None:
+        return f"{table.kind.value} table {table.name!r} is read by column ({columns}): give the weapon its {title}"
+    if table.column(given) is None:
+        return f"{title} {given!r} is not a column of {table.kind.value} table {table.name!r} (columns: {columns})"
+    return None
+
+
+def _how_read(table: EffectTable) -> str:
+    if table.choice is ColumnChoice.SEVERITY:
+        return f"is read by severity ({', '.join(table.columns)})"
+    return "has one column"
 
 
 def read_creatures(reading: Reading, grid: Grid, ruleset: str) -> None:

@@ -243,10 +243,9 @@ class TemplateLists:
 
 INSTRUCTIONS = {
     "attack": "Fill every cell: a dash (—) misses, 0 connects for no damage, 7 is 7 hits, 16 Mod is 16 hits and a Moderate critical, "
-              "16 Mod Cut names the critical table, F fumbles on the weapon's fumble table. Rows may be ascending or descending, "
-              "without gaps; results below the lowest row miss, and the last row may be open (176+). A row labelled UM 96-100 "
-              "is read by the unmodified die, whatever the modifiers. A result of 10 or less misses unless the header block "
-              "says Automatic miss | none (every row is read) or another number.",
+              "16 Mod Cut names the critical table, F fumbles. Rows may be ascending or descending, without gaps; results below "
+              "the lowest row miss; the last row may be open (176+). UM 96-100 rows are read by the unmodified die, whatever "
+              "the modifiers; Automatic miss | none in the header block reads every row (by default 10 or less misses).",
     "critical": "One row per roll range, 1 up to 100 + the largest severity modifier (150 by default). Hits, Bleed, Stun and Penalty "
                 "are numbers; Effects are comma-separated tags; a range may appear twice with Condition 'helm' and 'not helm'.",
     "fumble": "One row per roll range from 1 up; the last row may be open (121+) to catch large fumble modifiers.",

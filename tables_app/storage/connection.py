@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 # The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 BUSY_TIMEOUT_MS = 10_000
 
 

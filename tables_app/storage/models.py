@@ -99,6 +99,7 @@ class CriticalTable(Provenance, table=True):
     name: str = Field(sa_type=NOCASE)
     code: str | None = Field(default=None, sa_type=NOCASE)
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
+    column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, severity, attack
 
 
 class FumbleTable(Provenance, table=True):
@@ -106,6 +107,7 @@ class FumbleTable(Provenance, table=True):
     __table_args__ = (UniqueConstraint("ruleset_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=NOCASE)
+    column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, attack
 
 
 class EntryColumns(SQLModel):
@@ -122,6 +124,14 @@ class EntryColumns(SQLModel):
     bleed: int = 0
     stun: int = 0
     penalty: int = 0
+    # printed effects (0005): rounds the target must parry, of the stunned
+    # rounds those without parry, the attacker's bonus, rounds to death
+    # (0: at once; NULL: none), and the printed column the entry stands in
+    must_parry: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
+    no_parry: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
+    attacker_bonus: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
+    death_in: int | None = None
+    column_name: str | None = None
 
 
 class CriticalEntry(EntryColumns, table=True):
@@ -244,6 +254,8 @@ class Weapon(Provenance, table=True):
     fumble_table_id: int | None = Field(default=None, foreign_key="fumble_table.id", index=True)
     fumble_modifier: int = 0
     roll_kind: str = "oe"
+    critical_column: str | None = None  # of an attack-chosen critical table (0005)
+    fumble_column: str | None = None  # of a fumble table by weapon category (0005)
 
 
 class Creature(Provenance, table=True):

@@ -23,7 +23,7 @@ from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.table_rules import TableSet
-from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.errors import Ambiguous, NotFound
 
 DEFAULT_SCALE_ID = 1
@@ -206,16 +206,24 @@ class Reader:
             f"SELECT f.entry_id, f.tag FROM {effect_name} f JOIN {entry_name} e ON e.id = f.entry_id "
             f"WHERE e.{key} = ? ORDER BY f.entry_id, f.position", (table["id"],)):
             tags[entry_id].append(tag)
-        groups: dict[Range, list[Entry]] = defaultdict(list)
-        for entry_id, low, high, text, title, hits, bleed, stun, penalty, condition in c.execute(
-            f"SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition FROM {entry_name} "
-            f"WHERE {key} = ? ORDER BY position", (table["id"],)):
+        # entries by printed column (None: a one-column table), each column by range, in order
+        columns: dict[str | None, dict[Range, list[Entry]]] = {}
+        for (entry_id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus,
+             death_in, column) in c.execute(
+                f"SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus, "
+                f"death_in, column_name FROM {entry_name} WHERE {key} = ? ORDER BY position", (table["id"],)):
             span = Range(low, high)
-            groups[span].append(Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition))
-        rows = RangeTable((span, tuple(entries)) for span, entries in groups.items())
+            columns.setdefault(column, defaultdict(list))[span].append(
+                Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition,
+                      must_parry, no_parry, attacker_bonus, death_in, column))
+        tables = {column: RangeTable((span, tuple(entries)) for span, entries in groups.items()) for column, groups in columns.items()}
+        printed = [column for column in tables if column is not None]
+        rows = tables[printed[0]] if printed else tables.get(None, RangeTable([]))
+        layout = dict(choice=ColumnChoice(table["column_choice"]), columns=tuple(printed),
+                      column_rows=tuple(tables[column] for column in printed))
         if kind is TableKind.CRITICAL:
-            return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]))
-        return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID))
+            return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]), **layout)
+        return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID), **layout)
 
     # ------------------------------------------------------------ weapons and creatures
     def load_weapon(self, name: str | Found, ruleset: str | None = None) -> Weapon:
@@ -233,6 +241,7 @@ class Reader:
             row["name"], named("attack_table", row["attack_table_id"]), row["max_result"], row["clumsy"],
             named("critical_table", row["critical_table_id"]), named("critical_table", row["secondary_critical_table_id"]),
             named("fumble_table", row["fumble_table_id"]), row["fumble_modifier"], RollKind(row["roll_kind"]), row["notes"],
+            row["critical_column"], row["fumble_column"],
         )
 
     def load_creature(self, name: str | Found, ruleset: str | None = None) -> Creature:

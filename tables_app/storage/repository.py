@@ -209,15 +209,17 @@ class Writer:
         table_model, entry_model, effect_model, key = _effect_models(kind)
         table = defined.value
         extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset)) if kind is TableKind.CRITICAL else {}
-        table_id = self._upsert_named(kind.value, defined, **extra)
+        table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, **extra)
         self.session.execute(delete(entry_model).where(getattr(entry_model, key) == table_id))
         entries = table.entries
         ids = self._new_ids(entry_model.__tablename__, len(entries))
         self._insert(
             entry_model.__tablename__,
-            ("id", key, "position", "low", "high", "label", "condition", "title", "text", "hits", "bleed", "stun", "penalty"),
+            ("id", key, "position", "low", "high", "label", "condition", "title", "text", "hits", "bleed", "stun", "penalty",
+             "must_parry", "no_parry", "attacker_bonus", "death_in", "column_name"),
             [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
-              e.hits, e.bleed, e.stun, e.penalty) for i, (entry_id, e) in enumerate(zip(ids, entries))],
+              e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column)
+             for i, (entry_id, e) in enumerate(zip(ids, entries))],
         )
         self._insert(effect_model.__tablename__, ("entry_id", "position", "tag"),
                      [(entry_id, j, tag) for entry_id, e in zip(ids, entries) for j, tag in enumerate(e.effects)])
@@ -285,6 +287,7 @@ class Writer:
             secondary_critical_table_id=self._id_of(m.CriticalTable, w.secondary_critical, ruleset),
             fumble_table_id=self._id_of(m.FumbleTable, w.fumble_table, ruleset),
             fumble_modifier=w.fumble_modifier, roll_kind=w.roll.value,
+            critical_column=w.critical_column, fumble_column=w.fumble_column,
         )
 
     def _write_creature(self, defined: Defined[Creature]) -> None:

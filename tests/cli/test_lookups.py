@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "effects", "condition"}
+ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "effects", "condition",
+              "must_parry", "no_parry", "attacker_bonus", "death_in", "column"}  # the last five: printed tables
 
 
 def as_json(result):
@@ -58,7 +59,7 @@ def test_query_attack_names_a_cell_critical_table(run):
 
 def test_query_critical_contract_and_severity_modifier(run):
     plain = as_json(run("query", "critical", "Cut", "40", "--json"))
-    assert set(plain) == {"table", "roll", "modified_roll", "entry", "branches", "ruleset"}
+    assert set(plain) == {"table", "roll", "modified_roll", "entry", "branches", "ruleset", "column"}
     assert set(plain["entry"]) == ENTRY_KEYS
     assert (plain["roll"], plain["modified_roll"]) == (40, 40)
     lethal = as_json(run("query", "critical", "Cut", "40", "--severity", "Let", "--json"))
@@ -81,7 +82,7 @@ def test_query_critical_branches(run):
 
 def test_query_fumble(run):
     data = as_json(run("query", "fumble", "Melee Fumbles", "99", "--modifier", "25", "--json"))
-    assert set(data) == {"table", "roll", "modified_roll", "entry", "ruleset"}
+    assert set(data) == {"table", "roll", "modified_roll", "entry", "ruleset", "column"}
     assert data["modified_roll"] == 124 and data["entry"]["range"] == "121+"
 
 

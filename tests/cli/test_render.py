@@ -243,3 +243,47 @@ def test_a_count_distribution_stops_at_its_last_possible_count(at_width):
     out = at_width("odds", "rise", "--accuracy", "100", "--def", "-100", "--damage", "1d6", width=80)
     rows = [line.split("│")[2].strip() for line in out.split("Criticals (n)", 1)[1].splitlines() if line.count("│") >= 3]
     assert rows[-1] == "<0.0001%" and "0" not in rows[1:]
+
+
+# ---------------------------------------------------------------- printed attack tables (issue 15)
+@pytest.fixture
+def printed_table(write_workbook, db_path):
+    """An invented table in the printed shape: no automatic miss, a `<21` bottom, F cells, UM rows."""
+    rows = [["Kind", "attack"], ["Name", "Sparks"], ["Automatic miss", "none"], [], ["Result", "NA", "HA"],
+            ["UM 96-100", "20 Mod + Lig", "15 Gri"], ["61+", "12 Lig", 6], ["21-60", 3, "—"], ["<21", "F", "F"]]
+    path = write_workbook("sparks.xlsx", {"Sparks": rows})
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "import", str(path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return "Sparks"
+
+
+def test_a_printed_grid_shows_its_um_rows_on_top_and_says_every_row_is_read(at_width, printed_table):
+    # printed layouts: `UM 96-100` rows read by the unmodified die; `Automatic miss | none`: every row is read
+    assert at_width("show", "attack", printed_table, width=80).splitlines() == [
+        "Sparks (attack table)",
+        "No automatic miss: every row is read.",
+        "┏━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━┓",
+        "┃    Result ┃           NA ┃     HA ┃",
+        "┡━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━┩",
+        "│ UM 96-100 │ 20 Mod + Lig │ 15 Gri │",
+        "│       61+ │       12 Lig │      6 │",
+        "│     21-60 │            3 │      — │",
+        "│       <21 │            F │      F │",
+        "└───────────┴──────────────┴────────┘",
+    ]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_printed_grid_fits_every_width(at_width, printed_table, width):
+    out = at_width("show", "attack", printed_table, width=width)
+    assert_readable(out, width)
+    assert {"UM", "96-100", "F", "<21", "every"} <= words(out)
+
+
+def test_an_automatic_miss_other_than_ten_is_said_under_the_title(at_width, write_workbook, db_path):
+    rows = [["Kind", "attack"], ["Name", "Pebbles"], ["Automatic miss", 4], [], ["Result", "NA"], ["5+", 2], ["1-4", "—"]]
+    path = write_workbook("pebbles.xlsx", {"Pebbles": rows})
+    assert CliRunner().invoke(cli, ["--db", str(db_path), "import", str(path)]).exit_code == 0
+    lines = at_width("show", "attack", "Pebbles", width=80).splitlines()
+    assert lines[:2] == ["Pebbles (attack table)", "Automatic miss: a result of 4 or less misses."]
+    assert at_width("show", "attack", "Edged", width=80).splitlines()[1].startswith("┏")  # 10, as usual: no line

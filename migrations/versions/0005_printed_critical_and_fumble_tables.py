@@ -1,0 +1,71 @@
+"""printed critical and fumble tables: columns chosen by severity, attack or weapon category; printed effects
+
+- ``critical_entry`` / ``fumble_entry``: ``must_parry``, ``no_parry``,
+  ``attacker_bonus`` (0 for every existing entry), ``death_in`` (NULL: no
+  death) and ``column_name`` (NULL: a one-column table).
+- ``critical_table.column_choice`` / ``fumble_table.column_choice``:
+  ``none`` for every existing table (one column), else ``severity`` or
+  ``attack``.
+- ``weapon.critical_column`` / ``weapon.fumble_column`` (NULL).
+
+Every column is added in place (no table is rebuilt). Downgrading is
+refused while a row uses any of these (0004 cannot hold it).
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-12-01 00:00:00
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+from tables_app.errors import DatabaseError
+
+
+revision: str = '0005'
+down_revision: Union[str, None] = '0004'
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+ENTRIES = ("critical_entry", "fumble_entry")
+COUNTS = ("must_parry", "no_parry", "attacker_bonus")
+
+
+def upgrade() -> None:
+    for table in ENTRIES:
+        for column in COUNTS:
+            op.add_column(table, sa.Column(column, sa.Integer(), nullable=False, server_default=sa.text("0")))
+        op.add_column(table, sa.Column("death_in", sa.Integer(), nullable=True))
+        op.add_column(table, sa.Column("column_name", sa.String(), nullable=True))
+    for table in ("critical_table", "fumble_table"):
+        op.add_column(table, sa.Column("column_choice", sa.String(), nullable=False, server_default=sa.text("'none'")))
+    op.add_column("weapon", sa.Column("critical_column", sa.String(), nullable=True))
+    op.add_column("weapon", sa.Column("fumble_column", sa.String(), nullable=True))
+
+
+def _refuse_what_0004_cannot_hold() -> None:
+    run = op.get_bind().exec_driver_sql
+    uses = {f"{table} rows with printed effects or columns":
+            f"SELECT count(*) FROM {table} WHERE must_parry OR no_parry OR attacker_bonus OR death_in IS NOT NULL "
+            "OR column_name IS NOT NULL" for table in ENTRIES}
+    uses.update({f"{table}s read by column": f"SELECT count(*) FROM {table} WHERE column_choice != 'none'"
+                 for table in ("critical_table", "fumble_table")})
+    uses["weapons with a critical or fumble column"] = ("SELECT count(*) FROM weapon WHERE critical_column IS NOT NULL "
+                                                        "OR fumble_column IS NOT NULL")
+    found = ", ".join(f"{count} {what}" for what, sql in uses.items() if (count := run(sql).scalar()))
+    if found:
+        raise DatabaseError(f"cannot downgrade below 0005: the tables use printed layouts ({found}); "
+                            "remove those workbooks first (nothing changed)")
+
+
+def downgrade() -> None:
+    # SQLite drops a plain column in place (3.35+): nothing to rebuild, no view or trigger to set aside.
+    _refuse_what_0004_cannot_hold()
+    for table in ENTRIES:
+        for column in (*COUNTS, "death_in", "column_name"):
+            op.drop_column(table, column)
+    for table in ("critical_table", "fumble_table"):
+        op.drop_column(table, "column_choice")
+    op.drop_column("weapon", "critical_column")
+    op.drop_column("weapon", "fumble_column")
