@@ -57,12 +57,14 @@ def query_attack(database: Database, table_name: str, result: int, armor: str, r
     read = table.read(result, column)
     if read is None:  # below the first row: the attack misses (docs/table-system.md step 7)
         return {"table": table.name, "result": result, "row": None, "armor": table.armors[column], "text": "",
-                "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": found.ruleset}
+                "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": found.ruleset,
+                "criticals": []}
     row, cell = read
     return {
         "table": table.name, "result": result, "row": row.label, "armor": table.armors[column], "text": cell.text,
         "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
         "ruleset": found.ruleset,
+        "criticals": [{"severity": severity, "critical_table": table} for severity, table in cell.criticals],
     }
 
 

@@ -27,9 +27,8 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
     unmodified: list[tuple[Range, tuple[AttackCell, ...]]] = []  # printed `UM 96-100` rows
     range_cells: list[str] = []
     unmodified_cells: list[str] = []
-    letters = _extra_letters(reading, grid, scale, ruleset)
-    broken = broken or letters is None
-    letters = letters or {}
+    letters, letters_read = _extra_letters(reading, grid, scale, ruleset)
+    broken = broken or not letters_read
     known, generation = reading.attack_cells, _generation(reading, scale, ruleset, letters)
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, ATTACK_FIRST_COLUMN)
@@ -111,9 +110,10 @@ def _generation(reading: Reading, scale: SeverityScale, ruleset: str, letters: E
     return fold(ruleset), scale.name, tuple(sorted(letters.items())), len(reading.out.critical_tables)
 
 
-def _extra_letters(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> ExtraLetters | None:
+def _extra_letters(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> tuple[ExtraLetters, bool]:
     """`Severity F | E Heat + A Impact`: letters beyond the scale that stand
-    for several criticals (printed spell tables); None after a problem."""
+    for several criticals (printed spell tables), and whether every one read
+    (the others still serve their cells, so one bad letter is one problem)."""
     letters: dict[str, tuple[Critical, ...]] = {}
     ok = True
     for key, (value, cell) in grid.header.items():
@@ -128,7 +128,7 @@ def _extra_letters(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: 
         except ValueError as exc:
             reading.problem(grid.sheet, cell, str(exc))
             ok = False
-    return letters if ok else None
+    return letters, ok
 
 
 def _read_attack_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int], scale: SeverityScale,

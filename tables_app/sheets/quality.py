@@ -56,8 +56,10 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         in_workbook["critical"] |= {name_key(ruleset, n) for n in (w.critical, w.secondary_critical) if n}
         if w.fumble_table:
             in_workbook["fumble"].add(name_key(ruleset, w.fumble_table))
-    for item in parsed.attack_tables:
-        in_workbook["critical"] |= {name_key(item.ruleset, c.critical) for cells in item.value.rows.values for c in cells if c.critical}
+    for item in parsed.attack_tables:  # every critical a cell names: UM rows' and a cell's further ones too
+        table = item.value
+        rows = [*table.rows.values, *(table.unmodified.values if table.unmodified else ())]
+        in_workbook["critical"] |= {name_key(item.ruleset, named) for cells in rows for c in cells for _, named in c.criticals if named}
     for kind in TABLE_KINDS:
         for item in parsed.items(kind) if weapons_in_import else ():
             key = name_key(item.ruleset, item.name)
@@ -67,18 +69,28 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
 
 
 def _falling_damage(table, sheet: str, warn) -> None:  # type: ignore[no-untyped-def]
+    """Damage that falls as the result rises, once per column. A cell is worth
+    more when it calls a more severe critical, then when it has more hits:
+    printed tables trade hits for a critical (`7` below `5 A`), which is no fall."""
+    levels = {level.code: i for i, level in enumerate(table.scale.levels)}
+    automatic = table.automatic_miss
     for column, armor in enumerate(table.armors):
-        best, best_row = -1, None
+        best, best_row, best_text = (-2, -1), None, ""
         for span, cells in zip(table.rows.ranges, table.rows.values):
             cell = cells[column]
-            if span.high is not None and span.high <= AUTOMATIC_MISS:
-                continue  # rows of 10 or less are never read
-            hits = 0 if cell.outcome is Outcome.MISS else cell.hits
-            if hits < best:
-                warn(sheet, None, f"damage falls in column {armor}: {best_row} gives {best}, {span.label} gives {cell.text}")
+            if automatic is not None and span.high is not None and span.high <= automatic:
+                continue  # rows at or below the automatic miss are never read
+            if cell.outcome in (Outcome.MISS, Outcome.FUMBLE):
+                worth = (-2, 0) if cell.outcome is Outcome.MISS else (-2, -1)
+                if best_row is None:
+                    continue  # misses and fumbles low in a table are as printed
+            else:
+                worth = (max((levels.get(code, -1) for code, _ in cell.criticals), default=-1), cell.hits)
+            if worth < best:
+                warn(sheet, None, f"damage falls in column {armor}: {best_row} gives {best_text}, {span.label} gives {cell.text}")
                 break
-            if hits > best:
-                best, best_row = hits, span.label
+            if worth > best:
+                best, best_row, best_text = worth, span.label, cell.text
 
 
 def _armor_order(armors: tuple[str, ...], sheet: str, warn) -> None:  # type: ignore[no-untyped-def]

@@ -362,8 +362,12 @@ class Reader:
                    LEFT JOIN critical_table s ON s.id = w.secondary_critical_table_id
                    LEFT JOIN fumble_table f ON f.id = w.fumble_table_id
                    WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
-            cells = c.execute(
-                """SELECT DISTINCT r.name, k.name FROM attack_cell c JOIN critical_table k ON k.id = c.critical_table_id
+            cells = c.execute(  # a cell's first critical, and its further ones (`36 E Heat + A Impact`)
+                """SELECT DISTINCT r.name, k.name FROM (
+                       SELECT id AS cell_id, critical_table_id FROM attack_cell
+                       UNION ALL SELECT cell_id, critical_table_id FROM attack_cell_critical) x
+                   JOIN attack_cell c ON c.id = x.cell_id
+                   JOIN critical_table k ON k.id = x.critical_table_id
                    JOIN ruleset r ON r.id = k.ruleset_id
                    JOIN attack_row w ON w.id = c.row_id JOIN attack_table a ON a.id = w.attack_table_id
                    LEFT JOIN workbook b ON b.id = a.workbook_id

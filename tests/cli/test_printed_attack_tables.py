@@ -84,37 +84,33 @@ def test_the_printed_sheet_imports_and_lints(run, write_workbook):
 
 def test_the_valid_printed_sheet_gives_no_other_warning(run, write_workbook):
     """No flood: `F` cells (0 hits) low in the table, rows from 1, UM rows and
-    a blank Max result warn of nothing. The one warning lint gives today is
-    wrong (the xfail below) and is left out of the count here."""
+    a blank Max result warn of nothing."""
     linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets())))
     warnings = [line for line in linted.stderr.splitlines() if line.startswith("Warning:")]
-    assert [line for line in warnings if "'Krush'" not in line] == []
-    assert len(warnings) <= 1
+    assert warnings == []
 
 
-@pytest.mark.xfail(strict=True, reason="sheets/quality.py quality_warnings gathers the critical tables attack cells use from "
-                                       "table.rows only: a table named only by `UM` row cells is reported as unused")
 def test_a_critical_table_named_only_in_um_rows_is_used(run, write_workbook):
     # printed layouts: "a range written `UM 96-100` or `UM 100` ... its cell is the result": its critical is used.
     linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets())))
     assert "no weapon or attack cell uses critical table 'Krush'" not in linted.stderr
 
 
-def test_a_dip_in_hits_that_gains_a_critical_is_one_warning_per_column(run, write_workbook):
+def test_a_dip_in_hits_that_gains_a_critical_is_no_fall(run, write_workbook):
     """Printed tables have legitimate non-monotone cells (`7` above `5 A`: the
-    critical outweighs two hits). Today the rule on falling damage compares
-    hits only, and says it once per column, not once per cell."""
+    critical outweighs two hits; `4D` above `5A`: a worse critical): a cell is
+    worth its critical's severity first, then its hits. A real fall still warns."""
     rows = [list(row) for row in BLADE_ROWS]
     rows[4] = ["91-120", "5A", "5 A", "12C"]  # column 20: 6 (61-90) then 5A; column 10: 7 (below) then 5 A
     rows[5] = ["61-90", "6", "7", "8A"]
-    rows[3] = ["121:150", "4D", "10C", "18E"]  # column 20 falls again: still one line for the column
+    rows[3] = ["121:150", "4D", "10C", "18E"]
     linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets(rows=rows))))
     assert linted.exit_code == 0
-    falls = [line for line in linted.stderr.splitlines() if "damage falls" in line]
-    assert falls == [
-        "Warning: printed.xlsx › Blade table: damage falls in column 20: 61-90 gives 6, 91-120 gives 5 A",
-        "Warning: printed.xlsx › Blade table: damage falls in column 10: 61-90 gives 7, 91-120 gives 5 A",
-    ]
+    assert [line for line in linted.stderr.splitlines() if "damage falls" in line] == []
+    rows[3] = ["121:150", "4D", "10C", "7C"]  # column 1: 12C (91-120) then 7C: the same critical, fewer hits
+    linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets(rows=rows))))
+    assert [line for line in linted.stderr.splitlines() if "damage falls" in line] == [
+        "Warning: printed.xlsx › Blade table: damage falls in column 1: 91-120 gives 12 C, 121-150 gives 7 C"]
 
 
 # ---------------------------------------------------------------- query attack

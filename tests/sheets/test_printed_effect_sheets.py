@@ -165,7 +165,7 @@ def test_the_roll_is_not_modified_so_rows_cover_1_to_100(write_workbook):
                                    "Gap": slash(rows=gap, code="S3")}) == [
         "w.xlsx › Short › A10: rows stop at 99; they must reach 100 (or end with an open top like 96+)",
         "w.xlsx › Late › A7: rows start at 2; they must cover 1 upward",
-        "w.xlsx › Gap › A8: gap between 1-5 and 7-50 (rows A7 and A8)",
+        "w.xlsx › Gap › A8: gap between 1-5 and 7-50: 6 is missing (rows A7 and A8)",
     ]
 
 
@@ -311,7 +311,12 @@ def test_tables_import_accepts_the_printed_layouts(run, write_workbook):
     })
     result = run("import", str(path))
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0].startswith("Imported printed.xlsx: ")
+    assert result.stdout.splitlines()[0] == (
+        "Imported printed.xlsx: 1 severity scale (Inv:Cuts); 1 attack table (Inv:Hack); 2 critical tables "
+        "(Inv:Slash, Inv:Great Bite); 1 fumble table (Inv:Blunders); 1 weapon (Inv:Axe)")
+    # what was stored reads back by column
+    assert run("query", "fumble", "Inv:Blunders", "90", "--column", "2h").stdout.splitlines()[1] == "Falls. +4H – 2∑∏ – (-20)"
+    assert run("query", "critical", "Inv:Slash", "30", "--severity", "E").stdout.splitlines()[1] == "Without helm: +6H – 3∑∏ – 1∫."
 
 
 def test_tables_import_refuses_a_weapon_without_its_fumble_column(run, write_workbook, dump, db_path):
@@ -323,3 +328,15 @@ def test_tables_import_refuses_a_weapon_without_its_fumble_column(run, write_wor
     assert "printed.xlsx › W › I4: fumble table 'Blunders' is read by column (1HE, 1HC, 2H, PA, MIS, TH): " \
            "give the weapon its Fumble column" in result.output
     assert dump(db_path) == before
+
+
+def test_a_table_already_in_the_database_is_checked_when_an_attack_is_resolved(run, write_workbook):
+    # A fumble table imported before may change later: only the workbook's own tables are checked at import.
+    tables = write_workbook("tables.xlsx", {"Ruleset": [["Kind", "ruleset"], ["Name", "Inv"]], "Cuts": CUTS,
+                                            "Slash": slash(), "Blunders": BLUNDERS, "Hack": HACK})
+    assert run("import", str(tables)).exit_code == 0
+    arms = write_workbook("arms.xlsx", {"Ruleset": [["Kind", "ruleset"], ["Name", "Inv"]],
+                                        "W": weapons(("Axe", "Hack", None, 2, "S", None, "Blunders", None, None))})
+    result = run("import", str(arms))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "Imported arms.xlsx: 1 weapon (Inv:Axe)"
