@@ -6,7 +6,10 @@ table_texts.py, next to this file) were written for this project. Nothing is
 copied from any published game table.
 
 Run ``python table_sources/generate.py``: it rewrites criticals.xlsx,
-attacks.xlsx, armory.xlsx and bestiary.xlsx next to this file. The output is
+attacks.xlsx, armory.xlsx and bestiary.xlsx next to this file, and
+printed.xlsx: the ruleset `Printed`, in the layouts a printed Rolemaster-style
+book uses (20 armor-type columns, criticals with a column per severity, a
+fumble table by weapon category). The output is
 deterministic, byte for byte (no randomness, fixed zip and document times).
 Layout: see the project's workbook format (header block, one blank row, grid).
 """
@@ -21,7 +24,8 @@ from openpyxl import Workbook
 HERE = Path(__file__).resolve().parent
 sys.dont_write_bytecode = True  # leave no __pycache__ next to the workbooks
 sys.path.insert(0, str(HERE))
-from table_texts import CRITICAL_TEXTS, FUMBLE_TEXTS  # noqa: E402  (the prose)
+from table_texts import (  # noqa: E402  (the prose)
+    CRITICAL_TEXTS, FUMBLE_TEXTS, PRINTED_CRITICAL_TEXTS, PRINTED_FUMBLE_TEXTS)
 
 SOURCE = "tables_app bundled tables (original)"
 SEVERITIES = [("Sup", "superficial"), ("Lig", "light"), ("Mod", "moderate"),
@@ -326,9 +330,220 @@ def build_bestiary():
     save(wb, "bestiary.xlsx")
 
 
+# ---------------------------------------------------------------- printed layouts
+# The ruleset `Printed` (printed.xlsx), in a printed book's layouts: every
+# name lives in its own ruleset, so it meets none of the tables above. Its
+# own A-E scale (the modifiers are never used by its critical tables, which
+# are read in the severity's column; the scale must exist all the same).
+PRINTED = "Printed"
+PRINTED_SOURCE = "tables_app bundled tables in printed layouts (original)"
+PRINTED_SEVERITIES = [("A", "Glancing", 0), ("B", "Telling", 10), ("C", "Serious", 20),
+                      ("D", "Dire", 30), ("E", "Ruinous", 40)]
+LETTERS = "ABCDE"
+ARMOR_TYPES = range(20, 0, -1)  # printed order: 20 (heaviest) down to 1 (none)
+EN_DASH = " \u2013 "  # between effects, as printed
+
+
+def armor_weight(k):
+    """0 (type 1) to 4.75 (type 20): five groups of four, each heavier within."""
+    return (k - 1) // 4 + ((k - 1) % 4) * 0.25
+
+
+# name: (hits start, start per weight, hits per result, hits lost per weight,
+#        first critical, critical per weight, results per severity, code, note)
+PRINTED_ATTACKS = {
+    "Bladework": (26, 9, 0.27, 0.07, 66, 5, 15, "S", "Broad edged blades: swords, axes, cleavers."),
+    "Bludgeons": (21, 6, 0.24, 0.04, 71, 3, 16, "K", "Clubs, maces and hammers: armor helps less."),
+    "Barbed Shafts": (31, 10, 0.23, 0.08, 61, 7, 14, "P", "Bows and crossbows: barbed points, stopped by plate."),
+}
+# Extras per table (invented): F below this result (all columns; Bladework
+# also below 11 for types 13 and up), the UM row and its cell.
+PRINTED_FUMBLE_BELOW = {"Bladework": 6, "Bludgeons": 6, "Barbed Shafts": 11}
+PRINTED_UM = {"Bladework": "UM 99-100", "Bludgeons": "UM 100", "Barbed Shafts": "UM 98-100"}
+
+
+def printed_value(name, r, k):
+    """(hits, severity index or -1) for result r against armor type k; None
+    for a miss."""
+    start, start_w, per, lost_w, crit, crit_w, step = PRINTED_ATTACKS[name][:7]
+    w = armor_weight(k)
+    if r < start + start_w * w:
+        return None
+    hits = int(per * (1 - lost_w * w) * (r - start - start_w * w) + 0.5)
+    if r < crit + crit_w * w:
+        return hits, -1
+    return max(1, hits), min(4, int((r - crit - crit_w * w) // step))
+
+
+def printed_code(name, k, sev):
+    """The critical's code: the table's, but light blows skid off plate (Mauling)."""
+    code = PRINTED_ATTACKS[name][7]
+    if k >= 17 and sev <= (1 if name == "Bladework" else 0):
+        return "K"
+    return code
+
+
+def printed_cell(name, r, k):
+    if r < PRINTED_FUMBLE_BELOW[name] or (name == "Bladework" and r < 11 and k >= 13):
+        return "F"
+    value = printed_value(name, r, k)
+    if value is None:
+        return "\u2014"
+    hits, sev = value
+    if sev < 0:
+        return hits
+    cell = f"{hits}{LETTERS[sev]}{printed_code(name, k, sev)}"
+    if name == "Bladework" and sev == 4 and k <= 8 and r >= 136:  # a second critical, spaced as printed
+        return f"{hits} {cell[-2:]} + {'A' if r < 146 else 'B'}K"
+    if name == "Bludgeons" and sev == 4 and k <= 4 and r >= 141:
+        return f"{hits} {cell[-2:]} + AS"
+    return cell
+
+
+def printed_um_cell(name, k):
+    hits = printed_value(name, 153, k)[0]
+    if name == "Bladework":
+        return f"{hits + 3} ES + {'C' if k <= 10 else 'B'}K"
+    if name == "Bludgeons":
+        return f"{hits + 5}EK"
+    return f"{hits + 2}{'E' if k <= 8 else 'D'}P"
+
+
+def printed_attack_rows(name):
+    """Top row first, as printed: the UM row, 151+, 146-150 ... 01-05."""
+    rows = [[PRINTED_UM[name], *(printed_um_cell(name, k) for k in ARMOR_TYPES)],
+            ["151+", *(printed_cell(name, 153, k) for k in ARMOR_TYPES)]]
+    for lo in range(146, 0, -5):
+        rows.append([f"{lo:02d}-{lo + 4:02d}", *(printed_cell(name, lo + 2, k) for k in ARMOR_TYPES)])
+    return rows
+
+
+CRITICAL_BANDS = ["01-05", "06-15", "16-30", "31-45", "46-60", "61-75", "76-85", "86-95", "96-99", "100"]
+# name, code, (hits, stun, bleed, penalty) factors, note
+PRINTED_CRITICALS = [
+    ("Hacking", "S", (1.0, 0.8, 1.0, 1.0), "Edges: bleeding cuts and severed limbs."),
+    ("Mauling", "K", (1.1, 1.3, 0.0, 1.2), "Blunt blows: stuns and broken bones."),
+    ("Skewering", "P", (0.9, 0.9, 0.6, 0.8), "Points: deep stabs, pinned limbs."),
+]
+SHIFTS = {"{}": 0.0, "{-}": -0.25, "{+}": 0.15}
+
+
+def printed_effects(power, factors):
+    """An entry's effects in printed notation for a power from 0 (01-05, A)
+    to 1 (100, E); invented formulas."""
+    hf, sf, bf, pf = factors
+    power = max(0.0, power)
+    parts = []
+    hits = int(15 * power * hf + 0.5)
+    stun = int((power - 0.2) * 5 * sf + 0.5) if power > 0.3 else 0
+    no_parry = int((power - 0.55) * 6 * sf + 0.5) if power > 0.6 else 0
+    must_parry = 1 if 0.15 < power <= 0.45 else 0
+    bleed = int(power * 4 * bf + 0.5) if power > 0.35 else 0
+    penalty = 5 * int(power * 6 * pf + 0.5) if power > 0.4 else 0
+    if hits:
+        parts.append(f"+{hits}H")
+    if stun and not no_parry:
+        parts.append(f"{stun}\u2211")
+    if no_parry:
+        parts.append(f"{no_parry}\u2211\u220f")
+    if must_parry and not (stun or no_parry):
+        parts.append(f"{must_parry}\u220f")
+    if bleed:
+        parts.append(f"{bleed}\u222b")
+    if penalty:
+        parts.append(f"(-{penalty})")
+    if 0.1 < power < 0.3:
+        parts.append("(+5)")  # the foe is off balance: the attacker's bonus
+    return EN_DASH.join(parts)
+
+
+def printed_entry(prose, power, factors):
+    """A cell: the prose with its effects where `{}` says, else after it."""
+    if "instant death" in prose:
+        return prose
+    if "{" not in prose:
+        effects = printed_effects(power, factors)
+        return f"{prose} {effects}" if effects else prose
+    for mark, shift in SHIFTS.items():
+        effects = printed_effects(power + shift, factors)
+        assert effects, (prose, power)  # a branch is never left without effects
+        prose = prose.replace(" " + mark, " " + effects)
+    return prose
+
+
+def printed_critical_rows(name, factors):
+    rows = []
+    lines = PRINTED_CRITICAL_TEXTS[name].strip().splitlines()
+    assert len(lines) == len(CRITICAL_BANDS), name
+    for i, (band, line) in enumerate(zip(CRITICAL_BANDS, lines)):
+        cells = [p.strip() for p in line.split("|")]
+        assert len(cells) == 5, (name, band)
+        rows.append([band, *(printed_entry(prose, 0.55 * i / 9 + 0.45 * s / 4, factors)
+                             for s, prose in enumerate(cells))])
+    return rows
+
+
+FUMBLE_CATEGORIES = ["1HE", "1HC", "2H", "MIS"]
+PRINTED_WEAPON_COLUMNS = ["Name", "Attack table", "Max result", "Clumsy", "Critical",
+                          "Secondary critical", "Fumble table", "Fumble column",
+                          "Fumble modifier", "Notes"]
+MISHAPS = "Weapon Mishaps"
+PRINTED_WEAPONS = [  # name, table, max (None: no cap), clumsy, crit, secondary, fumble, column, modifier, notes
+    ("Falchion", "Bladework", None, 3, "S", None, MISHAPS, "1HE", 0, "No cap, as printed."),
+    ("Hewing Sword", "Bladework", 135, 2, "Hacking", None, MISHAPS, "1HE", -5, None),
+    ("Great Chopper", "Bladework", None, 5, "S", "K", MISHAPS, "2H", 10, "Two-handed."),
+    ("Knobbed Club", "Bludgeons", None, 4, "K", None, MISHAPS, "1HC", 0, None),
+    ("Iron Cudgel", "Bludgeons", 125, 3, "Mauling", None, MISHAPS, "1HC", None, None),
+    ("Spiked Maul", "Bludgeons", None, 6, "K", "P", MISHAPS, "2H", 15, "Spiked back."),
+    ("Hunting Bow", "Barbed Shafts", None, 4, "P", None, MISHAPS, "MIS", 0, None),
+    ("Recurve Bow", "Barbed Shafts", 140, 3, "Skewering", None, MISHAPS, "MIS", 5, None),
+    ("Windlass Bow", "Barbed Shafts", None, 5, "P", None, MISHAPS, "MIS", 10, "Slow to span."),
+]
+PRINTED_CREATURES = [  # name, DEF, armor type, rank, HP, features, notes
+    ("Hill Brigand", 10, "9", None, 45, "helm", None),
+    ("Marsh Lurker", 20, "1", "normal", 60, None, "Slick hide, no armor."),
+    ("Border Rider", 15, "13", None, 70, "helm, shield", None),
+    ("Iron Sentinel", 30, "20", "heroic", 110, "helm, shield, leg armor", "Plate from crown to heel."),
+    ("Cave Stalker", 25, "5", "heroic", 90, None, "Thick leathery skin."),
+]
+
+
+def build_printed():
+    wb = new_workbook()
+    ruleset = wb.create_sheet("Ruleset")
+    for r, (key, value) in enumerate([("Kind", "ruleset"), ("Name", PRINTED), ("Source", PRINTED_SOURCE),
+                                      ("Notes", "An invented ruleset in the printed layouts.")], 1):
+        ruleset.cell(r, 1, key)
+        ruleset.cell(r, 2, value)
+    add_sheet(wb, "Severities", [("Kind", "severities"), ("Name", "Printed letters")],
+              ["Code", "Name", "Modifier"], [list(s) for s in PRINTED_SEVERITIES])
+    for name, params in PRINTED_ATTACKS.items():
+        header = [("Kind", "attack"), ("Name", name), ("Automatic miss", "none"),
+                  ("Source", PRINTED_SOURCE), ("Notes", params[-1])]
+        add_sheet(wb, name, header, ["Result", *(str(k) for k in ARMOR_TYPES)],
+                  printed_attack_rows(name), text_cols=("Result",))
+    for name, code, factors, note in PRINTED_CRITICALS:
+        header = [("Kind", "critical"), ("Name", name), ("Code", code),
+                  ("Source", PRINTED_SOURCE), ("Notes", note)]
+        add_sheet(wb, name, header, ["Roll", *LETTERS], printed_critical_rows(name, factors),
+                  text_cols=("Roll",))
+    fumbles = [[p.strip() for p in line.split("|")]
+               for line in PRINTED_FUMBLE_TEXTS[MISHAPS].strip().splitlines()]
+    add_sheet(wb, MISHAPS, [("Kind", "fumble"), ("Name", MISHAPS), ("Source", PRINTED_SOURCE),
+                            ("Notes", "Mishaps by weapon category.")],
+              ["Roll", *FUMBLE_CATEGORIES], fumbles, text_cols=("Roll",))
+    add_sheet(wb, "Weapons", [("Kind", "weapons"), ("Source", PRINTED_SOURCE)],
+              PRINTED_WEAPON_COLUMNS, [list(w) for w in PRINTED_WEAPONS])
+    add_sheet(wb, "Creatures", [("Kind", "creatures"), ("Source", PRINTED_SOURCE)],
+              ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes"],
+              [list(c) for c in PRINTED_CREATURES], text_cols=("Armor",))
+    save(wb, "examples/printed.xlsx")
+
+
 if __name__ == "__main__":
     build_criticals()
     build_attacks()
     build_armory()
     build_bestiary()
-    print("wrote", ", ".join(f"{n}.xlsx" for n in ("criticals", "attacks", "armory", "bestiary")))
+    build_printed()
+    print("wrote", ", ".join(f"{n}.xlsx" for n in ("criticals", "attacks", "armory", "bestiary", "printed")))

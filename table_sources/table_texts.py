@@ -202,3 +202,62 @@ FUMBLE_TEXTS = {
 121+ | Shattering recoil | The weapon breaks apart and lashes you across the face. | 5 | 2 | -10 | weapon breaks, prone
 """,
 }
+
+# ---------------------------------------------------------------- printed layouts
+# The `Printed` ruleset (printed.xlsx): critical tables with a column per
+# severity. One line per roll band, the five cells A | B | C | D | E, prose
+# only: generate.py appends each cell's effects in printed notation. `{}`,
+# `{-}` and `{+}` put the cell's effects (weaker, stronger) where written
+# instead, for cells with branches; a cell saying `instant death` gets none.
+PRINTED_CRITICAL_TEXTS = {
+    "Hacking": """
+Weak stroke, foe unharmed. | Blade skips off the belt. | Glancing cut to the hip. | Scraped shoulder. | Nick on the cheek, foe flinches.
+Cloak sliced. | Light cut on the wrist. | Thin cut along the arm. | Cut across the back of the hand. | Sharp cut under the ribs.
+Foe steps back from the edge. | Shallow cut to the thigh. | Cut to the upper arm. | Slice across the chest. | Deep cut in the side.
+Scratch on the shin. | Edge opens the forearm. | Gash along the calf. | w/ leg armor: Greave takes the stroke {-}. w/o leg armor: Calf laid open {+}. | Long gash across the back.
+Cut to the knuckles. | Cut to the shoulder. | Blade bites the hip. | Thigh cut to the bone. | Sword arm slashed; grip falters.
+Foe spins away, bleeding. | Cut across the ribs. | Forearm tendons cut. | Back of the knee cut; foe kneels. | With helm: Helm strap cut, helm falls {-}. Without helm: Scalp opened to the bone {+}.
+Cut to the neck, shallow. | Stroke opens the belly skin. | Deep cut to the thigh. | Weapon hand cut; fingers useless. | Shoulder cleft deep.
+Slash to the face. | Hamstring nicked. | Chest opened. | Abdomen slit. | Arm severed at the elbow.
+Ear cut away. | Artery in the arm cut. | Leg tendons cut; foe falls. | Neck cut; foe dies in 12 rounds. | Throat cut; foe dies in 6 rounds.
+Hand cut to the bone. | Collarbone split. | Side opened to the lung; foe dies in 9 rounds. | Spine cut; foe dies in 3 rounds. | Head struck from the shoulders. instant death
+""",
+    "Mauling": """
+Blow glances off. | Dull thud on the arm. | Bruised hip. | Knock to the shoulder. | Jarring blow to the chest.
+Foe sways. | Knuckles bruised. | Thump to the ribs. | Foe knocked sideways. | Knee struck hard.
+Blow to the forearm. | Hip battered. | Jab to the gut; foe doubles over. | Shoulder jarred numb. | Blow to the back; foe stumbles.
+Shin knocked. | Chest thumped; breath lost. | Elbow cracked. | Ribs cracked. | Heavy blow staggers foe.
+Thigh bruised. | Wrist jarred; grip loosens. | With helm: Helm dented, foe dazed {-}. Without helm: Crack to the skull {+}. | Kneecap broken. | Collarbone broken.
+Foot stamped. | Blow to the kidneys. | Forearm broken. | Hip shattered; foe falls. | Blow to the spine; legs numb.
+Blow to the temple; foe reels. | Shoulder knocked out of joint. | Shin broken. | Jaw broken. | With helm: Helm crushed in {-}. Without helm: Skull fractured {+}.
+Chest struck; foe gasps. | Ribs broken. | Both arms battered numb. | Breastbone cracked. | Pelvis broken; foe collapses.
+Nose broken. | Knee crushed; foe drops. | Back broken. | Chest caved in; foe dies in 12 rounds. | Neck broken; foe dies in 3 rounds.
+Weapon arm broken. | Blow to the throat. | Skull cracked open; foe dies in 9 rounds. | Head crushed; foe dies in 2 rounds. | Head smashed flat. instant death
+""",
+    "Skewering": """
+Point skids aside. | Prick on the arm. | Point catches cloth. | Jab to the hip. | Shallow stab in the thigh.
+Foe twists away. | Point grazes the side. | Stab to the upper arm. | Point sinks into the shoulder. | Stab under the arm.
+Prick to the calf. | Stab to the thigh. | Point in the forearm. | With shield: Shield arm pinned {-}. Point drives deep into the side {+}. | Stab in the belly.
+Point in the foot. | Stab to the hand. | Stab through the calf. | Point lodges in the hip. | Thrust between the ribs.
+Point cuts the ear. | Stab to the buttock. | Shoulder pierced. | Thigh run through. | Lung nicked; foe coughs blood.
+Stab to the knee. | Upper arm run through. | Stab in the lower back. | With shield: Point through the shield into the arm {-}. Stab in the gut {+}. | Kidney pierced.
+Point scrapes the ribs. | Hand pinned. | Stab into the groin. | Lung pierced. | Point in the eye.
+Stab in the neck, shallow. | Foot pinned; foe falls. | Elbow pierced. | Point in the liver. | Belly run through.
+Point in the cheek. | Thigh artery nicked. | Lung run through. | Heart grazed; foe dies in 9 rounds. | Throat pierced; foe dies in 4 rounds.
+Stab in the wrist. | Point in the knee joint. | Gut run through; foe dies in 12 rounds. | Point in the brain; foe dies in 1 round. | Heart pierced. instant death
+""",
+}
+
+# A fumble table by weapon category: "Roll | 1HE | 1HC | 2H | MIS", effects as printed.
+PRINTED_FUMBLE_TEXTS = {
+    "Weapon Mishaps": """
+01-20 | Loses the rhythm of the swing. | Swings at empty air. | Heavy swing pulls wide. | Shot goes high.
+21-40 | Grip slips; recovers. 1∏ | Handle turns in the hand. 1∏ | Overswings and wobbles. 2∏ | Nocks clumsily. 1∏
+41-55 | Stumbles on loose ground. 1∑ | Strikes own shield rim. 1∑ | Haft catches the ground. 1∑ – (-10) | Drops the missile. (-10)
+56-70 | Blade turns flat, wrist twisted. +2H – 1∑ | Clubs own knee. +3H – 1∑ | Wrenches the back. +2H – 2∏ – (-10) | String slaps the forearm. +2H
+71-80 | Drops the weapon. 2∑ | Weapon flies from the hand. 2∑ | Loses footing and sits down hard. 2∑∏ | Missile snaps. 1∑
+81-90 | Cuts own leg. +4H – 1∫ | Hits own foot. +4H – 2∑ | Strikes an ally nearby. 2∑ – (+10) | Shot strikes an ally. 1∑∏
+91-100 | Falls on own blade. +6H – 2∑∏ – 1∫ | Trips and falls. +3H – 3∑ | Weapon breaks on the swing. 3∑ – (-20) | Bow breaks; lash across the face. +4H – 2∑∏
+101+ | Impales own thigh. +8H – 3∑∏ – 2∫ – (-20) | Knocks self senseless. +6H – 4∑∏ | Falls and breaks an arm. +7H – 3∑∏ – (-30) | Bow snaps in hand. +6H – 3∑ – 1∫ – (-15)
+""",
+}

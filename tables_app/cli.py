@@ -348,6 +348,25 @@ def remove(ctx: click.Context, workbooks: tuple[str, ...], ruleset: str | None, 
         say(f"  rulesets left empty: {', '.join(report.rulesets)}")
 
 
+@cli.command()
+@click.argument("name", required=False)
+@json_option
+def example(name: str | None, as_json: bool) -> None:
+    """The path of a shipped example workbook (all of them without NAME): tables import "$(tables example printed)"."""
+    from tables_app.services.database_setup import example_workbook, example_workbooks
+
+    if name is None:
+        examples = {stem: str(path) for stem, path in example_workbooks().items()}
+        if as_json:
+            emit_json({"examples": examples})
+        else:
+            for stem, path in examples.items():
+                click.echo(f"{stem}\t{path}")
+        return
+    path = str(example_workbook(name))
+    emit_json({"name": name, "path": path}) if as_json else click.echo(path)
+
+
 @cli.command("list")
 @click.argument("kind", required=False, type=LIST_CHOICES)
 @ruleset_option

@@ -8,6 +8,7 @@ split into column groups, and text wraps at spaces. No word is ever cut to
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from rich.console import Console, Group, RenderableType
@@ -105,9 +106,15 @@ def shown(data: dict) -> RenderableType:
         return Group(title, *([wrapped(Text(miss))] if miss else []), AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
-        return Group(title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})"),
-                     AtWidth(lambda console, width: _entries(console, data["entries"], width)))
-    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items() if key not in ("kind", "name", "ruleset")]
+        code += f", rolled {data['roll_kind']}" if data.get("roll_kind", "d100") != "d100" else ""  # `Roll kind | oeh`
+        title = title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})")
+        if data.get("columns"):
+            choice = wrapped(Text(_column_choice_line(data), style="dim"))
+            return Group(title, choice, AtWidth(lambda console, width: _printed_entries(console, data, width)))
+        return Group(title, AtWidth(lambda console, width: _entries(console, data["entries"], width)))
+    unset_columns = {key for key in ("critical_column", "fumble_column") if key in data and data[key] is None}
+    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items()
+            if key not in ("kind", "name", "ruleset", *unset_columns)]
     return Group(title_line(f"{shown_name(ruleset, data['name'])} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
 
 
@@ -147,15 +154,77 @@ def _entries(console: Console, entries: list[dict], width: int) -> Text:
     return joined_lines(lines)
 
 
+def _column_choice_line(data: dict) -> str:
+    columns = ", ".join(data["columns"])
+    if data.get("choice") == "severity":
+        return f"A column per severity ({columns}): the severity picks the column, the roll is not modified."
+    picker = "Critical column" if data["kind"] == "critical" else "Fumble column"
+    return f"Columns {columns}: the weapon's {picker} picks the column."
+
+
+def _printed_entries(console: Console, data: dict, width: int) -> Text:
+    """A printed table as the book reads: for each range, each column's
+    entries, one block each (``41-80  E: With helm: ...``), its effects below."""
+    cells: dict[str, dict[str, list[dict]]] = {}  # range → column → entries
+    for e in data["entries"]:
+        cells.setdefault(e["range"], {}).setdefault(e["column"], []).append(e)
+    lines: list[Text] = []
+    for label, columns in cells.items():
+        for column in data["columns"]:
+            for e in columns.get(column, []):
+                head = Text(f"{label}  {column}", style="bold")
+                if e["condition"] and not _states_its_condition(e):
+                    head.append(f" ({e['condition']})")
+                head.append(": ")
+                head.append_text(_entry_text(e))
+                lines += hanging_lines(console, head, width, 2)
+                summary = effects(e)
+                if summary:
+                    lines += indented_lines(console, Text(summary, style="yellow"), width, 2)
+    return joined_lines(lines)
+
+
+def _entry_text(e: dict) -> Text:
+    """A lone branch (`With shield: ...`) with nothing after it leaves everyone else an empty entry."""
+    return Text(e["text"]) if e["text"] else Text(NOTHING_HAPPENS, style="dim")
+
+
+NOTHING_HAPPENS = "(nothing happens)"
+_MARKER_WORDS = {True: ("with", "w/", "if"), False: ("without", "w/o", "if not")}
+
+
+def _states_its_condition(e: dict) -> bool:
+    """Whether the text of a branch says its condition (`With helm: ...`);
+    a lone branch's other entry (plain text for everyone else) does not."""
+    condition = e["condition"]
+    positive = not condition.startswith("not ")
+    feature = condition.removeprefix("not ")
+    words = "|".join(re.escape(word) for word in _MARKER_WORDS[positive])
+    return re.search(rf"(?<![\w/])(?:{words})\s*{re.escape(feature)}\s*:", e["text"], re.IGNORECASE) is not None
+
+
 def _zero(n: int) -> str:
     return "" if n == 0 else str(n)
 
 
 def effects(e: dict) -> str:
-    """An entry's hits, bleeding, stun, penalty and named effects in words."""
+    """An entry's hits, bleeding, stun (and the rounds of it without parry),
+    rounds it must parry, penalty, the attacker's bonus, death, and named
+    effects in words."""
     parts = [f"+{e['hits']} hits" if e["hits"] else "", f"bleed {e['bleed']}/rnd" if e["bleed"] else "",
-             f"stun {e['stun']} rnd" if e["stun"] else "", f"penalty {e['penalty']}" if e["penalty"] else ""]
+             f"stun {e['stun']} rnd" if e["stun"] else "", f"no parry {e['no_parry']}" if e.get("no_parry") else "",
+             f"must parry {e['must_parry']}" if e.get("must_parry") else "",
+             f"penalty {e['penalty']}" if e["penalty"] else "",
+             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", _death(e.get("death_in"))]
     return ", ".join(x for x in [*parts, *e["effects"]] if x)
+
+
+def _death(death_in: int | None) -> str:
+    if death_in is None:
+        return ""
+    if death_in == 0:
+        return "instant death"
+    return f"dies in {death_in} round{'' if death_in == 1 else 's'}"
 
 
 def entry_result(data: dict) -> AtWidth:
@@ -165,11 +234,14 @@ def entry_result(data: dict) -> AtWidth:
     if data["modified_roll"] != data["roll"]:
         text.append(f" → {data['modified_roll']}")
     text.append(f" ({e['range']}")
+    if data.get("column"):
+        text.append(f", column {data['column']}")
     text.append(f", {e['condition']})" if e["condition"] else ")")
     text.append("\n")
     if e["title"]:
         text.append(e["title"] + ". ", style="bold")
-    text.append(e["text"] + "\n")
+    text.append_text(_entry_text(e))
+    text.append("\n")
     summary = effects(e)
     if summary:
         text.append(summary + "\n", style="yellow")

@@ -6,6 +6,8 @@
 - ``critical_table.column_choice`` / ``fumble_table.column_choice``:
   ``none`` for every existing table (one column), else ``severity`` or
   ``attack``.
+- ``critical_table.roll_kind``: ``d100`` for every existing table, or
+  ``oeh`` (the critical die is open-ended high, as large-creature criticals).
 - ``weapon.critical_column`` / ``weapon.fumble_column`` (NULL).
 
 Every column is added in place (no table is rebuilt). Downgrading is
@@ -40,6 +42,7 @@ def upgrade() -> None:
         op.add_column(table, sa.Column("column_name", sa.String(), nullable=True))
     for table in ("critical_table", "fumble_table"):
         op.add_column(table, sa.Column("column_choice", sa.String(), nullable=False, server_default=sa.text("'none'")))
+    op.add_column("critical_table", sa.Column("roll_kind", sa.String(), nullable=False, server_default=sa.text("'d100'")))
     op.add_column("weapon", sa.Column("critical_column", sa.String(), nullable=True))
     op.add_column("weapon", sa.Column("fumble_column", sa.String(), nullable=True))
 
@@ -51,6 +54,7 @@ def _refuse_what_0004_cannot_hold() -> None:
             "OR column_name IS NOT NULL" for table in ENTRIES}
     uses.update({f"{table}s read by column": f"SELECT count(*) FROM {table} WHERE column_choice != 'none'"
                  for table in ("critical_table", "fumble_table")})
+    uses["critical tables rolled open-ended"] = "SELECT count(*) FROM critical_table WHERE roll_kind != 'd100'"
     uses["weapons with a critical or fumble column"] = ("SELECT count(*) FROM weapon WHERE critical_column IS NOT NULL "
                                                         "OR fumble_column IS NOT NULL")
     found = ", ".join(f"{count} {what}" for what, sql in uses.items() if (count := run(sql).scalar()))
@@ -67,5 +71,6 @@ def downgrade() -> None:
             op.drop_column(table, column)
     for table in ("critical_table", "fumble_table"):
         op.drop_column(table, "column_choice")
+    op.drop_column("critical_table", "roll_kind")
     op.drop_column("weapon", "critical_column")
     op.drop_column("weapon", "fumble_column")

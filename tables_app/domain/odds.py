@@ -24,7 +24,7 @@ from tables_app.domain.cells import Outcome
 from tables_app.domain.distributions import TAIL_CUT
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (
-    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, damage, first_die, fumble_faces,
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, damage, first_die, fumble_faces,
 )
 from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
@@ -167,19 +167,28 @@ def _sliding_sums(kernel: list[int], width: int) -> list[int]:
 
 
 @lru_cache(maxsize=4096)
-def critical_hits_over_die(table: EffectTable, severity: Severity, features: frozenset[str]) -> int:
-    """The extra hits of the critical die (step 10) summed over its 100 faces."""
-    plan = CriticalPlan(table, severity, severity, 0)
-    return sum(faces * choice.entry.hits for faces, choice in critical_faces(plan, features))
+def critical_hits_over_die(table: EffectTable, severity: Severity, features: frozenset[str], column: int | None = None) -> int | Fraction:
+    """The extra hits of the critical die (step 10) summed over its 100 faces
+    (an int); on a `Roll kind | oeh` table each face of 96-100 is weighed
+    over the open-ended tail it opens (a Fraction, exact to the tail's cut)."""
+    plan = CriticalPlan(table, severity, severity, 0, column)
+    if table.roll is not RollKind.OEH:
+        return sum(faces * choice.entry.hits for faces, choice in critical_faces(plan, features))
+    tail, denominator = open_ended_tail()
+    closed = sum(critical_read(plan, face, features)[1].entry.hits for face in range(1, D100 + 1) if not chain_goes_on(face))
+    opened = sum(weight * critical_read(plan, face + added, features)[1].entry.hits
+                 for face in range(1, D100 + 1) if chain_goes_on(face)
+                 for added, weight in enumerate(tail) if weight)
+    return closed + Fraction(opened, denominator)
 
 
-def expected_critical_hits(table: EffectTable, severity: Severity, features: frozenset[str]) -> Fraction:
+def expected_critical_hits(table: EffectTable, severity: Severity, features: frozenset[str], column: int | None = None) -> Fraction:
     """Mean extra hits of the critical die, over its 100 faces."""
-    return Fraction(critical_hits_over_die(table, severity, features), D100)
+    return Fraction(critical_hits_over_die(table, severity, features, column)) / D100
 
 
-def _hits_over_die(plan: CriticalPlan | None, features: frozenset[str]) -> int:
-    return 0 if plan is None else critical_hits_over_die(plan.table, plan.severity, features)
+def _hits_over_die(plan: CriticalPlan | None, features: frozenset[str]) -> int | Fraction:
+    return 0 if plan is None else critical_hits_over_die(plan.table, plan.severity, features, plan.column)
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from tables_app.domain.cells import Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead: re-exported)
-    Attack, AttackRules, CellRead, CriticalPlan, FirstDie, Reading, TableSet, critical_read, damage, first_die,
-    fumble_read, open_ended_roll,
+    Attack, AttackRules, CellRead, CriticalPlan, critical_dice, FirstDie, Reading, TableSet, critical_read, damage, first_die,
+    fumble_column, fumble_read, open_ended_roll,
 )
 from tables_app.domain.tables import EffectTable, Entry, Weapon
 
@@ -30,6 +30,7 @@ class CriticalRoll:
     modified_roll: int
     entry: Entry
     other: Entry | None  # the branch not taken, if the range has two
+    open_ended: tuple[int, ...] = ()  # dice added on a `Roll kind | oeh` table
 
 
 @dataclass(frozen=True)
@@ -145,14 +146,21 @@ def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, step
 
 def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[str], label: str) -> CriticalRoll:
     table, severity = plan.table, plan.severity
-    roll = dice.roll(D100, f"{label.lower()} roll on {table.name}")
-    modified, choice = critical_read(plan, roll, attack.features)
+    rolled = critical_dice(plan, dice, f"{label.lower()} roll on {table.name}")
+    roll = rolled.unmodified
+    modified, choice = critical_read(plan, rolled.total, attack.features)
     entry = choice.entry
-    steps.append(f"{label}: {severity.code} on {table.name}, {roll} {_signed(severity.modifier)} = {modified} ({_describe_entry(entry)}).")
+    chain = f"{' + '.join(map(str, (roll, *rolled.extra)))} = {rolled.total} (open-ended)" if rolled.extra else str(roll)
+    if plan.column is None:
+        steps.append(f"{label}: {severity.code} on {table.name}, {chain} {_signed(severity.modifier)} = {modified} "
+                     f"({_describe_entry(entry)}).")
+    else:  # a printed table: the column is chosen, the roll is read as it fell
+        steps.append(f"{label}: {severity.code} on {table.name}, column {table.columns[plan.column]}, roll {chain} "
+                     f"({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
     if choice.other is not None:
         steps.append(f"  (if {choice.other.condition}: {_describe_entry(choice.other)})")
-    return CriticalRoll(table.name, severity.code, plan.rolled.code, plan.reduction, roll, modified, entry, choice.other)
+    return CriticalRoll(table.name, severity.code, plan.rolled.code, plan.reduction, roll, modified, entry, choice.other, rolled.extra)
 
 
 def _roll_fumble(weapon: Weapon, table: EffectTable | None, dice: Dice, steps: list[str]) -> FumbleRoll | None:
@@ -162,7 +170,9 @@ def _roll_fumble(weapon: Weapon, table: EffectTable | None, dice: Dice, steps: l
     roll = dice.roll(D100, f"fumble roll on {table.name}")
     modified, choice = fumble_read(table, roll, weapon)
     entry = choice.entry
-    steps.append(f"Fumble: {table.name}, {roll} {_signed(weapon.fumble_modifier)} = {modified} ({_describe_entry(entry)}).")
+    column = fumble_column(table, weapon)
+    where = f"{table.name}, column {table.columns[column]}" if column is not None else table.name
+    steps.append(f"Fumble: {where}, {roll} {_signed(weapon.fumble_modifier)} = {modified} ({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
     return FumbleRoll(table.name, roll, modified, entry)
 

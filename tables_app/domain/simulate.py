@@ -13,8 +13,10 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.dice import SeededDice
 from tables_app.domain.table_rules import (
-    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_hits_by_die, first_die,
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_hits_by_die,
+    critical_hits_by_total, first_die,
 )
+from tables_app.domain.tables import RollKind
 from tables_app.domain.table_rules import damage as damage_of  # the step; ``damage`` below is the array
 
 OUTCOMES = tuple(o.value for o in Outcome)
@@ -55,7 +57,8 @@ class _ReadingsByTotal:
         self.hits: list[int] = []
         self.plans: list[list[int]] = []  # per reading, the plan numbers of every critical it rolls, in order
         self.severity: list[int] = []
-        self.critical_hits: list[list[int]] = []
+        self.critical_hits: list[list[int]] = []  # per plan, by total: 100 faces, or OPEN_CRITICAL_REACH totals
+        self.open_ended: list[bool] = []  # per plan: a `Roll kind | oeh` table
 
     def cover(self, low: int, high: int):  # type: ignore[no-untyped-def]
         """Make ``index`` reach totals low..high; returns the per-reading arrays."""
@@ -69,7 +72,11 @@ class _ReadingsByTotal:
             after = [self.numbered(self.rules.read_total(t)) for t in range(self.high, new_high)]
             self.index = np.concatenate([np.array(before, dtype=np.int64), self.index, np.array(after, dtype=np.int64)])
             self.low, self.high = new_low, new_high
-        hits = np.array(self.critical_hits, dtype=np.int64) if self.critical_hits else np.zeros((1, D100), dtype=np.int64)
+        width = max((len(row) for row in self.critical_hits), default=D100)
+        hits = np.zeros((max(len(self.critical_hits), 1), width), dtype=np.int64)
+        for i, row in enumerate(self.critical_hits):  # a d100 plan's row is read only at 1-100
+            hits[i, :len(row)] = row
+        self.opens = np.array(self.open_ended or [False], dtype=bool)
         width = max((len(p) for p in self.plans), default=0)
         plans = np.full((len(self.plans), width), -1, dtype=np.int64)
         for i, numbers in enumerate(self.plans):
@@ -89,7 +96,9 @@ class _ReadingsByTotal:
     def _plan(self, plan: CriticalPlan) -> int:
         if plan not in self._plans:
             self._plans[plan] = len(self.critical_hits)
-            self.critical_hits.append(critical_hits_by_die(plan, self.features))
+            opens = plan.table.roll is RollKind.OEH
+            self.open_ended.append(opens)
+            self.critical_hits.append(critical_hits_by_total(plan, self.features) if opens else critical_hits_by_die(plan, self.features))
         return self._plans[plan]
 
 
@@ -136,8 +145,11 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
             extra = np.zeros(numbers.size, dtype=np.int64)
             rolled = plan >= 0
             if rolled.any():
-                dice = rng.integers(1, D100 + 1, int(rolled.sum()))
-                extra[rolled] = critical_hits[plan[rolled], dice - 1]
+                dice = rng.integers(1, D100 + 1, int(rolled.sum())).astype(np.int64)
+                opens = readings.opens[plan[rolled]] & goes_on[dice - 1]
+                if opens.any():  # `Roll kind | oeh`: 96-100 rolls again and adds
+                    _open(rng, dice, opens, 1, goes_on)
+                extra[rolled] = critical_hits[plan[rolled], np.minimum(dice, critical_hits.shape[1]) - 1]
             extras.append(extra)
         damage[reached] = damage_of(row_hits[numbers], extras)
         severities = row_severity[numbers]

@@ -324,6 +324,15 @@ def critical_roll(plan: CriticalPlan, die: int) -> int:
     return die + plan.severity.modifier if plan.column is None else die
 
 
+def critical_dice(plan: CriticalPlan, dice: Dice, label: str) -> OpenEndedRoll:
+    """Step 10's die: a d100, open-ended high on a `Roll kind | oeh` table
+    (96-100 rolls again and adds, as large-creature criticals are rolled)."""
+    first = dice.roll(D100, label)
+    if plan.table.roll is RollKind.OEH:
+        return open_ended_roll(first, first_die(first, 0, RollKind.OEH), dice)
+    return OpenEndedRoll(first, (), first, 0)
+
+
 def critical_read(plan: CriticalPlan, die: int, features: frozenset[str]) -> tuple[int, Choice]:
     """Step 10 for one die: the modified roll, and the entry it reads
     (branches by the target's features)."""
@@ -353,6 +362,15 @@ def fumble_faces(table: EffectTable, weapon: Weapon) -> list[tuple[int, Choice]]
     """Step 2 over the whole die: each entry read, with how many faces read it."""
     rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(weapon, 1), fumble_roll(weapon, D100))
     return [(faces, choose_branch(entries, frozenset())) for faces, entries in rows]
+
+
+OPEN_CRITICAL_REACH = 13 * D100  # totals read for an open-ended critical die: 12 more 96+ dice are rarer than 1e-15
+
+
+def critical_hits_by_total(plan: CriticalPlan, features: frozenset[str], reach: int = OPEN_CRITICAL_REACH) -> list[int]:
+    """The extra hits of every total 1..``reach`` of an open-ended critical
+    die (`Roll kind | oeh`), read one by one (simulate indexes it by total)."""
+    return [critical_read(plan, total, features)[1].entry.hits for total in range(1, reach + 1)]
 
 
 def critical_hits_by_die(plan: CriticalPlan, features: frozenset[str]) -> list[int]:

@@ -127,6 +127,7 @@ class EffectTable:
     choice: ColumnChoice = ColumnChoice.NONE
     columns: tuple[str, ...] = ()  # printed columns, in order (empty: one column)
     column_rows: tuple[RangeTable[tuple[Entry, ...]], ...] = ()  # one per column
+    roll: RollKind = RollKind.D100  # how a critical die is rolled: d100, or oeh (large-creature criticals)
 
     def column(self, name: str) -> int | None:
         """The index of a printed column, its name in any spelling; None if none."""

@@ -178,6 +178,29 @@ def bundled_workbooks() -> list[Path]:
     return ordered + sorted(present.values())
 
 
+EXAMPLES_FOLDER = "examples"  # table_sources/examples: shipped, imported only when asked for
+
+
+def example_workbooks() -> dict[str, Path]:
+    """The example workbooks shipped beside the bundled tables, by name
+    (``printed``: the ruleset `Printed`, in a printed book's layouts). They
+    are not imported into every database: their codes (S, K, P) would make
+    the bundled tables' codes ambiguous (docs/cli.md, "Names and rulesets")."""
+    folder = resource_dir("table_sources") / EXAMPLES_FOLDER
+    return {p.stem: p for p in sorted(folder.glob("*.xlsx")) if not p.name.startswith(("~$", "."))}
+
+
+def example_workbook(name: str) -> Path:
+    from tables_app.domain.names import fold
+    from tables_app.errors import NotFound
+
+    examples = example_workbooks()
+    for stem, path in examples.items():
+        if fold(stem) == fold(name):
+            return path
+    raise NotFound.unknown(f"no example workbook named {name!r}", name, examples, f"examples: {', '.join(examples)}")
+
+
 def import_bundled(engine) -> None:  # type: ignore[no-untyped-def]
     """Import the bundled workbooks, known as ``bundled/NAME.xlsx`` so that a
     user's own ``attacks.xlsx`` is a different workbook."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.ranges import RangeTable, row_label
-from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, unknown_feature_warnings
+from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, Weapon, unknown_feature_warnings
 from tables_app.errors import NotFound
 from tables_app.storage.database import Database
 
@@ -159,6 +159,20 @@ def show(database: Database, kind: str, name: str, ruleset: str | None = None) -
     if kind in ("critical", "fumble"):
         effect = reader.load_effect_table(TableKind(kind), found)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],
-                "ruleset": found.ruleset}
+                "ruleset": found.ruleset, "choice": effect.choice.value, "columns": list(effect.columns),
+                "roll_kind": effect.roll.value}
     items = [i for i in reader.list_named(kind, found.ruleset) if i["name"] == found.name]
-    return {"kind": SINGULAR[kind], **items[0]}
+    item = items[0]
+    if kind == "weapons":
+        item = _with_weapon_columns(item, reader.load_weapon(found))
+    return {"kind": SINGULAR[kind], **item}
+
+
+def _with_weapon_columns(item: dict, weapon: Weapon) -> dict:
+    """The columns a weapon reads printed critical and fumble tables in,
+    beside its other fields (before its workbook and sheet)."""
+    provenance = ("workbook", "sheet")
+    fields = {key: value for key, value in item.items() if key not in provenance}
+    fields.setdefault("critical_column", weapon.critical_column)
+    fields.setdefault("fumble_column", weapon.fumble_column)
+    return {**fields, **{key: item[key] for key in provenance if key in item}}

@@ -7,13 +7,14 @@ per weapon category, every cell an entry in printed notation
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.effects import Branch, parse_branches
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, TableKind, condition_feature
+from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, RollKind, TableKind, condition_feature
 from tables_app.import_model import Defined
 from tables_app.sheets.grid import ROLL_COLUMN
 from tables_app.sheets.shape import Grid
@@ -60,6 +61,12 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str) -> N
     for key in ("code", "severities"):
         if kind is TableKind.FUMBLE and key in grid.header:
             reading.problem(grid.sheet, grid.header[key][1], f"only critical and attack tables have {key.title()} in the header block")
+    written = grid.meta("roll kind") if kind is TableKind.CRITICAL else None
+    if written is not None:  # `Roll kind | oeh`: large-creature criticals, rolled open-ended high
+        if fold(written) not in (RollKind.D100.value, RollKind.OEH.value):
+            reading.problem(grid.sheet, grid.cell_of("roll kind"), f"Roll kind {written!r} must be d100 or oeh")
+            return
+        table = replace(table, roll=RollKind(fold(written)))
     target = reading.out.critical_tables if kind is TableKind.CRITICAL else reading.out.fumble_tables
     target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset))
 

@@ -15,7 +15,7 @@ from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
-HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss", "roll kind")
 LETTER_KEY = "severity"  # `Severity F | ...` defines an extra letter of an attack sheet
 RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block only, naming the ruleset of the workbook's other sheets
 SHEET_KINDS = (*KINDS, RULESET_KIND)
@@ -67,6 +67,9 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
         return None
     if kind in TABLE_KINDS and "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
+    for key, only in (("roll kind", "critical"), ("automatic miss", "attack")):
+        if key in header and kind != only:
+            reading.problem(name, header[key][1], f"only {only} tables have {key.capitalize()} in the header block")
     for key, (_, cell) in header.items():
         if is_letter_key(key) and kind != "attack":
             reading.problem(name, cell.replace("B", "A", 1), f"only attack sheets define extra letters ({key.capitalize()})")

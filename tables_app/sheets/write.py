@@ -12,17 +12,20 @@ from dataclasses import dataclass, field
 
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell, Outcome
+from tables_app.domain.effects import parse_branches
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.names import fold
 from tables_app.domain.rulesets import DEFAULT_RULESET
-from tables_app.domain.tables import AttackTable, EffectTable, Rank, RollKind, TableKind
+from tables_app.domain.tables import AttackTable, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.sheets.grid import NOTES_KIND
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENTRY_HEADER = ("Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition")
 WEAPON_HEADER = ("Name", "Attack table", "Max result", "Clumsy", "Critical", "Secondary critical",
                  "Fumble table", "Fumble modifier", "Roll", "Notes")
+WEAPON_COLUMNS = ("Critical column", "Fumble column")  # written only when a weapon of the sheet has one
+PRINTED_ROLL = "Roll"  # a printed critical or fumble grid: `Roll | A | B | ...`
 CREATURE_HEADER = ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes")
 SEVERITY_HEADER = ("Code", "Name", "Modifier")
 INVALID_TITLE = re.compile(r"[\[\]:*?/\\]")
@@ -160,8 +163,11 @@ def write_effect(book: Sheets, item: Named) -> None:
     critical = table.kind is TableKind.CRITICAL
     pairs = [("Kind", table.kind.value), ("Name", table.name), *_ruleset_key(item.ruleset)]
     if critical:
-        pairs += [("Code", table.code), *_scale_key(table.scale)]
+        pairs += [("Code", table.code), *_scale_key(table.scale), *_roll_kind_key(table)]
     row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
+    if table.columns:
+        _write_printed_entries(sheet, row, table)
+        return
     grid_header(sheet, row, ENTRY_HEADER)
     for r, entry in enumerate(table.entries, start=row + 1):
         values = (entry.range.label, entry.title, entry.text, entry.hits, entry.bleed or None, entry.stun or None,
@@ -169,6 +175,90 @@ def write_effect(book: Sheets, item: Named) -> None:
         for c, value in enumerate(values, start=1):
             put(sheet, r, c, value)
     sheet.column_dimensions["C"].width = 60
+
+
+def _roll_kind_key(table: EffectTable) -> list[tuple[str, object]]:
+    """Only a critical table rolled open-ended (`Roll kind | oeh`) says so."""
+    return [] if table.roll is RollKind.D100 else [("Roll kind", table.roll.value)]
+
+
+def _write_printed_entries(sheet, row: int, table: EffectTable) -> None:  # type: ignore[no-untyped-def]
+    """The grid as the book prints it: `Roll | A | B | ...`, a cell per range and column."""
+    try:
+        rows = printed_effect_rows(table)
+    except ValueError as exc:
+        raise ValueError(f"{table.kind.value} table {table.name!r}: {exc}") from None
+    grid_header(sheet, row, [PRINTED_ROLL, *table.columns])
+    for r, (label, cells) in enumerate(rows, start=row + 1):
+        put(sheet, r, 1, label)
+        for c, text in enumerate(cells, start=2):
+            put(sheet, r, c, text)
+    for c in range(2, len(table.columns) + 2):
+        sheet.column_dimensions[sheet.cell(row=row, column=c).column_letter].width = 40
+
+
+def printed_effect_rows(table: EffectTable) -> list[tuple[str, list[str]]]:
+    """(range label, each column's cell text) of a printed table, ascending.
+    Every column has the same ranges (the sheet gives one Roll column)."""
+    by_range = [dict(zip(rows.ranges, rows.values)) for rows in table.column_rows]
+    return [(span.label, [printed_cell(column[span]) for column in by_range]) for span in table.column_rows[0].ranges]
+
+
+def printed_cell(entries: tuple[Entry, ...]) -> str:
+    """The text of one printed cell that reads back as ``entries``.
+
+    A branch's entry holds the cell's shared text (a title, effects for
+    everyone), then its own part (`Blow to head. With helm: +3H.`); a lone
+    branch's other entry the shared text and what follows for everyone else.
+    The cell is the shared text once, then each own part. Which prefix is
+    shared, and whether parts join by a space or a line break (`Title` with
+    no full stop needs the break to open a branch), is settled by reading
+    each candidate back with the importer's own parser."""
+    if len(entries) == 1:
+        return entries[0].text
+    wanted = [(entry.condition, entry.text) for entry in entries]
+    first, second = (entry.text for entry in entries)
+    for shared, own, other in _shared_splits(first, second):
+        for text in _joinings([shared, own, other]):
+            if [(branch.condition, branch.text) for branch in _branches(text)] == wanted:
+                return text
+    label = entries[0].range.label
+    raise ValueError(f"the branches of roll {label}{_in_column(entries[0])} ({', '.join(repr(t) for _, t in wanted)}) "
+                     "cannot be written as one printed cell")
+
+
+def _shared_splits(first: str, second: str) -> list[tuple[str, str, str]]:
+    """(shared text, first's own part, second's own part) for every word
+    boundary both texts share, the empty shared text first."""
+    splits = [("", first, second)]
+    for end, character in enumerate(first):
+        if not second.startswith(first[: end + 1]):
+            break
+        if character == " " and second[end:end + 1] in (" ", ""):
+            splits.append((first[:end], first[end + 1:], second[end + 1:]))
+    if second == first[: len(second)] and first[len(second): len(second) + 1] == " ":
+        splits.append((second, first[len(second) + 1:], ""))  # a lone branch, nothing for everyone else
+    return splits
+
+
+def _joinings(parts: list[str]) -> list[str]:
+    """The non-empty parts joined by spaces, then with line breaks tried where one is needed."""
+    present = [part for part in parts if part]
+    texts = [present[0]] if present else [""]
+    for part in present[1:]:
+        texts = [f"{text}{gap}{part}" for text in texts for gap in (" ", "\n")]
+    return texts
+
+
+def _branches(text: str):  # type: ignore[no-untyped-def]
+    try:
+        return parse_branches(text)
+    except ValueError:
+        return ()
+
+
+def _in_column(entry: Entry) -> str:
+    return f" in column {entry.column}" if entry.column else ""
 
 
 def write_scale(book: Sheets, item: Named) -> None:
@@ -201,9 +291,23 @@ def _by_ruleset(items: list[Named]) -> dict[str, list]:
 
 def write_weapons(book: Sheets, weapons: list[Named]) -> None:
     for ruleset, values in _by_ruleset(weapons).items():
-        write_list(book, "Weapons", "weapons", WEAPON_HEADER, [
+        columns = _weapon_columns(values)
+        write_list(book, "Weapons", "weapons", (*WEAPON_HEADER, *columns), [
             (w.name, w.attack_table, w.max_result, w.clumsy, w.critical, w.secondary_critical,
-             w.fumble_table, w.fumble_modifier, w.roll.value, w.notes) for w in values], ruleset)
+             w.fumble_table, w.fumble_modifier, w.roll.value, w.notes, *_weapon_column_values(w, columns))
+            for w in values], ruleset)
+
+
+def _weapon_columns(weapons: list[Weapon]) -> tuple[str, ...]:
+    """Critical column, Fumble column: those some weapon sets (version 1 sheets stay as they were)."""
+    critical, fumble = WEAPON_COLUMNS
+    return tuple(name for name, used in ((critical, any(w.critical_column for w in weapons)),
+                                         (fumble, any(w.fumble_column for w in weapons))) if used)
+
+
+def _weapon_column_values(weapon: Weapon, columns: tuple[str, ...]) -> tuple[str | None, ...]:
+    values = {WEAPON_COLUMNS[0]: weapon.critical_column, WEAPON_COLUMNS[1]: weapon.fumble_column}
+    return tuple(values[name] for name in columns)
 
 
 def write_creatures(book: Sheets, creatures: list[Named]) -> None:
@@ -247,10 +351,16 @@ INSTRUCTIONS = {
               "the lowest row miss; the last row may be open (176+). UM 96-100 rows are read by the unmodified die, whatever "
               "the modifiers; Automatic miss | none in the header block reads every row (by default 10 or less misses).",
     "critical": "One row per roll range, 1 up to 100 + the largest severity modifier (150 by default). Hits, Bleed, Stun and Penalty "
-                "are numbers; Effects are comma-separated tags; a range may appear twice with Condition 'helm' and 'not helm'.",
-    "fumble": "One row per roll range from 1 up; the last row may be open (121+) to catch large fumble modifiers.",
+                "are numbers; Effects are comma-separated tags; a range may appear twice with Condition 'helm' and 'not helm'. "
+                "A printed layout is also read: Roll | A | B | C | D | E (a column per severity, rows 1-100) or "
+                "Roll | Normal | Magic | ... (the weapon's Critical column picks it), each cell an entry in printed notation "
+                "(Foe reels. +5H – 2∑ – 1∫ – (-10); With helm: +3H. Without helm: +6H – 3∑∏.).",
+    "fumble": "One row per roll range from 1 up; the last row may be open (121+) to catch large fumble modifiers. "
+              "A printed layout is also read: Roll | 1HE | 1HC | 2H | ... (a column per weapon category, the weapon's "
+              "Fumble column picks it), each cell an entry in printed notation (Trips. +2H – 1∑).",
     "weapons": "One weapon per row. Attack table, Critical and Fumble table name tables in this workbook or already imported; "
-               "Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100.",
+               "Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100. Two optional columns may follow Notes: Critical column "
+               "and Fumble column, the column the weapon reads in printed critical and fumble tables (Magic, 2H).",
     "creatures": "One creature per row. Armor is an armor column of the attack tables; Rank is normal, heroic or epic; "
                  "Features are comma-separated (helm, metal armor).",
     "severities": "Lowest severity first. Cells may use the code or the name; the modifier is added to the critical roll.",

@@ -100,6 +100,7 @@ class CriticalTable(Provenance, table=True):
     code: str | None = Field(default=None, sa_type=NOCASE)
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
     column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, severity, attack
+    roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": text("'d100'")})  # d100, or oeh (0005)
 
 
 class FumbleTable(Provenance, table=True):

@@ -222,7 +222,8 @@ class Reader:
         layout = dict(choice=ColumnChoice(table["column_choice"]), columns=tuple(printed),
                       column_rows=tuple(tables[column] for column in printed))
         if kind is TableKind.CRITICAL:
-            return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]), **layout)
+            return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]),
+                               roll=RollKind(table["roll_kind"]), **layout)
         return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID), **layout)
 
     # ------------------------------------------------------------ weapons and creatures

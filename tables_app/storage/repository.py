@@ -208,7 +208,8 @@ class Writer:
     def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
         table_model, entry_model, effect_model, key = _effect_models(kind)
         table = defined.value
-        extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset)) if kind is TableKind.CRITICAL else {}
+        extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset),
+                     roll_kind=table.roll.value) if kind is TableKind.CRITICAL else {}
         table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, **extra)
         self.session.execute(delete(entry_model).where(getattr(entry_model, key) == table_id))
         entries = table.entries

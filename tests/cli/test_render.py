@@ -287,3 +287,82 @@ def test_an_automatic_miss_other_than_ten_is_said_under_the_title(at_width, writ
     lines = at_width("show", "attack", "Pebbles", width=80).splitlines()
     assert lines[:2] == ["Pebbles (attack table)", "Automatic miss: a result of 4 or less misses."]
     assert at_width("show", "attack", "Edged", width=80).splitlines()[1].startswith("┏")  # 10, as usual: no line
+
+
+# ---------------------------------------------------------------- printed critical and fumble tables (issue 15)
+@pytest.fixture
+def printed_effects(write_workbook, db_path):
+    """Invented tables in the printed shapes: a column per severity of the
+    default scale (with branches in a cell), and a column per weapon category."""
+    jolt = [["Kind", "critical"], ["Name", "Jolt"], ["Code", "J"], [],
+            ["Roll", "Sup", "Lig", "Mod", "Gri", "Let"],
+            ["01-60", "Static. 1∑", "Tingles. +1H", "Arm numb. 2∏ – (+5)", "Hair stands on end. +4H – 2∑∏ – 1∫ – (-10)",
+             "Sparks fly. +5H"],
+            ["61+", "+1H", "+2H – 1∑", "With helm: helm rings. +3H. Without helm: +6H – 3∑.", "Heart stops. dies in 3 rounds",
+             "Burnt out. instant death"]]
+    slips = [["Kind", "fumble"], ["Name", "Slips"], [], ["Roll", "1HE", "2H"],
+             ["01-70", "Loses footing. 1∏", "Overswings. (-5)"], ["71+", "Drops it. +1H", "Falls flat. instant death"]]
+    path = write_workbook("jolt.xlsx", {"Jolt": jolt, "Slips": slips})
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "import", str(path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return "Jolt", "Slips"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_printed_critical_or_fumble_table_fits_every_width_with_every_word(at_width, printed_effects, width):
+    # printed layouts: `show` gives "the printed grid": each column's entry under its range
+    for kind, name in zip(("critical", "fumble"), printed_effects):
+        out = at_width("show", kind, name, width=width)
+        assert_readable(out, width)
+        shown = words(out)
+        data = json.loads(at_width("show", kind, name, "--json"))
+        assert set(data["columns"]) <= shown
+        for e in data["entries"]:
+            assert words(e["text"]) | {e["range"]} <= shown, (width, e["range"], e["column"])
+
+
+def test_a_printed_critical_table_reads_column_by_column(at_width, printed_effects):
+    assert at_width("show", "critical", "Jolt", width=120).splitlines() == [
+        "Jolt (critical table, code J)",
+        "A column per severity (Sup, Lig, Mod, Gri, Let): the severity picks the column, the roll is not modified.",
+        "1-60  Sup: Static. 1∑",
+        "  stun 1 rnd",
+        "1-60  Lig: Tingles. +1H",
+        "  +1 hits",
+        "1-60  Mod: Arm numb. 2∏ – (+5)",
+        "  must parry 2, attacker +5",
+        "1-60  Gri: Hair stands on end. +4H – 2∑∏ – 1∫ – (-10)",
+        "  +4 hits, bleed 1/rnd, stun 2 rnd, no parry 2, penalty -10",
+        "1-60  Let: Sparks fly. +5H",
+        "  +5 hits",
+        "61+  Sup: +1H",
+        "  +1 hits",
+        "61+  Lig: +2H – 1∑",
+        "  +2 hits, stun 1 rnd",
+        "61+  Mod: With helm: helm rings. +3H.",
+        "  +3 hits",
+        "61+  Mod: Without helm: +6H – 3∑.",
+        "  +6 hits, stun 3 rnd",
+        "61+  Gri: Heart stops. dies in 3 rounds",
+        "  dies in 3 rounds",
+        "61+  Let: Burnt out. instant death",
+        "  instant death",
+    ]
+
+
+@pytest.mark.parametrize("width", (40, 80))
+def test_a_query_names_the_column_it_read(at_width, printed_effects, width):
+    # printed layouts: the column "is chosen by" the severity; `query fumble TABLE ROLL --column 2H`
+    critical = at_width("query", "critical", "Jolt", "70", "--severity", "Mod", width=width)
+    assert_readable(critical, width)
+    assert critical.splitlines()[0] == "Jolt 70 (61+, column Mod, not helm)"
+    assert at_width("query", "fumble", "Slips", "80", "--column", "2h", width=80).splitlines() == [
+        "Slips 80 (71+, column 2H)", "Falls flat. instant death", "instant death"]
+
+
+def test_effects_in_words_name_every_printed_effect():
+    entry = {"hits": 4, "bleed": 1, "stun": 3, "no_parry": 2, "must_parry": 1, "penalty": -10, "attacker_bonus": 5,
+             "death_in": 1, "effects": ["prone"]}
+    assert render.effects(entry) == ("+4 hits, bleed 1/rnd, stun 3 rnd, no parry 2, must parry 1, penalty -10, "
+                                     "attacker +5, dies in 1 round, prone")
+    assert render.effects({**entry, "death_in": 0, "hits": 0, "effects": []}).endswith("attacker +5, instant death")

@@ -215,3 +215,15 @@ def test_two_rulesets_with_every_name_and_code_the_same_each_read_their_own(run,
     assert run("remove", "--ruleset", "Mirror").exit_code == 0
     assert run("import", str(again)).exit_code == 0
     assert {t: run("show", "attack", f"Mirror:{t}", "--json").stdout for t in names["attack"]} == before
+
+
+def test_the_example_workbook_is_shipped_and_imported_only_when_asked(run):
+    listed = json.loads(run("example", "--json").stdout)["examples"]
+    assert list(listed) == ["printed"] and listed["printed"].endswith("printed.xlsx")
+    assert run("query", "critical", "S", "50", "--json").exit_code == 0  # not imported: S is the bundled Cut alone
+    assert run("import", run("example", "PRINTED").stdout.strip()).exit_code == 0
+    both = run("query", "critical", "S", "50")
+    assert (both.exit_code, error_lines(both)) == (1, "Error: critical table 'S' is in 2 rulesets: default:Cut, "
+                                                      "Printed:Hacking; write RULESET:NAME or give --ruleset\n")
+    missing = run("example", "prnted")
+    assert (missing.exit_code, error_lines(missing)) == (1, "Error: no example workbook named 'prnted' — did you mean 'printed'?\n")

@@ -22,7 +22,8 @@ RECORDED = json.loads((DATA / "lookups_0002.json").read_text(encoding="utf-8"))
 # automatic miss, UM rows and a cell's further criticals (0004)
 ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_criticals",
          # printed critical and fumble tables (0005): an entry's printed effects and column, the column read
-         "must_parry", "no_parry", "attacker_bonus", "death_in", "column", "criticals"}
+         "must_parry", "no_parry", "attacker_bonus", "death_in", "column", "criticals",
+         "choice", "columns", "critical_column", "fumble_column", "roll_kind"}
 
 
 def unpack(folder: Path) -> Path:
