@@ -287,7 +287,8 @@ def critical_column(table: EffectTable, severity: Severity, attack: Attack) -> i
         wanted, whose = severity.code, f"severity {severity.code}"
     else:
         wanted = attack.critical_column or attack.weapon.critical_column
-        whose = f"{attack.weapon.name}'s critical column {wanted!r}" if wanted else None
+        whose = (f"--critical-column {wanted!r}" if attack.critical_column
+                 else f"{attack.weapon.name}'s critical column {wanted!r}" if wanted else None)
         if wanted is None:
             raise ValueError(f"critical table {table.name!r} is read by column ({', '.join(table.columns)}): "
                              f"give {attack.weapon.name} a Critical column, or --critical-column")

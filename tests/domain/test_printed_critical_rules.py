@@ -121,3 +121,11 @@ def test_simulate_reads_the_open_ended_critical_die():
     tally = simulate_table(attack, tables, 200_000, seed=11)
     mean = tally.damage_sum / tally.count
     assert abs(mean - exact) < 0.02, (mean, exact)  # the standard error here is about 0.003
+
+
+def test_a_column_the_attack_names_that_the_table_lacks_is_named_as_given():
+    attack, tables = attack_on("5 A Huge", critical="Huge", fumble_column="1HE", critical_column="Normal")
+    with pytest.raises(ValueError, match=r"^critical table 'Huge' has no column for --critical-column 'Blessed' \(columns: Normal, Slaying\)$"):
+        check_columns(replace(attack, critical_column="Blessed"), tables)
+    with pytest.raises(ValueError, match=r"^critical table 'Huge' has no column for Blade's critical column 'Holy' \(columns: Normal, Slaying\)$"):
+        check_columns(replace(attack, weapon=replace(attack.weapon, critical_column="Holy")), tables)
