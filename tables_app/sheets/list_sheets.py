@@ -81,6 +81,10 @@ def _check_columns(reading: Reading, grid: Grid, row: Row, ruleset: str, defined
     wanted = {fold(name) for name in names if name is not None}
     local = [d.value for d in reading.mine(defined, ruleset) if fold(d.name) in wanted]
     title = column.capitalize()
+    if given is not None and not wanted:  # a Fumble column without a fumble table reads nothing
+        reading.problem(grid.sheet, reading.cell(grid, row, column)[1], f"{title} {given!r} given, but the weapon has no "
+                        f"{'fumble table' if column == 'fumble column' else 'critical table'}")
+        return
     by_attack = [table for table in local if table.choice is ColumnChoice.ATTACK]
     problems = [problem for table in by_attack if (problem := _column_problem(table, given, title)) is not None]
     if given is not None and not by_attack and local and len(local) == len(wanted):

@@ -49,3 +49,13 @@ def test_roll_kind_is_read_on_critical_sheets_only(run, write_workbook):
     assert error_lines(result) == ("Error: huge.xlsx › Trip › B3: only critical tables have Roll kind in the header block\n"
                                    "Error: huge.xlsx › Huge › B4: Roll kind 'open' must be d100 or oeh\n"
                                    "Error: huge.xlsx › Weapons › E4: unknown critical table 'Huge'\n")
+
+
+def test_a_fumble_column_without_a_fumble_table_is_an_error(run, write_workbook):
+    # printed layouts: "a weapon's `Fumble column` picks its column" — of its fumble table; without one it picks nothing
+    sheets = rm_sheets()
+    sheets["Weapons"] = [["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical", "Fumble column"],
+                         ["Pick", "Broadsword", 100, 2, "S", "2H"]]
+    result = run("lint", str(write_workbook("fc.xlsx", sheets)))
+    assert (result.exit_code, error_lines(result)) == (
+        1, "Error: fc.xlsx › Weapons › F4: Fumble column '2H' given, but the weapon has no fumble table\n")
