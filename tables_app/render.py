@@ -15,6 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from tables_app.domain import kinds
+from tables_app.domain.effects import format_death
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import FUMBLE_TEXT
 from tables_app.domain.rulesets import DEFAULT_RULESET
@@ -215,16 +216,8 @@ def effects(e: dict) -> str:
              f"stun {e['stun']} rnd" if e["stun"] else "", f"no parry {e['no_parry']}" if e.get("no_parry") else "",
              f"must parry {e['must_parry']}" if e.get("must_parry") else "",
              f"penalty {e['penalty']}" if e["penalty"] else "",
-             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", _death(e.get("death_in"))]
+             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", format_death(e.get("death_in"))]
     return ", ".join(x for x in [*parts, *e["effects"]] if x)
-
-
-def _death(death_in: int | None) -> str:
-    if death_in is None:
-        return ""
-    if death_in == 0:
-        return "instant death"
-    return f"dies in {death_in} round{'' if death_in == 1 else 's'}"
 
 
 def entry_result(data: dict) -> AtWidth:

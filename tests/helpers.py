@@ -207,3 +207,17 @@ def rm_sheets(*, with_slash: bool = True, ruleset_sheet: bool = True) -> dict[st
                          ["Longsword", "Broadsword", 150, 4, "S" if with_slash else "K"]]
     sheets["Creatures"] = [["Kind", "creatures"], [], ["Name", "DEF", "Armor", "Features"], ["Orc Warrior", 25, "12", "helm"]]
     return sheets
+
+
+def ok(result) -> str:  # type: ignore[no-untyped-def]
+    """A CLI result's stdout, after checking it succeeded."""
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def sheets_of(path: Path) -> dict[str, list[tuple]]:
+    """Every sheet's rows of an .xlsx, as values, cell for cell."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    return {sheet.title: [tuple(row) for row in sheet.iter_rows(values_only=True)] for sheet in book.worksheets}

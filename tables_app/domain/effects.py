@@ -168,12 +168,13 @@ def format_effects(effects: Effects) -> str:
         f"{effects.bleed}\u222b" if effects.bleed else "",
         f"({effects.penalty})" if effects.penalty else "",
         f"(+{effects.attacker_bonus})" if effects.attacker_bonus else "",
-        _format_death(effects.death_in),
+        format_death(effects.death_in),
     ]
     return SEPARATOR.join(part for part in parts if part)
 
 
-def _format_death(death_in: int | None) -> str:
+def format_death(death_in: int | None) -> str:
+    """`dies in 6 rounds`, `instant death` (0), or nothing (None)."""
     if death_in is None:
         return ""
     if death_in == 0:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from helpers import Rows
+from helpers import Rows, ok, sheets_of
 
 from tables_app.domain.ranges import parse_range
 from tables_app.domain.tables import Entry
@@ -69,14 +69,6 @@ PRINTED = {"Ruleset": RULESET, "Runes": RUNES, "Scorch": SCORCH, "Maw": MAW, "Mi
            "Weapons": WEAPONS}
 
 
-def ok(result) -> str:  # type: ignore[no-untyped-def]
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def sheets_of(path: Path) -> dict[str, list[tuple]]:
-    book = openpyxl.load_workbook(path)
-    return {sheet.title: [tuple(row) for row in sheet.iter_rows(values_only=True)] for sheet in book.worksheets}
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import Rows
+from helpers import Rows, ok, sheets_of
 
 RULESET: Rows = [["Kind", "ruleset"], ["Name", "Inv"]]
 LETTERS: Rows = [
@@ -60,17 +60,6 @@ PRINTED = {"Ruleset": RULESET, "Letters": LETTERS, "Heat": critical("Heat", "H",
            "Weapons": WEAPONS}
 
 
-def ok(result) -> str:  # type: ignore[no-untyped-def]
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def sheets_of(path: Path) -> dict[str, list[tuple]]:
-    """Every sheet's rows, as values, cell for cell."""
-    import openpyxl
-
-    book = openpyxl.load_workbook(path)
-    return {sheet.title: [tuple(row) for row in sheet.iter_rows(values_only=True)] for sheet in book.worksheets}
 
 
 @pytest.fixture
