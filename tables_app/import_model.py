@@ -30,6 +30,23 @@ class Defined(Generic[T]):
     source: str | None = None
     notes: str | None = None
     ruleset: str = DEFAULT_RULESET  # as the database (or else the workbook) spells it
+    # where a table's rows and columns stand on its sheet (row numbers by the
+    # row's range, column numbers in the table's column order), so quality
+    # warnings can name a cell; empty when not read from a sheet
+    rows_at: tuple[tuple[object, int], ...] = ()
+    columns_at: tuple[int, ...] = ()
+
+    def cell_at(self, span: object, column: int | None = None) -> str | None:
+        """The sheet cell of a row (its range cell, or the cell in ``column``), if known."""
+        row = dict(self.rows_at).get(span)
+        if row is None:
+            return None
+        number = 1 if column is None or column >= len(self.columns_at) else self.columns_at[column]
+        letters = ""
+        while number:
+            number, rest = divmod(number - 1, 26)
+            letters = chr(65 + rest) + letters
+        return f"{letters}{row}"
 
 
 @dataclass

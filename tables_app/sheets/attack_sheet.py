@@ -27,6 +27,7 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
     unmodified: list[tuple[Range, tuple[AttackCell, ...]]] = []  # printed `UM 96-100` rows
     range_cells: list[str] = []
     unmodified_cells: list[str] = []
+    row_numbers: list[int] = []  # the sheet row of each of ``rows``
     letters, letters_read = _extra_letters(reading, grid, scale, ruleset)
     broken = broken or not letters_read
     known, generation = reading.attack_cells, _generation(reading, scale, ruleset, letters)
@@ -45,6 +46,8 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
         if label is not None:  # a row with a bad cell still covers its range
             row_range, by_die = label
             (unmodified if by_die else rows).append((row_range, tuple(cells)))
+            if not by_die:
+                row_numbers.append(number)
             (unmodified_cells if by_die else range_cells).append(range_cell)
         if label is None or len(cells) != len(armors):
             broken = True
@@ -66,7 +69,9 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
         return
     table = AttackTable(name, tuple(a for a, _ in armors), RangeTable(rows), scale, automatic_miss=automatic_miss,
                         unmodified=RangeTable(unmodified) if unmodified else None)
-    reading.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset))
+    reading.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"),
+                                             ruleset, rows_at=tuple(zip((r for r, _ in rows), row_numbers)),
+                                             columns_at=tuple(column for _, column in armors)))
 
 
 def _automatic_miss(reading: Reading, grid: Grid) -> int | None | bool:

@@ -32,7 +32,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     for item in parsed.attack_tables:
         table = item.value
         tops[name_key(item.ruleset, table.name)] = table.rows.highest
-        _falling_damage(table, item.sheet, warn)
+        _falling_damage(item, warn)
         _armor_order(table.armors, item.sheet, warn)
     for item in parsed.critical_tables:
         reach = D100 + item.value.scale.max_modifier
@@ -68,10 +68,11 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     return warnings
 
 
-def _falling_damage(table, sheet: str, warn) -> None:  # type: ignore[no-untyped-def]
+def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
     """Damage that falls as the result rises, once per column. A cell is worth
     more when it calls a more severe critical, then when it has more hits:
     printed tables trade hits for a critical (`7` below `5 A`), which is no fall."""
+    table, sheet = item.value, item.sheet
     levels = {level.code: i for i, level in enumerate(table.scale.levels)}
     automatic = table.automatic_miss
     for column, armor in enumerate(table.armors):
@@ -87,7 +88,8 @@ def _falling_damage(table, sheet: str, warn) -> None:  # type: ignore[no-untyped
             else:
                 worth = (max((levels.get(code, -1) for code, _ in cell.criticals), default=-1), cell.hits)
             if worth < best:
-                warn(sheet, None, f"damage falls in column {armor}: {best_row} gives {best_text}, {span.label} gives {cell.text}")
+                warn(sheet, item.cell_at(span, column),  # the cell where it falls
+                     f"damage falls in column {armor}: {best_row} gives {best_text}, {span.label} gives {cell.text}")
                 break
             if worth > best:
                 best, best_row, best_text = worth, span.label, cell.text

@@ -110,7 +110,7 @@ def test_a_dip_in_hits_that_gains_a_critical_is_no_fall(run, write_workbook):
     rows[3] = ["121:150", "4D", "10C", "7C"]  # column 1: 12C (91-120) then 7C: the same critical, fewer hits
     linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets(rows=rows))))
     assert [line for line in linted.stderr.splitlines() if "damage falls" in line] == [
-        "Warning: printed.xlsx › Blade table: damage falls in column 1: 91-120 gives 12 C, 121-150 gives 7 C"]
+        "Warning: printed.xlsx › Blade table › D9: damage falls in column 1: 91-120 gives 12 C, 121-150 gives 7 C"]
 
 
 # ---------------------------------------------------------------- query attack

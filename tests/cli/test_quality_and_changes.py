@@ -27,7 +27,7 @@ def test_quality_warnings(run, write_workbook):
     result = run("lint", str(path))
     assert result.exit_code == 0, result.output
     assert warnings_of(result) == [
-        "Warning: q.xlsx › Falls: damage falls in column NA: 11-50 gives 5, 51-90 gives 4",
+        "Warning: q.xlsx › Falls › B6: damage falls in column NA: 11-50 gives 5, 51-90 gives 4",
         "Warning: q.xlsx › Shuffled: armor columns out of order: MA, NA, HA (expected NA, MA, HA)",
         "Warning: q.xlsx › Crit: rows 151-200 can never be rolled: d100 + the largest modifier reaches 150",
         "Warning: q.xlsx › W › A4: Poker: Clumsy range 1-12 fumbles 12% of attacks",
@@ -36,7 +36,7 @@ def test_quality_warnings(run, write_workbook):
     ]
     strict = run("lint", "--strict", str(path))
     assert strict.exit_code == 1
-    assert error_lines(strict).splitlines()[0] == "Error: q.xlsx › Falls: damage falls in column NA: 11-50 gives 5, 51-90 gives 4 (--strict)"
+    assert error_lines(strict).splitlines()[0] == "Error: q.xlsx › Falls › B6: damage falls in column NA: 11-50 gives 5, 51-90 gives 4 (--strict)"
     # each problem once: as an error, not also as a warning
     assert warnings_of(strict) == [] and len(error_lines(strict).splitlines()) == 6
     data = json.loads(run("lint", "--strict", "--json", str(path)).stdout)
