@@ -19,7 +19,7 @@ from tables_app.sheets.values import as_int, as_text, check_value, coordinate, i
 def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> None:
     name = grid.meta("name")
     armors = [(key, column) for key, column in grid.column_order if key != ATTACK_FIRST_COLUMN]
-    automatic_miss = _automatic_miss(reading, grid)
+    automatic_miss = _automatic_miss(reading, grid, ruleset)
     broken = automatic_miss is False
     if automatic_miss is False:
         automatic_miss = None
@@ -74,10 +74,10 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
                                              columns_at=tuple(column for _, column in armors)))
 
 
-def _automatic_miss(reading: Reading, grid: Grid) -> int | None | bool:
+def _automatic_miss(reading: Reading, grid: Grid, ruleset: str) -> int | None | bool:
     """`Automatic miss | 10` (the default, as VsD) or `none` (Rolemaster reads
-    every row); False after a problem."""
-    written = grid.meta("automatic miss")
+    every row), on the sheet or its ruleset sheet; False after a problem."""
+    written, sheet, cell = reading.setting(grid, "automatic miss", ruleset)
     if written is None:
         return AUTOMATIC_MISS
     if fold(written) in ("none", "no", "-", "\u2014"):
@@ -87,8 +87,7 @@ def _automatic_miss(reading: Reading, grid: Grid) -> int | None | bool:
     except ValueError:
         value = -1
     if not 0 <= value <= 1_000:
-        reading.problem(grid.sheet, grid.cell_of("automatic miss"),
-                        f"Automatic miss {written!r} must be a whole number from 0 to 1000, or none")
+        reading.problem(sheet, cell, f"Automatic miss {written!r} must be a whole number from 0 to 1000, or none")
         return False
     return value
 

@@ -68,7 +68,7 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     if kind in TABLE_KINDS and "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
     for key, only in (("roll kind", "critical"), ("automatic miss", "attack")):
-        if key in header and kind != only:
+        if key in header and kind not in (only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
             reading.problem(name, header[key][1], f"only {only} tables have {key.capitalize()} in the header block")
     for key, (_, cell) in header.items():
         if is_letter_key(key) and kind != "attack":
@@ -232,15 +232,18 @@ def is_letter_key(key: str) -> bool:
 
 def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[object, str]], texts: dict[str, str],
                    rest: list[Row]) -> Grid | None:
-    """A ruleset sheet is its header block: Kind, Name (required), Source, Notes."""
+    """A ruleset sheet is its header block: Kind, Name (required), Source,
+    Notes, and the defaults of its ruleset's sheets in the workbook:
+    Automatic miss (attack), Roll kind (critical), Severities (attack, critical)."""
     name = sheet.name
     ok = True
     if "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], "a ruleset sheet needs a Name in its header block")
         ok = False
-    for key in ("code", "severities", "ruleset", "automatic miss"):
+    for key in ("code", "ruleset"):
         if key in header:
-            reading.problem(name, header[key][1], f"a ruleset sheet has no {key.capitalize()} (its header block is Kind, Name, Source, Notes)")
+            reading.problem(name, header[key][1], f"a ruleset sheet has no {key.capitalize()} (its header block is Kind, Name, "
+                            "Source, Notes, and the defaults Automatic miss, Roll kind, Severities)")
             ok = False
     if rest:
         number, values = rest[0]

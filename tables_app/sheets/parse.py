@@ -74,6 +74,7 @@ def _read_ruleset_sheet(reading: Reading, sheets: list[Grid]) -> None:
     name = reading.ruleset_named(grid.texts["name"], grid.sheet, grid.cell_of("name"))
     if name is not None:
         reading.default_ruleset = name
+        reading.ruleset_sheet = grid
         reading.out.ruleset = Defined(name, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), name)
 
 
@@ -81,7 +82,7 @@ def _scale_for(reading: Reading, grid: Grid, ruleset: str) -> SeverityScale | No
     """The severities of a table: its ``Severities`` header (a scale of its
     ruleset, or the built-in one), else the workbook's own severities sheet
     if it is in the same ruleset, else the built-in default scale."""
-    wanted = grid.meta("severities")
+    wanted, sheet, cell = reading.setting(grid, "severities", ruleset)
     own = reading.out.scale if reading.out.scale and same_name(reading.out.scale.ruleset, ruleset) else None
     if wanted is None:
         return own.value if own else DEFAULT_SCALE
@@ -95,6 +96,5 @@ def _scale_for(reading: Reading, grid: Grid, ruleset: str) -> SeverityScale | No
     elsewhere = sorted(stored for key, stored in reading.catalog.rulesets.items()
                        if key != fold(ruleset) and any(same_name(n, wanted) for n in reading.catalog.shelf(stored).scales))
     beyond = f"; ruleset {', '.join(map(repr, elsewhere))} has it, and a table's scale stays in its own ruleset" if elsewhere else ""
-    reading.problem(grid.sheet, grid.cell_of("severities"),
-                    f"unknown severity scale {wanted!r}{in_ruleset(ruleset)} (known: {', '.join(names)}{beyond})")
+    reading.problem(sheet, cell, f"unknown severity scale {wanted!r}{in_ruleset(ruleset)} (known: {', '.join(names)}{beyond})")
     return None

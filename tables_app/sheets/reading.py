@@ -33,6 +33,7 @@ class Reading:
         self.catalog = catalog
         self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
         self.default_ruleset = DEFAULT_RULESET  # a `Kind | ruleset` sheet changes it (sheets/parse.py)
+        self.ruleset_sheet: Grid | None = None  # the `Kind | ruleset` sheet, once read: its defaults
         self._rulesets: dict[str, str] = {}  # folded → first spelling in this workbook, for rulesets new to the database
         # attack cells read so far, by (type, value, (scale, critical tables known)): see attack_sheet.py
         self.attack_cells: dict[tuple, AttackCell] = {}
@@ -138,6 +139,16 @@ class Reading:
         if written is None:
             return self.default_ruleset
         return self.ruleset_named(written, grid.sheet, grid.cell_of("ruleset"))
+
+    def setting(self, grid: Grid, key: str, ruleset: str) -> tuple[str | None, str, str]:
+        """A header value of the sheet, else the workbook's ruleset sheet's
+        default for the sheets of its ruleset: (value, sheet, cell it stands in)."""
+        if key in grid.texts:
+            return grid.texts[key], grid.sheet, grid.cell_of(key)
+        defaults = self.ruleset_sheet
+        if defaults is not None and key in defaults.texts and same_name(ruleset, self.default_ruleset):
+            return defaults.texts[key], defaults.sheet, defaults.cell_of(key)
+        return None, grid.sheet, grid.cell_of(key)
 
     def ruleset_named(self, written: str, sheet: str, cell: str) -> str | None:
         if (reason := ruleset_name_problem(written)) is not None:

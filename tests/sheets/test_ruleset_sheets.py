@@ -104,13 +104,44 @@ def test_a_ruleset_sheet_without_a_name(write_workbook):
         "w.xlsx › Ruleset › B2: a ruleset sheet needs a Name in its header block"]
 
 
-def test_a_ruleset_sheet_has_no_code_severities_or_ruleset_key(write_workbook):
-    sheet = [*RULESET_SHEET, ["Code", "S"], ["Severities", "RM letters"], ["Ruleset", "Home"]]
+def test_a_ruleset_sheet_has_no_code_or_ruleset_key(write_workbook):
+    sheet = [*RULESET_SHEET, ["Code", "S"], ["Ruleset", "Home"]]
+    why = "(its header block is Kind, Name, Source, Notes, and the defaults Automatic miss, Roll kind, Severities)"
     assert problems_of(write_workbook, {"Ruleset": sheet, "Trip": fumble("Trip")}) == [
-        "w.xlsx › Ruleset › B3: a ruleset sheet has no Code (its header block is Kind, Name, Source, Notes)",
-        "w.xlsx › Ruleset › B4: a ruleset sheet has no Severities (its header block is Kind, Name, Source, Notes)",
-        "w.xlsx › Ruleset › B5: a ruleset sheet has no Ruleset (its header block is Kind, Name, Source, Notes)",
+        f"w.xlsx › Ruleset › B3: a ruleset sheet has no Code {why}",
+        f"w.xlsx › Ruleset › B4: a ruleset sheet has no Ruleset {why}",
     ]
+
+
+def test_a_ruleset_sheet_sets_defaults_for_its_rulesets_sheets(run, write_workbook):
+    """printed layouts, section 5: "A `Kind | ruleset` sheet may set `Automatic miss`, `Roll kind`
+    and the severity scale for every sheet of its ruleset in the workbook"; a sheet's own key wins,
+    and sheets of another ruleset do not take them."""
+    import json
+
+    from helpers import rm_sheets
+
+    sheets = rm_sheets()
+    sheets["Ruleset"] = [["Kind", "ruleset"], ["Name", "RM"], ["Automatic miss", "none"], ["Roll kind", "oeh"],
+                         ["Severities", "RM letters"]]
+    sheets["Other"] = [["Kind", "attack"], ["Name", "Other"], ["Ruleset", "Home"], [], ["Result", "A"], ["11+", "3"]]
+    sheets["Own"] = [["Kind", "attack"], ["Name", "Own"], ["Automatic miss", "20"], [], ["Result", "A"], ["11+", "3"]]
+    assert run("import", str(write_workbook("rm.xlsx", sheets))).exit_code == 0
+    show = lambda kind, name: json.loads(run("show", kind, name, "--json").stdout)  # noqa: E731
+    assert show("attack", "RM:Broadsword")["automatic_miss"] is None  # the ruleset sheet's
+    assert show("attack", "RM:Own")["automatic_miss"] == 20  # its own
+    assert show("attack", "Home:Other")["automatic_miss"] == 10  # another ruleset: the default
+    assert show("critical", "RM:Slash")["roll_kind"] == "oeh"
+    assert show("attack", "RM:Broadsword")["severities"] == "RM letters"
+
+
+def test_a_bad_default_is_named_on_the_ruleset_sheet(write_workbook):
+    from helpers import rm_sheets
+
+    sheets = rm_sheets()
+    sheets["Ruleset"] = [["Kind", "ruleset"], ["Name", "RM"], ["Automatic miss", "often"]]
+    problems = problems_of(write_workbook, sheets)
+    assert problems[0] == "w.xlsx › Ruleset › B3: Automatic miss 'often' must be a whole number from 0 to 1000, or none"
 
 
 def test_a_ruleset_sheet_is_only_a_header_block(write_workbook):
