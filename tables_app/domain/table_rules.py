@@ -316,6 +316,11 @@ def check_columns(attack: Attack, tables: TableSet) -> None:
     AttackRules(attack, tables)  # reads every row, so every critical's column
     if tables.fumble is not None:
         fumble_column(tables.fumble, attack.weapon)
+    if attack.critical_column and not any(t.choice is ColumnChoice.ATTACK for t in tables.criticals.values()):
+        read = ", ".join(f"{t.name} {'by severity' if t.choice is ColumnChoice.SEVERITY else 'in one column'}"
+                         for t in tables.criticals.values())
+        raise ValueError(f"--critical-column {attack.critical_column!r} given, but no critical table of this attack is "
+                         f"read by the attack's column ({read})")
 
 
 # ------------------------------------------------------- steps 2, 10: d100 reads

@@ -129,3 +129,11 @@ def test_a_column_the_attack_names_that_the_table_lacks_is_named_as_given():
         check_columns(replace(attack, critical_column="Blessed"), tables)
     with pytest.raises(ValueError, match=r"^critical table 'Huge' has no column for Blade's critical column 'Holy' \(columns: Normal, Slaying\)$"):
         check_columns(replace(attack, weapon=replace(attack.weapon, critical_column="Holy")), tables)
+
+
+def test_a_critical_column_where_no_table_is_read_by_one_is_refused():
+    attack, tables = attack_on("9ES", fumble_column="2H")
+    tables = TableSet(tables.attack, {"Slash": SLASH}, tables.fumble)
+    with pytest.raises(ValueError, match=r"^--critical-column 'Magic' given, but no critical table of this attack is read by "
+                                         r"the attack's column \(Slash by severity\)$"):
+        check_columns(replace(attack, critical_column="Magic"), tables)
