@@ -304,15 +304,17 @@ def export(ctx: click.Context, path: str, names: tuple[str, ...], ruleset: str |
 @click.option("--name", help="The table's or severity scale's name, or the first weapon's or creature's.")
 @click.option("--armor", help="Armor columns of an attack table (default NA,LA,MA,HA).")
 @click.option("--rows", help="Result or roll rows, LOW-HIGH/STEP (attack 11-175/5, critical 1-150/5, fumble 1-100/10).")
+@click.option("--printed", is_flag=True,
+              help="A printed book's layout: attack 20 armor types from 01, critical A-E columns, fumble by weapon category.")
 @force_option
 @json_option
 @click.pass_context
 def template(ctx: click.Context, kind: str, path: str, name: str | None, armor: str | None, rows: str | None,
-             force: bool, as_json: bool) -> None:
+             printed: bool, force: bool, as_json: bool) -> None:
     """Write a blank authoring workbook for KIND, ready to fill in and import."""
     from tables_app.services import authoring
 
-    data = authoring.template(database_of(ctx), kind, path, name=name, armor=armor, rows=rows, force=force)
+    data = authoring.template(database_of(ctx), kind, path, name=name, armor=armor, rows=rows, force=force, printed=printed)
     if as_json:
         emit_json(data)
         return

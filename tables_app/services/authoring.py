@@ -86,13 +86,15 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
 
 
 def template(database: Database, kind: str, path: str | Path, *, name: str | None = None, armor: str | None = None,
-             rows: str | None = None, force: bool = False) -> dict:
+             rows: str | None = None, force: bool = False, printed: bool = False) -> dict:
     """A blank authoring workbook for ``kind``. ``name`` is the table's or
     the severity scale's name, or the first weapon's or creature's; ``armor``
     (attack) and ``rows`` (attack, critical, fumble) shape the grid. Options
     that cannot apply, or do not parse, are usage mistakes."""
-    from tables_app.sheets.write import TemplateLists, parse_rows, write_template
+    from tables_app.sheets.write import PRINTED_ARMOR, PRINTED_KINDS, TemplateLists, parse_rows, write_template
 
+    if printed and kind not in PRINTED_KINDS:
+        raise UsageMistake(f"--printed shapes {', '.join(PRINTED_KINDS)} templates, not {kind}")
     path = _output(path, force)
     if name is not None and not name.strip():
         raise UsageMistake("--name must not be empty")
@@ -100,7 +102,8 @@ def template(database: Database, kind: str, path: str | Path, *, name: str | Non
         raise UsageMistake(f"--rows shapes attack, critical and fumble templates, not {kind}")
     if armor is not None and kind != "attack":
         raise UsageMistake(f"--armor shapes attack templates, not {kind}")
-    columns = tuple(code.strip() for code in (armor or DEFAULT_ARMOR).split(",") if code.strip())
+    default_armor = ",".join(PRINTED_ARMOR) if printed else DEFAULT_ARMOR
+    columns = tuple(code.strip() for code in (armor or default_armor).split(",") if code.strip())
     if not columns or len({fold(c) for c in columns}) != len(columns):
         raise UsageMistake(f"--armor {armor!r} must list distinct armor codes, e.g. {DEFAULT_ARMOR}")
     try:
@@ -116,7 +119,7 @@ def template(database: Database, kind: str, path: str | Path, *, name: str | Non
     )
     written: dict = {}
     _save(path, force, lambda handle: written.update(
-        write_template(handle, kind, name=name, armor=columns, bands=bands, lists=lists)))
+        write_template(handle, kind, name=name, armor=columns, bands=bands, lists=lists, printed=printed)))
     return {"file": str(path), "kind": kind, **written}
 
 

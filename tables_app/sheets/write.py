@@ -405,13 +405,22 @@ def parse_rows(spec: str) -> list[str]:
 
 
 DEFAULT_ROWS = {"attack": "11-175/5", "critical": "1-150/5", "fumble": "1-100/10"}
+# `template --printed`: the layouts of a printed book (docs/workbook-format.md)
+PRINTED_ROWS = {"attack": "1-150/5", "critical": "1-100/5", "fumble": "1-100/10"}
+PRINTED_ARMOR = tuple(str(n) for n in range(20, 0, -1))  # armor types 20 down to 1
+PRINTED_CATEGORIES = ("1HE", "1HC", "2H", "PA", "MIS", "TH")  # weapon categories of a fumble table
+PRINTED_KINDS = (*DEFAULT_ROWS, "weapons")
 
 
 def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...], bands: list[str] | None,  # type: ignore[no-untyped-def]
-                   lists: TemplateLists) -> dict:
+                   lists: TemplateLists, printed: bool = False) -> dict:
     """Write a template to ``target`` (a path or a binary file); returns the
     name it gave (a table's, a scale's, the first weapon's or creature's) and
-    its sheets. ``bands``: the first column's ranges (parse_rows), else the kind's default."""
+    its sheets. ``bands``: the first column's ranges (parse_rows), else the
+    kind's default. ``printed``: a printed book's layout (attack: no
+    automatic miss, rows from 01; critical: a column per severity, entries in
+    printed notation; fumble: a column per weapon category; weapons: their
+    Critical and Fumble columns)."""
     from openpyxl.styles import Alignment, Font
 
     book = Sheets()
@@ -423,12 +432,19 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         pairs = [("Kind", kind), ("Name", name)]
         if kind == "critical":
             pairs.append(("Code", "X"))
+        if printed and kind == "attack":
+            pairs.append(("Automatic miss", "none"))
         row = header_block(sheet, [*pairs, ("Source", "your source"), ("Notes", "")])
-        header = ["Result", *armor] if kind == "attack" else list(ENTRY_HEADER)
+        if kind == "attack":
+            header = ["Result", *armor]
+        elif printed:
+            header = ["Roll", *(lists.severities if kind == "critical" else PRINTED_CATEGORIES)]
+        else:
+            header = list(ENTRY_HEADER)
         grid_header(sheet, row, header)
-        bands = list(bands or parse_rows(DEFAULT_ROWS[kind]))
-        if kind == "fumble":
-            bands[-1] = bands[-1].split("-")[0].lstrip("0") + "+"  # catch large modifiers
+        bands = list(bands or parse_rows((PRINTED_ROWS if printed else DEFAULT_ROWS)[kind]))
+        if kind == "fumble" or (printed and kind == "attack"):
+            bands[-1] = bands[-1].split("-")[0].lstrip("0") + "+"  # catch large modifiers and results
         for r, band in enumerate(bands, start=row + 1):
             put(sheet, r, 1, band)
         last = row + len(bands)
@@ -436,6 +452,10 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         if kind == "attack":
             codes = ", ".join(lists.severities)
             _prompt(sheet, f"B{row + 1}:{end}", "Attack cell", f"— (miss), F (fumble), 0, 7, or hits and a severity: 16 Mod ({codes})")
+        elif printed:
+            _prompt(sheet, f"B{row + 1}:{end}", "Entry", "As printed: Nick. +2H – 1∑ – (-10). With helm: ... Without helm: ...")
+            for column in range(2, len(header) + 1):
+                sheet.column_dimensions[sheet.cell(row=row, column=column).column_letter].width = 30
         else:
             _list_validation(sheet, ("helm", "not helm"), f"I{row + 1}:I{last}", "condition")
             sheet.column_dimensions["C"].width = 60
@@ -443,6 +463,8 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         scale_name = [("Name", name)] if kind == "severities" else []  # without one, the scale is named after the file
         row = header_block(sheet, [("Kind", kind), *scale_name, ("Source", "your source")])
         header = {"weapons": WEAPON_HEADER, "creatures": CREATURE_HEADER, "severities": SEVERITY_HEADER}[kind]
+        if printed:  # weapons: the columns a printed critical or fumble table is read in
+            header = (*header, "Critical column", "Fumble column")
         grid_header(sheet, row, header)
         first, last = row + 1, row + 50
         if name and kind in ("weapons", "creatures"):
