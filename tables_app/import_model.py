@@ -35,10 +35,12 @@ class Defined(Generic[T]):
     # warnings can name a cell; empty when not read from a sheet
     rows_at: tuple[tuple[object, int], ...] = ()
     columns_at: tuple[int, ...] = ()
+    header_at: int = 0  # the row of the grid's column headers
 
     def cell_at(self, span: object, column: int | None = None) -> str | None:
-        """The sheet cell of a row (its range cell, or the cell in ``column``), if known."""
-        row = dict(self.rows_at).get(span)
+        """The sheet cell of a row (its range cell, or the cell in ``column``;
+        ``span`` None: the column's header cell), if known."""
+        row = self.header_at or None if span is None else dict(self.rows_at).get(span)
         if row is None:
             return None
         number = 1 if column is None or column >= len(self.columns_at) else self.columns_at[column]

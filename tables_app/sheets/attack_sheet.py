@@ -71,7 +71,7 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
                         unmodified=RangeTable(unmodified) if unmodified else None)
     reading.out.attack_tables.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"),
                                              ruleset, rows_at=tuple(zip((r for r, _ in rows), row_numbers)),
-                                             columns_at=tuple(column for _, column in armors)))
+                                             columns_at=tuple(column for _, column in armors), header_at=grid.header_row))
 
 
 def _automatic_miss(reading: Reading, grid: Grid, ruleset: str) -> int | None | bool:

@@ -44,14 +44,15 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
             reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
         return
     code = _code(grid, kind)
-    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale), ruleset)
+    rows_at = tuple((span, int("".join(ch for ch in cell if ch.isdigit()))) for span, cell in zip(groups, cells))
+    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale), ruleset, rows_at)
 
 
 def _code(grid: Grid, kind: TableKind) -> str | None:
     return grid.meta("code") if kind is TableKind.CRITICAL else None
 
 
-def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str) -> None:
+def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows_at: tuple = ()) -> None:
     """Check the table's name and code in its ruleset, and record it."""
     kind, name, code = table.kind, table.name, table.code
     if kind is TableKind.CRITICAL:
@@ -68,7 +69,8 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str) -> N
             return
         table = replace(table, roll=RollKind(fold(written)))
     target = reading.out.critical_tables if kind is TableKind.CRITICAL else reading.out.fumble_tables
-    target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset))
+    target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset,
+                          rows_at=rows_at))
 
 
 # ---------------------------------------------------------------- printed layouts

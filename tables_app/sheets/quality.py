@@ -33,13 +33,13 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         table = item.value
         tops[name_key(item.ruleset, table.name)] = table.rows.highest
         _falling_damage(item, warn)
-        _armor_order(table.armors, item.sheet, warn)
+        _armor_order(table.armors, item.sheet, warn, item.cell_at(None, 0))
     for item in parsed.critical_tables:
         reach = D100 + item.value.scale.max_modifier
         beyond = [span for span in item.value.rows.ranges if span.low > reach]
         if beyond:
             rows = beyond[0].label if len(beyond) == 1 else f"{beyond[0].label} to {beyond[-1].label}"
-            warn(item.sheet, None, f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
+            warn(item.sheet, item.cell_at(beyond[0]), f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
     for item in parsed.weapons:
         weapon = item.value
         top = tops.get(name_key(item.ruleset, weapon.attack_table))
@@ -95,15 +95,16 @@ def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
                 best, best_row, best_text = worth, span.label, cell.text
 
 
-def _armor_order(armors: tuple[str, ...], sheet: str, warn) -> None:  # type: ignore[no-untyped-def]
+def _armor_order(armors: tuple[str, ...], sheet: str, warn, cell: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    """Armor columns out of a known order, named at the first armor column's header."""
     keys = tuple(a.casefold() for a in armors)
     if all(k.isdigit() for k in keys):
         numbers = [int(k) for k in keys]
         if numbers != sorted(numbers) and numbers != sorted(numbers, reverse=True):
-            warn(sheet, None, f"armor columns out of order: {', '.join(armors)}")
+            warn(sheet, cell, f"armor columns out of order: {', '.join(armors)}")
         return
     for order in KNOWN_ARMOR_ORDERS:
         if set(keys) <= set(order):
             expected = [k for k in order if k in keys]
             if list(keys) != expected:
-                warn(sheet, None, f"armor columns out of order: {', '.join(armors)} (expected {', '.join(k.upper() for k in expected)})")
+                warn(sheet, cell, f"armor columns out of order: {', '.join(armors)} (expected {', '.join(k.upper() for k in expected)})")

@@ -28,8 +28,8 @@ def test_quality_warnings(run, write_workbook):
     assert result.exit_code == 0, result.output
     assert warnings_of(result) == [
         "Warning: q.xlsx › Falls › B6: damage falls in column NA: 11-50 gives 5, 51-90 gives 4",
-        "Warning: q.xlsx › Shuffled: armor columns out of order: MA, NA, HA (expected NA, MA, HA)",
-        "Warning: q.xlsx › Crit: rows 151-200 can never be rolled: d100 + the largest modifier reaches 150",
+        "Warning: q.xlsx › Shuffled › B4: armor columns out of order: MA, NA, HA (expected NA, MA, HA)",
+        "Warning: q.xlsx › Crit › A6: rows 151-200 can never be rolled: d100 + the largest modifier reaches 150",
         "Warning: q.xlsx › W › A4: Poker: Clumsy range 1-12 fumbles 12% of attacks",
         "Warning: q.xlsx › W › A5: Pin: Max result 5 always misses (10 or less)",
         "Warning: q.xlsx › Crit › B2: no weapon or attack cell uses critical table 'Spare'",
