@@ -37,18 +37,13 @@ class Defined(Generic[T]):
     columns_at: tuple[int, ...] = ()
     header_at: int = 0  # the row of the grid's column headers
 
-    def cell_at(self, span: object, column: int | None = None) -> str | None:
-        """The sheet cell of a row (its range cell, or the cell in ``column``;
-        ``span`` None: the column's header cell), if known."""
-        row = self.header_at or None if span is None else dict(self.rows_at).get(span)
+    def position(self, span: object, column: int | None = None) -> tuple[int, int] | None:
+        """(row, column) on the sheet of a row (its range cell, or the cell in
+        ``column``; ``span`` None: the column's header cell), if known."""
+        row = (self.header_at or None) if span is None else dict(self.rows_at).get(span)
         if row is None:
             return None
-        number = 1 if column is None or column >= len(self.columns_at) else self.columns_at[column]
-        letters = ""
-        while number:
-            number, rest = divmod(number - 1, 26)
-            letters = chr(65 + rest) + letters
-        return f"{letters}{row}"
+        return row, 1 if column is None or column >= len(self.columns_at) else self.columns_at[column]
 
 
 @dataclass

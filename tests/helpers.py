@@ -221,3 +221,15 @@ def sheets_of(path: Path) -> dict[str, list[tuple]]:
 
     book = openpyxl.load_workbook(path)
     return {sheet.title: [tuple(row) for row in sheet.iter_rows(values_only=True)] for sheet in book.worksheets}
+
+
+def reexported(run, workbook: Path, folder: Path, ruleset: str) -> Path:  # type: ignore[no-untyped-def]
+    """``workbook`` imported into a fresh database with the bundled tables
+    (``folder``/fresh.db), and ``ruleset`` exported again: the other half of
+    an export round trip."""
+    fresh = folder / "fresh.db"
+    ok(run("db", "init", db=fresh))
+    ok(run("import", str(workbook), db=fresh))
+    again = folder / "again.xlsx"
+    ok(run("export", "-o", str(again), "--ruleset", ruleset, db=fresh))
+    return again

@@ -59,6 +59,7 @@ class _ReadingsByTotal:
         self.severity: list[int] = []
         self.critical_hits: list[list[int]] = []  # per plan, by total: 100 faces, or OPEN_CRITICAL_REACH totals
         self.open_ended: list[bool] = []  # per plan: a `Roll kind | oeh` table
+        self.opens = np.zeros(1, dtype=bool)  # open_ended as an array, made by cover()
 
     def cover(self, low: int, high: int):  # type: ignore[no-untyped-def]
         """Make ``index`` reach totals low..high; returns the per-reading arrays."""

@@ -19,10 +19,8 @@ from tables_app.sheets.values import as_int, as_text, check_value, coordinate, i
 def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> None:
     name = grid.meta("name")
     armors = [(key, column) for key, column in grid.column_order if key != ATTACK_FIRST_COLUMN]
-    automatic_miss = _automatic_miss(reading, grid, ruleset)
-    broken = automatic_miss is False
-    if automatic_miss is False:
-        automatic_miss = None
+    automatic_miss, read = _automatic_miss(reading, grid, ruleset)
+    broken = not read
     rows: list[tuple[Range, tuple[AttackCell, ...]]] = []
     unmodified: list[tuple[Range, tuple[AttackCell, ...]]] = []  # printed `UM 96-100` rows
     range_cells: list[str] = []
@@ -74,22 +72,22 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
                                              columns_at=tuple(column for _, column in armors), header_at=grid.header_row))
 
 
-def _automatic_miss(reading: Reading, grid: Grid, ruleset: str) -> int | None | bool:
+def _automatic_miss(reading: Reading, grid: Grid, ruleset: str) -> tuple[int | None, bool]:
     """`Automatic miss | 10` (the default, as VsD) or `none` (Rolemaster reads
-    every row), on the sheet or its ruleset sheet; False after a problem."""
+    every row), on the sheet or its ruleset sheet; and whether it read."""
     written, sheet, cell = reading.setting(grid, "automatic miss", ruleset)
     if written is None:
-        return AUTOMATIC_MISS
+        return AUTOMATIC_MISS, True
     if fold(written) in ("none", "no", "-", "\u2014"):
-        return None
+        return None, True
     try:
         value = as_int(written, "Automatic miss")
     except ValueError:
         value = -1
     if not 0 <= value <= 1_000:
         reading.problem(sheet, cell, f"Automatic miss {written!r} must be a whole number from 0 to 1000, or none")
-        return False
-    return value
+        return None, False
+    return value, True
 
 
 def _check_unmodified(reading: Reading, sheet: str, rows: list[tuple[Range, tuple[AttackCell, ...]]], cells: list[str]) -> bool:

@@ -29,8 +29,10 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
     name = grid.meta("name")
     located = _read_entries(reading, grid)
     groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
-    for entry, cell, _ in located:
+    row_of: dict[Range, int] = {}  # the sheet row of each range's first entry, for quality warnings
+    for entry, cell, _, number in located:
         groups[entry.range].append((entry, cell))
+        row_of.setdefault(entry.range, number)
     rows: list[tuple[Range, tuple[Entry, ...]]] = []
     for table_range, members in groups.items():
         if _check_branches(reading, grid.sheet, members):
@@ -38,14 +40,13 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
     top = D100 + (scale.max_modifier if kind is TableKind.CRITICAL else 0)
     cells = [members[0][1] for members in groups.values()]
     reading.check_ranges(grid.sheet, list(groups), cells, must_cover_from=1, must_cover_to=top)
-    sound = sum(1 for _, _, ok in located if ok)
+    sound = sum(1 for _, _, ok, _ in located if ok)
     if name is None or sound != len(grid.rows) or not rows:
         if not grid.rows:
             reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
         return
     code = _code(grid, kind)
-    rows_at = tuple((span, int("".join(ch for ch in cell if ch.isdigit()))) for span, cell in zip(groups, cells))
-    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale), ruleset, rows_at)
+    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale), ruleset, tuple(row_of.items()))
 
 
 def _code(grid: Grid, kind: TableKind) -> str | None:
@@ -198,8 +199,8 @@ def _entry(span: Range, branch: Branch, column: str) -> Entry:
 
 # ---------------------------------------------------------------- one column (version 1)
 
-def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool]]:
-    """Every row with a readable range, its range cell, and whether it is sound."""
+def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool, int]]:
+    """Every row with a readable range, its range cell, whether it is sound, and its row number."""
     entries = []
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, "roll")
@@ -216,9 +217,9 @@ def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool]]
             continue
         if text is None or None in numbers.values() or effects is None:
             # keep the range so coverage is judged on what the author wrote
-            entries.append((Entry(parsed_range, "", condition=condition), range_cell, False))
+            entries.append((Entry(parsed_range, "", condition=condition), range_cell, False, row[0]))
             continue
-        entries.append((Entry(parsed_range, text, title, effects=effects, condition=condition, **numbers), range_cell, True))
+        entries.append((Entry(parsed_range, text, title, effects=effects, condition=condition, **numbers), range_cell, True, row[0]))
     return entries
 
 

@@ -9,6 +9,7 @@ from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.rulesets import name_key
 from tables_app.errors import Problem
 from tables_app.import_model import ParsedWorkbook
+from tables_app.sheets.values import coordinate
 
 WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
@@ -33,13 +34,13 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         table = item.value
         tops[name_key(item.ruleset, table.name)] = table.rows.highest
         _falling_damage(item, warn)
-        _armor_order(table.armors, item.sheet, warn, item.cell_at(None, 0))
+        _armor_order(table.armors, item.sheet, warn, _cell(item, None, 0))
     for item in parsed.critical_tables:
         reach = D100 + item.value.scale.max_modifier
         beyond = [span for span in item.value.rows.ranges if span.low > reach]
         if beyond:
             rows = beyond[0].label if len(beyond) == 1 else f"{beyond[0].label} to {beyond[-1].label}"
-            warn(item.sheet, item.cell_at(beyond[0]), f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
+            warn(item.sheet, _cell(item, beyond[0]), f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
     for item in parsed.weapons:
         weapon = item.value
         top = tops.get(name_key(item.ruleset, weapon.attack_table))
@@ -68,6 +69,12 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     return warnings
 
 
+def _cell(item, span: object, column: int | None = None) -> str | None:  # type: ignore[no-untyped-def]
+    """Where a warning points: the cell of ``item``'s row and column, if known."""
+    found = item.position(span, column)
+    return None if found is None else coordinate(*found)
+
+
 def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
     """Damage that falls as the result rises, once per column. A cell is worth
     more when it calls a more severe critical, then when it has more hits:
@@ -88,7 +95,7 @@ def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
             else:
                 worth = (max((levels.get(code, -1) for code, _ in cell.criticals), default=-1), cell.hits)
             if worth < best:
-                warn(sheet, item.cell_at(span, column),  # the cell where it falls
+                warn(sheet, _cell(item, span, column),  # the cell where it falls
                      f"damage falls in column {armor}: {best_row} gives {best_text}, {span.label} gives {cell.text}")
                 break
             if worth > best:

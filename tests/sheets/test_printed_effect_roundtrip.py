@@ -13,7 +13,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from helpers import Rows, ok, sheets_of
+from helpers import Rows, ok, reexported, sheets_of
 
 from tables_app.domain.ranges import parse_range
 from tables_app.domain.tables import Entry
@@ -132,16 +132,12 @@ def test_weapons_export_their_columns_as_written(exported):
 
 def test_export_import_export_is_the_identity(run, exported, tmp_path):
     # printed layouts: `export` "round trip to the same layout"
-    fresh = tmp_path / "fresh.db"
-    ok(run("db", "init", db=fresh))
-    ok(run("import", str(exported), db=fresh))
-    again = tmp_path / "again.xlsx"
-    ok(run("export", "-o", str(again), "--ruleset", "Inv", db=fresh))
+    again = reexported(run, exported, tmp_path, "Inv")
     assert sheets_of(again) == sheets_of(exported)
     for kind, name in (("critical", "Scorch"), ("critical", "Wyrm Maw"), ("fumble", "Mishaps"), ("weapon", "Torch"),
                        ("weapon", "Firebrand")):
         before = json.loads(ok(run("show", kind, f"Inv:{name}", "--json")))
-        after = json.loads(ok(run("show", kind, f"Inv:{name}", "--json", db=fresh)))
+        after = json.loads(ok(run("show", kind, f"Inv:{name}", "--json", db=tmp_path / "fresh.db")))
         assert {k: v for k, v in after.items() if k not in ("workbook", "sheet")} == \
             {k: v for k, v in before.items() if k not in ("workbook", "sheet")}
 
