@@ -194,7 +194,7 @@ def test_resolve_a_um_row_with_two_criticals(run, printed):
     assert result.stdout == (
         "Printed:Falchion (Bladework, clumsy 1-3) vs DEF 0, 1\n"
         "Unmodified roll 100 reads row UM 99-100, whatever the modifiers.\n"
-        "Bladework UM 99-100 1: 37 E Hacking + C Mauling on Hacking.\n"
+        "Bladework UM 99-100 1: 37 E Hacking + C Mauling.\n"
         "Critical: E on Hacking, column E, roll 60 (46-60; +10 hits, bleed 3, stun 1, penalty -20).\n"
         "  Sword arm slashed; grip falters. +10H – 1∑∏ – 3∫ – (-20)\n"
         "Critical 2: C on Mauling, column C, roll 40 (31-45; +7 hits, stun 1, penalty -15).\n"

@@ -156,12 +156,33 @@ def _read_one(
         if readings:  # check_extra_letter keeps a sheet from defining one
             raise ValueError(f"{text!r}: {part!r} is both a severity and an extra letter")
         return tuple(expansion)
+    if not readings and letters:
+        readings = set(_letter_readings(text, part, critical_named, letters))
     if not readings:
         raise ValueError(_unreadable(text, part, scale, letters))
     if len(readings) > 1:
         options = " or ".join(CRITICAL_JOINER.join(" ".join(filter(None, c)) for c in r) for r in sorted(readings, key=str))
         raise ValueError(f"{text!r} is ambiguous: it reads as {options}; separate them with a space")
     return readings.pop()
+
+
+def _letter_readings(
+    text: str, part: str, critical_named: CriticalResolver, letters: dict[str, tuple[Critical, ...]]
+) -> list[tuple[Critical, ...]]:
+    """An extra letter followed by a critical table (`12FG`, `12 F Grapple`),
+    as printed creature tables write a letter beyond the scale: the letter's
+    criticals that name no table (`Severity F | E`) are on that table."""
+    words = part.split()
+    splits = [(words[0], " ".join(words[1:]))] if len(words) > 1 else [(part[:cut], part[cut:]) for cut in range(1, len(part))]
+    found = []
+    for letter, tail in splits:
+        expansion = letters.get(fold(letter))
+        if expansion is None or (table := critical_named(tail)) is None:
+            continue
+        if all(named is not None for _, named in expansion):
+            raise ValueError(f"{text!r}: extra letter {letter!r} names its own critical tables; write it without {tail!r}")
+        found.append(tuple((severity, named if named is not None else table) for severity, named in expansion))
+    return found
 
 
 def _unreadable(text: str, part: str, scale: SeverityScale, letters: dict[str, tuple[Critical, ...]]) -> str:

@@ -15,8 +15,12 @@ parry N rounds          `2 no parry`, `2 no-parry`
 bleeds N hits a round   `3∫`, `3 bleed`, `3 hits per round`         ``bleed``
 penalty                 `(-20)` (any dash or minus sign)            ``penalty`` −20
 attacker's bonus        `(+10)`: +10 to the attacker next round     ``attacker_bonus``
-death                   `dies in 6 rounds`, `death in 1 round`      ``death_in`` 6, 1
-                        `instant death`, `dies instantly`           ``death_in`` 0
+death                   `dies in 6 rounds`, `death in 1 round`,     ``death_in`` 6, 1
+                        `dies after 6 rounds`, `expires (suffocates)
+                        in six rounds`, `dies 6 rounds later`, `in shock
+                        for 12 rounds, then dies`
+                        `instant death`, `dies instantly`, `killed  ``death_in`` 0
+                        instantly`, `killing him instantly`
 ======================  ==========================================  ==============
 
 Decisions:
@@ -58,6 +62,10 @@ _MINUS = "[" + re.escape(DASHES) + "]"
 _COUNT = r"(?<![\w.])\+?\d+"  # a count: digits not glued to a word, perhaps a `+`
 _END = rf"(?![\w{_SIGNS}])"  # ... and the effect ends there (`3∑x` is no effect)
 _ROUNDS = r"\s+rounds?\b"
+# Death is printed as prose, its rounds in digits or a word: `dies in six rounds`.
+_NUMBER_WORDS = {word: n for n, word in enumerate(
+    "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
+_ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 
 # Tried in this order at each position: `2∑∏` before `2∑`, `3 hits per round`
 # before `3 hits`.
@@ -73,14 +81,16 @@ _SPELLINGS: tuple[tuple[str, str], ...] = (
     ("hits", rf"{_COUNT}(?i:h|\s*hits?){_END}"),
     ("penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)"),
     ("attacker_bonus", r"\(\s*\+\s*\d+\s*\)"),
-    ("death_in", rf"(?i:\b(?:dies|death)\s+in\s+\d+{_ROUNDS})"),
-    ("death_in", r"(?i:\binstant\s+death\b|\bdies\s+instantly\b)"),
+    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
+    ("death_in", rf"(?i:\bdies\s+{_ROUND_COUNT}{_ROUNDS}\s+later\b)"),
+    ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+(?:he\s+|she\s+|it\s+)?dies\b)"),
+    ("death_in", r"(?i:\binstant\s+death\b|\b(?:dies|killed|killing\s+(?:him|her|it|foe))\s+instantly\b)"),
 )
 _EFFECT = re.compile("|".join(f"(?P<{kind}_{i}>{pattern})" for i, (kind, pattern) in enumerate(_SPELLINGS)))
 _NUMBER = re.compile(r"\d+")
 # What looks like an effect once the effects are read: a sign, a signed
 # number glued to letters, a bracketed signed number.
-_EFFECT_LIKE = re.compile(rf"[{_SIGNS}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})\s*\d")
+_EFFECT_LIKE = re.compile(rf"[{_SIGNS}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d")
 _HINT = "write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"
 
 
@@ -131,7 +141,8 @@ def parse_effects(text: str) -> Effects:
         number = _number(token)
         if kind == "death_in":
             if death is not None:
-                raise ValueError(f"two deaths in one entry: {death[0]!r} and {token!r}")
+                raise ValueError(f"two deaths in one entry: {death[0]!r} and {token!r} (for different targets, "
+                                 "write branches: With helm: ... Without helm: ...)")
             death = token, number
         else:
             totals[kind] = totals.get(kind, 0) + (-number if kind == "penalty" else number)
@@ -142,7 +153,8 @@ def parse_effects(text: str) -> Effects:
 def _number(token: str) -> int:
     """The count in an effect's token; 0 for `instant death`."""
     found = _NUMBER.search(token)
-    number = int(found.group()) if found else 0
+    words = [_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", token.lower()) if w in _NUMBER_WORDS]
+    number = int(found.group()) if found else words[0] if words else 0
     if number > EFFECT_LIMIT:
         raise ValueError(f"{token!r}: {number:,} is more than {EFFECT_LIMIT:,}")
     return number

@@ -190,8 +190,8 @@ def _describe_roll(roll: OpenEndedRoll) -> str:
 
 
 def _describe_cell(read: CellRead) -> str:
-    critical = f" on {read.cell.critical}" if read.cell.critical else ""
-    return f"{read.table} {read.row} {read.armor}: {read.cell.text}{critical}"
+    # A cell that names its critical table says so in its text (`25 E Krush`): no "on Krush" after it.
+    return f"{read.table} {read.row} {read.armor}: {read.cell.text}"
 
 
 def _describe_reduction(attack: Attack, rolled: Severity, severity: Severity | None) -> str:

@@ -108,8 +108,8 @@ def _check_unmodified(reading: Reading, sheet: str, rows: list[tuple[Range, tupl
 def _generation(reading: Reading, scale: SeverityScale, ruleset: str, letters: ExtraLetters) -> tuple:
     """What a cell's reading depends on besides its value: the ruleset, the
     scale, the sheet's extra letters, and the critical tables known so far
-    (a cell may name one read since)."""
-    return fold(ruleset), scale.name, tuple(sorted(letters.items())), len(reading.out.critical_tables)
+    (a cell may name one read since, or one whose sheet failed)."""
+    return fold(ruleset), scale.name, tuple(sorted(letters.items())), len(reading.out.critical_tables), reading.failed_count()
 
 
 def _extra_letters(reading: Reading, grid: Grid, scale: SeverityScale, ruleset: str) -> tuple[ExtraLetters, bool]:

@@ -53,7 +53,8 @@ def _code(grid: Grid, kind: TableKind) -> str | None:
     return grid.meta("code") if kind is TableKind.CRITICAL else None
 
 
-def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows_at: tuple = ()) -> None:
+def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows_at: tuple = (),
+            columns_at: tuple[int, ...] = (), header_at: int = 0) -> None:
     """Check the table's name and code in its ruleset, and record it."""
     kind, name, code = table.kind, table.name, table.code
     if kind is TableKind.CRITICAL:
@@ -71,7 +72,7 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows
         table = replace(table, roll=RollKind(fold(written)))
     target = reading.out.critical_tables if kind is TableKind.CRITICAL else reading.out.fumble_tables
     target.append(Defined(table, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), ruleset,
-                          rows_at=rows_at))
+                          rows_at=rows_at, columns_at=columns_at, header_at=header_at))
 
 
 # ---------------------------------------------------------------- printed layouts
@@ -81,7 +82,7 @@ def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: Se
     cell an entry in printed notation, its branches written inside it."""
     printed = [(key, column) for key, column in grid.column_order if key != ROLL_COLUMN]
     chosen = _column_choice(reading, grid, kind, scale, printed)
-    rows, cells, broken = _read_printed_rows(reading, grid, printed)
+    rows, cells, numbers, broken = _read_printed_rows(reading, grid, printed)
     # The column is chosen by the severity or the attack, never by a modified roll: rows cover 1-100.
     covered = reading.check_ranges(grid.sheet, [r for r, _ in rows], cells, must_cover_from=1, must_cover_to=D100)
     if not grid.rows:
@@ -96,7 +97,8 @@ def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: Se
         for i in range(len(names))
     )
     table = EffectTable(kind, name, column_rows[0], _code(grid, kind), scale, choice=choice, columns=names, column_rows=column_rows)
-    _define(reading, grid, table, ruleset)
+    _define(reading, grid, table, ruleset, tuple(zip((span for span, _ in rows), numbers)),
+            columns_at=tuple(column for _, column in printed), header_at=grid.header_row)
 
 
 def _column_choice(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale,
@@ -145,11 +147,13 @@ def _one_column_per_severity(reading: Reading, grid: Grid, scale: SeverityScale,
 
 
 def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, int]]
-                       ) -> tuple[list[tuple[Range, list[tuple[Branch, ...]]]], list[str], bool]:
+                       ) -> tuple[list[tuple[Range, list[tuple[Branch, ...]]]], list[str], list[int], bool]:
     """Every row with a readable range (each range once) and its cells'
-    branches, column by column; the range cells; whether anything was unreadable."""
+    branches, column by column; the range cells and their sheet rows; whether
+    anything was unreadable."""
     rows: list[tuple[Range, list[tuple[Branch, ...]]]] = []
     cells: list[str] = []
+    numbers: list[int] = []
     first: dict[Range, str] = {}
     broken = False
     for row in grid.rows:
@@ -170,7 +174,8 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
         first[span] = range_cell
         rows.append((span, found))
         cells.append(range_cell)
-    return rows, cells, broken
+        numbers.append(number)
+    return rows, cells, numbers, broken
 
 
 def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int]) -> tuple[Branch, ...] | None:

@@ -46,14 +46,17 @@ def interpret(raw: RawWorkbook, catalog: Catalog | None = None) -> ParsedWorkboo
     if severities and (ruleset := reading.ruleset_of(severities[0])) is not None:
         read_severities(reading, severities[0], ruleset)
     for grid in by_kind["critical"]:
-        if (ruleset := reading.ruleset_of(grid)) is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
-            read_effect_table(reading, grid, TableKind.CRITICAL, scale, ruleset)
+        with reading.defining(grid, "critical") as ruleset:
+            if ruleset is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
+                read_effect_table(reading, grid, TableKind.CRITICAL, scale, ruleset)
     for grid in by_kind["fumble"]:
-        if (ruleset := reading.ruleset_of(grid)) is not None:
-            read_effect_table(reading, grid, TableKind.FUMBLE, DEFAULT_SCALE, ruleset)
+        with reading.defining(grid, "fumble") as ruleset:
+            if ruleset is not None:
+                read_effect_table(reading, grid, TableKind.FUMBLE, DEFAULT_SCALE, ruleset)
     for grid in by_kind["attack"]:
-        if (ruleset := reading.ruleset_of(grid)) is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
-            read_attack_table(reading, grid, scale, ruleset)
+        with reading.defining(grid, "attack") as ruleset:
+            if ruleset is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
+                read_attack_table(reading, grid, scale, ruleset)
     for grid in by_kind["weapons"]:
         if (ruleset := reading.ruleset_of(grid)) is not None:
             read_weapons(reading, grid, ruleset)

@@ -3,6 +3,8 @@ probably mistakes. Warnings never fail an import unless --strict."""
 
 from __future__ import annotations
 
+import re
+
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
@@ -13,6 +15,10 @@ from tables_app.sheets.values import coordinate
 
 WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
+# Prose that says the target dies: printed books write death in words, in
+# more ways than the entry reader takes (`domain/effects.py`); an entry that
+# says so and read no death is a death lost from resolve and odds.
+DEATH_WORDS = re.compile(r"(?i)\b(?:dies|died|dead|kill(?:s|ed|ing)?|expires?|slain)\b")
 
 
 def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]]], attack_tops: dict[tuple[str, str], int | None],
@@ -35,6 +41,8 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         tops[name_key(item.ruleset, table.name)] = table.rows.highest
         _falling_damage(item, warn)
         _armor_order(table.armors, item.sheet, warn, _cell(item, None, 0))
+    for item in [*parsed.critical_tables, *parsed.fumble_tables]:
+        _unread_death(item, warn)
     for item in parsed.critical_tables:
         reach = D100 + item.value.scale.max_modifier
         beyond = [span for span in item.value.rows.ranges if span.low > reach]
@@ -75,31 +83,59 @@ def _cell(item, span: object, column: int | None = None) -> str | None:  # type:
     return None if found is None else coordinate(*found)
 
 
+def _unread_death(item, warn) -> None:  # type: ignore[no-untyped-def]
+    """Entries whose text says the target dies but read no death, once per cell."""
+    table = item.value
+    columns = table.column_rows or (table.rows,)  # a printed table's columns share their rows
+    for row, span in enumerate(columns[0].ranges):  # in reading order: row by row, left to right
+        for column, rows in enumerate(columns):
+            for entry in rows.values[row]:
+                if entry.death_in is not None or any("death" in tag or DEATH_WORDS.search(tag) for tag in entry.effects):
+                    continue  # read, or a one-column entry's tag (`instant death`)
+                if word := DEATH_WORDS.search(entry.text):
+                    where = f" {table.columns[column]}" if table.column_rows else ""
+                    warn(item.sheet, _cell(item, span, column if table.column_rows else None),
+                         f"{span.label}{where} says {word.group()!r} but no death was read: write 'dies in 6 rounds' "
+                         "or 'instant death' if it kills")
+                    break
+
+
 def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
     """Damage that falls as the result rises, once per column. A cell is worth
     more when it calls a more severe critical, then when it has more hits:
-    printed tables trade hits for a critical (`7` below `5 A`), which is no fall."""
+    printed tables trade hits for a critical (`7` below `5 A`), which is no fall.
+    Severities compare only on one critical table: printed creature tables
+    move from one table to another (`10 E Tiny` below `11 A Puncture`), and
+    weapons alternate Slash, Krush and Puncture row by row, so a critical is
+    judged against the best one on its own table so far; a cell without a
+    critical, against the best of the whole column."""
     table, sheet = item.value, item.sheet
     levels = {level.code: i for i, level in enumerate(table.scale.levels)}
     automatic = table.automatic_miss
     for column, armor in enumerate(table.armors):
-        best, best_row, best_text = (-2, -1), None, ""
+        best: dict[object, tuple[tuple[int, int], str, str]] = {}  # critical table (ALL: any cell) → worth, row, text
         for span, cells in zip(table.rows.ranges, table.rows.values):
             cell = cells[column]
             if automatic is not None and span.high is not None and span.high <= automatic:
                 continue  # rows at or below the automatic miss are never read
             if cell.outcome in (Outcome.MISS, Outcome.FUMBLE):
                 worth = (-2, 0) if cell.outcome is Outcome.MISS else (-2, -1)
-                if best_row is None:
+                if _ALL not in best:
                     continue  # misses and fumbles low in a table are as printed
             else:
                 worth = (max((levels.get(code, -1) for code, _ in cell.criticals), default=-1), cell.hits)
-            if worth < best:
+            on = cell.criticals[0][1] if cell.criticals else _ALL
+            if on in best and worth < best[on][0]:
+                _, best_row, best_text = best[on]
                 warn(sheet, _cell(item, span, column),  # the cell where it falls
                      f"damage falls in column {armor}: {best_row} gives {best_text}, {span.label} gives {cell.text}")
                 break
-            if worth > best:
-                best, best_row, best_text = worth, span.label, cell.text
+            for key in {_ALL, on}:
+                if key not in best or worth > best[key][0]:
+                    best[key] = (worth, span.label, cell.text)
+
+
+_ALL = object()  # _falling_damage's key for the best cell of a column, whatever its critical
 
 
 def _armor_order(armors: tuple[str, ...], sheet: str, warn, cell: str | None = None) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,8 @@ first one, and nothing is written here.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, TypeVar
+from contextlib import contextmanager
+from typing import Callable, Iterator, TypeVar
 
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, same_name, suggest
@@ -39,6 +40,10 @@ class Reading:
         self.attack_cells: dict[tuple, AttackCell] = {}
         # (sheet, what is missing) → the empty cells and the indexes of their problems
         self._empty: dict[tuple[str, str], list[tuple[tuple[int, int], int]]] = defaultdict(list)
+        # (kind, folded ruleset) → {folded name or code: name} of the tables whose sheet failed: a
+        # reference to one is not a second problem (one bad critical sheet would otherwise
+        # put an error on every attack cell that names its code)
+        self._failed: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
 
     # -- problems ---------------------------------------------------------
     def problem(self, sheet: str | None, cell: str | None, message: str) -> None:
@@ -161,6 +166,24 @@ class Reading:
         """What this workbook defines in ``ruleset``."""
         return [item for item in items if same_name(item.ruleset, ruleset)]
 
+    @contextmanager
+    def defining(self, grid: Grid, kind: str) -> Iterator[str | None]:
+        """Read a table sheet of ``kind`` inside the block (yields its ruleset);
+        if it defines no table, remember its name and code as failed."""
+        defined = {"critical": self.out.critical_tables, "fumble": self.out.fumble_tables,
+                   "attack": self.out.attack_tables}[kind]
+        before = len(defined)
+        ruleset = self.ruleset_of(grid)
+        yield ruleset
+        if ruleset is not None and len(defined) == before and (name := grid.meta("name")) is not None:
+            failed = self._failed[(kind, fold(ruleset))]
+            for written in (name, grid.meta("code") if kind == "critical" else None):
+                if written:
+                    failed.setdefault(fold(written), name)
+
+    def failed_count(self) -> int:
+        return sum(len(names) for names in self._failed.values())
+
     # -- references (inside one ruleset only) ----------------------------------
     def critical_named(self, text: str, ruleset: str) -> str | None:
         key = fold(text)
@@ -169,7 +192,7 @@ class Reading:
             if key == fold(table.name) or (table.code and key == fold(table.code)):
                 return table.name
         found = self.catalog.shelf(ruleset).critical.get(key)
-        return found[0] if found else None
+        return found[0] if found else self._failed[("critical", fold(ruleset))].get(key)
 
     def table_named(self, kind: str, text: str, ruleset: str) -> str | None:
         key = fold(text)
@@ -178,7 +201,8 @@ class Reading:
             if fold(defined.name) == key:
                 return defined.name
         shelf = self.catalog.shelf(ruleset)
-        return (shelf.attack if kind == "attack" else shelf.fumble).get(key)
+        found = (shelf.attack if kind == "attack" else shelf.fumble).get(key)
+        return found if found is not None else self._failed[(kind, fold(ruleset))].get(key)
 
     def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool,  # type: ignore[no-untyped-def]
                   ruleset: str):

@@ -113,6 +113,32 @@ def test_a_dip_in_hits_that_gains_a_critical_is_no_fall(run, write_workbook):
         "Warning: printed.xlsx › Blade table › D9: damage falls in column 1: 91-120 gives 12 C, 121-150 gives 7 C"]
 
 
+def test_a_switch_of_critical_table_is_no_fall(run, write_workbook):
+    """Printed weapons alternate critical tables row by row (`22ES` below `20EK`) and
+    creature tables move from one table to another (`10 E Tiny` below `11 A Puncture`):
+    a critical is judged against the best one on its own table so far."""
+    rows = [list(row) for row in BLADE_ROWS]
+    rows[3] = ["121:150", "14DK", "10AK", "18E"]  # columns 20 and 10: Krush, below them Slash D and C
+    rows[4] = ["91-120", "9BS", "5 A", "12C"]
+    linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets(rows=rows))))
+    assert linted.exit_code == 0
+    assert [line for line in linted.stderr.splitlines() if "damage falls" in line] == []
+    rows[2] = [">150", "16AS", "12D", "20ES"]  # column 20: Slash B (91-120), Krush D, then Slash A: a fall on Slash
+    linted = run("lint", str(write_workbook("printed.xlsx", printed_sheets(rows=rows))))
+    assert [line for line in linted.stderr.splitlines() if "damage falls" in line] == [
+        "Warning: printed.xlsx › Blade table › B8: damage falls in column 20: 91-120 gives 9 B Slash, 151+ gives 16 A Slash"]
+
+
+def test_cells_naming_a_broken_critical_table_are_no_second_problem(run, write_workbook):
+    """One bad critical sheet is one problem, not one more on every attack cell naming its code."""
+    sheets = printed_sheets()
+    sheets["Krush"] = [["Kind", "critical"], ["Name", "Krush"], ["Code", "K"], [], ["Roll", "Text", "Hits"],
+                       ["01-50", "A bruise.", "lots"], ["51+", "A crack.", 6]]
+    linted = run("lint", str(write_workbook("printed.xlsx", sheets)))
+    assert linted.exit_code == 1
+    assert error_lines(linted) == "Error: printed.xlsx › Krush › C6: Hits must be a whole number, not 'lots'\n"
+
+
 # ---------------------------------------------------------------- query attack
 @pytest.mark.parametrize("result, armor, line", [
     # printed layouts: UM rows are "matched against the unmodified first die"; a looked-up RESULT is a modified

@@ -240,6 +240,35 @@ def test_an_unknown_letter_lists_the_extra_letters():
     assert str(caught.value) == "'12J': unknown severity or critical table in 'J' (severities: A, B, C, D, E; extra letters: F, G, H)"
 
 
+# Printed creature tables write a letter beyond the scale with a table code (`12FG`): the
+# letter's criticals that name no table (`Severity F | E`) are on the code's table.
+@pytest.mark.parametrize(
+    "value, letters, expected",
+    [
+        ("12FH", {"F": (("E", None),)}, AttackCell(Outcome.CRITICAL, 12, "E", "Heat")),
+        ("12 F Heat", {"F": (("E", None),)}, AttackCell(Outcome.CRITICAL, 12, "E", "Heat")),
+        ("12fh", {"F": (("E", None),)}, AttackCell(Outcome.CRITICAL, 12, "E", "Heat")),
+        # only the parts without a table take the code's: `Severity F | C + B Slash`
+        ("16FH", EXTRA, AttackCell(Outcome.CRITICAL, 16, "C", "Heat", (("B", "Slash"),))),
+        ("30F", {"F": (("E", None),)}, AttackCell(Outcome.CRITICAL, 30, "E")),  # alone: the weapon's critical
+    ],
+)
+def test_an_extra_letter_takes_a_table_code(value, letters, expected):
+    assert parse_printed(value, letters=letters) == expected
+
+
+def test_a_letter_that_names_its_tables_takes_no_code():
+    with pytest.raises(ValueError) as caught:
+        parse_printed("12GH", letters=EXTRA)
+    assert str(caught.value) == "'12GH': extra letter 'G' names its own critical tables; write it without 'H'"
+
+
+def test_an_extra_letter_with_an_unknown_code_names_both_readings():
+    with pytest.raises(ValueError) as caught:
+        parse_printed("12FX", letters={"F": (("E", None),)})
+    assert str(caught.value) == "'12FX': neither severity 'F' with critical table 'X' nor severity 'FX' (severities: A, B, C, D, E; extra letters: F)"
+
+
 def test_a_letter_that_is_also_a_severity_is_refused_in_the_cell():
     # printed layouts: extra letters are "beyond the scale"
     with pytest.raises(ValueError) as caught:

@@ -76,6 +76,21 @@ def test_printed_notation(text, expected):
         ("death in 4 rounds", fields(death_in=4)),
         ("dies instantly", fields(death_in=0)),
         ("Instant Death", fields(death_in=0)),
+        # death as printed books write it in prose
+        ("Foe dies after 24 rounds of agony.", fields(death_in=24)),
+        ("Foe drops and expires in 12 rounds.", fields(death_in=12)),
+        ("Poor fool expires after 6 rounds of inactivity.", fields(death_in=6)),
+        ("Foe suffocates in 12 rounds.", fields(death_in=12)),
+        ("Foe is down and dies in six rounds.", fields(death_in=6)),
+        ("He dies 6 rounds later.", fields(death_in=6)),
+        ("Foe is in shock for 12 rounds, then dies.", fields(death_in=12)),
+        ("Foe is in shock for 6 rounds and then dies.", fields(death_in=6)),
+        ("Disembowel foe, killing him instantly.", fields(death_in=0)),
+        ("Foe is killed instantly.", fields(death_in=0)),
+        # not deaths: no rounds, or not the target's
+        ("Foe dies in rounds.", fields()),
+        ("It looked like a killing blow.", fields()),
+        ("Stunned for 6 rounds, then recovers.", fields()),
     ],
 )
 def test_ascii_spellings(text, expected):
@@ -149,7 +164,8 @@ def test_repeated_effects_of_one_kind_add_up():
 def test_two_deaths_are_an_error():
     with pytest.raises(ValueError) as error:
         parse_effects("Dies in 6 rounds. Instant death.")
-    assert str(error.value) == "two deaths in one entry: 'Dies in 6 rounds' and 'Instant death'"
+    assert str(error.value) == ("two deaths in one entry: 'Dies in 6 rounds' and 'Instant death'"
+                                " (for different targets, write branches: With helm: ... Without helm: ...)")
 
 
 # decision: an effect-like token that reads as no effect is an error naming it
@@ -164,6 +180,7 @@ def test_two_deaths_are_an_error():
         ("+5 – (-20x)", "(-20x)"),
         ("(+10 next round)", "(+10"),
         ("Ouch. 2∏.\n∏", "∏"),
+        ("Frantic. 4∑ – (+-15)", "(+-15)"),  # two signs: a bonus or a penalty?
     ],
 )
 def test_unreadable_effects_are_errors_naming_the_token(text, token):

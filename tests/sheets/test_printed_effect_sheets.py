@@ -177,12 +177,15 @@ def test_a_range_twice_is_an_error_branches_are_written_in_the_cell(write_workbo
     ]
 
 
+BRANCH_HINT = " (for different targets, write branches: With helm: ... Without helm: ...)"
+
+
 @pytest.mark.parametrize(
     "cell, message",
     [
         (None, "D8: empty entry"),
         ("+3H – 2∑x", "D8: '2∑x' is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"),
-        ("dies in 2 rounds. instant death", "D8: two deaths in one entry: 'dies in 2 rounds' and 'instant death'"),
+        ("dies in 2 rounds. instant death", "D8: two deaths in one entry: 'dies in 2 rounds' and 'instant death'" + BRANCH_HINT),
         ("With helm: +2H. With shield: +3H.", "D8: branches 'With helm', 'With shield' are not a feature and its negation"),
         ("#REF!", "D8: error value #REF! (fix the formula or paste values)"),
     ],
@@ -340,3 +343,34 @@ def test_a_table_already_in_the_database_is_checked_when_an_attack_is_resolved(r
     result = run("import", str(arms))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == "Imported arms.xlsx: 1 weapon (Inv:Axe)"
+
+
+def test_an_entry_that_says_death_without_one_read_warns_at_its_cell(run, write_workbook):
+    """Printed books write death in prose, in more ways than the reader takes: an
+    entry saying the target dies, with no death read, warns at its own cell; one
+    per cell, whatever its branches; deaths read and other prose do not warn."""
+    rows = [list(row) for row in SLASH_ROWS]
+    rows[1][2] = "Foe drops and dies of heart failure. +2H"  # C8 (column B)
+    rows[2][5] = "With helm: knocked out. Without helm: he is dead."  # F9 (column E), both branches
+    rows[3][1] = "It looked like a killing blow. +3H"  # B10: a false alarm people can read past
+    path = write_workbook("printed.xlsx", {"Ruleset": [["Kind", "ruleset"], ["Name", "Inv"]], "Cuts": CUTS,
+                                           "Slash": slash(rows=rows), "Blunders": BLUNDERS})
+    linted = run("lint", str(path))
+    assert linted.exit_code == 0
+    hint = "but no death was read: write 'dies in 6 rounds' or 'instant death' if it kills"
+    assert [line for line in linted.stderr.splitlines() if "no death" in line] == [
+        f"Warning: printed.xlsx › Slash › C8: 6-50 B says 'dies' {hint}",
+        f"Warning: printed.xlsx › Slash › F9: 51-95 E says 'dead' {hint}",
+        f"Warning: printed.xlsx › Slash › B10: 96+ A says 'killing' {hint}",
+    ]
+
+
+def test_a_one_column_entry_that_says_death_warns_at_its_row(run, write_workbook):
+    path = write_workbook("one.xlsx", {"Skewer": [
+        ["Kind", "critical"], ["Name", "Skewer"], [], ["Roll", "Text", "Hits"],
+        ["1-100", "A jab.", 2], ["101+", "Foe expires in a heap.", 9]]})
+    linted = run("lint", str(path))
+    assert linted.exit_code == 0, linted.output
+    assert [line for line in linted.stderr.splitlines() if "no death" in line] == [
+        "Warning: one.xlsx › Skewer › A6: 101+ says 'expires' but no death was read: write 'dies in 6 rounds' "
+        "or 'instant death' if it kills"]
