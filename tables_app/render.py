@@ -164,24 +164,25 @@ def _column_choice_line(data: dict) -> str:
 
 
 def _printed_entries(console: Console, data: dict, width: int) -> Text:
-    """A printed table as the book reads: for each range, each column's
-    entries, one block each (``41-80  E: With helm: ...``), its effects below."""
+    """A printed table as the book reads: each range once, then each
+    column's entries below it (``  E: With helm: ...``), their effects below them."""
     cells: dict[str, dict[str, list[dict]]] = {}  # range → column → entries
     for e in data["entries"]:
         cells.setdefault(e["range"], {}).setdefault(e["column"], []).append(e)
     lines: list[Text] = []
     for label, columns in cells.items():
+        lines.append(Text(label, style="bold"))
         for column in data["columns"]:
             for e in columns.get(column, []):
-                head = Text(f"{label}  {column}", style="bold")
+                head = Text(column, style="bold")
                 if e["condition"] and not _states_its_condition(e):
                     head.append(f" ({e['condition']})")
                 head.append(": ")
                 head.append_text(_entry_text(e))
-                lines += hanging_lines(console, head, width, 2)
+                lines += [Text("  ") + line for line in hanging_lines(console, head, max(width - 2, 1), 2)]
                 summary = effects(e)
                 if summary:
-                    lines += indented_lines(console, Text(summary, style="yellow"), width, 2)
+                    lines += indented_lines(console, Text(summary, style="yellow"), width, 4)
     return joined_lines(lines)
 
 

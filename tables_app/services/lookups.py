@@ -100,6 +100,9 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
             raise NotFound.unknown(f"unknown severity {severity!r} for {table.name!r}", severity, known, f"severities: {codes}")
     index = None
     if table.choice is ColumnChoice.SEVERITY:
+        if column is not None:  # the severity picks the column: a --column given would be silently ignored
+            raise NotFound(f"critical table {table.name!r} is read by severity ({', '.join(table.columns)}): "
+                           "--column is for tables read by attack kind")
         if level is None:
             raise NotFound(f"critical table {table.name!r} has a column per severity ({', '.join(table.columns)}): give --severity")
         index = table.column(level.code)

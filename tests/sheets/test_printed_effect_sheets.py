@@ -374,3 +374,15 @@ def test_a_one_column_entry_that_says_death_warns_at_its_row(run, write_workbook
     assert [line for line in linted.stderr.splitlines() if "no death" in line] == [
         "Warning: one.xlsx › Skewer › A6: 101+ says 'expires' but no death was read: write 'dies in 6 rounds' "
         "or 'instant death' if it kills"]
+
+
+def test_query_refuses_a_column_where_the_severity_picks_it(run, write_workbook):
+    # printed layouts: a column per severity "is chosen by the critical's severity"; a --column
+    # given there would be silently ignored, so it is refused
+    path = write_workbook("printed.xlsx", {"Ruleset": [["Kind", "ruleset"], ["Name", "Inv"]], "Cuts": CUTS,
+                                           "Slash": slash(), "Blunders": BLUNDERS})
+    assert run("import", str(path)).exit_code == 0
+    result = run("query", "critical", "Inv:Slash", "30", "--severity", "E", "--column", "Magic")
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: critical table 'Slash' is read by severity (A, B, C, D, E): "
+                             "--column is for tables read by attack kind\n")
