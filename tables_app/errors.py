@@ -81,4 +81,4 @@ class WorkbookInvalid(TablesError):
         super().__init__(head + more)
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
-        return type(self), (self.problems,)  # so a helper process can send one (sheets/workers.py)
+        return type(self), (self.problems,)  # so it pickles whole

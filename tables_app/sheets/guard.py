@@ -53,6 +53,7 @@ MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 LOOKBACK = 4096  # how far back a matched attribute's tag is looked for
 _FORMULA = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
+_ERROR_TYPE = re.compile(rb"""t\s*=\s*["']e["']""")  # a cell's type "e" (checked with its tag: _in_cell_tag)
 _CELL_BOUNDARY = re.compile(rb"</" + _PREFIX + rb"c\s*>|<" + _PREFIX + rb"c[\s>/]")
 _CACHED_VALUE = re.compile(rb"<" + _PREFIX + rb"v(?:\s[^<>]*)?>[^<]")
 _ANY_VALUE = re.compile(rb"<" + _PREFIX + rb"v[\s>/]")
@@ -109,6 +110,9 @@ class SheetLayout:
     # them as blank); if some cannot be located here, read.py asks openpyxl.
     uncached_formulas: set[tuple[int, int]] = field(default_factory=set)  # (row, column)
     formulas_unlocated: bool = False
+    # Error cells (`t="e"`: #N/A, #REF!) somewhere in the sheet: calamine reads
+    # them as blanks, so read.py has openpyxl read this sheet.
+    error_cells: bool = False
 
 
 @dataclass
@@ -241,6 +245,9 @@ def _scan(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, title: s
                 if title is not None:
                     keep = min(keep, _unfinished_tag(text, name, title))
                     _sheet_bounds(text, name, title, layout)
+                    if not layout.error_cells:
+                        tags: dict[int, frozenset[int]] = {}
+                        layout.error_cells = any(_in_cell_tag(text, m.start(), tags) for m in _ERROR_TYPE.finditer(text))
                     if b"<f" in text or b":f" in text:
                         unfinished = _note_uncached_formulas(text, layout)
                         if len(text) - unfinished > MAX_CARRY:  # a formula cell too long to carry over

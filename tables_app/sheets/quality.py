@@ -112,27 +112,35 @@ def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
     table, sheet = item.value, item.sheet
     levels = {level.code: i for i, level in enumerate(table.scale.levels)}
     automatic = table.automatic_miss
+    judged: dict[int, tuple[tuple[int, int], object]] = {}  # id(cell) → (worth, its table): cells repeat, judge each once
+    rows = [(span, cells) for span, cells in zip(table.rows.ranges, table.rows.values)
+            if automatic is None or span.high is None or span.high > automatic]  # rows at or below it are never read
     for column, armor in enumerate(table.armors):
-        best: dict[object, tuple[tuple[int, int], str, str]] = {}  # critical table (ALL: any cell) → worth, row, text
-        for span, cells in zip(table.rows.ranges, table.rows.values):
+        best: dict[object, tuple[tuple[int, int], str, str]] = {}  # critical table (_ALL: any cell) → worth, row, text
+        for span, cells in rows:
             cell = cells[column]
-            if automatic is not None and span.high is not None and span.high <= automatic:
-                continue  # rows at or below the automatic miss are never read
-            if cell.outcome in (Outcome.MISS, Outcome.FUMBLE):
-                worth = (-2, 0) if cell.outcome is Outcome.MISS else (-2, -1)
-                if _ALL not in best:
-                    continue  # misses and fumbles low in a table are as printed
-            else:
-                worth = (max((levels.get(code, -1) for code, _ in cell.criticals), default=-1), cell.hits)
-            on = cell.criticals[0][1] if cell.criticals else _ALL
-            if on in best and worth < best[on][0]:
-                _, best_row, best_text = best[on]
+            if (seen := judged.get(id(cell))) is None:
+                seen = judged[id(cell)] = _worth(cell, levels)
+            worth, on = seen
+            if worth[0] == -2 and _ALL not in best:
+                continue  # misses and fumbles low in a table are as printed
+            if (previous := best.get(on)) is not None and worth < previous[0]:
                 warn(sheet, _cell(item, span, column),  # the cell where it falls
-                     f"damage falls in column {armor}: {best_row} gives {best_text}, {span.label} gives {cell.text}")
+                     f"damage falls in column {armor}: {previous[1]} gives {previous[2]}, {span.label} gives {cell.text}")
                 break
-            for key in {_ALL, on}:
-                if key not in best or worth > best[key][0]:
-                    best[key] = (worth, span.label, cell.text)
+            if previous is None or worth > previous[0]:
+                best[on] = (worth, span.label, cell.text)
+            if on is not _ALL and ((overall := best.get(_ALL)) is None or worth > overall[0]):
+                best[_ALL] = (worth, span.label, cell.text)
+
+
+def _worth(cell, levels: dict[str, int]) -> tuple[tuple[int, int], object]:  # type: ignore[no-untyped-def]
+    """What a cell is worth (its critical's severity, then its hits) and the
+    critical table it is judged on (_ALL for a cell without a critical)."""
+    if cell.outcome in (Outcome.MISS, Outcome.FUMBLE):
+        return ((-2, 0) if cell.outcome is Outcome.MISS else (-2, -1)), _ALL
+    worth = (max((levels.get(code, -1) for code, _ in cell.criticals), default=-1), cell.hits)
+    return worth, (cell.criticals[0][1] if cell.criticals else _ALL)
 
 
 _ALL = object()  # _falling_damage's key for the best cell of a column, whatever its critical

@@ -1,8 +1,9 @@
-"""One sheet that openpyxl has opened → a RawSheet of cleaned values, bounded.
+"""Rows of one sheet → a RawSheet of cleaned values, bounded.
 
-Both the importing process and its helper processes (workers.py) read
-sheets with these functions, so the result is the same wherever a sheet
-is read.
+Both readers, python-calamine (calamine_read.py, the usual one) and openpyxl
+(for sheets calamine cannot see into, and where no sandboxed child can be
+started), hand their rows to ``collect_rows``, so a sheet reads the same
+whichever reader read it.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def open_book(path: Path, name: str):  # type: ignore[no-untyped-def]
 def attempt(name: str, sheet) -> RawSheet | WorkbookInvalid:  # type: ignore[no-untyped-def]
     """The sheet read, or why it cannot be."""
     try:
-        return guarded(name, sheet, _read_sheet)
+        return guarded(name, sheet, read_sheet)
     except WorkbookInvalid as exc:
         return exc
 
@@ -75,12 +76,7 @@ def guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
 STRAY_BLOCK = 3  # header block, grid, then anything at all is stray
 
 
-def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
-    """The sheet's non-empty rows, up to the first row of a third block of
-    rows (header block, grid, stray cells): the read stops at once there."""
-    rows: list[tuple[int, tuple[object, ...]]] = []
-    too_big = False
-    blocks = 0
+def read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
     # The guard has refused sheets with cells beyond the bounds, so rows come
     # at the width the sheet's dimension gives (padding every row to the bound
     # would triple the work). openpyxl is still held to the bounds, one past
@@ -89,7 +85,19 @@ def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
     # bound, and no row past it is ever produced (nor the empty ones before it).
     width = sheet.max_column  # from the sheet's <dimension>; None without one
     columns = MAX_COLUMNS + 1 if width is None or width > MAX_COLUMNS else None
-    for number, values in enumerate(sheet.iter_rows(max_row=MAX_ROWS + 1, max_col=columns, values_only=True), start=1):
+    rows = enumerate(sheet.iter_rows(max_row=MAX_ROWS + 1, max_col=columns, values_only=True), start=1)
+    return collect_rows(sheet.title, sheet.sheet_state != "visible", rows)
+
+
+def collect_rows(title: str, hidden: bool, rows) -> RawSheet:  # type: ignore[no-untyped-def]
+    """A sheet from its (row number, values from column A) in order, read by
+    either reader: values cleaned, empty rows dropped, and the read stopped at
+    the first row of a third block of rows (header block, grid, stray cells)
+    or past the bounds."""
+    kept: list[tuple[int, tuple[object, ...]]] = []
+    too_big = False
+    blocks = 0
+    for number, values in rows:
         cleaned = tuple(map(clean, values))
         end = len(cleaned)
         while end and (cleaned[end - 1] is None or cleaned[end - 1] == ""):
@@ -100,12 +108,12 @@ def _read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
         if number > MAX_ROWS or len(cleaned) > MAX_COLUMNS:
             too_big = True
             break
-        if not rows or number > rows[-1][0] + 1:
+        if not kept or number > kept[-1][0] + 1:
             blocks += 1
-        rows.append((number, cleaned))
+        kept.append((number, cleaned))
         if blocks == STRAY_BLOCK:
             break
-    return RawSheet(sheet.title, sheet.sheet_state != "visible", tuple(rows), too_big)
+    return RawSheet(title, hidden, tuple(kept), too_big)
 
 
 def reason(exc: Exception) -> str:

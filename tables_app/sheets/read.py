@@ -1,7 +1,7 @@
-"""openpyxl in: a workbook file → raw sheets of cleaned values, bounded.
+"""A workbook file → raw sheets of cleaned values, bounded.
 
-Only this module, raw.py and write.py import openpyxl, so commands that never
-touch a spreadsheet never pay for it.
+Only this module, raw.py and write.py import openpyxl, and only when they
+need it, so commands that never touch a spreadsheet never pay for it.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
-from tables_app.sheets import guard, workers
+from tables_app.sheets import calamine_read, guard
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
-from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, attempt, guarded, open_book
+from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, attempt, collect_rows, guarded, open_book, read_sheet
 
 
 def file_digest(path: Path) -> tuple[str, int]:
@@ -27,42 +27,82 @@ def file_digest(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def read_workbook(path: str | Path, label: str | None = None, on_sheet=None) -> RawWorkbook:  # type: ignore[no-untyped-def]
+def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *,  # type: ignore[no-untyped-def]
+                  reader: str = "calamine") -> RawWorkbook:
     """Read a workbook; ``label`` is the name it is known by (default: its file
     name); ``on_sheet(done, total, title)`` is told after each sheet (progress).
 
-    A big workbook's sheets are read in shares by helper processes too
-    (sheets/workers.py); the result is the same as one process reading all.
+    The guard checks the file first (sheets/guard.py). Values come from
+    python-calamine in a sandboxed child (sheets/calamine_read.py); sheets with
+    error cells, which calamine reads as blanks, from openpyxl, as does every
+    sheet where no child can be started (or ``reader="openpyxl"``: the tests
+    compare the two).
     """
     path = Path(path)
     name = label or path.name
     inspection = guard.inspect(path, name)
     sha256, size = file_digest(path)
-    shares = workers.plan(inspection.sheet_sizes)
-    helpers = workers.start(path, name, shares[1:])  # before opening the book here: they start meanwhile
-    try:
-        book = open_book(path, name)
-        try:
-            titles = [sheet.title for sheet in book.worksheets]
-            if sorted(titles) != sorted(title for title, _ in inspection.sheet_sizes):
-                # openpyxl would read sheets the guard did not check: refuse, never read them unchecked
-                raise WorkbookInvalid([Problem(name, None, None, "the workbook's sheet list does not read the same "
-                                               "every way (a crafted file?); open and save it in a spreadsheet program")])
-            outcomes = workers.collect(shares, helpers, lambda title: attempt(name, book[title]), on_sheet)
-        finally:
-            book.close()
-    finally:
-        workers.stop(helpers)
-    sheets = []
-    for title in titles:  # in workbook order, so the failure reported is the first, as in a lone read
-        outcome = outcomes[title]
-        if isinstance(outcome, WorkbookInvalid):
-            raise outcome
-        sheets.append(replace(outcome, layout=inspection.layouts.get(title, guard.SheetLayout())))
+    if reader == "calamine" and calamine_read.available():
+        sheets = _read_with_calamine(path, name, inspection, on_sheet)
+    else:
+        sheets = _read_with_openpyxl(path, name, inspection, on_sheet)
+    sheets = [replace(raw, layout=inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
     sheets = [_mark_uncached(raw, raw.layout.uncached_formulas) for raw in sheets]
     if unlocated := {raw.name for raw in sheets if raw.layout.formulas_unlocated}:
         sheets = _locate_formulas(path, sheets, unlocated)
     return RawWorkbook(name, sha256, size, tuple(sheets))
+
+
+def _read_with_calamine(path: Path, name: str, inspection: guard.Inspection, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
+    titles, values = calamine_read.read_values(path, name, MAX_ROWS, MAX_COLUMNS)
+    _check_sheet_list(name, titles, inspection)
+    # calamine reads an error cell (#N/A) as a blank, which would import as one:
+    # the guard saw which sheets have them, and openpyxl reads those.
+    with_errors = [t for t in titles if inspection.layouts.get(t, guard.SheetLayout()).error_cells]
+    read_by_openpyxl = dict(zip(with_errors, _openpyxl_sheets(path, name, with_errors))) if with_errors else {}
+    sheets = []
+    for done, title in enumerate(titles, start=1):
+        if title in read_by_openpyxl:
+            sheets.append(read_by_openpyxl[title])
+        else:
+            hidden, rows = values[title]
+            sheets.append(collect_rows(title, hidden, rows))
+        if on_sheet is not None:
+            on_sheet(done, len(titles), title)
+    return sheets
+
+
+def _read_with_openpyxl(path: Path, name: str, inspection: guard.Inspection, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
+    book = open_book(path, name)
+    try:
+        titles = [sheet.title for sheet in book.worksheets]
+        _check_sheet_list(name, titles, inspection)
+        sheets = []
+        for done, title in enumerate(titles, start=1):
+            outcome = attempt(name, book[title])
+            if isinstance(outcome, WorkbookInvalid):
+                raise outcome  # the first unreadable sheet, in workbook order
+            sheets.append(outcome)
+            if on_sheet is not None:
+                on_sheet(done, len(titles), title)
+        return sheets
+    finally:
+        book.close()
+
+
+def _openpyxl_sheets(path: Path, name: str, titles: list[str]) -> list[RawSheet]:
+    book = open_book(path, name)
+    try:
+        return [guarded(name, book[title], read_sheet) for title in titles]
+    finally:
+        book.close()
+
+
+def _check_sheet_list(name: str, titles: list[str], inspection: guard.Inspection) -> None:
+    if sorted(titles) != sorted(title for title, _ in inspection.sheet_sizes):
+        # the reader would read sheets the guard did not check: refuse, never read them unchecked
+        raise WorkbookInvalid([Problem(name, None, None, "the workbook's sheet list does not read the same "
+                                       "every way (a crafted file?); open and save it in a spreadsheet program")])
 
 
 def _mark_uncached(raw: RawSheet, positions: Iterable[tuple[int, int]]) -> RawSheet:

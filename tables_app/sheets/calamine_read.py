@@ -1,0 +1,98 @@
+"""python-calamine in a sandbox: every worksheet's values, read by a child
+process with an address-space limit and a timeout (sheets/calamine_child.py).
+
+calamine reads a workbook ten times faster than openpyxl, but it has no
+memory cap and aborts the whole process on some crafted sheets (cells at A1
+and XFD1048576). In a child, the worst it can do is die: the import then
+stops with one clear problem, and the importing process lives on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tables_app.errors import Problem, WorkbookInvalid
+
+MEMORY_LIMIT_BYTES = 1 << 30  # the child's address space: 1 GiB (a Rolemaster-scale read needs ~60 MB)
+TIMEOUT_SECONDS = 60  # a Rolemaster-scale read takes 0.1 s, sixteen times that 1.5 s
+# After sys.executable: the search path comes first on stdin, so the child imports this very tables_app.
+CHILD_ARGUMENTS = ["-P", "-c", "import json, sys; request = json.loads(sys.stdin.readline()); sys.path[:] = request[0]; "
+                               "from tables_app.sheets.calamine_child import main; main(request[1:])"]
+
+# title → (hidden, [(row number, values from column A)])
+SheetValues = dict[str, tuple[bool, list[tuple[int, list[object]]]]]
+
+
+def available() -> bool:
+    """Whether a sandboxed child can be started here (not in a frozen app, and
+    with resource limits: POSIX)."""
+    if getattr(sys, "frozen", False):
+        return False
+    return importlib.util.find_spec("resource") is not None  # POSIX only
+
+
+def read_values(path: Path, name: str, max_rows: int, max_columns: int) -> tuple[list[str], SheetValues]:
+    """The worksheets' titles in workbook order and their values; WorkbookInvalid
+    naming the file if the child fails, runs out of memory or time."""
+    request = json.dumps([_search_path(), str(path), max_rows, max_columns]) + "\n"
+    try:
+        done = subprocess.run([sys.executable, *_interpreter_flags(), *CHILD_ARGUMENTS], input=request.encode(),
+                              capture_output=True, timeout=TIMEOUT_SECONDS, preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        raise _cannot(name, f"reading it took longer than {TIMEOUT_SECONDS} s (a crafted file?)") from None
+    except OSError as exc:
+        raise _cannot(name, f"the reader could not start ({exc})") from None
+    if done.returncode != 0:
+        if done.returncode < 0 or b"MemoryError" in done.stderr or b"memory allocation" in done.stderr:
+            raise _cannot(name, f"it needs more than {MEMORY_LIMIT_BYTES >> 20:,} MB to read (a crafted file?)")
+        raise _cannot(name, f"the reader stopped (exit {done.returncode})")
+    result = json.loads(done.stdout)
+    if "error" in result:
+        raise _cannot(name, result["error"])
+    titles, values = [], {}
+    for title, hidden, rows in result["sheets"]:
+        titles.append(title)
+        values[title] = (hidden, [(number, [_decode(v) for v in cells]) for number, cells in rows])
+    return titles, values
+
+
+def _decode(value: object) -> object:
+    if isinstance(value, dict):
+        if "datetime" in value:
+            return dt.datetime.fromisoformat(value["datetime"])
+        if "time" in value:
+            return dt.time.fromisoformat(value["time"])
+        return dt.timedelta(seconds=value["timedelta"])
+    return value
+
+
+def _cannot(name: str, why: str) -> WorkbookInvalid:
+    return WorkbookInvalid([Problem(name, None, None, f"cannot read the workbook: {why}")])
+
+
+def _limit_memory() -> None:  # runs in the child, before it executes Python
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+
+
+def _interpreter_flags() -> list[str]:
+    """The flags this interpreter was started with (-I, -E, -s, -S, …), so the
+    child is no less isolated than the importing process."""
+    try:
+        return subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]  # what multiprocessing uses
+    except Exception:  # a private helper: without it, plain flags
+        return []
+
+
+def _search_path() -> list[str]:
+    """This process's sys.path for the child (which runs with -P: never the
+    current directory): absolute, this very tables_app first."""
+    package_root = str(Path(__file__).resolve().parents[2])
+    return [package_root, *(os.path.abspath(entry) for entry in sys.path if entry)]
