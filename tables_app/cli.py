@@ -257,7 +257,7 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
     from tables_app.services.importing import import_workbooks
 
     with sheet_progress() as on_sheet:
-        report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=dry_run, replace=replace,
+        report = import_workbooks(database_of(ctx), list(workbooks), dry_run=dry_run, replace=replace,
                                   strict=strict, on_sheet=on_sheet)
     _print_report(report, as_json, "Would import" if dry_run else "Imported")
 
@@ -272,7 +272,7 @@ def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, strict: 
     """Validate workbooks as an import into this database would, with quality warnings; write nothing."""
     from tables_app.services.importing import import_workbooks
 
-    report = import_workbooks(database_of(ctx).engine, list(workbooks), dry_run=True, replace=replace, strict=strict)
+    report = import_workbooks(database_of(ctx), list(workbooks), dry_run=True, replace=replace, strict=strict)
     _print_report(report, as_json, "OK")
 
 
@@ -337,7 +337,7 @@ def remove(ctx: click.Context, workbooks: tuple[str, ...], ruleset: str | None, 
 
     if not workbooks and ruleset is None:
         raise click.UsageError("name the workbooks to remove (as `tables list` shows them), or give --ruleset")
-    report = remove_items(database_of(ctx).engine, workbooks, ruleset, dry_run=dry_run)
+    report = remove_items(database_of(ctx), workbooks, ruleset, dry_run=dry_run)
     if as_json:
         emit_json(report.as_json())
         return

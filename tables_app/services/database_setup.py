@@ -7,7 +7,8 @@ is an error rather than a new database holding only the bundled tables.
 
 An existing database at the newest schema is opened with sqlite3 alone (one
 SELECT for the version), so everyday commands never import SQLAlchemy or
-Alembic; building, migrating and importing reach for them when needed.
+Alembic; building and migrating reach for them when needed (imports and
+removals write with sqlite3 too).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
     upgrade_database(database)
     if revision is None:  # a SQLite file without tables, made ours in place
         if bundled:
-            import_bundled(database.engine)
+            import_bundled(database)
         created = True
     database.created = created
     return database
@@ -131,7 +132,7 @@ def _build_new_database(path: Path, bundled: bool) -> bool:
     try:
         db.migrate(engine)
         if bundled:
-            import_bundled(engine)
+            import_bundled(Database(f"sqlite:///{temporary}", Path(temporary)))
         engine.dispose()
         try:
             os.link(temporary, path)  # atomic, and never over a database another process made
@@ -201,12 +202,12 @@ def example_workbook(name: str) -> Path:
     raise NotFound.unknown(f"no example workbook named {name!r}", name, examples, f"examples: {', '.join(examples)}")
 
 
-def import_bundled(engine) -> None:  # type: ignore[no-untyped-def]
+def import_bundled(database: Database) -> None:
     """Import the bundled workbooks, known as ``bundled/NAME.xlsx`` so that a
     user's own ``attacks.xlsx`` is a different workbook."""
     from tables_app.services.importing import import_workbooks
 
     paths = bundled_workbooks()
-    report = import_workbooks(engine, paths, replace=True, labels=[BUNDLED_PREFIX + p.name for p in paths])
+    report = import_workbooks(database, paths, replace=True, labels=[BUNDLED_PREFIX + p.name for p in paths])
     if report.problems:  # our own files: a failure here is a bug, say so plainly
         raise WorkbookInvalid(report.problems)

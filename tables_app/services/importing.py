@@ -1,14 +1,11 @@
-"""Importing workbooks: all or nothing, in one transaction (SQLAlchemy)."""
+"""Importing workbooks: all or nothing, in one transaction (plain sqlite3)."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session
 
 from tables_app.domain.kinds import KINDS, LABELS
 from tables_app.domain.names import same_name
@@ -17,6 +14,7 @@ from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
 from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
 from tables_app.storage.connection import busy_message
+from tables_app.storage.database import Database
 
 # An import's reports name a workbook's severity scale first: its tables use it.
 REPORTED = ("severities", *KINDS[:-1])
@@ -54,7 +52,7 @@ class ImportReport:
 
 
 def import_workbooks(
-    engine: Engine, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
+    database: Database, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
     labels: list[str] | None = None, strict: bool = False, on_sheet=None,  # type: ignore[no-untyped-def]
 ) -> ImportReport:
     """Import workbooks, all in one transaction: all or nothing.
@@ -68,8 +66,6 @@ def import_workbooks(
     workbooks (default: their file names); with ``strict`` every warning is
     an error (and reported once, as an error).
     """
-    from sqlalchemy import text
-
     from tables_app.sheets.read import read_workbook
 
     problems: dict[int, list[Problem]] = {}  # by position on the command line
@@ -82,14 +78,9 @@ def import_workbooks(
     items = {index: WorkbookReport(raw.file_name, raw.sha256) for index, raw in raws.items()}
     report = ImportReport(workbooks=list(items.values()))
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    writer_engine = engine.execution_options(begin="BEGIN IMMEDIATE")
     try:
-        with Session(writer_engine) as session:
-            transaction = session.begin()
-            # References are checked at the end: one workbook may drop a table
-            # that another one in the same import stops using.
-            session.execute(text("PRAGMA defer_foreign_keys = ON"))
-            importer = _Importer(session, replace, now)
+        with database.write_transaction() as connection:
+            importer = _Importer(connection, replace, now)
             pending = list(raws)
             while pending:
                 waiting = {}
@@ -109,34 +100,32 @@ def import_workbooks(
                     items[index].warnings = warnings
             report.problems = [p for index in sorted(problems) for p in problems[index]]
             if not report.problems:
-                report.problems.extend(_still_used(session, importer.removed))
+                report.problems.extend(_still_used(connection, importer.removed))
                 from tables_app.storage.repository import drop_empty_rulesets
 
-                drop_empty_rulesets(session)
-            if report.problems or dry_run:
-                transaction.rollback()
-            else:
-                transaction.commit()
+                drop_empty_rulesets(connection)
+            if not (report.problems or dry_run):  # else write_transaction rolls back
+                connection.execute("COMMIT")
                 report.written = True
-    except IntegrityError as exc:
-        raise DatabaseError(f"the import would break the database, nothing was written: {exc.orig}") from None
-    except OperationalError as exc:
-        raise DatabaseError(busy_message(exc.orig)) from None
+    except sqlite3.IntegrityError as exc:
+        raise DatabaseError(f"the import would break the database, nothing was written: {exc}") from None
+    except sqlite3.OperationalError as exc:
+        raise DatabaseError(busy_message(exc)) from None
     return report
 
 
 class _Importer:
     """Writes workbooks into one open transaction, remembering what it wrote."""
 
-    def __init__(self, session: Session, replace: bool, now: str):
-        self.session, self.replace, self.now = session, replace, now
+    def __init__(self, connection: sqlite3.Connection, replace: bool, now: str):
+        self.connection, self.replace, self.now = connection, replace, now
         self.written: dict[int, tuple] = {}  # position on the command line → (parsed, report)
         self.removed: list[tuple[str, dict[str, dict[int, str]]]] = []
 
     def reader(self):  # type: ignore[no-untyped-def]
         from tables_app.storage.reader import Reader
 
-        return Reader(connection=self.session.connection().connection.driver_connection)
+        return Reader(connection=self.connection)
 
     def write(self, index: int, raw, item: WorkbookReport) -> list[Problem]:  # type: ignore[no-untyped-def]
         """Write one workbook if it reads without a problem now; else its problems."""
@@ -144,7 +133,7 @@ class _Importer:
         from tables_app.sheets.parse import interpret
         from tables_app.storage import repository
 
-        catalog = repository.load_catalog(self.session)
+        catalog = repository.load_catalog(self.connection)
         parsed = interpret(raw, catalog)
         check_names(parsed, catalog, replace=self.replace)
         reader = self.reader()
@@ -153,7 +142,7 @@ class _Importer:
             return parsed.problems
         item.changes = describe_changes(reader, parsed)
         item.defined = _defined_names(parsed)
-        writer = repository.Writer(self.session, parsed, self.now)
+        writer = repository.Writer(self.connection, parsed, self.now)
         item.removed = writer.run()
         self.removed.append((raw.file_name, writer.removed_ids))
         self.written[index] = (parsed, item)
@@ -259,18 +248,16 @@ def same_content(a: object, b: object) -> bool:
     return a == b
 
 
-def _still_used(session: Session, removed: list[tuple[str, dict[str, dict[int, str]]]]) -> list[Problem]:
+def _still_used(connection: sqlite3.Connection, removed: list[tuple[str, dict[str, dict[int, str]]]]) -> list[Problem]:
     """A workbook may not remove what other tables or weapons still use."""
-    from sqlalchemy import text
-
     from tables_app.storage import repository
 
     problems = [
         Problem(file_name, None, None, f"no longer defines {sentence}; keep it, or change them in the same import")
         for file_name, ids in removed
-        for sentence in repository.dangling_users(session, ids)
+        for sentence in repository.dangling_users(connection, ids)
     ]
-    if not problems and session.execute(text("PRAGMA foreign_key_check")).first() is not None:
+    if not problems and connection.execute("PRAGMA foreign_key_check").fetchone() is not None:
         raise DatabaseError("the import would leave broken references; nothing was written")
     return problems
 

@@ -8,7 +8,9 @@ compiled tables are read with plain SQL (reader.py).
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 # The newest migration in migrations/versions; tests check it against Alembic.
 SCHEMA_HEAD = "0005"
@@ -26,6 +28,29 @@ def connect(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA foreign_keys = ON")
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return connection
+
+
+@contextmanager
+def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection of its own holding the write lock, rolled back unless the
+    caller commits (``connection.execute("COMMIT")``).
+
+    BEGIN IMMEDIATE takes the lock up front, so a busy database waits on the
+    busy timeout here rather than failing half way. Foreign keys are checked
+    at the commit: one workbook may drop a table that another one in the same
+    import stops using.
+    """
+    connection = connect(path)
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("PRAGMA defer_foreign_keys = ON")
+        yield connection
+    finally:
+        try:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+        finally:
+            connection.close()
 
 
 def busy_message(error: Exception) -> str:

@@ -1,23 +1,24 @@
-"""One database: a sqlite3 connection for reading, an ORM engine on demand.
+"""One database: a sqlite3 connection for reading, write transactions on
+connections of their own, an ORM engine on demand.
 
-The ORM engine (engine.py) is made only when something is written or
-migrated, so a typed lookup never imports SQLAlchemy.
+The ORM engine (engine.py) is made only when the schema is built or
+migrated, so lookups, imports and removals never import SQLAlchemy.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from tables_app.errors import DatabaseError
-from tables_app.storage.connection import busy_message, connect
+from tables_app.storage.connection import busy_message, connect, write_transaction
 from tables_app.storage.reader import Reader
 
 
 class Database:
-    """One database: a sqlite3 connection for reading, an ORM engine on demand."""
+    """One database: a sqlite3 connection for reading, write transactions, an ORM engine on demand."""
 
     def __init__(self, url: str, path: Path):
         self.url = url
@@ -50,9 +51,13 @@ class Database:
     def reader(self) -> Reader:
         return Reader(self.snapshot)
 
+    def write_transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One write transaction on a connection of its own (connection.write_transaction)."""
+        return write_transaction(self.path)
+
     @property
     def engine(self):  # type: ignore[no-untyped-def]
-        """The SQLAlchemy engine, for writes and migrations (imported on first use)."""
+        """The SQLAlchemy engine, for building and migrating the schema (imported on first use)."""
         if self._engine is None:
             from tables_app.storage.engine import create_db_engine
 

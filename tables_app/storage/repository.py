@@ -1,14 +1,15 @@
-"""Writing imports with the ORM's core: the catalog an import checks against,
-the writer, and what a removal would leave dangling.
+"""Writing imports with plain SQL (sqlite3): the catalog an import checks
+against, the writer, and what a removal would leave dangling.
 
-Reads for everyday commands live in reader.py (plain sqlite3); writes here
-are bulk inserts inside the caller's transaction.
+Everything here runs inside the caller's write transaction
+(connection.write_transaction). The SQL follows the schema the migrations
+made (models.py describes it); every INSERT names every column the ORM used
+to fill in, defaults included, so the rows are the same as when it wrote them.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.orm import Session
+import sqlite3
 
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
@@ -16,24 +17,20 @@ from tables_app.domain.rulesets import shown
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook, Shelf
-from tables_app.storage import models as m
+from tables_app.storage.reader import ENTRY_TABLES, NAMED_TABLES, Reader
 
-# kind word (as in `tables list KIND`) → model
-NAMED = {
-    "severities": m.SeverityScale,
-    "attack": m.AttackTable,
-    "critical": m.CriticalTable,
-    "fumble": m.FumbleTable,
-    "weapons": m.Weapon,
-    "creatures": m.Creature,
-}
+# models.DEFAULT_RULESET_ID (`default`, made by migration 0003); models.py imports SQLAlchemy
+DEFAULT_RULESET_ID = 1
 
 
-def load_catalog(session: Session) -> Catalog:
+def marks(count: int) -> str:
+    """``?, ?, ?``: the placeholders of an IN list or a row of ``count`` values."""
+    return ", ".join("?" * count)
+
+
+def load_catalog(connection: sqlite3.Connection) -> Catalog:
     """What the database holds, by ruleset, read inside the import's own transaction."""
-    from tables_app.storage.reader import Reader
-
-    reader = Reader(connection=session.connection().connection.driver_connection)
+    reader = Reader(connection=connection)
     catalog = Catalog(rulesets={fold(name): name for name in reader.rulesets()})
     for ruleset in reader.rulesets():
         catalog.shelves[fold(ruleset)] = Shelf()
@@ -51,26 +48,20 @@ def load_catalog(session: Session) -> Catalog:
     return catalog
 
 
-def _effect_models(kind: TableKind):  # type: ignore[no-untyped-def]
-    if kind is TableKind.CRITICAL:
-        return m.CriticalTable, m.CriticalEntry, m.CriticalEffect, "critical_table_id"
-    return m.FumbleTable, m.FumbleEntry, m.FumbleEffect, "fumble_table_id"
+def _keyed(connection: sqlite3.Connection, table: str) -> dict[tuple[int, str], int]:
+    """(ruleset id, folded name) → id of every row of a named table."""
+    return {(ruleset_id, fold(name)): i for i, ruleset_id, name in connection.execute(f"SELECT id, ruleset_id, name FROM {table}")}
 
 
-def _keyed(session: Session, model) -> dict[tuple[int, str], int]:  # type: ignore[no-untyped-def]
-    """(ruleset id, folded name) → id of every row of a named model."""
-    return {(ruleset_id, fold(name)): i for i, ruleset_id, name in session.execute(select(model.id, model.ruleset_id, model.name))}
-
-
-def drop_empty_rulesets(session: Session) -> list[str]:
+def drop_empty_rulesets(connection: sqlite3.Connection) -> list[str]:
     """Delete the rulesets (but ``default``) that nothing is in any more; their names."""
     used = set()
-    for model in NAMED.values():
-        used |= set(session.scalars(select(model.ruleset_id).distinct()))
-    empty = dict(session.execute(select(m.Ruleset.id, m.Ruleset.name).where(
-        m.Ruleset.id != m.DEFAULT_RULESET_ID, m.Ruleset.id.not_in(used))).all())
+    for table in NAMED_TABLES.values():
+        used |= {ruleset_id for (ruleset_id,) in connection.execute(f"SELECT DISTINCT ruleset_id FROM {table}")}
+    rows = connection.execute("SELECT id, name FROM ruleset WHERE id != ?", (DEFAULT_RULESET_ID,))
+    empty = {i: name for i, name in rows if i not in used}
     if empty:
-        session.execute(delete(m.Ruleset).where(m.Ruleset.id.in_(empty)))
+        connection.execute(f"DELETE FROM ruleset WHERE id IN ({marks(len(empty))})", list(empty))
     return sorted(empty.values())
 
 
@@ -85,35 +76,36 @@ class Writer:
     ``dangling_users`` then says who would still be left pointing at nothing.
     """
 
-    def __init__(self, session: Session, parsed: ParsedWorkbook, imported_at: str):
-        self.session = session
+    def __init__(self, connection: sqlite3.Connection, parsed: ParsedWorkbook, imported_at: str):
+        self.db = connection
         self.parsed = parsed
         self.imported_at = imported_at
         self.removed_ids: dict[str, dict[int, str]] = {}  # kind → {id: name}
-        self.ids_by_name: dict[type, dict[tuple[int, str], int]] = {}  # model → {(ruleset id, folded name): id}
-        self.ruleset_ids: dict[str, int] = {fold(name): i for i, name in self.session.execute(select(m.Ruleset.id, m.Ruleset.name))}
+        self.ids_by_name: dict[str, dict[tuple[int, str], int]] = {}  # table → {(ruleset id, folded name): id}
+        # the same, for _upsert_named: the NOCASE index finds an ASCII spelling only (ÆRØ is ærø
+        # too, domain/names.py), so names are matched folded, from one read per kind
+        self.named_ids: dict[str, dict[tuple[int, str], int]] = {}
+        self.ruleset_ids: dict[str, int] = {fold(name): i for i, name in self.db.execute("SELECT id, name FROM ruleset")}
 
     def run(self) -> dict[str, list[str]]:
-        s, p = self.session, self.parsed
+        p = self.parsed
         if not p.defines_anything and self._workbook_id() is None:
             return {}  # nothing to write and nothing written before: the database stays as it was
         self.workbook_id = self._upsert_workbook()
-        self.old = {kind: self._owned(model) for kind, model in NAMED.items()}
+        self.old = {kind: self._owned(table) for kind, table in NAMED_TABLES.items()}
         # Free the codes this workbook's critical tables held: a renamed
         # table may take its old code with it.
-        s.execute(update(m.CriticalTable).where(m.CriticalTable.workbook_id == self.workbook_id).values(code=None))
+        self.db.execute("UPDATE critical_table SET code = NULL WHERE workbook_id = ?", (self.workbook_id,))
         if p.scale:
             self._write_scale()
-        self.scale_ids = _keyed(s, m.SeverityScale)
-        self.severity_ids = {
-            (scale_id, fold(code)): sid
-            for sid, scale_id, code in s.execute(select(m.Severity.id, m.Severity.scale_id, m.Severity.code))
-        }
+        self.scale_ids = _keyed(self.db, "severity_scale")
+        self.severity_ids = {(scale_id, fold(code)): sid
+                             for sid, scale_id, code in self.db.execute("SELECT id, scale_id, code FROM severity")}
         for table in p.critical_tables:
             self._write_effect_table(table, TableKind.CRITICAL)
         for table in p.fumble_tables:
             self._write_effect_table(table, TableKind.FUMBLE)
-        self.critical_ids = _keyed(s, m.CriticalTable)
+        self.critical_ids = _keyed(self.db, "critical_table")
         for table in p.attack_tables:
             self._write_attack_table(table)
         for weapon in p.weapons:
@@ -122,45 +114,55 @@ class Writer:
             self._write_creature(creature)
         return self._remove_dropped()
 
+    def _insert_row(self, table: str, values: dict[str, object]) -> int:
+        """Insert one row; its id."""
+        cursor = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({marks(len(values))})", tuple(values.values()))
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def _update_row(self, table: str, row_id: int, values: dict[str, object]) -> None:
+        sets = ", ".join(f"{column} = ?" for column in values)
+        self.db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*values.values(), row_id))
+
     def _upsert_workbook(self) -> int:
         p = self.parsed
         values = dict(sha256=p.sha256, imported_at=self.imported_at, size_bytes=p.size_bytes, file_name=p.file_name)
         found = self._workbook_id()
         if found is not None:
-            self.session.execute(update(m.Workbook).where(m.Workbook.id == found).values(**values))
+            self._update_row("workbook", found, values)
             return found
-        return self.session.scalar(insert(m.Workbook).values(**values).returning(m.Workbook.id))
+        return self._insert_row("workbook", values)
 
     def _workbook_id(self) -> int | None:
-        return self.session.scalar(select(m.Workbook.id).where(m.Workbook.file_name == self.parsed.file_name))
+        row = self.db.execute("SELECT id FROM workbook WHERE file_name = ?", (self.parsed.file_name,)).fetchone()
+        return row[0] if row else None
 
-    def _owned(self, model) -> dict[tuple[int, str], int]:  # type: ignore[no-untyped-def]
-        rows = self.session.execute(select(model.id, model.ruleset_id, model.name).where(model.workbook_id == self.workbook_id))
+    def _owned(self, table: str) -> dict[tuple[int, str], int]:
+        rows = self.db.execute(f"SELECT id, ruleset_id, name FROM {table} WHERE workbook_id = ?", (self.workbook_id,))
         return {(ruleset_id, fold(name)): i for i, ruleset_id, name in rows}
 
     def ruleset_id(self, name: str) -> int:
         """The id of a ruleset, made on first use (a namespace has nothing else to it)."""
         key = fold(name)
         if key not in self.ruleset_ids:
-            self.ruleset_ids[key] = self.session.scalar(insert(m.Ruleset).values(name=name).returning(m.Ruleset.id))
+            self.ruleset_ids[key] = self._insert_row("ruleset", {"name": name})
         return self.ruleset_ids[key]
 
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:
         """Insert or update by ruleset and name (taking it over from another workbook with --replace)."""
-        model = NAMED[kind]
+        table = NAMED_TABLES[kind]
         ruleset_id = self.ruleset_id(defined.ruleset)
         values = {"source": defined.source, "notes": defined.notes, **values}
         values.update(workbook_id=self.workbook_id, sheet=defined.sheet, name=defined.name, ruleset_id=ruleset_id)
-        # The NOCASE index finds an ASCII spelling; another spelling of the
-        # same name (ÆRØ for ærø) is the same row too (domain/names.py).
-        found = self.session.scalar(select(model.id).where(model.name == defined.name, model.ruleset_id == ruleset_id))
+        key = (ruleset_id, fold(defined.name))
+        if table not in self.named_ids:  # every row's id by folded name, read once per kind and kept up to date
+            self.named_ids[table] = _keyed(self.db, table)
+        found = self.named_ids[table].get(key)
+        self.old[kind].pop(key, None)
         if found is None:
-            key = (ruleset_id, fold(defined.name))
-            found = _keyed(self.session, model).get(key)
-        self.old[kind].pop((ruleset_id, fold(defined.name)), None)
-        if found is None:
-            return self.session.scalar(insert(model).values(**values).returning(model.id))
-        self.session.execute(update(model).where(model.id == found).values(**values))
+            found = self.named_ids[table][key] = self._insert_row(table, values)
+            return found
+        self._update_row(table, found, values)
         return found
 
     def _write_scale(self) -> None:
@@ -168,61 +170,56 @@ class Writer:
         defined = self.parsed.scale
         assert defined is not None
         scale_id = self._upsert_named("severities", defined)
-        rows = self.session.execute(select(m.Severity.id, m.Severity.code).where(m.Severity.scale_id == scale_id)).all()
+        rows = self.db.execute("SELECT id, code FROM severity WHERE scale_id = ?", (scale_id,)).fetchall()
         existing = {fold(code): sid for sid, code in rows}
         # Park every row on unique placeholders so codes, names and positions can be shuffled.
         for sid, _ in rows:
-            self.session.execute(update(m.Severity).where(m.Severity.id == sid).values(code=f"~{sid}", name=f"~{sid}", position=-sid))
+            self._update_row("severity", sid, dict(code=f"~{sid}", name=f"~{sid}", position=-sid))
         for position, level in enumerate(defined.value.levels):
             values = dict(position=position, code=level.code, name=level.name, modifier=level.modifier)
             sid = existing.pop(fold(level.code), None)
             if sid is None:
-                self.session.execute(insert(m.Severity).values(scale_id=scale_id, **values))
+                self._insert_row("severity", dict(scale_id=scale_id, **values))
             else:
-                self.session.execute(update(m.Severity).where(m.Severity.id == sid).values(**values))
+                self._update_row("severity", sid, values)
         if existing:
             self.removed_ids["severity"] = {sid: code for code, sid in existing.items()}
-            self.session.execute(delete(m.Severity).where(m.Severity.id.in_(existing.values())))
+            self.db.execute(f"DELETE FROM severity WHERE id IN ({marks(len(existing))})", list(existing.values()))
 
     def _scale_id(self, scale: SeverityScale, ruleset: str) -> int:
         """The ruleset's scale of that name, or the built-in one (every ruleset may use it)."""
         found = self.scale_ids.get((self.ruleset_id(ruleset), fold(scale.name)))
-        return found if found is not None else self.scale_ids[(m.DEFAULT_RULESET_ID, fold(DEFAULT_SCALE.name))]
+        return found if found is not None else self.scale_ids[(DEFAULT_RULESET_ID, fold(DEFAULT_SCALE.name))]
 
     # Child rows (cells, rows, entries, tags) are the bulk of an import: they go
-    # in with one executemany each on the transaction's own connection, with ids
-    # assigned here (the import holds the write lock: BEGIN IMMEDIATE).
-    @property
-    def _raw(self):  # type: ignore[no-untyped-def]
-        return self.session.connection().connection.driver_connection
-
+    # in with one executemany each, with ids assigned here (the import holds
+    # the write lock: BEGIN IMMEDIATE).
     def _new_ids(self, table: str, count: int) -> range:
-        start = self._raw.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+        start = self.db.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
         return range(start, start + count)
 
     def _insert(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
         if rows:
-            marks = ", ".join("?" * len(columns))
-            self._raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+            self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(len(columns))})", rows)
 
     def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
-        table_model, entry_model, effect_model, key = _effect_models(kind)
+        _, entry_table, effect_table, key = ENTRY_TABLES[kind]
         table = defined.value
         extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset),
                      roll_kind=table.roll.value) if kind is TableKind.CRITICAL else {}
         table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, **extra)
-        self.session.execute(delete(entry_model).where(getattr(entry_model, key) == table_id))
+        self.db.execute(f"DELETE FROM {entry_table} WHERE {key} = ?", (table_id,))
         entries = table.entries
-        ids = self._new_ids(entry_model.__tablename__, len(entries))
+        ids = self._new_ids(entry_table, len(entries))
         self._insert(
-            entry_model.__tablename__,
+            entry_table,
             ("id", key, "position", "low", "high", "label", "condition", "title", "text", "hits", "bleed", "stun", "penalty",
              "must_parry", "no_parry", "attacker_bonus", "death_in", "column_name"),
             [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
               e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column)
              for i, (entry_id, e) in enumerate(zip(ids, entries))],
         )
-        self._insert(effect_model.__tablename__, ("entry_id", "position", "tag"),
+        self._insert(effect_table, ("entry_id", "position", "tag"),
                      [(entry_id, j, tag) for entry_id, e in zip(ids, entries) for j, tag in enumerate(e.effects)])
 
     def _write_attack_table(self, defined: Defined[AttackTable]) -> None:
@@ -230,9 +227,8 @@ class Writer:
         scale_id = self._scale_id(table.scale, defined.ruleset)
         table_id = self._upsert_named("attack", defined, scale_id=scale_id, automatic_miss=table.automatic_miss)
         ruleset_id = self.ruleset_id(defined.ruleset)
-        s = self.session
-        s.execute(delete(m.AttackRow).where(m.AttackRow.attack_table_id == table_id))
-        s.execute(delete(m.ArmorColumn).where(m.ArmorColumn.attack_table_id == table_id))
+        self.db.execute("DELETE FROM attack_row WHERE attack_table_id = ?", (table_id,))
+        self.db.execute("DELETE FROM armor_column WHERE attack_table_id = ?", (table_id,))
         column_ids = self._new_ids("armor_column", len(table.armors))
         self._insert("armor_column", ("id", "attack_table_id", "position", "code"),
                      [(i, table_id, position, code) for position, (i, code) in enumerate(zip(column_ids, table.armors))])
@@ -270,23 +266,23 @@ class Writer:
              for position, (severity, critical) in enumerate(getattr(cell, "more", ()), start=1)],
         )
 
-    def _id_of(self, model, name: str | None, ruleset: str) -> int | None:  # type: ignore[no-untyped-def]
+    def _id_of(self, table: str, name: str | None, ruleset: str) -> int | None:
         """The id of a table by name in a ruleset (written by now), from one query per kind."""
         if name is None:
             return None
-        if model not in self.ids_by_name:
-            self.ids_by_name[model] = _keyed(self.session, model)
-        return self.ids_by_name[model].get((self.ruleset_id(ruleset), fold(name)))
+        if table not in self.ids_by_name:
+            self.ids_by_name[table] = _keyed(self.db, table)
+        return self.ids_by_name[table].get((self.ruleset_id(ruleset), fold(name)))
 
     def _write_weapon(self, defined: Defined[Weapon]) -> None:  # max_result None: no cap
         w, ruleset = defined.value, defined.ruleset
         self._upsert_named(
             "weapons", defined,
-            attack_table_id=self._id_of(m.AttackTable, w.attack_table, ruleset),
+            attack_table_id=self._id_of("attack_table", w.attack_table, ruleset),
             max_result=w.max_result, clumsy=w.clumsy,
-            critical_table_id=self._id_of(m.CriticalTable, w.critical, ruleset),
-            secondary_critical_table_id=self._id_of(m.CriticalTable, w.secondary_critical, ruleset),
-            fumble_table_id=self._id_of(m.FumbleTable, w.fumble_table, ruleset),
+            critical_table_id=self._id_of("critical_table", w.critical, ruleset),
+            secondary_critical_table_id=self._id_of("critical_table", w.secondary_critical, ruleset),
+            fumble_table_id=self._id_of("fumble_table", w.fumble_table, ruleset),
             fumble_modifier=w.fumble_modifier, roll_kind=w.roll.value,
             critical_column=w.critical_column, fumble_column=w.fumble_column,
         )
@@ -294,62 +290,64 @@ class Writer:
     def _write_creature(self, defined: Defined[Creature]) -> None:
         c = defined.value
         creature_id = self._upsert_named("creatures", defined, defense=c.defense, armor=c.armor, rank=c.rank.value, hp=c.hp)
-        self.session.execute(delete(m.CreatureFeature).where(m.CreatureFeature.creature_id == creature_id))
+        self.db.execute("DELETE FROM creature_feature WHERE creature_id = ?", (creature_id,))
         features = list(dict.fromkeys(fold(f) for f in c.features))
-        if features:
-            self.session.execute(insert(m.CreatureFeature), [{"creature_id": creature_id, "feature": f} for f in features])
+        self._insert("creature_feature", ("creature_id", "feature"), [(creature_id, f) for f in features])
 
     def _remove_dropped(self) -> dict[str, list[str]]:
         """Delete what this workbook defined before and no longer does;
         their names, qualified outside ``default`` (RM:Slash) as reports name them."""
         removed: dict[str, list[str]] = {}
-        ruleset_names = dict(self.session.execute(select(m.Ruleset.id, m.Ruleset.name)).all())
+        ruleset_names = dict(self.db.execute("SELECT id, name FROM ruleset").fetchall())
         for kind in ("weapons", "creatures", "attack", "critical", "fumble", "severities"):
-            model = NAMED[kind]
+            table = NAMED_TABLES[kind]
             ids = list(self.old[kind].values())
             if not ids:
                 continue
-            rows = self.session.execute(select(model.id, model.ruleset_id, model.name).where(model.id.in_(ids))).all()
+            rows = self.db.execute(f"SELECT id, ruleset_id, name FROM {table} WHERE id IN ({marks(len(ids))})", ids).fetchall()
             named = {i: shown(ruleset_names[ruleset_id], name) for i, ruleset_id, name in rows}
             removed[kind] = sorted(named.values())
             self.removed_ids[kind] = named
-            self.session.execute(delete(model).where(model.id.in_(ids)))
+            self.db.execute(f"DELETE FROM {table} WHERE id IN ({marks(len(ids))})", ids)
         return removed
 
 
 REMOVED_LABELS = {**LABELS, "severity": "severity"}  # one level of a scale is removed too
 
 
-def dangling_users(session: Session, removed: dict[str, dict[int, str]]) -> list[str]:
+def dangling_users(connection: sqlite3.Connection, removed: dict[str, dict[int, str]]) -> list[str]:
     """What still points at rows an import removed (foreign keys are deferred):
     one sentence per removed thing that is still used."""
     found: list[str] = []
 
-    def names(model, where) -> list[str]:  # type: ignore[no-untyped-def]
-        """The users' names, qualified outside ``default`` (a user may be in another ruleset)."""
-        rows = session.execute(select(m.Ruleset.name, model.name).join(m.Ruleset, m.Ruleset.id == model.ruleset_id).where(where))
+    def names(table: str, where: str, row_id: int) -> list[str]:
+        """The users' names, qualified outside ``default`` (a user may be in another ruleset);
+        ``where`` has one ? per use of the removed row's id."""
+        rows = connection.execute(f"SELECT ruleset.name, {table}.name FROM {table} "
+                                  f"JOIN ruleset ON ruleset.id = {table}.ruleset_id WHERE {where}", (row_id,) * where.count("?"))
         return sorted({shown(ruleset, name) for ruleset, name in rows})
 
-    def tables_with_cells(where) -> list[str]:  # type: ignore[no-untyped-def]
-        cells = select(m.AttackRow.attack_table_id).join(m.AttackCell, m.AttackCell.row_id == m.AttackRow.id).where(where)
-        return names(m.AttackTable, m.AttackTable.id.in_(cells))
+    def tables_with_cells(column: str, row_id: int) -> list[str]:
+        cells = ("SELECT attack_row.attack_table_id FROM attack_row JOIN attack_cell ON attack_cell.row_id = attack_row.id "
+                 f"WHERE attack_cell.{column} = ?")
+        return names("attack_table", f"attack_table.id IN ({cells})", row_id)
 
     for kind, named in removed.items():
         for row_id, name in named.items():
             users: list[str] = []
             if kind == "critical":
-                users += [f"weapon {n!r}" for n in names(m.Weapon,
-                    (m.Weapon.critical_table_id == row_id) | (m.Weapon.secondary_critical_table_id == row_id))]
-                users += [f"attack table {n!r}" for n in tables_with_cells(m.AttackCell.critical_table_id == row_id)]
+                users += [f"weapon {n!r}" for n in names(
+                    "weapon", "weapon.critical_table_id = ? OR weapon.secondary_critical_table_id = ?", row_id)]
+                users += [f"attack table {n!r}" for n in tables_with_cells("critical_table_id", row_id)]
             elif kind == "attack":
-                users += [f"weapon {n!r}" for n in names(m.Weapon, m.Weapon.attack_table_id == row_id)]
+                users += [f"weapon {n!r}" for n in names("weapon", "weapon.attack_table_id = ?", row_id)]
             elif kind == "fumble":
-                users += [f"weapon {n!r}" for n in names(m.Weapon, m.Weapon.fumble_table_id == row_id)]
+                users += [f"weapon {n!r}" for n in names("weapon", "weapon.fumble_table_id = ?", row_id)]
             elif kind == "severities":
-                users += [f"attack table {n!r}" for n in names(m.AttackTable, m.AttackTable.scale_id == row_id)]
-                users += [f"critical table {n!r}" for n in names(m.CriticalTable, m.CriticalTable.scale_id == row_id)]
+                users += [f"attack table {n!r}" for n in names("attack_table", "attack_table.scale_id = ?", row_id)]
+                users += [f"critical table {n!r}" for n in names("critical_table", "critical_table.scale_id = ?", row_id)]
             elif kind == "severity":
-                users += [f"attack table {n!r}" for n in tables_with_cells(m.AttackCell.severity_id == row_id)]
+                users += [f"attack table {n!r}" for n in tables_with_cells("severity_id", row_id)]
             if users:
                 found.append(f"{REMOVED_LABELS[kind]} {name!r}, which {', '.join(users)} still use{'s' if len(users) == 1 else ''}")
     return found

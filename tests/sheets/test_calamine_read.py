@@ -99,7 +99,7 @@ def test_a_database_imported_by_either_reader_is_the_same(tmp_path, monkeypatch)
     from tables_app.services.database_setup import import_bundled
 
     def bundled(database):  # type: ignore[no-untyped-def]
-        import_bundled(database.engine)
+        import_bundled(database)
 
     new = _imported_dump(tmp_path, "calamine", bundled)
     monkeypatch.setattr(calamine_read, "available", lambda: False)

@@ -29,7 +29,7 @@ imports, done = int(sys.argv[2]), pathlib.Path(sys.argv[3])
 paths = sys.argv[4:]
 try:
     for n in range(imports):
-        report = import_workbooks(database.engine, [paths[n % len(paths)]])
+        report = import_workbooks(database, [paths[n % len(paths)]])
         assert not report.problems, report.problems
 finally:
     done.touch()  # the readers stop after their next read
@@ -92,7 +92,7 @@ def stall(self):
     time.sleep(60)
     return removed
 repository.Writer._remove_dropped = stall
-import_workbooks(open_database(sys.argv[1]).engine, [sys.argv[2]])
+import_workbooks(open_database(sys.argv[1]), [sys.argv[2]])
 """
 
 

@@ -417,3 +417,10 @@ def test_0003_keeps_the_users_own_views_triggers_and_indexes_exactly(populated_0
         assert connection.execute("SELECT * FROM my_weapons").fetchall() == [("Broadsword", "X")]
         assert connection.execute("SELECT old FROM renamed").fetchall() == [("Longsword",)]
     assert db.current_revision(engine) == "0002"
+
+
+def test_the_plain_sql_writer_knows_the_default_ruleset_id():
+    # storage/repository.py repeats it so that importing never loads models.py (and SQLAlchemy)
+    from tables_app.storage import models, repository
+
+    assert repository.DEFAULT_RULESET_ID == models.DEFAULT_RULESET_ID
