@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
@@ -37,29 +38,65 @@ def available() -> bool:
     return importlib.util.find_spec("resource") is not None  # POSIX only
 
 
+class Reading:
+    """A child reading one workbook; ``result()`` waits for it, ``stop()`` ends it."""
+
+    def __init__(self, path: Path, name: str, max_rows: int, max_columns: int):
+        self.name = name
+        request = (json.dumps([_search_path(), str(path), max_rows, max_columns]) + "\n").encode()
+        try:
+            self.process: subprocess.Popen | None = subprocess.Popen(
+                [sys.executable, *_interpreter_flags(), *CHILD_ARGUMENTS], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limit_memory)
+            self.started = time.monotonic()
+        except OSError as exc:
+            self.process, self.failure = None, exc
+            return
+        stdin, self.process.stdin = self.process.stdin, None  # closed here: communicate() must not touch it
+        try:
+            with stdin:  # a few hundred bytes: the pipe takes them at once, and the child starts
+                stdin.write(request)
+        except BrokenPipeError:
+            pass  # the child died at once: result() says how
+
+    def result(self) -> tuple[list[str], SheetValues]:
+        """The worksheets' titles in workbook order and their values;
+        WorkbookInvalid naming the file if the child fails, runs out of memory or time."""
+        if self.process is None:
+            raise _cannot(self.name, f"the reader could not start ({self.failure})")
+        left = max(TIMEOUT_SECONDS - (time.monotonic() - self.started), 0.01)
+        try:
+            out, err = self.process.communicate(timeout=left)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise _cannot(self.name, f"reading it took longer than {TIMEOUT_SECONDS} s (a crafted file?)") from None
+        if self.process.returncode != 0:
+            if self.process.returncode < 0 or b"MemoryError" in err or b"memory allocation" in err:
+                raise _cannot(self.name, f"it needs more than {MEMORY_LIMIT_BYTES >> 20:,} MB to read (a crafted file?)")
+            raise _cannot(self.name, f"the reader stopped (exit {self.process.returncode})")
+        result = json.loads(out)
+        if "error" in result:
+            raise _cannot(self.name, result["error"])
+        titles, values = [], {}
+        for title, hidden, rows in result["sheets"]:
+            titles.append(title)
+            values[title] = (hidden, [(number, [_decode(v) for v in cells]) for number, cells in rows])
+        return titles, values
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+
+
+def start(path: Path, name: str, max_rows: int, max_columns: int) -> Reading:
+    """Start reading ``path`` in a sandboxed child; the caller goes on meanwhile
+    (the guard checks the file on the other core) and then takes the result."""
+    return Reading(path, name, max_rows, max_columns)
+
+
 def read_values(path: Path, name: str, max_rows: int, max_columns: int) -> tuple[list[str], SheetValues]:
-    """The worksheets' titles in workbook order and their values; WorkbookInvalid
-    naming the file if the child fails, runs out of memory or time."""
-    request = json.dumps([_search_path(), str(path), max_rows, max_columns]) + "\n"
-    try:
-        done = subprocess.run([sys.executable, *_interpreter_flags(), *CHILD_ARGUMENTS], input=request.encode(),
-                              capture_output=True, timeout=TIMEOUT_SECONDS, preexec_fn=_limit_memory)
-    except subprocess.TimeoutExpired:
-        raise _cannot(name, f"reading it took longer than {TIMEOUT_SECONDS} s (a crafted file?)") from None
-    except OSError as exc:
-        raise _cannot(name, f"the reader could not start ({exc})") from None
-    if done.returncode != 0:
-        if done.returncode < 0 or b"MemoryError" in done.stderr or b"memory allocation" in done.stderr:
-            raise _cannot(name, f"it needs more than {MEMORY_LIMIT_BYTES >> 20:,} MB to read (a crafted file?)")
-        raise _cannot(name, f"the reader stopped (exit {done.returncode})")
-    result = json.loads(done.stdout)
-    if "error" in result:
-        raise _cannot(name, result["error"])
-    titles, values = [], {}
-    for title, hidden, rows in result["sheets"]:
-        titles.append(title)
-        values[title] = (hidden, [(number, [_decode(v) for v in cells]) for number, cells in rows])
-    return titles, values
+    return start(path, name, max_rows, max_columns).result()
 
 
 def _decode(value: object) -> object:

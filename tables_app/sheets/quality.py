@@ -113,26 +113,31 @@ def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
     table, sheet = item.value, item.sheet
     levels = {level.code: i for i, level in enumerate(table.scale.levels)}
     automatic = table.automatic_miss
-    judged: dict[int, tuple[tuple[int, int], object]] = {}  # id(cell) → (worth, its table): cells repeat, judge each once
     rows = [(span, cells) for span, cells in zip(table.rows.ranges, table.rows.values)
             if automatic is None or span.high is None or span.high > automatic]  # rows at or below it are never read
+    # Each distinct cell judged once (printed tables repeat a few hundred cells), then every row as a tuple.
+    judged: dict[int, tuple[tuple[int, int], object]] = {}
+    for _, cells in rows:
+        for cell in cells:
+            if id(cell) not in judged:
+                judged[id(cell)] = _worth(cell, levels)
+    verdicts = [tuple(judged[id(cell)] for cell in cells) for _, cells in rows]
     for column, armor in enumerate(table.armors):
-        best: dict[object, tuple[tuple[int, int], str, str]] = {}  # critical table (_ALL: any cell) → worth, row, text
-        for span, cells in rows:
-            cell = cells[column]
-            if (seen := judged.get(id(cell))) is None:
-                seen = judged[id(cell)] = _worth(cell, levels)
-            worth, on = seen
+        best: dict[object, tuple[tuple[int, int], int]] = {}  # critical table (_ALL: any cell) → worth, row index
+        for index, row in enumerate(verdicts):
+            worth, on = row[column]
             if worth[0] == -2 and _ALL not in best:
                 continue  # misses and fumbles low in a table are as printed
-            if (previous := best.get(on)) is not None and worth < previous[0]:
+            previous = best.get(on)
+            if previous is not None and worth < previous[0]:
+                (was, was_cells), (span, cells) = rows[previous[1]], rows[index]
                 warn(sheet, _cell(item, span, column),  # the cell where it falls
-                     f"damage falls in column {armor}: {previous[1]} gives {previous[2]}, {span.label} gives {cell.text}")
+                     f"damage falls in column {armor}: {was.label} gives {was_cells[column].text}, {span.label} gives {cells[column].text}")
                 break
             if previous is None or worth > previous[0]:
-                best[on] = (worth, span.label, cell.text)
+                best[on] = (worth, index)
             if on is not _ALL and ((overall := best.get(_ALL)) is None or worth > overall[0]):
-                best[_ALL] = (worth, span.label, cell.text)
+                best[_ALL] = (worth, index)
 
 
 def _worth(cell, levels: dict[str, int]) -> tuple[tuple[int, int], object]:  # type: ignore[no-untyped-def]

@@ -40,12 +40,19 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *, 
     """
     path = Path(path)
     name = label or path.name
-    inspection = guard.inspect(path, name)
-    sha256, size = file_digest(path)
-    if reader == "calamine" and calamine_read.available():
-        sheets = _read_with_calamine(path, name, inspection, on_sheet)
-    else:
-        sheets = _read_with_openpyxl(path, name, inspection, on_sheet)
+    # The sandboxed child reads while this process checks the file on the other
+    # core: nothing it sends is used unless the guard passes the file.
+    child = calamine_read.start(path, name, MAX_ROWS, MAX_COLUMNS) if reader == "calamine" and calamine_read.available() else None
+    try:
+        inspection = guard.inspect(path, name)
+        sha256, size = file_digest(path)
+        if child is not None:
+            sheets = _read_with_calamine(child, path, name, inspection, on_sheet)
+        else:
+            sheets = _read_with_openpyxl(path, name, inspection, on_sheet)
+    finally:
+        if child is not None:
+            child.stop()
     sheets = [replace(raw, layout=inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
     sheets = [_mark_uncached(raw, raw.layout.uncached_formulas) for raw in sheets]
     if unlocated := {raw.name for raw in sheets if raw.layout.formulas_unlocated}:
@@ -53,8 +60,9 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *, 
     return RawWorkbook(name, sha256, size, tuple(sheets))
 
 
-def _read_with_calamine(path: Path, name: str, inspection: guard.Inspection, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
-    titles, values = calamine_read.read_values(path, name, MAX_ROWS, MAX_COLUMNS)
+def _read_with_calamine(child: calamine_read.Reading, path: Path, name: str, inspection: guard.Inspection,  # type: ignore[no-untyped-def]
+                        on_sheet) -> list[RawSheet]:
+    titles, values = child.result()
     _check_sheet_list(name, titles, inspection)
     # calamine reads an error cell (#N/A) as a blank, which would import as one:
     # the guard saw which sheets have them, and openpyxl reads those.

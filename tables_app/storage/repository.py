@@ -252,19 +252,25 @@ class Writer:
                   severity_ids[fold(cell.severity)] if cell.severity else None, critical_id(cell.critical))
             for key, cell in distinct.items()
         }
-        placed = [(row_id, column_id, cell) for row_id, (_, row_cells, _) in zip(row_ids, rows)
-                  for column_id, cell in zip(column_ids, row_cells)]
-        cell_ids = self._new_ids("attack_cell", len(placed))
+        # One cell per row and armor column, in that order: their ids run from the first one up.
+        cell_ids = self._new_ids("attack_cell", len(rows) * len(column_ids))
+        first = cell_ids.start
+        width = len(column_ids)
         self._insert(
             "attack_cell", ("id", "row_id", "armor_column_id", "text", "outcome", "hits", "severity_id", "critical_table_id"),
-            [(cell_id, row_id, column_id) + columns[id(cell)] for cell_id, (row_id, column_id, cell) in zip(cell_ids, placed)],
+            [(first + r * width + c, row_id, column_id, *columns[id(cell)])
+             for r, (row_id, (_, row_cells, _)) in enumerate(zip(row_ids, rows))
+             for c, (column_id, cell) in enumerate(zip(column_ids, row_cells))],
         )
-        self._insert(  # a cell's second and further criticals (`36 E Heat + A Impact`)
-            "attack_cell_critical", ("cell_id", "position", "severity_id", "critical_table_id"),
-            [(cell_id, position, severity_ids[fold(severity)], critical_id(critical))
-             for cell_id, (_, _, cell) in zip(cell_ids, placed)
-             for position, (severity, critical) in enumerate(getattr(cell, "more", ()), start=1)],
-        )
+        several = {key for key, cell in distinct.items() if getattr(cell, "more", ())}
+        if several:  # a cell's second and further criticals (`36 E Heat + A Impact`): rare, so looked for by id
+            self._insert(
+                "attack_cell_critical", ("cell_id", "position", "severity_id", "critical_table_id"),
+                [(first + r * width + c, position, severity_ids[fold(severity)], critical_id(critical))
+                 for r, (_, row_cells, _) in enumerate(rows)
+                 for c, cell in enumerate(row_cells) if id(cell) in several
+                 for position, (severity, critical) in enumerate(cell.more, start=1)],
+            )
 
     def _id_of(self, table: str, name: str | None, ruleset: str) -> int | None:
         """The id of a table by name in a ruleset (written by now), from one query per kind."""
