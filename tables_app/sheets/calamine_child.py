@@ -53,11 +53,12 @@ def read(path: str, max_rows: int, max_columns: int) -> list:
         values = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False, nrows=max_rows + 1)
         rows = []
         for number, row in enumerate(values, start=1):
-            cells = [encode(v) for v in row[:max_columns + 1]]  # one past the bounds, so crossing them is seen
-            while cells and cells[-1] is None:
-                cells.pop()
-            if cells:
-                rows.append([number, cells])
+            row = row[:max_columns + 1]  # one past the bounds, so crossing them is seen
+            end = len(row)
+            while end and row[end - 1] == "":  # calamine's blank
+                end -= 1
+            if end:  # text passes as it is (most cells); anything else is encoded
+                rows.append([number, [v if type(v) is str and v else encode(v) for v in row[:end]]])
         sheets.append([meta.name, meta.visible != SheetVisibleEnum.Visible, rows])
     return sheets
 

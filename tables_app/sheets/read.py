@@ -28,7 +28,7 @@ def file_digest(path: Path) -> tuple[str, int]:
 
 
 def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *,  # type: ignore[no-untyped-def]
-                  reader: str = "calamine") -> RawWorkbook:
+                  reader: str = "calamine", meanwhile=None) -> RawWorkbook:
     """Read a workbook; ``label`` is the name it is known by (default: its file
     name); ``on_sheet(done, total, title)`` is told after each sheet (progress).
 
@@ -36,7 +36,8 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *, 
     python-calamine in a sandboxed child (sheets/calamine_read.py); sheets with
     error cells, which calamine reads as blanks, from openpyxl, as does every
     sheet where no child can be started (or ``reader="openpyxl"``: the tests
-    compare the two).
+    compare the two). ``meanwhile()``, if given, runs while the child is still
+    reading (the caller's own preparations).
     """
     path = Path(path)
     name = label or path.name
@@ -46,6 +47,8 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *, 
     try:
         inspection = guard.inspect(path, name)
         sha256, size = file_digest(path)
+        if meanwhile is not None:
+            meanwhile()
         if child is not None:
             sheets = _read_with_calamine(child, path, name, inspection, on_sheet)
         else:

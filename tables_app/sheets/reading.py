@@ -44,6 +44,7 @@ class Reading:
         # reference to one is not a second problem (one bad critical sheet would otherwise
         # put an error on every attack cell that names its code)
         self._failed: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+        self._critical_indexes: dict[str, tuple[int, dict[str, str]]] = {}  # see _critical_index
 
     # -- problems ---------------------------------------------------------
     def problem(self, sheet: str | None, cell: str | None, message: str) -> None:
@@ -187,12 +188,27 @@ class Reading:
     # -- references (inside one ruleset only) ----------------------------------
     def critical_named(self, text: str, ruleset: str) -> str | None:
         key = fold(text)
-        for defined in self.mine(self.out.critical_tables, ruleset):
-            table = defined.value
-            if key == fold(table.name) or (table.code and key == fold(table.code)):
-                return table.name
+        local = self._critical_index(ruleset).get(key)
+        if local is not None:
+            return local
         found = self.catalog.shelf(ruleset).critical.get(key)
         return found[0] if found else self._failed[("critical", fold(ruleset))].get(key)
+
+    def _critical_index(self, ruleset: str) -> dict[str, str]:
+        """Folded name or code → name of the critical tables this workbook
+        defines in ``ruleset``, the first table first (as a scan in order
+        would find them); rebuilt when a table has been read since."""
+        count = len(self.out.critical_tables)
+        cached = self._critical_indexes.get(fold(ruleset))
+        if cached is None or cached[0] != count:
+            index: dict[str, str] = {}
+            for defined in self.mine(self.out.critical_tables, ruleset):
+                table = defined.value
+                index.setdefault(fold(table.name), table.name)
+                if table.code:
+                    index.setdefault(fold(table.code), table.name)
+            cached = self._critical_indexes[fold(ruleset)] = (count, index)
+        return cached[1]
 
     def table_named(self, kind: str, text: str, ruleset: str) -> str | None:
         key = fold(text)
