@@ -3,6 +3,7 @@ alone reading every cell of it in read-only mode, whole processes, in the
 same run, on the workbook as Excel writes it and as scripts write it.
 
     python bench/import_rolemaster_scale.py
+    python bench/import_rolemaster_scale.py --scale 16   # 480 attack tables: is it linear?
 
 The workbook (made here, deterministic, values invented): 30 attack tables ×
 150 rows × 20 armor columns, 10 critical tables of 150 rows, one weapons
@@ -29,7 +30,7 @@ CODES = ["A", "B", "C", "D", "E"]
 TABLES, ROWS, ARMORS, CRITICALS = 30, 150, 20, 10
 
 
-def make_workbook(path: Path) -> Path:
+def make_workbook(path: Path, scale: int = 1) -> Path:
     # A normal workbook, so every sheet has its <dimension> as Excel writes it
     # (write-only workbooks have none, and read-only openpyxl then parses each
     # sheet twice, which would flatter the ratio).
@@ -39,7 +40,8 @@ def make_workbook(path: Path) -> Path:
     for row in (["Kind", "severities"], ["Name", "RM"], [], ["Code", "Name", "Modifier"],
                 *[[c, f"Degree {c}", m] for c, m in zip(CODES, (0, 10, 20, 30, 50))]):
         severities.append(row)
-    for t in range(CRITICALS):
+    criticals, tables = CRITICALS * scale, TABLES * scale
+    for t in range(criticals):
         sheet = book.create_sheet(f"Crit {t}")
         for row in (["Kind", "critical"], ["Name", f"Crit {t}"], ["Code", f"K{t}"], ["Severities", "RM"], [],
                     ["Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects"]):
@@ -47,7 +49,7 @@ def make_workbook(path: Path) -> Path:
         for r in range(ROWS):
             sheet.append([str(r + 1), f"Blow {r}", f"An invented blow number {r} of table {t}.", r // 10, r // 40, r // 60,
                           -(r // 30) * 5, "prone" if r > 120 else None])
-    for t in range(TABLES):
+    for t in range(tables):
         sheet = book.create_sheet(f"Attack {t}")
         for row in (["Kind", "attack"], ["Name", f"Attack {t}"], ["Severities", "RM"], [], ["Result", *[str(a) for a in range(1, ARMORS + 1)]]):
             sheet.append(row)
@@ -59,15 +61,15 @@ def make_workbook(path: Path) -> Path:
                 if result < 25 + a:
                     cells.append("—")
                 elif result > 90 + a * 2:
-                    cells.append(f"{hits}{CODES[min(4, (result - 90 - a * 2) // 12)]}K{t % CRITICALS}")
+                    cells.append(f"{hits}{CODES[min(4, (result - 90 - a * 2) // 12)]}K{t % criticals}")
                 else:
                     cells.append(hits)
             sheet.append([str(result) if result > 1 else "01", *cells])
     weapons = book.create_sheet("Weapons")
     for row in (["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"]):
         weapons.append(row)
-    for w in range(60):
-        weapons.append([f"Weapon {w}", f"Attack {w % TABLES}", 150, 1 + w % 6, f"K{w % CRITICALS}"])
+    for w in range(60 * scale):
+        weapons.append([f"Weapon {w}", f"Attack {w % tables}", 150, 1 + w % 6, f"K{w % criticals}"])
     book.save(path)
     return path
 
@@ -186,6 +188,12 @@ def compare(workbook: Path, folder: Path, runs: int = 7) -> None:
 
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
+    if sys.argv[1:2] == ["--scale"]:  # `--scale 16`: 16 times the tables, three rounds, one spelling
+        scale = int(sys.argv[2])
+        workbook = make_workbook(folder / f"rolemaster-scale-x{scale}.xlsx", scale)
+        print(f"{workbook.name}: {workbook.stat().st_size:,} bytes, {scale} times the tables; whole processes, interleaved")
+        compare(workbook, folder, runs=3)
+        return
     workbook = make_workbook(folder / "rolemaster-scale.xlsx")
     scripted = as_scripts_write(workbook, folder / "rolemaster-scale-scripted.xlsx")
     for path, how in ((workbook, "with sheet dimensions, as Excel writes it"),
