@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, TypeVar
 
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
+
+T = TypeVar("T")
 
 
 class TableKind(StrEnum):
@@ -188,20 +190,28 @@ class AttackTable:
     unmodified: RangeTable[tuple[AttackCell, ...]] | None = None
 
     def column(self, armor: str) -> int | None:
-        """The index of an armor column, its code in any spelling (domain/names.py)."""
-        key = fold(armor)
-        for i, code in enumerate(self.armors):
-            if fold(code) == key:
-                return i
-        return None
+        return armor_index(self.armors, armor)
 
     def read(self, result: int, armor_index: int) -> tuple[Range, AttackCell] | None:
-        """The cell for ``result``; above the top row reads the top row (step 8)."""
-        found = self.rows.lookup(result, clamp_high=True)
+        found = result_row(self.rows, result)
         if found is None:
             return None
         row_range, cells = found
         return row_range, cells[armor_index]
+
+
+# The two rules of a lookup, also used where one cell is read without the
+# whole table (storage/reader.py, `tables query attack`).
+def armor_index(armors: tuple[str, ...], armor: str) -> int | None:
+    """The index of an armor column, its code in any spelling (domain/names.py)."""
+    key = fold(armor)
+    return next((i for i, code in enumerate(armors) if fold(code) == key), None)
+
+
+def result_row(rows: RangeTable[T], result: int) -> tuple[Range, T] | None:
+    """The row a modified result reads; above the top row reads the top row
+    (step 8), below the lowest none: the attack misses (step 7)."""
+    return rows.lookup(result, clamp_high=True)
 
 
 @dataclass(frozen=True)

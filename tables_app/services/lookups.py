@@ -44,24 +44,29 @@ def armor_column(table: AttackTable, armor: str) -> int:
     """The index of an armor column; NotFound with the near codes if none."""
     column = table.column(armor)
     if column is None:
-        raise NotFound.unknown(f"attack table {table.name!r} has no armor column {armor!r}", armor, table.armors,
-                               f"columns: {', '.join(table.armors)}")
+        raise unknown_armor(table.name, table.armors, armor)
     return column
 
 
+def unknown_armor(table: str, armors: tuple[str, ...], armor: str) -> NotFound:
+    return NotFound.unknown(f"attack table {table!r} has no armor column {armor!r}", armor, armors, f"columns: {', '.join(armors)}")
+
+
 def query_attack(database: Database, table_name: str, result: int, armor: str, ruleset: str | None = None) -> dict:
+    """One cell, read without loading the whole table (a 150 × 20 table is 3,000 cells)."""
     reader = database.reader()
     found = reader.locate("attack", table_name, ruleset)
-    table = reader.load_attack_table(found)
-    column = armor_column(table, armor)
-    read = table.read(result, column)
-    if read is None:  # below the first row: the attack misses (docs/table-system.md step 7)
-        return {"table": table.name, "result": result, "row": None, "armor": table.armors[column], "text": "",
+    read = reader.read_attack_cell(found, result, armor)
+    if read.column is None:
+        raise unknown_armor(read.table, read.armors, armor)
+    column = read.column
+    if read.row is None or read.cell is None:  # below the first row: the attack misses (docs/table-system.md step 7)
+        return {"table": read.table, "result": result, "row": None, "armor": read.armors[column], "text": "",
                 "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": found.ruleset,
                 "criticals": []}
-    row, cell = read
+    row, cell = read.row, read.cell
     return {
-        "table": table.name, "result": result, "row": row.label, "armor": table.armors[column], "text": cell.text,
+        "table": read.table, "result": result, "row": row.label, "armor": read.armors[column], "text": cell.text,
         "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
         "ruleset": found.ruleset,
         "criticals": [{"severity": severity, "critical_table": table} for severity, table in cell.criticals],

@@ -23,7 +23,8 @@ from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.table_rules import TableSet
-from tables_app.domain.tables import AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import (AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon,
+                                      armor_index, result_row)
 from tables_app.errors import Ambiguous, NotFound
 
 DEFAULT_SCALE_ID = 1
@@ -43,6 +44,19 @@ class Found:
     id: int
     name: str
     ruleset: str
+
+
+@dataclass(frozen=True)
+class AttackCellRead:
+    """One looked-up cell (Reader.read_attack_cell): the table's name and armor
+    codes, the armor's column (None: no such armor), and the row and cell the
+    result reads (None: below the first row, a miss)."""
+
+    table: str
+    armors: tuple[str, ...]
+    column: int | None
+    row: Range | None
+    cell: AttackCell | None
 
 
 class Reader:
@@ -195,6 +209,34 @@ class Reader:
         by_die = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if unmodified]
         return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(by_result), self._scale(c, table["scale_id"]),
                            automatic_miss=table["automatic_miss"], unmodified=RangeTable(by_die) if by_die else None)
+
+    def read_attack_cell(self, found: Found, result: int, armor: str) -> AttackCellRead:
+        """One cell of an attack table, as ``load_attack_table(found).read`` would
+        give it, reading the armor codes, the row ranges and that one cell only."""
+        return self._run(lambda c: self._attack_cell(c, self._by(c, "attack", found, None), result, armor))
+
+    def _attack_cell(self, c: sqlite3.Connection, table: sqlite3.Row, result: int, armor: str) -> AttackCellRead:
+        armors = c.execute("SELECT id, code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
+        codes = tuple(code for _, code in armors)
+        column = armor_index(codes, armor)
+        if column is None:
+            return AttackCellRead(table["name"], codes, None, None, None)
+        rows = c.execute("SELECT id, low, high, unmodified FROM attack_row WHERE attack_table_id = ? ORDER BY position",
+                         (table["id"],)).fetchall()
+        found = result_row(RangeTable([(Range(low, high), row_id) for row_id, low, high, unmodified in rows if not unmodified]),
+                           result)
+        if found is None:
+            return AttackCellRead(table["name"], codes, column, None, None)
+        span, row_id = found
+        cell_id, outcome, hits, severity, critical = c.execute(
+            """SELECT c.id, c.outcome, c.hits, s.code, t.name FROM attack_cell c
+               LEFT JOIN severity s ON s.id = c.severity_id LEFT JOIN critical_table t ON t.id = c.critical_table_id
+               WHERE c.row_id = ? AND c.armor_column_id = ?""", (row_id, armors[column][0])).fetchone()
+        more = tuple(c.execute(
+            """SELECT s.code, t.name FROM attack_cell_critical x JOIN severity s ON s.id = x.severity_id
+               LEFT JOIN critical_table t ON t.id = x.critical_table_id WHERE x.cell_id = ? ORDER BY x.position""", (cell_id,)))
+        extra = {"more": more} if more else {}
+        return AttackCellRead(table["name"], codes, column, span, AttackCell(Outcome(outcome), hits, severity, critical, **extra))
 
     def load_effect_table(self, kind: TableKind, name: str | Found, ruleset: str | None = None) -> EffectTable:
         return self._run(lambda c: self._effect_table(c, kind, self._by(c, kind.value, name, ruleset)))
