@@ -53,6 +53,7 @@ MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 LOOKBACK = 4096  # how far back a matched attribute's tag is looked for
 _FORMULA = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
+_FAR_ROW = re.compile(rb"""r\s*=\s*["']\s*0*(?:[5-9]\d{3}|\d{5,})""")  # a row number of 5,000 or more (checked exactly after)
 _ERROR_TYPE = re.compile(rb"""t\s*=\s*["']e["']""")  # a cell's type "e" (checked with its tag: _in_cell_tag)
 _CELL_BOUNDARY = re.compile(rb"</" + _PREFIX + rb"c\s*>|<" + _PREFIX + rb"c[\s>/]")
 _CACHED_VALUE = re.compile(rb"<" + _PREFIX + rb"v(?:\s[^<>]*)?>[^<]")
@@ -317,8 +318,13 @@ def _note_uncached_formulas(text: bytes, layout: SheetLayout) -> int:
 
 
 def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> None:
+    far_row = None  # a row past the bounds with cells in it, `r` or not: refused after the cells' own check
     for m in _LAYOUT_ELEMENT.finditer(text):
         kind, raw = m.group(1), m.group(2)
+        if kind == b"row" and far_row is None and _FAR_ROW.search(raw) and not m.group().endswith(b"/>"):
+            number = _attributes(raw).get("r", "").strip()
+            if number.isdigit() and int(number) > MAX_ROWS:
+                far_row = int(number)
         if kind == b"row" and b"hidden" not in raw:
             continue  # the common case: an ordinary row
         attributes = _attributes(raw)
@@ -350,6 +356,9 @@ def _sheet_bounds(text: bytes, name: str, title: str, layout: SheetLayout) -> No
         where = _reference(value)
         if where is not None and (where[0] > MAX_ROWS or where[1] > MAX_COLUMNS):
             raise refuse(name, f"a cell at {value} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", title, value)
+    if far_row is not None:  # its cells have no `r` the check above could name
+        raise refuse(name, f"row {far_row:,} holds cells beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)",
+                     title)
 
 
 def _number(value: str | None) -> int:

@@ -10,6 +10,7 @@ import pytest
 from helpers import build_workbook, rewrite
 
 from tables_app.errors import WorkbookInvalid
+from tables_app.sheets import guard
 from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook
 
@@ -321,34 +322,57 @@ else:
 """
 
 
-def far_rows(good, tmp_path):  # type: ignore[no-untyped-def]
-    """A row numbered 10^12 and a row 16,384 cells wide, in cells without an
-    `r` (so the guard has no reference to check) and no <dimension>."""
+def wide_row(good, tmp_path):  # type: ignore[no-untyped-def]
+    """A row 16,384 cells wide, in cells without an `r` (so the guard has no
+    reference to check), and no <dimension>."""
     def hostile(data: bytes) -> bytes:
         data = re.sub(rb"<dimension[^>]*/>", b"", data)
         wide = b"<row r='7'>" + b"<c t='inlineStr'><is><t></t></is></c>" * 16383 + b"<c><v>1</v></c></row>"
-        return data.replace(b"</sheetData>", wide + b'<row r="1000000000000"><c><v>1</v></c></row></sheetData>')
+        return data.replace(b"</sheetData>", wide + b"</sheetData>")
 
-    return rewrite(good, tmp_path / "far-rows.xlsx", "xl/worksheets/sheet1.xml", hostile)
+    return rewrite(good, tmp_path / "wide-row.xlsx", "xl/worksheets/sheet1.xml", hostile)
 
 
 def test_rows_and_columns_the_guard_cannot_see_are_still_bounded_while_reading(good, tmp_path):
     """openpyxl (which reads sheets with error cells) is held to the bounds, so
-    the read neither hangs nor builds huge rows."""
-    done = subprocess.run([sys.executable, "-c", FAR_ROW_READ, str(far_rows(good, tmp_path)), "openpyxl"],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-500:]
-    assert done.stdout.split() == ["5", "2"]  # header block and grid; the wide row is blank up to the bound, row 10^12 never comes
+    the read neither hangs nor builds huge rows; calamine's child reads the same."""
+    for reader in ("openpyxl", "calamine"):
+        done = subprocess.run([sys.executable, "-c", FAR_ROW_READ, str(wide_row(good, tmp_path)), reader],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-500:]
+        assert done.stdout.split() == ["5", "2"], reader  # header block and grid; the wide row is blank up to the bound
+
+
+def test_a_row_past_the_bounds_with_cells_is_refused_by_the_guard(good, tmp_path):
+    """Row 10^12 with a cell without `r`: no cell reference to name, so the row is."""
+    path = rewrite(good, tmp_path / "far-row.xlsx", "xl/worksheets/sheet1.xml", lambda d: d.replace(
+        b"</sheetData>", b'<row r="1000000000000"><c><v>1</v></c></row></sheetData>'))
+    with pytest.raises(WorkbookInvalid) as refused_file:
+        guard.inspect(path, "far-row.xlsx")
+    assert str(refused_file.value) == ("far-row.xlsx › F: row 1,000,000,000,000 holds cells beyond what the importer reads "
+                                       "(5,000 rows, 64 columns)")
+    empty = rewrite(good, tmp_path / "far-empty-row.xlsx", "xl/worksheets/sheet1.xml", lambda d: d.replace(
+        b"</sheetData>", b'<row r="9000" ht="20" customHeight="1"/></sheetData>'))  # formatting only, as Excel writes
+    guard.inspect(empty, "far-empty-row.xlsx")
 
 
 def test_a_sheet_that_makes_calamine_allocate_without_bound_is_refused_and_the_importer_lives(good, tmp_path):
-    """calamine has no memory cap (row 10^12 makes it reserve a range that
-    large): its child process hits the address-space limit and dies; the
-    importing process refuses the file with one line and goes on."""
-    done = subprocess.run([sys.executable, "-c", FAR_ROW_READ, str(far_rows(good, tmp_path)), "calamine"],
-                          capture_output=True, text=True, timeout=60)
+    """300,000 cells without an `r` in one row and a cell at A5000: each within
+    what the guard checks, but calamine reserves 5,000 × 300,000 cells. Its
+    child process hits the address-space limit and dies; the importing
+    process refuses the file with one line and goes on."""
+    path = tmp_path / "calamine-bomb.xlsx"
+    with zipfile.ZipFile(good) as source, zipfile.ZipFile(path, "w") as target:  # stored: no ratio to refuse
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(rb"<dimension[^>]*/>", b"", data).replace(
+                    b"</sheetData>", b"<row r='4000'>" + b"<c><v>1</v></c>" * 300_000 + b"</row>"
+                    b'<row r="5000"><c r="A5000"><v>1</v></c></row></sheetData>')
+            target.writestr(item.filename, data, zipfile.ZIP_STORED)
+    done = subprocess.run([sys.executable, "-c", FAR_ROW_READ, str(path), "calamine"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-500:]
-    assert done.stdout.strip() == "far-rows.xlsx: cannot read the workbook: it needs more than 1,024 MB to read (a crafted file?)"
+    assert done.stdout.strip() == "calamine-bomb.xlsx: cannot read the workbook: it needs more than 1,024 MB to read (a crafted file?)"
 
 
 # Second review (2026-11-29): names need not be ASCII, tags may be cut by a
