@@ -96,10 +96,6 @@ def start(path: Path, name: str, max_rows: int, max_columns: int) -> Reading:
     return Reading(path, name, max_rows, max_columns)
 
 
-def read_values(path: Path, name: str, max_rows: int, max_columns: int) -> tuple[list[str], SheetValues]:
-    return start(path, name, max_rows, max_columns).result()
-
-
 def _decode(value: object) -> object:
     if isinstance(value, dict):
         if "datetime" in value:

@@ -68,8 +68,8 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     for item in parsed.attack_tables:  # every critical a cell names: UM rows' and a cell's further ones too
         table = item.value
         rows = [*table.rows.values, *(table.unmodified.values if table.unmodified else ())]
-        named = {table for cells in rows for c in {id(c): c for c in cells}.values() for _, table in c.criticals if table}
-        in_workbook["critical"] |= {name_key(item.ruleset, table) for table in named}
+        named = {critical for cells in rows for c in {id(c): c for c in cells}.values() for _, critical in c.criticals if critical}
+        in_workbook["critical"] |= {name_key(item.ruleset, critical) for critical in named}
     for kind in TABLE_KINDS:
         for item in parsed.items(kind) if weapons_in_import else ():
             key = name_key(item.ruleset, item.name)

@@ -57,14 +57,6 @@ def open_book(path: Path, name: str):  # type: ignore[no-untyped-def]
         raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {reason(exc)}")]) from None
 
 
-def attempt(name: str, sheet) -> RawSheet | WorkbookInvalid:  # type: ignore[no-untyped-def]
-    """The sheet read, or why it cannot be."""
-    try:
-        return guarded(name, sheet, read_sheet)
-    except WorkbookInvalid as exc:
-        return exc
-
-
 def guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
     """Run ``read(sheet)``, turning whatever openpyxl raises into a located problem."""
     try:

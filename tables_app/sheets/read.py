@@ -14,7 +14,7 @@ from pathlib import Path
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets import calamine_read, guard
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
-from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, attempt, collect_rows, guarded, open_book, read_sheet
+from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, collect_rows, guarded, open_book, read_sheet
 
 
 def file_digest(path: Path) -> tuple[str, int]:
@@ -70,17 +70,14 @@ def _read_with_calamine(child: calamine_read.Reading, path: Path, name: str, ins
     # calamine reads an error cell (#N/A) as a blank, which would import as one:
     # the guard saw which sheets have them, and openpyxl reads those.
     with_errors = [t for t in titles if inspection.layouts.get(t, guard.SheetLayout()).error_cells]
-    read_by_openpyxl = dict(zip(with_errors, _openpyxl_sheets(path, name, with_errors))) if with_errors else {}
-    sheets = []
-    for done, title in enumerate(titles, start=1):
-        if title in read_by_openpyxl:
-            sheets.append(read_by_openpyxl[title])
-        else:
-            hidden, rows = values[title]
-            sheets.append(collect_rows(title, hidden, rows))
-        if on_sheet is not None:
-            on_sheet(done, len(titles), title)
-    return sheets
+    by_openpyxl = {}
+    if with_errors:
+        book = open_book(path, name)
+        try:
+            by_openpyxl = {title: guarded(name, book[title], read_sheet) for title in with_errors}
+        finally:
+            book.close()
+    return _each_sheet(titles, lambda title: by_openpyxl.get(title) or collect_rows(title, *values[title]), on_sheet)
 
 
 def _read_with_openpyxl(path: Path, name: str, inspection: guard.Inspection, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
@@ -88,25 +85,20 @@ def _read_with_openpyxl(path: Path, name: str, inspection: guard.Inspection, on_
     try:
         titles = [sheet.title for sheet in book.worksheets]
         _check_sheet_list(name, titles, inspection)
-        sheets = []
-        for done, title in enumerate(titles, start=1):
-            outcome = attempt(name, book[title])
-            if isinstance(outcome, WorkbookInvalid):
-                raise outcome  # the first unreadable sheet, in workbook order
-            sheets.append(outcome)
-            if on_sheet is not None:
-                on_sheet(done, len(titles), title)
-        return sheets
+        # the first unreadable sheet, in workbook order, stops the read
+        return _each_sheet(titles, lambda title: guarded(name, book[title], read_sheet), on_sheet)
     finally:
         book.close()
 
 
-def _openpyxl_sheets(path: Path, name: str, titles: list[str]) -> list[RawSheet]:
-    book = open_book(path, name)
-    try:
-        return [guarded(name, book[title], read_sheet) for title in titles]
-    finally:
-        book.close()
+def _each_sheet(titles: list[str], read, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
+    """Every sheet in workbook order, telling ``on_sheet`` (progress) after each."""
+    sheets = []
+    for done, title in enumerate(titles, start=1):
+        sheets.append(read(title))
+        if on_sheet is not None:
+            on_sheet(done, len(titles), title)
+    return sheets
 
 
 def _check_sheet_list(name: str, titles: list[str], inspection: guard.Inspection) -> None:

@@ -171,8 +171,7 @@ class Reading:
     def defining(self, grid: Grid, kind: str) -> Iterator[str | None]:
         """Read a table sheet of ``kind`` inside the block (yields its ruleset);
         if it defines no table, remember its name and code as failed."""
-        defined = {"critical": self.out.critical_tables, "fumble": self.out.fumble_tables,
-                   "attack": self.out.attack_tables}[kind]
+        defined = self.out.items(kind)
         before = len(defined)
         ruleset = self.ruleset_of(grid)
         yield ruleset

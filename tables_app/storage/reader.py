@@ -190,21 +190,8 @@ class Reader:
         rows = c.execute("SELECT id, low, high, unmodified FROM attack_row WHERE attack_table_id = ? ORDER BY position",
                          (table["id"],)).fetchall()
         cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, _, _, _ in rows}
-        more: dict[int, list[tuple[str, str | None]]] = defaultdict(list)
-        for cell_id, severity, critical in c.execute(
-            """SELECT x.cell_id, s.code, t.name FROM attack_cell_critical x
-               JOIN attack_cell c ON c.id = x.cell_id JOIN attack_row r ON r.id = c.row_id
-               JOIN severity s ON s.id = x.severity_id LEFT JOIN critical_table t ON t.id = x.critical_table_id
-               WHERE r.attack_table_id = ? ORDER BY x.cell_id, x.position""", (table["id"],)):
-            more[cell_id].append((severity, critical))
-        for cell_id, row_id, column_id, outcome, hits, severity, critical in c.execute(
-            """SELECT c.id, c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
-               FROM attack_cell c JOIN attack_row r ON r.id = c.row_id
-               LEFT JOIN severity s ON s.id = c.severity_id
-               LEFT JOIN critical_table t ON t.id = c.critical_table_id
-               WHERE r.attack_table_id = ?""", (table["id"],)):
-            extra = {"more": tuple(more[cell_id])} if cell_id in more else {}
-            cells[row_id][column_index[column_id]] = AttackCell(Outcome(outcome), hits, severity, critical, **extra)
+        for row_id, column_id, cell in self._attack_cells(c, "r.attack_table_id = ?", (table["id"],)):
+            cells[row_id][column_index[column_id]] = cell
         by_result = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if not unmodified]
         by_die = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if unmodified]
         return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(by_result), self._scale(c, table["scale_id"]),
@@ -228,15 +215,30 @@ class Reader:
         if found is None:
             return AttackCellRead(table["name"], codes, column, None, None)
         span, row_id = found
-        cell_id, outcome, hits, severity, critical = c.execute(
-            """SELECT c.id, c.outcome, c.hits, s.code, t.name FROM attack_cell c
-               LEFT JOIN severity s ON s.id = c.severity_id LEFT JOIN critical_table t ON t.id = c.critical_table_id
-               WHERE c.row_id = ? AND c.armor_column_id = ?""", (row_id, armors[column][0])).fetchone()
-        more = tuple(c.execute(
-            """SELECT s.code, t.name FROM attack_cell_critical x JOIN severity s ON s.id = x.severity_id
-               LEFT JOIN critical_table t ON t.id = x.critical_table_id WHERE x.cell_id = ? ORDER BY x.position""", (cell_id,)))
-        extra = {"more": more} if more else {}
-        return AttackCellRead(table["name"], codes, column, span, AttackCell(Outcome(outcome), hits, severity, critical, **extra))
+        ((_, _, cell),) = self._attack_cells(c, "c.row_id = ? AND c.armor_column_id = ?", (row_id, armors[column][0]))
+        return AttackCellRead(table["name"], codes, column, span, cell)
+
+    @staticmethod
+    def _attack_cells(c: sqlite3.Connection, where: str, arguments: tuple) -> list[tuple[int, int, AttackCell]]:
+        """(row id, armor column id, cell) of the attack cells ``where`` picks
+        (on attack_cell ``c`` and attack_row ``r``), with their further criticals."""
+        more: dict[int, list[tuple[str, str | None]]] = defaultdict(list)
+        for cell_id, severity, critical in c.execute(
+            f"""SELECT x.cell_id, s.code, t.name FROM attack_cell_critical x
+                JOIN attack_cell c ON c.id = x.cell_id JOIN attack_row r ON r.id = c.row_id
+                JOIN severity s ON s.id = x.severity_id LEFT JOIN critical_table t ON t.id = x.critical_table_id
+                WHERE {where} ORDER BY x.cell_id, x.position""", arguments):
+            more[cell_id].append((severity, critical))
+        found = []
+        for cell_id, row_id, column_id, outcome, hits, severity, critical in c.execute(
+            f"""SELECT c.id, c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
+                FROM attack_cell c JOIN attack_row r ON r.id = c.row_id
+                LEFT JOIN severity s ON s.id = c.severity_id
+                LEFT JOIN critical_table t ON t.id = c.critical_table_id
+                WHERE {where}""", arguments):
+            extra = {"more": tuple(more[cell_id])} if cell_id in more else {}
+            found.append((row_id, column_id, AttackCell(Outcome(outcome), hits, severity, critical, **extra)))
+        return found
 
     def load_effect_table(self, kind: TableKind, name: str | Found, ruleset: str | None = None) -> EffectTable:
         return self._run(lambda c: self._effect_table(c, kind, self._by(c, kind.value, name, ruleset)))

@@ -81,9 +81,7 @@ class Writer:
         self.parsed = parsed
         self.imported_at = imported_at
         self.removed_ids: dict[str, dict[int, str]] = {}  # kind → {id: name}
-        self.ids_by_name: dict[str, dict[tuple[int, str], int]] = {}  # table → {(ruleset id, folded name): id}
-        # the same, for _upsert_named: the NOCASE index finds an ASCII spelling only (ÆRØ is ærø
-        # too, domain/names.py), so names are matched folded, from one read per kind
+        # table → {(ruleset id, folded name): id}, read once per table and kept up to date (see _ids)
         self.named_ids: dict[str, dict[tuple[int, str], int]] = {}
         self.ruleset_ids: dict[str, int] = {fold(name): i for i, name in self.db.execute("SELECT id, name FROM ruleset")}
 
@@ -98,14 +96,12 @@ class Writer:
         self.db.execute("UPDATE critical_table SET code = NULL WHERE workbook_id = ?", (self.workbook_id,))
         if p.scale:
             self._write_scale()
-        self.scale_ids = _keyed(self.db, "severity_scale")
         self.severity_ids = {(scale_id, fold(code)): sid
                              for sid, scale_id, code in self.db.execute("SELECT id, scale_id, code FROM severity")}
         for table in p.critical_tables:
             self._write_effect_table(table, TableKind.CRITICAL)
         for table in p.fumble_tables:
             self._write_effect_table(table, TableKind.FUMBLE)
-        self.critical_ids = _keyed(self.db, "critical_table")
         for table in p.attack_tables:
             self._write_attack_table(table)
         for weapon in p.weapons:
@@ -155,12 +151,11 @@ class Writer:
         values = {"source": defined.source, "notes": defined.notes, **values}
         values.update(workbook_id=self.workbook_id, sheet=defined.sheet, name=defined.name, ruleset_id=ruleset_id)
         key = (ruleset_id, fold(defined.name))
-        if table not in self.named_ids:  # every row's id by folded name, read once per kind and kept up to date
-            self.named_ids[table] = _keyed(self.db, table)
-        found = self.named_ids[table].get(key)
+        ids = self._ids(table)
+        found = ids.get(key)
         self.old[kind].pop(key, None)
         if found is None:
-            found = self.named_ids[table][key] = self._insert_row(table, values)
+            found = ids[key] = self._insert_row(table, values)
             return found
         self._update_row(table, found, values)
         return found
@@ -188,8 +183,9 @@ class Writer:
 
     def _scale_id(self, scale: SeverityScale, ruleset: str) -> int:
         """The ruleset's scale of that name, or the built-in one (every ruleset may use it)."""
-        found = self.scale_ids.get((self.ruleset_id(ruleset), fold(scale.name)))
-        return found if found is not None else self.scale_ids[(DEFAULT_RULESET_ID, fold(DEFAULT_SCALE.name))]
+        scale_ids = self._ids("severity_scale")
+        found = scale_ids.get((self.ruleset_id(ruleset), fold(scale.name)))
+        return found if found is not None else scale_ids[(DEFAULT_RULESET_ID, fold(DEFAULT_SCALE.name))]
 
     # Child rows (cells, rows, entries, tags) are the bulk of an import: they go
     # in with one executemany each, with ids assigned here (the import holds
@@ -244,7 +240,7 @@ class Writer:
         severity_ids = {code: sid for (scale, code), sid in self.severity_ids.items() if scale == scale_id}
 
         def critical_id(name: str | None) -> int | None:
-            return self.critical_ids[(ruleset_id, fold(name))] if name else None
+            return self._ids("critical_table")[(ruleset_id, fold(name))] if name else None
 
         distinct = {id(cell): cell for _, row_cells, _ in rows for cell in row_cells}
         columns = {
@@ -273,12 +269,16 @@ class Writer:
             )
 
     def _id_of(self, table: str, name: str | None, ruleset: str) -> int | None:
-        """The id of a table by name in a ruleset (written by now), from one query per kind."""
-        if name is None:
-            return None
-        if table not in self.ids_by_name:
-            self.ids_by_name[table] = _keyed(self.db, table)
-        return self.ids_by_name[table].get((self.ruleset_id(ruleset), fold(name)))
+        """The id of a table by name in a ruleset (written by now, or already in the database)."""
+        return None if name is None else self._ids(table).get((self.ruleset_id(ruleset), fold(name)))
+
+    def _ids(self, table: str) -> dict[tuple[int, str], int]:
+        """(ruleset id, folded name) → id of every row of a named table: read
+        once, then kept up to date by _upsert_named. Names match folded: the
+        NOCASE index finds an ASCII spelling only (ÆRØ is ærø too, domain/names.py)."""
+        if table not in self.named_ids:
+            self.named_ids[table] = _keyed(self.db, table)
+        return self.named_ids[table]
 
     def _write_weapon(self, defined: Defined[Weapon]) -> None:  # max_result None: no cap
         w, ruleset = defined.value, defined.ruleset
