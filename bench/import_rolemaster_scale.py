@@ -4,6 +4,7 @@ same run, on the workbook as Excel writes it and as scripts write it.
 
     python bench/import_rolemaster_scale.py
     python bench/import_rolemaster_scale.py --scale 16   # 480 attack tables: is it linear?
+    python bench/import_rolemaster_scale.py --formats    # the same as .ods and .xls: same tables? how fast?
 
 The workbook (made here, deterministic, values invented): 30 attack tables ×
 150 rows × 20 armor columns, 10 critical tables of 150 rows, one weapons
@@ -186,8 +187,50 @@ def compare(workbook: Path, folder: Path, runs: int = 7) -> None:
               f"(range {ratios[0]:.2f}-{ratios[-1]:.2f})")
 
 
+def formats(folder: Path, runs: int = 5) -> None:
+    """The workbook saved as .ods and .xls (by the tests' writers, as LibreOffice
+    and Excel 97 lay them out): each imports to the very rows the .xlsx gives,
+    and how long each import takes, interleaved."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from ods_files import xlsx_to_ods  # the test extra: xlwt for .xls
+    from xls_files import xlsx_to_xls
+
+    import sqlite3
+
+    workbook = make_workbook(folder / "rolemaster-scale.xlsx")
+    books = {"xlsx": workbook, "ods": xlsx_to_ods(workbook, folder / "rolemaster-scale.ods"),
+             "xls": xlsx_to_xls(workbook, folder / "rolemaster-scale.xls")}
+    empty = folder / "empty.db"
+    subprocess.run([sys.executable, "-m", "tables_app", "--db", str(empty), "db", "init", "--empty"], check=True, capture_output=True)
+    dumps = {}
+    for kind, path in books.items():
+        target = folder / f"{kind}.db"
+        shutil.copyfile(empty, target)
+        subprocess.run([sys.executable, "-m", "tables_app", "--db", str(target), "import", str(path)], check=True, capture_output=True)
+        connection = sqlite3.connect(target)
+        # every table's rows but the workbook's own (its file name, hash, size and import time differ by design)
+        dumps[kind] = [line for line in connection.iterdump() if line.startswith("INSERT") and '"workbook"' not in line]
+        connection.close()
+        print(f"  {path.name}: {path.stat().st_size:,} bytes, {len(dumps[kind]):,} rows written")
+    for kind in ("ods", "xls"):
+        print(f"  {kind} rows identical to xlsx rows: {dumps[kind] == dumps['xlsx']}")
+    times: dict[str, list[tuple[float, float]]] = {kind: [] for kind in books}
+    for _ in range(runs):
+        for kind, path in books.items():
+            target = folder / f"{kind}.db"
+            shutil.copyfile(empty, target)
+            times[kind].append(timed([sys.executable, "-m", "tables_app", "--db", str(target), "import", str(path)]))
+    for kind in books:
+        walls = [w for w, _ in times[kind]]
+        print(f"  tables import .{kind}: median {statistics.median(walls):.2f} s wall, "
+              f"median CPU {statistics.median(c for _, c in times[kind]):.2f} s")
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
+    if sys.argv[1:2] == ["--formats"]:
+        formats(folder)
+        return
     if sys.argv[1:2] == ["--scale"]:  # `--scale 16`: 16 times the tables, three rounds, one spelling
         scale = int(sys.argv[2])
         workbook = make_workbook(folder / f"rolemaster-scale-x{scale}.xlsx", scale)

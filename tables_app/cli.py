@@ -253,7 +253,7 @@ def _plural(kind: str, n: int) -> str:
 @json_option
 @click.pass_context
 def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, strict: bool, as_json: bool) -> None:
-    """Import workbooks (all or nothing; re-importing a workbook replaces it and reports what changed)."""
+    """Import workbooks: .xlsx, .ods or .xls (all or nothing; re-importing a workbook replaces it and reports what changed)."""
     from tables_app.services.importing import import_workbooks
 
     with sheet_progress() as on_sheet:

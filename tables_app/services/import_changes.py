@@ -26,15 +26,18 @@ def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
     added: dict[str, list[str]] = {}
     cells, rows, entries, fields = [], [], [], []
 
-    def old(load, item):  # type: ignore[no-untyped-def]
-        """What the database held under the item's name, in its ruleset."""
+    def old(load, item, kind: str):  # type: ignore[no-untyped-def]
+        """What the database held under the item's name, in its ruleset (asked
+        first whether it held anything: a miss builds near-name suggestions)."""
+        if not reader.exists(kind, item.name, item.ruleset):
+            return None
         try:
             return load(item.name, item.ruleset)
         except NotFound:
             return None
 
     for item in parsed.attack_tables:
-        before = old(reader.load_attack_table, item)
+        before = old(reader.load_attack_table, item, "attack")
         if before is None:
             added.setdefault("attack", []).append(shown(item.ruleset, item.name))
             continue
@@ -52,7 +55,7 @@ def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
                     cells.append({"table": new.name, "row": label, "armor": armor, "before": was, "after": now})
     for kind, items in ((TableKind.CRITICAL, parsed.critical_tables), (TableKind.FUMBLE, parsed.fumble_tables)):
         for item in items:
-            before = old(lambda n, r, k=kind: reader.load_effect_table(k, n, r), item)
+            before = old(lambda n, r, k=kind: reader.load_effect_table(k, n, r), item, kind.value)
             if before is None:
                 added.setdefault(kind.value, []).append(shown(item.ruleset, item.name))
                 continue
@@ -65,7 +68,7 @@ def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
                                     "before": _entry_text(a) if a else None, "after": _entry_text(b) if b else None})
     for kind, items, load in (("weapons", parsed.weapons, reader.load_weapon), ("creatures", parsed.creatures, reader.load_creature)):
         for item in items:
-            before = old(load, item)
+            before = old(load, item, kind)
             if before is None:
                 added.setdefault(kind, []).append(shown(item.ruleset, item.name))
                 continue

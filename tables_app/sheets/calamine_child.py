@@ -3,14 +3,15 @@ workbook with python-calamine and print its values as one JSON document.
 
 It runs under an address-space limit and a timeout set by its parent, so a
 file that makes calamine allocate without bound (cells at A1 and XFD1048576)
-kills this process, never the import. It imports nothing of tables_app and
-cleans nothing: the parent turns the values into RawSheets exactly as the
-openpyxl reader does (sheets/raw.py).
+kills this process, never the import. It also cleans and bounds the rows
+(sheets/raw.py's collect_rows, as the openpyxl reader does in-process): that
+work runs here, on the other core, while the parent's guard checks the file.
 
 Input, one JSON line on stdin: [sys.path, path, max_rows, max_columns] (the
 command line sets sys.path from it, then calls main with the rest).
-Output on stdout: {"sheets": [[title, hidden, [[row number, [values]], ...]], ...]}
-or {"error": "Kind: first line"}.
+Output on stdout: {"sheets": [[title, hidden, too_big, [[row number, [values]], ...]], ...],
+"special": [[sheet, row, column, {"datetime": ...}], ...]} (the values JSON has
+no type for, by index, None in their place), or {"error": "Kind: first line"}.
 """
 
 from __future__ import annotations
@@ -23,18 +24,9 @@ EXACT_FLOAT = 2**53  # an integral float below this is the int a spreadsheet sho
 
 
 def encode(value: object) -> object:
-    """A cell's value as JSON: blanks None, integral numbers int (as openpyxl
-    reads `7`), dates as openpyxl gives them (a datetime, midnight for a date)."""
-    if isinstance(value, str):
-        return value if value else None
-    if isinstance(value, bool) or isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() and abs(value) < EXACT_FLOAT else value
+    """A value JSON has no type for, as a tagged object."""
     if isinstance(value, dt.datetime):
         return {"datetime": value.isoformat()}
-    if isinstance(value, dt.date):
-        return {"datetime": dt.datetime(value.year, value.month, value.day).isoformat()}
     if isinstance(value, dt.time):
         return {"time": value.isoformat()}
     if isinstance(value, dt.timedelta):
@@ -42,31 +34,55 @@ def encode(value: object) -> object:
     return str(value)
 
 
-def read(path: str, max_rows: int, max_columns: int) -> list:
+def read(path: str, max_rows: int, max_columns: int) -> tuple[list, list]:
     from python_calamine import CalamineWorkbook, SheetTypeEnum, SheetVisibleEnum
 
-    book = CalamineWorkbook.from_path(path)
-    sheets = []
+    from tables_app.sheets.raw import collect_rows
+
+    with open(path, "rb") as handle:  # by its bytes, not its name: .xlsx, .ods and .xls alike
+        book = CalamineWorkbook.from_filelike(handle)
+    sheets, special = [], []
     for meta in book.sheets_metadata:
         if meta.typ != SheetTypeEnum.WorkSheet:
             continue  # chart sheets hold no cells; openpyxl's worksheets leave them out too
         values = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False, nrows=max_rows + 1)
-        rows = []
-        for number, row in enumerate(values, start=1):
-            row = row[:max_columns + 1]  # one past the bounds, so crossing them is seen
-            end = len(row)
-            while end and row[end - 1] == "":  # calamine's blank
-                end -= 1
-            if end:  # text passes as it is (most cells); anything else is encoded
-                rows.append([number, [v if type(v) is str and v else encode(v) for v in row[:end]]])
-        sheets.append([meta.name, meta.visible != SheetVisibleEnum.Visible, rows])
-    return sheets
+        # one past the bounds, so crossing them is seen; "" is calamine's blank
+        rows = ((number, [v if type(v) is str and v else _typed(v) for v in row[:max_columns + 1]])
+                for number, row in enumerate(values, start=1))
+        raw = collect_rows(meta.name, meta.visible != SheetVisibleEnum.Visible, rows)
+        kept = []
+        for number, cells in raw.rows:
+            if not all(type(v) in _JSON for v in cells):
+                cells = list(cells)
+                for column, value in enumerate(cells):
+                    if type(value) not in _JSON:
+                        special.append([len(sheets), len(kept), column, encode(value)])
+                        cells[column] = None
+            kept.append([number, cells])
+        sheets.append([meta.name, raw.hidden, raw.too_big, kept])
+    return sheets, special
+
+
+_JSON = frozenset({str, int, float, bool, type(None)})
+
+
+def _typed(value: object) -> object:
+    """A value as openpyxl gives it: blanks None, integral numbers int (as
+    openpyxl reads `7`), dates as datetimes (midnight for a date)."""
+    if value == "" or value is None:
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < EXACT_FLOAT else value
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return dt.datetime(value.year, value.month, value.day)
+    return value
 
 
 def main(request: list) -> None:
     path, max_rows, max_columns = request
     try:
-        result: dict = {"sheets": read(path, max_rows, max_columns)}
+        sheets, special = read(path, max_rows, max_columns)
+        result: dict = {"sheets": sheets, "special": special}
     except Exception as exc:  # calamine raises its own kinds and ValueError; all mean "cannot read"
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         result = {"error": f"{type(exc).__name__}: {text}" if text else type(exc).__name__}

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
+from tables_app.sheets.raw import RawSheet
 
 MEMORY_LIMIT_BYTES = 1 << 30  # the child's address space: 1 GiB (a Rolemaster-scale read needs ~60 MB)
 TIMEOUT_SECONDS = 60  # a Rolemaster-scale read takes 0.1 s, sixteen times that 1.5 s
@@ -27,8 +28,6 @@ TIMEOUT_SECONDS = 60  # a Rolemaster-scale read takes 0.1 s, sixteen times that 
 CHILD_ARGUMENTS = ["-P", "-S", "-c", "import json, sys; request = json.loads(sys.stdin.readline()); sys.path[:] = request[0]; "
                                "from tables_app.sheets.calamine_child import main; main(request[1:])"]
 
-# title → (hidden, [(row number, values from column A)])
-SheetValues = dict[str, tuple[bool, list[tuple[int, list[object]]]]]
 
 
 def available() -> bool:
@@ -60,8 +59,8 @@ class Reading:
         except BrokenPipeError:
             pass  # the child died at once: result() says how
 
-    def result(self) -> tuple[list[str], SheetValues]:
-        """The worksheets' titles in workbook order and their values;
+    def result(self) -> list[RawSheet]:
+        """Every worksheet, cleaned and bounded, in workbook order;
         WorkbookInvalid naming the file if the child fails, runs out of memory or time."""
         if self.process is None:
             raise _cannot(self.name, f"the reader could not start ({self.failure})")
@@ -77,12 +76,12 @@ class Reading:
             raise _cannot(self.name, f"the reader stopped (exit {self.process.returncode})")
         result = json.loads(out)
         if "error" in result:
-            raise _cannot(self.name, result["error"])
-        titles, values = [], {}
-        for title, hidden, rows in result["sheets"]:
-            titles.append(title)
-            values[title] = (hidden, [(number, [_decode(v) for v in cells]) for number, cells in rows])
-        return titles, values
+            raise _cannot(self.name, _plainly(result["error"]))
+        sheets = result["sheets"]
+        for sheet, row, column, value in result["special"]:  # dates and times, by index
+            sheets[sheet][3][row][1][column] = _decode(value)
+        return [RawSheet(title, hidden, tuple((number, tuple(cells)) for number, cells in rows), too_big)
+                for title, hidden, too_big, rows in sheets]
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -103,7 +102,14 @@ def _decode(value: object) -> object:
         if "time" in value:
             return dt.time.fromisoformat(value["time"])
         return dt.timedelta(seconds=value["timedelta"])
-    return value
+    return value  # str() of a type the child did not know
+
+
+def _plainly(error: str) -> str:
+    """calamine's own words, and what they mean where they say little."""
+    if "Cannot detect file format" in error:  # every format it knows failed on this file
+        return f"{error} (calamine reads none of it; open and save it in a spreadsheet program)"
+    return error
 
 
 def _cannot(name: str, why: str) -> WorkbookInvalid:

@@ -7,14 +7,13 @@ need it, so commands that never touch a spreadsheet never pay for it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets import calamine_read, guard
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
-from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, collect_rows, guarded, open_book, read_sheet
+from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, guarded, open_book, read_sheet
 
 
 def file_digest(path: Path) -> tuple[str, int]:
@@ -32,12 +31,14 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *, 
     """Read a workbook; ``label`` is the name it is known by (default: its file
     name); ``on_sheet(done, total, title)`` is told after each sheet (progress).
 
-    The guard checks the file first (sheets/guard.py). Values come from
-    python-calamine in a sandboxed child (sheets/calamine_read.py); sheets with
-    error cells, which calamine reads as blanks, from openpyxl, as does every
-    sheet where no child can be started (or ``reader="openpyxl"``: the tests
-    compare the two). ``meanwhile()``, if given, runs while the child is still
-    reading (the caller's own preparations).
+    The guard checks the file first (sheets/guard/): .xlsx, .ods or .xls, told
+    by its bytes. Values come from python-calamine in a sandboxed child
+    (sheets/calamine_read.py); what calamine cannot see (error values, which it
+    reads as blanks, formulas without a value, hidden rows) the guard notes
+    and ``_with_layout`` applies. Where no child can be started (or with
+    ``reader="openpyxl"``: the tests compare the two), openpyxl reads an
+    .xlsx. ``meanwhile()``, if given, runs while the child is still reading
+    (the caller's own preparations).
     """
     path = Path(path)
     name = label or path.name
@@ -50,34 +51,35 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *, 
         if meanwhile is not None:
             meanwhile()
         if child is not None:
-            sheets = _read_with_calamine(child, path, name, inspection, on_sheet)
-        else:
+            sheets = _read_with_calamine(child, name, inspection, on_sheet)
+        elif inspection.format == "xlsx":
             sheets = _read_with_openpyxl(path, name, inspection, on_sheet)
+        else:
+            raise WorkbookInvalid([Problem(name, None, None, f"an .{inspection.format} workbook is read in a sandboxed "
+                                           "process, which cannot be started here; save it as .xlsx")])
     finally:
         if child is not None:
             child.stop()
-    sheets = [replace(raw, layout=inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
-    sheets = [_mark_uncached(raw, raw.layout.uncached_formulas) for raw in sheets]
-    if unlocated := {raw.name for raw in sheets if raw.layout.formulas_unlocated}:
-        sheets = _locate_formulas(path, sheets, unlocated)
+    sheets = [_with_layout(raw, inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
     return RawWorkbook(name, sha256, size, tuple(sheets))
 
 
-def _read_with_calamine(child: calamine_read.Reading, path: Path, name: str, inspection: guard.Inspection,  # type: ignore[no-untyped-def]
+def _with_layout(raw: RawSheet, layout: guard.SheetLayout) -> RawSheet:
+    """The sheet with what the guard saw in it: its layout, its hidden state
+    where the guard knows better, and the cells calamine reads as blanks that
+    are not (error values, formulas without a value) marked."""
+    raw = replace(raw, layout=layout, hidden=raw.hidden if layout.hidden is None else layout.hidden)
+    raw = _mark(raw, dict.fromkeys(layout.uncached_formulas, UNCACHED_FORMULA))
+    return _mark(raw, layout.errors, over_values=True)  # calamine may read an error as 0 (.ods): the error stands
+
+
+def _read_with_calamine(child: calamine_read.Reading, name: str, inspection: guard.Inspection,  # type: ignore[no-untyped-def]
                         on_sheet) -> list[RawSheet]:
-    titles, values = child.result()
+    sheets = child.result()  # cleaned and bounded by the child (raw.collect_rows)
+    titles = [raw.name for raw in sheets]
     _check_sheet_list(name, titles, inspection)
-    # calamine reads an error cell (#N/A) as a blank, which would import as one:
-    # the guard saw which sheets have them, and openpyxl reads those.
-    with_errors = [t for t in titles if inspection.layouts.get(t, guard.SheetLayout()).error_cells]
-    by_openpyxl = {}
-    if with_errors:
-        book = open_book(path, name)
-        try:
-            by_openpyxl = {title: guarded(name, book[title], read_sheet) for title in with_errors}
-        finally:
-            book.close()
-    return _each_sheet(titles, lambda title: by_openpyxl.get(title) or collect_rows(title, *values[title]), on_sheet)
+    in_order = iter(sheets)
+    return _each_sheet(titles, lambda _title: next(in_order), on_sheet)
 
 
 def _read_with_openpyxl(path: Path, name: str, inspection: guard.Inspection, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
@@ -108,38 +110,15 @@ def _check_sheet_list(name: str, titles: list[str], inspection: guard.Inspection
                                        "every way (a crafted file?); open and save it in a spreadsheet program")])
 
 
-def _mark_uncached(raw: RawSheet, positions: Iterable[tuple[int, int]]) -> RawSheet:
-    """Replace the blanks that are really formulas without a value by a marker."""
-    if not positions:
+def _mark(raw: RawSheet, marks: dict[tuple[int, int], object], over_values: bool = False) -> RawSheet:
+    """Replace the blanks at these (row, column) positions by their marks
+    (``over_values``: whatever is there)."""
+    if not marks:
         return raw
     rows = {number: list(values) for number, values in raw.rows}
-    for number, column in positions:
+    for (number, column), mark in marks.items():
         values = rows.setdefault(number, [])
         values.extend([None] * (column - len(values)))
-        if values[column - 1] is None or values[column - 1] == "":
-            values[column - 1] = UNCACHED_FORMULA
+        if over_values or values[column - 1] is None or values[column - 1] == "":
+            values[column - 1] = mark
     return replace(raw, rows=tuple((n, tuple(v)) for n, v in sorted(rows.items())))
-
-
-def _locate_formulas(path: Path, sheets: list[RawSheet], titles: set[str]) -> list[RawSheet]:
-    """Where the guard could not locate every formula (cells without `r="…"`),
-    openpyxl finds them in a second pass over those sheets only."""
-    import openpyxl
-
-    book = openpyxl.load_workbook(path, read_only=True, data_only=False)
-    try:
-        return [_mark_uncached(raw, guarded(raw.name, book[raw.name], _formula_positions)) if raw.name in titles else raw
-                for raw in sheets]
-    finally:
-        book.close()
-
-
-def _formula_positions(sheet) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
-    positions = []
-    for number, values in enumerate(
-        sheet.iter_rows(min_row=1, max_row=MAX_ROWS, max_col=MAX_COLUMNS, values_only=True), start=1
-    ):
-        for column, value in enumerate(values, start=1):
-            if (isinstance(value, str) and value.startswith("=")) or type(value).__name__ in ("ArrayFormula", "DataTableFormula"):
-                positions.append((number, column))
-    return positions

@@ -206,7 +206,7 @@ def test_not_a_workbook(run, tmp_path):
     path.write_text("Result,NA\n11-20,5\n")
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert error_lines(result) == "Error: table.xlsx: not an .xlsx workbook (a text file (CSV?)); save it from a spreadsheet program as .xlsx\n"
+    assert error_lines(result) == "Error: table.xlsx: not a spreadsheet workbook (a text file (CSV?)); save it from a spreadsheet program as .xlsx\n"
 
 
 def test_warnings_do_not_fail(run, write_workbook):

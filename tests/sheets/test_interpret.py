@@ -185,12 +185,12 @@ def test_text_is_normalised(write_workbook):
     "content, message",
     [
         (b"", "the file is empty"),
-        (b"Name,DEF\nOrc,20\n", "not an .xlsx workbook (a text file (CSV?)); save it from a spreadsheet program as .xlsx"),
-        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "a legacy .xls workbook; open it and save it as .xlsx (Excel Workbook)"),
+        (b"Name,DEF\nOrc,20\n", "not a spreadsheet workbook (a text file (CSV?)); save it from a spreadsheet program as .xlsx"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "the file is truncated or corrupt (not an OLE2 structured storage file)"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "EncryptionInfo".encode("utf-16-le") + b"\0" * 100,
          "the workbook is password-protected; remove the password (save a copy without it) and import that"),
         (b"PK\x03\x04 truncated", "the file is truncated or corrupt (File is not a zip file)"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not an .xlsx workbook (not a zip file); save it from a spreadsheet program as .xlsx"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a spreadsheet workbook (not a zip or OLE file); save it from a spreadsheet program as .xlsx"),
     ],
 )
 def test_not_workbooks_are_refused(tmp_path, content, message):
@@ -207,7 +207,7 @@ def test_a_zip_that_is_not_a_workbook(tmp_path):
     path = tmp_path / "z.xlsx"
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("hello.txt", "hi")
-    with pytest.raises(WorkbookInvalid, match=r"^z.xlsx: a zip file, but not an Excel workbook \(no xl/workbook.xml\)"):
+    with pytest.raises(WorkbookInvalid, match=r"^z.xlsx: a zip file, but not a spreadsheet workbook \(no xl/workbook.xml, not an OpenDocument spreadsheet\)"):
         read_workbook(path)
 
 
