@@ -5,6 +5,7 @@ same run, on the workbook as Excel writes it and as scripts write it.
     python bench/import_rolemaster_scale.py
     python bench/import_rolemaster_scale.py --scale 16   # 480 attack tables: is it linear?
     python bench/import_rolemaster_scale.py --formats    # the same as .ods and .xls: same tables? how fast?
+    python bench/import_rolemaster_scale.py --lock       # how long an import holds the write lock
 
 The workbook (made here, deterministic, values invented): 30 attack tables ×
 150 rows × 20 armor columns, 10 critical tables of 150 rows, one weapons
@@ -226,8 +227,47 @@ def formats(folder: Path, runs: int = 5) -> None:
               f"median CPU {statistics.median(c for _, c in times[kind]):.2f} s")
 
 
+def lock_hold(folder: Path, runs: int = 7) -> None:
+    """In-process: the whole import, and the part of it that holds the write
+    lock (from BEGIN IMMEDIATE to the end of the commit)."""
+    from tables_app.services.database_setup import init_database
+    from tables_app.services.importing import import_workbooks
+    from tables_app.storage import locking
+
+    workbook = make_workbook(folder / "rolemaster-scale.xlsx")
+    empty = folder / "empty.db"
+    init_database(str(empty), bundled=False).dispose()
+    took = locking.begin_immediate
+    locked_at: list[float] = []
+
+    def begin_immediate(*arguments, **options):  # type: ignore[no-untyped-def]
+        took(*arguments, **options)
+        locked_at.append(time.perf_counter())
+
+    locking.begin_immediate = begin_immediate
+    wholes, holds = [], []
+    for _ in range(runs):
+        target = folder / "lock.db"
+        shutil.copyfile(empty, target)
+        from tables_app.services.database_setup import open_database
+
+        database = open_database(str(target))
+        start = time.perf_counter()
+        report = import_workbooks(database, [workbook])
+        end = time.perf_counter()
+        database.dispose()
+        assert report.written
+        wholes.append(end - start)
+        holds.append(end - locked_at[-1])
+    print(f"  {workbook.name}: import in-process median {statistics.median(wholes):.3f} s, "
+          f"write lock held median {statistics.median(holds):.3f} s (range {min(holds):.3f}-{max(holds):.3f})")
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
+    if sys.argv[1:2] == ["--lock"]:
+        lock_hold(folder)
+        return
     if sys.argv[1:2] == ["--formats"]:
         formats(folder)
         return

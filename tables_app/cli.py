@@ -7,16 +7,25 @@ the commands that need them, so a lookup starts fast.
 
 from __future__ import annotations
 
-import json
-import sys
-from contextlib import contextmanager
-from typing import Any, Callable
+import gc
 
-import click
+# Start-up only creates long-lived objects (modules, classes, Click's
+# commands): no garbage cycles to find, yet the collector would walk them
+# again and again while they are made. It rests until they are all made, then
+# they are frozen out of every later collection (``gc.freeze``, end of module).
+_COLLECTING = gc.isenabled()
+gc.disable()
 
-from tables_app import __version__
-from tables_app.domain import kinds
-from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid
+import json  # noqa: E402
+import sys  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from typing import Any, Callable  # noqa: E402
+
+import click  # noqa: E402
+
+from tables_app import __version__  # noqa: E402
+from tables_app.domain import kinds  # noqa: E402
+from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid  # noqa: E402
 
 
 class Failure(click.ClickException):
@@ -42,6 +51,22 @@ class Failure(click.ClickException):
             click.echo(f"Error: {line}", err=True)
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C during a command: one ``Error:`` line and exit code 130 (128 +
+    SIGINT, as a shell reports it), never a traceback; with ``--json`` the
+    error object too."""
+
+    exit_code = 130
+
+    def __init__(self) -> None:
+        super().__init__("interrupted (Ctrl-C)")
+        self.error = error_json(self.message)
+
+    def show(self, file: Any = None) -> None:
+        start = "\n" if sys.stderr.isatty() else ""  # off the line where the terminal echoed ^C
+        click.echo(f"{start}Error: {self.message}", err=True)
+
+
 def error_json(message: str, **located: Any) -> dict:
     """The content of ``{"error": ...}`` (docs/cli.md, "Exit codes and errors")."""
     return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
@@ -61,6 +86,8 @@ class Group(click.Group):
         except TablesError as exc:
             suggestions = list(getattr(exc, "suggestions", None) or [])
             raise Failure([str(exc)], {"suggestions": suggestions} if suggestions else None) from None
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
 
 def _leaf_context(ctx: click.Context) -> click.Context:
@@ -92,7 +119,10 @@ class RootGroup(Group):
                 emit_json({"error": getattr(exc, "error", None) or error_json(exc.format_message())})
             exc.show()
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C outside a command (while parsing, closing)
+                click.echo(f"Error: {Interrupted().message}", err=True)  # Click already ended the ^C line
+                sys.exit(Interrupted.exit_code)
             click.echo("Aborted!", err=True)
             sys.exit(1)
         sys.exit(returned if isinstance(returned, int) else 0)
@@ -153,6 +183,15 @@ def names(what: str):  # type: ignore[no-untyped-def]
             return completion.complete_shown(ctx, param, incomplete)
         return completion.complete(what)(ctx, param, incomplete)
     return callback
+
+
+def _cell_text(value: str | None, flag: str) -> str | None:
+    """Text written into a workbook cell: no control characters (an .xlsx cannot hold them)."""
+    for char in value or "":
+        if ord(char) < 32 and char not in "\t\n\r":
+            raise click.BadParameter(f"contains the control character U+{ord(char):04X}, which a workbook cell cannot hold",
+                                     param_hint=f"'{flag}'")
+    return value
 
 
 def _not_blank(value: str | None, flag: str) -> str | None:
@@ -236,6 +275,19 @@ def sheet_progress():  # type: ignore[no-untyped-def]
         yield on_sheet
 
 
+def _say_waiting():  # type: ignore[no-untyped-def]
+    """Say once, on stderr, that the import waits for another process's write."""
+    said = False
+
+    def on_wait(seconds: float) -> None:
+        nonlocal said
+        if not said and seconds >= 1:
+            click.echo("Waiting for another process to finish writing the database...", err=True)
+            said = True
+
+    return on_wait
+
+
 def _some(names: list[str], shown: int = 12) -> str:
     more = f", and {len(names) - shown} more" if len(names) > shown else ""
     return ", ".join(names[:shown]) + more
@@ -258,7 +310,7 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
 
     with sheet_progress() as on_sheet:
         report = import_workbooks(database_of(ctx), list(workbooks), dry_run=dry_run, replace=replace,
-                                  strict=strict, on_sheet=on_sheet)
+                                  strict=strict, on_sheet=on_sheet, on_wait=_say_waiting())
     _print_report(report, as_json, "Would import" if dry_run else "Imported")
 
 
@@ -301,8 +353,9 @@ def export(ctx: click.Context, path: str, names: tuple[str, ...], ruleset: str |
 @cli.command()
 @click.argument("kind", type=click.Choice(kinds.KINDS))
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
-@click.option("--name", help="The table's or severity scale's name, or the first weapon's or creature's.")
-@click.option("--armor", help="Armor columns of an attack table (default NA,LA,MA,HA).")
+@click.option("--name", callback=lambda _c, _p, v: _cell_text(v, "--name"),
+              help="The table's or severity scale's name, or the first weapon's or creature's.")
+@click.option("--armor", callback=lambda _c, _p, v: _cell_text(v, "--armor"), help="Armor columns of an attack table (default NA,LA,MA,HA).")
 @click.option("--rows", help="Result or roll rows, LOW-HIGH/STEP (attack 11-175/5, critical 1-150/5, fumble 1-100/10).")
 @click.option("--printed", is_flag=True,
               help="A printed book's layout: attack 20 armor types from 01, critical A-E columns, fumble by weapon category.")
@@ -660,9 +713,11 @@ def simulate_options(command):  # type: ignore[no-untyped-def]
 
 
 def _seed(seed: int | None) -> int:
+    if seed is not None:  # a seeded simulation never loads the dice of resolve
+        return seed
     from tables_app.services.rolling import fresh_seed
 
-    return fresh_seed() if seed is None else seed
+    return fresh_seed()
 
 
 @cli.group(cls=SimulateGroup)
@@ -817,6 +872,32 @@ def db_current(ctx: click.Context, as_json: bool) -> None:
         emit_json(status)
         return
     say(f"{status['database']}: schema {status['current']} (newest: {status['head']})")
+
+
+@db_group.command("check")
+@json_option
+@click.pass_context
+def db_check(ctx: click.Context, as_json: bool) -> None:
+    """Check the database: SQLite's integrity check, references to missing
+    rows, the tables, columns and schema version (exit code 1 if anything is wrong)."""
+    from tables_app.services import database_setup as database
+
+    report = database.check_database(ctx.find_root().params.get("db"))
+    path, found = report["database"], report["problems"]
+    if as_json:
+        emit_json(report)
+    elif not found:
+        click.echo(f"{path}: no problems found (integrity, references, tables and columns, schema version)")
+    for problem in () if as_json else found:
+        click.echo(f"{path}: {problem}")
+    if found:
+        count = f"{len(found)} problem{'s' if len(found) > 1 else ''}"
+        raise Failure([f"{path}: {count} found; nothing was changed (restore a backup, or see docs/security.md)"], reported=as_json)
+
+
+gc.freeze()  # every object made so far stays: later collections skip them (see the top)
+if _COLLECTING:
+    gc.enable()
 
 
 def main() -> None:

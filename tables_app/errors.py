@@ -52,6 +52,23 @@ class DatabaseError(TablesError):
     """The database cannot be opened, migrated or written."""
 
 
+class DatabaseFault(DatabaseError):
+    """The database file itself is at fault (damaged, not a database, full,
+    read-only, changed by hand): ``<path>: <problem and what to do>``.
+
+    ``problem`` is the message without the path, so that a fault met while
+    building a new database in a temporary file can name the real one.
+    """
+
+    def __init__(self, path: object, problem: str):
+        super().__init__(f"{path}: {problem}")
+        self.path = str(path)
+        self.problem = problem
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return type(self), (self.path, self.problem)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong in a workbook, located as precisely as we can."""

@@ -35,6 +35,44 @@ def test_typed_commands_import_nothing_heavy(db_path, args):
     assert report == {"exit": 0, "heavy": []}
 
 
+# What each command's start-up no longer loads (issue #16), checked in a real
+# process (the probe above runs Click's test runner, which loads tempfile,
+# shutil and shlex itself): a lookup needs no attack rules, dice, exact
+# fractions or near-name matching; odds roll no dice; a seeded simulation
+# neither; a database is made (tempfile) or named in a hint (shlex) only when
+# that happens.
+PROCESS_PROBE = """
+import atexit, json, sys
+atexit.register(lambda: sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n"))
+sys.argv[0] = "tables"
+from tables_app.cli import main
+main()
+"""
+NOT_MADE = ("tempfile", "shutil", "shlex", "difflib")
+LOOKUP_LEAVES_OUT = ("tables_app.domain.table_rules", "tables_app.domain.dice", "tables_app.domain.resolve",
+                     "tables_app.services.rolling", "fractions", *NOT_MADE)
+ATTACK = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]
+
+
+@pytest.mark.parametrize("args, left_out", [
+    (["query", "attack", "Edged", "100", "NA", "--json"], LOOKUP_LEAVES_OUT),
+    (["query", "critical", "Cut", "50", "--json"], LOOKUP_LEAVES_OUT),
+    (["show", "attack", "Edged", "--json"], LOOKUP_LEAVES_OUT),
+    (["list", "weapons", "--json"], LOOKUP_LEAVES_OUT),
+    (["odds", "table", *ATTACK, "--sweep-cmb", "0:150:10", "--json"],
+     ("tables_app.domain.dice", "tables_app.domain.resolve", "tables_app.services.rolling", *NOT_MADE)),
+    (["simulate", "table", *ATTACK, "--count", "1000", "--seed", "1", "--json"],
+     ("tables_app.domain.dice", "tables_app.domain.resolve", "tables_app.services.rolling", "tables_app.services.formulas",
+      "tables_app.domain.systems.base", *NOT_MADE)),
+])
+def test_each_command_loads_only_what_it_uses(db_path, args, left_out):
+    out = subprocess.run([sys.executable, "-c", PROCESS_PROBE, "--db", str(db_path), *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    loaded = set(json.loads(out.stderr.rpartition("MODULES ")[2]))
+    assert sorted(loaded & set(left_out)) == []
+    assert loaded & set(HEAVY) == (set() if args[0] != "simulate" else {"numpy"})
+
+
 ORM = ("sqlalchemy", "sqlmodel", "alembic", "pydantic")
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from enum import StrEnum
 from typing import Callable, Mapping
 
-from tables_app.domain.names import did_you_mean, fold, suggest
+from tables_app.domain.bounds import ATTACK_CELL_CHARACTERS, HITS
+from tables_app.domain.names import did_you_mean, fold, shown, suggest
 from tables_app.domain.ranges import DASHES
 from tables_app.domain.severity import SeverityScale
 
@@ -32,8 +33,13 @@ class Outcome(StrEnum):
 MISS_TEXT = "\u2014"  # em dash, the canonical miss
 FUMBLE_TEXT = "F"  # printed tables: the attack fumbles
 CRITICAL_JOINER = " + "  # between the criticals of one cell (`36 E Heat + A Impact`)
-_HITS = re.compile(r"^(\d+)\s*(.*)$")
-_DECIMAL = re.compile(r"^(\d+)\.(\d+)$")
+# Read with match(): anchored at the start, and `.*` runs to the end (DOTALL),
+# so no `$` ever sends the engine back over the text (linear in its length).
+_HITS = re.compile(r"(\d+)\s*(.*)", re.DOTALL)
+_DECIMAL = re.compile(r"(\d+)\.(\d+)\Z")
+# Written characters per folded character a name can take: fold composes
+# (`e` and a combining accent are one `é`), at most four to one (Greek `ᾆ`).
+FOLD_SLACK = 4
 
 # One critical a cell deals: (severity code, critical table name or None = the weapon's).
 Critical = tuple[str, "str | None"]
@@ -95,19 +101,20 @@ def parse_attack_cell(
     text = value.strip()
     if text == "":
         raise ValueError("empty cell (write a dash for a miss)")
+    _check_length(text)
     if len(text) == 1 and text in DASHES:
         return MISS_CELL
     # A lone F fumbles even on a scale with a severity F: a severity needs hits before it.
     if fold(text) == fold(FUMBLE_TEXT):
         return FUMBLE_CELL
     if m := _DECIMAL.match(text):  # `7.0` is 7; `7.5` is no number of hits
-        if int(m.group(2)) != 0:
-            raise ValueError(f"hits must be a whole number, not {text!r}")
-        return _hits_only(int(m.group(1)))
+        if m.group(2).strip("0"):
+            raise ValueError(f"hits must be a whole number, not {shown(text)}")
+        return _hits_only(_digits(m.group(1)))
     m = _HITS.match(text)
     if not m:
-        raise ValueError(f"{text!r} is not a cell: write a dash, 0, hits (7) or hits and severity (16 Mod)")
-    hits, rest = int(m.group(1)), m.group(2).strip()
+        raise ValueError(f"{shown(text)} is not a cell: write a dash, 0, hits (7) or hits and severity (16 Mod)")
+    hits, rest = _digits(m.group(1)), m.group(2).strip()
     if not rest:
         return _hits_only(hits)
     folded_letters = {fold(letter): criticals for letter, criticals in (letters or {}).items()}
@@ -121,6 +128,7 @@ def parse_letter_definition(text: str, scale: SeverityScale, critical_named: Cri
     written = text.strip()
     if not written:
         raise ValueError("empty letter definition (write the criticals it stands for, e.g. E Heat + A Impact)")
+    _check_length(written)
     return _read_criticals(written, written, scale, critical_named, {})
 
 
@@ -135,6 +143,31 @@ def check_extra_letter(letter: str, scale: SeverityScale) -> str:
     return written
 
 
+def _check_length(text: str) -> None:
+    """A cell longer than any attack cell is refused before it is read."""
+    if len(text) > ATTACK_CELL_CHARACTERS:
+        raise ValueError(f"the cell holds {len(text):,} characters, more than an attack cell's {ATTACK_CELL_CHARACTERS:,} "
+                         f"(it starts {text[:40]!r})")
+
+
+def _digits(digits: str) -> int:
+    """The hits a run of digits writes, refused beyond their bound (before
+    int() meets a run of thousands of digits)."""
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(HITS[1])) or int(digits) > HITS[1]:
+        raise ValueError(f"hits {shown(significant, 20)} are more than {HITS[1]:,}")
+    return int(digits)
+
+
+@lru_cache(maxsize=256)
+def _reach(scale: SeverityScale) -> tuple[int, int]:
+    """How much of a cell a severity of ``scale`` can span: at most so many
+    words, so many written characters. A cell's severity is looked for only
+    that far, so reading a cell stays linear in its length."""
+    keys = [fold(text) for level in scale.levels for text in (level.code, level.name)] or [""]
+    return max(len(key.split()) for key in keys), FOLD_SLACK * max(len(key) for key in keys)
+
+
 def _read_criticals(
     text: str, rest: str, scale: SeverityScale, critical_named: CriticalResolver, letters: dict[str, tuple[Critical, ...]]
 ) -> tuple[Critical, ...]:
@@ -142,7 +175,7 @@ def _read_criticals(
     criticals: list[Critical] = []
     for part in (piece.strip() for piece in rest.split("+")):
         if not part:
-            raise ValueError(f"{text!r}: a '+' with no critical beside it (write 36 E Heat + A Impact)")
+            raise ValueError(f"{shown(text)}: a '+' with no critical beside it (write 36 E Heat + A Impact)")
         criticals.extend(_read_one(text, part, scale, critical_named, letters))
     return tuple(criticals)
 
@@ -154,7 +187,7 @@ def _read_one(
     readings: set[tuple[Critical, ...]] = {(reading,) for reading in _severity_readings(part, scale, critical_named)}
     if (expansion := letters.get(fold(part))) is not None:
         if readings:  # check_extra_letter keeps a sheet from defining one
-            raise ValueError(f"{text!r}: {part!r} is both a severity and an extra letter")
+            raise ValueError(f"{shown(text)}: {shown(part)} is both a severity and an extra letter")
         return tuple(expansion)
     if not readings and letters:
         readings = set(_letter_readings(text, part, critical_named, letters))
@@ -162,7 +195,7 @@ def _read_one(
         raise ValueError(_unreadable(text, part, scale, letters))
     if len(readings) > 1:
         options = " or ".join(CRITICAL_JOINER.join(" ".join(filter(None, c)) for c in r) for r in sorted(readings, key=str))
-        raise ValueError(f"{text!r} is ambiguous: it reads as {options}; separate them with a space")
+        raise ValueError(f"{shown(text)} is ambiguous: it reads as {options}; separate them with a space")
     return readings.pop()
 
 
@@ -173,14 +206,16 @@ def _letter_readings(
     as printed creature tables write a letter beyond the scale: the letter's
     criticals that name no table (`Severity F | E`) are on that table."""
     words = part.split()
-    splits = [(words[0], " ".join(words[1:]))] if len(words) > 1 else [(part[:cut], part[cut:]) for cut in range(1, len(part))]
+    longest = FOLD_SLACK * max(len(letter) for letter in letters)  # a letter is looked for only that far
+    splits = ([(words[0], " ".join(words[1:]))] if len(words) > 1
+              else [(part[:cut], part[cut:]) for cut in range(1, min(len(part), longest + 1))])
     found = []
     for letter, tail in splits:
         expansion = letters.get(fold(letter))
         if expansion is None or (table := critical_named(tail)) is None:
             continue
         if all(named is not None for _, named in expansion):
-            raise ValueError(f"{text!r}: extra letter {letter!r} names its own critical tables; write it without {tail!r}")
+            raise ValueError(f"{shown(text)}: extra letter {letter!r} names its own critical tables; write it without {shown(tail)}")
         found.append(tuple((severity, named if named is not None else table) for severity, named in expansion))
     return found
 
@@ -192,12 +227,13 @@ def _unreadable(text: str, part: str, scale: SeverityScale, letters: dict[str, t
         codes += "; extra letters: " + ", ".join(sorted(letter.upper() for letter in letters))
     if (cut := _compact_cut(part, scale)) is not None:
         severity, table = part[:cut], part[cut:]
-        return f"{text!r}: neither severity {severity!r} with critical table {table!r} nor severity {part!r} (severities: {codes})"
+        return (f"{shown(text)}: neither severity {severity!r} with critical table {shown(table)} nor severity {shown(part)} "
+                f"(severities: {codes})")
     words = [level.code for level in scale.levels] + [level.name for level in scale.levels]
     first = part.split()[0]
     # A known severity followed by an unknown table (`7 Mod Ice`) needs no severity suggested.
     near = [] if scale.find(first) is not None else suggest(first, words)
-    return f"{text!r}: unknown severity or critical table in {part!r}{did_you_mean(near)} (severities: {codes})"
+    return f"{shown(text)}: unknown severity or critical table in {shown(part)}{did_you_mean(near)} (severities: {codes})"
 
 
 COMPACT_CODE_LETTERS = 2  # the longest critical code a compact cell is taken to hold (`XS`, `EKr`)
@@ -211,7 +247,7 @@ def _compact_cut(part: str, scale: SeverityScale) -> int | None:
     better as an unknown word."""
     if not part.isalpha():
         return None
-    starts = [cut for cut in range(1, len(part)) if scale.find(part[:cut]) is not None]
+    starts = [cut for cut in range(1, min(len(part), _reach(scale)[1] + 1)) if scale.find(part[:cut]) is not None]
     if starts:
         return max(starts)
     one_letter_codes = all(len(level.code) == 1 for level in scale.levels)
@@ -221,6 +257,8 @@ def _compact_cut(part: str, scale: SeverityScale) -> int | None:
 def _hits_only(hits: int) -> AttackCell:
     if hits < 0:
         raise ValueError(f"hits {hits} are negative")
+    if hits > HITS[1]:
+        raise ValueError(f"hits {hits:,} are more than {HITS[1]:,}")
     return AttackCell(Outcome.NO_DAMAGE if hits == 0 else Outcome.HIT, hits)
 
 
@@ -230,8 +268,9 @@ def _severity_readings(
     """Every (severity, critical table) split of ``rest`` that names real things."""
     readings: list[tuple[str, str | None]] = []
     words = rest.split()
+    most_words, most_characters = _reach(scale)
     # With spaces: the first words name the severity, the rest the table.
-    for cut in range(1, len(words) + 1):
+    for cut in range(1, min(len(words), most_words) + 1):
         severity = scale.find(" ".join(words[:cut]))
         if severity is None:
             continue
@@ -243,7 +282,7 @@ def _severity_readings(
     if readings or len(words) > 1:
         return readings
     # Compact codes, Rolemaster style: `ES` = severity E on critical table S.
-    for cut in range(1, len(rest)):
+    for cut in range(1, min(len(rest), most_characters + 1)):
         severity = scale.find(rest[:cut])
         table = critical_named(rest[cut:])
         if severity is not None and table is not None:

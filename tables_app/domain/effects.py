@@ -48,9 +48,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields
 
+from tables_app.domain.bounds import EFFECT_LIMIT, TEXT_CHARACTERS
+from tables_app.domain.names import shown
 from tables_app.domain.ranges import DASHES
 
-EFFECT_LIMIT = 1_000_000  # no printed count or modifier comes near; keeps numbers storable
 SEPARATOR = " \u2013 "  # ` – `, as printed between effects
 
 _STUN = "\u2211\u03a3"  # ∑ and the Greek capital sigma people paste for it
@@ -141,7 +142,7 @@ def parse_effects(text: str) -> Effects:
         number = _number(token)
         if kind == "death_in":
             if death is not None:
-                raise ValueError(f"two deaths in one entry: {death[0]!r} and {token!r} (for different targets, "
+                raise ValueError(f"two deaths in one entry: {shown(death[0])} and {shown(token)} (for different targets, "
                                  "write branches: With helm: ... Without helm: ...)")
             death = token, number
         else:
@@ -153,10 +154,12 @@ def parse_effects(text: str) -> Effects:
 def _number(token: str) -> int:
     """The count in an effect's token; 0 for `instant death`."""
     found = _NUMBER.search(token)
+    if found and len(found.group().lstrip("0")) > len(str(EFFECT_LIMIT)):  # before int() meets thousands of digits
+        raise ValueError(f"{shown(token, 40)}: {len(found.group().lstrip('0')):,} digits are more than {EFFECT_LIMIT:,}")
     words = [_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", token.lower()) if w in _NUMBER_WORDS]
     number = int(found.group()) if found else words[0] if words else 0
     if number > EFFECT_LIMIT:
-        raise ValueError(f"{token!r}: {number:,} is more than {EFFECT_LIMIT:,}")
+        raise ValueError(f"{shown(token, 40)}: {number:,} is more than {EFFECT_LIMIT:,}")
     return number
 
 
@@ -164,7 +167,7 @@ def _refuse_unreadable(prose: str) -> None:
     """``prose``: the text with its effects blanked out."""
     if found := _EFFECT_LIKE.search(prose):
         token = next(t.group() for t in re.finditer(r"\S+", prose) if t.start() <= found.start() < t.end())
-        raise ValueError(f"{token!r} is not an effect: {_HINT}")
+        raise ValueError(f"{shown(token)} is not an effect: {_HINT}")
 
 
 def format_effects(effects: Effects) -> str:
@@ -240,6 +243,8 @@ def parse_branches(text: str) -> tuple[Branch, ...]:
     effects are read from that text. More than two markers, or two that are
     not a feature and its negation, are an error.
     """
+    if len(text) > TEXT_CHARACTERS:  # docs/workbook-format.md, "Limits"
+        raise ValueError(f"the entry holds {len(text):,} characters, more than an entry's {TEXT_CHARACTERS:,} (it starts {text[:40]!r})")
     markers = [m for m in _MARKER.finditer(text) if _opens_sentence(text, m.start())]
     if not markers:
         return (Branch(None, text, parse_effects(text)),)
@@ -262,9 +267,12 @@ def _branch_parts(text: str, markers: list[re.Match[str]]) -> list[tuple[str, st
 
 
 def _opens_sentence(text: str, start: int) -> bool:
-    before = text[:start]
-    stripped = before.rstrip()
-    return not stripped or stripped[-1] in ".!?;" or "\n" in before[len(stripped) :]
+    """Whether a marker at ``start`` opens the text or a sentence: only the
+    spaces before it are looked at (never the whole text before each marker)."""
+    end = start
+    while end and text[end - 1].isspace():
+        end -= 1
+    return not end or text[end - 1] in ".!?;" or "\n" in text[end:start]
 
 
 def _condition(marker: re.Match[str]) -> str:
@@ -292,5 +300,6 @@ def _branch(condition: str, text: str) -> Branch:
     return Branch(condition, text, parse_effects(text))
 
 
-def _quoted(markers: list[re.Match[str]]) -> str:
-    return ", ".join(repr(m.group().rstrip(":").strip()) for m in markers)
+def _quoted(markers: list[re.Match[str]], shown_markers: int = 3) -> str:
+    quoted = ", ".join(shown(m.group().rstrip(":").strip()) for m in markers[:shown_markers])
+    return quoted + (f" and {len(markers) - shown_markers} more" if len(markers) > shown_markers else "")

@@ -11,7 +11,6 @@ all compare ``fold(a) == fold(b)``.
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from typing import Iterable
 
@@ -46,6 +45,8 @@ def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[s
     key = fold(name)
     if not key:
         return []
+    import difflib  # only for a name not found: a lookup that finds it never loads difflib
+
     matcher = difflib.SequenceMatcher(b=key)
     scored = []
     for candidate in by_key:
@@ -57,6 +58,17 @@ def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[s
     starting = [k for k in sorted(by_key) if k.startswith(key) and k != key]
     containing = [k for k in sorted(by_key) if key in k]
     return [by_key[k] for k in dict.fromkeys(starting + close + containing)][:limit]
+
+
+SHOWN = 100  # characters of a text an error message quotes; a longer one is shortened
+
+
+def shown(text: str, keep: int = SHOWN) -> str:
+    """``text`` quoted for a message: whole when short, else its start and
+    how many characters follow (a pasted 1 MB cell is never echoed back)."""
+    if len(text) <= keep:
+        return repr(text)
+    return f"{text[:keep]!r}… ({len(text) - keep:,} more characters)"
 
 
 def did_you_mean(suggestions: list[str]) -> str:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate, compress
 from operator import add, sub
+from typing import Iterable, Iterator
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
@@ -193,6 +194,8 @@ def _hits_over_die(plan: CriticalPlan | None, features: frozenset[str]) -> int |
 
 @dataclass(frozen=True)
 class TableOdds:
+    """The exact odds of one attack: outcomes, final severities, fumble rows, expected damage, rows read."""
+
     outcomes: dict[str, Fraction]
     critical_severity: dict[str, Fraction]
     fumble_rows: dict[str, Fraction]
@@ -201,34 +204,77 @@ class TableOdds:
 
 
 def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
-    rules = AttackRules(attack, tables)
-    weapon = attack.weapon
-    unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}  # clumsy first
-    roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
-    # Weights stay integers over roll.denominator (damage over 100 times it,
-    # for the critical die's faces) until the one division at the end.
-    outcomes = dict.fromkeys(OUTCOME_ORDER, 0)
-    severities = {level.code: 0 for level in tables.attack.scale.levels}
-    damage_weight = 0
-    rows_read = []
-    one_face = roll.denominator // D100
-    for reading, weight in [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]:
-        outcomes[reading.outcome.value] += weight
-        if reading.row is not None:
-            rows_read.append((reading.cell.row, weight))  # type: ignore[union-attr]
-        if reading.critical is not None:
-            severities[reading.critical.severity.code] += weight
-        extras = [_hits_over_die(plan, attack.features) for plan in reading.plans]
-        damage_weight += weight * damage(reading.hits * D100, extras)
+    roll, outcomes, severities, damage_weight, rows_read = _weighed(attack, AttackRules(attack, tables))
 
     def p(weight: int) -> Fraction:
         return Fraction(weight, roll.denominator)
 
-    chances = {word: p(weight) for word, weight in outcomes.items()}
-    chances[Outcome.FUMBLE.value] += roll.fumble  # the Clumsy Range's, beside `F` cells'
+    chances = _chances(roll, outcomes)
     fumbles = chances[Outcome.FUMBLE.value]
-    return TableOdds(chances, {code: p(w) for code, w in severities.items()}, _fumble_rows(weapon, tables.fumble, fumbles),
+    return TableOdds(chances, {code: p(w) for code, w in severities.items()}, _fumble_rows(attack.weapon, tables.fumble, fumbles),
                      Fraction(damage_weight, roll.denominator * D100), _merged(rows_read, p))
+
+
+def sweep_odds(attacks: Iterable[Attack], tables: TableSet) -> Iterator[tuple[dict[str, Fraction], Fraction]]:
+    """For each of ``attacks`` in turn, the outcomes and the expected damage
+    of ``table_odds`` (the same values, without its other parts), for
+    attacks that differ only in CMB, DEF, modifiers and armor (a sweep):
+    each armor column's rows are read once (``AttackRules.moved``), and each
+    row's reading (its critical extra hits over the die) worked out once."""
+    rules: dict[tuple[str, bool], AttackRules] = {}  # by armor, and the side of 0 the effective CMB is on (step 6)
+    terms: dict = {}
+    for attack in attacks:
+        key = (attack.armor, attack.effective_cmb < 0)
+        if key not in rules:
+            rules[key] = AttackRules(attack, tables)
+        roll, outcomes, _, damage_weight, _ = _weighed(attack, rules[key].moved(attack), terms)
+        yield _chances(roll, outcomes), Fraction(damage_weight, roll.denominator * D100)
+
+
+def _weighed(attack: Attack, rules: AttackRules, terms: dict | None = None):  # type: ignore[no-untyped-def]
+    """The roll's distribution, and integer weights over its denominator: of
+    each outcome, each final severity, the damage (over 100 times it, for the
+    critical die's faces) and each row read, until the one division at the end.
+    ``terms``: what each reading adds, kept across the attacks of a sweep."""
+    weapon = attack.weapon
+    unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}  # clumsy first
+    roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
+    outcomes = dict.fromkeys(OUTCOME_ORDER, 0)
+    severities = {level.code: 0 for level in rules.tables.attack.scale.levels}
+    damage_weight = 0
+    rows_read = []
+    one_face = roll.denominator // D100
+    for reading, weight in [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]:
+        if terms is None:
+            word, row, severity, hits = _terms(reading, attack.features)
+        else:
+            key = (id(reading), attack.features)  # the reading is kept in the value: its id stays its own
+            found = terms.get(key)
+            if found is None:
+                found = terms[key] = (reading, *_terms(reading, attack.features))
+            _, word, row, severity, hits = found
+        outcomes[word] += weight
+        if row is not None:
+            rows_read.append((row, weight))
+        if severity is not None:
+            severities[severity] += weight
+        damage_weight += weight * hits
+    return roll, outcomes, severities, damage_weight, rows_read
+
+
+def _terms(reading: Reading, features: frozenset[str]) -> tuple[str, str | None, str | None, int | Fraction]:
+    """What a reading adds: its outcome, the row read (its label), the final
+    severity, and the damage (over 100: the cell's hits and the mean extra
+    hits of every critical, each summed over the critical die's 100 faces)."""
+    extras = [_hits_over_die(plan, features) for plan in reading.plans]
+    return (reading.outcome.value, None if reading.row is None else reading.cell.row,  # type: ignore[union-attr]
+            None if reading.critical is None else reading.critical.severity.code, damage(reading.hits * D100, extras))
+
+
+def _chances(roll: RollDistribution, outcomes: dict[str, int]) -> dict[str, Fraction]:
+    chances = {word: Fraction(weight, roll.denominator) for word, weight in outcomes.items()}
+    chances[Outcome.FUMBLE.value] += roll.fumble  # the Clumsy Range's, beside `F` cells'
+    return chances
 
 
 def _merged(rows_read: list[tuple[str, int]], p) -> list[tuple[str, Fraction]]:  # type: ignore[no-untyped-def]
@@ -243,16 +289,16 @@ def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading,
     """Every piece the result can read, with its weight over ``roll.denominator``.
 
     The modified result never falls as the total rises, so the totals whose
-    result lands in a piece are one run of the sorted totals, found by bisection.
+    result lands in a piece are one run of the sorted totals, found by
+    bisection at the least total that reaches the next piece.
     """
-    def result(total: int) -> int:
-        return rules.modified_result(total)[1]
-
     found = []
     start = 0  # the first total whose result reaches the piece
     pieces = rules.pieces
+    totals = roll.totals
     for i, (_, reading) in enumerate(pieces):
-        end = len(roll.totals) if i + 1 == len(pieces) else bisect_left(roll.totals, pieces[i + 1][0], lo=start, key=result)
+        lowest = None if i + 1 == len(pieces) else rules.lowest_total(pieces[i + 1][0])  # type: ignore[arg-type]
+        end = len(totals) if lowest is None else bisect_left(totals, lowest, lo=start)
         weight = (roll.cumulative[end - 1] if end else 0) - (roll.cumulative[start - 1] if start else 0)
         if weight:
             found.append((reading, weight))

@@ -12,15 +12,35 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Generic, Iterable, Sequence, TypeVar
 
+from tables_app.domain.bounds import ROLL
+from tables_app.domain.names import shown
+
 # Every dash a spreadsheet or a word processor is likely to produce.
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH = "[" + re.escape(DASHES) + "]"
-_SPAN = re.compile(rf"^(\d+)\s*(?:{_DASH}|:)\s*(\d+)$")  # `11-35`, and printed `1:5`
-_OPEN = re.compile(r"^(\d+)\s*\+$")
-_ABOVE = re.compile(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
-_BELOW = re.compile(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
-_SINGLE = re.compile(r"^(\d+)$")
-_UNMODIFIED = re.compile(r"^UM\s*(.*)$", re.IGNORECASE)
+
+
+class _Pattern:
+    """A regular expression compiled on its first match: only an import
+    parses ranges, so a lookup's start-up compiles none."""
+
+    __slots__ = ("pattern", "flags", "compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags, self.compiled = pattern, flags, None
+
+    def match(self, text: str) -> re.Match[str] | None:
+        if self.compiled is None:
+            self.compiled = re.compile(self.pattern, self.flags)
+        return self.compiled.match(text)
+
+
+_SPAN = _Pattern(rf"^(\d+)\s*(?:{_DASH}|:)\s*(\d+)$")  # `11-35`, and printed `1:5`
+_OPEN = _Pattern(r"^(\d+)\s*\+$")
+_ABOVE = _Pattern(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
+_BELOW = _Pattern(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
+_SINGLE = _Pattern(r"^(\d+)$")
+_UNMODIFIED = _Pattern(r"UM\s*(.*)", re.IGNORECASE | re.DOTALL)  # match(): no `$` to backtrack from
 
 # The bottom of a range written `<71`: below every result a table can be read
 # with (an attack's modified result stays far above it), so the row reaches
@@ -60,23 +80,41 @@ def parse_range(text: str | int) -> Range:
     if isinstance(text, int):
         if text < 0:
             raise ValueError(f"range {text} is negative")
-        return Range(text, text)
+        return Range(_roll(text, text), text)
     s = text.strip()
+
+    def roll(digits: str) -> int:
+        return _roll(digits, s)
+
     if m := _BELOW.match(s):
-        return Range(NO_BOTTOM, int(m.group(1)) - 1)
+        return Range(NO_BOTTOM, roll(m.group(1)) - 1)
     if m := _ABOVE.match(s):
-        return Range(int(m.group(1)) + 1, None)
+        return Range(roll(m.group(1)) + 1, None)
     if m := _SPAN.match(s):
-        low, high = int(m.group(1)), int(m.group(2))
+        low, high = roll(m.group(1)), roll(m.group(2))
         if high < low:
             raise ValueError(f"range {s!r} runs backwards (write {high}-{low})")
         return Range(low, high)
     if m := _OPEN.match(s):
-        return Range(int(m.group(1)), None)
+        return Range(roll(m.group(1)), None)
     if m := _SINGLE.match(s):
-        n = int(m.group(1))
+        n = roll(m.group(1))
         return Range(n, n)
-    raise ValueError(f"{s!r} is not a range (write 11-35, 36 or 176+)")
+    raise ValueError(f"{shown(s)} is not a range (write 11-35, 36 or 176+)")
+
+
+def _roll(digits: str | int, written: str | int) -> int:
+    """A roll a range names, within ROLL (domain/bounds.py): checked on its
+    digits first, so a run of thousands of digits never reaches int()."""
+    low, high = ROLL
+    if isinstance(digits, str) and len(digits.lstrip("0")) > len(str(high)):
+        number = high + 1
+    else:
+        number = int(digits)
+    if not low <= number <= high:
+        raise ValueError(f"range {shown(written, 40) if isinstance(written, str) else written} goes beyond {high:,} "
+                         f"(rolls run from {low} to {high:,})")
+    return number
 
 
 def parse_row_label(text: str | int) -> tuple[Range, bool]:
@@ -86,11 +124,11 @@ def parse_row_label(text: str | int) -> tuple[Range, bool]:
     if isinstance(text, str) and (m := _UNMODIFIED.match(text.strip())):
         written, rolls = text.strip(), m.group(1).strip()
         if not rolls:
-            raise ValueError(f"{written!r} has no range after UM (write UM 96-100 or UM 100)")
+            raise ValueError(f"{shown(written)} has no range after UM (write UM 96-100 or UM 100)")
         try:
             return parse_range(rolls), True
         except ValueError as exc:
-            raise ValueError(f"{written!r}: {exc}") from None
+            raise ValueError(f"{shown(written, 40)}: {exc}") from None
     return parse_range(text), False
 
 

@@ -10,6 +10,8 @@ from tables_app.domain.names import fold
 
 @dataclass(frozen=True)
 class Severity:
+    """One degree of a severity scale: its code (`Mod`), name and critical roll modifier."""
+
     code: str
     name: str
     modifier: int

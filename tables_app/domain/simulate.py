@@ -11,7 +11,6 @@ from typing import Callable
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
-from tables_app.domain.dice import SeededDice
 from tables_app.domain.table_rules import (
     Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_hits_by_die,
     critical_hits_by_total, first_die,
@@ -181,6 +180,8 @@ def _open(rng, total, mask, sign: int, goes_on) -> None:  # type: ignore[no-unty
 def simulate_formula(resolve: Callable, params: object, outcomes: tuple[str, ...], count: int, seed: int,
                      progress: Progress | None = None) -> Tally:
     """Formula systems: their own resolver, one seeded dice stream."""
+    from tables_app.domain.dice import SeededDice  # formula systems roll dice; the table system's are numpy's
+
     dice = SeededDice(seed=seed)
     tally = Tally(outcomes={word: 0 for word in outcomes})
     step = max(count // 100, 1)

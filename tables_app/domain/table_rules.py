@@ -18,15 +18,18 @@ them and indexes them with sampled dice.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from copy import copy
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import AttackCell, Outcome
-from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
 from tables_app.domain.tables import AttackTable, Choice, ColumnChoice, EffectTable, Rank, RollKind, Weapon, choose_branch
+
+if TYPE_CHECKING:  # dice are rolled by resolve only: odds and lookups never load them
+    from tables_app.domain.dice import Dice, OpenEndedRoll
 
 OPEN_HIGH = 96  # "The open-ended d100": 96-100 rolls again and adds
 OPEN_LOW = 5  # 1-5 rolls again and subtracts
@@ -106,6 +109,8 @@ def chain_goes_on(die: int) -> bool:
 def open_ended_roll(first: int, start: FirstDie, dice: Dice) -> OpenEndedRoll:
     """Finish a roll whose first die opened (or not): add or subtract dice
     while ``chain_goes_on``."""
+    from tables_app.domain.dice import OpenEndedRoll
+
     if start.sign == 0:
         return OpenEndedRoll(first, (), first, 0)
     label = "open-ended roll, high" if start.sign > 0 else "open-ended roll, low"
@@ -122,6 +127,8 @@ def open_ended_roll(first: int, start: FirstDie, dice: Dice) -> OpenEndedRoll:
 # ------------------------------------------------- steps 3-11: the total read
 @dataclass(frozen=True)
 class CellRead:
+    """The attack-table cell a result read: table, row label, armor column and the cell."""
+
     table: str
     row: str
     armor: str
@@ -203,6 +210,25 @@ class AttackRules:
         if self.cap is not None and uncapped > self.cap:
             return uncapped, self.cap
         return uncapped, uncapped
+
+    def lowest_total(self, result: int) -> int | None:
+        """The least total whose modified (capped) result is ``result`` or
+        more; None when the Max Result is below it. (The result never falls
+        as the total rises: odds bisect the sorted totals at this one.)"""
+        if self.cap is not None and self.cap < result:
+            return None
+        return result - self.shift
+
+    def moved(self, attack: Attack) -> AttackRules:
+        """These rules for ``attack``, which differs at most in its CMB, DEF
+        and modifiers (a sweep): the pieces, read once, are shared while the
+        effective CMB stays on the same side of 0 (step 6); otherwise read anew."""
+        same = replace(attack, cmb=self.attack.cmb, defense=self.attack.defense, modifiers=self.attack.modifiers) == self.attack
+        if not same or (attack.effective_cmb < 0) != (self.attack.effective_cmb < 0):
+            return AttackRules(attack, self.tables)
+        moved = copy(self)
+        moved.attack, moved.shift = attack, attack.effective_cmb - attack.defense
+        return moved
 
     def read(self, result: int) -> Reading:
         """Steps 6-11 for a modified (capped) result."""
@@ -333,6 +359,8 @@ def critical_roll(plan: CriticalPlan, die: int) -> int:
 def critical_dice(plan: CriticalPlan, dice: Dice, label: str) -> OpenEndedRoll:
     """Step 10's die: a d100, open-ended high on a `Roll kind | oeh` table
     (96-100 rolls again and adds, as large-creature criticals are rolled)."""
+    from tables_app.domain.dice import OpenEndedRoll
+
     first = dice.roll(D100, label)
     if plan.table.roll is RollKind.OEH:
         return open_ended_roll(first, first_die(first, 0, RollKind.OEH), dice)

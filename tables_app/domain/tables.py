@@ -216,6 +216,8 @@ def result_row(rows: RangeTable[T], result: int) -> tuple[Range, T] | None:
 
 @dataclass(frozen=True)
 class Weapon:
+    """A weapon: the attack table it reads, its cap and Clumsy Range, its critical and fumble tables."""
+
     name: str
     attack_table: str
     max_result: int | None  # None: no cap (a weapon assembled from options)
@@ -232,6 +234,8 @@ class Weapon:
 
 @dataclass(frozen=True)
 class Creature:
+    """A creature of the bestiary: its DEF, armor column, rank, hits and features."""
+
     name: str
     defense: int
     armor: str

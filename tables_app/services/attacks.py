@@ -7,17 +7,18 @@ target and the tables up once, then resolves in memory.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from tables_app.domain.dice import DiceError
 from tables_app.domain.names import fold
-from tables_app.domain.resolve import AttackResult, CriticalRoll, resolve_attack
 from tables_app.domain.table_rules import Attack, TableSet, check_columns
 from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.services.lookups import armor_column, entry_json
-from tables_app.services.rolling import check_enough, dice_json, dice_source
 from tables_app.storage.database import Database
 from tables_app.storage.reader import Reader
+
+if TYPE_CHECKING:  # resolving loads dice and the resolver; odds and simulate never do
+    from tables_app.domain.resolve import AttackResult, CriticalRoll
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,6 +38,8 @@ class WeaponParts:
 
 @dataclass(frozen=True, kw_only=True)
 class TargetParts:
+    """The target given on the command line: a creature of the bestiary, or its parts (or overrides)."""
+
     creature: str | None = None
     defense: int | None = None
     armor: str | None = None
@@ -146,6 +149,10 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
 
 
 def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
+    from tables_app.domain.dice import DiceError
+    from tables_app.domain.resolve import resolve_attack
+    from tables_app.services.rolling import check_enough, dice_json, dice_source
+
     prepared = prepare(database, weapon, target, **attack)
     dice = dice_source(seed, forced)
     try:

@@ -14,15 +14,13 @@ removals write with sqlite3 too).
 from __future__ import annotations
 
 import os
-import shlex
 import sqlite3
-import tempfile
 from pathlib import Path
 
-from tables_app.errors import DatabaseError, WorkbookInvalid
-from tables_app.storage.connection import SCHEMA_HEAD, busy_message, has_tables, schema_version
+from tables_app.errors import DatabaseError, DatabaseFault, WorkbookInvalid
+from tables_app.storage.connection import CHECK, SCHEMA_HEAD, UNCHANGED, fault_problem, has_tables, schema_version
 from tables_app.storage.database import Database
-from tables_app.storage.location import locate_database, resource_dir
+from tables_app.storage.location import locate_database, resource_dir, sqlite_url
 
 # Bundled workbooks in dependency order (criticals before the attack cells
 # and weapons that name them); any other bundled workbook follows.
@@ -60,6 +58,8 @@ def created_notice(database: Database, *, bundled: bool = True) -> str:
 
 
 def _init_hint(path: Path) -> str:
+    import shlex
+
     return f"tables db init {shlex.quote(str(path))}"
 
 
@@ -74,7 +74,7 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
     created = False
     try:
         if path.is_dir():
-            raise DatabaseError(f"{path} is a directory, not a database file")
+            raise DatabaseFault(path, f"a directory, not a database file; give a file's path, such as {path / 'tables.db'}")
         missing = not path.exists()
         if missing or path.stat().st_size == 0:
             if not create:
@@ -88,17 +88,16 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
         try:
             revision = schema_version(database.connection)
             empty = revision is None and not has_tables(database.connection)
-        except sqlite3.DatabaseError:
+        except Exception:
             database.dispose()
             raise
     except OSError as exc:
-        raise DatabaseError(f"cannot {'create' if create else 'open'} the database {path}: {exc.strerror or exc}") from None
+        raise DatabaseFault(path, _os_problem(exc, "create" if create else "open")) from None
     except sqlite3.DatabaseError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise DatabaseError(busy_message(exc)) from None
-        if only_new:
+        problem = fault_problem(exc)
+        if only_new and not (problem and "locked" in problem):
             raise already_there from None
-        raise DatabaseError(f"cannot read the database {path}: {exc}") from None
+        raise DatabaseFault(path, problem or f"cannot read the database ({exc}); {UNCHANGED}; {CHECK}") from None
     if only_new and not created and not empty:
         database.dispose()
         raise already_there
@@ -120,19 +119,46 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
     return database
 
 
+def _os_problem(error: OSError, verb: str) -> str:
+    """An operating system's refusal to open or create the file, with what to do."""
+    import errno
+
+    what = f"cannot {verb} the database ({error.strerror or error}); {UNCHANGED}"
+    if error.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        return f"{what}; free some space and try again"
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{what}; check that you may read and write the file and its directory"
+    return what
+
+
 def _build_new_database(path: Path, bundled: bool) -> bool:
     """Build beside ``path`` (migrated, bundled tables imported) and link it
-    into place at the end; False if another process's database got there first."""
+    into place at the end; False if another process's database got there first.
+
+    A failure (a full disk) names ``path``, not the temporary file, and
+    leaves nothing behind."""
+    from sqlalchemy.exc import DBAPIError
+
     from tables_app.storage import engine as db
+
+    import tempfile  # only when a database is made: a lookup never pays for it
 
     handle, temporary = tempfile.mkstemp(prefix=".tables-new-", suffix=".db", dir=path.parent)
     os.close(handle)
     os.unlink(temporary)
-    engine = db.create_db_engine(f"sqlite:///{temporary}")
+    engine = db.create_db_engine(sqlite_url(Path(temporary)))
     try:
-        db.migrate(engine)
-        if bundled:
-            import_bundled(Database(f"sqlite:///{temporary}", Path(temporary)))
+        try:
+            db.migrate(engine)
+            if bundled:
+                import_bundled(Database(sqlite_url(Path(temporary)), Path(temporary)))
+        except DatabaseFault as exc:
+            raise DatabaseFault(path, exc.problem) from None
+        except DBAPIError as exc:
+            problem = fault_problem(exc.orig)
+            if problem is None:
+                raise
+            raise DatabaseFault(path, problem) from None
         engine.dispose()
         try:
             os.link(temporary, path)  # atomic, and never over a database another process made
@@ -149,10 +175,18 @@ def _build_new_database(path: Path, bundled: bool) -> bool:
 
 
 def upgrade_database(database: Database) -> str | None:
-    """Migrate to the newest schema; a schema newer than this program is an error."""
-    from sqlalchemy.exc import OperationalError
+    """Migrate to the newest schema; a schema newer than this program is an error.
+
+    Refused before it starts, unchanged: a database with references to rows
+    that do not exist (the migration would carry them over). A fault of the
+    file met on the way (a full disk) names it; the migration's transaction
+    leaves the database as it was.
+    """
+    from alembic.util import CommandError
+    from sqlalchemy.exc import DBAPIError
 
     from tables_app.storage import engine as db
+    from tables_app.storage.connection import broken_references
 
     revision = schema_version(database.connection)
     if revision is not None and revision != SCHEMA_HEAD:
@@ -160,12 +194,56 @@ def upgrade_database(database: Database) -> str | None:
 
         known = {script.revision for script in ScriptDirectory.from_config(db.alembic_config()).walk_revisions()}
         if revision not in known:
-            raise DatabaseError(f"the database has schema {revision}, newer than this tables_app knows; upgrade tables_app")
+            raise DatabaseFault(database.path, f"the database has schema {revision}, newer than this tables_app knows; "
+                                               "upgrade tables_app")
+        try:
+            broken = broken_references(database.connection, limit=1)
+        except sqlite3.DatabaseError as exc:
+            raise DatabaseFault(database.path, fault_problem(exc) or f"cannot read the database ({exc}); {UNCHANGED}; {CHECK}") from None
+        if broken:
+            raise DatabaseFault(database.path, f"{broken[0]}; {UNCHANGED} (not migrated); {CHECK}")
     try:
         db.migrate(database.engine)
-    except OperationalError as exc:
-        raise DatabaseError(f"migration failed, database unchanged: {exc.orig}") from None
+    except DBAPIError as exc:
+        raise DatabaseFault(database.path, fault_problem(exc.orig) or f"the migration failed ({exc.orig}); {UNCHANGED}; {CHECK}") from None
+    except CommandError as exc:
+        raise DatabaseFault(database.path, f"the migration failed ({exc}); {UNCHANGED}; {CHECK}") from None
     return schema_version(database.connection)
+
+
+def check_database(location: str | None = None) -> dict:
+    """``tables db check``: ``{"database", "ok", "problems"}``, every finding
+    of storage/check.py one sentence in ``problems``; the database is read
+    only (``query_only``), never migrated or created.
+
+    A path that holds no file at all is a DatabaseError (as for any command);
+    a file SQLite cannot read is a finding.
+    """
+    from tables_app.storage.check import problems
+    from tables_app.storage.connection import connect
+
+    path = locate_database(location).path
+    try:
+        if path.is_dir():
+            raise DatabaseFault(path, f"a directory, not a database file; give a file's path, such as {path / 'tables.db'}")
+        if not path.exists():
+            raise DatabaseError(f"no database at {path} (create one with: {_init_hint(path)})")
+        found = ["an empty file, not a database"] if path.stat().st_size == 0 else None
+    except OSError as exc:
+        raise DatabaseFault(path, _os_problem(exc, "open")) from None
+    if found is None:
+        try:
+            connection = connect(path)
+        except sqlite3.Error as exc:
+            raise DatabaseFault(path, fault_problem(exc) or f"cannot open the database ({exc})") from None
+        try:
+            connection.execute("PRAGMA query_only = ON")
+            found = problems(connection)
+        except sqlite3.DatabaseError as exc:
+            found = [fault_problem(exc) or f"cannot be checked: {exc}"]
+        finally:
+            connection.close()
+    return {"database": str(path), "ok": not found, "problems": found}
 
 
 def database_status(database: Database) -> dict:

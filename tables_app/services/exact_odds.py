@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tables_app.domain.odds import TableOdds, table_odds
+from tables_app.domain.odds import TableOdds, sweep_odds, table_odds
 from tables_app.domain.table_rules import Attack, TableSet
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.services import attacks
@@ -85,16 +85,17 @@ def sweep(prepared: Attack, tables: TableSet, axis: str, values: range, target: 
           progress_bar: ProgressBar | None = None) -> dict:
     """Outcome odds and expected damage per bonus (or DEF) and armor column."""
     grid = []
-    attacks_count = len(values) * len(tables.attack.armors)
+    armors = tables.attack.armors
+    attacks_count = len(values) * len(armors)
+    changed = (replace(prepared, cmb=value) if axis == "cmb" else replace(prepared, defense=value) for value in values)  # or "def"
+    results = sweep_odds((replace(attack, armor=armor) for attack in changed for armor in armors), tables)
     with reporting(progress_bar, attacks_count, attacks_count >= SWEEP_PROGRESS_FROM, "computing odds") as progress:
         for value in values:
-            changed = replace(prepared, cmb=value) if axis == "cmb" else replace(prepared, defense=value)  # axis "def"
-            for armor in tables.attack.armors:
-                odds = table_odds(replace(changed, armor=armor), tables)
-                grid.append({axis: value, "armor": armor, "outcomes": as_float(odds.outcomes),
-                             "expected_damage": float(odds.expected_damage)})
+            for armor in armors:
+                outcomes, expected_damage = next(results)
+                grid.append({axis: value, "armor": armor, "outcomes": as_float(outcomes), "expected_damage": float(expected_damage)})
             if progress:
-                progress(len(tables.attack.armors))
+                progress(len(armors))
     return {"system": "table", "sweep": axis, "values": list(values), "armor": list(tables.attack.armors), "grid": grid,
             "attack": _attack_json(prepared, target)}
 

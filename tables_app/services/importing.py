@@ -11,9 +11,9 @@ from tables_app.domain.kinds import KINDS, LABELS
 from tables_app.domain.names import same_name
 from tables_app.domain.rulesets import in_ruleset, name_key, shown
 from tables_app.domain.severity import DEFAULT_SCALE
-from tables_app.errors import DatabaseError, NotFound, Problem, WorkbookInvalid
+from tables_app.errors import NotFound, Problem, WorkbookInvalid
 from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
-from tables_app.storage.connection import busy_message
+from tables_app.storage.connection import fault_or_bug, integrity_failure
 from tables_app.storage.database import Database
 
 # An import's reports name a workbook's severity scale first: its tables use it.
@@ -53,7 +53,7 @@ class ImportReport:
 
 def import_workbooks(
     database: Database, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
-    labels: list[str] | None = None, strict: bool = False, on_sheet=None,  # type: ignore[no-untyped-def]
+    labels: list[str] | None = None, strict: bool = False, on_sheet=None, on_wait=None,  # type: ignore[no-untyped-def]
 ) -> ImportReport:
     """Import workbooks, all in one transaction: all or nothing.
 
@@ -65,12 +65,19 @@ def import_workbooks(
     count the users in every workbook of the import. ``labels`` name the
     workbooks (default: their file names); with ``strict`` every warning is
     an error (and reported once, as an error).
+
+    The write lock is held only to write (storage/locking.py): the files are
+    read, interpreted and checked first, against a read snapshot; a dry run
+    works on a private copy of the database and never takes the lock.
+    ``on_wait(seconds)`` is told while another process's write is waited for.
     """
     from tables_app.sheets.read import read_workbook
+    from tables_app.storage.connection import connect
+    from tables_app.storage.locking import begin_immediate, data_version, private_copy
 
     problems: dict[int, list[Problem]] = {}  # by position on the command line
     raws = {}
-    for index, path in enumerate(paths):  # before the write lock is taken: reading takes a while
+    for index, path in enumerate(paths):
         try:
             raws[index] = read_workbook(path, labels[index] if labels else None, on_sheet,
                                         meanwhile=_load_the_writing_modules if index == 0 else None)
@@ -78,40 +85,35 @@ def import_workbooks(
             problems[index] = list(exc.problems)
     items = {index: WorkbookReport(raw.file_name, raw.sha256) for index, raw in raws.items()}
     report = ImportReport(workbooks=list(items.values()))
-    now = datetime.now(UTC).isoformat(timespec="seconds")
+    importer = _Importer(replace, datetime.now(UTC).isoformat(timespec="seconds"))
     try:
-        with database.write_transaction() as connection:
-            importer = _Importer(connection, replace, now)
-            pending = list(raws)
-            while pending:
-                waiting = {}
-                for index in pending:
-                    found = importer.write(index, raws[index], items[index])
-                    if found:
-                        waiting[index] = found
-                if len(waiting) == len(pending):
-                    problems.update(waiting)
-                    break
-                pending = list(waiting)
-            for index, warnings in importer.warnings().items():
-                if strict and warnings:
-                    problems.setdefault(index, []).extend(
-                        Problem(w.workbook, w.sheet, w.cell, f"{w.message} (--strict)") for w in warnings)
-                else:
-                    items[index].warnings = warnings
-            report.problems = [p for index in sorted(problems) for p in problems[index]]
+        if dry_run:
+            with private_copy(database.path) as connection:
+                connection.execute("BEGIN")
+                importer.run(connection, raws, items, problems, strict, report)
+            return report
+        connection = connect(database.path)
+        try:
+            connection.execute("BEGIN")  # a read snapshot: blocks no one
+            version = data_version(connection)
+            prepared = {index: importer.prepare(connection, raws[index], items[index]) for index in raws}
+            connection.execute("ROLLBACK")
+            begin_immediate(connection, on_wait)
+            if data_version(connection) != version:  # another process wrote meanwhile: check again
+                prepared = {}
+            connection.execute("PRAGMA defer_foreign_keys = ON")
+            importer.run(connection, raws, items, problems, strict, report, prepared)
             if not report.problems:
-                report.problems.extend(_still_used(connection, importer.removed))
-                from tables_app.storage.repository import drop_empty_rulesets
-
-                drop_empty_rulesets(connection)
-            if not (report.problems or dry_run):  # else write_transaction rolls back
                 connection.execute("COMMIT")
                 report.written = True
+        finally:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            connection.close()
     except sqlite3.IntegrityError as exc:
-        raise DatabaseError(f"the import would break the database, nothing was written: {exc}") from None
-    except sqlite3.OperationalError as exc:
-        raise DatabaseError(busy_message(exc)) from None
+        raise integrity_failure(database.path, exc, "the import would break the database, nothing was written") from None
+    except sqlite3.DatabaseError as exc:  # a fault of the file (full, damaged) names it; anything else is a bug
+        raise fault_or_bug(database.path, exc) from None
     return report
 
 
@@ -127,42 +129,83 @@ def _load_the_writing_modules() -> None:
 class _Importer:
     """Writes workbooks into one open transaction, remembering what it wrote."""
 
-    def __init__(self, connection: sqlite3.Connection, replace: bool, now: str):
-        self.connection, self.replace, self.now = connection, replace, now
+    def __init__(self, replace: bool, now: str):
+        self.replace, self.now = replace, now
         self.written: dict[int, tuple] = {}  # position on the command line → (parsed, report)
         self.removed: list[tuple[str, dict[str, dict[int, str]]]] = []
 
-    def reader(self):  # type: ignore[no-untyped-def]
-        from tables_app.storage.reader import Reader
-
-        return Reader(connection=self.connection)
-
-    def write(self, index: int, raw, item: WorkbookReport) -> list[Problem]:  # type: ignore[no-untyped-def]
-        """Write one workbook if it reads without a problem now; else its problems."""
+    def prepare(self, connection: sqlite3.Connection, raw, item: WorkbookReport):  # type: ignore[no-untyped-def]
+        """Interpret and check one workbook against what the database holds
+        now (a read is enough): the parsed workbook, its problems in it."""
         from tables_app.services.import_changes import describe_changes
         from tables_app.sheets.parse import interpret
         from tables_app.storage import repository
+        from tables_app.storage.reader import Reader
 
-        catalog = repository.load_catalog(self.connection)
+        catalog = repository.load_catalog(connection)
         parsed = interpret(raw, catalog)
         check_names(parsed, catalog, replace=self.replace)
-        reader = self.reader()
+        reader = Reader(connection=connection)
         item.unchanged = _settle_conflicts(parsed, reader)
+        if not parsed.problems:
+            item.changes = describe_changes(reader, parsed)
+            item.defined = _defined_names(parsed)
+        return parsed
+
+    def run(self, connection: sqlite3.Connection, raws: dict, items: dict, problems: dict[int, list[Problem]],  # type: ignore[type-arg]
+            strict: bool, report: ImportReport, prepared: dict | None = None) -> None:  # type: ignore[type-arg]
+        """Every workbook written in rounds (see import_workbooks), warnings
+        judged, what is still used checked; ``report.problems`` says whether
+        the caller may commit. ``prepared`` workbooks (checked before the lock
+        was taken, nothing written since) are written as they are until the
+        first write; after it, each is read again against what it wrote."""
+        prepared = dict(prepared or {})
+        pending = list(raws)
+        while pending:
+            waiting = {}
+            for index in pending:
+                parsed = prepared.pop(index, None) if not self.written else None
+                found = self.write(connection, index, raws[index], items[index], parsed)
+                if found:
+                    waiting[index] = found
+            if len(waiting) == len(pending):
+                problems.update(waiting)
+                break
+            pending = list(waiting)
+        for index, warnings in self.warnings(connection).items():
+            if strict and warnings:
+                problems.setdefault(index, []).extend(
+                    Problem(w.workbook, w.sheet, w.cell, f"{w.message} (--strict)") for w in warnings)
+            else:
+                items[index].warnings = warnings
+        report.problems = [p for index in sorted(problems) for p in problems[index]]
+        if not report.problems:
+            report.problems.extend(_still_used(connection, self.removed))
+            from tables_app.storage.repository import drop_empty_rulesets
+
+            drop_empty_rulesets(connection)
+
+    def write(self, connection: sqlite3.Connection, index: int, raw, item: WorkbookReport,  # type: ignore[no-untyped-def]
+              parsed=None) -> list[Problem]:  # type: ignore[no-untyped-def]
+        """Write one workbook if it reads without a problem now; else its problems."""
+        from tables_app.storage import repository
+
+        if parsed is None:
+            parsed = self.prepare(connection, raw, item)
         if parsed.problems:
             return parsed.problems
-        item.changes = describe_changes(reader, parsed)
-        item.defined = _defined_names(parsed)
-        writer = repository.Writer(self.connection, parsed, self.now)
+        writer = repository.Writer(connection, parsed, self.now)
         item.removed = writer.run()
         self.removed.append((raw.file_name, writer.removed_ids))
         self.written[index] = (parsed, item)
         return []
 
-    def warnings(self) -> dict[int, list[Problem]]:
+    def warnings(self, connection: sqlite3.Connection) -> dict[int, list[Problem]]:
         """The warnings of every workbook written, by its position (see import_workbooks)."""
         from tables_app.sheets.quality import quality_warnings
+        from tables_app.storage.reader import Reader
 
-        reader = self.reader()
+        reader = Reader(connection=connection)
         tops = reader.attack_tops()
         with_weapons = any(parsed.weapons or item.unchanged.get("weapons") for parsed, item in self.written.values())
         return {key: parsed.warnings + quality_warnings(parsed, reader.references(item.file_name), tops, with_weapons)
@@ -268,7 +311,9 @@ def _still_used(connection: sqlite3.Connection, removed: list[tuple[str, dict[st
         for sentence in repository.dangling_users(connection, ids)
     ]
     if not problems and connection.execute("PRAGMA foreign_key_check").fetchone() is not None:
-        raise DatabaseError("the import would leave broken references; nothing was written")
+        # rows referring to nothing: left by hand before this import (the
+        # caller's integrity_failure names the file and says to run db check), or made by it
+        raise sqlite3.IntegrityError("the import would leave broken references")
     return problems
 
 

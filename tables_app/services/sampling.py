@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables_app.domain.simulate import Tally, simulate_formula, simulate_table
-from tables_app.services import attacks, formulas
+from tables_app.services import attacks
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.storage.database import Database
 
@@ -41,8 +41,15 @@ def table(database: Database, weapon: attacks.WeaponParts, target: attacks.Targe
 
 
 def formula(system_id: str, values: dict[str, Any], *, count: int, seed: int, progress_bar: ProgressBar | None = None) -> dict:
+    from tables_app.services import formulas  # the formula systems load only when one is simulated
+
     system = formulas.system(system_id)
     params = formulas.build(system_id, values)
     with reporting(progress_bar, count, count >= FORMULA_PROGRESS_FROM, "simulating") as progress:
-        tally = simulate_formula(system.resolve, params, system.outcomes, count, seed, progress)
+        if system.sample is not None:  # vectorised with numpy (domain/systems/vectorised.py)
+            from tables_app.domain.systems.vectorised import simulate
+
+            tally = simulate(system.sample, params, system.outcomes, count, seed, progress)
+        else:
+            tally = simulate_formula(system.resolve, params, system.outcomes, count, seed, progress)
     return _json(system_id, tally, seed)

@@ -3,9 +3,9 @@ every cell an attack cell (docs/workbook-format.md, "attack")."""
 
 from __future__ import annotations
 
-from tables_app.domain.bounds import AUTOMATIC_MISS, D100
+from tables_app.domain.bounds import AUTOMATIC_MISS, AUTOMATIC_MISS_BOUND, D100, HITS
 from tables_app.domain.cells import AttackCell, Critical, ExtraLetters, check_extra_letter, parse_attack_cell, parse_letter_definition
-from tables_app.domain.names import fold
+from tables_app.domain.names import fold, shown
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import SeverityScale
 from tables_app.domain.tables import AttackTable
@@ -84,8 +84,9 @@ def _automatic_miss(reading: Reading, grid: Grid, ruleset: str) -> tuple[int | N
         value = as_int(written, "Automatic miss")
     except ValueError:
         value = -1
-    if not 0 <= value <= 1_000:
-        reading.problem(sheet, cell, f"Automatic miss {written!r} must be a whole number from 0 to 1000, or none")
+    low, high = AUTOMATIC_MISS_BOUND
+    if not low <= value <= high:
+        reading.problem(sheet, cell, f"Automatic miss {shown(written)} must be a whole number from {low} to {high}, or none")
         return None, False
     return value, True
 
@@ -139,9 +140,12 @@ def _read_attack_cell(reading: Reading, sheet: str, value: object, where: tuple[
     key = (type(value), value, _generation(reading, scale, ruleset, letters))
     if key in reading.attack_cells:
         return reading.attack_cells[key]
-    cell = coordinate(*where)  # only cells read for the first time need their name
+    if (failed := reading.attack_failures.get(key)) is not None:  # the same bad text is read once
+        reading.same_text(sheet, where, failed)
+        return None
     if (reason := check_value(value)) is not None:
-        reading.problem(sheet, cell, reason)
+        reading.attack_failures[key] = reason
+        reading.same_text(sheet, where, reason)
         return None
     if is_blank(value):
         reading.empty(sheet, where, "empty cell (write a dash — for a miss)", "empty cells (write a dash — for a miss)")
@@ -151,11 +155,12 @@ def _read_attack_cell(reading: Reading, sheet: str, value: object, where: tuple[
 
     try:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            parsed = parse_attack_cell(as_int(value, "hits"), scale, critical_named, letters)
+            parsed = parse_attack_cell(as_int(value, "hits", HITS), scale, critical_named, letters)
         else:
             parsed = parse_attack_cell(as_text(value), scale, critical_named, letters)
     except ValueError as exc:
-        reading.problem(sheet, cell, str(exc))
+        reading.attack_failures[key] = str(exc)
+        reading.same_text(sheet, where, str(exc))
         return None
     reading.attack_cells[key] = parsed
     return parsed

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from tables_app.domain.bounds import D100
+from tables_app.domain.bounds import D100, HITS, PENALTY
 from tables_app.domain.effects import Branch, parse_branches
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
@@ -212,7 +212,8 @@ def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool, 
         parsed_range = reading.read_range(grid, range_value, range_cell)
         text = reading.value(grid, row, "text", as_text, required=True)
         numbers = {
-            column: reading.value(grid, row, column, lambda v, c=column: _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty"), default=0)
+            column: reading.value(grid, row, column, lambda v, c=column: _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty", PENALTY),
+                                  default=0)
             for column in ("hits", "bleed", "stun", "penalty")
         }
         effects = reading.value(grid, row, "effects", as_tags, default=())
@@ -279,7 +280,5 @@ def _check_branches(reading: Reading, sheet: str, members: list[tuple[Entry, str
 
 
 def _count(value: object, what: str) -> int:
-    number = as_int(value, what)
-    if number < 0:
-        raise ValueError(f"{what} must not be negative, not {number}")
-    return number
+    """Hits, Bleed, Stun: 0 or more, within HITS (domain/bounds.py)."""
+    return as_int(value, what, HITS, lambda n: f"{what} must not be negative, not {n}" if n < 0 else None)

@@ -174,7 +174,14 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
                 reading.problem(sheet, cell, "blank column header above data")
                 ok = False
             continue
-        text = as_text(raw)
+        try:  # an error value, a date, a control character: a header names no column
+            if (reason := check_value(raw)) is not None:
+                raise ValueError(reason)
+            text = as_text(raw)
+        except ValueError as exc:
+            reading.problem(sheet, cell, f"column header: {exc}")
+            ok = False
+            continue
         key = text.casefold().replace("_", " ")
         if kind == "attack":
             key = ATTACK_FIRST_COLUMN if column == 1 and key == ATTACK_FIRST_COLUMN else text

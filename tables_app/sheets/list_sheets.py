@@ -3,8 +3,8 @@ of a severity scale (docs/workbook-format.md)."""
 
 from __future__ import annotations
 
-from tables_app.domain.bounds import D100
-from tables_app.domain.names import fold
+from tables_app.domain.bounds import CLUMSY, DEF, HP, MAX_RESULT, MODIFIER
+from tables_app.domain.names import fold, shown
 from tables_app.domain.ranges import DASHES, parse_range
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.tables import ColumnChoice, Creature, EffectTable, Rank, RollKind, Weapon
@@ -20,7 +20,7 @@ def read_severities(reading: Reading, grid: Grid, ruleset: str) -> None:
     for row in grid.rows:
         code = reading.value(grid, row, "code", as_text, required=True)
         name = reading.value(grid, row, "name", as_text, required=True)
-        modifier = reading.value(grid, row, "modifier", lambda v: as_int(v, "Modifier"), required=True)
+        modifier = reading.value(grid, row, "modifier", lambda v: as_int(v, "Modifier", MODIFIER), required=True)
         for label in {fold(x): x for x in (name, code) if x is not None}.values():  # code and name may be one (A, A)
             first = seen.get(fold(label))
             if first is not None:
@@ -46,18 +46,16 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         before = len(reading.out.problems)
         name = reading.value(grid, row, "name", as_text, required=True)
         attack = reading.reference(grid, row, "attack table", table("attack"), "attack table", True, ruleset)
-        max_result = reading.value(grid, row, "max result", lambda v: as_int(v, "Max result"))  # blank: no cap (printed weapons)
+        max_result = reading.value(grid, row, "max result", _max_result)  # blank: no cap (printed weapons)
         clumsy = reading.value(grid, row, "clumsy", _clumsy, required=True)
         critical = reading.reference(grid, row, "critical", critical_table, "critical table", True, ruleset)
         secondary = reading.reference(grid, row, "secondary critical", critical_table, "critical table", False, ruleset)
         fumble = reading.reference(grid, row, "fumble table", table("fumble"), "fumble table", False, ruleset)
-        modifier = reading.value(grid, row, "fumble modifier", lambda v: as_int(v, "Fumble modifier"), default=0)
+        modifier = reading.value(grid, row, "fumble modifier", lambda v: as_int(v, "Fumble modifier", MODIFIER), default=0)
         roll = reading.value(grid, row, "roll", _roll_kind, default=RollKind.OE)
         notes = reading.value(grid, row, "notes", as_text)
         critical_column = reading.value(grid, row, "critical column", as_text)
         fumble_column = reading.value(grid, row, "fumble column", as_text)
-        if max_result is not None and max_result < 1:
-            reading.problem(grid.sheet, reading.cell(grid, row, "max result")[1], "Max result must be at least 1")
         if len(reading.out.problems) > before:
             continue
         _check_columns(reading, grid, row, ruleset, reading.out.critical_tables, (critical, secondary), "critical column", critical_column)
@@ -118,10 +116,10 @@ def read_creatures(reading: Reading, grid: Grid, ruleset: str) -> None:
     for row in grid.rows:
         before = len(reading.out.problems)
         name = reading.value(grid, row, "name", as_text, required=True)
-        defense = reading.value(grid, row, "def", lambda v: as_int(v, "DEF"), required=True)
+        defense = reading.value(grid, row, "def", lambda v: as_int(v, "DEF", DEF), required=True)
         armor = reading.value(grid, row, "armor", as_text, required=True)
         rank = reading.value(grid, row, "rank", _rank, default=Rank.NORMAL)
-        hp = reading.value(grid, row, "hp", lambda v: as_int(v, "HP"))
+        hp = reading.value(grid, row, "hp", lambda v: as_int(v, "HP", HP))
         features = reading.value(grid, row, "features", as_tags, default=())
         notes = reading.value(grid, row, "notes", as_text)
         if len(reading.out.problems) > before:
@@ -130,16 +128,22 @@ def read_creatures(reading: Reading, grid: Grid, ruleset: str) -> None:
         reading.out.creatures.append(Defined(creature, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
 
 
+def _max_result(value: object) -> int:
+    """A weapon's Max result, 1 to the bound (domain/bounds.py)."""
+    return as_int(value, "Max result", MAX_RESULT, lambda n: "Max result must be at least 1" if n < MAX_RESULT[0] else None)
+
+
 def _clumsy(value: object) -> int:
     """Clumsy Range `4` or `1-4` (1..N); 0 means the weapon never fumbles."""
     if isinstance(value, str) and any(dash in value.strip()[1:] for dash in DASHES):
         parsed = parse_range(value)
         if parsed.low != 1 or parsed.high is None:
-            raise ValueError(f"Clumsy range {value!r} must start at 1 (write 4 or 1-4)")
-        return parsed.high
-    number = as_int(value, "Clumsy")
-    if not 0 <= number <= D100:  # a Clumsy Range is faces of the attack's d100
-        raise ValueError(f"Clumsy {number} must be between 0 and {D100}")
+            raise ValueError(f"Clumsy range {shown(value)} must start at 1 (write 4 or 1-4)")
+        number = parsed.high
+    else:
+        number = as_int(value, "Clumsy", CLUMSY, lambda n: f"Clumsy {n} must be between {CLUMSY[0]} and {CLUMSY[1]}")
+    if not CLUMSY[0] <= number <= CLUMSY[1]:  # a Clumsy Range is faces of the attack's d100
+        raise ValueError(f"Clumsy {number} must be between {CLUMSY[0]} and {CLUMSY[1]}")
     return number
 
 
@@ -150,7 +154,7 @@ def _choice(enum, column: str, allowed: str):  # type: ignore[no-untyped-def]
         try:
             return enum(text)
         except ValueError:
-            raise ValueError(f"{column} {text!r} must be {allowed}") from None
+            raise ValueError(f"{column} {shown(text)} must be {allowed}") from None
     return read
 
 

@@ -13,6 +13,7 @@ from tables_app.errors import Problem
 from tables_app.import_model import ParsedWorkbook
 from tables_app.sheets.values import coordinate
 
+ARMOR_DIGITS = 18  # numbered armor columns (`1`..`20`) compared as numbers; longer ones as text
 WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 # Prose that says the target dies: printed books write death in words, in
@@ -155,7 +156,9 @@ _ALL = object()  # _falling_damage's key for the best cell of a column, whatever
 def _armor_order(armors: tuple[str, ...], sheet: str, warn, cell: str | None = None) -> None:  # type: ignore[no-untyped-def]
     """Armor columns out of a known order, named at the first armor column's header."""
     keys = tuple(a.casefold() for a in armors)
-    if all(k.isdigit() for k in keys):
+    # ASCII digits only: `፩` and `²` are isdigit() but no int(); and no run of
+    # thousands of digits reaches int() (a header is any text up to a cell's limit)
+    if all(k.isascii() and k.isdigit() and len(k) <= ARMOR_DIGITS for k in keys):
         numbers = [int(k) for k in keys]
         if numbers != sorted(numbers) and numbers != sorted(numbers, reverse=True):
             warn(sheet, cell, f"armor columns out of order: {', '.join(armors)}")

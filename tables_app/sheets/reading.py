@@ -11,8 +11,9 @@ from collections import defaultdict
 from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
 
+from tables_app.domain.bounds import ROLL
 from tables_app.domain.cells import AttackCell
-from tables_app.domain.names import did_you_mean, fold, same_name, suggest
+from tables_app.domain.names import did_you_mean, fold, same_name, shown, suggest
 from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
 from tables_app.domain.ranges import Range, check_coverage, parse_range, parse_row_label
 from tables_app.errors import Problem
@@ -38,6 +39,7 @@ class Reading:
         self._rulesets: dict[str, str] = {}  # folded → first spelling in this workbook, for rulesets new to the database
         # attack cells read so far, by (type, value, (scale, critical tables known)): see attack_sheet.py
         self.attack_cells: dict[tuple, AttackCell] = {}
+        self.attack_failures: dict[tuple, str] = {}  # ... and the problem of those that failed, by the same key
         # (sheet, what is missing) → the empty cells and the indexes of their problems
         self._empty: dict[tuple[str, str], list[tuple[tuple[int, int], int]]] = defaultdict(list)
         # (kind, folded ruleset) → {folded name or code: name} of the tables whose sheet failed: a
@@ -58,6 +60,12 @@ class Reading:
         ``many`` (after a count) for a summary of many (see summarise_empty)."""
         self._empty[(sheet, many)].append((where, len(self.out.problems)))
         self.problem(sheet, coordinate(*where), one)
+
+    def same_text(self, sheet: str, where: tuple[int, int], message: str) -> None:
+        """A cell whose text has ``message`` as its problem: cells of one sheet
+        that share it are summarised like empty ones (4,000 cells of one bad
+        text are one line, which quotes the text once)."""
+        self.empty(sheet, where, message, f"cells with the same text ({message})")
 
     def summarise_empty(self) -> None:
         """More than EMPTY_LISTED empty cells of one kind in one sheet become
@@ -110,7 +118,7 @@ class Reading:
             return None
         try:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return parse_range(as_int(value, "range"))
+                return parse_range(as_int(value, "range", ROLL))
             return parse_range(as_text(value))
         except ValueError as exc:
             self.problem(grid.sheet, cell, str(exc))
@@ -226,7 +234,7 @@ class Reading:
             return None
         found = find(text)
         if found is None:
-            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {text!r}{self.hint(what, text, ruleset)}")
+            self.problem(grid.sheet, self.cell(grid, row, column)[1], f"unknown {what} {shown(text)}{self.hint(what, text, ruleset)}")
         return found
 
     def hint(self, what: str, text: str, ruleset: str) -> str:

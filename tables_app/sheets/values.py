@@ -5,6 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from typing import Callable
+
+from tables_app.domain.bounds import TEXT_CHARACTERS, WHOLE, Bound
+from tables_app.domain.names import shown
 
 # Spreadsheet error values; openpyxl hands them over as strings.
 ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"})
@@ -46,6 +50,8 @@ def check_value(value: object) -> str | None:
     a control character), else None."""
     if type(value).__name__ == "UncachedFormula":
         return "a formula without a cached value: open and save the file in a spreadsheet program, or paste values"
+    if isinstance(value, str) and len(value) > TEXT_CHARACTERS:  # docs/workbook-format.md, "Limits"
+        return f"the cell holds {len(value):,} characters, more than a cell's {TEXT_CHARACTERS:,} (it starts {value[:40]!r})"
     if isinstance(value, str) and (control := _CONTROL.search(value)):
         return f"the text holds the control character U+{ord(control.group()):04X}; retype the cell"
     if isinstance(value, str) and value.upper() in ERROR_VALUES:
@@ -61,15 +67,17 @@ def as_text(value: object) -> str:
     return str(value)
 
 
-def as_int(value: object, what: str = "value") -> int:
-    """A whole number from a numeric or text cell; ValueError otherwise."""
+def as_int(value: object, what: str = "value", bound: Bound = WHOLE, own: Callable[[int], str | None] | None = None) -> int:
+    """A whole number from a numeric or text cell, within ``bound`` (the
+    column's, domain/bounds.py); ValueError otherwise. ``own`` gives a
+    column's own message for a number outside it (None: the usual one)."""
     if isinstance(value, bool):
         raise ValueError(f"{what} must be a whole number, not {value}")
     if isinstance(value, int):
-        return value
+        return check_bound(value, what, bound, value, own)
     if isinstance(value, float):
-        if value.is_integer():
-            return int(value)
+        if value.is_integer():  # never inf or nan
+            return check_bound(value, what, bound, value, own)
         raise ValueError(f"{what} must be a whole number, not {value}")
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         raise ValueError(f"{what} must be a number, but the cell is a date ({value}); format the column as numbers")
@@ -78,15 +86,35 @@ def as_int(value: object, what: str = "value") -> int:
         if text[:1] in MINUS_SIGNS:  # a typographic minus is still a minus
             text = "-" + text[1:]
         if _INT.match(text):
-            return int(text)
+            if len(text.lstrip("+-").lstrip("0")) > len(str(WHOLE[1])):  # before int() meets thousands of digits
+                raise out_of_bounds(what, bound, value)
+            return check_bound(int(text), what, bound, value, own)
         try:
             number = float(text)
         except ValueError:
-            raise ValueError(f"{what} must be a whole number, not {value!r}") from None
+            raise ValueError(f"{what} must be a whole number, not {shown(value)}") from None
         if number.is_integer():
-            return int(number)
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
+            return check_bound(number, what, bound, value, own)
+        raise ValueError(f"{what} must be a whole number, not {shown(value)}")
     raise ValueError(f"{what} must be a whole number, not {value!r}")
+
+
+def check_bound(number: int | float, what: str, bound: Bound, written: object,
+                own: Callable[[int], str | None] | None = None) -> int:
+    """``number`` as an int, if ``bound`` holds it (compared before int():
+    ``int(1e308)`` is a 309-digit number); ``written`` is the cell as written.
+    ``own`` may word the problem of a number of sensible size itself."""
+    if bound[0] <= number <= bound[1]:
+        return int(number)
+    if own is not None and WHOLE[0] <= number <= WHOLE[1] and (message := own(int(number))) is not None:
+        raise ValueError(message)
+    raise out_of_bounds(what, bound, written)
+
+
+def out_of_bounds(what: str, bound: Bound, written: object) -> ValueError:
+    """`DEF must be a whole number from -500 to 500, not 1e+30`."""
+    low, high = bound
+    return ValueError(f"{what} must be a whole number from {low:,} to {high:,}, not {shown(written) if isinstance(written, str) else written}")
 
 
 def as_tags(value: object) -> tuple[str, ...]:

@@ -12,9 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-# The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0005"
-BUSY_TIMEOUT_MS = 10_000
+from tables_app.errors import DatabaseFault, TablesError
+
+from tables_app.storage.faults import BUSY_TIMEOUT_MS, CHECK, UNCHANGED, broken_references, fault_problem
+from tables_app.storage.faults import SCHEMA_HEAD
+
+__all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_HEAD", "connect", "write_transaction"]  # SCHEMA_HEAD's old home: callers read it here
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -40,11 +43,24 @@ def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
     at the commit: one workbook may drop a table that another one in the same
     import stops using.
     """
-    connection = connect(path)
     try:
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("PRAGMA defer_foreign_keys = ON")
-        yield connection
+        connection = connect(path)
+    except sqlite3.Error as exc:
+        raise fault_or_bug(path, exc) from None
+    try:
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("PRAGMA defer_foreign_keys = ON")
+            broken = broken_references(connection, limit=1)
+            if broken:  # found before any change: the database was broken already, not by this change
+                raise DatabaseFault(path, f"{broken[0]}; nothing was changed; run: tables db check")
+            yield connection
+        except (sqlite3.IntegrityError, TablesError):
+            raise  # what the caller was changing broke a rule, or a refusal: the caller says what
+        except Exception as exc:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")  # judge the database as it was, not half changed
+            raise judged(connection, path, exc) from None
     finally:
         try:
             if connection.in_transaction:
@@ -53,21 +69,80 @@ def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
             connection.close()
 
 
-def busy_message(error: Exception) -> str:
-    """A locked or busy database, said plainly; any other SQLite failure as it is."""
-    text = str(error)
-    if "locked" in text or "busy" in text:
-        return f"the database is locked by another process (waited {BUSY_TIMEOUT_MS / 1000:g} s); nothing was changed, try again"
-    return f"the database failed: {text}"
+def busy_message(error: Exception, path: Path | str | None = None) -> str:
+    """A locked, busy, full or damaged database, said plainly (fault_problem),
+    after ``path`` when given; any other SQLite failure as it is."""
+    problem = fault_problem(error) or f"the database failed: {error}"
+    return f"{path}: {problem}" if path is not None else problem
+
+
+def integrity_failure(path: Path | str, error: sqlite3.IntegrityError, saying: str) -> Exception:
+    """A rule broken at the commit of a change on a connection of the
+    caller's (rolled back): by the database as it already was (rows that
+    refer to rows that do not exist, left by hand), a DatabaseFault naming
+    the file; else by the change, ``saying: error``."""
+    from tables_app.errors import DatabaseError
+
+    try:
+        connection = connect(Path(path))
+        try:
+            broken = broken_references(connection, limit=1)
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        broken = []
+    if broken:
+        return DatabaseFault(path, f"{broken[0]}; {UNCHANGED}; {CHECK}")
+    return DatabaseError(f"{saying}: {error}")
+
+
+def fault_or_bug(path: Path | str, error: BaseException) -> BaseException:
+    """What to raise for ``error`` met on the database at ``path`` (judged, on a connection of its own)."""
+    return judged(None, path, error)
+
+
+def judged(connection: sqlite3.Connection | None, path: Path | str, error: BaseException) -> BaseException:
+    """What to raise for ``error`` met on ``connection`` (None: one is opened
+    to look): a fault of the file (fault_problem), else what a quick check of
+    the database finds wrong in it (a missing table or column, text in a
+    number column, a reference to nothing: storage/check.py), else ``error``
+    itself: a bug, with its traceback."""
+    problem = fault_problem(error)
+    if problem:
+        return DatabaseFault(path, problem)
+    from tables_app.storage.check import diagnose
+
+    if connection is not None:
+        return diagnose(connection, path) or error
+    try:
+        connection = connect(Path(path))
+    except sqlite3.Error:
+        return error
+    try:
+        return diagnose(connection, path) or error
+    finally:
+        connection.close()
+
+
+def database_file(connection: sqlite3.Connection) -> str:
+    """The file a connection is on (for messages)."""
+    return connection.execute("PRAGMA database_list").fetchone()[2]
 
 
 def schema_version(connection: sqlite3.Connection) -> str | None:
-    """The Alembic revision recorded in the database; None if it has none."""
+    """The Alembic revision recorded in the database; None if it has none.
+
+    More than one recorded revision (a second ``alembic_version`` row) is a
+    DatabaseFault: which schema the tables have is not known."""
     found = connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'").fetchone()
     if not found:
         return None
-    row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
-    return row[0] if row else None
+    rows = connection.execute("SELECT version_num FROM alembic_version").fetchmany(10)
+    if len(rows) > 1:
+        versions = ", ".join(str(row[0]) for row in rows)
+        raise DatabaseFault(database_file(connection), f"the database records {len(rows)} schema versions ({versions}) where it has one "
+                                                       f"(alembic_version changed by hand?); {UNCHANGED}; {CHECK}")
+    return rows[0][0] if rows else None
 
 
 def has_tables(connection: sqlite3.Connection) -> bool:

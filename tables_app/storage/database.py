@@ -12,8 +12,8 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from tables_app.errors import DatabaseError
-from tables_app.storage.connection import busy_message, connect, write_transaction
+from tables_app.errors import TablesError
+from tables_app.storage.connection import fault_or_bug, judged, connect, write_transaction
 from tables_app.storage.reader import Reader
 
 
@@ -35,18 +35,30 @@ class Database:
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction: every query inside sees the same tables."""
-        connection = self.connection
+        """One read transaction: every query inside sees the same tables.
+
+        A fault of the file (damaged, locked, ...) is a DatabaseFault naming
+        it; any other error is checked against the database (a missing
+        column, text in a number column: connection.judged) and stays a bug,
+        with its traceback, if the database is sound.
+        """
         try:
+            connection = self.connection
             connection.execute("BEGIN")
-        except sqlite3.OperationalError as exc:
-            raise DatabaseError(busy_message(exc)) from None
+        except sqlite3.Error as exc:
+            raise fault_or_bug(self.path, exc) from None
         try:
             yield connection
-        except sqlite3.OperationalError as exc:
-            raise DatabaseError(busy_message(exc)) from None
+        except TablesError:
+            raise
+        except Exception as exc:
+            raise judged(connection, self.path, exc) from None
         finally:
-            connection.execute("COMMIT")
+            if connection.in_transaction:
+                try:
+                    connection.execute("COMMIT")
+                except sqlite3.Error:  # a read transaction: nothing to keep; the error above, if any, is the one said
+                    connection.rollback()
 
     def reader(self) -> Reader:
         return Reader(self.snapshot)

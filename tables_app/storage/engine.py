@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import URL, Engine
 
 from tables_app.storage import connection as settings
 from tables_app.storage.location import resource_dir, sqlite_path
@@ -27,7 +27,10 @@ def create_db_engine(url: str) -> Engine:
     """
     path = sqlite_path(url)
     timeout_ms = settings.BUSY_TIMEOUT_MS  # read at call time, so it can be changed
-    engine = create_engine(url, connect_args={"timeout": timeout_ms / 1000})
+    # A file is handed over as a path, never as URL text to parse again: a
+    # '%20' in a file name would otherwise open (and create) another file.
+    target = URL.create("sqlite", database=str(path)) if path is not None else url
+    engine = create_engine(target, connect_args={"timeout": timeout_ms / 1000})
     if engine.dialect.name != "sqlite":
         return engine
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from tables_app.errors import DatabaseError, UsageMistake
 
@@ -51,25 +52,54 @@ def locate_database(db: str | None = None) -> Location:
         value, source = os.environ[ENV_VAR], f"${ENV_VAR}"
     else:
         path = default_database_path()
-        return Location(f"sqlite:///{path}", path, named=False)
+        return Location(sqlite_url(path), path, named=False)
     if not value.strip():  # on the command line a usage mistake (exit 2); in the environment bad data (1)
         error = UsageMistake if source == "--db" else DatabaseError
         raise error(f"{source} is empty; give a database file path or sqlite:///PATH")
-    if "://" not in value and "?" in value:  # a URL would read the rest as options: another file
-        raise DatabaseError(f"{value}: a database path cannot contain '?'; rename or move it")
-    url = value if "://" in value else f"sqlite:///{Path(value).expanduser().resolve()}"
-    if not url.startswith("sqlite:"):
-        raise DatabaseError(f"{url.split('://')[0]} databases are not supported; give a SQLite file path or sqlite:/// URL")
-    path = sqlite_path(url)
+    if "://" in value:
+        if not value.startswith("sqlite:"):
+            raise DatabaseError(f"{value.split('://')[0]} databases are not supported; give a SQLite file path or sqlite:/// URL")
+        if "?" in value:  # options would be SQLite's, or the rest of a file name taken for them: another file
+            raise DatabaseError(f"{value}: options after '?' in a database URL are not supported; "
+                                "give the file path (a '?' in a file name is %3F in a URL)")
+        path = sqlite_path(value)
+    else:  # a file path is taken as it is: any character a file name may hold
+        path = None if value == ":memory:" else Path(value)
     if path is None:
         raise DatabaseError(f"{value} is not a database file (an in-memory database would vanish after the command); "
                             "give a file path or sqlite:///PATH")
-    return Location(url, path, named=True)
+    path = _absolute(value, path, expand="://" not in value)
+    return Location(sqlite_url(path), path, named=True)
+
+
+def _absolute(value: str, path: Path, *, expand: bool) -> Path:
+    """``path`` absolute, ``~`` expanded (file paths only) and links followed;
+    a home directory that cannot be found or a loop of links is refused naming ``value``."""
+    try:
+        if expand:
+            path = path.expanduser()
+    except RuntimeError:  # ~nouser, or no home directory at all
+        raise DatabaseError(f"{value}: cannot find the home directory of {value.split('/', 1)[0]} (no such user?); "
+                            "give the full path") from None
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:  # a loop of symbolic links (RuntimeError before Python 3.13)
+        if isinstance(exc, OSError) and "loop" not in str(exc).lower():
+            raise DatabaseError(f"{value}: {exc.strerror or exc}") from None
+        raise DatabaseError(f"{value}: a loop of symbolic links, not a database file; "
+                            "point the link at a database file or give another path") from None
+
+
+def sqlite_url(path: Path) -> str:
+    """The SQLite URL of a file: every character a URL would read otherwise
+    (``%``, ``?``, ``#``, a space) percent-encoded, as sqlite_path decodes it."""
+    return "sqlite:///" + quote(str(path), safe="/")
 
 
 def sqlite_path(url: str) -> Path | None:
-    """The file behind a SQLite URL, or None for memory and other databases."""
+    """The file behind a SQLite URL (percent-escapes decoded, as SQLAlchemy
+    decodes them), or None for memory and other databases."""
     prefix = "sqlite:///"
     if not url.startswith(prefix) or url == prefix or ":memory:" in url:
         return None
-    return Path(url[len(prefix):].split("?", 1)[0])
+    return Path(unquote(url[len(prefix):].split("?", 1)[0]))

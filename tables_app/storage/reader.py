@@ -14,7 +14,7 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
@@ -22,10 +22,12 @@ from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.table_rules import TableSet
 from tables_app.domain.tables import (AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon,
                                       armor_index, result_row)
 from tables_app.errors import Ambiguous, NotFound
+
+if TYPE_CHECKING:  # a lookup needs no rules: table_rules (and dice) load with the first table set
+    from tables_app.domain.table_rules import TableSet
 
 DEFAULT_SCALE_ID = 1
 NAMED_TABLES = {
@@ -300,6 +302,8 @@ class Reader:
         """The compiled tables one weapon of ``ruleset`` can reach: its attack
         table, every critical table its cells or the weapon name, and its
         fumble table, all of that ruleset."""
+        from tables_app.domain.table_rules import TableSet
+
         def work(c: sqlite3.Connection) -> TableSet:
             def row(kind: str, name: str) -> sqlite3.Row:
                 return self._row(c, kind, name, ruleset)

@@ -132,3 +132,74 @@ def test_db_init_empty_has_no_bundled_tables(tmp_path):
     assert all(items == [] for items in listing.values())
     with sqlite3.connect(target) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA_HEAD,)
+
+
+# ---------------------------------------------------------------- db check (issue #17, item 7)
+def check(db: object, *more: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(cli, ["--db", str(db), "db", "check", *more], env={"COLUMNS": "10000"})
+
+
+def test_db_check_on_a_sound_database_is_exit_0(db_path):
+    result = check(db_path)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{db_path}: no problems found (integrity, references, tables and columns, schema version)\n"
+    as_json = check(db_path, "--json")
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout) == {"database": str(db_path), "ok": True, "problems": []}
+
+
+def test_db_check_reports_every_finding_one_per_line_and_changes_nothing(db_path):
+    connection = sqlite3.connect(db_path, isolation_level=None)
+    connection.execute("PRAGMA foreign_keys = OFF")
+    connection.execute("UPDATE weapon SET critical_table_id = 99999 WHERE name = 'Longsword'")
+    row = connection.execute("SELECT rowid FROM weapon WHERE name = 'Longsword'").fetchone()[0]
+    connection.execute("INSERT INTO alembic_version VALUES ('0004')")
+    connection.execute("ALTER TABLE creature DROP COLUMN notes")
+    connection.execute("UPDATE attack_row SET low = 'abc' WHERE id = (SELECT min(id) FROM attack_row)")
+    first = connection.execute("SELECT min(id) FROM attack_row").fetchone()[0]
+    connection.close()
+    before = db_dump(db_path)
+    problems = [f"weapon row {row} refers to a critical_table row that does not exist (critical_table_id 99999)",
+                "table creature has no column notes",
+                f"alembic_version holds 2 schema versions ({SCHEMA_HEAD}, 0004) where it holds one",
+                f"attack_row row {first}: low holds 'abc' where a whole number belongs"]
+    result = check(db_path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"{db_path}: {problem}" for problem in problems]
+    assert error_lines(result) == f"Error: {db_path}: 4 problems found; nothing was changed (restore a backup, or see docs/security.md)\n"
+    as_json = check(db_path, "--json")
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout) == {"database": str(db_path), "ok": False, "problems": problems}
+    assert db_dump(db_path) == before
+
+
+def test_db_check_lists_damaged_pages(db_path):
+    with sqlite3.connect(db_path) as connection:
+        page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+        pages = [p for (p,) in connection.execute("SELECT pageno FROM dbstat WHERE name = 'attack_cell' AND pagetype = 'leaf'")]
+    connection.close()
+    with open(db_path, "r+b") as handle:  # garbage over the cell pointers of one page
+        handle.seek((pages[1] - 1) * page_size + 8)
+        handle.write(b"\xff\x7f" * 40)
+    before = db_path.read_bytes()
+    result = check(db_path)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{db_path}: damaged: On tree page {pages[1]} cell 0: Offset 65407 out of range" in result.stdout
+    assert all(line.startswith(f"{db_path}: ") for line in result.stdout.splitlines())
+    assert error_lines(result).startswith(f"Error: {db_path}: ") and db_path.read_bytes() == before
+
+
+@pytest.mark.parametrize("content", [b"my notes\n" * 100, b"\0" * 4096])
+def test_db_check_on_a_file_that_is_not_a_database(tmp_path, content):
+    path = tmp_path / "notes.db"
+    path.write_bytes(content)
+    result = check(path, "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout) == {
+        "database": str(path), "ok": False,
+        "problems": ["not a database (file is not a database): a wrong path or a damaged file"]}
+    assert error_lines(result) == f"Error: {path}: 1 problem found; nothing was changed (restore a backup, or see docs/security.md)\n"
+    assert path.read_bytes() == content
+
+
+def test_db_check_of_a_missing_database_creates_none(tmp_path):
+    result = check(tmp_path / "none.db")
+    assert result.exit_code == 1 and error_lines(result).startswith(f"Error: no database at {tmp_path / 'none.db'} ")
+    assert not (tmp_path / "none.db").exists()

@@ -30,3 +30,47 @@ def test_large_dice_odds_are_answered(run):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert abs(sum(data["outcomes"].values()) - 1) < 1e-12 and data["expected_damage"] > 0
+
+
+# ---------------------------------------------------------------- Ctrl-C
+def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch):
+    from tables_app.services import exact_odds
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(exact_odds, "formula", interrupted)
+    result = run("odds", "rise", "--accuracy", "6", "--def", "12")
+    assert (result.exit_code, result.stderr, result.stdout) == (130, "Error: interrupted (Ctrl-C)\n", "")
+    result = run("odds", "rise", "--accuracy", "6", "--def", "12", "--json")
+    assert result.exit_code == 130 and json.loads(result.stdout)["error"]["message"] == "interrupted (Ctrl-C)"
+
+
+LONG = [  # each runs for minutes: the interrupt always lands in the computation
+    ["simulate", "rise", "--accuracy", "100", "--def", "-100", "--crit-bonus", "100", "--damage", "100d1000", "--count", "100000000"],
+    ["simulate", "table", "--weapon", "Dagger", "--cmb", "50", "--armor", "MA", "--count", "100000000", "--seed", "1"],
+]
+
+
+@pytest.mark.parametrize("args", LONG, ids=["simulate rise", "simulate table"])
+def test_sigint_during_a_long_computation(db_path, args):
+    """A real SIGINT to a real process: exit 130, one line on stderr, no traceback.
+    (Sent once the process is past start-up: an interrupt while Python itself is
+    still importing modules, the first ~0.1 s, is Python's own.)"""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(db_path), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, err, out) == (130, "Error: interrupted (Ctrl-C)\n", "")

@@ -190,6 +190,7 @@ def test_unusable_databases_are_one_line_errors(tmp_path, run):
     junk = tmp_path / "junk.db"
     junk.write_text("not a database at all")
     result = run("list", db=junk)
-    assert (result.exit_code, result.stderr) == (1, f"Error: cannot read the database {junk}: file is not a database\n")
+    assert (result.exit_code, result.stderr) == (1, f"Error: {junk}: not a database (file is not a database): a wrong path "
+                                                    "or a damaged file; nothing was changed; run: tables db check\n")
     result = run("list", db="postgresql://x@localhost/db")
     assert error_lines(result) == "Error: postgresql databases are not supported; give a SQLite file path or sqlite:/// URL\n"

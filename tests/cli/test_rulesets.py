@@ -81,8 +81,9 @@ def test_without_its_s_table_an_rm_cell_is_an_error_naming_the_cell(run, write_w
     result = run("import", str(path))
     assert result.exit_code == 1
     lines = error_lines(result).splitlines()
-    assert lines[0] == ("Error: rm.xlsx › Broadsword table › B5: '18ES': neither severity 'E' with critical table 'S' "
-                        "nor severity 'ES' (severities: A, B, C, D, E)")
+    # the whole row reads `18ES`: one line for its 20 cells, the text said once
+    assert lines[0] == ("Error: rm.xlsx › Broadsword table › B5:U5: 20 cells with the same text ('18ES': neither severity "
+                        "'E' with critical table 'S' nor severity 'ES' (severities: A, B, C, D, E))")
     assert "ruleset 'default' has it" not in lines[0]  # no binding, and no hint to bind, across rulesets
     assert db_dump(db_path) == before
 

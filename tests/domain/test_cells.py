@@ -361,3 +361,56 @@ def test_the_printed_cell_parser_never_crashes(text):
     except ValueError:
         return
     assert parse_printed(cell.text, letters=EXTRA) == cell
+
+
+# ---------------------------------------------------------------- hostile cells (issue #17, items 1 and 2)
+
+@pytest.mark.parametrize("written", [
+    "1" + "a" * 40_000,  # one word: every cut was tried as severity + critical table
+    "1 " + "a " * 20_000,  # many words: every first run of words was tried as a severity
+    "1 " + "A" + "a" * 40_000,  # one word after a severity's letter: a compact cell
+])
+@pytest.mark.parametrize("letters", [None, {"G": (("Let", None),)}])  # an extra letter splits a word as well
+def test_a_long_cell_is_read_in_one_pass(monkeypatch, written, letters):
+    # A 20,000-character cell took a second (4,000 of them: minutes, holding the
+    # write lock): each of its n cuts looked up a critical table of up to n
+    # characters. A severity is looked for only as far as the scale's longest
+    # code or name reaches, so the lookups no longer grow with the cell.
+    import tables_app.domain.cells as cells
+
+    monkeypatch.setattr(cells, "ATTACK_CELL_CHARACTERS", 10**6)  # past the cap, to see the reading itself
+    looked_up: list[int] = []
+
+    def critical_named(text):  # type: ignore[no-untyped-def]
+        looked_up.append(len(text))
+
+    with pytest.raises(ValueError) as caught:
+        parse_attack_cell(written, DEFAULT_SCALE, critical_named, letters)
+    assert len(looked_up) <= 60
+    assert len(str(caught.value)) < 600  # the cell is quoted shortened
+
+
+def test_a_cell_longer_than_any_attack_cell_is_refused_unread():
+    with pytest.raises(ValueError) as caught:
+        parse("1" + "a" * 20_000)
+    assert str(caught.value) == ("the cell holds 20,001 characters, more than an attack cell's 2,000 "
+                                 "(it starts '1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')")
+    assert parse("36 " + "Mod" + " " * 1_900 + "Cut") == AttackCell(Outcome.CRITICAL, 36, "Mod", "Cut")  # within it
+    with pytest.raises(ValueError, match="more than an attack cell's 2,000"):
+        parse_letter_definition("E " * 1_001, DEFAULT_SCALE, CRITICALS.get)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("18446744073709551616 Mod", "hits '18446744073709551616' are more than 1,000,000"),
+    ("1" * 1_500, "hits '11111111111111111111'… (1,480 more characters) are more than 1,000,000"),
+    ("1" * 1_500 + ".0", "hits '11111111111111111111'… (1,480 more characters) are more than 1,000,000"),
+    ("1000001", "hits '1000001' are more than 1,000,000"),
+    (10**30, "hits 1,000,000,000,000,000,000,000,000,000,000 are more than 1,000,000"),
+])
+def test_hits_are_bounded(value, message):
+    # int() of 5,000 digits is Python's own ValueError; 2^64 hits overflowed SQLite
+    with pytest.raises(ValueError) as caught:
+        parse(value)
+    assert str(caught.value) == message
+    assert parse("1000000 Mod").hits == 1_000_000
+    assert parse("7." + "0" * 1_500).hits == 7

@@ -388,3 +388,28 @@ def test_a_branch_with_an_unreadable_effect_names_it():
     with pytest.raises(ValueError) as error:
         parse_branches("With helm: 1∑. Without helm: 2∑q.")
     assert str(error.value) == f"'2∑q.' {UNREADABLE}"
+
+
+# ---------------------------------------------------------------- hostile entries (issue #17, items 1 and 2)
+
+def test_a_run_of_digits_is_refused_before_int_reads_it():
+    # int() of 5,000 digits is Python's own error ("Exceeds the limit (4300 digits)")
+    with pytest.raises(ValueError) as error:
+        parse_effects("+" + "9" * 5_000 + "H")
+    assert str(error.value) == "'+999999999999999999999999999999999999999'… (4,962 more characters): 5,000 digits are more than 1,000,000"
+
+
+def test_an_entry_longer_than_any_printed_one_is_refused_unread():
+    with pytest.raises(ValueError) as error:
+        parse_branches("x" * 10_001)
+    assert str(error.value) == ("the entry holds 10,001 characters, more than an entry's 10,000 "
+                                "(it starts 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')")
+    assert parse_branches("x" * 10_000)[0].text == "x" * 10_000
+
+
+def test_many_markers_are_one_short_error():
+    # each marker looked at the whole text before it (quadratic), and the error listed all of them
+    with pytest.raises(ValueError) as error:
+        parse_branches("Hit. With helm: 1∑. " * 400)
+    assert str(error.value) == ("400 branches in one cell ('With helm', 'With helm', 'With helm' and 397 more): "
+                                "at most a feature and its negation")

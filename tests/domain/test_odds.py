@@ -179,3 +179,31 @@ def test_a_sweep_gives_the_hand_worked_odds_of_each_cell():
     # CMB 200: always the top row: "15 Let" on Cut (6.5), "12 Gri Impact" (4.2).
     assert grid[200, "NA"]["outcomes"]["critical"] == 1.0 and grid[200, "NA"]["expected_damage"] == 21.5
     assert grid[200, "HA"]["expected_damage"] == float(12 + F(42, 10))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cmbs=st.lists(st.integers(-60, 250), min_size=1, max_size=6), defense=st.integers(-50, 150),
+    rank=st.sampled_from(list(Rank)), clumsy=st.integers(0, 10), kind=st.sampled_from(list(RollKind)),
+    cap=st.one_of(st.none(), st.integers(5, 200)), secondary=st.sampled_from([None, "Impact"]), printed=st.booleans(),
+)
+def test_a_sweep_gives_exactly_the_odds_of_each_attack(cmbs, defense, rank, clumsy, kind, cap, secondary, printed):
+    """sweep_odds reads each armor column once and each reading once for all
+    the values: the same outcomes and expected damage as table_odds of each
+    attack alone, on either side of CMB 0 (step 6), with `UM` rows and `F` cells too."""
+    from dataclasses import replace
+
+    import test_printed_attack_rules as printed_rules
+
+    from tables_app.domain.odds import sweep_odds
+
+    if printed:
+        tables = printed_rules.TABLES
+        base = printed_rules.attack(defense=defense, rank=rank, clumsy=clumsy, roll=kind, max_result=cap)
+    else:
+        tables = TABLES
+        base = attack(defense=defense, rank=rank, clumsy=clumsy, roll=kind, max_result=cap, secondary_critical=secondary)
+    attacks = [replace(base, cmb=cmb, armor=armor) for cmb in cmbs for armor in tables.attack.armors]
+    for one, (outcomes, expected_damage) in zip(attacks, sweep_odds(iter(attacks), tables), strict=True):
+        odds = table_odds(one, tables)
+        assert (outcomes, expected_damage) == (odds.outcomes, odds.expected_damage)

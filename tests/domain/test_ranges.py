@@ -269,3 +269,20 @@ def test_every_label_reads_back_to_its_range(span, unmodified):
     # printed layouts: `>250` is `251+`, `1:5` is `1-5`: one canonical spelling each
     assert parse_range(span.label) == span
     assert parse_row_label(row_label(span, unmodified)) == (span, unmodified)
+
+
+@pytest.mark.parametrize("written, message", [
+    ("1-99999999999999999999", "range '1-99999999999999999999' goes beyond 10,000 (rolls run from 0 to 10,000)"),
+    ("1" * 5_000, "range '1111111111111111111111111111111111111111'… (4,960 more characters) goes beyond 10,000 "
+                  "(rolls run from 0 to 10,000)"),
+    ("<99999999999999999999", "range '<99999999999999999999' goes beyond 10,000 (rolls run from 0 to 10,000)"),
+    ("10001+", "range '10001+' goes beyond 10,000 (rolls run from 0 to 10,000)"),
+    (10**30, "range 1000000000000000000000000000000 goes beyond 10,000 (rolls run from 0 to 10,000)"),
+    ("UM 96-99999", "'UM 96-99999': range '96-99999' goes beyond 10,000 (rolls run from 0 to 10,000)"),
+])
+def test_rolls_are_bounded(written, message):
+    # issue #17, item 2: a bound of 10^20 overflowed SQLite; 5,000 digits were int()'s own error
+    with pytest.raises(ValueError) as caught:
+        parse_row_label(written)
+    assert str(caught.value) == message
+    assert parse_range("9999-10000") == Range(9999, 10000) and parse_range(">9999") == Range(10000, None)

@@ -118,10 +118,13 @@ def test_a_process_killed_during_an_import_leaves_the_database_as_it_was(db_path
     assert cell["text"] == "1"
 
 
-def test_a_database_locked_beyond_the_busy_timeout_is_a_clear_error(db_path, tmp_path, run, monkeypatch):
-    from tables_app.storage import connection as settings
+def test_an_import_waits_for_another_write_and_fails_only_past_the_limit(db_path, tmp_path, run, monkeypatch):
+    """Issue 17, item 10: a second import waits its turn, says so once, and
+    fails past LOCK_WAIT_SECONDS with one line; nothing changed."""
+    from tables_app.storage import locking
 
-    monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(locking, "LOCK_WAIT_SECONDS", 1.5)
+    before = db_dump(db_path)
     blocker = sqlite3.connect(db_path, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")  # another process is writing
     try:
@@ -130,7 +133,67 @@ def test_a_database_locked_beyond_the_busy_timeout_is_a_clear_error(db_path, tmp
         blocker.execute("ROLLBACK")
         blocker.close()
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert error_lines(result) == "Error: the database is locked by another process (waited 0.2 s); nothing was changed, try again\n"
+    assert result.output.count("Waiting for another process to finish writing the database...\n") == 1
+    assert error_lines(result) == ("Error: the database is locked by another process (waited 1.5 s for its write to end); "
+                                   "nothing was changed, try again\n")
+    assert db_dump(db_path) == before
+
+
+def test_an_import_that_waited_writes_once_the_other_write_ends(db_path, tmp_path, run):
+    import threading
+
+    blocker = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(1.5, lambda: blocker.execute("COMMIT"))
+    release.start()
+    try:
+        result = run("import", str(version(tmp_path, 4, "v4")))
+    finally:
+        release.join()
+        blocker.close()
+    assert result.exit_code == 0, result.output
+    assert "Waiting for another process to finish writing the database..." in result.output
+
+
+def test_lint_and_dry_run_never_take_the_write_lock(db_path, tmp_path, run, monkeypatch):
+    """Issue 17, item 2: a check writes nothing, so it never waits for a writer
+    (a 1 ms busy timeout would fail it at once if it did)."""
+    from tables_app.storage import connection as settings
+
+    monkeypatch.setattr(settings, "BUSY_TIMEOUT_MS", 1)
+    workbook = version(tmp_path, 5, "v5")
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        lint = run("lint", str(workbook))
+        dry = run("import", str(workbook), "--dry-run", "--json")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert lint.exit_code == 0, lint.output
+    assert dry.exit_code == 0, dry.output
+    assert json.loads(dry.stdout)["written"] is False
+
+
+def test_a_write_between_the_check_and_the_lock_is_seen(db_path, tmp_path, run, monkeypatch):
+    """The workbook is checked before the lock is taken; if another process
+    commits in between (here: an import defining the same table), the checks
+    run again under the lock, so its table is not silently taken over."""
+    from tables_app.storage import locking
+
+    mine, theirs = version(tmp_path, 6, "v6"), version(tmp_path, 7, "v7")
+    theirs = theirs.rename(theirs.with_name("theirs.xlsx"))
+    take_lock = locking.begin_immediate
+
+    def someone_else_imports_first(connection, *arguments, **options):  # type: ignore[no-untyped-def]
+        monkeypatch.setattr(locking, "begin_immediate", take_lock)
+        assert run("import", str(theirs)).exit_code == 0
+        take_lock(connection, *arguments, **options)
+
+    monkeypatch.setattr(locking, "begin_immediate", someone_else_imports_first)
+    result = run("import", str(mine))
+    assert result.exit_code == 1
+    assert "is already defined by workbook theirs.xlsx (import with --replace to take it over)" in result.output
 
 
 def test_reads_go_on_while_another_process_writes(db_path, run, monkeypatch):
@@ -166,4 +229,4 @@ def test_an_exclusive_lock_makes_reads_fail_cleanly(db_path, run, monkeypatch):
     if result.exit_code == 0:
         pytest.skip("this SQLite lets WAL readers through an exclusive lock")
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.stderr.startswith("Error: the database is locked by another process")
+    assert result.stderr.startswith(f"Error: {db_path}: the database is locked by another process")

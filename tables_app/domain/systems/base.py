@@ -109,3 +109,6 @@ class System:
     resolve: Callable[[Any, Dice], Resolution]
     dice_order: str  # for --help: the order in which --dice is consumed
     odds: Callable[[Any], Odds] | None = None
+    # n attacks at once for `simulate` (numpy): (params, rng, n) → (outcome indexes, damage) arrays
+    # (domain/systems/vectorised.py); without it, simulate runs ``resolve`` once per attack.
+    sample: Callable[[Any, Any, int], tuple[Any, Any]] | None = None

@@ -18,6 +18,7 @@ from tables_app.domain.dice import Dice, DiceExpression
 from tables_app.domain.counts import as_counts, convolve_counts, dice_counts, power_counts
 from tables_app.domain.distributions import TAIL_CUT, mean
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
+from tables_app.domain.systems.vectorised import by_face, by_value
 
 DIE = 10
 OPTIONS = ("normal", "grapple", "disarm", "shove", "sunder", "trip")
@@ -253,7 +254,37 @@ def resolve(params: D10Pool, dice: Dice) -> Resolution:
         "rolls": rolls, "hits": hit_count, "criticals": sum(roll["critical"] for roll in rolls), "wounds": inflicted,
         "rolled_damage": sum(amounts), "effects": effects, "bonus": bonus, "defense": defense,
     }
-    return Resolution("hit" if hit_count else "miss", dealt, tuple(steps), extras)
+    return Resolution(outcome_of(hit_count), dealt, tuple(steps), extras)
+
+
+def outcome_of(hits: int) -> str:
+    """An attack with at least one hit is a hit, whatever its chains did."""
+    return "hit" if hits else "miss"
+
+
+def sample(params: D10Pool, rng, n: int):  # type: ignore[no-untyped-def]
+    """``resolve`` for n attacks at once (domain/systems/vectorised.py): each die
+    judged per face, the chains rolled on while critical, one damage roll per
+    hit, floored per hit as ``hit_damage`` does."""
+    import numpy as np
+
+    bonus, defense = total_bonus(params), params.defense[1]
+    judged = by_face(lambda die: judge(params, die, bonus, defense), DIE).astype(bool)
+    hit_on, critical_on = judged[:, 0], judged[:, 1]
+    hits = np.zeros(n, dtype=np.int64)
+    for _ in range(params.dice_count):  # each attack die and the chain it starts
+        going = np.arange(n)
+        while going.size:
+            die = rng.integers(1, DIE + 1, going.size)
+            hits[going] += hit_on[die - 1]
+            going = going[critical_on[die - 1]]
+    code = {word: i for i, word in enumerate(SYSTEM.outcomes)}
+    outcome = by_value(lambda count: code[outcome_of(count)], hits)
+    damage = np.zeros(n, dtype=np.int64)
+    if params.option in DEALS_DAMAGE:  # the other options deal none (apply_option)
+        rolled = by_value(hit_damage, params.damage.sample(rng, np.ones(int(hits.sum()), dtype=np.int64)))
+        damage = np.bincount(np.repeat(np.arange(n), hits), weights=rolled, minlength=n).round().astype(np.int64)
+    return outcome, damage
 
 
 # ---------------------------------------------------------------- exact odds
@@ -384,4 +415,5 @@ SYSTEM = System(
     resolve=resolve,
     dice_order="each attack die followed by the chain it starts, then the damage dice of each chain in order",
     odds=odds,
+    sample=sample,
 )

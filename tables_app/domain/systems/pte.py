@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from tables_app.domain.dice import Dice
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds
+from tables_app.domain.systems.vectorised import by_face, codes
 
 DIE = 20
 OUTCOMES = ("miss", "hit", "critical")
@@ -227,6 +228,15 @@ def odds(params: Pte) -> Odds:
     return Odds(outcomes, expected_damage, extras)
 
 
+def sample(params: Pte, rng, n: int):  # type: ignore[no-untyped-def]
+    """``resolve`` for n attacks at once: the d20 is the only die, so each face's
+    outcome and damage are ``resolve_natural``'s, looked up per roll."""
+    code = codes(OUTCOMES)
+    faces = by_face(lambda natural: (lambda r: (code[r.outcome], r.damage))(resolve_natural(params, natural)), DIE)
+    read = faces[rng.integers(1, DIE + 1, n) - 1]
+    return read[:, 0], read[:, 1]
+
+
 SYSTEM = System(
     id="pte",
     title="Pokémon Tabletop Evolution: d20 + accuracy against AC + evasion",
@@ -257,4 +267,5 @@ SYSTEM = System(
     resolve=resolve,
     dice_order="the d20 (accuracy roll)",
     odds=odds,
+    sample=sample,
 )

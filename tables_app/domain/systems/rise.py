@@ -14,6 +14,7 @@ from tables_app.domain.dice import Dice, DiceExpression
 from tables_app.domain.counts import ClampedScale
 from tables_app.domain.distributions import chain, constant, mix, transform, uniform
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
+from tables_app.domain.systems.vectorised import by_face, by_value, codes
 
 DIE = 10
 CRITICAL_MARGIN = 10  # "at least 10 higher than the target's defense"
@@ -34,7 +35,7 @@ class Rise:
 
 def build(values: dict) -> Rise:
     check_bounds(SYSTEM.options, values)
-    damage = dice_option("damage", values["damage"]) if values.get("damage") else None
+    damage = dice_option("damage", values["damage"]) if values.get("damage") is not None else None  # "" is an error
     if damage is not None and any(term.sign < 0 for term in damage.terms):
         # [decision] as in d10-pool: damage dice are added, never subtracted (and exact odds
         # of up to 48 damage rolls mixing added and subtracted dice would take minutes)
@@ -141,6 +142,31 @@ def odds(params: Rise) -> Odds:
     return Odds(outcomes, expected, {"criticals": dict(sorted(criticals.items()))})
 
 
+def sample(params: Rise, rng, n: int):  # type: ignore[no-untyped-def]
+    """``resolve`` for n attacks at once (domain/systems/vectorised.py): the same
+    rules, each read once per face or per distinct value."""
+    import numpy as np
+
+    first_explodes = by_face(lambda face: explodes(params, face, first=True), DIE).astype(bool)
+    later_explodes = by_face(lambda face: explodes(params, face, first=False), DIE).astype(bool)
+    total = rng.integers(1, DIE + 1, n)
+    going = np.flatnonzero(first_explodes[total - 1])
+    while going.size:
+        extra = rng.integers(1, DIE + 1, going.size)
+        total[going] += extra
+        going = going[later_explodes[extra - 1]]
+    code = codes(SYSTEM.outcomes)
+    read = by_value(lambda result: (code[classify(params, result)[0]], classify(params, result)[1]), total + params.accuracy)
+    outcome, criticals = read[:, 0], read[:, 1]
+    damage = np.zeros(n, dtype=np.int64)
+    for word in SYSTEM.outcomes:
+        chosen = outcome == code[word]
+        if deals_damage(params, word) and chosen.any():
+            rolled = params.damage.sample(rng, damage_sets(criticals[chosen]))  # type: ignore[union-attr]
+            damage[chosen] = by_value(damage_scale(params, word), rolled)
+    return outcome, damage
+
+
 SYSTEM = System(
     id="rise",
     title="Rise: 1d10 + accuracy against a defense",
@@ -157,4 +183,5 @@ SYSTEM = System(
     resolve=resolve,
     dice_order="the attack die and its explosions, then the damage dice (each of the 1 + n sets in turn)",
     odds=odds,
+    sample=sample,
 )

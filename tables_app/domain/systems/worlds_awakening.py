@@ -14,6 +14,7 @@ from tables_app.domain.dice import Dice, DiceExpression, combined
 from tables_app.domain.counts import ClampedScale
 from tables_app.domain.distributions import uniform
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
+from tables_app.domain.systems.vectorised import by_face, by_value, codes
 
 DIE = 20
 BOUND = 100  # every bonus, level, defense and CHA: generous for play
@@ -138,6 +139,22 @@ def odds(params: WorldsAwakening) -> Odds:
     return Odds(outcomes, expected, {"opponent_advantage": outcomes["critical_failure"]})
 
 
+def sample(params: WorldsAwakening, rng, n: int):  # type: ignore[no-untyped-def]
+    """``resolve`` for n attacks at once (domain/systems/vectorised.py): the
+    outcome read per face of the d20, the hits' damage rolled, the rest exact."""
+    import numpy as np
+
+    code = codes(SYSTEM.outcomes)
+    if params.support:
+        return np.full(n, code["success"], dtype=np.int64), np.zeros(n, dtype=np.int64)
+    outcome = by_face(lambda natural: code[classify(params, natural)], DIE)[rng.integers(1, DIE + 1, n) - 1]
+    damage = np.zeros(n, dtype=np.int64)
+    damage[outcome == code["critical"]] = critical_total(params)
+    hits = outcome == code["hit"]
+    damage[hits] = combined(params.damage).sample(rng, np.ones(int(hits.sum()), dtype=np.int64))
+    return outcome, by_value(NEVER_HEALS, damage)
+
+
 SYSTEM = System(
     id="worlds-awakening",
     title="Worlds Awakening: d20 + characteristic + bonuses against Def PHY or Def MAG",
@@ -156,4 +173,5 @@ SYSTEM = System(
     resolve=resolve,
     dice_order="the d20, then the damage dice of each expression in order (none on a critical, whose dice are maximal)",
     odds=odds,
+    sample=sample,
 )

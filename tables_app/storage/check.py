@@ -1,0 +1,128 @@
+"""What is wrong with a database: ``tables db check``, and the diagnosis of
+an error met while reading or writing one.
+
+The checks: SQLite's own (``PRAGMA integrity_check``, or ``quick_check``),
+references to rows that do not exist (``PRAGMA foreign_key_check``), the
+tables and columns against the ones the models define, the recorded schema
+version against SCHEMA_HEAD, and values of the wrong type in number columns
+(SQLite stores text in an INTEGER column without complaint). Each finding is
+one sentence.
+
+SQLAlchemy is imported here for the models' tables: this module runs only
+when asked (``db check``) or when something has already gone wrong.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tables_app.errors import DatabaseFault
+from tables_app.storage.faults import CHECK, SCHEMA_HEAD, UNCHANGED, broken_references, fault_problem
+
+LIMIT = 100  # findings of one kind, at most (integrity_check's own default)
+
+
+def expected_tables() -> dict[str, dict[str, type]]:
+    """Table → column → Python type of its values, as the models define them (and alembic_version)."""
+    from tables_app.storage.models import metadata
+
+    tables: dict[str, dict[str, type]] = {"alembic_version": {"version_num": str}}
+    for table in metadata.sorted_tables:
+        columns = {}
+        for column in table.columns:
+            try:
+                columns[column.name] = column.type.python_type
+            except NotImplementedError:
+                columns[column.name] = object
+        tables[table.name] = columns
+    return tables
+
+
+def integrity_problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
+    pragma = "quick_check" if quick else "integrity_check"
+    found = []
+    for (line,) in connection.execute(f"PRAGMA {pragma}({LIMIT})"):
+        if line != "ok":
+            found.extend(f"damaged: {part.strip()}" for part in str(line).splitlines()
+                         if part.strip() and not part.startswith("*** in database"))
+    return found
+
+
+def schema_problems(connection: sqlite3.Connection) -> list[str]:
+    """The models' tables and columns that are missing, and the schema version."""
+    expected = expected_tables()
+    present = {name for (name,) in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    found = []
+    for table, columns in expected.items():
+        if table not in present:
+            found.append(f"table {table} is missing")
+            continue
+        have = [row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (table,))]
+        found.extend(f"table {table} has no column {column}" for column in columns if column not in have)
+    # A user's own tables, views, triggers and indexes are theirs to keep (the migrations keep them too).
+    if "alembic_version" in present:
+        versions = [row[0] for row in connection.execute("SELECT version_num FROM alembic_version").fetchmany(LIMIT)]
+        if not versions:
+            found.append("alembic_version is empty: the schema version is not recorded")
+        elif len(versions) > 1:
+            found.append(f"alembic_version holds {len(versions)} schema versions ({', '.join(map(str, versions))}) where it holds one")
+        elif versions[0] != SCHEMA_HEAD:
+            found.append(f"the schema is version {versions[0]}, not the newest ({SCHEMA_HEAD}): run: tables db upgrade")
+    return found
+
+
+def type_problems(connection: sqlite3.Connection) -> list[str]:
+    """Values that are not numbers in the number columns (and not text in none)."""
+    allowed = {int: ("integer",), bool: ("integer",), float: ("integer", "real")}
+    present = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    found = []
+    for table, columns in expected_tables().items():
+        if table not in present:
+            continue
+        have = {row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (table,))}
+        for column, kind in columns.items():
+            if kind not in allowed or column not in have:
+                continue
+            types = ", ".join(f"'{name}'" for name in (*allowed[kind], "null"))
+            count, rowid, value = connection.execute(
+                f'SELECT count(*), min(rowid), (SELECT "{column}" FROM "{table}" WHERE typeof("{column}") NOT IN ({types}) ORDER BY rowid LIMIT 1) '
+                f'FROM "{table}" WHERE typeof("{column}") NOT IN ({types})').fetchone()
+            if count:
+                what = "a whole number" if kind in (int, bool) else "a number"
+                more = f" (and {count - 1} more rows)" if count > 1 else ""
+                found.append(f"{table} row {rowid}: {column} holds {value!r} where {what} belongs{more}")
+    return found
+
+
+def problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
+    """Every finding, one sentence each; [] for a sound database.
+
+    A check that SQLite cannot run (the file is not a database, or too
+    damaged to read) is a finding, and the checks after it are skipped.
+    """
+    found: list[str] = []
+    for check in (lambda: integrity_problems(connection, quick), lambda: broken_references(connection, LIMIT),
+                  lambda: schema_problems(connection), lambda: type_problems(connection)):
+        try:
+            found.extend(check())
+        except sqlite3.DatabaseError as exc:
+            problem = fault_problem(exc)
+            found.append(problem.split(f"; {UNCHANGED}")[0] if problem else f"cannot be checked: {exc}")
+            break
+    return found
+
+
+def diagnose(connection: sqlite3.Connection, path: Path | str) -> DatabaseFault | None:
+    """After an unexpected error: what a quick check finds wrong in the
+    database, as one DatabaseFault; None if it finds nothing (the error was
+    a bug, not the database's) or cannot run."""
+    try:
+        found = problems(connection, quick=True)
+    except Exception:  # noqa: BLE001 — the diagnosis must never hide the error it diagnoses
+        return None
+    if not found:
+        return None
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return DatabaseFault(path, f"the database is damaged or was changed by hand: {found[0]}{more}; {UNCHANGED}; {CHECK}")

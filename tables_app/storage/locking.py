@@ -1,0 +1,72 @@
+"""The write lock: taken late, waited for in turn, and never taken by a check.
+
+An import reads, interprets and checks its workbooks against a read snapshot
+(which in WAL mode blocks no one), then takes the write lock with BEGIN
+IMMEDIATE only to write. ``PRAGMA data_version`` on the same connection says
+whether another process committed in between; if it did, the checks are
+done again under the lock. A second import waits its turn (``on_wait`` is
+told how long it has waited, so the command can say so) and fails only past
+LOCK_WAIT_SECONDS. A dry run (`tables lint`, `import --dry-run`) works on a
+private in-memory copy of the database and never takes the lock at all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tables_app.errors import DatabaseError
+from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect
+
+LOCK_WAIT_SECONDS = 120  # how long an import waits for another one's write (docs/security.md)
+SLICE_MS = 250  # the busy timeout of one try: how often a waiting import says so
+
+
+def data_version(connection: sqlite3.Connection) -> int:
+    """Changes when another connection commits (compare on the same connection)."""
+    return connection.execute("PRAGMA data_version").fetchone()[0]
+
+
+def begin_immediate(connection: sqlite3.Connection, on_wait: Callable[[float], None] | None = None,
+                    limit: float | None = None) -> None:
+    """BEGIN IMMEDIATE: the write lock, waiting up to ``limit`` seconds
+    (LOCK_WAIT_SECONDS) while another process holds it; ``on_wait(seconds
+    waited)`` after each try."""
+    limit = LOCK_WAIT_SECONDS if limit is None else limit
+    started = time.monotonic()
+    connection.execute(f"PRAGMA busy_timeout = {SLICE_MS}")
+    try:
+        while True:
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                waited = time.monotonic() - started
+                if waited >= limit:
+                    raise DatabaseError(f"the database is locked by another process (waited {limit:g} s for its write "
+                                        "to end); nothing was changed, try again") from None
+                if on_wait is not None:
+                    on_wait(waited)
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+@contextmanager
+def private_copy(path: Path) -> Iterator[sqlite3.Connection]:
+    """The database copied into memory (one consistent read of the file),
+    for work that must see the import's effect but never write the file."""
+    source = connect(path)
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        source.backup(copy)
+        source.close()
+        copy.execute("PRAGMA foreign_keys = ON")
+        yield copy
+    finally:
+        source.close()
+        copy.close()
