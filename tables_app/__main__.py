@@ -1,3 +1,26 @@
-from tables_app.cli import main
+"""`python -m tables_app` and the `tables` console script.
 
-main()
+Ctrl-C while the command's modules are still loading (its first ~0.1 s) is
+the same one line and exit code 130 as Ctrl-C during the command itself
+(cli.py), never Python's traceback: only this module and tables_app/__init__
+are loaded before the handler is in place.
+"""
+
+from __future__ import annotations
+
+import sys
+
+INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+def main() -> None:
+    try:
+        from tables_app.cli import main as command
+    except KeyboardInterrupt:
+        sys.stderr.write("Error: interrupted (Ctrl-C)\n")
+        raise SystemExit(INTERRUPTED) from None
+    command()
+
+
+if __name__ == "__main__":
+    main()

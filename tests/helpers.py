@@ -233,3 +233,23 @@ def reexported(run, workbook: Path, folder: Path, ruleset: str) -> Path:  # type
     again = folder / "again.xlsx"
     ok(run("export", "-o", str(again), "--ruleset", ruleset, db=fresh))
     return again
+
+
+def refused(path: Path) -> str:
+    """The one-line refusal reading ``path`` gives (fails the test if it reads)."""
+    import pytest
+
+    from tables_app.errors import WorkbookInvalid
+    from tables_app.sheets.read import read_workbook
+
+    with pytest.raises(WorkbookInvalid) as caught:
+        read_workbook(path)
+    return str(caught.value)
+
+
+def workbook_problems(path: Path) -> list[str]:
+    """What the interpreter finds in the workbook at ``path``, one line each."""
+    from tables_app.sheets.parse import interpret
+    from tables_app.sheets.read import read_workbook
+
+    return [str(p) for p in interpret(read_workbook(path)).problems]

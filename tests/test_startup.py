@@ -100,3 +100,19 @@ def test_imports_and_removals_write_without_the_orm(db_path, write_workbook, run
     assert set(report["heavy"]) & set(ORM) == set()
     with sqlite3.connect(db_path) as connection:
         assert connection.execute("SELECT count(*) FROM workbook WHERE file_name = 'mini.xlsx'").fetchone() == (written,)
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(monkeypatch, capsys):
+    """The console script's entry catches Ctrl-C during the imports too (the
+    command's own handler, in cli.py, is not in place yet then)."""
+    from tables_app import __main__ as entry
+
+    class Loading:
+        def __getattr__(self, name: str) -> object:
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "tables_app.cli", Loading())
+    with pytest.raises(SystemExit) as stopped:
+        entry.main()
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "Error: interrupted (Ctrl-C)\n"

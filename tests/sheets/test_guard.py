@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import build_workbook, rewrite
+from helpers import build_workbook, refused, rewrite
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets import guard
@@ -17,11 +17,6 @@ from tables_app.sheets.read import read_workbook
 
 GOOD = {"F": [["Kind", "fumble"], ["Name", "Oops"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]]}
 
-
-def refused(path) -> str:
-    with pytest.raises(WorkbookInvalid) as caught:
-        read_workbook(path)
-    return str(caught.value)
 
 
 @pytest.fixture

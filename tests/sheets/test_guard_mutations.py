@@ -5,7 +5,9 @@ unknown compression method or zip version once gave tracebacks)."""
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import struct
 import zipfile
 
@@ -130,3 +132,102 @@ def test_a_zip_file_that_lists_the_workbook_but_whose_part_is_missing_data(workb
         names = source.namelist()
     assert SHEET.decode() in names
     assert _patched(workbook, tmp_path, lambda d: d.__delitem__(slice(len(d) // 2, len(d) - 200))).startswith("book.xlsx: ")
+
+
+# Whole imports of damaged exports (issue 17's "done when"): every mutant of
+# an exported workbook imports or is refused with one line, in bounded time,
+# and a refused import leaves the database exactly as it was. The suite runs
+# a few; a long run by hand:
+#   TABLES_FUZZ_MUTANTS=2000 pytest -q -s tests/sheets/test_guard_mutations.py -k exports
+MUTANTS = int(os.environ.get("TABLES_FUZZ_MUTANTS", "24"))
+SEED = int(os.environ.get("TABLES_FUZZ_SEED", "2647"))
+
+
+SNIPPETS = [b"<", b">", b"&", b"&amp;", b'"', b"</row>", b"<row>", b'<c r="XFD1048576"><v>1</v></c>', b'<c t="e"><v>#N/A</v></c>',
+            b'<f>1+1</f>', b'hidden="1"', b'<mergeCell ref="A1:C9"/>', b"\x00", b"\xff\xfe", b"<!DOCTYPE x>", b"99999999999999999999",
+            b"\xe2\x88\x91", b'r="A0"', b' t="s"', b"<v>-1</v>", b"<v>1e308</v>"]
+
+
+HOSTILE_TEXT = [b"", b"-", b"0", b"-1", b"1e308", b"NaN", b"inf", b"99999999999999999999", b"7.5", b"#N/A", b"16 Zz",
+                b"1-2-3", b"\xe2\x80\x94", b"\xef\xbc\x91\xef\xbc\x96", b"x" * 3000, b"&#1;", b"&lt;b&gt;", b"2024-01-01",
+                b"\xe1\x8d\xa9", b" ", b"200-100", b"Kind", b"attack", b"critical"]
+
+
+def part_mutants(data: bytes, seed: int, count: int):  # type: ignore[no-untyped-def]
+    """Mutants made inside the zip: one part's XML changed, the zip written
+    whole again (so the damage reaches the parsers, not only zip's CRC check);
+    every other one a damaged file, as ``mutants``."""
+    import io
+
+    rng = random.Random(seed)
+    files = mutants(data, seed + 1, count)
+    with zipfile.ZipFile(io.BytesIO(data)) as source:
+        parts = {item.filename: source.read(item.filename) for item in source.infolist()}
+    names = sorted(parts)
+    for n in range(count):
+        if n % 2:
+            yield next(files)
+            continue
+        name = rng.choice([p for p in names if p.startswith("xl/worksheets/")] if rng.random() < 0.7 else names)
+        body = bytes(parts[name])
+        for _ in range(rng.randint(1, 4)):  # edits at element edges, so most mutants stay XML and reach the reader
+            edges = [m.end() for m in re.finditer(rb">", body)] or [0]
+            at = rng.choice(edges)
+            end = body.find(b"<", at)
+            end = len(body) if end < 0 else end
+            match rng.randrange(4):
+                case 0:  # an element or text inserted
+                    body = body[:at] + rng.choice(SNIPPETS) + body[at:]
+                case 1:  # a value or text replaced
+                    body = body[:at] + rng.choice(HOSTILE_TEXT) + body[end:]
+                case 2:  # a cell dropped
+                    cell = re.search(rb"<c [^>]*>.*?</c>", body[at:], re.S)
+                    if cell:
+                        body = body[:at + cell.start()] + body[at + cell.end():]
+                case 3:  # a row repeated
+                    row = re.search(rb"<row [^>]*>.*?</row>", body[at:], re.S)
+                    if row:
+                        body = body[:at + row.end()] + row.group() * rng.randint(1, 5) + body[at + row.end():]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+            for other in names:
+                target.writestr(other, body if other == name else parts[other])
+        yield out.getvalue()
+
+
+def test_damaged_exports_import_or_change_nothing(tmp_path, bundled_db_template):
+    import shutil
+    import time
+
+    from click.testing import CliRunner
+    from helpers import db_dump
+
+    from tables_app.cli import cli
+
+    runner = CliRunner(env={"COLUMNS": "10000"})
+    database = tmp_path / "tables.db"
+    shutil.copyfile(bundled_db_template, database)
+    export = tmp_path / "export.xlsx"
+    assert runner.invoke(cli, ["--db", str(database), "export", "-o", str(export)]).exit_code == 0
+    before = db_dump(database)
+    seen = {0: 0, 1: 0}
+    slowest = 0.0
+    for n, mutant in enumerate(part_mutants(export.read_bytes(), seed=SEED, count=MUTANTS)):
+        path = tmp_path / f"mutant{n}.xlsx"
+        path.write_bytes(mutant)
+        started = time.monotonic()
+        result = runner.invoke(cli, ["--db", str(database), "import", str(path), "--replace"])
+        slowest = max(slowest, time.monotonic() - started)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (n, result.exception)
+        assert result.exit_code in (0, 1) and "Traceback" not in result.output, (n, result.output[-400:])
+        if result.exit_code == 1:
+            assert db_dump(database) == before, n  # a refusal changes nothing
+        else:  # a harmless mutation: put the database back for the next one
+            shutil.copyfile(bundled_db_template, database)
+            assert runner.invoke(cli, ["--db", str(database), "import", str(export), "--replace"]).exit_code in (0,)
+            before = db_dump(database)
+        seen[result.exit_code] += 1
+        path.unlink()
+    print(f"\n{MUTANTS} damaged exports (seed {SEED}): {seen[0]} imported, {seen[1]} refused, "
+          f"slowest {slowest:.2f} s")
+    assert seen[1] > 0 and (MUTANTS < 20 or seen[0] > 0)  # the mutations bite, and some are harmless

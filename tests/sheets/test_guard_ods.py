@@ -11,7 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import MINI_FUMBLE, build_workbook, db_dump, error_lines
+from helpers import MINI_FUMBLE, build_workbook, db_dump, error_lines, refused
+from helpers import workbook_problems as problems
 from ods_files import MANIFEST, STYLES, content_xml, package, write_ods, xlsx_to_ods
 
 from tables_app.errors import WorkbookInvalid
@@ -25,14 +26,6 @@ GOOD = {"F": [["Kind", "fumble"], ["Name", "Oops"], [], ["Roll", "Text"], ["1-50
 BEYOND = "is beyond what the importer reads (5,000 rows, 64 columns)"
 
 
-def refused(path: Path) -> str:
-    with pytest.raises(WorkbookInvalid) as caught:
-        read_workbook(path)
-    return str(caught.value)
-
-
-def problems(path: Path) -> list[str]:
-    return [str(p) for p in interpret(read_workbook(path)).problems]
 
 
 def attack(*rows):  # type: ignore[no-untyped-def]

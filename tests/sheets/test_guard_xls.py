@@ -10,7 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, build_workbook, db_dump, error_lines
+from helpers import (MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, build_workbook, db_dump,
+                     error_lines, refused)
+from helpers import workbook_problems as problems
 from xls_files import (ErrorValue, error_formula, insert_in_sheet, number, read_stream, records, replace_in_sheet, replace_stream,
                        write_records, write_xls, xlsx_to_xls)
 
@@ -25,14 +27,6 @@ PASSWORD = "the workbook is password-protected; remove the password (save a copy
 BEYOND = "is beyond what the importer reads (5,000 rows, 64 columns)"
 
 
-def refused(path: Path) -> str:
-    with pytest.raises(WorkbookInvalid) as caught:
-        read_workbook(path)
-    return str(caught.value)
-
-
-def problems(path: Path) -> list[str]:
-    return [str(p) for p in interpret(read_workbook(path)).problems]
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets.guard.common import MAX_COLUMNS, MAX_FILE_BYTES, MAX_ROWS, Inspection, SheetLayout, refuse
+from tables_app.sheets.values import column_letter
 
 PASSWORD = "the workbook is password-protected; remove the password (save a copy without it) and import that"
 BIFF5 = "an Excel 5.0/95 workbook; save it as .xlsx"
@@ -289,14 +290,14 @@ def _walk_sheet(stream: bytes, sheet: _Sheet, name: str) -> int:
 
 def _check_cell(name: str, title: str, row: int, column: int) -> None:
     if row > MAX_ROWS or column > MAX_COLUMNS:
-        where = f"{_column_letter(column)}{row}"
+        where = f"{column_letter(column)}{row}"
         raise refuse(name, f"a cell at {where} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)",
                      title, where)
 
 
 def _error_text(code: int, title: str, row: int, column: int) -> str:
     if code not in ERROR_TEXTS:
-        raise _Corrupt(f"unknown error code 0x{code:02X} at {_column_letter(column + 1)}{row + 1}", title)
+        raise _Corrupt(f"unknown error code 0x{code:02X} at {column_letter(column + 1)}{row + 1}", title)
     return ERROR_TEXTS[code]
 
 
@@ -309,7 +310,7 @@ def _dimensions(data: bytes, name: str, title: str) -> None:
         raise _Corrupt(f"a DIMENSIONS record of {len(data)} bytes", title)
     # the last row and column are stored one past the used area: 0-based + 1 is the 1-based number
     if last_row > MAX_ROWS or last_column > MAX_COLUMNS:
-        corner = f"{_column_letter(max(last_column, 1))}{max(last_row, 1)}"
+        corner = f"{column_letter(max(last_column, 1))}{max(last_row, 1)}"
         raise refuse(name, f"the sheet claims cells up to {corner}; the importer reads at most {MAX_ROWS:,} rows and "
                            f"{MAX_COLUMNS} columns", title)
     if first_row > last_row or first_column > last_column:
@@ -330,11 +331,3 @@ def _merged_cells(data: bytes, name: str, title: str, merged: set[tuple[int, int
         merged.add((low_row, low_column, high_row, high_column))
         if len(merged) > MAX_MERGED:
             raise refuse(name, f"more than {MAX_MERGED:,} merged ranges; unmerge them", title)
-
-
-def _column_letter(index: int) -> str:
-    letters = ""
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
