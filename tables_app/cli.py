@@ -25,7 +25,7 @@ import click  # noqa: E402
 
 from tables_app import __version__  # noqa: E402
 from tables_app.domain import kinds  # noqa: E402
-from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid  # noqa: E402
+from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_json  # noqa: E402
 
 
 class Failure(click.ClickException):
@@ -67,27 +67,34 @@ class Interrupted(click.ClickException):
         click.echo(f"{start}Error: {self.message}", err=True)
 
 
-def error_json(message: str, **located: Any) -> dict:
-    """The content of ``{"error": ...}`` (docs/cli.md, "Exit codes and errors")."""
-    return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
+def error_of(exc: click.ClickException) -> dict:
+    """The ``{"error": ...}`` content of a failure, as ``--json`` prints it (and the HTTP API answers it)."""
+    return getattr(exc, "error", None) or error_json(exc.format_message())
 
 
 class Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except WorkbookInvalid as exc:
-            first = exc.problems[0].as_json() if exc.problems else {}
-            first.pop("message", None)
-            raise Failure([str(p) for p in exc.problems] or [str(exc)],
-                          {**first, "problems": [p.as_json() for p in exc.problems]}) from None
-        except UsageMistake as exc:
-            raise click.UsageError(str(exc), ctx=_leaf_context(ctx)) from None
         except TablesError as exc:
-            suggestions = list(getattr(exc, "suggestions", None) or [])
-            raise Failure([str(exc)], {"suggestions": suggestions} if suggestions else None) from None
+            raise click_error(exc, ctx) from None
         except KeyboardInterrupt:
             raise Interrupted() from None
+
+
+def click_error(exc: TablesError, ctx: click.Context) -> click.ClickException:
+    """A library error as the CLI reports it: a usage mistake is Click's
+    usage error (exit 2), anything else a Failure (exit 1) with its JSON
+    error object. The HTTP API (api.py) answers with the same object."""
+    if isinstance(exc, WorkbookInvalid):
+        first = exc.problems[0].as_json() if exc.problems else {}
+        first.pop("message", None)
+        return Failure([str(p) for p in exc.problems] or [str(exc)],
+                       {**first, "problems": [p.as_json() for p in exc.problems]})
+    if isinstance(exc, UsageMistake):
+        return click.UsageError(str(exc), ctx=_leaf_context(ctx))
+    suggestions = list(getattr(exc, "suggestions", None) or [])
+    return Failure([str(exc)], {"suggestions": suggestions} if suggestions else None)
 
 
 def _leaf_context(ctx: click.Context) -> click.Context:
@@ -116,7 +123,7 @@ class RootGroup(Group):
             returned = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
             if "--json" in argv and not getattr(exc, "reported", False):
-                emit_json({"error": getattr(exc, "error", None) or error_json(exc.format_message())})
+                emit_json({"error": error_of(exc)})
             exc.show()
             sys.exit(exc.exit_code)
         except click.Abort as exc:
@@ -211,6 +218,19 @@ def _features(_ctx: click.Context, _param: click.Parameter, values: tuple[str, .
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+
+PRINTING = ("as_json", "plot_file")  # parameters about printing the answer, not about the answer
+
+
+def answers(data: Callable[..., dict]):  # type: ignore[no-untyped-def]
+    """Mark a command whose answer is ``data(database, **params)``, ``params``
+    being its parameters but PRINTING: the command prints that dict (its
+    ``--json`` is exactly it), the HTTP API (api.py) returns it, and both
+    take their options through the command's own Click parameters."""
+    def mark(command: click.Command) -> click.Command:
+        command.data = data  # type: ignore[attr-defined]
+        return command
+    return mark
 
 
 @click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -331,15 +351,43 @@ def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, strict: 
 force_option = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 
 
+EXPORT_FORMATS = ("xlsx", "foundry")
+
+
+def _export_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """-o of export: an .xlsx file, never a directory (checked as ever), or with --format foundry a directory."""
+    if value is None or ctx.params.get("export_format", "xlsx") != "xlsx":
+        return value
+    return click.Path(dir_okay=False).convert(value, param, ctx)
+
+
 @cli.command()
-@click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False), help="The .xlsx file to write.")
+@click.option("--format", "export_format", type=click.Choice(EXPORT_FORMATS), default="xlsx", show_default=True, is_eager=True,
+              help="xlsx: the import format; foundry: Foundry VTT RollTable and JournalEntry JSON, a file each (docs/foundry.md).")
+@click.option("-o", "--output", "path", required=True, type=click.Path(), callback=_export_output,
+              help="The .xlsx file to write (--format foundry: the directory, made if missing).")
 @click.argument("names", nargs=-1)
 @ruleset_option
 @force_option
 @json_option
 @click.pass_context
-def export(ctx: click.Context, path: str, names: tuple[str, ...], ruleset: str | None, force: bool, as_json: bool) -> None:
-    """Write tables, weapons and creatures (all, or the NAMES given; RULESET:NAME) to .xlsx in the import format."""
+def export(ctx: click.Context, export_format: str, path: str, names: tuple[str, ...], ruleset: str | None, force: bool,
+           as_json: bool) -> None:
+    """Write tables, weapons and creatures (all, or the NAMES given; RULESET:NAME) to .xlsx in the import format,
+    or (--format foundry) the tables as Foundry VTT documents."""
+    if export_format == "foundry":
+        from tables_app.services.foundry import export_foundry
+
+        data = export_foundry(database_of(ctx), path, names, ruleset=ruleset, force=force)
+        if as_json:
+            emit_json(data)
+            return
+        tables = [f"{n} {_plural(k, n)}" for k, n in data["tables"].items() if n]
+        plurals = {"RollTable": "RollTables", "JournalEntry": "JournalEntries"}
+        documents = ", ".join(f"{n} {kind if n == 1 else plurals[kind]}" for kind, n in data["documents"].items() if n)
+        files = len(data["written"])
+        say(f"Wrote {files} file{'' if files == 1 else 's'} to {path}: {', '.join(tables)} ({documents})")
+        return
     from tables_app.services import authoring
 
     data = authoring.export(database_of(ctx), path, names, ruleset=ruleset, force=force)
@@ -422,6 +470,13 @@ def example(name: str | None, as_json: bool) -> None:
     emit_json({"name": name, "path": path}) if as_json else click.echo(path)
 
 
+def list_data(database, kind: str | None = None, ruleset: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+    from tables_app.services.lookups import list_items
+
+    return list_items(database, kind.lower() if kind else None, ruleset)
+
+
+@answers(list_data)
 @cli.command("list")
 @click.argument("kind", required=False, type=LIST_CHOICES)
 @ruleset_option
@@ -429,14 +484,19 @@ def example(name: str | None, as_json: bool) -> None:
 @click.pass_context
 def list_command(ctx: click.Context, kind: str | None, ruleset: str | None, as_json: bool) -> None:
     """List tables, weapons, creatures or rulesets with where they came from."""
-    from tables_app.services.lookups import list_items
-
-    output(list_items(database_of(ctx), kind.lower() if kind else None, ruleset), as_json, lambda render: render.listings)
+    output(list_data(database_of(ctx), kind, ruleset), as_json, lambda render: render.listings)
 
 
 SHOW_CHOICES = click.Choice(kinds.show_words(), case_sensitive=False)
 
 
+def show_data(database, kind: str, name: str, ruleset: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+    from tables_app.services import lookups
+
+    return lookups.show(database, kind.lower(), name, ruleset)
+
+
+@answers(show_data)
 @cli.command()
 @click.argument("kind", type=SHOW_CHOICES)
 @click.argument("name", shell_complete=names("shown"))
@@ -445,9 +505,7 @@ SHOW_CHOICES = click.Choice(kinds.show_words(), case_sensitive=False)
 @click.pass_context
 def show(ctx: click.Context, kind: str, name: str, ruleset: str | None, as_json: bool) -> None:
     """Show a whole table (as a grid), a weapon or a creature (NAME may be RULESET:NAME)."""
-    from tables_app.services import lookups
-
-    output(lookups.show(database_of(ctx), kind.lower(), name, ruleset), as_json, lambda render: render.shown)
+    output(show_data(database_of(ctx), kind, name, ruleset), as_json, lambda render: render.shown)
 
 
 @cli.group()
@@ -455,6 +513,13 @@ def query() -> None:
     """Look up one cell or entry of a table."""
 
 
+def query_attack_data(database, table: str, result: int, armor: str, ruleset: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+    from tables_app.services import lookups
+
+    return lookups.query_attack(database, table, result, armor, ruleset)
+
+
+@answers(query_attack_data)
 @query.command("attack", context_settings={"ignore_unknown_options": True})  # RESULT may be negative: -5, not an option
 @click.argument("table", shell_complete=names("attack"))
 @click.argument("result", type=click.IntRange(-1_000_000, 1_000_000))
@@ -464,11 +529,17 @@ def query() -> None:
 @click.pass_context
 def query_attack(ctx: click.Context, table: str, result: int, armor: str, ruleset: str | None, as_json: bool) -> None:
     """The cell of TABLE at RESULT in the ARMOR column."""
+    output(query_attack_data(database_of(ctx), table, result, armor, ruleset), as_json, lambda render: render.attack_cell)
+
+
+def query_critical_data(database, table: str, roll: int, severity: str | None = None,  # type: ignore[no-untyped-def]
+                        features: tuple[str, ...] = (), column: str | None = None, ruleset: str | None = None) -> dict:
     from tables_app.services import lookups
 
-    output(lookups.query_attack(database_of(ctx), table, result, armor, ruleset), as_json, lambda render: render.attack_cell)
+    return lookups.query_critical(database, table, roll, severity, features, ruleset, column)
 
 
+@answers(query_critical_data)
 @query.command("critical", context_settings={"ignore_unknown_options": True})  # ROLL -5 is a roll, not an option
 @click.argument("table", shell_complete=names("critical"))
 @click.argument("roll", type=int)
@@ -483,12 +554,18 @@ def query_attack(ctx: click.Context, table: str, result: int, armor: str, rulese
 def query_critical(ctx: click.Context, table: str, roll: int, severity: str | None, features: tuple[str, ...],
                    column: str | None, ruleset: str | None, as_json: bool) -> None:
     """The entry of critical TABLE (name or code) for a natural d100 ROLL."""
-    from tables_app.services import lookups
-
-    output(lookups.query_critical(database_of(ctx), table, roll, severity, features, ruleset, column), as_json,
+    output(query_critical_data(database_of(ctx), table, roll, severity, features, column, ruleset), as_json,
            lambda render: render.entry_result)
 
 
+def query_fumble_data(database, table: str, roll: int, modifier: int = 0, column: str | None = None,  # type: ignore[no-untyped-def]
+                      ruleset: str | None = None) -> dict:
+    from tables_app.services import lookups
+
+    return lookups.query_fumble(database, table, roll, modifier, ruleset, column)
+
+
+@answers(query_fumble_data)
 @query.command("fumble", context_settings={"ignore_unknown_options": True})
 @click.argument("table", shell_complete=names("fumble"))
 @click.argument("roll", type=int)
@@ -501,9 +578,7 @@ def query_critical(ctx: click.Context, table: str, roll: int, severity: str | No
 def query_fumble(ctx: click.Context, table: str, roll: int, modifier: int, column: str | None, ruleset: str | None,
                  as_json: bool) -> None:
     """The entry of fumble TABLE for a natural d100 ROLL."""
-    from tables_app.services import lookups
-
-    output(lookups.query_fumble(database_of(ctx), table, roll, modifier, ruleset, column), as_json,
+    output(query_fumble_data(database_of(ctx), table, roll, modifier, column, ruleset), as_json,
            lambda render: render.entry_result)
 
 
@@ -644,20 +719,25 @@ def seed_or_dice(options: dict[str, Any]) -> tuple[int | None, tuple[int, ...] |
     return seed, forced
 
 
+def resolve_table_data(database, **options: Any) -> dict:  # type: ignore[no-untyped-def]
+    from tables_app.services import attacks
+
+    seed, forced = seed_or_dice(options)
+    weapon, target, rest = table_attack(options)
+    return attacks.resolve(database, weapon, target, seed=seed, forced=forced, **rest)
+
+
+@answers(resolve_table_data)
 @resolve.command("table")
 @table_options
 @dice_options
 @json_option
 @click.pass_context
-def resolve_table(ctx: click.Context, **options: Any) -> None:
+def resolve_table(ctx: click.Context, as_json: bool, **options: Any) -> None:
     """Resolve one attack on the d100 tables (docs/table-system.md)."""
-    from tables_app.services import attacks
-
-    seed, forced = seed_or_dice(options)
-    weapon, target, rest = table_attack(options)
-    data = attacks.resolve(database_of(ctx), weapon, target, seed=seed, forced=forced, **rest)
+    data = resolve_table_data(database_of(ctx), **options)
     warn_unused(data)
-    output(data, options["as_json"], lambda render: render.attack)
+    output(data, as_json, lambda render: render.attack)
 
 
 @cli.group(cls=OddsGroup)
@@ -676,15 +756,9 @@ def plot_option(command):  # type: ignore[no-untyped-def]
                         help="Draw the odds to a PNG file (needs the plot extra).")(command)
 
 
-@odds.command("table")
-@table_options
-@click.option("--sweep-cmb", metavar="A:B[:STEP]", help="Odds for every CMB from A to B, in every armor column.")
-@click.option("--sweep-def", metavar="A:B[:STEP]", help="Odds for every DEF from A to B, in every armor column.")
-@plot_option
-@json_option
-@click.pass_context
-def odds_table(ctx: click.Context, **options: Any) -> None:
-    """Exact odds of one attack on the d100 tables, or a sweep over CMB or DEF."""
+def odds_table_data(database, progress: bool = False, **options: Any) -> dict:  # type: ignore[no-untyped-def]
+    """The odds, or a sweep's grid (``"sweep"`` in the answer); ``progress``:
+    a bar on a terminal's stderr while a large sweep is computed."""
     from tables_app.services import exact_odds
 
     weapon, target, rest = table_attack(options)
@@ -692,16 +766,27 @@ def odds_table(ctx: click.Context, **options: Any) -> None:
         raise click.UsageError("sweep one of --sweep-cmb and --sweep-def at a time")
     axis = "cmb" if options["sweep_cmb"] else "def" if options["sweep_def"] else None
     if axis:
-        from tables_app.progress import progress_bar
+        bar = None
+        if progress:
+            from tables_app.progress import progress_bar as bar
+        return exact_odds.table_sweep(database, weapon, target, axis, options["sweep_cmb"] or options["sweep_def"],
+                                      progress_bar=bar, **rest)
+    return exact_odds.table(database, weapon, target, **rest)
 
-        data = exact_odds.table_sweep(database_of(ctx), weapon, target, axis, options["sweep_cmb"] or options["sweep_def"],
-                                        progress_bar=progress_bar, **rest)
-        view = lambda render: render.sweep  # noqa: E731
-    else:
-        data = exact_odds.table(database_of(ctx), weapon, target, **rest)
-        view = lambda render: render.odds  # noqa: E731
-    draw(options["plot_file"], data)
-    output(data, options["as_json"], view)
+
+@answers(odds_table_data)
+@odds.command("table")
+@table_options
+@click.option("--sweep-cmb", metavar="A:B[:STEP]", help="Odds for every CMB from A to B, in every armor column.")
+@click.option("--sweep-def", metavar="A:B[:STEP]", help="Odds for every DEF from A to B, in every armor column.")
+@plot_option
+@json_option
+@click.pass_context
+def odds_table(ctx: click.Context, as_json: bool, plot_file: str | None, **options: Any) -> None:
+    """Exact odds of one attack on the d100 tables, or a sweep over CMB or DEF."""
+    data = odds_table_data(database_of(ctx), progress=True, **options)
+    draw(plot_file, data)
+    output(data, as_json, (lambda render: render.sweep) if "sweep" in data else (lambda render: render.odds))
 
 
 MAX_SIMULATED = 100_000_000
@@ -787,28 +872,33 @@ def system_options(system) -> list[click.Option]:  # type: ignore[no-untyped-def
 
 
 def formula_resolve_command(system) -> click.Command:  # type: ignore[no-untyped-def]
-    def run(**values: Any) -> None:
+    def resolve_data(_database, **values: Any) -> dict:  # type: ignore[no-untyped-def]
         from tables_app.services import formulas
 
         seed, forced = seed_or_dice(values)
-        as_json = values.pop("as_json")
-        data = formulas.resolve(system.id, values, seed=seed, forced=forced)
+        return formulas.resolve(system.id, values, seed=seed, forced=forced)
+
+    def run(as_json: bool, **values: Any) -> None:
+        data = resolve_data(None, **values)
         warn_unused(data)
         output(data, as_json, lambda render: render.formula)
 
-    return formula_command(system, run, f"{system.title}.\n\n--dice order: {system.dice_order}.", dice_options)
+    command = formula_command(system, run, f"{system.title}.\n\n--dice order: {system.dice_order}.", dice_options)
+    return answers(resolve_data)(command)
 
 
 def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-def]
-    def run(**values: Any) -> None:
+    def odds_data(_database, **values: Any) -> dict:  # type: ignore[no-untyped-def]
         from tables_app.services import exact_odds
 
-        as_json, plot_file = values.pop("as_json"), values.pop("plot_file")
-        data = exact_odds.formula(system.id, values)
+        return exact_odds.formula(system.id, values)
+
+    def run(as_json: bool, plot_file: str | None, **values: Any) -> None:
+        data = odds_data(None, **values)
         draw(plot_file, data)
         output(data, as_json, lambda render: render.odds)
 
-    return formula_command(system, run, f"Exact odds: {system.title}.", plot_option)
+    return answers(odds_data)(formula_command(system, run, f"Exact odds: {system.title}.", plot_option))
 
 
 def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untyped-def]
@@ -829,6 +919,150 @@ def formula_command(system, run, help_text: str, *more_options) -> click.Command
     for add in (*more_options, json_option):
         add(command)
     return command
+
+
+# ---------------------------------------------------------------- HTTP API
+class Refused(Exception):
+    """Fields no command line can be made of (an unknown field, a list for one value)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.error = error_json(message)
+
+
+def answer_fields(database, names: tuple[str, ...], fields, path_fields: tuple[str, ...] = ()) -> tuple[str, dict]:  # type: ignore[no-untyped-def]
+    """Answer as ``tables NAMES... --json`` would, for the HTTP API (api.py).
+
+    ``fields`` are ``(name, value)`` pairs (a path, a query string, a JSON
+    body) made into the command's arguments (command_line), checked by its
+    own Click parameters (make_context), then answered by its data function
+    (answers) in one read transaction. Returns ``("answer", data)``, or a
+    failure and the error object ``--json`` prints: ``"missing"`` (an
+    unknown name, or a value of the path, ``path_fields``, the command
+    refuses), ``"unavailable"`` (the database cannot be read) or
+    ``"refused"`` (anything else refused: usage, values, an ambiguous name).
+    """
+    from tables_app.errors import Ambiguous, DatabaseError, NotFound
+
+    ctx = None
+    try:
+        command, parent = _find_command(names)
+        ctx = command.make_context(names[-1], command_line(command, fields), parent=parent)
+        params = {name: value for name, value in ctx.params.items() if name not in PRINTING}
+        with database.snapshot():  # one read transaction for the whole answer
+            return "answer", command.data(database, **params)  # type: ignore[attr-defined]
+    except Refused as exc:
+        return "refused", exc.error
+    except click.BadParameter as exc:
+        return "missing" if exc.param is not None and exc.param.name in path_fields else "refused", error_of(exc)
+    except click.ClickException as exc:  # Click's usage errors, and the command's own
+        return "refused", error_of(exc)
+    except TablesError as exc:
+        error = error_of(click_error(exc, ctx or click.Context(cli)))
+        if isinstance(exc, NotFound) and not isinstance(exc, Ambiguous):
+            return "missing", error
+        return "unavailable" if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else "refused", error
+
+
+def _find_command(names: tuple[str, ...]) -> tuple[click.Command, click.Context]:
+    """The command ``tables NAMES...`` and its parent's context; NotFound (with
+    the near names) for a SYSTEM of resolve or odds that is none."""
+    from tables_app.errors import NotFound
+
+    parent = click.Context(cli, info_name="tables")
+    command: click.Command | None = cli
+    for at, name in enumerate(names):
+        group = command
+        assert isinstance(group, click.Group)
+        command = group.get_command(parent, name)
+        if command is None:
+            known = group.list_commands(parent)
+            raise NotFound.unknown(f"no system named {name!r}", name, known, f"systems: {', '.join(known)}")
+        if at < len(names) - 1:
+            parent = click.Context(command, info_name=name, parent=parent)
+    assert command is not None
+    return command, parent
+
+
+def command_line(command: click.Command, fields) -> list[str]:  # type: ignore[no-untyped-def]
+    """The arguments of ``command`` for ``(name, value)`` fields. An
+    argument's name (``table``, ``roll``) is its value in place; any other
+    name is a long option, underscores for dashes: a list repeats it,
+    ``true`` is a flag, ``dice`` a list joined with commas, ``null`` left
+    out. The values of arguments follow ``--``, so a name may start with a
+    dash; PRINTING options (--json, --plot) are no fields."""
+    import difflib
+    import re
+
+    arguments = {p.name: p for p in command.params if isinstance(p, click.Argument)}
+    options = {opt: p for p in command.params if isinstance(p, click.Option) and p.name not in PRINTING
+               for opt in (*p.opts, *p.secondary_opts) if opt.startswith("--")}
+    placed: dict[str, str] = {}
+    words: list[str] = []
+    for key, value in fields:
+        if key in arguments:
+            if key in placed:
+                raise Refused(f"give {key!r} once")
+            if value is not None:
+                placed[key] = _field_value(key, value)
+            continue
+        flag = "--" + key.replace("_", "-")
+        option = options.get(flag) if re.fullmatch(r"[a-z][a-z0-9_]*", key) else None
+        if option is None:
+            raise Refused(click.NoSuchOption(flag, possibilities=difflib.get_close_matches(flag, options)).format_message())
+        words += _option_words(key, flag, option, value)
+    ordered = []
+    for name in arguments:  # in the command's order, up to the first one missing (Click names it)
+        if name not in placed:
+            break
+        ordered.append(placed[name])
+    return [*words, "--", *ordered]
+
+
+def _field_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise Refused(f"{key!r}: one value (a string or a number), not {type(value).__name__}")
+
+
+def _option_words(key: str, flag: str, option: click.Option, value: Any) -> list[str]:
+    if value is None:
+        return []
+    if option.is_flag:
+        if not isinstance(value, bool):
+            raise Refused(f"{key!r} is a flag: true or false")
+        return [flag] if value else []
+    if key == "dice" and isinstance(value, list):
+        value = ",".join(_field_value(key, v) for v in value)
+    if isinstance(value, list):
+        if not option.multiple:
+            raise Refused(f"{key!r} takes one value, not a list")
+        return [word for item in value for word in (flag, _field_value(key, item))]
+    return [flag, _field_value(key, value)]
+
+
+SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve]'"
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (only this machine by default; 0.0.0.0 for every interface).")
+@click.option("--port", type=click.IntRange(0, 65_535), default=8000, show_default=True, help="Port to listen on.")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int) -> None:
+    """Answer look-ups, resolve and odds over HTTP, as --json would (read-only; docs/api.md)."""
+    try:
+        import uvicorn
+
+        from tables_app.api import create_app
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
+            raise Failure([SERVE_EXTRA]) from None
+        raise
+    app = create_app(database_of(ctx).path, answer_fields)
+    uvicorn.run(app, host=host, port=port, log_level="info")
 
 
 # ---------------------------------------------------------------- database

@@ -8,7 +8,13 @@ and exit code 2; anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
+
+
+def error_json(message: str, **located: Any) -> dict:
+    """The content of ``{"error": ...}`` of ``--json`` and of the HTTP API
+    (docs/cli.md, "Exit codes and errors"; docs/api.md)."""
+    return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
 
 
 class TablesError(Exception):
@@ -41,6 +47,13 @@ class NotFound(TablesError):
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
         return type(self), (str(self), self.suggestions)
+
+
+class BadInput(TablesError):
+    """A value a look-up cannot use as given, though every name in it was
+    found: a roll off the die, a column or severity the table is not read
+    by. Exit code 1 like NotFound; the HTTP API answers 422 (a bad request),
+    not 404 (no such thing)."""
 
 
 class Ambiguous(NotFound):

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-HEAVY = ("sqlalchemy", "sqlmodel", "alembic", "openpyxl", "numpy", "matplotlib", "pydantic")
+HEAVY = ("sqlalchemy", "sqlmodel", "alembic", "openpyxl", "numpy", "matplotlib", "pydantic", "fastapi", "uvicorn", "starlette")
 PROBE = """
 import json, sys
 from click.testing import CliRunner

@@ -17,6 +17,55 @@ WORKBOOK_SUFFIX = ".xlsx"
 DEFAULT_ARMOR = "NA,LA,MA,HA"
 
 
+class Selection:
+    """Which named items an export takes: every item (no names given), or
+    those the names mean (``RULESET:NAME``, a plain name that one ruleset
+    has, a critical table's code). Offer each item to ``chosen``, then
+    ``check`` the names: one in several rulesets is Ambiguous, one that
+    matched nothing NotFound (with the near names)."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self.names = names
+        self.wanted = {fold(n) for n in names}
+        self.found: set[str] = set()
+        self.every: list[str] = []  # every exportable name, for suggestions
+        self.homes: dict[str, dict[str, str]] = {}  # folded name asked for → ruleset → the qualified name it matched
+
+    def matches(self, item: dict) -> set[str]:
+        """The folded names asked for that ``item`` answers to (a critical table to its code too, as in every lookup)."""
+        spellings = {fold(text) for bare in (item["name"], item.get("code")) if bare
+                     for text in (bare, qualified(item["ruleset"], bare))}
+        return spellings & self.wanted
+
+    def chosen(self, item: dict) -> bool:
+        matched = self.matches(item)
+        self.every.append(shown(item["ruleset"], item["name"]))
+        if not self.wanted or matched:
+            self.found.update(matched)
+            for name in matched:  # a plain name: where it was found (one ruleset, or ambiguous)
+                self.homes.setdefault(name, {})[item["ruleset"]] = qualified(item["ruleset"], item["name"])
+            return True
+        return False
+
+    def check(self, elsewhere: dict[str, str] | None = None) -> None:
+        """``elsewhere``: folded name → why it is not exported (an item the
+        export does not write), said in place of "nothing named"."""
+        for name in self.names:  # as in every lookup, a plain name in several rulesets must be qualified
+            matched = self.homes.get(fold(name), {})
+            if len(matched) > 1:
+                candidates = sorted(matched.values(), key=fold)
+                raise Ambiguous(f"{name!r} is in {len(matched)} rulesets: {', '.join(candidates)}; "
+                                "write RULESET:NAME or give --ruleset", candidates)
+        missing = sorted(n for n in self.names if fold(n) not in self.found)
+        for name in missing:
+            if elsewhere and fold(name) in elsewhere:
+                raise NotFound(elsewhere[fold(name)])
+        if len(missing) == 1:
+            raise NotFound.unknown(f"nothing named {missing[0]!r} to export", missing[0], self.every, "see `tables list`")
+        if missing:
+            raise NotFound(f"nothing named {', '.join(repr(n) for n in missing)} to export")
+
+
 def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
            force: bool = False) -> dict:
     """Write the named tables, weapons and creatures (all when none are named;
@@ -29,22 +78,8 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
     reader = database.reader()
     if ruleset is not None:
         ruleset = reader.rulesets_named(ruleset)
-    wanted = {fold(n) for n in names}
-    found: set[str] = set()
-    every: list[str] = []  # every exportable name, for suggestions
-    homes: dict[str, dict[str, str]] = {}  # folded name asked for → ruleset → the qualified name it matched
-
-    def chosen(item: dict) -> bool:
-        # a critical table answers to its code too, as in every other lookup
-        spellings = {fold(text) for bare in (item["name"], item.get("code")) if bare
-                     for text in (bare, qualified(item["ruleset"], bare))}
-        every.append(shown(item["ruleset"], item["name"]))
-        if not wanted or spellings & wanted:
-            found.update(spellings & wanted)
-            for name in spellings & wanted:  # a plain name: where it was found (one ruleset, or ambiguous)
-                homes.setdefault(name, {})[item["ruleset"]] = qualified(item["ruleset"], item["name"])
-            return True
-        return False
+    selection = Selection(names)
+    chosen = selection.chosen
 
     content = Export()
     scales: dict[tuple[str, str], object] = {}
@@ -62,17 +97,7 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
         for item in reader.list_named(kind, ruleset):
             if chosen(item):
                 target.append(Named(load(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
-    for name in names:  # as in every lookup, a plain name in several rulesets must be qualified
-        matched = homes.get(fold(name), {})
-        if len(matched) > 1:
-            candidates = sorted(matched.values(), key=fold)
-            raise Ambiguous(f"{name!r} is in {len(matched)} rulesets: {', '.join(candidates)}; "
-                            "write RULESET:NAME or give --ruleset", candidates)
-    missing = sorted(n for n in names if fold(n) not in found)
-    if len(missing) == 1:
-        raise NotFound.unknown(f"nothing named {missing[0]!r} to export", missing[0], every, "see `tables list`")
-    if missing:
-        raise NotFound(f"nothing named {', '.join(repr(n) for n in missing)} to export")
+    selection.check()
     _save(path, force, lambda handle: write_export(handle, content))
 
     def listed(items: list) -> list[str]:

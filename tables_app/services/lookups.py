@@ -9,7 +9,7 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, Weapon, unknown_feature_warnings
-from tables_app.errors import NotFound
+from tables_app.errors import BadInput, NotFound
 from tables_app.storage.database import Database
 
 
@@ -84,7 +84,7 @@ def attack_rows_json(table: AttackTable) -> list[dict]:
 
 def _natural_d100(roll: int) -> None:
     if not 1 <= roll <= D100:
-        raise NotFound(f"roll {roll} is not a d100 roll (1-{D100}); modifiers are given separately")
+        raise BadInput(f"roll {roll} is not a d100 roll (1-{D100}); modifiers are given separately")
 
 
 def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...],
@@ -106,10 +106,10 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
     index = None
     if table.choice is ColumnChoice.SEVERITY:
         if column is not None:  # the severity picks the column: a --column given would be silently ignored
-            raise NotFound(f"critical table {table.name!r} is read by severity ({', '.join(table.columns)}): "
+            raise BadInput(f"critical table {table.name!r} is read by severity ({', '.join(table.columns)}): "
                            "--column is for tables read by attack kind")
         if level is None:
-            raise NotFound(f"critical table {table.name!r} has a column per severity ({', '.join(table.columns)}): give --severity")
+            raise BadInput(f"critical table {table.name!r} has a column per severity ({', '.join(table.columns)}): give --severity")
         index = table.column(level.code)
     elif table.choice is ColumnChoice.ATTACK or column is not None:
         index = _column(table, column, "--column")
@@ -130,9 +130,9 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
 def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-untyped-def]
     """The printed column ``wanted`` of ``table`` (NotFound, with the columns, if none)."""
     if not table.columns:
-        raise NotFound(f"{table.kind.value} table {table.name!r} has one column; {flag} is for printed tables with several")
+        raise BadInput(f"{table.kind.value} table {table.name!r} has one column; {flag} is for printed tables with several")
     if wanted is None:
-        raise NotFound(f"{table.kind.value} table {table.name!r} is read by column ({', '.join(table.columns)}): give {flag}")
+        raise BadInput(f"{table.kind.value} table {table.name!r} is read by column ({', '.join(table.columns)}): give {flag}")
     index = table.column(wanted)
     if index is None:
         raise NotFound.unknown(f"{table.kind.value} table {table.name!r} has no column {wanted!r}", wanted, table.columns,

@@ -26,6 +26,7 @@ class Database:
         self.created = False  # made by this open (the CLI says so once, on stderr)
         self._connection: sqlite3.Connection | None = None
         self._engine = None
+        self._held = False  # inside snapshot(): a nested one joins it
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -41,12 +42,20 @@ class Database:
         it; any other error is checked against the database (a missing
         column, text in a number column: connection.judged) and stays a bug,
         with its traceback, if the database is sound.
+
+        A snapshot taken inside another joins it: the HTTP API (api.py) holds
+        one around a whole request, so that the several reads of one answer
+        all see the same tables, never half of another process's import.
         """
+        if self._held:
+            yield self.connection
+            return
         try:
             connection = self.connection
             connection.execute("BEGIN")
         except sqlite3.Error as exc:
             raise fault_or_bug(self.path, exc) from None
+        self._held = True
         try:
             yield connection
         except TablesError:
@@ -54,6 +63,7 @@ class Database:
         except Exception as exc:
             raise judged(connection, self.path, exc) from None
         finally:
+            self._held = False
             if connection.in_transaction:
                 try:
                     connection.execute("COMMIT")

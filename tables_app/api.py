@@ -1,0 +1,184 @@
+"""The HTTP API of `tables serve` (docs/api.md): the CLI's ``--json`` answers over HTTP.
+
+Thin on purpose: HTTP only. Each endpoint hands its path, query string or
+JSON body, as ``(name, value)`` fields, to the CLI's ``answer_fields``
+(given to create_app), which makes them the arguments of the command that
+answers the same question, lets that command's own Click parameters check
+them (the bounds and types of every option live there only), and calls the
+command's data function in one read transaction. This module returns the
+answer, or the CLI's error object with an HTTP status for its kind.
+
+Read-only: nothing here imports, removes or writes a file. Needs the
+``serve`` extra (FastAPI; uvicorn to run it); the CLI imports this module
+only in `tables serve`, and this module never imports the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from tables_app import __version__
+from tables_app.errors import TablesError, error_json
+from tables_app.storage.database import Database
+
+# cli.answer_fields: (database, command names, fields, path fields) -> (kind, answer or error object)
+Answer = Callable[[Database, tuple[str, ...], Iterable[tuple[str, Any]], tuple[str, ...]], tuple[str, dict]]
+STATUS = {"answer": 200, "missing": 404, "refused": 422, "unavailable": 503}
+PREFIX = "/api/v1"
+
+DESCRIPTION = """\
+The answers of the `tables` command over HTTP: every response is exactly
+what the same command prints with `--json` (docs/cli.md has the shapes).
+Read-only: importing and removing stay with the command line.
+
+Names in paths and query strings are URL-encoded and may be qualified
+`RULESET:NAME`; `ruleset` works as `--ruleset`. The bodies of resolve and
+odds hold the command's long options, dashes as underscores
+(`sweep_cmb` for `--sweep-cmb`): a list repeats an option (`has`, `mod`),
+`true` sets a flag, `dice` is a list of numbers.
+
+Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`,
+the object `--json` prints: 404 for an unknown name (with the closest known
+names in `suggestions`), 422 for bad options or values, 503 when the
+database file cannot be read.
+"""
+
+RESOLVE_EXAMPLES = {
+    "table": {"summary": "table: forced dice", "value": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA",
+                                                         "dice": [97, 99, 45, 30]}},
+    "table-seed": {"summary": "table: a creature, seeded", "value": {"weapon": "Morning Star", "cmb": 60,
+                                                                     "target": "Orc Warrior", "seed": 3}},
+    "rise": {"summary": "rise", "value": {"accuracy": 6, "def": 12, "damage": "2d6+3", "seed": 1}},
+    "worlds-awakening": {"summary": "worlds-awakening", "value": {"stat": 2, "level": 3, "def": 15, "damage": ["2d6+1"],
+                                                                  "cha": 2, "seed": 1}},
+    "d10-pool": {"summary": "d10-pool", "value": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6",
+                                                  "modifier": ["flat-footed"], "seed": 1}},
+    "pte": {"summary": "pte", "value": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15,
+                                        "effectiveness": "se", "seed": 1}},
+}
+ODDS_EXAMPLES = {
+    "table": {"summary": "table", "value": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"}},
+    "table-sweep": {"summary": "table: a sweep over CMB", "value": {"weapon": "Longsword", "cmb": 0,
+                                                                    "target": "Orc Warrior", "sweep_cmb": "0:150:10"}},
+    "d10-pool": {"summary": "d10-pool", "value": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"}},
+}
+
+
+class CliJSON(JSONResponse):
+    """The body exactly as ``--json`` prints it (json.dumps, ensure_ascii=False), without the newline."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False).encode("utf-8")
+
+
+def failure(status: int, error: dict) -> CliJSON:
+    return CliJSON({"error": error}, status_code=status)
+
+
+class Databases:
+    """The database for this process, one connection per thread (a sqlite3
+    connection stays in the thread that made it), each opened on first use
+    and kept: every request is one read transaction on it, so it sees the
+    database as another process last committed it."""
+
+    def __init__(self, url: str, path: Path):
+        self.url, self.path = url, path
+        self._local = threading.local()
+
+    def get(self) -> Database:
+        database = getattr(self._local, "database", None)
+        if database is None:
+            database = self._local.database = Database(self.url, self.path)
+        return database
+
+
+# ------------------------------------------------------------------ the app
+def create_app(database_path: str | Path, answer_fields: Answer) -> FastAPI:
+    """The API over the database at ``database_path`` (checked, and migrated
+    if behind, now: a bad path fails here, not at the first request),
+    answering through the CLI's ``answer_fields``."""
+    from tables_app.services.database_setup import open_database
+    from tables_app.storage.connection import schema_version
+
+    opened = open_database(str(database_path))
+    databases = Databases(opened.url, opened.path)
+    opened.dispose()
+
+    def answer(names: tuple[str, ...], fields: Iterable[tuple[str, Any]], path_fields: tuple[str, ...] = ()) -> CliJSON:
+        kind, data = answer_fields(databases.get(), names, fields, path_fields)
+        return CliJSON(data) if kind == "answer" else failure(STATUS[kind], data)
+
+    app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> CliJSON:
+        message = f"no such endpoint: {request.url.path} (see /docs)" if exc.status_code == 404 else str(exc.detail)
+        return failure(exc.status_code, error_json(message))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> CliJSON:
+        problems = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}" for e in exc.errors())
+        return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {problems}"))
+
+    @app.get(f"{PREFIX}/health", summary="The server is up: its version and the database's schema")
+    def health() -> CliJSON:
+        database = databases.get()
+        try:
+            with database.snapshot() as connection:
+                schema = schema_version(connection)
+        except TablesError as exc:
+            return failure(STATUS["unavailable"], error_json(str(exc)))
+        return CliJSON({"status": "ok", "version": __version__, "schema": schema})
+
+    # The parameters below are declared for /docs only: the query string is
+    # read whole (a field given twice repeats the option) and checked by the command.
+    @app.get(f"{PREFIX}/query/attack", summary="= tables query attack TABLE RESULT ARMOR --json")
+    def query_attack(request: Request, table: str | None = None, result: str | None = None, armor: str | None = None,
+                     ruleset: str | None = None) -> CliJSON:
+        return answer(("query", "attack"), request.query_params.multi_items())
+
+    @app.get(f"{PREFIX}/query/critical", summary="= tables query critical TABLE ROLL --json")
+    def query_critical(request: Request, table: str | None = None, roll: str | None = None, severity: str | None = None,
+                       has: list[str] | None = Query(default=None), column: str | None = None,
+                       ruleset: str | None = None) -> CliJSON:
+        return answer(("query", "critical"), request.query_params.multi_items())
+
+    @app.get(f"{PREFIX}/query/fumble", summary="= tables query fumble TABLE ROLL --json")
+    def query_fumble(request: Request, table: str | None = None, roll: str | None = None, modifier: str | None = None,
+                     column: str | None = None, ruleset: str | None = None) -> CliJSON:
+        return answer(("query", "fumble"), request.query_params.multi_items())
+
+    @app.post(f"{PREFIX}/resolve/{{system}}", summary="= tables resolve SYSTEM ... --json")
+    def resolve(system: str,
+                body: dict[str, Any] = Body(openapi_examples=RESOLVE_EXAMPLES)) -> CliJSON:  # type: ignore[arg-type]
+        """One attack with seeded (`seed`) or given (`dice`) dice. SYSTEM: table,
+        rise, worlds-awakening, d10-pool, pte; the body holds its options."""
+        return answer(("resolve", system), body.items())
+
+    @app.post(f"{PREFIX}/odds/{{system}}", summary="= tables odds SYSTEM ... --json")
+    def odds(system: str,
+             body: dict[str, Any] = Body(openapi_examples=ODDS_EXAMPLES)) -> CliJSON:  # type: ignore[arg-type]
+        """The exact odds of one attack; on `table`, `sweep_cmb` or `sweep_def`
+        (`A:B[:STEP]`) sweeps a bonus over every armor column."""
+        return answer(("odds", system), body.items())
+
+    @app.get(f"{PREFIX}/{{kind}}", summary="= tables list KIND --json")
+    def listing(request: Request, kind: str, ruleset: str | None = None) -> CliJSON:
+        """KIND: attack, critical, fumble, weapons, creatures, severities, rulesets."""
+        return answer(("list",), [("kind", kind), *request.query_params.multi_items()], ("kind",))
+
+    @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json")
+    def shown(request: Request, kind: str, name: str, ruleset: str | None = None) -> CliJSON:
+        """KIND: attack, critical, fumble, weapons (weapon), creatures (creature); NAME may be RULESET:NAME."""
+        return answer(("show",), [("kind", kind), ("name", name), *request.query_params.multi_items()],
+                      ("kind",))
+
+    return app

@@ -1,0 +1,357 @@
+"""`tables serve` (docs/api.md): every answer of the HTTP API is what the same
+command prints with ``--json``, errors included, with a status for each kind
+of failure; each request reads one snapshot, and sees the next import."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tables_app.api import create_app
+from tables_app.cli import answer_fields
+from tables_app.services.database_setup import example_workbook
+from tables_app.storage.database import Database
+
+API = "/api/v1"
+
+
+@pytest.fixture
+def client(db_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(db_path, answer_fields)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def printed(run) -> None:  # type: ignore[no-untyped-def]
+    """The example ruleset `Printed` imported beside the bundled tables: its
+    critical codes S, K and P are the bundled tables' too."""
+    assert run("import", str(example_workbook("printed"))).exit_code == 0
+
+
+def cli_json(run, *args: str) -> tuple[int, Any]:  # type: ignore[no-untyped-def]
+    result = run(*args, "--json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+def command_line(body: dict[str, Any]) -> list[str]:
+    """A body as the command line docs/api.md says it stands for."""
+    words: list[str] = []
+    for key, value in body.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif key == "dice" and isinstance(value, list):
+            words += [flag, ",".join(map(str, value))]
+        elif isinstance(value, list):
+            words += [word for item in value for word in (flag, str(item))]
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+def same(response, run, *args: str, status: int = 200) -> Any:  # type: ignore[no-untyped-def]
+    """The response is the command's --json, with the status for its exit code."""
+    code, printed = cli_json(run, *args)
+    assert response.status_code == status, response.text
+    assert response.json() == printed
+    assert response.content == json.dumps(printed, ensure_ascii=False).encode()  # byte for byte
+    assert (code == 0) == (status == 200)
+    return printed
+
+
+# ------------------------------------------------------------------ look-ups
+LISTS = ["attack", "critical", "fumble", "weapons", "creatures", "rulesets", "severities", "weapon"]
+
+
+@pytest.mark.parametrize("kind", LISTS)
+def test_list(client, run, kind):
+    same(client.get(f"{API}/{kind}"), run, "list", kind)
+
+
+def test_list_in_a_ruleset(client, run, printed):
+    same(client.get(f"{API}/weapons", params={"ruleset": "Printed"}), run, "list", "weapons", "--ruleset", "Printed")
+    same(client.get(f"{API}/rulesets", params={"ruleset": "printed"}), run, "list", "rulesets", "--ruleset", "printed")
+
+
+SHOWN = [("attack", "Edged"), ("critical", "Impact"), ("critical", "K"), ("fumble", "Melee Fumbles"),
+         ("weapons", "Longsword"), ("weapon", "Morning Star"), ("creature", "Orc Warrior"), ("attack", "default:Edged"),
+         ("weapons", "default:longsword")]
+
+
+@pytest.mark.parametrize("kind, name", SHOWN)
+def test_show(client, run, kind, name):
+    same(client.get(f"{API}/{kind}/{name}"), run, "show", kind, name)
+
+
+@pytest.mark.parametrize("kind, name, ruleset", [
+    ("critical", "Printed:S", None), ("critical", "default:S", None), ("weapon", "Printed:Falchion", None),
+    ("critical", "S", "Printed"), ("fumble", "Weapon Mishaps", None),
+])
+def test_show_qualified_names_and_rulesets(client, run, printed, kind, name, ruleset):
+    params = {"ruleset": ruleset} if ruleset else {}
+    shown = same(client.get(f"{API}/{kind}/{name}", params=params), run, "show", kind, name,
+                 *(["--ruleset", ruleset] if ruleset else []))
+    assert shown["ruleset"] in ("Printed", "default")
+
+
+def test_names_are_url_encoded(client, run):
+    """A space, a colon, even a slash: the path is decoded once, the name is whole."""
+    same(client.get(f"{API}/fumble/Melee%20Fumbles"), run, "show", "fumble", "Melee Fumbles")
+    same(client.get(f"{API}/attack/default%3AEdged"), run, "show", "attack", "default:Edged")
+    same(client.get(f"{API}/weapon/Sword%2FAxe"), run, "show", "weapon", "Sword/Axe", status=404)
+
+
+QUERIES = [
+    ("attack", {"table": "Edged", "result": 120, "armor": "MA"}, ["Edged", "120", "MA"]),
+    ("attack", {"table": "default:Edged", "result": -5, "armor": "ma"}, ["default:Edged", "-5", "ma"]),
+    ("attack", {"table": "Blunt", "result": 175, "armor": "HA", "ruleset": "default"}, ["Blunt", "175", "HA", "--ruleset", "default"]),
+    ("critical", {"table": "Impact", "roll": 60, "severity": "Lig", "has": "helm"},
+     ["Impact", "60", "--severity", "Lig", "--has", "helm"]),
+    ("critical", [("table", "K"), ("roll", "60"), ("has", "helm"), ("has", "tail")],  # an unknown feature: a warning
+     ["K", "60", "--has", "helm", "--has", "tail"]),
+    ("critical", {"table": "Cut", "roll": 1}, ["Cut", "1"]),
+    ("fumble", {"table": "Melee Fumbles", "roll": 97, "modifier": 15}, ["Melee Fumbles", "97", "--modifier", "15"]),
+    ("fumble", {"table": "Missile Fumbles", "roll": 3}, ["Missile Fumbles", "3"]),
+]
+
+
+@pytest.mark.parametrize("what, params, args", QUERIES)
+def test_query(client, run, what, params, args):
+    data = same(client.get(f"{API}/query/{what}", params=params), run, "query", what, *args)
+    if ("has", "tail") in params:
+        assert data["warnings"]
+
+
+def test_query_printed_tables_by_column(client, run, printed):
+    same(client.get(f"{API}/query/critical", params={"table": "Printed:S", "roll": 50, "severity": "C"}),
+         run, "query", "critical", "Printed:S", "50", "--severity", "C")
+    same(client.get(f"{API}/query/fumble", params={"table": "Weapon Mishaps", "roll": 50, "column": "1HE"}),
+         run, "query", "fumble", "Weapon Mishaps", "50", "--column", "1HE")
+
+
+# ------------------------------------------------------------------ resolve and odds
+TABLE_ATTACK = {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"}
+ATTACKS = {
+    "table": TABLE_ATTACK,
+    "rise": {"accuracy": 6, "def": 12, "damage": "2d6+3"},
+    "worlds-awakening": {"stat": 2, "weapon_bonus": 1, "level": 3, "def": 15, "damage": ["2d6+1", "1d4"], "cha": 2},
+    "d10-pool": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6", "modifier": ["flat-footed"]},
+    "pte": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15, "stab": True},
+}
+
+
+@pytest.mark.parametrize("system", sorted(ATTACKS))
+def test_resolve_seeded_then_forced_dice(client, run, system):
+    seeded = {**ATTACKS[system], "seed": 11}
+    first = same(client.post(f"{API}/resolve/{system}", json=seeded), run, "resolve", system, *command_line(seeded))
+    forced = {**ATTACKS[system], "dice": first["dice"]}
+    replay = same(client.post(f"{API}/resolve/{system}", json=forced), run, "resolve", system, *command_line(forced))
+    assert (replay["outcome"], replay["damage"]) == (first["outcome"], first["damage"])
+
+
+@pytest.mark.parametrize("body", [
+    {**TABLE_ATTACK, "dice": [97, 99, 45, 30]},
+    {"weapon": "Morning Star", "cmb": 60, "target": "Orc Warrior", "seed": 3, "mod": ["flank=+10", "haste=-5"]},
+    {"attack_table": "Edged", "critical": "Cut", "cmb": 80, "armor": "NA", "has": ["helm"], "rank": "heroic",
+     "ignore_crit_reduction": True, "seed": 5},
+    {"weapon": "Printed:Falchion", "cmb": 70, "armor": "1", "seed": 2},
+    {"weapon": "Falchion", "ruleset": "Printed", "cmb": 70, "armor": "1", "dice": "96, 40, 50, 20"},
+])
+def test_resolve_table_options(client, run, printed, body):
+    same(client.post(f"{API}/resolve/table", json=body), run, "resolve", "table", *command_line(body))
+
+
+@pytest.mark.parametrize("body", [
+    TABLE_ATTACK,
+    {"weapon": "Longsword", "cmb": 0, "target": "Orc Warrior", "sweep_cmb": "0:150:10"},
+    {**TABLE_ATTACK, "sweep_def": "0:40:20", "has": ["helm"]},
+])
+def test_odds_table(client, run, body):
+    same(client.post(f"{API}/odds/table", json=body), run, "odds", "table", *command_line(body))
+
+
+@pytest.mark.parametrize("system", sorted(set(ATTACKS) - {"table"}))
+def test_odds_of_each_formula_system(client, run, system):
+    body = ATTACKS[system]
+    same(client.post(f"{API}/odds/{system}", json=body), run, "odds", system, *command_line(body))
+
+
+# ------------------------------------------------------------------ errors
+@pytest.mark.parametrize("url, params, args, status", [
+    ("/weapons/Longswrd", {}, ["show", "weapon", "Longswrd"], 404),
+    ("/attack/Edgd", {}, ["show", "attack", "Edgd"], 404),
+    ("/attack/Nope:Edged", {}, ["show", "attack", "Nope:Edged"], 404),
+    ("/weapons", {"ruleset": "Nope"}, ["list", "weapons", "--ruleset", "Nope"], 404),
+    ("/query/attack", {"table": "Edged", "result": 120, "armor": "XA"}, ["query", "attack", "Edged", "120", "XA"], 404),
+    ("/query/critical", {"table": "Impact", "roll": 60, "severity": "Deadly"},
+     ["query", "critical", "Impact", "60", "--severity", "Deadly"], 404),
+    ("/query/critical", {"table": "Impact", "roll": 160}, ["query", "critical", "Impact", "160"], 422),  # off the die
+    ("/query/critical", {"table": "Impact", "roll": 60, "column": "Magic"},
+     ["query", "critical", "Impact", "60", "--column", "Magic"], 422),
+    ("/query/attack", {"table": "Edged", "result": "lots", "armor": "MA"}, ["query", "attack", "Edged", "lots", "MA"], 422),
+    ("/query/attack", {"table": "Edged", "armor": "MA"}, ["query", "attack", "Edged"], 422),  # RESULT missing
+    ("/query/fumble", {"table": "Melee Fumbles", "roll": 5, "modifier": 5000},
+     ["query", "fumble", "Melee Fumbles", "5", "--modifier", "5000"], 422),
+    ("/weapons", {"ruleset": " "}, ["list", "weapons", "--ruleset", " "], 422),
+    ("/nonsense", {}, ["list", "nonsense"], 404),  # a kind in the path that is none
+])
+def test_lookup_errors(client, run, url, params, args, status):
+    error = same(client.get(API + url, params=params), run, *args, status=status)["error"]
+    assert error["message"]
+    if status == 404 and "Longswrd" in url:
+        assert error["suggestions"] == ["Longsword"]
+
+
+def test_an_ambiguous_name_is_422_with_the_qualified_names(client, run, printed):
+    error = same(client.get(f"{API}/critical/S"), run, "show", "critical", "S", status=422)["error"]
+    assert sorted(error["suggestions"]) == ["Printed:Hacking", "default:Cut"]
+
+
+@pytest.mark.parametrize("system, body, status", [
+    ("table", {**TABLE_ATTACK, "weapon": "Longswrd", "seed": 1}, 404),  # unknown weapon
+    ("table", {**TABLE_ATTACK, "target": "Orc Warior", "seed": 1}, 404),
+    ("table", {**TABLE_ATTACK, "cmb": 60_000}, 422),  # a Click bound
+    ("table", {**TABLE_ATTACK, "clumsy": "three"}, 422),
+    ("table", {"cmb": 60, "armor": "MA"}, 422),  # give --weapon or its parts (a usage mistake of the service)
+    ("table", {"weapon": "Longsword", "armor": "MA"}, 422),  # --cmb missing
+    ("table", {**TABLE_ATTACK, "seed": 1, "dice": [5]}, 422),  # seed and dice
+    ("table", {**TABLE_ATTACK, "dice": [97]}, 422),  # too few dice (exit 1)
+    ("table", {**TABLE_ATTACK, "dice": "97,x"}, 422),
+    ("table", {**TABLE_ATTACK, "mod": ["flank"]}, 422),
+    ("table", {**TABLE_ATTACK, "rank": "legendary"}, 422),
+    ("table", {**TABLE_ATTACK, "bogus": 1}, 422),  # Click's "No such option"
+    ("table", {**TABLE_ATTACK, "armr": "MA"}, 422),  # ... with its "Did you mean"
+    ("rise", {"accuracy": 1, "def": 5, "damage": "2x6", "seed": 1}, 422),  # a bad dice expression
+    ("rise", {"accuracy": 1, "def": 5, "explode_on": 99, "seed": 1}, 422),  # a system's own bound
+    ("pte", {"accuracy": 2}, 422),
+])
+def test_resolve_errors(client, run, system, body, status):
+    same(client.post(f"{API}/resolve/{system}", json=body), run, "resolve", system, *command_line(body), status=status)
+
+
+@pytest.mark.parametrize("body", [
+    {**TABLE_ATTACK, "sweep_cmb": "0:x"}, {**TABLE_ATTACK, "sweep_cmb": "0:10", "sweep_def": "0:10"},
+    {**TABLE_ATTACK, "sweep_cmb": "0:100000"}, {**TABLE_ATTACK, "armor": "ZZ"},
+])
+def test_odds_errors(client, run, body):
+    status = 404 if body["armor"] == "ZZ" else 422
+    same(client.post(f"{API}/odds/table", json=body), run, "odds", "table", *command_line(body), status=status)
+
+
+def test_errors_the_command_line_cannot_make(client):
+    """Refused before any command runs, in the same error object."""
+    def error(response, status):  # type: ignore[no-untyped-def]
+        assert response.status_code == status, response.text
+        body = response.json()
+        assert set(body) == {"error"} and body["error"]["message"]
+        return body["error"]
+
+    assert error(client.post(f"{API}/resolve/rice", json={}), 404)["suggestions"] == ["rise"]
+    error(client.post(f"{API}/resolve/table", json=[1, 2]), 422)
+    error(client.post(f"{API}/resolve/table", content=b"{not json", headers={"content-type": "application/json"}), 422)
+    for field in ({"plot": "x.png"}, {"json": True}, {"help": True}, {"sweep-cmb": "0:10"}, {"cmb=5": 1}):
+        assert "No such option" in error(client.post(f"{API}/odds/table", json={**TABLE_ATTACK, **field}), 422)["message"]
+    assert "flag" in error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "ignore_crit_reduction": "yes"}), 422)["message"]
+    assert "list" in error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": [1, 2]}), 422)["message"]
+    error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": {"a": 1}}), 422)
+    error(client.get(f"{API}/query/attack", params=[("table", "Edged"), ("table", "Blunt"), ("result", 5), ("armor", "MA")]), 422)
+    error(client.get(f"{API}/query/sideways"), 404)
+    error(client.get("/api/v2/health"), 404)
+    error(client.delete(f"{API}/weapons"), 405)
+
+
+# ------------------------------------------------------------------ the server
+def test_health(client):
+    response = client.get(f"{API}/health")
+    assert response.status_code == 200
+    from tables_app import __version__
+    from tables_app.storage.connection import SCHEMA_HEAD
+
+    assert response.json() == {"status": "ok", "version": __version__, "schema": SCHEMA_HEAD}
+
+
+def test_openapi_describes_the_api(client):
+    assert client.get("/docs").status_code == 200
+    spec = client.get("/openapi.json").json()
+    assert "--json" in spec["info"]["description"]
+    examples = spec["paths"][f"{API}/resolve/{{system}}"]["post"]["requestBody"]["content"]["application/json"]["examples"]
+    assert examples["table"]["value"]["dice"] == [97, 99, 45, 30]
+    assert {"rise", "worlds-awakening", "d10-pool", "pte"} <= set(examples)
+
+
+def test_each_request_reads_one_snapshot(client, monkeypatch):
+    """A resolve reads the weapon, the target and four tables: all in one read
+    transaction, so an import committed meanwhile is seen whole or not at all."""
+    original = Database.snapshot
+    begun: list[int] = []
+
+    def counting(self):  # type: ignore[no-untyped-def]
+        if not self._held:
+            begun.append(1)
+        return original(self)
+
+    monkeypatch.setattr(Database, "snapshot", counting)
+    response = client.post(f"{API}/resolve/table", json={"weapon": "Morning Star", "cmb": 60, "target": "Orc Warrior", "seed": 3})
+    assert response.status_code == 200
+    assert begun == [1]
+
+
+def test_the_next_request_sees_another_process_import(client, run, mini_workbook):
+    assert client.get(f"{API}/attack/Poke").status_code == 404
+    assert client.get(f"{API}/weapons/Needle").status_code == 404
+    assert run("import", str(mini_workbook)).exit_code == 0  # another process, as far as the app's connections go
+    same(client.get(f"{API}/attack/Poke"), run, "show", "attack", "Poke")
+    same(client.get(f"{API}/query/attack", params={"table": "Poke", "result": 35, "armor": "Cloth"}),
+         run, "query", "attack", "Poke", "35", "Cloth")
+    assert client.post(f"{API}/resolve/table", json={"weapon": "Needle", "cmb": 10, "armor": "Plate", "seed": 1}).status_code == 200
+
+
+def test_a_missing_database_fails_at_creation(tmp_path):
+    from tables_app.errors import DatabaseError
+
+    with pytest.raises(DatabaseError):
+        create_app(tmp_path / "none.db", answer_fields)
+
+
+def test_serve_without_the_extra_is_one_line(run, monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # `import uvicorn` fails as if not installed
+    result = run("serve")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: the HTTP API needs the serve extra: pip install 'tables-app[serve]'\n"
+
+
+def test_serve_answers_over_http(db_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(db_path), "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline, answer = time.monotonic() + 30, None
+        while answer is None and time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{API}/health", timeout=2) as response:
+                    answer = json.loads(response.read())
+            except OSError:
+                time.sleep(0.1)
+        assert answer is not None, server.stdout.read() if server.poll() is not None else "no answer in 30 s"
+        assert answer["status"] == "ok"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{API}/query/attack?table=Edged&result=120&armor=MA", timeout=5) as response:
+            assert json.loads(response.read())["text"] == "12 Lig"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    assert "Uvicorn running on http://127.0.0.1" in server.stdout.read()
