@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 from tables_app import __version__
 from tables_app.errors import TablesError, error_json
 from tables_app.storage.database import Database
+from tables_app.web import add_page
 
 # cli.answer_fields: (database, command names, fields, path fields) -> (kind, answer or error object)
 Answer = Callable[[Database, tuple[str, ...], Iterable[tuple[str, Any]], tuple[str, ...]], tuple[str, dict]]
@@ -87,16 +88,22 @@ class Databases:
     """The database for this process, one connection per thread (a sqlite3
     connection stays in the thread that made it), each opened on first use
     and kept: every request is one read transaction on it, so it sees the
-    database as another process last committed it."""
+    database as another process last committed it. The connections share
+    one cache of compiled tables, reloaded when the database changes
+    (storage/compiled.py)."""
 
     def __init__(self, url: str, path: Path):
+        from tables_app.storage.compiled import CompiledTables
+
         self.url, self.path = url, path
         self._local = threading.local()
+        self.compiled = CompiledTables()
 
     def get(self) -> Database:
         database = getattr(self._local, "database", None)
         if database is None:
             database = self._local.database = Database(self.url, self.path)
+            database.compiled = self.compiled
         return database
 
 
@@ -181,4 +188,5 @@ def create_app(database_path: str | Path, answer_fields: Answer) -> FastAPI:
         return answer(("show",), [("kind", kind), ("name", name), *request.query_params.multi_items()],
                       ("kind",))
 
+    add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
     return app

@@ -1050,8 +1050,10 @@ SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (only this machine by default; 0.0.0.0 for every interface).")
 @click.option("--port", type=click.IntRange(0, 65_535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes sharing the port, all over the one database file.")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int) -> None:
+def serve(ctx: click.Context, host: str, port: int, workers: int) -> None:
     """Answer look-ups, resolve and odds over HTTP, as --json would (read-only; docs/api.md)."""
     try:
         import uvicorn
@@ -1061,8 +1063,27 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
         if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
             raise Failure([SERVE_EXTRA]) from None
         raise
-    app = create_app(database_of(ctx).path, answer_fields)
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    app = create_app(database_of(ctx).path, answer_fields)  # checked (and migrated) here, once
+    if workers == 1:
+        uvicorn.run(app, host=host, port=port, log_level="info")
+        return
+    import os
+
+    os.environ[SERVE_DB] = str(database_of(ctx).path)  # each worker process makes its app of it (serve_app)
+    uvicorn.run("tables_app.cli:serve_app", factory=True, workers=workers, host=host, port=port, log_level="info",
+                http="tables_app.serve_http:NoDelayH11Protocol")  # TCP_NODELAY, as one process has it
+
+
+SERVE_DB = "TABLES_SERVE_DB"  # the database of the worker processes of `tables serve --workers N`
+
+
+def serve_app():  # type: ignore[no-untyped-def]
+    """The app of one worker process of `tables serve --workers N` (uvicorn's factory)."""
+    import os
+
+    from tables_app.api import create_app
+
+    return create_app(os.environ[SERVE_DB], answer_fields)
 
 
 # ---------------------------------------------------------------- database

@@ -137,7 +137,7 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     reader = database.reader()
     assembled, home = assemble(reader, weapon, ruleset)
     aimed_at = target_of(reader, target, home)
-    tables = reader.load_table_set(assembled, home)
+    tables = database.load_table_set(assembled, home)  # the process's copy in the HTTP API (storage/compiled.py)
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
                       **attack)  # type: ignore[arg-type]

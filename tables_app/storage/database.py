@@ -10,11 +10,16 @@ from __future__ import annotations
 import sqlite3
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from tables_app.errors import TablesError
 from tables_app.storage.connection import fault_or_bug, judged, connect, write_transaction
 from tables_app.storage.reader import Reader
+
+if TYPE_CHECKING:
+    from tables_app.domain.table_rules import TableSet
+    from tables_app.domain.tables import Weapon
+    from tables_app.storage.compiled import CompiledTables
 
 
 class Database:
@@ -27,6 +32,8 @@ class Database:
         self._connection: sqlite3.Connection | None = None
         self._engine = None
         self._held = False  # inside snapshot(): a nested one joins it
+        self.compiled: CompiledTables | None = None  # the process's table sets (the HTTP API sets it; compiled.py)
+        self._generation: int | None = None  # the database's generation in compiled, inside snapshot()
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -53,9 +60,12 @@ class Database:
         try:
             connection = self.connection
             connection.execute("BEGIN")
+            generation = None if self.compiled is None else self.compiled.pin(connection)
         except sqlite3.Error as exc:
+            if self._connection is not None and self._connection.in_transaction:  # BEGIN done, data_version failed
+                self._connection.rollback()
             raise fault_or_bug(self.path, exc) from None
-        self._held = True
+        self._held, self._generation = True, generation
         try:
             yield connection
         except TablesError:
@@ -63,7 +73,7 @@ class Database:
         except Exception as exc:
             raise judged(connection, self.path, exc) from None
         finally:
-            self._held = False
+            self._held, self._generation = False, None
             if connection.in_transaction:
                 try:
                     connection.execute("COMMIT")
@@ -72,6 +82,14 @@ class Database:
 
     def reader(self) -> Reader:
         return Reader(self.snapshot)
+
+    def load_table_set(self, weapon: Weapon, ruleset: str) -> TableSet:
+        """Reader.load_table_set; inside a snapshot of a database with
+        compiled tables (the HTTP API), the process's copy when it is current."""
+        if self.compiled is None or self._generation is None:
+            return self.reader().load_table_set(weapon, ruleset)
+        key = (ruleset, weapon.attack_table, weapon.critical, weapon.secondary_critical, weapon.fumble_table)
+        return self.compiled.table_set(self._generation, key, lambda: self.reader().load_table_set(weapon, ruleset))
 
     def write_transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction on a connection of its own (connection.write_transaction)."""
@@ -88,6 +106,8 @@ class Database:
 
     def dispose(self) -> None:
         if self._connection is not None:
+            if self.compiled is not None:
+                self.compiled.forget(self._connection)
             self._connection.close()
             self._connection = None
         if self._engine is not None:

@@ -1,0 +1,444 @@
+// The game master's page (docs/api.md, "The page"): plain ES2020, no library.
+// Every answer comes from this server's /api/v1 endpoints, which answer what
+// `tables ... --json` prints; this script only lays the answers out.
+"use strict";
+
+const API = "/api/v1";
+const HISTORY_KEY = "tables.lastAttacks";
+const HISTORY_SIZE = 25;
+const DEFAULT_RULESET = "default";
+const OUTCOMES = ["fumble", "miss", "ineffective", "no_damage", "hit", "critical"];
+
+const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0 };
+
+// ------------------------------------------------------------------ helpers
+const $ = (id) => document.getElementById(id);
+
+// An element with attributes and children (strings become text: nothing from
+// the tables is ever read as HTML).
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+// The SVG namespace, taken from an <svg> the HTML parser made (so that no
+// address appears in this file at all).
+const SVG = (() => {
+  const probe = document.createElement("div");
+  probe.innerHTML = "<svg></svg>";
+  return probe.firstChild.namespaceURI;
+})();
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A name as the CLI takes it: RULESET:NAME outside the default ruleset.
+const qualified = (item) => (item.ruleset && item.ruleset !== DEFAULT_RULESET ? `${item.ruleset}:${item.name}` : item.name);
+
+// GET or POST an endpoint; resolves to {ok, status, data} (data: the answer or the error object).
+async function call(path, body) {
+  const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  try {
+    const response = await fetch(API + path, options);
+    const data = await response.json();
+    return { ok: response.ok, status: response.status, data };
+  } catch (error) {
+    return { ok: false, status: 0, data: { error: { message: `the server did not answer (${error.message})` } } };
+  }
+}
+
+function errorBox(data) {
+  const error = (data && data.error) || { message: "unexpected answer" };
+  const box = el("div", { class: "error", role: "alert" }, error.message);
+  if (error.suggestions && error.suggestions.length) box.append(el("div", { class: "hint" }, "Did you mean: " + error.suggestions.join(", ")));
+  return box;
+}
+
+const percent = (p) => (p === 0 ? "0" : p >= 0.001 ? `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%` : `${(p * 100).toFixed(3)}%`);
+const outcomeWords = (outcome) => outcome.replace(/_/g, " ");
+
+// An entry's hits, bleeding, stun, parry, penalty, bonus, death and effects in words (as render.effects).
+function effects(e) {
+  const death = e.death_in === null || e.death_in === undefined ? "" : e.death_in === 0 ? "instant death" : `dies in ${e.death_in} round${e.death_in === 1 ? "" : "s"}`;
+  const parts = [
+    e.hits ? `+${e.hits} hits` : "", e.bleed ? `bleed ${e.bleed}/rnd` : "", e.stun ? `stun ${e.stun} rnd` : "",
+    e.no_parry ? `no parry ${e.no_parry}` : "", e.must_parry ? `must parry ${e.must_parry}` : "",
+    e.penalty ? `penalty ${e.penalty}` : "", e.attacker_bonus ? `attacker +${e.attacker_bonus}` : "", death,
+    ...(e.effects || []),
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+// ``vs Orc Warrior (DEF 20, MA, heroic)`` or ``vs DEF 20, MA`` (as render.target_words).
+function targetWords(a) {
+  const facts = [`DEF ${a.defense}`, a.armor];
+  if (a.rank && a.rank !== "normal") facts.push(a.rank);
+  if (a.features && a.features.length) facts.push(a.features.join(", "));
+  if (a.target) return `vs ${qualified({ name: a.target, ruleset: a.target_ruleset })} (${facts.join(", ")})`;
+  return `vs ${facts.join(", ")}`;
+}
+
+function weaponWords(a) {
+  const cap = a.max_result !== null && a.max_result !== undefined ? `, Max ${a.max_result}` : "";
+  const clumsy = a.clumsy ? `clumsy 1-${a.clumsy}` : "never fumbles";
+  return `${qualified({ name: a.weapon, ruleset: a.ruleset })} (${a.attack_table}${cap}, ${clumsy})`;
+}
+
+// ------------------------------------------------------------------ the account of an attack
+// One critical or fumble entry as a card: the table, the roll, the entry, its
+// effects, and the branch taken (with the one not taken).
+function entryCard(heading, roll, entry, otherBranch) {
+  const rolled = roll.modified_roll !== roll.roll ? `${roll.roll} → ${roll.modified_roll}` : `${roll.roll}`;
+  const where = [entry.range, entry.column ? `column ${entry.column}` : null].filter(Boolean).join(", ");
+  const card = el("div", { class: "card" },
+    el("div", { class: "card-head" }, heading),
+    el("div", { class: "hint" }, `${roll.table}, roll ${rolled} (${where})`),
+    el("p", {}, entry.title ? el("strong", {}, entry.title + ". ") : null, entry.text || ""));
+  const summary = effects(entry);
+  if (summary) card.append(el("p", { class: "effects" }, summary));
+  if (entry.condition) card.append(el("p", { class: "branch" }, `Branch taken: ${entry.condition}.`));
+  if (otherBranch) {
+    const other = effects(otherBranch);
+    card.append(el("p", { class: "branch other" },
+      `If ${otherBranch.condition}: ${otherBranch.title || otherBranch.text}${other ? ` (${other})` : ""}`));
+  }
+  return card;
+}
+
+function criticalCard(label, c) {
+  const reduced = c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
+  return entryCard(`${label}: ${c.severity} on ${c.table}${reduced}`, c, c.entry, c.other_branch);
+}
+
+function account(data) {
+  const box = el("article", { class: `account outcome-${data.outcome}` });
+  const a = data.attack;
+  box.append(el("div", { class: "verdict" },
+    el("span", { class: "outcome" }, outcomeWords(data.outcome).toUpperCase()), `, ${data.damage} damage`));
+  if (a) box.append(el("div", { class: "who" }, `${weaponWords(a)} ${targetWords(a)}`));
+
+  // The account as the CLI tells it: its steps, line for line.
+  const steps = el("div", { class: "steps" });
+  for (const step of data.steps || []) {
+    const indented = step.startsWith("  ");
+    steps.append(el("div", { class: indented ? (step.trimStart().startsWith("(") ? "step aside" : "step more") : "step" }, step.trim()));
+  }
+  box.append(steps);
+
+  // The same facts, one by one.
+  const facts = el("dl", { class: "facts" });
+  const fact = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
+  if (data.roll) {
+    const open = data.roll.open_ended && data.roll.open_ended.length ? `, open-ended ${data.roll.open_ended.join(", ")}` : "";
+    fact("Roll", open || data.roll.total !== data.roll.unmodified ? `${data.roll.unmodified}${open} = ${data.roll.total}` : `${data.roll.total}`);
+  }
+  if (data.result !== null && data.result !== undefined) {
+    fact("Result", data.capped ? `${data.uncapped_result}, capped at ${data.result}` : `${data.result}`);
+  }
+  if (data.cell) fact("Cell", `${data.cell.table} ${data.cell.row} ${data.cell.armor}: `, el("strong", {}, data.cell.text));
+  if (data.cancelled_critical) {
+    fact("Critical", `${data.cancelled_critical.rolled_severity} cancelled by ${data.cancelled_critical.reduction} degree(s) of reduction`);
+  }
+  fact("Damage", el("strong", {}, String(data.damage)));
+  fact("Dice", `${(data.dice || []).join(", ") || "none"} (${"seed" in data ? `seed ${data.seed}` : "given"})`);
+  if (data.unused_dice && data.unused_dice.length) fact("Unused dice", data.unused_dice.join(", "));
+  box.append(facts);
+
+  if (data.critical) box.append(criticalCard("Critical", data.critical));
+  (data.more_criticals || []).forEach((c, i) => box.append(criticalCard(`Critical ${i + 2}`, c)));
+  if (data.secondary_critical) box.append(criticalCard("Secondary critical", data.secondary_critical));
+  if (data.fumble) box.append(entryCard(`Fumble on ${data.fumble.table}`, data.fumble, data.fumble.entry, null));
+  for (const warning of data.warnings || []) box.append(el("p", { class: "hint" }, `Warning: ${warning}`));
+  return box;
+}
+
+// ------------------------------------------------------------------ the form
+// The body of resolve and odds (docs/api.md, "Bodies of resolve and odds").
+function attackBody() {
+  const body = { weapon: $("weapon").value.trim(), cmb: Number($("cmb").value || 0) };
+  const mods = $("mods").value.split(",").map((m) => m.trim()).filter(Boolean);
+  if (mods.length) body.mod = mods;
+  const target = $("target").value.trim();
+  if (target) body.target = target;
+  else {
+    body.def = Number($("def").value || 0);
+    if ($("armor").value) body.armor = $("armor").value;
+  }
+  return body;
+}
+
+// Typed dice: a list of numbers, or the text as typed (the server says what is wrong with it).
+function typedDice() {
+  const text = $("dice").value.trim();
+  if (!text) return null;
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  return parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : text;
+}
+
+async function resolve(rollForMe) {
+  const body = attackBody();
+  const dice = rollForMe ? null : typedDice();
+  if (dice !== null) body.dice = dice;
+  const out = $("account");
+  out.replaceChildren(el("p", { class: "hint" }, "Resolving…"));
+  const answer = await call("/resolve/table", body);
+  if (!answer.ok) {
+    out.replaceChildren(errorBox(answer.data));
+    return;
+  }
+  out.replaceChildren(account(answer.data));
+  remember(answer.data);
+  out.scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+function selectedWeapon() {
+  const name = $("weapon").value.trim();
+  return state.weapons.find((w) => qualified(w) === name || w.name === name);
+}
+
+function selectedCreature() {
+  const name = $("target").value.trim();
+  return state.creatures.find((c) => qualified(c) === name || c.name === name);
+}
+
+// The armor columns of the weapon's attack table.
+function showWeapon() {
+  const weapon = selectedWeapon();
+  $("weapon-facts").textContent = weapon
+    ? `${weapon.attack_table}${weapon.max_result ? `, Max ${weapon.max_result}` : ""}, critical ${weapon.critical}` +
+      `${weapon.secondary_critical ? ` + ${weapon.secondary_critical}` : ""}, clumsy 1-${weapon.clumsy}`
+    : "";
+  if (!weapon) return;
+  const table = state.attackTables.find((t) => t.name === weapon.attack_table && t.ruleset === weapon.ruleset);
+  const columns = table ? table.armor : [];
+  const select = $("armor");
+  const before = select.value;
+  select.replaceChildren(...columns.map((c) => el("option", { value: c }, c)));
+  if (columns.includes(before)) select.value = before;
+}
+
+function showTarget() {
+  const creature = selectedCreature();
+  $("target-facts").textContent = creature
+    ? `DEF ${creature.defense}, ${creature.armor}, ${creature.rank}${creature.hp ? `, ${creature.hp} hp` : ""}` +
+      `${creature.features && creature.features.length ? `, ${creature.features.join(", ")}` : ""}`
+    : "";
+  const byHand = !$("target").value.trim();
+  $("def").disabled = !byHand;
+  $("armor").disabled = !byHand;
+  $("by-hand").classList.toggle("off", !byHand);
+}
+
+// ------------------------------------------------------------------ odds
+function barChart(title, shares, classOf) {
+  const entries = Object.entries(shares);
+  const row = 26, labelWidth = 96, valueWidth = 62, width = 360, top = 22;
+  const barSpace = width - labelWidth - valueWidth;
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${top + row * entries.length}`, role: "img", class: "chart", "aria-label": title });
+  chart.append(svg("text", { x: 0, y: 15, class: "chart-title" }, title));
+  entries.forEach(([name, p], i) => {
+    const y = top + i * row;
+    chart.append(svg("text", { x: 0, y: y + 17, class: "chart-label" }, outcomeWords(name)));
+    chart.append(svg("rect", { x: labelWidth, y: y + 4, width: barSpace, height: row - 8, class: "chart-track" }));
+    chart.append(svg("rect", { x: labelWidth, y: y + 4, width: Math.max(0, p * barSpace).toFixed(2), height: row - 8, class: `bar ${classOf(name)}` }));
+    chart.append(svg("text", { x: width, y: y + 17, class: "chart-value", "text-anchor": "end" }, percent(p)));
+  });
+  return chart;
+}
+
+function showOdds(data) {
+  const area = $("chart");
+  const outcomes = {};
+  for (const name of OUTCOMES) if (name in data.outcomes) outcomes[name] = data.outcomes[name];
+  for (const [name, p] of Object.entries(data.outcomes)) if (!(name in outcomes)) outcomes[name] = p;
+  const parts = [el("p", { class: "who" }, `${weaponWords(data.attack)}, CMB ${data.attack.effective_cmb} ${targetWords(data.attack)}`),
+    barChart("Outcomes", outcomes, (name) => `bar-${name}`)];
+  const severities = data.critical_severity || {};
+  if (Object.keys(severities).length) parts.push(barChart("Critical severity (after reduction)", severities, () => "bar-severity"));
+  parts.push(el("p", {}, "Expected damage: ", el("strong", {}, data.expected_damage.toFixed(2))));
+  area.replaceChildren(...parts);
+}
+
+async function updateOdds() {
+  const body = attackBody();
+  if (!body.weapon) return;
+  const asked = ++state.oddsAsked;
+  const answer = await call("/odds/table", body);
+  if (asked !== state.oddsAsked) return; // a newer question was asked meanwhile
+  if (answer.ok) showOdds(answer.data);
+  else $("chart").replaceChildren(errorBox(answer.data));
+}
+
+function oddsSoon() {
+  clearTimeout(state.oddsTimer);
+  state.oddsTimer = setTimeout(updateOdds, 300);
+}
+
+// ------------------------------------------------------------------ the session's last attacks
+function savedAttacks() {
+  try {
+    return JSON.parse(sessionStorage.getItem(HISTORY_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function remember(data) {
+  const items = [{ at: new Date().toLocaleTimeString(), data }, ...savedAttacks()].slice(0, HISTORY_SIZE);
+  try {
+    sessionStorage.setItem(HISTORY_KEY, JSON.stringify(items));
+  } catch {
+    // storage full or refused: the list just stops growing
+  }
+  showHistory();
+}
+
+function showHistory() {
+  const list = $("history-list");
+  const items = savedAttacks();
+  list.replaceChildren(...items.map(({ at, data }) => {
+    const a = data.attack || {};
+    const line = el("button", { type: "button", class: `history-item outcome-${data.outcome}`,
+      onclick: () => $("account").replaceChildren(account(data)) },
+      el("span", { class: "when" }, at), " ",
+      el("strong", {}, `${outcomeWords(data.outcome)}, ${data.damage}`), ` — ${a.weapon || ""} ${a.defense !== undefined ? targetWords(a) : ""}`,
+      el("span", { class: "hint" }, ` dice ${(data.dice || []).join(", ")}`));
+    return el("li", {}, line);
+  }));
+  if (!items.length) list.append(el("li", { class: "hint" }, "None yet in this session."));
+}
+
+// ------------------------------------------------------------------ browse the tables
+// A cell's criticals: "11 Lig Impact" → [{severity: "Lig", table: "Impact"}]; "9 Sup" → [{severity: "Sup", table: null}].
+function cellCriticals(text) {
+  const match = /^\s*\d+\s+(.+)$/.exec(text);
+  if (!match) return [];
+  return match[1].split("+").map((part) => {
+    const [severity, ...table] = part.trim().split(/\s+/);
+    return { severity, table: table.length ? table.join(" ") : null };
+  }).filter((c) => c.severity);
+}
+
+async function showTableList() {
+  const list = $("table-list");
+  list.replaceChildren(...state.attackTables.map((t) =>
+    el("li", {}, el("a", { href: `#/attack/${encodeURIComponent(qualified(t))}` }, qualified(t)))));
+}
+
+async function showGrid(name) {
+  const area = $("grid-area");
+  area.hidden = false;
+  $("grid-title").textContent = name;
+  $("cell-critical").replaceChildren();
+  const grid = $("grid");
+  grid.replaceChildren(el("p", { class: "hint" }, "Loading…"));
+  const answer = await call(`/attack/${encodeURIComponent(name)}`);
+  if (!answer.ok) {
+    grid.replaceChildren(errorBox(answer.data));
+    return;
+  }
+  const table = answer.data;
+  // The critical read by default: the one of the first weapon that uses this table.
+  const weapon = state.weapons.find((w) => w.attack_table === table.table && w.ruleset === table.ruleset);
+  const select = $("grid-critical");
+  select.replaceChildren(...state.criticals.filter((c) => c.ruleset === table.ruleset)
+    .map((c) => el("option", { value: c.name }, `${c.name}${c.code ? ` (${c.code})` : ""}`)));
+  if (weapon) select.value = weapon.critical;
+
+  const head = el("tr", {}, el("th", { scope: "col" }, "Result"), ...table.armor.map((a) => el("th", { scope: "col" }, a)));
+  const body = el("tbody");
+  for (const row of [...table.rows].reverse()) { // printed as the CLI shows it: highest first
+    const cells = row.cells.map((text, i) => {
+      const criticals = cellCriticals(text);
+      if (!criticals.length) return el("td", {}, text);
+      return el("td", { class: "has-critical" },
+        el("button", { type: "button", title: `critical ${text}`,
+          onclick: () => readCritical(table, row, table.armor[i], text, criticals) }, text));
+    });
+    body.append(el("tr", {}, el("th", { scope: "row", class: row.unmodified ? "unmodified" : null }, row.range), ...cells));
+  }
+  const caption = table.automatic_miss ? el("caption", {}, `Results of ${table.automatic_miss} or less miss.`) : null;
+  grid.replaceChildren(el("table", { class: "grid" }, caption, el("thead", {}, head), body));
+}
+
+async function readCritical(table, row, armor, text, criticals) {
+  const out = $("cell-critical");
+  const roll = $("grid-roll").value || "50";
+  const cards = [el("p", { class: "who" }, `${table.table} ${row.range} ${armor}: ${text}`)];
+  for (const [i, c] of criticals.entries()) {
+    const name = c.table || $("grid-critical").value;
+    const query = new URLSearchParams({ table: name, roll, severity: c.severity, ruleset: table.ruleset });
+    const answer = await call(`/query/critical?${query}`);
+    if (!answer.ok) {
+      cards.push(errorBox(answer.data));
+      continue;
+    }
+    const d = answer.data;
+    const card = entryCard(`${i ? `Critical ${i + 1}` : "Critical"}: ${c.severity} on ${d.table}`, d, d.entry, null);
+    for (const other of d.branches || []) {
+      if (other.condition !== d.entry.condition) card.append(el("p", { class: "branch other" }, `If ${other.condition}: ${other.title || other.text}`));
+    }
+    cards.push(card);
+  }
+  out.replaceChildren(...cards);
+  out.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+// ------------------------------------------------------------------ routes: #/ and #/tables, #/attack/NAME
+function route() {
+  const hash = location.hash || "#/";
+  const browsing = hash.startsWith("#/tables") || hash.startsWith("#/attack/");
+  $("attack-view").hidden = browsing;
+  $("tables-view").hidden = !browsing;
+  $("nav-attack").classList.toggle("current", !browsing);
+  $("nav-tables").classList.toggle("current", browsing);
+  if (!browsing) return;
+  showTableList();
+  if (hash.startsWith("#/attack/")) showGrid(decodeURIComponent(hash.slice("#/attack/".length)));
+  else $("grid-area").hidden = true;
+}
+
+// ------------------------------------------------------------------ start
+async function start() {
+  const [weapons, creatures, attack, critical] = await Promise.all(
+    ["/weapons", "/creatures", "/attack", "/critical"].map((path) => call(path)));
+  for (const answer of [weapons, creatures, attack, critical]) {
+    if (!answer.ok) $("account").append(errorBox(answer.data));
+  }
+  state.weapons = weapons.ok ? weapons.data.weapons : [];
+  state.creatures = creatures.ok ? creatures.data.creatures : [];
+  state.attackTables = attack.ok ? attack.data.attack : [];
+  state.criticals = critical.ok ? critical.data.critical : [];
+  $("weapons").replaceChildren(...state.weapons.map((w) => el("option", { value: qualified(w) }, `${w.attack_table}, ${w.critical}`)));
+  $("creatures").replaceChildren(...state.creatures.map((c) => el("option", { value: qualified(c) }, `DEF ${c.defense}, ${c.armor}`)));
+
+  $("attack-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    resolve(false);
+  });
+  $("roll").addEventListener("click", () => resolve(true));
+  $("weapon").addEventListener("change", () => { showWeapon(); oddsSoon(); });
+  $("target").addEventListener("input", () => { showTarget(); oddsSoon(); });
+  for (const id of ["cmb", "mods", "def", "armor"]) $(id).addEventListener("input", oddsSoon);
+  $("clear-history").addEventListener("click", () => { sessionStorage.removeItem(HISTORY_KEY); showHistory(); });
+  window.addEventListener("hashchange", route);
+
+  showWeapon();
+  showTarget();
+  showHistory();
+  route();
+}
+
+document.addEventListener("DOMContentLoaded", start);

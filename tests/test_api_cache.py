@@ -1,0 +1,150 @@
+"""`tables serve` keeps each weapon's compiled tables between requests
+(storage/compiled.py): the answers stay the command line's, byte for byte,
+and an import by another process is seen by the very next request."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+
+from tables_app.api import create_app
+from tables_app.cli import answer_fields
+from tables_app.storage.compiled import CompiledTables
+from tables_app.storage.connection import connect
+from tables_app.storage.database import Database
+
+API = "/api/v1"
+BODY = {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [42]}
+
+
+@pytest.fixture
+def made(monkeypatch) -> list[CompiledTables]:  # type: ignore[no-untyped-def]
+    """The caches the apps made in this test (one per app)."""
+    from tables_app.storage import compiled
+
+    caches: list[CompiledTables] = []
+
+    class Recorded(CompiledTables):
+        def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            super().__init__(*args, **kwargs)
+            caches.append(self)
+
+    monkeypatch.setattr(compiled, "CompiledTables", Recorded)
+    return caches
+
+
+@pytest.fixture
+def app(db_path: Path, made):  # type: ignore[no-untyped-def]
+    return create_app(db_path, answer_fields)
+
+
+def compiled_of(app, made) -> CompiledTables:  # type: ignore[no-untyped-def]
+    assert len(made) == 1
+    return made[0]
+
+
+def cli_json(run, *args: str) -> bytes:  # type: ignore[no-untyped-def]
+    result = run(*args, "--json")
+    return json.dumps(json.loads(result.stdout), ensure_ascii=False).encode()
+
+
+def test_a_weapon_s_tables_are_read_once_and_answers_stay_the_cli_s(app, made, run):
+    with TestClient(app) as client:
+        compiled = compiled_of(app, made)
+        loads = compiled.loads
+        expected = cli_json(run, "resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA",
+                            "--dice", "42")
+        for _ in range(5):
+            response = client.post(f"{API}/resolve/table", json=BODY)
+            assert response.status_code == 200
+            assert response.content == expected
+        assert compiled.loads == loads + 1
+        seeded = {**BODY, "dice": None, "seed": 4, "cmb": -5}  # another attack on the same tables: no new read
+        response = client.post(f"{API}/resolve/table", json=seeded)
+        assert response.content == cli_json(run, "resolve", "table", "--weapon", "Longsword", "--cmb", "-5", "--def", "20",
+                                             "--armor", "MA", "--seed", "4")
+        assert compiled.loads == loads + 1
+        client.post(f"{API}/resolve/table", json={**BODY, "weapon": "Morning Star"})
+        assert compiled.loads == loads + 2
+
+
+def mini(write_workbook, cloth_21_30: object) -> Path:  # type: ignore[no-untyped-def]
+    attack = [list(row) for row in MINI_ATTACK]
+    row = next(r for r in attack if r and r[0] == "21–30")
+    row[1] = cloth_21_30
+    return write_workbook("mini.xlsx", {"Severities": MINI_SEVERITIES, "Slash": MINI_CRITICAL, "Oops": MINI_FUMBLE,
+                                        "Poke": attack, "Weapons": MINI_WEAPONS, "Creatures": MINI_CREATURES})
+
+
+def test_an_import_while_the_app_is_alive_is_read_by_the_next_resolve(app, made, run, write_workbook):
+    needle = {"weapon": "Needle", "cmb": 10, "armor": "Cloth", "dice": [15]}  # 15 + 10 = 25: Poke's row 21-30
+    args = ["resolve", "table", "--weapon", "Needle", "--cmb", "10", "--armor", "Cloth", "--dice", "15"]
+    assert run("import", str(mini(write_workbook, 5))).exit_code == 0
+    with TestClient(app) as client:
+        compiled = compiled_of(app, made)
+        first = client.post(f"{API}/resolve/table", json=needle)
+        assert first.json()["damage"] == 5 and first.content == cli_json(run, *args)
+        assert client.post(f"{API}/resolve/table", json=needle).content == first.content  # from the cache
+        generation = compiled.generation
+        assert run("import", str(mini(write_workbook, 8))).exit_code == 0  # the same workbook, one cell changed
+        second = client.post(f"{API}/resolve/table", json=needle)
+        assert second.json()["damage"] == 8
+        assert second.content == cli_json(run, *args)
+        assert compiled.generation > generation
+
+
+def test_a_transaction_older_than_the_cache_neither_reads_nor_fills_it(db_path):
+    """Two connections; the second begins after a commit the first's snapshot
+    does not hold: each sees its own tables, and the older never fills the cache."""
+    compiled = CompiledTables()
+    old, new = Database("sqlite:///" + str(db_path), db_path), Database("sqlite:///" + str(db_path), db_path)
+    old.compiled = new.compiled = compiled
+    writer = connect(db_path)
+    try:
+        with old.snapshot():
+            old_generation = old._generation
+            writer.execute("UPDATE weapon SET max_result = 7")  # another process commits (autocommit)
+            with new.snapshot():
+                assert new._generation == old_generation + 1
+                assert compiled.table_set(new._generation, "k", lambda: "new") == "new"
+            assert compiled.table_set(old_generation, "k", lambda: "old") == "old"  # not the newer one
+            assert compiled.table_set(old_generation, "k", lambda: "again") == "again"  # and not kept
+        with new.snapshot():
+            assert compiled.table_set(new._generation, "k", lambda: "reloaded") == "new"  # nothing committed since
+        with old.snapshot():  # its data_version moved: a new generation, the cache emptied
+            assert old._generation == old_generation + 2
+            assert compiled.table_set(old._generation, "k", lambda: "fresh") == "fresh"
+    finally:
+        writer.close()
+        old.dispose()
+        new.dispose()
+
+
+def test_the_cache_holds_at_most_its_limit(db_path):
+    compiled = CompiledTables(limit=2)
+    connection = sqlite3.connect(db_path)
+    try:
+        generation = compiled.pin(connection)
+        for key in "abc":
+            compiled.table_set(generation, key, lambda: key)
+        assert compiled.table_set(generation, "a", lambda: "read again") == "read again"
+        assert compiled.table_set(generation, "c", lambda: "x") == "c"
+    finally:
+        connection.close()
+
+
+def test_the_command_line_never_loads_the_cache(db_path):
+    probe = ("import sys; sys.argv[0] = 'tables'\n"
+             "from tables_app.cli import main\n"
+             "try:\n    main()\nfinally:\n    sys.stderr.write('LOADED %s' % ('tables_app.storage.compiled' in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", probe, "--db", str(db_path), "resolve", "table", "--weapon", "Longsword",
+                          "--cmb", "60", "--armor", "MA", "--seed", "1", "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.endswith("LOADED False")

@@ -1,0 +1,175 @@
+"""The game master's page (docs/api.md, "The page"): `/` and its two static
+files come from the package, with their types and a Content-Security-Policy;
+nothing else is served from there; the files name no address outside the
+server; and every API call the script makes exists and answers."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tables_app.api import create_app
+from tables_app.cli import answer_fields
+from tables_app.web import FILES
+
+PAGE_FILES = ("index.html", "app.js", "style.css")
+
+
+@pytest.fixture
+def client(db_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(db_path, answer_fields)) as test_client:
+        yield test_client
+
+
+def text_of(name: str) -> str:
+    return resources.files("tables_app.web").joinpath(name).read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ the page
+def test_the_page_is_html_for_a_phone_with_its_script_and_style(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    html = response.text
+    assert html == text_of("index.html")
+    assert re.search(r'<meta name="viewport" content="width=device-width, initial-scale=1">', html)
+    assert '<script src="/static/app.js"' in html
+    assert '<link rel="stylesheet" href="/static/style.css">' in html
+    assert client.head("/").status_code == 200
+
+
+def test_the_page_has_a_content_security_policy_it_can_keep(client):
+    response = client.get("/")
+    assert response.headers["content-security-policy"] == "default-src 'self'"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    html = text_of("index.html")
+    # default-src 'self' refuses inline script, inline style and handlers: the page has none.
+    assert re.findall(r"<script(?![^>]*\bsrc=)", html) == []
+    assert "<style" not in html
+    assert re.search(r"\sstyle=", html) is None
+    assert re.search(r"\son[a-z]+=", html) is None
+    assert "setAttribute(\"style\"" not in text_of("app.js")
+
+
+@pytest.mark.parametrize(("name", "content_type"), [("app.js", "text/javascript; charset=utf-8"),
+                                                    ("style.css", "text/css; charset=utf-8")])
+def test_the_static_files_are_served_with_their_types(client, name, content_type):
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == content_type
+    assert response.headers["content-security-policy"] == "default-src 'self'"
+    assert response.text == text_of(name)
+    assert FILES[name] == content_type
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../api.py", "/static/%2e%2e/api.py", "/static/..%2Fapi.py", "/static/..%2F..%2Fpyproject.toml",
+    "/static/api.py", "/static/__init__.py", "/static/index.html", "/static/", "/static/APP.JS",
+    "/static/app.js%00.py", "/static/nothing.css", "/api.py", "/index.html",
+])
+def test_nothing_else_is_served(client, path):
+    response = client.get(path)
+    assert response.status_code == 404, path
+    assert "error" in response.json()
+    assert "import" not in response.text  # no source file's text
+
+
+def test_the_page_is_not_in_the_api_schema(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "/" not in paths
+    assert not any(path.startswith("/static") for path in paths)
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_the_page_files_name_no_address_outside_the_server(name):
+    text = text_of(name).lower()
+    assert "http://" not in text
+    assert "https://" not in text
+    assert "//cdn" not in text
+    assert not re.search(r"""(src|href)=["']//""", text)
+    assert "@import" not in text and "url(" not in text  # no font, image or stylesheet to fetch
+
+
+def test_the_page_files_ship_in_the_package():
+    """FILES names exactly the files of the package's web folder (the wheel
+    takes the whole tables_app folder)."""
+    folder = resources.files("tables_app.web")
+    shipped = {entry.name for entry in folder.iterdir() if entry.name not in ("__init__.py", "__pycache__")}
+    assert shipped == set(FILES) == set(PAGE_FILES)
+
+
+# ------------------------------------------------------------------ the API calls the script makes
+def fetched_paths() -> set[str]:
+    """The /api/v1 paths app.js calls: call("/...") with a literal or template string."""
+    script = text_of("app.js")
+    return set(re.findall(r"""call\(\s*[`"'](/[^`"'?$]*)""", script)) | set(
+        re.findall(r"""\[((?:\s*"/[a-z]+",?)+)\]\.map\(\(path\) => call\(path\)\)""", script)[0].replace('"', "")
+        .replace(" ", "").strip(",").split(","))
+
+
+# A sensible request for each path the script calls, and the statuses it may answer.
+SAMPLES: dict[str, tuple[str, object, tuple[int, ...]]] = {
+    "/weapons": ("GET", None, (200,)),
+    "/creatures": ("GET", None, (200,)),
+    "/attack": ("GET", None, (200,)),
+    "/critical": ("GET", None, (200,)),
+    "/attack/": ("GET", "Edged", (200,)),
+    "/query/critical": ("GET", {"table": "Cut", "roll": "50", "severity": "Gri", "ruleset": "default"}, (200,)),
+    "/resolve/table": ("POST", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA",
+                                "dice": [97, 99, 45, 30]}, (200,)),
+    "/odds/table": ("POST", {"weapon": "Longsword", "cmb": 60, "target": "Orc Warrior", "mod": ["flank=+10"]}, (200,)),
+}
+
+
+def test_the_script_calls_only_known_paths():
+    assert fetched_paths() == set(SAMPLES)
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES))
+def test_every_call_of_the_script_answers(client, path):
+    method, sample, statuses = SAMPLES[path]
+    if method == "POST":
+        response = client.post(f"/api/v1{path}", json=sample)
+    elif isinstance(sample, dict):
+        response = client.get(f"/api/v1{path}", params=sample)
+    else:
+        response = client.get(f"/api/v1{path}{sample or ''}")
+    assert response.status_code in statuses, response.text
+    assert "error" not in response.json()
+
+
+def test_the_answers_have_what_the_script_reads(client):
+    """The fields app.js lays out are in the answers (docs/cli.md's shapes)."""
+    resolved = client.post("/api/v1/resolve/table", json=SAMPLES["/resolve/table"][1]).json()
+    assert {"outcome", "damage", "dice", "steps", "roll", "result", "uncapped_result", "capped", "cell", "critical",
+            "secondary_critical", "more_criticals", "cancelled_critical", "fumble", "attack"} <= set(resolved)
+    assert {"severity", "rolled_severity", "reduction", "table", "roll", "modified_roll", "entry",
+            "other_branch"} <= set(resolved["critical"])
+    seeded = client.post("/api/v1/resolve/table", json={"weapon": "Longsword", "cmb": 60, "target": "Orc Warrior"}).json()
+    assert isinstance(seeded["seed"], int)  # no dice: the server rolled, and says how
+    odds = client.post("/api/v1/odds/table", json=SAMPLES["/odds/table"][1]).json()
+    assert set(odds["outcomes"]) == {"fumble", "miss", "ineffective", "no_damage", "hit", "critical"}
+    assert abs(sum(odds["outcomes"].values()) - 1) < 1e-9
+    assert isinstance(odds["expected_damage"], float) and "critical_severity" in odds
+    shown = client.get("/api/v1/attack/Edged").json()
+    assert {"table", "armor", "rows", "ruleset", "automatic_miss"} <= set(shown)
+    assert {"range", "unmodified", "cells"} <= set(shown["rows"][0])
+    armor = {w["name"]: w for w in client.get("/api/v1/attack").json()["attack"]}["Edged"]["armor"]
+    assert armor == shown["armor"]
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/resolve/table", {"weapon": "Longswrd", "cmb": 60, "def": 20, "armor": "MA", "dice": [50]}),
+    ("/resolve/table", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": "97, x"}),
+    ("/resolve/table", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [97]}),
+    ("/odds/table", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "mod": ["flank"]}),
+])
+def test_the_errors_the_script_shows_are_messages(client, path, body):
+    """What a game master can get wrong answers 404 or 422 with a message (shown by errorBox)."""
+    response = client.post(f"/api/v1{path}", json=body)
+    assert response.status_code in (404, 422), response.text
+    assert response.json()["error"]["message"]
