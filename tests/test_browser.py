@@ -1,0 +1,220 @@
+"""The game master's page in a real browser (issue #18): headless Chromium,
+driven by Selenium, opens `/` from a real `tables serve` on loopback, resolves
+attacks with typed dice as a user would, and shows the damage the CLI's
+`--json` answers. Screenshots at 390 px and 1280 px wide are kept in
+tests/artifacts/ (git-ignored; CI keeps them in its workspace).
+
+Chromium and chromedriver are Debian's `chromium` and `chromium-driver`.
+Without them the test is skipped, so the README's test command works on a
+machine without a browser; CI installs them and sets
+TABLES_REQUIRE_BROWSER=1 (.ci/run), so there a missing browser fails."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+# The flags the closed network needs (without the background-networking ones
+# Chromium's own connections are refused), headless and sandbox-free for CI.
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
+ATTACK = ("--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA")
+
+
+def need_browser() -> None:
+    """Skip when the browser is missing; fail with TABLES_REQUIRE_BROWSER=1 (CI)."""
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.path.exists(path)]
+    if importlib.util.find_spec("selenium") is None:
+        missing.append("the Python package selenium (the test extra)")
+    if not missing:
+        return
+    message = (f"the browser test needs {', '.join(missing)}: install Debian's chromium and chromium-driver "
+               "(`apt-get install chromium chromium-driver`, as .ci/run does) and `pip install \".[test]\"`")
+    if os.environ.get("TABLES_REQUIRE_BROWSER") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def child_env(home: Path) -> dict[str, str]:
+    """The environment of the server and the CLI: no $TABLES_DB, no user data directory."""
+    env = {key: value for key, value in os.environ.items() if key != "TABLES_DB"}
+    env["XDG_DATA_HOME"] = str(home)
+    return env
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path) -> Path:
+    path = tmp_path_factory.mktemp("browser") / "tables.db"
+    shutil.copyfile(bundled_db_template, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(database: Path):  # type: ignore[no-untyped-def]
+    """`tables serve` on a free loopback port; yields its base address."""
+    need_browser()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(database), "serve", "--port", str(port)],
+                               env=child_env(database.parent / "user-data"),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                output = process.stdout.read().decode(errors="replace") if process.stdout else ""
+                pytest.fail(f"tables serve stopped (exit {process.returncode}):\n{output}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"tables serve did not answer {base}/api/v1/health within 30 s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    need_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument("--window-size=1280,900")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def cli_answer(database: Path, dice: str) -> dict:
+    result = subprocess.run([sys.executable, "-m", "tables_app", "--db", str(database), "resolve", "table", *ATTACK,
+                             "--dice", dice, "--json"],
+                            env=child_env(database.parent / "user-data"), capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def resolve_on_the_page(driver, base: str, dice: str):  # type: ignore[no-untyped-def]
+    """Open the page, fill the form as a user would, submit; return the account."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(driver, 20)
+    driver.get(f"{base}/")
+    # The weapons arrive from /api/v1/weapons: wait for the datalist.
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#weapons option[value='Longsword']"))
+    driver.find_element(By.ID, "weapon").send_keys("Longsword")
+    cmb = driver.find_element(By.ID, "cmb")
+    cmb.click()  # leaving the weapon field fills the armor columns of its table
+    cmb.clear()
+    cmb.send_keys("60")
+    defense = driver.find_element(By.ID, "def")
+    defense.clear()
+    defense.send_keys("20")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#armor option[value='MA']"))
+    Select(driver.find_element(By.ID, "armor")).select_by_value("MA")
+    driver.find_element(By.ID, "dice").send_keys(dice)
+    driver.find_element(By.ID, "resolve").click()
+    return wait.until(ready.visibility_of_element_located((By.CSS_SELECTOR, "#account article.account")))
+
+
+def shown_damage(account) -> int:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    dd = account.find_element(By.XPATH, ".//dl[contains(@class, 'facts')]/dt[.='Damage']/following-sibling::dd[1]")
+    return int(dd.text)
+
+
+def test_a_hit_with_typed_dice_shows_the_damage_the_cli_answers(server, browser, database):
+    from selenium.webdriver.common.by import By
+
+    expected = cli_answer(database, "42")
+    assert expected["outcome"] == "hit" and not expected.get("critical")
+    account = resolve_on_the_page(browser, server, "42")
+    assert shown_damage(account) == expected["damage"]
+    assert account.find_element(By.CSS_SELECTOR, ".verdict").text == f"HIT, {expected['damage']} damage"
+    assert account.find_elements(By.CSS_SELECTOR, ".card") == []
+    assert f"{expected['cell']['text']}" in account.text
+
+
+def test_a_critical_with_typed_dice_shows_its_card_and_the_damage_the_cli_answers(server, browser, database):
+    from selenium.webdriver.common.by import By
+
+    expected = cli_answer(database, "97,99,45,30")
+    assert expected["outcome"] == "critical" and expected["critical"]
+    account = resolve_on_the_page(browser, server, "97, 99, 45, 30")  # typed as at the table
+    assert shown_damage(account) == expected["damage"]
+    heads = [head.text for head in account.find_elements(By.CSS_SELECTOR, ".card .card-head")]
+    critical = expected["critical"]
+    assert heads[0].startswith(f"Critical: {critical['severity']} on {critical['table']}")
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, height in ((390, 844), (1280, 900)):
+        browser.set_window_size(width, height)
+        browser.execute_script("document.getElementById('account').scrollIntoView({block: 'start'})")
+        time.sleep(0.3)
+        path = ARTIFACTS / f"browser-{width}.png"
+        assert browser.save_screenshot(str(path)), path
+        assert path.stat().st_size > 1000
+        print(f"screenshot: {path}")
+    # No horizontal scrolling on a phone: the page fits 390 px.
+    browser.set_window_size(390, 844)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_no_script_error_and_no_request_outside_the_server(server, browser):
+    browser.set_window_size(1280, 900)
+    resolve_on_the_page(browser, server, "42")
+    # Everything logged since the browser started (or since the last read).
+    # (The page declares no icon, so Chromium's own /favicon.ico is a 404: not the page's doing.)
+    errors = [entry for entry in browser.get_log("browser")
+              if entry["level"] == "SEVERE" and not entry["message"].startswith(f"{server}/favicon.ico ")]
+    assert errors == []
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    assert any(url.startswith(f"{server}/api/v1/resolve/table") for url in urls), urls
+    # Requests that go over a network (not chrome://, data: or blob: ones inside the browser).
+    outside = [url for url in urls if url.split(":", 1)[0] in ("http", "https", "ws", "wss", "ftp")
+               and not url.startswith(f"{server}/")]
+    assert outside == []
