@@ -8,6 +8,7 @@ tests/ on the path for conftest.py); conftest.py keeps only the fixtures.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -253,3 +254,46 @@ def workbook_problems(path: Path) -> list[str]:
     from tables_app.sheets.read import read_workbook
 
     return [str(p) for p in interpret(read_workbook(path)).problems]
+
+
+@contextmanager
+def serving(database: Path, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """`tables serve` over ``database`` on a free loopback port, answering
+    /api/v1/health: yields (base address, process); terminated on exit, its
+    output left readable on ``process.stdout``."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    import pytest
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(database), "serve", "--port", str(port)],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"tables serve stopped (exit {process.returncode}):\n{process.stdout.read()}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"tables serve did not answer {base}/api/v1/health within 30 s")
+            time.sleep(0.1)
+        yield base, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -5,16 +5,14 @@ of failure; each request reads one snapshot, and sees the next import."""
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import serving
 
 from tables_app.api import create_app
 from tables_app.cli import answer_fields
@@ -330,28 +328,9 @@ def test_serve_without_the_extra_is_one_line(run, monkeypatch):
 
 
 def test_serve_answers_over_http(db_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(db_path), "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline, answer = time.monotonic() + 30, None
-        while answer is None and time.monotonic() < deadline and server.poll() is None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}{API}/health", timeout=2) as response:
-                    answer = json.loads(response.read())
-            except OSError:
-                time.sleep(0.1)
-        assert answer is not None, server.stdout.read() if server.poll() is not None else "no answer in 30 s"
-        assert answer["status"] == "ok"
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{API}/query/attack?table=Edged&result=120&armor=MA", timeout=5) as response:
+    with serving(db_path) as (base, server):
+        with urllib.request.urlopen(f"{base}{API}/health", timeout=5) as response:
+            assert json.loads(response.read())["status"] == "ok"
+        with urllib.request.urlopen(f"{base}{API}/query/attack?table=Edged&result=120&armor=MA", timeout=5) as response:
             assert json.loads(response.read())["text"] == "12 Lig"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
     assert "Uvicorn running on http://127.0.0.1" in server.stdout.read()

@@ -15,14 +15,13 @@ import importlib.util
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -48,12 +47,6 @@ def need_browser() -> None:
     pytest.skip(message)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def child_env(home: Path) -> dict[str, str]:
     """The environment of the server and the CLI: no $TABLES_DB, no user data directory."""
     env = {key: value for key, value in os.environ.items() if key != "TABLES_DB"}
@@ -72,34 +65,8 @@ def database(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path
 def server(database: Path):  # type: ignore[no-untyped-def]
     """`tables serve` on a free loopback port; yields its base address."""
     need_browser()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(database), "serve", "--port", str(port)],
-                               env=child_env(database.parent / "user-data"),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-                pytest.fail(f"tables serve stopped (exit {process.returncode}):\n{output}")
-            try:
-                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"tables serve did not answer {base}/api/v1/health within 30 s")
-            time.sleep(0.2)
+    with serving(database, env=child_env(database.parent / "user-data")) as (base, _process):
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")
