@@ -297,3 +297,21 @@ def serving(database: Path, env: dict[str, str] | None = None):  # type: ignore[
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def layout_workbook(path: Path) -> Path:
+    """Three fumble sheets, each with what the readers cannot see inside its
+    grid: row 6 hidden (Rows), column C hidden (Cols), B5:B6 merged (Merged)."""
+    import openpyxl
+
+    build_workbook(path, {
+        "Rows": [["Kind", "fumble"], ["Name", "A"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]],
+        "Cols": [["Kind", "fumble"], ["Name", "B"], [], ["Roll", "Text", "Hits"], ["1-50", "a", 1], ["51+", "b", 2]],
+        "Merged": [["Kind", "fumble"], ["Name", "C"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "a"]],
+    })
+    book = openpyxl.load_workbook(path)
+    book["Rows"].row_dimensions[6].hidden = True
+    book["Cols"].column_dimensions["C"].hidden = True
+    book["Merged"].merge_cells("B5:B6")
+    book.save(path)
+    return path

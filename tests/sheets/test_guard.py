@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import build_workbook, refused, rewrite
+from helpers import build_workbook, layout_workbook, refused, rewrite
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets import guard
@@ -94,18 +94,7 @@ def test_too_many_rows(tmp_path):
 
 
 def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
-    import openpyxl
-
-    path = build_workbook(tmp_path / "layout.xlsx", {
-        "Rows": [["Kind", "fumble"], ["Name", "A"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]],
-        "Cols": [["Kind", "fumble"], ["Name", "B"], [], ["Roll", "Text", "Hits"], ["1-50", "a", 1], ["51+", "b", 2]],
-        "Merged": [["Kind", "fumble"], ["Name", "C"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "a"]],
-    })
-    book = openpyxl.load_workbook(path)
-    book["Rows"].row_dimensions[6].hidden = True
-    book["Cols"].column_dimensions["C"].hidden = True
-    book["Merged"].merge_cells("B5:B6")
-    book.save(path)
+    path = layout_workbook(tmp_path / "layout.xlsx")
     assert [str(p) for p in interpret(read_workbook(path)).problems] == [
         "layout.xlsx › Rows › A6: row 6 is hidden; unhide it (hidden rows are not imported silently)",
         "layout.xlsx › Cols › C1: column C is hidden; unhide it",

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import MINI_FUMBLE, build_workbook, db_dump, error_lines, refused
+from helpers import MINI_FUMBLE, build_workbook, db_dump, error_lines, layout_workbook, refused
 from helpers import workbook_problems as problems
 from ods_files import MANIFEST, STYLES, content_xml, package, write_ods, xlsx_to_ods
 
@@ -96,18 +96,7 @@ def test_sheet_names_with_odd_characters_are_calamine_s_names(tmp_path):
 # -- what calamine cannot see, seen as in an .xlsx ------------------------------
 
 def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
-    import openpyxl
-
-    path = build_workbook(tmp_path / "layout.xlsx", {
-        "Rows": [["Kind", "fumble"], ["Name", "A"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]],
-        "Cols": [["Kind", "fumble"], ["Name", "B"], [], ["Roll", "Text", "Hits"], ["1-50", "a", 1], ["51+", "b", 2]],
-        "Merged": [["Kind", "fumble"], ["Name", "C"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "a"]],
-    })
-    book = openpyxl.load_workbook(path)
-    book["Rows"].row_dimensions[6].hidden = True
-    book["Cols"].column_dimensions["C"].hidden = True
-    book["Merged"].merge_cells("B5:B6")
-    book.save(path)
+    path = layout_workbook(tmp_path / "layout.xlsx")
     expected = [
         "layout.ods › Rows › A6: row 6 is hidden; unhide it (hidden rows are not imported silently)",
         "layout.ods › Cols › C1: column C is hidden; unhide it",
