@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import os
 import resource
 import socket
@@ -37,12 +38,36 @@ import urllib.request
 from pathlib import Path
 
 API = "/api/v1"
-RESOLVE = {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [42]}
-ENDPOINTS = {
-    "query": ("GET", f"{API}/query/attack?table=Edged&result=100&armor=MA", None),
-    "resolve (dice)": ("POST", f"{API}/resolve/table", RESOLVE),
-    "resolve (seed)": ("POST", f"{API}/resolve/table", {**{k: v for k, v in RESOLVE.items() if k != "dice"}, "seed": 7}),
-}
+DISTINCT = 512  # distinct requests each endpoint cycles through
+RESOLVE = {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"}
+# Attackers of the bundled tables for "resolve (many attackers)": the
+# weapons of the bundled armory against every armor column, at CMBs and DEFs
+# that reach misses, hits, criticals and the Max Result.
+WEAPONS = ["Longsword", "Dagger", "Mace", "Shortbow", "Spear", "Morning Star", "Warhammer"]
+ARMORS = ["NA", "LA", "MA", "HA"]
+
+
+def endpoints() -> dict[str, list[tuple[str, str, dict | None]]]:
+    """Each endpoint's requests: every answer differs (fresh dice, fresh
+    seeds, other attackers), as a bot's requests would, so that nothing the
+    server keeps between requests answers one from memory."""
+    draw = random.Random(18)
+
+    def dice() -> list[int]:  # enough for open-ended rolls, a critical and a secondary (the rest unused)
+        return [draw.randint(1, 100) for _ in range(8)]
+
+    return {
+        "query": [("GET", f"{API}/query/attack?table=Edged&result={draw.randint(1, 150)}&armor={draw.choice(ARMORS)}", None)
+                  for _ in range(DISTINCT)],
+        "resolve (dice)": [("POST", f"{API}/resolve/table", {**RESOLVE, "dice": dice()}) for _ in range(DISTINCT)],
+        "resolve (seed)": [("POST", f"{API}/resolve/table", {**RESOLVE, "seed": seed}) for seed in range(DISTINCT)],
+        "resolve (many attackers)": [
+            ("POST", f"{API}/resolve/table", {"weapon": draw.choice(WEAPONS), "cmb": draw.randrange(0, 150, 5),
+                                              "def": draw.randrange(0, 60, 5), "armor": draw.choice(ARMORS), "dice": dice()})
+            for _ in range(DISTINCT)],
+    }
+
+
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -98,8 +123,9 @@ class Connection:
         return status, body
 
 
-def drive(port: int, request: bytes, connections: int, duration: float) -> dict:
-    """Each of ``connections`` threads sends ``request`` back to back for ``duration`` seconds."""
+def drive(port: int, requests: list[bytes], connections: int, duration: float) -> dict:
+    """Each of ``connections`` threads sends ``requests`` back to back, in
+    turn (each thread from its own place in the cycle), for ``duration`` seconds."""
     latencies: list[list[float]] = [[] for _ in range(connections)]
     errors = [0] * connections
     samples: list[bytes] = []
@@ -108,11 +134,14 @@ def drive(port: int, request: bytes, connections: int, duration: float) -> dict:
 
     def worker(index: int) -> None:
         connection, mine, clock = Connection(port), latencies[index], time.perf_counter
+        turn = index * len(requests) // connections
         start_line.wait()
         while True:
             begun = clock()
             if begun >= stop[0]:
                 break
+            request = requests[turn % len(requests)]
+            turn += 1
             try:
                 status, body = connection.exchange(request)
             except (OSError, ValueError, StopIteration):
@@ -213,8 +242,8 @@ def run_server(db: Path, workers: int, args: argparse.Namespace, folder: Path) -
         wait_healthy(server, port, log)
         if workers > 1:  # every worker up: each answers /health once the supervisor has started it
             time.sleep(2)
-        for name, (method, path, body) in ENDPOINTS.items():
-            request = request_bytes(method, path, body)
+        for name, sent in endpoints().items():
+            request = [request_bytes(method, path, body) for method, path, body in sent]
             drive(port, request, args.connections, args.warmup)  # every worker and thread warm
             pids = process_tree(server.pid)
             server_before, client_before = cpu_seconds(pids), own_cpu()
@@ -234,13 +263,13 @@ def run_server(db: Path, workers: int, args: argparse.Namespace, folder: Path) -
     return rows
 
 
-HEADER = (f"{'workers':>7} {'endpoint':<15} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
+HEADER = (f"{'workers':>7} {'endpoint':<24} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
           f"{'server CPU s':>12} {'server CPU/req ms':>17} {'req/s per server CPU-s':>22} {'client CPU s':>12}")
 
 
 def line(r: dict) -> str:
     per_cpu = r["requests"] / r["server_cpu_s"] if r["server_cpu_s"] else float("nan")
-    return (f"{r['workers']:>7} {r['endpoint']:<15} {r['rps']:>7.0f} {r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} {r['errors']:>6} "
+    return (f"{r['workers']:>7} {r['endpoint']:<24} {r['rps']:>7.0f} {r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} {r['errors']:>6} "
             f"{r['server_cpu_s']:>12.1f} {r['server_cpu_per_request_ms']:>17.3f} {per_cpu:>22.0f} {r['client_cpu_s']:>12.1f}")
 
 

@@ -20,9 +20,10 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from tables_app import __version__
@@ -107,11 +108,80 @@ class Databases:
         return database
 
 
+MAX_BODY_BYTES = 64 * 1024  # a resolve or odds body is a few hundred bytes; an upload has its own limit
+
+
+async def json_object(request: Request) -> dict[str, Any] | CliJSON:
+    """The request's body as a JSON object, or the 413/422 answer refusing it.
+    Read here, not by a FastAPI model: the command's Click parameters check
+    every field, and a model would only repeat them more slowly."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return failure(413, error_json(f"the body is over {MAX_BODY_BYTES:,} bytes"))
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            return failure(413, error_json(f"the body is over {MAX_BODY_BYTES:,} bytes"))
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {exc}"))
+    if not isinstance(body, dict):
+        return failure(422, error_json("the request is not as expected (the body must be a JSON object), "
+                                       f"not {type(body).__name__}"))
+    return body
+
+
+def query_doc(*names: str) -> dict[str, Any]:
+    """Query parameters as /docs shows them: each a string, optional;
+    ``name*`` repeatable (``has=helm&has=shield``)."""
+    return {"parameters": [
+        {"name": name.rstrip("*"), "in": "query", "required": False,
+         "schema": {"type": "array", "items": {"type": "string"}} if name.endswith("*") else {"type": "string"},
+         **({"style": "form", "explode": True} if name.endswith("*") else {})}
+        for name in names]}
+
+
+def json_body_doc(examples: dict[str, dict]) -> dict[str, Any]:
+    """The request body as /docs shows it: a JSON object of the command's options, with examples."""
+    return {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "additionalProperties": True}, "examples": examples}}}}
+
+
 # ------------------------------------------------------------------ the app
-def create_app(database_path: str | Path, answer_fields: Answer) -> FastAPI:
+class TokenGuard:
+    """Every ``/api/v1`` request but health needs ``Authorization: Bearer
+    TOKEN`` (api_access.py); 401 otherwise. Plain ASGI, added only when the
+    server has a token: a server without one pays nothing."""
+
+    def __init__(self, app: Any, token: str):
+        self.app, self.token = app, token
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        from tables_app.api_access import bearer_matches
+
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith(f"{PREFIX}/") and path != f"{PREFIX}/health":
+            given = next((value for key, value in scope["headers"] if key == b"authorization"), None)
+            if not bearer_matches(given, self.token):
+                refused = failure(401, error_json("this server needs its token: send the header "
+                                                  "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server)"))
+                refused.headers["WWW-Authenticate"] = "Bearer"
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(database_path: str | Path, answer_fields: Answer, *, token: str | None = None,
+               allow_import: bool = False, upload_limit: int | None = None) -> FastAPI:
     """The API over the database at ``database_path`` (checked, and migrated
     if behind, now: a bad path fails here, not at the first request),
-    answering through the CLI's ``answer_fields``."""
+    answering through the CLI's ``answer_fields``. With ``token`` every API
+    request must give it; ``allow_import`` opens POST /api/v1/import (the
+    caller has checked the settings: api_access.serving_problem), for
+    uploads of at most ``upload_limit`` bytes."""
+    from tables_app.api_import import DEFAULT_UPLOAD_BYTES, add_import
     from tables_app.services.database_setup import open_database
     from tables_app.storage.connection import schema_version
 
@@ -136,57 +206,69 @@ def create_app(database_path: str | Path, answer_fields: Answer) -> FastAPI:
         return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {problems}"))
 
     @app.get(f"{PREFIX}/health", summary="The server is up: its version and the database's schema")
-    def health() -> CliJSON:
+    async def health() -> CliJSON:
         database = databases.get()
         try:
             with database.snapshot() as connection:
                 schema = schema_version(connection)
         except TablesError as exc:
             return failure(STATUS["unavailable"], error_json(str(exc)))
-        return CliJSON({"status": "ok", "version": __version__, "schema": schema})
+        return CliJSON({"status": "ok", "version": __version__, "schema": schema, "token_required": token is not None,
+                        "import_allowed": allow_import})
 
-    # The parameters below are declared for /docs only: the query string is
-    # read whole (a field given twice repeats the option) and checked by the command.
-    @app.get(f"{PREFIX}/query/attack", summary="= tables query attack TABLE RESULT ARMOR --json")
-    def query_attack(request: Request, table: str | None = None, result: str | None = None, armor: str | None = None,
-                     ruleset: str | None = None) -> CliJSON:
+    # The query strings are read whole (a field given twice repeats the
+    # option) and checked by the command; their parameters are described for
+    # /docs only (query_doc), not declared, so FastAPI spends nothing on them.
+    @app.get(f"{PREFIX}/query/attack", summary="= tables query attack TABLE RESULT ARMOR --json",
+             openapi_extra=query_doc("table", "result", "armor", "ruleset"))
+    async def query_attack(request: Request) -> CliJSON:
         return answer(("query", "attack"), request.query_params.multi_items())
 
-    @app.get(f"{PREFIX}/query/critical", summary="= tables query critical TABLE ROLL --json")
-    def query_critical(request: Request, table: str | None = None, roll: str | None = None, severity: str | None = None,
-                       has: list[str] | None = Query(default=None), column: str | None = None,
-                       ruleset: str | None = None) -> CliJSON:
+    @app.get(f"{PREFIX}/query/critical", summary="= tables query critical TABLE ROLL --json",
+             openapi_extra=query_doc("table", "roll", "severity", "has*", "column", "ruleset"))
+    async def query_critical(request: Request) -> CliJSON:
         return answer(("query", "critical"), request.query_params.multi_items())
 
-    @app.get(f"{PREFIX}/query/fumble", summary="= tables query fumble TABLE ROLL --json")
-    def query_fumble(request: Request, table: str | None = None, roll: str | None = None, modifier: str | None = None,
-                     column: str | None = None, ruleset: str | None = None) -> CliJSON:
+    @app.get(f"{PREFIX}/query/fumble", summary="= tables query fumble TABLE ROLL --json",
+             openapi_extra=query_doc("table", "roll", "modifier", "column", "ruleset"))
+    async def query_fumble(request: Request) -> CliJSON:
         return answer(("query", "fumble"), request.query_params.multi_items())
 
-    @app.post(f"{PREFIX}/resolve/{{system}}", summary="= tables resolve SYSTEM ... --json")
-    def resolve(system: str,
-                body: dict[str, Any] = Body(openapi_examples=RESOLVE_EXAMPLES)) -> CliJSON:  # type: ignore[arg-type]
+    @app.post(f"{PREFIX}/resolve/{{system}}", summary="= tables resolve SYSTEM ... --json",
+              openapi_extra=json_body_doc(RESOLVE_EXAMPLES))
+    async def resolve(system: str, request: Request) -> CliJSON:
         """One attack with seeded (`seed`) or given (`dice`) dice. SYSTEM: table,
         rise, worlds-awakening, d10-pool, pte; the body holds its options."""
-        return answer(("resolve", system), body.items())
+        body = await json_object(request)
+        return body if isinstance(body, CliJSON) else answer(("resolve", system), body.items())
 
-    @app.post(f"{PREFIX}/odds/{{system}}", summary="= tables odds SYSTEM ... --json")
-    def odds(system: str,
-             body: dict[str, Any] = Body(openapi_examples=ODDS_EXAMPLES)) -> CliJSON:  # type: ignore[arg-type]
+    @app.post(f"{PREFIX}/odds/{{system}}", summary="= tables odds SYSTEM ... --json",
+              openapi_extra=json_body_doc(ODDS_EXAMPLES))
+    async def odds(system: str, request: Request) -> CliJSON:
         """The exact odds of one attack; on `table`, `sweep_cmb` or `sweep_def`
         (`A:B[:STEP]`) sweeps a bonus over every armor column."""
-        return answer(("odds", system), body.items())
+        body = await json_object(request)
+        if isinstance(body, CliJSON):
+            return body
+        # A sweep or a large pool can take a while: in a worker thread, so
+        # that the quick answers of other requests are not held behind it.
+        return await run_in_threadpool(answer, ("odds", system), body.items())
 
-    @app.get(f"{PREFIX}/{{kind}}", summary="= tables list KIND --json")
-    def listing(request: Request, kind: str, ruleset: str | None = None) -> CliJSON:
+    @app.get(f"{PREFIX}/{{kind}}", summary="= tables list KIND --json", openapi_extra=query_doc("ruleset"))
+    async def listing(request: Request, kind: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons, creatures, severities, rulesets."""
         return answer(("list",), [("kind", kind), *request.query_params.multi_items()], ("kind",))
 
-    @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json")
-    def shown(request: Request, kind: str, name: str, ruleset: str | None = None) -> CliJSON:
+    @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json",
+             openapi_extra=query_doc("ruleset"))
+    async def shown(request: Request, kind: str, name: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons (weapon), creatures (creature); NAME may be RULESET:NAME."""
         return answer(("show",), [("kind", kind), ("name", name), *request.query_params.multi_items()],
                       ("kind",))
 
+    add_import(app, databases.get, allow_import, upload_limit or DEFAULT_UPLOAD_BYTES,
+               lambda status, report: CliJSON(report, status_code=status), failure)
     add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
+    if token is not None:
+        app.add_middleware(TokenGuard, token=token)  # type: ignore[arg-type]
     return app

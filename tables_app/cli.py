@@ -8,6 +8,7 @@ the commands that need them, so a lookup starts fast.
 from __future__ import annotations
 
 import gc
+import threading
 
 # Start-up only creates long-lived objects (modules, classes, Click's
 # commands): no garbage cycles to find, yet the collector would walk them
@@ -229,8 +230,31 @@ def answers(data: Callable[..., dict]):  # type: ignore[no-untyped-def]
     take their options through the command's own Click parameters."""
     def mark(command: click.Command) -> click.Command:
         command.data = data  # type: ignore[attr-defined]
+        command.make_parser = kept_parser(command)  # type: ignore[method-assign]
         return command
     return mark
+
+
+def kept_parser(command: click.Command):  # type: ignore[no-untyped-def]
+    """``command.make_parser`` building the option parser once per thread.
+
+    Click builds it anew for every parse, a third of the cost of parsing a
+    resolve's options; the HTTP API parses thousands a second. The parser
+    holds only the command's options and two settings of the context (it
+    is rebuilt if those differ) and keeps nothing between parses but the
+    context its errors name, set here for each parse."""
+    build = command.make_parser
+    kept = threading.local()
+
+    def make_parser(ctx: click.Context):  # type: ignore[no-untyped-def]
+        parser = getattr(kept, "parser", None)
+        settings = (ctx.allow_interspersed_args, ctx.ignore_unknown_options, ctx.token_normalize_func)
+        if parser is None or kept.settings != settings:
+            parser = kept.parser = build(ctx)
+            kept.settings = settings
+        parser.ctx = ctx
+        return parser
+    return make_parser
 
 
 @click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -1044,6 +1068,7 @@ def _option_words(key: str, flag: str, option: click.Option, value: Any) -> list
 
 
 SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve]'"
+MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
 
 
 @cli.command()
@@ -1052,9 +1077,24 @@ SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve
 @click.option("--port", type=click.IntRange(0, 65_535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Server processes sharing the port, all over the one database file.")
+@click.option("--access-log", is_flag=True, help="Log every request (off by default: it costs a tenth of a resolve).")
+@click.option("--allow-import", is_flag=True,
+              help="Accept workbooks at POST /api/v1/import (needs TABLES_TOKEN; docs/api.md).")
+@click.option("--max-upload", type=click.IntRange(1, MAX_UPLOAD_MB), default=10, show_default=True, metavar="MB",
+              help=f"The largest workbook accepted by --allow-import, in MB (1-{MAX_UPLOAD_MB}).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, workers: int) -> None:
-    """Answer look-ups, resolve and odds over HTTP, as --json would (read-only; docs/api.md)."""
+def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bool, allow_import: bool,
+          max_upload: int) -> None:
+    """Answer look-ups, resolve and odds over HTTP, as --json would (docs/api.md).
+    Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
+    import os
+
+    from tables_app.api_access import TOKEN_ENV, serving_problem
+
+    token = os.environ.get(TOKEN_ENV) or None
+    problem = serving_problem(host, token, allow_import)
+    if problem is not None:
+        raise click.UsageError(problem)
     try:
         import uvicorn
 
@@ -1063,18 +1103,34 @@ def serve(ctx: click.Context, host: str, port: int, workers: int) -> None:
         if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
             raise Failure([SERVE_EXTRA]) from None
         raise
-    app = create_app(database_of(ctx).path, answer_fields)  # checked (and migrated) here, once
+    path = database_of(ctx).path
+    access = dict(token=token, allow_import=allow_import, upload_limit=max_upload << 20)
+    settings = dict(host=host, port=port, log_level="info", access_log=access_log,
+                    http="tables_app.serve_http:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
+    if token is not None:
+        click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
+                   f"the page asks for it, or open it as http://{host}:{port}/#token=...", err=True)
     if workers == 1:
-        uvicorn.run(app, host=host, port=port, log_level="info")
+        app = create_app(path, answer_fields, **access)  # checked (and migrated) here, once
+        settle()
+        uvicorn.run(app, **settings)  # type: ignore[arg-type]
         return
-    import os
+    create_app(path, answer_fields, **access)  # checked (and migrated) once, before any worker starts
+    os.environ[SERVE_DB] = str(path)  # each worker process makes its app of it (serve_app)
+    os.environ[SERVE_ACCESS] = json.dumps({"allow_import": allow_import, "upload_limit": max_upload << 20})
+    uvicorn.run("tables_app.cli:serve_app", factory=True, workers=workers, **settings)  # type: ignore[arg-type]
 
-    os.environ[SERVE_DB] = str(database_of(ctx).path)  # each worker process makes its app of it (serve_app)
-    uvicorn.run("tables_app.cli:serve_app", factory=True, workers=workers, host=host, port=port, log_level="info",
-                http="tables_app.serve_http:NoDelayH11Protocol")  # TCP_NODELAY, as one process has it
+
+def settle() -> None:
+    """The modules and the app a server keeps for its life, moved out of
+    the collector's sight (gc.freeze): its full collections then walk only
+    what requests make."""
+    gc.collect()
+    gc.freeze()
 
 
 SERVE_DB = "TABLES_SERVE_DB"  # the database of the worker processes of `tables serve --workers N`
+SERVE_ACCESS = "TABLES_SERVE_ACCESS"  # and their --allow-import and --max-upload (the token is TABLES_TOKEN's)
 
 
 def serve_app():  # type: ignore[no-untyped-def]
@@ -1083,7 +1139,12 @@ def serve_app():  # type: ignore[no-untyped-def]
 
     from tables_app.api import create_app
 
-    return create_app(os.environ[SERVE_DB], answer_fields)
+    from tables_app.api_access import TOKEN_ENV
+
+    access = json.loads(os.environ[SERVE_ACCESS])
+    app = create_app(os.environ[SERVE_DB], answer_fields, token=os.environ.get(TOKEN_ENV) or None, **access)
+    settle()
+    return app
 
 
 # ---------------------------------------------------------------- database

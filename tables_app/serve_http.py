@@ -1,21 +1,23 @@
-"""The HTTP protocol of the worker processes of `tables serve --workers N`.
+"""The HTTP protocol of `tables serve`: uvicorn's own (httptools when
+installed, as the serve extra does, else h11), with TCP_NODELAY set on
+each connection.
 
-uvicorn's h11 protocol, with TCP_NODELAY set on each connection. With
-workers, uvicorn binds the listening socket itself (protocol number 0), and
-asyncio then leaves Nagle's algorithm on for the connections it accepts: a
-response's headers and body, written apart, wait for the client's delayed
-ACK, 40 ms a request on Linux (one process, listening through asyncio, sets
-it already). Needs the serve extra; imported by uvicorn only.
+With workers, uvicorn binds the listening socket itself (protocol number
+0), and the event loop then leaves Nagle's algorithm on for the connections
+it accepts: a response's headers and body, written apart, wait for the
+client's delayed ACK, 40 ms a request on Linux. Setting it on every
+connection costs one system call and makes one process and N behave alike.
+Needs the serve extra; imported by `tables serve` and uvicorn only.
 """
 
 from __future__ import annotations
 
 import socket
 
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 
-class NoDelayH11Protocol(H11Protocol):
+class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
     def connection_made(self, transport):  # type: ignore[no-untyped-def, override]
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):

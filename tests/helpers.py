@@ -257,10 +257,10 @@ def workbook_problems(path: Path) -> list[str]:
 
 
 @contextmanager
-def serving(database: Path, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
-    """`tables serve` over ``database`` on a free loopback port, answering
-    /api/v1/health: yields (base address, process); terminated on exit, its
-    output left readable on ``process.stdout``."""
+def serving(database: Path, env: dict[str, str] | None = None, options: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    """`tables serve [OPTIONS]` over ``database`` on a free loopback port,
+    answering /api/v1/health: yields (base address, process); terminated on
+    exit, its output left readable on ``process.stdout``."""
     import socket
     import subprocess
     import sys
@@ -273,7 +273,7 @@ def serving(database: Path, env: dict[str, str] | None = None):  # type: ignore[
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(database), "serve", "--port", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "tables_app", "--db", str(database), "serve", "--port", str(port), *options],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 30

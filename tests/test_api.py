@@ -274,7 +274,8 @@ def test_health(client):
     from tables_app import __version__
     from tables_app.storage.connection import SCHEMA_HEAD
 
-    assert response.json() == {"status": "ok", "version": __version__, "schema": SCHEMA_HEAD}
+    assert response.json() == {"status": "ok", "version": __version__, "schema": SCHEMA_HEAD, "token_required": False,
+                               "import_allowed": False}
 
 
 def test_openapi_describes_the_api(client):

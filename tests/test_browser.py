@@ -31,6 +31,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
 ATTACK = ("--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA")
+TOKEN = "t0ken-for-the-browser-test-1234"
 
 
 def need_browser() -> None:
@@ -70,6 +71,15 @@ def server(database: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
+def token_server(database: Path):  # type: ignore[no-untyped-def]
+    """`tables serve` with TABLES_TOKEN set (over the same database, read only); yields its base address."""
+    need_browser()
+    env = child_env(database.parent / "user-data") | {"TABLES_TOKEN": TOKEN}
+    with serving(database, env=env) as (base, _process):
+        yield base
+
+
+@pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     need_browser()
     from selenium import webdriver
@@ -99,13 +109,18 @@ def cli_answer(database: Path, dice: str) -> dict:
 
 def resolve_on_the_page(driver, base: str, dice: str):  # type: ignore[no-untyped-def]
     """Open the page, fill the form as a user would, submit; return the account."""
+    driver.get(f"{base}/")
+    return resolve_on_the_open_page(driver, dice)
+
+
+def resolve_on_the_open_page(driver, dice: str):  # type: ignore[no-untyped-def]
+    """Fill the form of the page already open as a user would, submit; return the account."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ready
     from selenium.webdriver.support.select import Select
     from selenium.webdriver.support.ui import WebDriverWait
 
     wait = WebDriverWait(driver, 20)
-    driver.get(f"{base}/")
     # The weapons arrive from /api/v1/weapons: wait for the datalist.
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#weapons option[value='Longsword']"))
     driver.find_element(By.ID, "weapon").send_keys("Longsword")
@@ -140,6 +155,7 @@ def test_a_hit_with_typed_dice_shows_the_damage_the_cli_answers(server, browser,
     assert account.find_element(By.CSS_SELECTOR, ".verdict").text == f"HIT, {expected['damage']} damage"
     assert account.find_elements(By.CSS_SELECTOR, ".card") == []
     assert f"{expected['cell']['text']}" in account.text
+    assert not browser.find_element(By.ID, "token-box").is_displayed()  # no token, no form
 
 
 def test_a_critical_with_typed_dice_shows_its_card_and_the_damage_the_cli_answers(server, browser, database):
@@ -185,3 +201,88 @@ def test_no_script_error_and_no_request_outside_the_server(server, browser):
     outside = [url for url in urls if url.split(":", 1)[0] in ("http", "https", "ws", "wss", "ftp")
                and not url.startswith(f"{server}/")]
     assert outside == []
+
+
+# ------------------------------------------------------------------ a server with a token (TABLES_TOKEN)
+def fresh_session(driver, base: str) -> None:
+    """No token or last attacks stored for ``base``: its sessionStorage emptied,
+    from a page of the origin that runs no script."""
+    driver.set_window_size(1280, 900)
+    driver.get(f"{base}/static/style.css")
+    driver.execute_script("sessionStorage.clear()")
+
+
+def token_form(driver):  # type: ignore[no-untyped-def]
+    """The token form, once the page shows it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, 20).until(ready.visibility_of_element_located((By.ID, "token-box")))
+
+
+def give_token(driver, token: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    field = driver.find_element(By.ID, "token")
+    field.clear()
+    field.send_keys(token)
+    driver.find_element(By.ID, "token-save").click()
+
+
+def test_a_token_in_the_address_is_used_and_taken_out_of_it(token_server, browser, database):
+    from selenium.webdriver.common.by import By
+
+    expected = cli_answer(database, "42")
+    fresh_session(browser, token_server)
+    browser.get(f"{token_server}/#token={TOKEN}")
+    account = resolve_on_the_open_page(browser, "42")
+    assert shown_damage(account) == expected["damage"]
+    assert "token" not in browser.current_url and TOKEN not in browser.current_url
+    assert browser.execute_script("return location.hash") == ""
+    assert not browser.find_element(By.ID, "token-box").is_displayed()
+    assert browser.execute_script("return sessionStorage.getItem('tables-token')") == TOKEN
+
+
+def test_without_a_token_the_page_asks_for_it_and_goes_on(token_server, browser, database):
+    from selenium.webdriver.common.by import By
+
+    expected = cli_answer(database, "97,99,45,30")
+    fresh_session(browser, token_server)
+    browser.get(f"{token_server}/")
+    box = token_form(browser)
+    assert "TABLES_TOKEN" in box.text
+    assert not browser.find_element(By.ID, "token-message").is_displayed()  # nothing refused yet
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "token")
+    # On a phone the form fits, as the rest of the page does.
+    browser.set_window_size(390, 844)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "browser-token-390.png"))
+    browser.set_window_size(1280, 900)
+
+    give_token(browser, TOKEN)
+    account = resolve_on_the_open_page(browser, "97, 99, 45, 30")  # the weapons list loaded: it waits for it
+    assert shown_damage(account) == expected["damage"]
+    assert not box.is_displayed()
+
+
+def test_a_wrong_token_is_refused_and_asked_for_again(token_server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    fresh_session(browser, token_server)
+    browser.get(f"{token_server}/")
+    token_form(browser)
+    give_token(browser, TOKEN + "-wrong")
+    message = browser.find_element(By.ID, "token-message")
+    WebDriverWait(browser, 20).until(lambda d: message.is_displayed())
+    assert "The server refused this token." in message.text
+    assert browser.find_element(By.ID, "token-box").is_displayed()
+    assert browser.find_element(By.ID, "token").get_attribute("value") == ""
+    assert browser.execute_script("return sessionStorage.getItem('tables-token')") is None
+    assert browser.find_elements(By.CSS_SELECTOR, "#weapons option") == []
+    # The right one then lets the user go on.
+    give_token(browser, TOKEN)
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#weapons option[value='Longsword']"))
+    assert not browser.find_element(By.ID, "token-box").is_displayed()

@@ -6,6 +6,7 @@ server; and every API call the script makes exists and answers."""
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from importlib import resources
 from pathlib import Path
 
@@ -113,6 +114,7 @@ def fetched_paths() -> set[str]:
 
 # A sensible request for each path the script calls, and the statuses it may answer.
 SAMPLES: dict[str, tuple[str, object, tuple[int, ...]]] = {
+    "/health": ("GET", None, (200,)),
     "/weapons": ("GET", None, (200,)),
     "/creatures": ("GET", None, (200,)),
     "/attack": ("GET", None, (200,)),
@@ -129,17 +131,94 @@ def test_the_script_calls_only_known_paths():
     assert fetched_paths() == set(SAMPLES)
 
 
+def ask(client, path: str, headers: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """The script's call of ``path``, made with SAMPLES' request."""
+    method, sample, _statuses = SAMPLES[path]
+    if method == "POST":
+        return client.post(f"/api/v1{path}", json=sample, headers=headers)
+    if isinstance(sample, dict):
+        return client.get(f"/api/v1{path}", params=sample, headers=headers)
+    return client.get(f"/api/v1{path}{sample or ''}", headers=headers)
+
+
 @pytest.mark.parametrize("path", sorted(SAMPLES))
 def test_every_call_of_the_script_answers(client, path):
-    method, sample, statuses = SAMPLES[path]
-    if method == "POST":
-        response = client.post(f"/api/v1{path}", json=sample)
-    elif isinstance(sample, dict):
-        response = client.get(f"/api/v1{path}", params=sample)
-    else:
-        response = client.get(f"/api/v1{path}{sample or ''}")
-    assert response.status_code in statuses, response.text
+    response = ask(client, path)
+    assert response.status_code in SAMPLES[path][2], response.text
     assert "error" not in response.json()
+
+
+# ------------------------------------------------------------------ the token (TABLES_TOKEN)
+TOKEN = "t0ken-for-the-web-test-12345"
+
+
+class Elements(HTMLParser):
+    """The page's elements, in order: (tag, attributes, ids of the elements around it)."""
+
+    VOID = {"meta", "link", "input", "br", "img", "hr", "source", "col", "area", "base", "wbr", "track"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str | None], list[str]]] = []
+        self.open: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+        attributes = dict(attrs)
+        self.found.append((tag, attributes, [tag_id for _tag, tag_id in self.open]))
+        if tag not in self.VOID:
+            self.open.append((tag, attributes.get("id") or tag))
+
+    def handle_endtag(self, tag):  # type: ignore[no-untyped-def]
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+
+def test_the_page_has_a_hidden_form_that_asks_for_the_token():
+    parser = Elements()
+    html = text_of("index.html")
+    parser.feed(html)
+    by_id = {attrs["id"]: (tag, attrs, around) for tag, attrs, around in parser.found if attrs.get("id")}
+    assert "hidden" in by_id["token-box"][1]  # a server without a token never shows it
+    tag, attrs, around = by_id["token"]
+    assert (tag, attrs["type"]) == ("input", "password")
+    assert "label" in around and "token-form" in around  # labelled, and in the form
+    tag, attrs, around = by_id["token-save"]
+    assert (tag, attrs.get("type")) == ("button", "submit") and "token-form" in around
+    assert "hidden" in by_id["token-message"][1] and by_id["token-message"][1]["role"] == "alert"
+    box = html[html.index('id="token-box"'):html.index('id="attack-view"')]
+    assert "TABLES_TOKEN" in box and "refused this token" in box
+
+
+def test_the_script_calls_the_server_in_one_place_that_sends_the_token():
+    script = text_of("app.js")
+    assert script.count("fetch(") == 1
+    helper = script[script.index("async function call("):]
+    helper = helper[:helper.index("\n}\n")]
+    assert "fetch(API + path" in helper
+    assert re.search(r"headers\.Authorization = `Bearer \$\{token\}`", helper)
+
+
+@pytest.fixture
+def guarded(db_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(db_path, answer_fields, token=TOKEN)) as test_client:
+        yield test_client
+
+
+def test_with_a_token_the_page_stays_open_and_health_says_so(guarded):
+    for path in ("/", "/static/app.js", "/static/style.css"):
+        assert guarded.get(path).status_code == 200, path
+    health = guarded.get("/api/v1/health").json()
+    assert health["token_required"] is True
+
+
+@pytest.mark.parametrize("path", sorted(set(SAMPLES) - {"/health"}))
+def test_with_a_token_every_call_of_the_script_needs_the_header_it_sends(guarded, path):
+    refused = ask(guarded, path)
+    assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+    assert refused.json()["error"]["message"]  # what errorBox shows beside the form
+    assert ask(guarded, path, {"Authorization": f"Bearer {TOKEN}x"}).status_code == 401
+    response = ask(guarded, path, {"Authorization": f"Bearer {TOKEN}"})
+    assert response.status_code in SAMPLES[path][2], response.text
 
 
 def test_the_answers_have_what_the_script_reads(client):

@@ -203,8 +203,11 @@ class TableOdds:
     rows: list[tuple[str, Fraction]] = field(default_factory=list)  # attack-table rows read, with their probability
 
 
-def table_odds(attack: Attack, tables: TableSet) -> TableOdds:
-    roll, outcomes, severities, damage_weight, rows_read = _weighed(attack, AttackRules(attack, tables))
+def table_odds(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> TableOdds:
+    """``rules``: this attack's, when already built (check_columns)."""
+    if rules is None or rules.attack is not attack or rules.tables is not tables:  # not this attack's: built anew
+        rules = AttackRules(attack, tables)
+    roll, outcomes, severities, damage_weight, rows_read = _weighed(attack, rules)
 
     def p(weight: int) -> Fraction:
         return Fraction(weight, roll.denominator)

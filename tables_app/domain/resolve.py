@@ -68,9 +68,11 @@ class AttackResult:
         return self.result is not None and self.uncapped is not None and self.result < self.uncapped
 
 
-def resolve_attack(attack: Attack, tables: TableSet, dice: Dice) -> AttackResult:
-    """Roll each die the rules ask for (docs/table-system.md steps 1-12) and say what it did."""
-    rules = AttackRules(attack, tables)
+def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRules | None = None) -> AttackResult:
+    """Roll each die the rules ask for (docs/table-system.md steps 1-12) and say what it did.
+    ``rules``: this attack's, when already built (check_columns)."""
+    if rules is None or rules.attack is not attack or rules.tables is not tables:  # not this attack's: built anew
+        rules = AttackRules(attack, tables)
     steps: list[str] = []
     weapon = attack.weapon
     first = dice.roll(D100, "attack roll")

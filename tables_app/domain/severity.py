@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from tables_app.domain.names import fold
 
@@ -24,8 +23,17 @@ class SeverityScale:
     name: str
     levels: tuple[Severity, ...]
 
+    def __post_init__(self) -> None:
+        # Built once per scale, outside the dataclass's fields (equality,
+        # hashing and asdict ignore it): every critical of every attack asks.
+        index = {fold(level.name): level for level in self.levels}
+        index.update({fold(level.code): level for level in self.levels})  # codes win over names
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_degrees", {level: at for at, level in reversed(list(enumerate(self.levels)))})
+
     def find(self, text: str) -> Severity | None:
-        return _index(self).get(fold(text))
+        """The severity a code or name means, in any spelling (domain/names.py)."""
+        return self._index.get(fold(text))  # type: ignore[attr-defined]
 
     def get(self, code: str) -> Severity:
         found = self.find(code)
@@ -34,7 +42,11 @@ class SeverityScale:
         return found
 
     def degree(self, severity: Severity) -> int:
-        return self.levels.index(severity)
+        """Its place on the scale, 0 the lowest (ValueError when not on it, as tuple.index)."""
+        try:
+            return self._degrees[severity]  # type: ignore[attr-defined]
+        except KeyError:
+            raise ValueError(f"{severity!r} is not on the scale {self.name!r}") from None
 
     def lower(self, severity: Severity, steps: int) -> Severity | None:
         """``steps`` degrees lower; None when that falls below the lowest (cancelled)."""
@@ -59,10 +71,3 @@ DEFAULT_SCALE = SeverityScale(
     ),
 )
 
-
-@lru_cache(maxsize=256)
-def _index(scale: SeverityScale) -> dict[str, Severity]:
-    """Codes and names, folded, to their severity (codes win over names)."""
-    index = {fold(level.name): level for level in scale.levels}
-    index.update({fold(level.code): level for level in scale.levels})
-    return index

@@ -74,6 +74,12 @@ class TableSet:
     criticals: Mapping[str, EffectTable]
     fumble: EffectTable | None = None
 
+    def __post_init__(self) -> None:
+        # The rules built on these tables, by the attack's shape
+        # (AttackRules.of): where table sets are kept between attacks (the
+        # HTTP API), each attacker's rules are read from the rows once.
+        object.__setattr__(self, "rules_kept", {})
+
 
 # ------------------------------------------------------------ steps 1-2: dice
 class FirstDie(Enum):
@@ -173,6 +179,9 @@ class Reading:
         return tuple(p for p in (self.critical, *self.more, self.secondary) if p is not None)
 
 
+RULES_KEPT = 64  # rules kept per table set (AttackRules.of); then all are dropped
+
+
 class AttackRules:
     """Steps 3-11 for one attack against one table set.
 
@@ -193,6 +202,22 @@ class AttackRules:
         self.pieces = self._pieces()
         self._lows = [low for low, _ in self.pieces[1:]]
         self._unmodified = self._unmodified_readings()
+
+    @classmethod
+    def of(cls, attack: Attack, tables: TableSet) -> AttackRules:
+        """The rules for ``attack``: those of an attack differing only in its
+        CMB, DEF and modifiers, kept by ``tables``, moved to it; else built
+        (and kept). Exactly what building anew gives (``moved``)."""
+        key = (replace(attack, cmb=0, defense=0, modifiers=()), attack.effective_cmb < 0)
+        kept: dict = tables.rules_kept  # type: ignore[attr-defined]
+        found = kept.get(key)
+        if found is not None:
+            return found.moved(attack)
+        rules = cls(attack, tables)
+        if len(kept) >= RULES_KEPT:
+            kept.clear()
+        kept[key] = rules
+        return rules
 
     def unmodified_read(self, first: int) -> Reading | None:
         """Step 2, after the Clumsy check: the reading of a `UM` row that the
@@ -336,10 +361,11 @@ def fumble_column(table: EffectTable, weapon: Weapon) -> int | None:
     return column
 
 
-def check_columns(attack: Attack, tables: TableSet) -> None:
+def check_columns(attack: Attack, tables: TableSet) -> AttackRules:
     """Every printed column the attack can read exists (ValueError naming the
-    table and the columns otherwise): checked once, before any die."""
-    AttackRules(attack, tables)  # reads every row, so every critical's column
+    table and the columns otherwise): checked once, before any die. Returns
+    the attack's rules, which resolve and odds then use rather than build anew."""
+    rules = AttackRules.of(attack, tables)  # reads every row (or did, for this shape), so every critical's column
     if tables.fumble is not None:
         fumble_column(tables.fumble, attack.weapon)
     if attack.critical_column and not any(t.choice is ColumnChoice.ATTACK for t in tables.criticals.values()):
@@ -347,6 +373,7 @@ def check_columns(attack: Attack, tables: TableSet) -> None:
                          for t in tables.criticals.values())
         raise ValueError(f"--critical-column {attack.critical_column!r} given, but no critical table of this attack is "
                          f"read by the attack's column ({read})")
+    return rules
 
 
 # ------------------------------------------------------- steps 2, 10: d100 reads

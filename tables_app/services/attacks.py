@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tables_app.domain.names import fold
-from tables_app.domain.table_rules import Attack, TableSet, check_columns
+from tables_app.domain.table_rules import Attack, AttackRules, TableSet, check_columns
 from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.services.lookups import armor_column, entry_json
@@ -128,6 +128,7 @@ class Prepared:
     target: str | None
     ruleset: str  # the weapon's and its tables'
     target_ruleset: str | None = None
+    rules: AttackRules | None = None  # the attack's, built by check_columns
 
 
 def prepare(database: Database, weapon: WeaponParts, target: TargetParts, ruleset: str | None = None,
@@ -142,10 +143,10 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
                       **attack)  # type: ignore[arg-type]
     try:
-        check_columns(prepared, tables)  # printed columns (severity, attack, weapon category) exist
+        rules = check_columns(prepared, tables)  # printed columns (severity, attack, weapon category) exist
     except ValueError as exc:
         raise TablesError(str(exc)) from None
-    return Prepared(prepared, tables, aimed_at.creature, home, aimed_at.ruleset)
+    return Prepared(prepared, tables, aimed_at.creature, home, aimed_at.ruleset, rules)
 
 
 def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
@@ -156,7 +157,7 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
     prepared = prepare(database, weapon, target, **attack)
     dice = dice_source(seed, forced)
     try:
-        result = resolve_attack(prepared.attack, prepared.tables, dice)
+        result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)
     except DiceError as exc:
         raise TablesError(str(exc)) from None
     check_enough(dice, open_ended=("attack roll", "open-ended"))

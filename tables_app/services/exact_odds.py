@@ -58,7 +58,7 @@ def _attack_json(attack: Attack, target: str | None) -> dict:
 
 def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> dict:
     prepared = attacks.prepare(database, weapon, target, **attack)
-    data = _table_json(prepared.attack, table_odds(prepared.attack, prepared.tables), prepared.target)
+    data = _table_json(prepared.attack, table_odds(prepared.attack, prepared.tables, prepared.rules), prepared.target)
     data["attack"].update(attacks.ruleset_json(prepared))
     return attacks.add_feature_warnings(data, target, prepared.tables)
 

@@ -25,8 +25,12 @@ MEMORY_LIMIT_BYTES = 1 << 30  # the child's address space: 1 GiB (a Rolemaster-s
 TIMEOUT_SECONDS = 60  # a Rolemaster-scale read takes 0.1 s, sixteen times that 1.5 s
 # After sys.executable: the search path comes first on stdin, so the child imports this very tables_app.
 # -S: no site module (the parent's sys.path, sent first, already holds what it added), a faster start.
-CHILD_ARGUMENTS = ["-P", "-S", "-c", "import json, sys; request = json.loads(sys.stdin.readline()); sys.path[:] = request[0]; "
-                               "from tables_app.sheets.calamine_child import main; main(request[1:])"]
+# The child limits its own memory first: no preexec_fn, which is unsafe in a
+# process with threads (the HTTP API imports from a worker thread).
+CHILD_ARGUMENTS = ["-P", "-S", "-c", f"import resource; resource.setrlimit(resource.RLIMIT_AS, "
+                                     f"({MEMORY_LIMIT_BYTES}, {MEMORY_LIMIT_BYTES})); "
+                                     "import json, sys; request = json.loads(sys.stdin.readline()); sys.path[:] = request[0]; "
+                                     "from tables_app.sheets.calamine_child import main; main(request[1:])"]
 
 
 
@@ -47,7 +51,7 @@ class Reading:
         try:
             self.process: subprocess.Popen | None = subprocess.Popen(
                 [sys.executable, *_interpreter_flags(), *CHILD_ARGUMENTS], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limit_memory)
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             self.started = time.monotonic()
         except OSError as exc:
             self.process, self.failure = None, exc
@@ -114,12 +118,6 @@ def _plainly(error: str) -> str:
 
 def _cannot(name: str, why: str) -> WorkbookInvalid:
     return WorkbookInvalid([Problem(name, None, None, f"cannot read the workbook: {why}")])
-
-
-def _limit_memory() -> None:  # runs in the child, before it executes Python
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
 
 
 def _interpreter_flags() -> list[str]:

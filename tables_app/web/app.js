@@ -5,11 +5,12 @@
 
 const API = "/api/v1";
 const HISTORY_KEY = "tables.lastAttacks";
+const TOKEN_KEY = "tables-token";
 const HISTORY_SIZE = 25;
 const DEFAULT_RULESET = "default";
 const OUTCOMES = ["fumble", "miss", "ineffective", "no_damage", "hit", "critical"];
 
-const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0 };
+const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null };
 
 // ------------------------------------------------------------------ helpers
 const $ = (id) => document.getElementById(id);
@@ -47,12 +48,78 @@ function svg(tag, attrs = {}, text) {
 // A name as the CLI takes it: RULESET:NAME outside the default ruleset.
 const qualified = (item) => (item.ruleset && item.ruleset !== DEFAULT_RULESET ? `${item.ruleset}:${item.name}` : item.name);
 
+// ------------------------------------------------------------------ the server's token (TABLES_TOKEN)
+// Kept for this tab only (sessionStorage); state.token stands in when storage is refused.
+function storedToken() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) || state.token;
+  } catch {
+    return state.token;
+  }
+}
+
+function storeToken(token) {
+  state.token = token || null;
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage refused: state.token serves this page only
+  }
+}
+
+// A token given in the address (#token=..., as `tables serve` prints it) is
+// kept and taken out of the address bar, so that it is not bookmarked or shared.
+function takeTokenFromAddress() {
+  const match = /(^#|&)token=([^&]*)/.exec(location.hash);
+  if (!match) return false;
+  let token = match[2];
+  try {
+    token = decodeURIComponent(token);
+  } catch {
+    // not %-encoded: taken as it is
+  }
+  storeToken(token.trim());
+  const rest = location.hash.slice(0, match.index) + location.hash.slice(match.index + match[0].length);
+  const hash = rest.replace(/^#&/, "#");
+  history.replaceState(history.state, "", location.pathname + location.search + (hash.length > 1 ? hash : ""));
+  return true;
+}
+
+// The form that asks for the token; ``refused``: the server said no to the one given.
+function askForToken(refused) {
+  const box = $("token-box");
+  $("token-message").hidden = !refused;
+  if (box.hidden) {
+    box.hidden = false;
+    $("token").value = "";
+    $("token").focus();
+  }
+}
+
+function saveToken(event) {
+  event.preventDefault();
+  const token = $("token").value.trim();
+  if (!token) return;
+  storeToken(token);
+  $("token-box").hidden = true;
+  load();
+}
+
 // GET or POST an endpoint; resolves to {ok, status, data} (data: the answer or the error object).
+// The one place the page calls the server: it sends the token when there is one.
 async function call(path, body) {
-  const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const token = storedToken();
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const options = body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) };
   try {
     const response = await fetch(API + path, options);
     const data = await response.json();
+    if (response.status === 401) {
+      if (token && storedToken() === token) storeToken(null); // refused: ask again rather than send it again
+      askForToken(Boolean(token));
+    }
     return { ok: response.ok, status: response.status, data };
   } catch (error) {
     return { ok: false, status: 0, data: { error: { message: `the server did not answer (${error.message})` } } };
@@ -411,11 +478,12 @@ function route() {
 }
 
 // ------------------------------------------------------------------ start
-async function start() {
+// The lists the page needs (again after a token is given).
+async function load() {
   const [weapons, creatures, attack, critical] = await Promise.all(
     ["/weapons", "/creatures", "/attack", "/critical"].map((path) => call(path)));
   for (const answer of [weapons, creatures, attack, critical]) {
-    if (!answer.ok) $("account").append(errorBox(answer.data));
+    if (!answer.ok && answer.status !== 401) $("account").append(errorBox(answer.data)); // 401: the token form asks
   }
   state.weapons = weapons.ok ? weapons.data.weapons : [];
   state.creatures = creatures.ok ? creatures.data.creatures : [];
@@ -423,7 +491,14 @@ async function start() {
   state.criticals = critical.ok ? critical.data.critical : [];
   $("weapons").replaceChildren(...state.weapons.map((w) => el("option", { value: qualified(w) }, `${w.attack_table}, ${w.critical}`)));
   $("creatures").replaceChildren(...state.creatures.map((c) => el("option", { value: qualified(c) }, `DEF ${c.defense}, ${c.armor}`)));
+  showWeapon();
+  showTarget();
+  route();
+}
 
+async function start() {
+  takeTokenFromAddress();
+  $("token-form").addEventListener("submit", saveToken);
   $("attack-form").addEventListener("submit", (event) => {
     event.preventDefault();
     resolve(false);
@@ -433,12 +508,18 @@ async function start() {
   $("target").addEventListener("input", () => { showTarget(); oddsSoon(); });
   for (const id of ["cmb", "mods", "def", "armor"]) $(id).addEventListener("input", oddsSoon);
   $("clear-history").addEventListener("click", () => { sessionStorage.removeItem(HISTORY_KEY); showHistory(); });
-  window.addEventListener("hashchange", route);
+  window.addEventListener("hashchange", () => {
+    if (takeTokenFromAddress()) {
+      $("token-box").hidden = true;
+      load();
+    } else route();
+  });
 
-  showWeapon();
-  showTarget();
   showHistory();
-  route();
+  // Health is always open: it says whether the server wants a token before anything is refused.
+  const health = await call("/health");
+  if (health.ok && health.data.token_required && !storedToken()) askForToken(false);
+  else load();
 }
 
 document.addEventListener("DOMContentLoaded", start);

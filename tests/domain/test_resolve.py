@@ -279,3 +279,34 @@ def test_the_whole_critical_die_reads_as_one_die_at_a_time(severity):
         for features in (frozenset(), table.features):
             faces = [choice for count, choice in critical_faces(plan, features) for _ in range(count)]
             assert faces == [critical_read(plan, die, features)[1] for die in range(1, 101)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    attacks=st.lists(st.tuples(st.integers(-60, 250), st.integers(-50, 150), st.sampled_from(["NA", "HA"]),
+                               st.sampled_from(list(Rank)), st.integers(0, 3)), min_size=1, max_size=8),
+    dice=st.lists(st.integers(1, 100), min_size=8, max_size=8), printed=st.booleans(),
+)
+def test_rules_kept_by_a_table_set_resolve_as_rules_built_anew(attacks, dice, printed):
+    """AttackRules.of keeps each attacker's rules on the (compiled) table set
+    and moves them to the next attack's CMB and DEF: every attack of a run
+    through one table set, on either side of CMB 0 (step 6), resolves exactly
+    as with rules built for it alone."""
+    from dataclasses import replace
+
+    import test_printed_attack_rules as printed_rules
+
+    from tables_app.domain.table_rules import AttackRules, TableSet
+
+    source = printed_rules if printed else None
+    tables = TableSet(**{name: getattr(printed_rules.TABLES if printed else TABLES, name)
+                         for name in ("attack", "criticals", "fumble")})  # a fresh table set: nothing kept yet
+    base = printed_rules.attack() if source else attack()
+    for cmb, defense, armor, rank, reduction in attacks:
+        one = replace(base, cmb=cmb, defense=defense, rank=rank, crit_reduction=reduction,
+                      armor=armor if not printed else tables.attack.armors[(cmb + defense) % len(tables.attack.armors)])
+        kept = AttackRules.of(one, tables)
+        assert kept.attack is one
+        fresh = resolve_attack(one, tables, ForcedDice(values=list(dice)))
+        assert resolve_attack(one, tables, ForcedDice(values=list(dice)), kept) == fresh
+    assert 1 <= len(tables.rules_kept) <= len(attacks)

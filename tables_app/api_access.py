@@ -1,0 +1,57 @@
+"""Who may use `tables serve` (docs/api.md, "Access"): its token, and where
+it may listen without one. No FastAPI here: `tables serve` checks its
+options with these before the serve extra is imported.
+
+The rules:
+- A token is ``TABLES_TOKEN`` from the environment (never an option: a
+  command line is seen by every user of the machine), 16 characters or more.
+- With a token, every ``/api/v1`` request but ``/api/v1/health`` needs
+  ``Authorization: Bearer TOKEN``. The page and ``/docs`` hold no tables
+  and stay open; the page asks for the token and sends it.
+- Without a token, the server listens on a loopback address only: tables
+  transcribed from books are for their owner, not for the network.
+- ``--allow-import`` needs a token, on any address.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+
+TOKEN_ENV = "TABLES_TOKEN"
+MIN_TOKEN_LENGTH = 16
+MAX_TOKEN_LENGTH = 4096  # a header's worth; anything longer is a mistake
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an --host value) is reachable from this machine only.
+    A name other than ``localhost`` might resolve anywhere: not loopback."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serving_problem(host: str, token: str | None, allow_import: bool) -> str | None:
+    """Why the server must not start with these settings, or None."""
+    if token is not None and not MIN_TOKEN_LENGTH <= len(token) <= MAX_TOKEN_LENGTH:
+        return (f"{TOKEN_ENV} is {len(token)} characters; a token has {MIN_TOKEN_LENGTH} to {MAX_TOKEN_LENGTH} "
+                "(make one with: python -c \"import secrets; print(secrets.token_urlsafe(24))\")")
+    if token is not None and (not token.isascii() or not token.isprintable() or token != token.strip()):
+        return f"{TOKEN_ENV} must be printable ASCII without spaces at either end (it travels in an HTTP header)"
+    if allow_import and token is None:
+        return f"--allow-import needs a token: set {TOKEN_ENV} (every request must then give it)"
+    if token is None and not is_loopback(host):
+        return (f"--host {host} is reachable from other machines: set {TOKEN_ENV} (every request must then give it), "
+                "or serve on 127.0.0.1")
+    return None
+
+
+def bearer_matches(header: bytes | None, token: str) -> bool:
+    """Whether an Authorization header gives ``token`` (compared in constant time)."""
+    if header is None:
+        return False
+    scheme, _, given = header.partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token.encode("ascii"))

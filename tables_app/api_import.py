@@ -1,0 +1,118 @@
+"""``POST /api/v1/import`` of `tables serve --allow-import` (docs/api.md,
+"Importing over HTTP"): a workbook uploaded as the request's body, imported
+as `tables import --json` imports a file, through the same guard, all or
+nothing; the answer is the report `--json` prints.
+
+The body is streamed to a private temporary file and refused (413) the
+moment it passes the upload limit, so a hostile upload costs at most the
+limit in disk and one chunk in memory. One import at a time per process
+(409 while one runs); imports of other processes wait on the database's
+write lock, as the command line's do.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Callable
+
+from fastapi import FastAPI, Request
+from starlette.concurrency import run_in_threadpool
+
+from tables_app.errors import TablesError, error_json
+
+DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024  # --max-upload's default; a Rolemaster-scale workbook is under 1 MB
+FLAGS = ("dry_run", "replace", "strict")  # `tables import --dry-run --replace --strict`
+MAX_NAME = 255
+
+DOC = {
+    "parameters": [
+        {"name": "name", "in": "query", "required": True, "schema": {"type": "string"},
+         "description": "The workbook's file name (`tables.xlsx`): the report names it, and importing the same name again "
+                        "replaces what it defined."},
+        *({"name": flag, "in": "query", "required": False, "schema": {"type": "boolean"},
+           "description": f"= --{flag.replace('_', '-')}"} for flag in FLAGS),
+    ],
+    "requestBody": {"required": True, "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+                    "description": "The workbook's bytes (.xlsx, .xlsm, .ods or .xls, told by its bytes)."},
+}
+
+
+def upload_name(given: str | None) -> str:
+    """The file name the report gives the upload: its last path part only."""
+    if given is None or not given.strip():
+        raise ValueError("give the workbook's file name: ?name=tables.xlsx")
+    name = PureWindowsPath(PurePosixPath(given).name).name.strip()
+    if not name or name in (".", "..") or len(name) > MAX_NAME or not name.isprintable():
+        raise ValueError(f"name {given[:80]!r} is no file name (printable, at most {MAX_NAME} characters)")
+    return name
+
+
+def flag_value(name: str, value: str) -> bool:
+    if value.lower() in ("true", "1"):
+        return True
+    if value.lower() in ("false", "0"):
+        return False
+    raise ValueError(f"{name}={value[:40]!r}: true or false")
+
+
+def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, respond: Callable, refuse: Callable) -> None:
+    """The import endpoint on ``app``: ``database()`` is the request's
+    Database; ``respond(status, report)`` answers with a report,
+    ``refuse(status, error)`` with an error object."""
+    running = app.state.import_running = threading.Lock()  # the tests hold it too
+
+    @app.post("/api/v1/import", summary="= tables import WORKBOOK --json (only with --allow-import)", openapi_extra=DOC)
+    async def import_upload(request: Request):  # type: ignore[no-untyped-def]
+        """Import the workbook in the body, all or nothing. 200 with the
+        report when imported (or checked, with `dry_run`), 422 with the same
+        report when refused, 413 over the upload limit, 409 while another
+        import of this server runs, 403 when the server is read-only."""
+        if not allowed:
+            return refuse(403, error_json("this server is read-only: start it with --allow-import (and TABLES_TOKEN) "
+                                           "to import over HTTP"))
+        try:
+            options = {flag: False for flag in FLAGS}
+            name = None
+            for key, value in request.query_params.multi_items():
+                if key == "name" and name is None:
+                    name = value
+                elif key in FLAGS:
+                    options[key] = flag_value(key, value)
+                else:
+                    raise ValueError(f"{key!r}: no such field (name, {', '.join(FLAGS)})")
+            label = upload_name(name)
+        except ValueError as exc:
+            return refuse(422, error_json(str(exc)))
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            return refuse(413, error_json(f"{label}: the upload is {int(declared):,} bytes; the limit is {limit:,}"))
+        if not running.acquire(blocking=False):
+            return refuse(409, error_json("another import is running on this server; send this one when it is done"))
+        try:
+            with tempfile.TemporaryDirectory(prefix="tables-upload-") as folder:  # made 0700: this user's only
+                path = Path(folder) / "upload"
+                size = 0
+                with path.open("wb") as out:
+                    async for chunk in request.stream():
+                        size += len(chunk)
+                        if size > limit:
+                            return refuse(413, error_json(f"{label}: the upload is over the limit of {limit:,} bytes"))
+                        out.write(chunk)
+                if size == 0:
+                    return refuse(422, error_json(f"{label}: the body is empty (send the workbook's bytes)"))
+                return await run_in_threadpool(_import, database(), path, label, options, respond, refuse)
+        finally:
+            running.release()
+
+
+def _import(database, path: Path, label: str, options: dict[str, bool], respond: Callable, refuse: Callable):  # type: ignore[no-untyped-def]
+    from tables_app.services.importing import import_workbooks
+
+    try:
+        report = import_workbooks(database, [path], labels=[label], **options)
+    except TablesError as exc:  # the database cannot be written (locked too long, read-only, damaged)
+        return refuse(503, error_json(str(exc)))
+    return respond(422 if report.problems else 200, report.as_json())
+

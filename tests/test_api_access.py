@@ -1,0 +1,280 @@
+"""Who may use `tables serve` and importing over HTTP (docs/api.md, "Access"
+and "Importing over HTTP"): the token, where the server may listen without
+one, and POST /api/v1/import: the same guard and report as `tables import
+--json`, all or nothing, bounded uploads."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from helpers import build_workbook, serving
+
+from tables_app.api import create_app
+from tables_app.api_access import MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, serving_problem
+from tables_app.cli import MAX_UPLOAD_MB, answer_fields, cli
+from tables_app.services.database_setup import example_workbook, init_database
+from tables_app.sheets.guard import MAX_FILE_BYTES
+
+API = "/api/v1"
+TOKEN = "a-token-of-the-test-0123456789"
+GIVEN = {"Authorization": f"Bearer {TOKEN}"}
+ATTACK = {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [97, 99, 45, 30]}
+
+
+# ------------------------------------------------------------ where and with what
+@pytest.mark.parametrize("host, loopback", [
+    ("127.0.0.1", True), ("127.3.4.5", True), ("::1", True), ("[::1]", True), ("localhost", True), ("LocalHost", True),
+    ("0.0.0.0", False), ("::", False), ("192.168.1.20", False), ("10.0.0.1", False), ("example.com", False),
+    ("localhost.example.com", False), ("", False),
+])
+def test_which_hosts_are_loopback(host, loopback):
+    assert is_loopback(host) is loopback
+
+
+def test_the_settings_a_server_refuses_to_start_with():
+    assert serving_problem("127.0.0.1", None, False) is None  # the default: read-only, this machine only
+    assert serving_problem("0.0.0.0", TOKEN, False) is None
+    assert serving_problem("0.0.0.0", TOKEN, True) is None
+    assert serving_problem("127.0.0.1", TOKEN, True) is None
+    assert serving_problem("0.0.0.0", None, False) == (
+        f"--host 0.0.0.0 is reachable from other machines: set {TOKEN_ENV} (every request must then give it), "
+        "or serve on 127.0.0.1")
+    assert serving_problem("127.0.0.1", None, True) == (
+        f"--allow-import needs a token: set {TOKEN_ENV} (every request must then give it)")
+    short = "x" * (MIN_TOKEN_LENGTH - 1)
+    assert serving_problem("127.0.0.1", short, False).startswith(f"{TOKEN_ENV} is 15 characters; a token has 16 to 4096")
+    for odd in (" " + TOKEN, TOKEN + "\n", TOKEN + "é"):
+        assert "printable ASCII" in serving_problem("127.0.0.1", odd, False)
+
+
+def test_bearer_header():
+    assert bearer_matches(f"Bearer {TOKEN}".encode(), TOKEN)
+    assert bearer_matches(f"bearer  {TOKEN} ".encode(), TOKEN)
+    for header in (None, b"", TOKEN.encode(), f"Basic {TOKEN}".encode(), f"Bearer {TOKEN}x".encode(),
+                   f"Bearer {TOKEN[:-1]}".encode(), "Bearer é".encode()):
+        assert not bearer_matches(header, TOKEN), header
+
+
+@pytest.mark.parametrize("options, token, message", [
+    (["--host", "0.0.0.0"], None, "--host 0.0.0.0 is reachable from other machines: set TABLES_TOKEN"),
+    (["--host", "192.168.1.20", "--port", "8080"], None, "--host 192.168.1.20 is reachable from other machines"),
+    (["--allow-import"], None, "--allow-import needs a token: set TABLES_TOKEN"),
+    ([], "short", "TABLES_TOKEN is 5 characters; a token has 16 to 4096"),
+    (["--max-upload", str(MAX_UPLOAD_MB + 1)], TOKEN, "Invalid value for '--max-upload'"),
+    (["--max-upload", "0"], TOKEN, "Invalid value for '--max-upload'"),
+])
+def test_serve_refuses_to_start(db_path, options, token, message):
+    """Refused before anything listens: exit 2, one line, no traceback."""
+    env = {TOKEN_ENV: token} if token else {}
+    runner = CliRunner(env={**env, "COLUMNS": "10000"})
+    if token is None:
+        os.environ.pop(TOKEN_ENV, None)
+    result = runner.invoke(cli, ["--db", str(db_path), "serve", *options], catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_upload_bound_is_the_importers_file_limit():
+    assert MAX_UPLOAD_MB << 20 == MAX_FILE_BYTES
+
+
+# ------------------------------------------------------------ the token
+@pytest.fixture
+def guarded(db_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(db_path, answer_fields, token=TOKEN)) as test_client:
+        yield test_client
+
+
+def test_with_a_token_every_api_request_needs_it(guarded, run):
+    for headers in ({}, {"Authorization": "Bearer nope-nope-nope-nope"}, {"Authorization": TOKEN}):
+        for response in (guarded.get(f"{API}/weapons", headers=headers),
+                         guarded.post(f"{API}/resolve/table", json=ATTACK, headers=headers),
+                         guarded.get(f"{API}/query/attack", params={"table": "Edged", "result": 100, "armor": "MA"},
+                                     headers=headers),
+                         guarded.get(f"{API}/no/such/thing", headers=headers),
+                         guarded.post(f"{API}/import?name=a.xlsx", content=b"x", headers=headers)):
+            assert response.status_code == 401, (headers, response.text)
+            assert response.headers["www-authenticate"] == "Bearer"
+            assert response.json()["error"]["message"].startswith("this server needs its token")
+    answered = guarded.post(f"{API}/resolve/table", json=ATTACK, headers=GIVEN)
+    assert answered.status_code == 200
+    printed = run("resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA",
+                  "--dice", "97,99,45,30", "--json")
+    assert answered.json() == json.loads(printed.stdout)
+
+
+def test_with_a_token_health_the_page_and_the_docs_stay_open(guarded):
+    health = guarded.get(f"{API}/health")
+    assert health.status_code == 200
+    assert health.json()["token_required"] is True and health.json()["import_allowed"] is False
+    for path in ("/", "/static/app.js", "/docs", "/openapi.json"):
+        assert guarded.get(path).status_code == 200, path
+
+
+def test_without_a_token_nothing_is_asked(client_open):
+    assert client_open.get(f"{API}/weapons").status_code == 200
+    assert client_open.get(f"{API}/health").json()["token_required"] is False
+
+
+@pytest.fixture
+def client_open(db_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(db_path, answer_fields)) as test_client:
+        yield test_client
+
+
+# ------------------------------------------------------------ importing
+@pytest.fixture
+def importer(db_path: Path):  # type: ignore[no-untyped-def]
+    app = create_app(db_path, answer_fields, token=TOKEN, allow_import=True, upload_limit=1 << 20)
+    with TestClient(app) as test_client:
+        test_client.app_state = app.state  # type: ignore[attr-defined]
+        yield test_client
+
+
+def upload(client, data: bytes, query: str = "name=printed.xlsx"):  # type: ignore[no-untyped-def]
+    return client.post(f"{API}/import?{query}", content=data, headers={**GIVEN, "Content-Type": "application/octet-stream"})
+
+
+def rulesets(client) -> list[str]:  # type: ignore[no-untyped-def]
+    return [r["name"] for r in client.get(f"{API}/rulesets", headers=GIVEN).json()["rulesets"]]
+
+
+def test_a_read_only_server_refuses_imports(client_open, db_path):
+    before = db_path.read_bytes()
+    response = client_open.post(f"{API}/import?name=printed.xlsx", content=example_workbook("printed").read_bytes())
+    assert response.status_code == 403
+    assert "--allow-import" in response.json()["error"]["message"]
+    assert db_path.read_bytes() == before
+
+
+def test_an_upload_imports_as_the_command_line_does(importer, run, db_path, tmp_path):
+    """The answer is `tables import --json` of the same file, byte for byte,
+    and the next request sees the new tables."""
+    workbook = example_workbook("printed")
+    assert "Printed" not in rulesets(importer)
+    response = upload(importer, workbook.read_bytes())
+    assert response.status_code == 200, response.text
+    assert response.json()["written"] is True
+    assert "Printed" in rulesets(importer)
+    # The same file imported by the command line into another copy of the database answers the same report.
+    copy = tmp_path / "fresh" / "printed.xlsx"
+    copy.parent.mkdir()
+    shutil.copyfile(workbook, copy)
+    other = tmp_path / "other.db"
+    init_database(str(other)).dispose()
+    printed = run("import", str(copy), "--json", db=other)
+    assert printed.exit_code == 0
+    assert response.content == json.dumps(json.loads(printed.stdout), ensure_ascii=False).encode()
+    # Critical S is now ambiguous between the two rulesets: the cache was dropped and the new tables read.
+    assert importer.get(f"{API}/critical/S", headers=GIVEN).status_code == 422
+
+
+def test_a_dry_run_writes_nothing(importer, db_path):
+    before = db_path.read_bytes()
+    response = upload(importer, example_workbook("printed").read_bytes(), "name=printed.xlsx&dry_run=true")
+    assert response.status_code == 200
+    assert response.json()["written"] is False and response.json()["workbooks"][0]["defined"]
+    assert "Printed" not in rulesets(importer)
+    assert db_path.read_bytes() == before
+
+
+def test_a_bad_workbook_is_refused_with_the_report_and_nothing_changes(importer, db_path, tmp_path):
+    bad = build_workbook(tmp_path / "bad.xlsx", {"Mishaps": [["Kind", "fumble"], ["Name", "Mishaps"], [],
+                                                             ["Roll", "Text"], ["1-50", "a"], ["40-100", "b"]]})
+    before = db_path.read_bytes()
+    response = upload(importer, bad.read_bytes(), "name=folder/bad.xlsx")
+    assert response.status_code == 422
+    report = response.json()
+    assert report["written"] is False and report["errors"]
+    first = report["errors"][0]
+    assert first["workbook"] == "bad.xlsx" and first["sheet"] == "Mishaps" and first["cell"]
+    assert db_path.read_bytes() == before
+
+
+def test_what_is_not_a_workbook_is_refused_by_the_guard(importer, db_path):
+    before = db_path.read_bytes()
+    for data, words in ((b"PK\x03\x04" + b"\x00" * 200, "bad.xlsx"), (b"Roll,Text\n1-50,a\n", "CSV"),
+                        (b"\xd0\xcf\x11\xe0" + os.urandom(600), "bad.xlsx")):
+        response = upload(importer, data, "name=bad.xlsx")
+        assert response.status_code == 422, response.text
+        assert words in json.dumps(response.json()["errors"])
+    assert db_path.read_bytes() == before
+
+
+@pytest.mark.parametrize("query, words", [
+    ("", "give the workbook's file name"),
+    ("name=", "give the workbook's file name"),
+    ("name=%2F", "is no file name"),
+    ("name=..", "is no file name"),
+    ("name=a%0Ab.xlsx", "is no file name"),
+    ("name=" + "a" * 300 + ".xlsx", "is no file name"),
+    ("name=a.xlsx&replace=yes", "replace='yes': true or false"),
+    ("name=a.xlsx&force=true", "'force': no such field (name, dry_run, replace, strict)"),
+])
+def test_bad_import_requests_are_422(importer, query, words):
+    response = upload(importer, b"x", query)
+    assert response.status_code == 422
+    assert words in response.json()["error"]["message"]
+
+
+def test_uploads_over_the_limit_are_refused_whole(importer, db_path):
+    before = db_path.read_bytes()
+    big = b"x" * ((1 << 20) + 1)
+    response = upload(importer, big)
+    assert response.status_code == 413
+    assert response.json()["error"]["message"] == "printed.xlsx: the upload is 1,048,577 bytes; the limit is 1,048,576"
+
+    def chunks():  # no Content-Length: counted as it streams
+        for _ in range(20):
+            yield b"x" * 65536
+
+    response = importer.post(f"{API}/import?name=printed.xlsx", content=chunks(), headers=GIVEN)
+    assert response.status_code == 413
+    assert "over the limit of 1,048,576 bytes" in response.json()["error"]["message"]
+    assert upload(importer, b"", "name=a.xlsx").status_code == 422
+    assert db_path.read_bytes() == before
+
+
+def test_one_import_at_a_time(importer):
+    lock = importer.app_state.import_running
+    assert lock.acquire(blocking=False)
+    try:
+        response = upload(importer, example_workbook("printed").read_bytes())
+        assert response.status_code == 409
+        assert "another import is running" in response.json()["error"]["message"]
+    finally:
+        lock.release()
+    assert upload(importer, example_workbook("printed").read_bytes()).status_code == 200
+
+
+def test_a_bot_imports_and_resolves_on_a_real_server(db_path, tmp_path):
+    """Over a socket, as a bot's `fetch` would: the token, an upload, a resolve with hand-rolled dice."""
+    env = {key: value for key, value in os.environ.items() if key != "TABLES_DB"}
+    env.update({TOKEN_ENV: TOKEN, "XDG_DATA_HOME": str(tmp_path / "home")})
+    with serving(db_path, env=env, options=("--allow-import", "--max-upload", "2")) as (base, _process):
+        def call(method: str, path: str, data: bytes | None = None, headers: dict | None = None):  # type: ignore[no-untyped-def]
+            request = urllib.request.Request(f"{base}{path}", data=data, method=method, headers=headers or {})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.status, json.loads(response.read())
+            except urllib.error.HTTPError as refused:
+                return refused.code, json.loads(refused.read())
+
+        assert call("GET", f"{API}/health")[1]["import_allowed"] is True
+        assert call("GET", f"{API}/weapons")[0] == 401
+        status, report = call("POST", f"{API}/import?name=printed.xlsx", example_workbook("printed").read_bytes(), GIVEN)
+        assert status == 200 and report["written"] is True
+        status, answer = call("POST", f"{API}/resolve/table",
+                              json.dumps({"weapon": "Printed:Falchion", "cmb": 80, "armor": "1", "dice": [90, 50, 50, 50]}).encode(),
+                              {**GIVEN, "Content-Type": "application/json"})
+        assert status == 200, answer
+        assert answer["attack"]["ruleset"] == "Printed"
