@@ -31,8 +31,9 @@ from tables_app.errors import TablesError, error_json
 from tables_app.storage.database import Database
 from tables_app.web import add_page
 
-# cli.answer_fields: (database, command names, fields, path fields) -> (kind, answer or error object)
-Answer = Callable[[Database, tuple[str, ...], Iterable[tuple[str, Any]], tuple[str, ...]], tuple[str, dict]]
+# cli.answer_fields: (database, command names, fields, path fields, limits) -> (kind, answer or error object)
+Answer = Callable[..., tuple[str, dict]]
+MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
 STATUS = {"answer": 200, "missing": 404, "refused": 422, "unavailable": 503}
 PREFIX = "/api/v1"
 
@@ -71,6 +72,12 @@ ODDS_EXAMPLES = {
     "table-sweep": {"summary": "table: a sweep over CMB", "value": {"weapon": "Longsword", "cmb": 0,
                                                                     "target": "Orc Warrior", "sweep_cmb": "0:150:10"}},
     "d10-pool": {"summary": "d10-pool", "value": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"}},
+}
+
+SIMULATE_EXAMPLES = {
+    "table": {"summary": "table", "value": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "count": 100000,
+                                            "seed": 1}},
+    "rise": {"summary": "rise", "value": {"accuracy": 6, "def": 12, "damage": "2d6+3", "count": 100000, "seed": 1}},
 }
 
 
@@ -174,13 +181,14 @@ class TokenGuard:
 
 
 def create_app(database_path: str | Path, answer_fields: Answer, *, token: str | None = None,
-               allow_import: bool = False, upload_limit: int | None = None) -> FastAPI:
+               allow_import: bool = False, upload_limit: int | None = None, cors_origins: Iterable[str] = ()) -> FastAPI:
     """The API over the database at ``database_path`` (checked, and migrated
     if behind, now: a bad path fails here, not at the first request),
     answering through the CLI's ``answer_fields``. With ``token`` every API
     request must give it; ``allow_import`` opens POST /api/v1/import (the
     caller has checked the settings: api_access.serving_problem), for
-    uploads of at most ``upload_limit`` bytes."""
+    uploads of at most ``upload_limit`` bytes. Pages of ``cors_origins``
+    (api_access.web_origin) may call the API from a browser."""
     from tables_app.api_import import DEFAULT_UPLOAD_BYTES, add_import
     from tables_app.services.database_setup import open_database
     from tables_app.storage.connection import schema_version
@@ -189,8 +197,9 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
     databases = Databases(opened.url, opened.path)
     opened.dispose()
 
-    def answer(names: tuple[str, ...], fields: Iterable[tuple[str, Any]], path_fields: tuple[str, ...] = ()) -> CliJSON:
-        kind, data = answer_fields(databases.get(), names, fields, path_fields)
+    def answer(names: tuple[str, ...], fields: Iterable[tuple[str, Any]], path_fields: tuple[str, ...] = (),
+               limits: dict[str, int] | None = None) -> CliJSON:
+        kind, data = answer_fields(databases.get(), names, fields, path_fields, limits)
         return CliJSON(data) if kind == "answer" else failure(STATUS[kind], data)
 
     app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON)
@@ -254,6 +263,16 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
         # that the quick answers of other requests are not held behind it.
         return await run_in_threadpool(answer, ("odds", system), body.items())
 
+    @app.post(f"{PREFIX}/simulate/{{system}}", summary="= tables simulate SYSTEM ... --json",
+              openapi_extra=json_body_doc(SIMULATE_EXAMPLES))
+    async def simulated(system: str, request: Request) -> CliJSON:
+        """Count the outcomes of `count` random attacks (at most 1,000,000
+        here), from `seed` or a fresh one (the answer says which)."""
+        body = await json_object(request)
+        if isinstance(body, CliJSON):
+            return body
+        return await run_in_threadpool(answer, ("simulate", system), body.items(), (), {"count": MAX_SIMULATED})
+
     @app.get(f"{PREFIX}/{{kind}}", summary="= tables list KIND --json", openapi_extra=query_doc("ruleset"))
     async def listing(request: Request, kind: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons, creatures, severities, rulesets."""
@@ -271,4 +290,10 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
     add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
     if token is not None:
         app.add_middleware(TokenGuard, token=token)  # type: ignore[arg-type]
+    origins = list(cors_origins)
+    if origins:  # outside the token's guard: a browser's preflight carries no token, and a 401 must be readable
+        from starlette.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],  # type: ignore[arg-type]
+                           allow_headers=["Authorization", "Content-Type"], max_age=600)
     return app

@@ -11,12 +11,15 @@ The rules:
 - Without a token, the server listens on a loopback address only: tables
   transcribed from books are for their owner, not for the network.
 - ``--allow-import`` needs a token, on any address.
+- Pages of other origins (a Foundry VTT macro, a bot's web page) may call
+  the API only from the origins given with ``--cors-origin``.
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+from urllib.parse import urlsplit
 
 TOKEN_ENV = "TABLES_TOKEN"
 MIN_TOKEN_LENGTH = 16
@@ -55,3 +58,22 @@ def bearer_matches(header: bytes | None, token: str) -> bool:
         return False
     scheme, _, given = header.partition(b" ")
     return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token.encode("ascii"))
+
+
+def web_origin(given: str) -> str:
+    """An origin for --cors-origin: ``*`` or ``scheme://host[:port]``
+    (as a browser sends it: no path, no trailing slash); ValueError otherwise."""
+    if given == "*":
+        return given
+    try:
+        parts = urlsplit(given.strip())
+        port = parts.port  # ValueError when not a number or out of range
+    except ValueError:
+        parts, port = None, None
+    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/")
+            or parts.query or parts.fragment or parts.username or parts.password):
+        raise ValueError(f"{given!r} is no origin: give scheme://host[:port] (https://foundry.example.com, "
+                         "http://localhost:30000), or *")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]  # a browser's Origin leaves the default port out
+    return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")

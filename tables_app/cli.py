@@ -834,20 +834,26 @@ def simulate() -> None:
     """Count the outcomes of many random attacks (compare with `tables odds`)."""
 
 
+def simulate_table_data(database, progress_bar=None, **options: Any) -> dict:  # type: ignore[no-untyped-def]
+    from tables_app.services import sampling
+
+    weapon, target, rest = table_attack(options)
+    return sampling.table(database, weapon, target, count=options["count"], seed=_seed(options["seed"]),
+                          progress_bar=progress_bar, **rest)
+
+
+@answers(simulate_table_data)
 @simulate.command("table")
 @table_options
 @simulate_options
 @json_option
 @click.pass_context
-def simulate_table(ctx: click.Context, **options: Any) -> None:
+def simulate_table(ctx: click.Context, as_json: bool, **options: Any) -> None:
     """Simulate attacks on the d100 tables (vectorised with numpy)."""
     from tables_app.progress import progress_bar
-    from tables_app.services import sampling
 
-    weapon, target, rest = table_attack(options)
-    data = sampling.table(database_of(ctx), weapon, target, count=options["count"], seed=_seed(options["seed"]),
-                          progress_bar=progress_bar, **rest)
-    output(data, options["as_json"], lambda render: render.simulated)
+    data = simulate_table_data(database_of(ctx), progress_bar, **options)
+    output(data, as_json, lambda render: render.simulated)
 
 
 def draw(path: str | None, data: dict) -> None:
@@ -926,15 +932,18 @@ def formula_odds_command(system) -> click.Command:  # type: ignore[no-untyped-de
 
 
 def formula_simulate_command(system) -> click.Command:  # type: ignore[no-untyped-def]
-    def run(**values: Any) -> None:
-        from tables_app.progress import progress_bar
+    def simulate_data(_database, progress_bar=None, **values: Any) -> dict:  # type: ignore[no-untyped-def]
         from tables_app.services import sampling
 
-        as_json, count, seed = values.pop("as_json"), values.pop("count"), _seed(values.pop("seed"))
-        data = sampling.formula(system.id, values, count=count, seed=seed, progress_bar=progress_bar)
-        output(data, as_json, lambda render: render.simulated)
+        count, seed = values.pop("count"), _seed(values.pop("seed"))
+        return sampling.formula(system.id, values, count=count, seed=seed, progress_bar=progress_bar)
 
-    return formula_command(system, run, f"Simulate attacks: {system.title}.", simulate_options)
+    def run(as_json: bool, **values: Any) -> None:
+        from tables_app.progress import progress_bar
+
+        output(simulate_data(None, progress_bar, **values), as_json, lambda render: render.simulated)
+
+    return answers(simulate_data)(formula_command(system, run, f"Simulate attacks: {system.title}.", simulate_options))
 
 
 def formula_command(system, run, help_text: str, *more_options) -> click.Command:  # type: ignore[no-untyped-def]
@@ -954,7 +963,8 @@ class Refused(Exception):
         self.error = error_json(message)
 
 
-def answer_fields(database, names: tuple[str, ...], fields, path_fields: tuple[str, ...] = ()) -> tuple[str, dict]:  # type: ignore[no-untyped-def]
+def answer_fields(database, names: tuple[str, ...], fields, path_fields: tuple[str, ...] = (),  # type: ignore[no-untyped-def]
+                  limits: dict[str, int] | None = None) -> tuple[str, dict]:
     """Answer as ``tables NAMES... --json`` would, for the HTTP API (api.py).
 
     ``fields`` are ``(name, value)`` pairs (a path, a query string, a JSON
@@ -965,6 +975,7 @@ def answer_fields(database, names: tuple[str, ...], fields, path_fields: tuple[s
     unknown name, or a value of the path, ``path_fields``, the command
     refuses), ``"unavailable"`` (the database cannot be read) or
     ``"refused"`` (anything else refused: usage, values, an ambiguous name).
+    ``limits``: tighter bounds of some integer options (a server's), refused past them.
     """
     from tables_app.errors import Ambiguous, DatabaseError, NotFound
 
@@ -973,6 +984,9 @@ def answer_fields(database, names: tuple[str, ...], fields, path_fields: tuple[s
         command, parent = _find_command(names)
         ctx = command.make_context(names[-1], command_line(command, fields), parent=parent)
         params = {name: value for name, value in ctx.params.items() if name not in PRINTING}
+        for name, most in (limits or {}).items():  # the server's own bounds, within the command's
+            if isinstance(params.get(name), int) and params[name] > most:
+                raise Refused(f"--{name.replace('_', '-')}: at most {most:,} over HTTP (the command line takes more)")
         with database.snapshot():  # one read transaction for the whole answer
             return "answer", command.data(database, **params)  # type: ignore[attr-defined]
     except Refused as exc:
@@ -1068,6 +1082,15 @@ def _option_words(key: str, flag: str, option: click.Option, value: Any) -> list
 
 
 SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve]'"
+
+
+def _origins(_ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    from tables_app.api_access import web_origin
+
+    try:
+        return tuple(dict.fromkeys(web_origin(value) for value in values))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param=param) from None
 MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
 
 
@@ -1082,9 +1105,11 @@ MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheet
               help="Accept workbooks at POST /api/v1/import (needs TABLES_TOKEN; docs/api.md).")
 @click.option("--max-upload", type=click.IntRange(1, MAX_UPLOAD_MB), default=10, show_default=True, metavar="MB",
               help=f"The largest workbook accepted by --allow-import, in MB (1-{MAX_UPLOAD_MB}).")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN", callback=_origins,
+              help="A web origin whose pages may call the API (a Foundry VTT server: http://localhost:30000); repeatable.")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bool, allow_import: bool,
-          max_upload: int) -> None:
+          max_upload: int, cors_origins: tuple[str, ...]) -> None:
     """Answer look-ups, resolve and odds over HTTP, as --json would (docs/api.md).
     Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
     import os
@@ -1104,7 +1129,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
             raise Failure([SERVE_EXTRA]) from None
         raise
     path = database_of(ctx).path
-    access = dict(token=token, allow_import=allow_import, upload_limit=max_upload << 20)
+    access = dict(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
     settings = dict(host=host, port=port, log_level="info", access_log=access_log,
                     http="tables_app.serve_http:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
     if token is not None:
@@ -1117,7 +1142,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
         return
     create_app(path, answer_fields, **access)  # checked (and migrated) once, before any worker starts
     os.environ[SERVE_DB] = str(path)  # each worker process makes its app of it (serve_app)
-    os.environ[SERVE_ACCESS] = json.dumps({"allow_import": allow_import, "upload_limit": max_upload << 20})
+    os.environ[SERVE_ACCESS] = json.dumps({key: value for key, value in access.items() if key != "token"})
     uvicorn.run("tables_app.cli:serve_app", factory=True, workers=workers, **settings)  # type: ignore[arg-type]
 
 

@@ -214,6 +214,31 @@ def test_an_ambiguous_name_is_422_with_the_qualified_names(client, run, printed)
     assert sorted(error["suggestions"]) == ["Printed:Hacking", "default:Cut"]
 
 
+@pytest.mark.parametrize("system", sorted(ATTACKS))
+def test_simulate(client, run, system):
+    """Seeded, a simulation answers exactly the command's counts."""
+    body = {**ATTACKS[system], "count": 2000, "seed": 5}
+    answer = same(client.post(f"{API}/simulate/{system}", json=body), run, "simulate", system, *command_line(body))
+    assert sum(answer["counts"].values()) == 2000
+
+
+def test_simulate_is_bounded_over_http(client, run):
+    """The command line takes 100,000,000 attacks; a request at most 1,000,000 (a second of CPU)."""
+    body = {**TABLE_ATTACK, "count": 1_000_001, "seed": 1}
+    response = client.post(f"{API}/simulate/table", json=body)
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == "--count: at most 1,000,000 over HTTP (the command line takes more)"
+    assert client.post(f"{API}/simulate/table", json={**body, "count": 100_000_001}).json() == cli_json(
+        run, "simulate", "table", *command_line({**body, "count": 100_000_001}))[1]  # the command's own bound first
+
+
+def test_a_body_over_64_kb_is_413(client):
+    response = client.post(f"{API}/resolve/table", content=b'{"x": "' + b"a" * 70_000 + b'"}',
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["error"]["message"] == "the body is over 65,536 bytes"
+
+
 @pytest.mark.parametrize("system, body, status", [
     ("table", {**TABLE_ATTACK, "weapon": "Longswrd", "seed": 1}, 404),  # unknown weapon
     ("table", {**TABLE_ATTACK, "target": "Orc Warior", "seed": 1}, 404),

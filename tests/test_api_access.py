@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from helpers import build_workbook, serving
 
 from tables_app.api import create_app
-from tables_app.api_access import MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, serving_problem
+from tables_app.api_access import MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, serving_problem, web_origin
 from tables_app.cli import MAX_UPLOAD_MB, answer_fields, cli
 from tables_app.services.database_setup import example_workbook, init_database
 from tables_app.sheets.guard import MAX_FILE_BYTES
@@ -70,6 +70,8 @@ def test_bearer_header():
     ([], "short", "TABLES_TOKEN is 5 characters; a token has 16 to 4096"),
     (["--max-upload", str(MAX_UPLOAD_MB + 1)], TOKEN, "Invalid value for '--max-upload'"),
     (["--max-upload", "0"], TOKEN, "Invalid value for '--max-upload'"),
+    (["--cors-origin", "localhost:30000"], None, "'localhost:30000' is no origin: give scheme://host[:port]"),
+    (["--cors-origin", "https://vtt.example.com/game"], None, "is no origin"),
 ])
 def test_serve_refuses_to_start(db_path, options, token, message):
     """Refused before anything listens: exit 2, one line, no traceback."""
@@ -278,3 +280,48 @@ def test_a_bot_imports_and_resolves_on_a_real_server(db_path, tmp_path):
                               {**GIVEN, "Content-Type": "application/json"})
         assert status == 200, answer
         assert answer["attack"]["ruleset"] == "Printed"
+
+
+# ------------------------------------------------------------ other origins (a Foundry VTT macro)
+@pytest.mark.parametrize("given, origin", [
+    ("*", "*"), ("http://localhost:30000", "http://localhost:30000"), ("https://vtt.example.com/", "https://vtt.example.com"),
+    ("HTTPS://VTT.example.com:443", "https://vtt.example.com"), ("http://[::1]:30000", "http://[::1]:30000"),
+    ("http://x:8080", "http://x:8080"),
+])
+def test_origins_are_written_as_browsers_send_them(given, origin):
+    assert web_origin(given) == origin
+
+
+@pytest.mark.parametrize("given", ["", "localhost", "localhost:30000", "ftp://x", "http://x/a", "http://x?a=1",
+                                   "http://x:99999", "http://user:pw@x", "https://", "*.example.com"])
+def test_what_is_no_origin(given):
+    with pytest.raises(ValueError, match="is no origin"):
+        web_origin(given)
+
+
+FOUNDRY = "http://localhost:30000"
+
+
+def test_pages_of_a_given_origin_may_call_the_api(db_path):
+    app = create_app(db_path, answer_fields, token=TOKEN, cors_origins=(FOUNDRY,))
+    with TestClient(app) as client:
+        preflight = client.options(f"{API}/resolve/table", headers={
+            "Origin": FOUNDRY, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type"})
+        assert preflight.status_code == 200  # answered without the token: a browser sends none here
+        assert preflight.headers["access-control-allow-origin"] == FOUNDRY
+        assert "POST" in preflight.headers["access-control-allow-methods"]
+        assert {"authorization", "content-type"} <= {h.strip().lower() for h in preflight.headers["access-control-allow-headers"].split(",")}
+        answered = client.post(f"{API}/resolve/table", json=ATTACK, headers={**GIVEN, "Origin": FOUNDRY})
+        assert answered.status_code == 200 and answered.headers["access-control-allow-origin"] == FOUNDRY
+        refused = client.post(f"{API}/resolve/table", json=ATTACK, headers={"Origin": FOUNDRY})
+        assert refused.status_code == 401 and refused.headers["access-control-allow-origin"] == FOUNDRY  # readable
+        other = client.options(f"{API}/resolve/table", headers={"Origin": "https://elsewhere.example",
+                                                               "Access-Control-Request-Method": "POST"})
+        assert other.status_code == 400 and "access-control-allow-origin" not in other.headers
+        assert "access-control-allow-origin" not in client.get(f"{API}/health", headers={"Origin": "https://elsewhere.example"}).headers
+
+
+def test_without_origins_no_page_elsewhere_may_read_an_answer(client_open):
+    answered = client_open.post(f"{API}/resolve/table", json=ATTACK, headers={"Origin": FOUNDRY})
+    assert answered.status_code == 200 and "access-control-allow-origin" not in answered.headers
