@@ -2,8 +2,8 @@
 latency of a query and of resolves, on one process and on `--workers N`,
 all over one SQLite file, driven over loopback.
 
-    python bench/serve_load.py                    # 10 s per endpoint, 1 worker then 2
-    python bench/serve_load.py --duration 5 --workers 1 --workers 4 --connections 16
+    python bench/serve_load.py                    # 3 rounds of 5 s per endpoint, 1 worker then 2
+    python bench/serve_load.py --duration 3 --rounds 5 --workers 1 --workers 4 --connections 16
 
 A database with the bundled tables is made in a temporary directory; each
 run starts `python -m tables_app --db DB serve --port P [--workers N]`,
@@ -11,7 +11,15 @@ waits for /api/v1/health, warms up, then drives each endpoint for the
 duration from a plain-Python load generator: one process, one thread per
 keep-alive connection (raw HTTP/1.1 on a socket: no client library, so the
 generator's own cost per request stays small). Every answer must be 200
-with a body; anything else counts as an error.
+with a body; anything else counts as an error. Each endpoint cycles
+through 512 different requests (fresh dice, fresh seeds, other attackers),
+so nothing a server keeps between requests answers one from memory.
+
+The peer (bench/serve_peer.py) is the same web stack answering the same
+requests with answers prepared in advance: the framework's floor. With
+one worker, each round drives tables_app and then the peer, endpoint by
+endpoint, and the summary gives medians over the rounds and tables_app's
+server CPU per request against the peer's.
 
 The generator runs on the same machine and competes with the server for
 the same cores: the figures are a floor. The server's CPU time (its
@@ -229,61 +237,131 @@ def wait_healthy(server: subprocess.Popen, port: int, log: Path) -> None:
     raise SystemExit(f"no answer from /health in 60 s:\n{log.read_text()}")
 
 
-def run_server(db: Path, workers: int, args: argparse.Namespace, folder: Path) -> list[dict]:
-    port = free_port()
-    log = folder / f"serve-{workers}.log"
-    command = [sys.executable, "-m", "tables_app", "--db", str(db), "serve", "--port", str(port)]
-    if workers > 1:
-        command += ["--workers", str(workers)]
-    with log.open("w") as out:
-        server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+class Server:
+    """A server process on a free port, up and answering /health; stopped on exit."""
+
+    def __init__(self, name: str, command: list[str], folder: Path, settle: float = 0.0):
+        self.name, self.port = name, free_port()
+        self.log = folder / f"{name}.log"
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen([*command, "--port", str(self.port)], stdout=out, stderr=subprocess.STDOUT)
+        wait_healthy(self.process, self.port, self.log)
+        time.sleep(settle)  # with workers: every worker up (each answers /health once the supervisor started it)
+
+    def measure(self, requests: list[bytes], args: argparse.Namespace) -> dict:
+        drive(self.port, requests, args.connections, args.warmup)  # every worker and thread warm
+        pids = process_tree(self.process.pid)
+        server_before, client_before = cpu_seconds(pids), own_cpu()
+        result = drive(self.port, requests, args.connections, args.duration)
+        result.update(server_processes=len(pids), server_cpu_s=cpu_seconds(pids) - server_before,
+                      client_cpu_s=own_cpu() - client_before)
+        result["server_cpu_per_request_ms"] = 1000 * result["server_cpu_s"] / max(result["requests"], 1)
+        return result
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def capture_answers(port: int, folder: Path) -> Path:
+    """A real answer of each kind the peer gives, from `tables serve` itself."""
+    sent = endpoints()
+    answers = {}
+    for kind, name in (("query", "query"), ("resolve", "resolve (dice)")):
+        method, path, body = sent[name][0]
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answers[kind] = response.read().decode()
+    path = folder / "answers.json"
+    path.write_text(json.dumps(answers))
+    return path
+
+
+PEER_OF = {"query": "query", "resolve (dice)": "resolve", "resolve (seed)": "resolve", "resolve (many attackers)": "resolve"}
+
+
+def run(db: Path, workers: int, args: argparse.Namespace, folder: Path) -> list[dict]:
+    """``args.rounds`` rounds; in each, every endpoint on `tables serve`, then
+    (one process only) the same requests on the peer: interleaved, so that
+    the machine's mood falls on both alike."""
+    command = [sys.executable, "-m", "tables_app", "--db", str(db), "serve"]
+    ours = Server(f"serve-{workers}", command + (["--workers", str(workers)] if workers > 1 else []), folder,
+                  settle=2.0 if workers > 1 else 0.0)
+    peer = None
     rows = []
     try:
-        wait_healthy(server, port, log)
-        if workers > 1:  # every worker up: each answers /health once the supervisor has started it
-            time.sleep(2)
-        for name, sent in endpoints().items():
-            request = [request_bytes(method, path, body) for method, path, body in sent]
-            drive(port, request, args.connections, args.warmup)  # every worker and thread warm
-            pids = process_tree(server.pid)
-            server_before, client_before = cpu_seconds(pids), own_cpu()
-            result = drive(port, request, args.connections, args.duration)
-            result.update(endpoint=name, workers=workers, server_processes=len(pids),
-                          server_cpu_s=cpu_seconds(pids) - server_before, client_cpu_s=own_cpu() - client_before)
-            result["server_cpu_per_request_ms"] = 1000 * result["server_cpu_s"] / max(result["requests"], 1)
-            rows.append(result)
-            print(line(result), flush=True)
+        if workers == 1 and not args.no_peer:
+            answers = capture_answers(ours.port, folder)
+            peer = Server("peer", [sys.executable, str(Path(__file__).with_name("serve_peer.py")), "--answers",
+                                   str(answers)], folder)
+        for round_ in range(1, args.rounds + 1):
+            for name, sent in endpoints().items():
+                requests = [request_bytes(method, path, body) for method, path, body in sent]
+                for server in (ours, peer) if peer is not None else (ours,):
+                    result = server.measure(requests, args)
+                    result.update(endpoint=name, workers=workers, round=round_, server=server.name if server is peer else "tables")
+                    rows.append(result)
+                    print(line(result), flush=True)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        for server in (ours, peer):
+            if server is not None:
+                server.stop()
     return rows
 
 
-HEADER = (f"{'workers':>7} {'endpoint':<24} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
-          f"{'server CPU s':>12} {'server CPU/req ms':>17} {'req/s per server CPU-s':>22} {'client CPU s':>12}")
+HEADER = (f"{'round':>5} {'server':<7} {'workers':>7} {'endpoint':<24} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'errors':>6} {'server CPU/req ms':>17} {'req per server CPU-s':>20} {'client CPU s':>12}")
 
 
 def line(r: dict) -> str:
     per_cpu = r["requests"] / r["server_cpu_s"] if r["server_cpu_s"] else float("nan")
-    return (f"{r['workers']:>7} {r['endpoint']:<24} {r['rps']:>7.0f} {r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} {r['errors']:>6} "
-            f"{r['server_cpu_s']:>12.1f} {r['server_cpu_per_request_ms']:>17.3f} {per_cpu:>22.0f} {r['client_cpu_s']:>12.1f}")
+    return (f"{r['round']:>5} {r['server']:<7} {r['workers']:>7} {r['endpoint']:<24} {r['rps']:>7.0f} {r['p50_ms']:>7.2f} "
+            f"{r['p99_ms']:>7.2f} {r['errors']:>6} {r['server_cpu_per_request_ms']:>17.3f} {per_cpu:>20.0f} "
+            f"{r['client_cpu_s']:>12.1f}")
+
+
+def summary(rows: list[dict]) -> None:
+    """Medians over the rounds, and tables_app's CPU per request against the peer's."""
+    print("\nMedians over the rounds (ranges in brackets):")
+    print(f"{'workers':>7} {'endpoint':<24} {'req/s':>15} {'p50 ms':>13} {'p99 ms':>13} {'req per server CPU-s':>22} "
+          f"{'peer CPU/req ms':>15} {'CPU/req vs peer':>16}")
+    keys = dict.fromkeys((r["workers"], r["endpoint"]) for r in rows if r["server"] == "tables")
+    for workers, endpoint in keys:
+        mine = [r for r in rows if (r["workers"], r["endpoint"], r["server"]) == (workers, endpoint, "tables")]
+        peer = [r for r in rows if (r["workers"], r["endpoint"], r["server"]) == (workers, endpoint, "peer")]
+
+        def spread(values: list[float], form: str) -> str:
+            return f"{statistics.median(values):{form}} [{min(values):{form}}-{max(values):{form}}]"
+
+        per_cpu = [r["requests"] / r["server_cpu_s"] for r in mine if r["server_cpu_s"]]
+        ratios = [a["server_cpu_per_request_ms"] / b["server_cpu_per_request_ms"]
+                  for a in mine for b in peer if a["round"] == b["round"] and b["server_cpu_per_request_ms"]]
+        peer_cpu = spread([r["server_cpu_per_request_ms"] for r in peer], ".3f") if peer else "-"
+        print(f"{workers:>7} {endpoint:<24} {spread([r['rps'] for r in mine], '.0f'):>15} "
+              f"{spread([r['p50_ms'] for r in mine], '.2f'):>13} {spread([r['p99_ms'] for r in mine], '.2f'):>13} "
+              f"{spread(per_cpu, '.0f'):>22} {peer_cpu:>15} {spread(ratios, '.2f') if ratios else '-':>16}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds per endpoint (default 10)")
-    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of warm-up per endpoint (default 1)")
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds per endpoint and round (default 5)")
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of warm-up before each (default 1)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--connections", type=int, default=8, help="keep-alive connections at once (default 8)")
     parser.add_argument("--workers", type=int, action="append", help="a run with this many workers (default: 1 and 2)")
+    parser.add_argument("--no-peer", action="store_true", help="without the peer (bench/serve_peer.py)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE")
     args = parser.parse_args()
     runs = args.workers or [1, 2]
     print(f"CPUs: {os.cpu_count()} (usable: {len(os.sched_getaffinity(0))}); Python {sys.version.split()[0]}; "
-          f"{args.connections} keep-alive connections, {args.duration:g} s per endpoint after {args.warmup:g} s warm-up")
+          f"{args.connections} keep-alive connections, {args.rounds} rounds of {args.duration:g} s per endpoint "
+          f"after {args.warmup:g} s warm-up")
     print("The load generator runs on the same cores as the server: req/s is a floor; see the server's CPU time.")
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="serve-load-") as folder:
@@ -291,13 +369,15 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "tables_app", "--db", str(db), "db", "init"], check=True, capture_output=True)
         print(HEADER)
         for workers in runs:
-            rows += run_server(db, workers, args, Path(folder))
+            rows += run(db, workers, args, Path(folder))
+    summary(rows)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     if any(r["errors"] for r in rows):
         for r in rows:
             if r["errors"]:
-                print(f"errors on {r['endpoint']} ({r['workers']} workers): {r['error_samples']}", file=sys.stderr)
+                print(f"errors on {r['endpoint']} ({r['server']}, {r['workers']} workers): {r['error_samples']}",
+                      file=sys.stderr)
         raise SystemExit(1)
 
 

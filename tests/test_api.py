@@ -360,3 +360,37 @@ def test_serve_answers_over_http(db_path):
         with urllib.request.urlopen(f"{base}{API}/query/attack?table=Edged&result=120&armor=MA", timeout=5) as response:
             assert json.loads(response.read())["text"] == "12 Lig"
     assert "Uvicorn running on http://127.0.0.1" in server.stdout.read()
+
+
+def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
+    """The option parser kept per command (cli.kept_parser) is one per
+    thread: requests parsed at the same time in the server's threads each
+    get their own values, and their own errors."""
+    import threading
+
+    from tables_app.api import Databases
+    from tables_app.services.database_setup import open_database
+
+    opened = open_database(str(db_path))
+    databases = Databases(opened.url, opened.path)
+    opened.dispose()
+    wrong: list[str] = []
+
+    def ask(index: int) -> None:
+        for turn in range(60):
+            cmb = index * 100 + turn
+            if turn % 3 == 0:  # a bad option, whose error names it
+                kind, data = answer_fields(databases.get(), ("resolve", "table"), [*TABLE_ATTACK.items(), (f"bogus{index}", 1)])
+                if kind != "refused" or f"--bogus{index}" not in data["message"]:
+                    wrong.append(f"{index}: {data}")
+                continue
+            kind, data = answer_fields(databases.get(), ("resolve", "table"), {**TABLE_ATTACK, "cmb": cmb, "dice": [42, 50, 50, 50, 50]}.items())
+            if kind != "answer" or data["attack"]["cmb"] != cmb:
+                wrong.append(f"{index}: {kind} {data.get('attack', data)}")
+
+    threads = [threading.Thread(target=ask, args=(index,)) for index in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []

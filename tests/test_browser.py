@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -286,3 +287,181 @@ def test_a_wrong_token_is_refused_and_asked_for_again(token_server, browser):
     give_token(browser, TOKEN)
     WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#weapons option[value='Longsword']"))
     assert not browser.find_element(By.ID, "token-box").is_displayed()
+
+
+# ------------------------------------------------------------------ a page of another origin (--cors-origin)
+# A Foundry VTT macro runs in the browser, in a page of the Foundry server's
+# origin (http://localhost:30000), and calls `tables serve` on another one.
+# Played here by a second small server on another loopback port: its page
+# loads a script that POSTs the resolve, token and all, and writes the answer's
+# text (or the fetch's error) into the page. A second page of that origin runs
+# the macro of docs/foundry.md, with the few objects of Foundry it uses stood in for.
+MACRO_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>macro</title><link rel="icon" href="data:,"></head>
+<body><div id="out"></div><script src="{script}"></script></body></html>
+"""
+MACRO_SCRIPT = """const TABLES = new URLSearchParams(location.search).get("tables");
+const TOKEN = %s;
+const out = document.getElementById("out");
+fetch(TABLES + "/api/v1/resolve/table", {
+  method: "POST",
+  headers: {"Content-Type": "application/json", "Authorization": "Bearer " + TOKEN},
+  body: JSON.stringify({weapon: "Longsword", cmb: 60, def: 20, armor: "MA", dice: [97, 99, 45, 30]}),
+}).then(response => response.text())
+  .then(text => { out.textContent = text; out.dataset.done = "answer"; })
+  .catch(error => { out.textContent = String(error); out.dataset.done = "error"; });
+"""
+# What the documented macro uses of Foundry: the dice prompt (the form of its
+# content, with the dice of the address typed in), the chat and the notices.
+FOUNDRY_STANDINS = """const asked = new URLSearchParams(location.search);
+const out = document.getElementById("out");
+const foundry = {applications: {api: {DialogV2: {prompt: async options => {
+  const form = document.createElement("form");
+  form.innerHTML = options.content;
+  form.elements.dice.value = asked.get("dice");
+  const button = document.createElement("button");
+  form.append(button);
+  return options.ok.callback(new Event("click"), button, null);
+}}}}};
+const ChatMessage = {
+  getSpeaker: () => ({alias: "Gamemaster"}),
+  create: async data => { out.innerHTML = data.content; out.dataset.done = "chat"; },
+};
+const ui = {notifications: {
+  error: message => { out.textContent = message; out.dataset.done = "error"; },
+  warn: message => { out.textContent = message; out.dataset.done = "warning"; },
+}};
+"""
+FOUNDRY_DOC = Path(__file__).resolve().parents[1] / "docs" / "foundry.md"
+
+
+def documented_macro() -> str:
+    """The script macro of docs/foundry.md, its server address and token read from the page's address."""
+    text = FOUNDRY_DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```js\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, "docs/foundry.md shows one ```js macro"
+    macro, tables = re.subn(r'^const TABLES = "[^"]*";', 'const TABLES = asked.get("tables");', blocks[0],
+                            flags=re.MULTILINE)
+    macro, token = re.subn(r'^const TOKEN = "[^"]*";', 'const TOKEN = asked.get("token");', macro, flags=re.MULTILINE)
+    assert (tables, token) == (1, 1), "the macro starts with `const TABLES = \"...\";` and `const TOKEN = \"...\";`"
+    return macro
+
+
+@pytest.fixture(scope="module")
+def macro_origin(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A second web server on another loopback port, standing in for Foundry's:
+    its pages are of another origin than `tables serve`. Yields that origin."""
+    need_browser()
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    root = tmp_path_factory.mktemp("macro-origin")
+    (root / "macro.html").write_text(MACRO_PAGE.format(script="macro.js"), encoding="utf-8")
+    (root / "macro.js").write_text(MACRO_SCRIPT % json.dumps(TOKEN), encoding="utf-8")
+    (root / "foundry.html").write_text(MACRO_PAGE.format(script="foundry.js"), encoding="utf-8")
+    # A script macro is the body of an async function (Foundry's own wrapping).
+    (root / "foundry.js").write_text(f"{FOUNDRY_STANDINS}(async () => {{\n{documented_macro()}\n}})();\n",
+                                     encoding="utf-8")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def cors_server(database: Path, macro_origin: str):  # type: ignore[no-untyped-def]
+    """`tables serve --cors-origin MACRO_ORIGIN` with TABLES_TOKEN set; yields its base address."""
+    env = child_env(database.parent / "user-data") | {"TABLES_TOKEN": TOKEN}
+    with serving(database, env=env, options=("--cors-origin", macro_origin)) as (base, _process):
+        yield base
+
+
+@pytest.fixture
+def other_origin_server(database: Path, macro_origin: str):  # type: ignore[no-untyped-def]
+    """`tables serve` allowing Foundry's usual origin, not the macro page's (localhost is not 127.0.0.1)."""
+    port = macro_origin.rsplit(":", 1)[1]
+    env = child_env(database.parent / "user-data") | {"TABLES_TOKEN": TOKEN}
+    with serving(database, env=env, options=("--cors-origin", f"http://localhost:{port}")) as (base, _process):
+        yield base
+
+
+def run_page(driver, origin: str, page: str, **asked: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """Open ``page`` of ``origin`` with ``asked`` in its address; wait for its script
+    to finish; return how it finished ("answer", "error", "chat", ...) and the text shown."""
+    from urllib.parse import urlencode
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{origin}/{page}?{urlencode(asked)}")
+    out = WebDriverWait(driver, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, "#out[data-done]"))
+    return out.get_attribute("data-done"), out.get_attribute("textContent")  # as written, spaces and all
+
+
+def cors_refusals(driver) -> list[str]:  # type: ignore[no-untyped-def]
+    """The console's CORS refusals logged since the last read of the log."""
+    return [entry["message"] for entry in driver.get_log("browser") if "CORS policy" in entry["message"]]
+
+
+def test_a_page_of_an_allowed_origin_reads_the_answer_the_cli_prints(cors_server, macro_origin, browser, database):
+    assert cors_server.rsplit(":", 1)[1] != macro_origin.rsplit(":", 1)[1]  # two origins indeed
+    browser.get_log("browser")  # what earlier tests logged is theirs
+    done, shown = run_page(browser, macro_origin, "macro.html", tables=cors_server)
+    assert done == "answer", shown
+    assert json.loads(shown) == cli_answer(database, "97,99,45,30")
+    assert cors_refusals(browser) == []
+
+
+@pytest.mark.parametrize("allowed", ["no origin", "another origin"])
+def test_a_page_of_an_origin_not_allowed_cannot_read_the_answer(allowed, request, macro_origin, browser):
+    # The same page, token and all: the browser blocks the answer (a server
+    # without --cors-origin, or one allowing http://localhost:PORT only).
+    server = request.getfixturevalue("token_server" if allowed == "no origin" else "other_origin_server")
+    browser.get_log("browser")
+    done, shown = run_page(browser, macro_origin, "macro.html", tables=server)
+    assert (done, shown) == ("error", "TypeError: Failed to fetch")
+    refusals = cors_refusals(browser)
+    blocked = f"from origin '{macro_origin}' has been blocked"
+    assert refusals and all(blocked in message for message in refusals), refusals
+
+
+def test_the_documented_macro_posts_the_cli_answer_to_the_chat(cors_server, token_server, macro_origin, browser,
+                                                               database):
+    from selenium.webdriver.common.by import By
+
+    expected = cli_answer(database, "97,99,45,30")
+    done, shown = run_page(browser, macro_origin, "foundry.html", tables=cors_server, token=TOKEN,
+                           dice="97, 99, 45, 30")
+    assert done == "chat", shown
+    chat = browser.find_element(By.ID, "out")
+    assert chat.find_element(By.TAG_NAME, "strong").text == \
+        f"Longsword: {expected['outcome']}, {expected['damage']} damage"
+    assert [item.text for item in chat.find_elements(By.TAG_NAME, "li")] == [step.strip() for step in expected["steps"]]
+
+    # An error of the server is the notice of its message; a wrong token too.
+    too_few = subprocess.run([sys.executable, "-m", "tables_app", "--db", str(database), "resolve", "table", *ATTACK,
+                              "--dice", "97", "--json"], env=child_env(database.parent / "user-data"),
+                             capture_output=True, text=True)
+    message = json.loads(too_few.stdout)["error"]["message"]
+    assert run_page(browser, macro_origin, "foundry.html", tables=cors_server, token=TOKEN, dice="97") == \
+        ("error", f"tables: {message}")
+    done, shown = run_page(browser, macro_origin, "foundry.html", tables=cors_server, token=f"{TOKEN}-wrong",
+                           dice="97")
+    assert done == "error" and "needs its token" in shown, shown
+    # Nothing typed: nothing asked of the server.
+    assert run_page(browser, macro_origin, "foundry.html", tables=cors_server, token=TOKEN, dice=" ")[0] == "warning"
+    # A server that does not allow Foundry's origin: the notice says what to give it.
+    done, shown = run_page(browser, macro_origin, "foundry.html", tables=token_server, token=TOKEN, dice="42")
+    assert (done, shown) == ("error", f"tables: no answer from {token_server} (Failed to fetch): "
+                                      f"is it running, with --cors-origin {macro_origin}?")

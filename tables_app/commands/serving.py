@@ -1,0 +1,243 @@
+"""`tables serve`, and the HTTP API's answers through the commands
+(answer_fields: the fields of a request made into a command line, checked
+and answered by the command's own parameters and data function)."""
+
+from __future__ import annotations
+
+import functools
+import gc
+import json
+from typing import Any
+
+import click
+
+from tables_app.commands.common import PRINTING, Failure, click_error, database_of, error_of
+from tables_app.errors import TablesError, UsageMistake, error_json
+
+
+class Refused(Exception):
+    """Fields no command line can be made of (an unknown field, a list for one value)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.error = error_json(message)
+
+
+def answering(root: click.Group):  # type: ignore[no-untyped-def]
+    """``answer_fields`` over the commands of ``root`` (the `tables` group),
+    called as api.create_app calls it: ``(database, names, fields, path_fields, limits)``."""
+    return functools.partial(answer_fields, root)
+
+
+def answer_fields(root: click.Group, database, names: tuple[str, ...], fields,  # type: ignore[no-untyped-def]
+                  path_fields: tuple[str, ...] = (), limits: dict[str, int] | None = None) -> tuple[str, dict]:
+    """Answer as ``tables NAMES... --json`` would, for the HTTP API (api.py).
+
+    ``fields`` are ``(name, value)`` pairs (a path, a query string, a JSON
+    body) made into the command's arguments (command_line), checked by its
+    own Click parameters (make_context), then answered by its data function
+    (answers) in one read transaction. Returns ``("answer", data)``, or a
+    failure and the error object ``--json`` prints: ``"missing"`` (an
+    unknown name, or a value of the path, ``path_fields``, the command
+    refuses), ``"unavailable"`` (the database cannot be read) or
+    ``"refused"`` (anything else refused: usage, values, an ambiguous name).
+    ``limits``: tighter bounds of some integer options (a server's), refused past them.
+    """
+    from tables_app.errors import Ambiguous, DatabaseError, NotFound
+
+    ctx = None
+    try:
+        command, parent = _find_command(root, names)
+        ctx = command.make_context(names[-1], command_line(command, fields), parent=parent)
+        params = {name: value for name, value in ctx.params.items() if name not in PRINTING}
+        for name, most in (limits or {}).items():  # the server's own bounds, within the command's
+            if isinstance(params.get(name), int) and params[name] > most:
+                raise Refused(f"--{name.replace('_', '-')}: at most {most:,} over HTTP (the command line takes more)")
+        with database.snapshot():  # one read transaction for the whole answer
+            return "answer", command.data(database, **params)  # type: ignore[attr-defined]
+    except Refused as exc:
+        return "refused", exc.error
+    except click.BadParameter as exc:
+        return "missing" if exc.param is not None and exc.param.name in path_fields else "refused", error_of(exc)
+    except click.ClickException as exc:  # Click's usage errors, and the command's own
+        return "refused", error_of(exc)
+    except TablesError as exc:
+        error = error_of(click_error(exc, ctx or click.Context(root)))
+        if isinstance(exc, NotFound) and not isinstance(exc, Ambiguous):
+            return "missing", error
+        return "unavailable" if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else "refused", error
+
+
+def _find_command(root: click.Group, names: tuple[str, ...]) -> tuple[click.Command, click.Context]:
+    """The command ``tables NAMES...`` and its parent's context; NotFound (with
+    the near names) for a SYSTEM of resolve or odds that is none."""
+    from tables_app.errors import NotFound
+
+    parent = click.Context(root, info_name="tables")
+    command: click.Command | None = root
+    for at, name in enumerate(names):
+        group = command
+        assert isinstance(group, click.Group)
+        command = group.get_command(parent, name)
+        if command is None:
+            known = group.list_commands(parent)
+            raise NotFound.unknown(f"no system named {name!r}", name, known, f"systems: {', '.join(known)}")
+        if at < len(names) - 1:
+            parent = click.Context(command, info_name=name, parent=parent)
+    assert command is not None
+    return command, parent
+
+
+def command_line(command: click.Command, fields) -> list[str]:  # type: ignore[no-untyped-def]
+    """The arguments of ``command`` for ``(name, value)`` fields. An
+    argument's name (``table``, ``roll``) is its value in place; any other
+    name is a long option, underscores for dashes: a list repeats it,
+    ``true`` is a flag, ``dice`` a list joined with commas, ``null`` left
+    out. The values of arguments follow ``--``, so a name may start with a
+    dash; PRINTING options (--json, --plot) are no fields."""
+    import difflib
+    import re
+
+    arguments = {p.name: p for p in command.params if isinstance(p, click.Argument)}
+    options = {opt: p for p in command.params if isinstance(p, click.Option) and p.name not in PRINTING
+               for opt in (*p.opts, *p.secondary_opts) if opt.startswith("--")}
+    placed: dict[str, str] = {}
+    words: list[str] = []
+    for key, value in fields:
+        if key in arguments:
+            if key in placed:
+                raise Refused(f"give {key!r} once")
+            if value is not None:
+                placed[key] = _field_value(key, value)
+            continue
+        flag = "--" + key.replace("_", "-")
+        option = options.get(flag) if re.fullmatch(r"[a-z][a-z0-9_]*", key) else None
+        if option is None:
+            raise Refused(click.NoSuchOption(flag, possibilities=difflib.get_close_matches(flag, options)).format_message())
+        words += _option_words(key, flag, option, value)
+    ordered = []
+    for name in arguments:  # in the command's order, up to the first one missing (Click names it)
+        if name not in placed:
+            break
+        ordered.append(placed[name])
+    return [*words, "--", *ordered]
+
+
+def _field_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise Refused(f"{key!r}: one value (a string or a number), not {type(value).__name__}")
+
+
+def _option_words(key: str, flag: str, option: click.Option, value: Any) -> list[str]:
+    if value is None:
+        return []
+    if option.is_flag:
+        if not isinstance(value, bool):
+            raise Refused(f"{key!r} is a flag: true or false")
+        return [flag] if value else []
+    if key == "dice" and isinstance(value, list):
+        value = ",".join(_field_value(key, v) for v in value)
+    if isinstance(value, list):
+        if not option.multiple:
+            raise Refused(f"{key!r} takes one value, not a list")
+        return [word for item in value for word in (flag, _field_value(key, item))]
+    return [flag, _field_value(key, value)]
+
+
+SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve]'"
+
+
+def _origins(_ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    from tables_app.api_access import web_origin
+
+    try:
+        return tuple(dict.fromkeys(web_origin(value) for value in values))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param=param) from None
+
+
+MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (only this machine by default; 0.0.0.0 for every interface).")
+@click.option("--port", type=click.IntRange(0, 65_535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes sharing the port, all over the one database file.")
+@click.option("--access-log", is_flag=True, help="Log every request (off by default: it costs a tenth of a resolve).")
+@click.option("--allow-import", is_flag=True,
+              help="Accept workbooks at POST /api/v1/import (needs TABLES_TOKEN; docs/api.md).")
+@click.option("--max-upload", type=click.IntRange(1, MAX_UPLOAD_MB), default=10, show_default=True, metavar="MB",
+              help=f"The largest workbook accepted by --allow-import, in MB (1-{MAX_UPLOAD_MB}).")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN", callback=_origins,
+              help="A web origin whose pages may call the API (a Foundry VTT server: http://localhost:30000); repeatable.")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bool, allow_import: bool,
+          max_upload: int, cors_origins: tuple[str, ...]) -> None:
+    """Answer look-ups, resolve and odds over HTTP, as --json would (docs/api.md).
+    Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
+    import os
+
+    from tables_app.api_access import TOKEN_ENV, serving_problem
+
+    token = os.environ.get(TOKEN_ENV) or None
+    problem = serving_problem(host, token, allow_import)
+    if problem is not None:
+        raise click.UsageError(problem)
+    try:
+        import uvicorn
+
+        from tables_app.api import create_app
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
+            raise Failure([SERVE_EXTRA]) from None
+        raise
+    path = database_of(ctx).path
+    answer = answering(ctx.find_root().command)
+    access = dict(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
+    settings = dict(host=host, port=port, log_level="info", access_log=access_log,
+                    http="tables_app.serve_http:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
+    if token is not None:
+        click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
+                   f"the page asks for it, or open it as http://{host}:{port}/#token=...", err=True)
+    if workers == 1:
+        app = create_app(path, answer, **access)  # checked (and migrated) here, once
+        settle()
+        uvicorn.run(app, **settings)  # type: ignore[arg-type]
+        return
+    create_app(path, answer, **access)  # checked (and migrated) once, before any worker starts
+    os.environ[SERVE_DB] = str(path)  # each worker process makes its app of it (serve_app)
+    os.environ[SERVE_ACCESS] = json.dumps({key: value for key, value in access.items() if key != "token"})
+    uvicorn.run(WORKER_APP, factory=True, workers=workers, **settings)  # type: ignore[arg-type]
+
+
+def settle() -> None:
+    """The modules and the app a server keeps for its life, moved out of
+    the collector's sight (gc.freeze): its full collections then walk only
+    what requests make."""
+    gc.collect()
+    gc.freeze()
+
+
+SERVE_DB = "TABLES_SERVE_DB"  # the database of the worker processes of `tables serve --workers N`
+SERVE_ACCESS = "TABLES_SERVE_ACCESS"  # and their --allow-import and --max-upload (the token is TABLES_TOKEN's)
+# uvicorn's factory of each worker's app, in the module that assembles every
+# command (a worker answers through all of them): cli.serve_app, which calls worker_app.
+WORKER_APP = "tables_app.cli:serve_app"
+
+
+def worker_app(answer):  # type: ignore[no-untyped-def]
+    """The app of one worker process of `tables serve --workers N`, answering through ``answer`` (answering)."""
+    import os
+
+    from tables_app.api import create_app
+    from tables_app.api_access import TOKEN_ENV
+
+    access = json.loads(os.environ[SERVE_ACCESS])
+    app = create_app(os.environ[SERVE_DB], answer, token=os.environ.get(TOKEN_ENV) or None, **access)
+    settle()
+    return app
