@@ -325,3 +325,29 @@ def test_pages_of_a_given_origin_may_call_the_api(db_path):
 def test_without_origins_no_page_elsewhere_may_read_an_answer(client_open):
     answered = client_open.post(f"{API}/resolve/table", json=ATTACK, headers={"Origin": FOUNDRY})
     assert answered.status_code == 200 and "access-control-allow-origin" not in answered.headers
+
+
+def test_every_worker_keeps_the_servers_settings(db_path, tmp_path):
+    """`--workers 2`: each worker process makes its app from the settings
+    the command checked (the token, --allow-import, --max-upload, --cors-origin)."""
+    env = {key: value for key, value in os.environ.items() if key != "TABLES_DB"}
+    env.update({TOKEN_ENV: TOKEN, "XDG_DATA_HOME": str(tmp_path / "home")})
+    options = ("--workers", "2", "--allow-import", "--max-upload", "1", "--cors-origin", FOUNDRY)
+    with serving(db_path, env=env, options=options) as (base, _process):
+        def call(path: str, data: bytes | None = None, headers: dict | None = None):  # type: ignore[no-untyped-def]
+            request = urllib.request.Request(f"{base}{path}", data=data, headers=headers or {},
+                                             method="POST" if data is not None else "GET")
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.status, dict(response.headers), json.loads(response.read())
+            except urllib.error.HTTPError as refused:
+                return refused.code, dict(refused.headers), json.loads(refused.read())
+
+        for _ in range(6):  # new connections: the kernel spreads them over both workers
+            status, _headers, health = call(f"{API}/health")
+            assert health["token_required"] is True and health["import_allowed"] is True
+            assert call(f"{API}/weapons")[0] == 401
+            status, headers, _answer = call(f"{API}/weapons", headers={**GIVEN, "Origin": FOUNDRY})
+            assert status == 200 and headers.get("access-control-allow-origin") == FOUNDRY
+            status, _headers, error = call(f"{API}/import?name=big.xlsx", b"x" * ((1 << 20) + 1), GIVEN)
+            assert status == 413 and "the limit is 1,048,576" in error["error"]["message"]
