@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from tables_app import __version__
+from tables_app.api_bodies import drain
 from tables_app.errors import TablesError, error_json
 from tables_app.storage.database import Database
 from tables_app.web import add_page
@@ -40,7 +41,9 @@ PREFIX = "/api/v1"
 DESCRIPTION = """\
 The answers of the `tables` command over HTTP: every response is exactly
 what the same command prints with `--json` (docs/cli.md has the shapes).
-Read-only: importing and removing stay with the command line.
+Read-only unless the server was started with `--allow-import` (and a
+token): then POST /api/v1/import takes workbooks. With a token
+(TABLES_TOKEN), every request but health sends `Authorization: Bearer TOKEN`.
 
 Names in paths and query strings are URL-encoded and may be qualified
 `RULESET:NAME`; `ruleset` works as `--ruleset`. The bodies of resolve and
@@ -50,8 +53,9 @@ odds hold the command's long options, dashes as underscores
 
 Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`,
 the object `--json` prints: 404 for an unknown name (with the closest known
-names in `suggestions`), 422 for bad options or values, 503 when the
-database file cannot be read.
+names in `suggestions`), 422 for bad options or values, 401 without the
+token, 413 for a body over its limit, 415 for a body not declared JSON,
+503 when the database file cannot be read.
 """
 
 RESOLVE_EXAMPLES = {
@@ -119,19 +123,26 @@ MAX_BODY_BYTES = 64 * 1024  # a resolve or odds body is a few hundred bytes; an 
 
 
 async def json_object(request: Request) -> dict[str, Any] | CliJSON:
-    """The request's body as a JSON object, or the 413/422 answer refusing it.
+    """The request's body as a JSON object, or the 413/415/422 answer refusing it.
     Read here, not by a FastAPI model: the command's Click parameters check
-    every field, and a model would only repeat them more slowly."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        return failure(413, error_json(f"the body is over {MAX_BODY_BYTES:,} bytes"))
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            return failure(413, error_json(f"the body is over {MAX_BODY_BYTES:,} bytes"))
+    every field, and a model would only repeat them more slowly. Only a body
+    declared JSON is read: a page of another site can send any other type
+    without the browser's preflight (the CPU of a sweep, at no cost to it)."""
+    from tables_app.api_bodies import Gone, TooLarge, read_body
+
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json" and not media.endswith("+json"):
+        await drain(request.receive)
+        return failure(415, error_json(f"send the body as JSON (Content-Type: application/json), not {media or 'untyped'}"))
+    parts: list[bytes] = []
     try:
-        body = json.loads(raw)
+        await read_body(request, MAX_BODY_BYTES, parts.append)
+    except TooLarge:
+        return failure(413, error_json(f"the body is over {MAX_BODY_BYTES:,} bytes"))
+    except Gone:
+        return failure(400, error_json("the client went away before the body ended"))
+    try:
+        body = json.loads(b"".join(parts))
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {exc}"))
     if not isinstance(body, dict):
@@ -175,6 +186,32 @@ class TokenGuard:
                 refused = failure(401, error_json("this server needs its token: send the header "
                                                   "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server)"))
                 refused.headers["WWW-Authenticate"] = "Bearer"
+                await drain(receive)  # so that a client sending a whole upload first hears the 401
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class LoopbackHostGuard:
+    """Without a token: only requests addressed to this machine by a
+    loopback name or address (the Host header) are answered, 400 otherwise.
+    A page of another site can point its own name at 127.0.0.1 (DNS
+    rebinding) and then read the answers as its own; its requests carry
+    its name. Plain ASGI, added only to a server without a token."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        from tables_app.api_access import loopback_host_header
+
+        if scope["type"] == "http":
+            host = next((value for key, value in scope["headers"] if key == b"host"), None)
+            if not loopback_host_header(host):
+                shown = host.decode("latin-1")[:100] if host else ""
+                refused = failure(400, error_json(f"this server answers requests to localhost, 127.0.0.1 or [::1] only, "
+                                                  f"not to {shown!r}: to serve under another name, set TABLES_TOKEN"))
+                await drain(receive)
                 await refused(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -290,6 +327,8 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
     add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
     if token is not None:
         app.add_middleware(TokenGuard, token=token)  # type: ignore[arg-type]
+    else:
+        app.add_middleware(LoopbackHostGuard)  # type: ignore[arg-type]
     origins = list(cors_origins)
     if origins:  # outside the token's guard: a browser's preflight carries no token, and a 401 must be readable
         from starlette.middleware.cors import CORSMiddleware

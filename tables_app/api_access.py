@@ -9,7 +9,9 @@ The rules:
   ``Authorization: Bearer TOKEN``. The page and ``/docs`` hold no tables
   and stay open; the page asks for the token and sends it.
 - Without a token, the server listens on a loopback address only: tables
-  transcribed from books are for their owner, not for the network.
+  transcribed from books are for their owner, not for the network. It
+  then answers only requests addressed to a loopback name (the Host
+  header), so that a web page cannot reach it by DNS rebinding.
 - ``--allow-import`` needs a token, on any address.
 - Pages of other origins (a Foundry VTT macro, a bot's web page) may call
   the API only from the origins given with ``--cors-origin``.
@@ -38,7 +40,10 @@ def is_loopback(host: str) -> bool:
 
 
 def serving_problem(host: str, token: str | None, allow_import: bool) -> str | None:
-    """Why the server must not start with these settings, or None."""
+    """Why the server must not start with these settings, or None
+    (``token``: TABLES_TOKEN as the environment has it, "" when set empty)."""
+    if token == "":
+        return f"{TOKEN_ENV} is set but empty: give it a token, or unset it"
     if token is not None and not MIN_TOKEN_LENGTH <= len(token) <= MAX_TOKEN_LENGTH:
         return (f"{TOKEN_ENV} is {len(token)} characters; a token has {MIN_TOKEN_LENGTH} to {MAX_TOKEN_LENGTH} "
                 "(make one with: python -c \"import secrets; print(secrets.token_urlsafe(24))\")")
@@ -77,3 +82,21 @@ def web_origin(given: str) -> str:
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     default = {"http": 80, "https": 443}[parts.scheme]  # a browser's Origin leaves the default port out
     return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+def loopback_host_header(value: bytes | None) -> bool:
+    """Whether a request's Host header names this machine (``localhost``,
+    ``127.0.0.1:8000``, ``[::1]:8000``, ...). No header (HTTP/1.0) passes:
+    browsers always send one."""
+    if value is None:
+        return True
+    host = value.decode("latin-1").strip()
+    if host.startswith("["):
+        if "]" not in host:
+            return False
+        host = host[1:host.index("]")]
+    else:
+        name, colon, port = host.rpartition(":")
+        if colon and port.isdigit():
+            host = name
+    return is_loopback(host)

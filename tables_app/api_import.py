@@ -20,6 +20,7 @@ from typing import Callable
 from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 
+from tables_app.api_bodies import Gone, TooLarge, drain, read_body
 from tables_app.errors import TablesError, error_json
 
 DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024  # --max-upload's default; a Rolemaster-scale workbook is under 1 MB
@@ -70,13 +71,16 @@ def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, resp
         report when refused, 413 over the upload limit, 409 while another
         import of this server runs, 403 when the server is read-only."""
         if not allowed:
+            await drain(request.receive)
             return refuse(403, error_json("this server is read-only: start it with --allow-import (and TABLES_TOKEN) "
                                            "to import over HTTP"))
         try:
             options = {flag: False for flag in FLAGS}
             name = None
             for key, value in request.query_params.multi_items():
-                if key == "name" and name is None:
+                if key == "name":
+                    if name is not None:
+                        raise ValueError("give 'name' once")
                     name = value
                 elif key in FLAGS:
                     options[key] = flag_value(key, value)
@@ -84,22 +88,24 @@ def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, resp
                     raise ValueError(f"{key!r}: no such field (name, {', '.join(FLAGS)})")
             label = upload_name(name)
         except ValueError as exc:
+            await drain(request.receive)
             return refuse(422, error_json(str(exc)))
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
-            return refuse(413, error_json(f"{label}: the upload is {int(declared):,} bytes; the limit is {limit:,}"))
         if not running.acquire(blocking=False):
+            await drain(request.receive)
             return refuse(409, error_json("another import is running on this server; send this one when it is done"))
         try:
             with tempfile.TemporaryDirectory(prefix="tables-upload-") as folder:  # made 0700: this user's only
                 path = Path(folder) / "upload"
-                size = 0
                 with path.open("wb") as out:
-                    async for chunk in request.stream():
-                        size += len(chunk)
-                        if size > limit:
-                            return refuse(413, error_json(f"{label}: the upload is over the limit of {limit:,} bytes"))
-                        out.write(chunk)
+                    try:
+                        size = await read_body(request, limit, out.write)
+                    except TooLarge:
+                        declared = request.headers.get("content-length", "")
+                        said = (f"the upload is {int(declared):,} bytes; the limit is {limit:,}" if declared.isdigit()
+                                else f"the upload is over the limit of {limit:,} bytes")
+                        return refuse(413, error_json(f"{label}: {said}"))
+                    except Gone:
+                        return refuse(400, error_json(f"{label}: the client went away before the upload ended"))
                 if size == 0:
                     return refuse(422, error_json(f"{label}: the body is empty (send the workbook's bytes)"))
                 return await run_in_threadpool(_import, database(), path, label, options, respond, refuse)

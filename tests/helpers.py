@@ -15,6 +15,11 @@ from typing import Callable
 Rows = list[list[object]]
 
 
+# The address TestClient's requests carry in their Host header: a server
+# without a token answers only requests to a loopback name (docs/api.md, "Access").
+LOCAL_BASE = "http://127.0.0.1"
+
+
 def build_workbook(path: Path, sheets: dict[str, Rows], hidden: tuple[str, ...] = ()) -> Path:
     """Write an .xlsx with one sheet per entry; each row is a list of cell values."""
     import openpyxl

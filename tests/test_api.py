@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import serving
+from helpers import LOCAL_BASE, serving
 
 from tables_app.api import create_app
 from tables_app.cli import answer_fields
@@ -24,7 +24,7 @@ API = "/api/v1"
 
 @pytest.fixture
 def client(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields)) as test_client:
+    with TestClient(create_app(db_path, answer_fields), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from helpers import build_workbook, serving
+from helpers import LOCAL_BASE, build_workbook, serving
 
 from tables_app.api import create_app
-from tables_app.api_access import MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, serving_problem, web_origin
+from tables_app.api_access import (MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, loopback_host_header,
+                                   serving_problem, web_origin)
 from tables_app.cli import MAX_UPLOAD_MB, answer_fields, cli
 from tables_app.services.database_setup import example_workbook, init_database
 from tables_app.sheets.guard import MAX_FILE_BYTES
@@ -68,6 +69,7 @@ def test_bearer_header():
     (["--host", "192.168.1.20", "--port", "8080"], None, "--host 192.168.1.20 is reachable from other machines"),
     (["--allow-import"], None, "--allow-import needs a token: set TABLES_TOKEN"),
     ([], "short", "TABLES_TOKEN is 5 characters; a token has 16 to 4096"),
+    ([], "", "TABLES_TOKEN is set but empty: give it a token, or unset it"),
     (["--max-upload", str(MAX_UPLOAD_MB + 1)], TOKEN, "Invalid value for '--max-upload'"),
     (["--max-upload", "0"], TOKEN, "Invalid value for '--max-upload'"),
     (["--cors-origin", "localhost:30000"], None, "'localhost:30000' is no origin: give scheme://host[:port]"),
@@ -75,7 +77,7 @@ def test_bearer_header():
 ])
 def test_serve_refuses_to_start(db_path, options, token, message):
     """Refused before anything listens: exit 2, one line, no traceback."""
-    env = {TOKEN_ENV: token} if token else {}
+    env = {TOKEN_ENV: token} if token is not None else {}
     runner = CliRunner(env={**env, "COLUMNS": "10000"})
     if token is None:
         os.environ.pop(TOKEN_ENV, None)
@@ -92,7 +94,7 @@ def test_the_upload_bound_is_the_importers_file_limit():
 # ------------------------------------------------------------ the token
 @pytest.fixture
 def guarded(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields, token=TOKEN)) as test_client:
+    with TestClient(create_app(db_path, answer_fields, token=TOKEN), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
@@ -129,7 +131,7 @@ def test_without_a_token_nothing_is_asked(client_open):
 
 @pytest.fixture
 def client_open(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields)) as test_client:
+    with TestClient(create_app(db_path, answer_fields), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
@@ -137,7 +139,7 @@ def client_open(db_path: Path):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def importer(db_path: Path):  # type: ignore[no-untyped-def]
     app = create_app(db_path, answer_fields, token=TOKEN, allow_import=True, upload_limit=1 << 20)
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url=LOCAL_BASE) as test_client:
         test_client.app_state = app.state  # type: ignore[attr-defined]
         yield test_client
 
@@ -220,6 +222,7 @@ def test_what_is_not_a_workbook_is_refused_by_the_guard(importer, db_path):
     ("name=a%0Ab.xlsx", "is no file name"),
     ("name=" + "a" * 300 + ".xlsx", "is no file name"),
     ("name=a.xlsx&replace=yes", "replace='yes': true or false"),
+    ("name=a.xlsx&name=b.xlsx", "give 'name' once"),
     ("name=a.xlsx&force=true", "'force': no such field (name, dry_run, replace, strict)"),
 ])
 def test_bad_import_requests_are_422(importer, query, words):
@@ -304,7 +307,7 @@ FOUNDRY = "http://localhost:30000"
 
 def test_pages_of_a_given_origin_may_call_the_api(db_path):
     app = create_app(db_path, answer_fields, token=TOKEN, cors_origins=(FOUNDRY,))
-    with TestClient(app) as client:
+    with TestClient(app, base_url=LOCAL_BASE) as client:
         preflight = client.options(f"{API}/resolve/table", headers={
             "Origin": FOUNDRY, "Access-Control-Request-Method": "POST",
             "Access-Control-Request-Headers": "authorization, content-type"})
@@ -351,3 +354,80 @@ def test_every_worker_keeps_the_servers_settings(db_path, tmp_path):
             assert status == 200 and headers.get("access-control-allow-origin") == FOUNDRY
             status, _headers, error = call(f"{API}/import?name=big.xlsx", b"x" * ((1 << 20) + 1), GIVEN)
             assert status == 413 and "the limit is 1,048,576" in error["error"]["message"]
+
+
+
+# ------------------------------------------------------------ DNS rebinding, content types, whole bodies
+@pytest.mark.parametrize("header, passes", [
+    (None, True), (b"localhost", True), (b"localhost:8000", True), (b"127.0.0.1", True), (b"127.0.0.1:8000", True),
+    (b"127.9.9.9:1", True), (b"[::1]", True), (b"[::1]:8000", True), (b"LOCALHOST:8000", True),
+    (b"attacker.example", False), (b"attacker.example:8000", False), (b"127.0.0.1.nip.io", False), (b"0.0.0.0:8000", False),
+    (b"[::]:8000", False), (b"192.168.1.5", False), (b"", False), (b"localhost:x", False), (b"[::1", False),
+])
+def test_which_host_headers_name_this_machine(header, passes):
+    assert loopback_host_header(header) is passes
+
+
+def test_without_a_token_only_requests_to_a_loopback_name_are_answered(db_path):
+    """A page of another site that points its own name at 127.0.0.1 (DNS
+    rebinding) sends that name in Host: refused, so it reads nothing."""
+    with TestClient(create_app(db_path, answer_fields), base_url="http://attacker.example:8000") as rebound:
+        response = rebound.get(f"{API}/weapons")
+        assert response.status_code == 400
+        assert response.json()["error"]["message"].startswith(
+            "this server answers requests to localhost, 127.0.0.1 or [::1] only, not to 'attacker.example:8000'")
+        assert rebound.get("/").status_code == 400
+    for base in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"):
+        with TestClient(create_app(db_path, answer_fields), base_url=base) as local:
+            assert local.get(f"{API}/weapons").status_code == 200, base
+    with TestClient(create_app(db_path, answer_fields, token=TOKEN), base_url="http://tables.example:8000") as named:
+        assert named.get(f"{API}/weapons", headers=GIVEN).status_code == 200  # with a token, any name
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
+def test_a_body_not_declared_json_is_415(client_open, content_type):
+    """A page of another site may send these without asking first (no
+    preflight): refused unread, so it cannot make the server work."""
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    for action in ("resolve/table", "odds/table", "simulate/table"):
+        response = client_open.post(f"{API}/{action}", content=json.dumps(ATTACK).encode(), headers=headers)
+        assert response.status_code == 415, (action, content_type)
+        assert response.json()["error"]["message"].startswith("send the body as JSON (Content-Type: application/json)")
+    typed = client_open.post(f"{API}/resolve/table", content=json.dumps(ATTACK).encode(),
+                             headers={"Content-Type": "application/json; charset=utf-8"})
+    assert typed.status_code == 200
+
+
+def test_refusals_are_heard_by_clients_that_send_the_whole_body_first(db_path, tmp_path):
+    """urllib sends a body whole before it reads the answer: the server reads
+    the rest of a refused body (up to 16 MB) before answering, so the client
+    gets the 413 or the 401, not a reset connection; a client gone
+    mid-body leaves no traceback."""
+    import socket
+
+    env = {key: value for key, value in os.environ.items() if key != "TABLES_DB"}
+    env.update({TOKEN_ENV: TOKEN, "XDG_DATA_HOME": str(tmp_path / "home")})
+    with serving(db_path, env=env, options=("--allow-import", "--max-upload", "1")) as (base, process):
+        def status(path: str, data: bytes, headers: dict) -> int:
+            request = urllib.request.Request(f"{base}{path}", data=data, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.status
+            except urllib.error.HTTPError as refused:
+                return refused.code
+
+        big = b"x" * (2 << 20)
+        typed = {**GIVEN, "Content-Type": "application/json"}
+        for _ in range(8):
+            assert status(f"{API}/import?name=big.xlsx", big, GIVEN) == 413
+            assert status(f"{API}/import?name=big.xlsx", big, {}) == 401
+            assert status(f"{API}/resolve/rise", big, typed) == 413
+            assert status(f"{API}/resolve/rise", big, {**GIVEN, "Content-Type": "text/plain"}) == 415
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as gone:  # declares 100,000 bytes, sends 10, leaves
+            gone.sendall(b"POST /api/v1/import?name=a.xlsx HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         + f"Authorization: Bearer {TOKEN}\r\nContent-Length: 100000\r\n\r\n".encode() + b"x" * 10)
+        assert status(f"{API}/resolve/table", json.dumps(ATTACK).encode(), typed) == 200
+        process.terminate()
+        output = process.communicate(timeout=20)[0]
+    assert "Traceback" not in output, output[-3000:]

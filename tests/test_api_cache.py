@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+from helpers import LOCAL_BASE, MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
 from tables_app.api import create_app
 from tables_app.cli import answer_fields
@@ -56,7 +56,7 @@ def cli_json(run, *args: str) -> bytes:  # type: ignore[no-untyped-def]
 
 
 def test_a_weapon_s_tables_are_read_once_and_answers_stay_the_cli_s(app, made, run):
-    with TestClient(app) as client:
+    with TestClient(app, base_url=LOCAL_BASE) as client:
         compiled = compiled_of(app, made)
         loads = compiled.loads
         expected = cli_json(run, "resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA",
@@ -87,7 +87,7 @@ def test_an_import_while_the_app_is_alive_is_read_by_the_next_resolve(app, made,
     needle = {"weapon": "Needle", "cmb": 10, "armor": "Cloth", "dice": [15]}  # 15 + 10 = 25: Poke's row 21-30
     args = ["resolve", "table", "--weapon", "Needle", "--cmb", "10", "--armor", "Cloth", "--dice", "15"]
     assert run("import", str(mini(write_workbook, 5))).exit_code == 0
-    with TestClient(app) as client:
+    with TestClient(app, base_url=LOCAL_BASE) as client:
         compiled = compiled_of(app, made)
         first = client.post(f"{API}/resolve/table", json=needle)
         assert first.json()["damage"] == 5 and first.content == cli_json(run, *args)

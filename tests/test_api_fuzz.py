@@ -29,6 +29,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from helpers import LOCAL_BASE
+
 from tables_app.api import create_app
 from tables_app.cli import answer_fields
 
@@ -107,7 +109,7 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Pa
     path = tmp_path_factory.mktemp("api-fuzz") / "tables.db"
     shutil.copyfile(bundled_db_template, path)
     app = create_app(path, answer_fields, token=TOKEN, allow_import=True, upload_limit=1 << 20)
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False, base_url=LOCAL_BASE) as client:
         yield client
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers import LOCAL_BASE
+
 from tables_app.api import create_app
 from tables_app.cli import answer_fields
 from tables_app.web import FILES
@@ -22,7 +24,7 @@ PAGE_FILES = ("index.html", "app.js", "style.css")
 
 @pytest.fixture
 def client(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields)) as test_client:
+    with TestClient(create_app(db_path, answer_fields), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
@@ -200,7 +202,7 @@ def test_the_script_calls_the_server_in_one_place_that_sends_the_token():
 
 @pytest.fixture
 def guarded(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields, token=TOKEN)) as test_client:
+    with TestClient(create_app(db_path, answer_fields, token=TOKEN), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 

@@ -242,7 +242,7 @@ MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheet
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (only this machine by default; 0.0.0.0 for every interface).")
+              help="Address to listen on (only this machine by default; 0.0.0.0 for every interface, with TABLES_TOKEN).")
 @click.option("--port", type=click.IntRange(0, 65_535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Server processes sharing the port, all over the one database file.")
@@ -256,16 +256,17 @@ MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheet
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bool, allow_import: bool,
           max_upload: int, cors_origins: tuple[str, ...]) -> None:
-    """Answer look-ups, resolve and odds over HTTP, as --json would (docs/api.md).
+    """Answer look-ups, resolve, odds and simulate over HTTP, as --json would (docs/api.md).
     Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
     import os
 
     from tables_app.api_access import TOKEN_ENV, serving_problem
 
-    token = os.environ.get(TOKEN_ENV) or None
+    token = os.environ.get(TOKEN_ENV)
     problem = serving_problem(host, token, allow_import)
     if problem is not None:
         raise click.UsageError(problem)
+    token = token or None
     try:
         import uvicorn
 
