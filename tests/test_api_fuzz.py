@@ -38,7 +38,7 @@ EXAMPLES = int(os.environ.get("TABLES_FUZZ_EXAMPLES", "300"))
 SEED = int(os.environ.get("TABLES_FUZZ_SEED", "0"))
 DEADLINE = timedelta(seconds=10)
 TOKEN = "the-fuzzers-token-0123456789"
-STATUSES = {200, 401, 403, 404, 405, 409, 413, 422, 503}
+STATUSES = {200, 400, 401, 403, 404, 405, 409, 413, 415, 422, 503}
 
 SYSTEMS = ["table", "rise", "worlds-awakening", "d10-pool", "pte", "rice", "", "TABLE", "%2e%2e"]
 FIELDS = ["weapon", "cmb", "def", "defense", "armor", "dice", "seed", "target", "mod", "has", "rank", "crit_reduction",
@@ -101,7 +101,8 @@ def requests(draw):  # type: ignore[no-untyped-def]
         return "POST", f"/api/v1/import?{query}", data, headers
     action = draw(st.sampled_from(["resolve/table", "odds/rise", "simulate/pte"]))
     data = draw(st.one_of(st.binary(max_size=200), st.sampled_from([b"[" * 100_000, b"{}" * 10, b'{"a": 1e999}', b"\xff\xfe"])))
-    return "POST", f"/api/v1/{action}", data, {**headers, "Content-Type": "application/json"}
+    declared = draw(st.sampled_from(["application/json", "application/json", "text/plain", "application/x-www-form-urlencoded", None]))
+    return "POST", f"/api/v1/{action}", data, {**headers, **({"Content-Type": declared} if declared else {})}
 
 
 @pytest.fixture(scope="module")
