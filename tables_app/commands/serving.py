@@ -281,8 +281,9 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     settings = dict(host=host, port=port, log_level="info", access_log=access_log,
                     http="tables_app.serve_http:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
     if token is not None:
+        shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "[::]", "") else f"[{host}]" if ":" in host else host
         click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
-                   f"the page asks for it, or open it as http://{host}:{port}/#token=...", err=True)
+                   f"the page asks for it, or open it as http://{shown}:{port}/#token=...", err=True)
     if workers == 1:
         app = create_app(path, answer, **access)  # checked (and migrated) here, once
         settle()
