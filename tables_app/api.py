@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from tables_app import __version__
-from tables_app.api_bodies import drain
+from tables_app.api_bodies import Gone, TooLarge, drain, read_body
 from tables_app.errors import TablesError, error_json
 from tables_app.storage.database import Database
 from tables_app.web import add_page
@@ -128,8 +128,6 @@ async def json_object(request: Request) -> dict[str, Any] | CliJSON:
     every field, and a model would only repeat them more slowly. Only a body
     declared JSON is read: a page of another site can send any other type
     without the browser's preflight (the CPU of a sweep, at no cost to it)."""
-    from tables_app.api_bodies import Gone, TooLarge, read_body
-
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json" and not media.endswith("+json"):
         await drain(request.receive)
@@ -168,6 +166,21 @@ def json_body_doc(examples: dict[str, dict]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the app
+def header(scope: dict, name: bytes) -> bytes | None:
+    """A request's header (ASGI ``scope``), the first if given twice."""
+    return next((value for key, value in scope["headers"] if key == name), None)
+
+
+async def refuse_unread(scope: dict, receive: Any, send: Any, status: int, message: str,
+                        headers: dict[str, str] | None = None) -> None:
+    """Answer the error object before the app sees the request; its body is
+    read and dropped first, so that a client sending a whole upload hears it."""
+    refused = failure(status, error_json(message))
+    refused.headers.update(headers or {})
+    await drain(receive)
+    await refused(scope, receive, send)
+
+
 class TokenGuard:
     """Every ``/api/v1`` request but health needs ``Authorization: Bearer
     TOKEN`` (api_access.py); 401 otherwise. Plain ASGI, added only when the
@@ -180,15 +193,11 @@ class TokenGuard:
         from tables_app.api_access import bearer_matches
 
         path = scope.get("path", "")
-        if scope["type"] == "http" and path.startswith(f"{PREFIX}/") and path != f"{PREFIX}/health":
-            given = next((value for key, value in scope["headers"] if key == b"authorization"), None)
-            if not bearer_matches(given, self.token):
-                refused = failure(401, error_json("this server needs its token: send the header "
-                                                  "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server)"))
-                refused.headers["WWW-Authenticate"] = "Bearer"
-                await drain(receive)  # so that a client sending a whole upload first hears the 401
-                await refused(scope, receive, send)
-                return
+        if (scope["type"] == "http" and path.startswith(f"{PREFIX}/") and path != f"{PREFIX}/health"
+                and not bearer_matches(header(scope, b"authorization"), self.token)):
+            await refuse_unread(scope, receive, send, 401, "this server needs its token: send the header "
+                                "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server)", {"WWW-Authenticate": "Bearer"})
+            return
         await self.app(scope, receive, send)
 
 
@@ -205,15 +214,12 @@ class LoopbackHostGuard:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         from tables_app.api_access import loopback_host_header
 
-        if scope["type"] == "http":
-            host = next((value for key, value in scope["headers"] if key == b"host"), None)
-            if not loopback_host_header(host):
-                shown = host.decode("latin-1")[:100] if host else ""
-                refused = failure(400, error_json(f"this server answers requests to localhost, 127.0.0.1 or [::1] only, "
-                                                  f"not to {shown!r}: to serve under another name, set TABLES_TOKEN"))
-                await drain(receive)
-                await refused(scope, receive, send)
-                return
+        host = header(scope, b"host") if scope["type"] == "http" else None
+        if scope["type"] == "http" and not loopback_host_header(host):
+            shown = host.decode("latin-1")[:100] if host else ""
+            await refuse_unread(scope, receive, send, 400, "this server answers requests to localhost, 127.0.0.1 or "
+                                f"[::1] only, not to {shown!r}: to serve under another name, set TABLES_TOKEN")
+            return
         await self.app(scope, receive, send)
 
 
@@ -249,7 +255,7 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> CliJSON:
         problems = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}" for e in exc.errors())
-        return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {problems}"))
+        return failure(422, error_json(f"the request is not as expected: {problems}"))  # FastAPI's own checks, if any
 
     @app.get(f"{PREFIX}/health", summary="The server is up: its version and the database's schema")
     async def health() -> CliJSON:

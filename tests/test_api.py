@@ -363,9 +363,9 @@ def test_serve_answers_over_http(db_path):
 
 
 def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
-    """The option parser kept per command (cli.kept_parser) is one per
-    thread: requests parsed at the same time in the server's threads each
-    get their own values, and their own errors."""
+    """Requests read at the same time in the server's threads (odds and
+    simulate run in worker threads) each get their own values, and their
+    own errors: nothing of a parse is shared between threads."""
     import threading
 
     from tables_app.api import Databases

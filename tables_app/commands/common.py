@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 from typing import Any, Callable
 
 import click
@@ -179,28 +178,6 @@ def answers(data: Callable[..., dict]):  # type: ignore[no-untyped-def]
     take their options through the command's own Click parameters."""
     def mark(command: click.Command) -> click.Command:
         command.data = data  # type: ignore[attr-defined]
-        command.make_parser = kept_parser(command)  # type: ignore[method-assign]
         return command
     return mark
 
-
-def kept_parser(command: click.Command):  # type: ignore[no-untyped-def]
-    """``command.make_parser`` building the option parser once per thread.
-
-    Click builds it anew for every parse, a third of the cost of parsing a
-    resolve's options; the HTTP API parses thousands a second. The parser
-    holds only the command's options and two settings of the context (it
-    is rebuilt if those differ) and keeps nothing between parses but the
-    context its errors name, set here for each parse."""
-    build = command.make_parser
-    kept = threading.local()
-
-    def make_parser(ctx: click.Context):  # type: ignore[no-untyped-def]
-        parser = getattr(kept, "parser", None)
-        settings = (ctx.allow_interspersed_args, ctx.ignore_unknown_options, ctx.token_normalize_func)
-        if parser is None or kept.settings != settings:
-            parser = kept.parser = build(ctx)
-            kept.settings = settings
-        parser.ctx = ctx
-        return parser
-    return make_parser

@@ -290,8 +290,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
         uvicorn.run(app, **settings)  # type: ignore[arg-type]
         return
     create_app(path, answer, **access)  # checked (and migrated) once, before any worker starts
-    os.environ[SERVE_DB] = str(path)  # each worker process makes its app of it (serve_app)
-    os.environ[SERVE_ACCESS] = json.dumps({key: value for key, value in access.items() if key != "token"})
+    to_workers = {key: value for key, value in access.items() if key != "token"}  # the token: TABLES_TOKEN's
+    os.environ[SERVE_SETTINGS] = json.dumps({"database": str(path), **to_workers})  # read by worker_app
     uvicorn.run(WORKER_APP, factory=True, workers=workers, **settings)  # type: ignore[arg-type]
 
 
@@ -303,8 +303,7 @@ def settle() -> None:
     gc.freeze()
 
 
-SERVE_DB = "TABLES_SERVE_DB"  # the database of the worker processes of `tables serve --workers N`
-SERVE_ACCESS = "TABLES_SERVE_ACCESS"  # and their --allow-import and --max-upload (the token is TABLES_TOKEN's)
+SERVE_SETTINGS = "TABLES_SERVE_SETTINGS"  # the database and options of the worker processes of `tables serve --workers N`
 # uvicorn's factory of each worker's app, in the module that assembles every
 # command (a worker answers through all of them): cli.serve_app, which calls worker_app.
 WORKER_APP = "tables_app.cli:serve_app"
@@ -317,7 +316,7 @@ def worker_app(answer):  # type: ignore[no-untyped-def]
     from tables_app.api import create_app
     from tables_app.api_access import TOKEN_ENV
 
-    access = json.loads(os.environ[SERVE_ACCESS])
-    app = create_app(os.environ[SERVE_DB], answer, token=os.environ.get(TOKEN_ENV) or None, **access)
+    settings = json.loads(os.environ[SERVE_SETTINGS])
+    app = create_app(settings.pop("database"), answer, token=os.environ.get(TOKEN_ENV) or None, **settings)
     settle()
     return app

@@ -205,8 +205,7 @@ class TableOdds:
 
 def table_odds(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> TableOdds:
     """``rules``: this attack's, when already built (check_columns)."""
-    if rules is None or rules.attack is not attack or rules.tables is not tables:  # not this attack's: built anew
-        rules = AttackRules(attack, tables)
+    rules = AttackRules.given_or_built(attack, tables, rules)
     roll, outcomes, severities, damage_weight, rows_read = _weighed(attack, rules)
 
     def p(weight: int) -> Fraction:

@@ -71,8 +71,7 @@ class AttackResult:
 def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRules | None = None) -> AttackResult:
     """Roll each die the rules ask for (docs/table-system.md steps 1-12) and say what it did.
     ``rules``: this attack's, when already built (check_columns)."""
-    if rules is None or rules.attack is not attack or rules.tables is not tables:  # not this attack's: built anew
-        rules = AttackRules(attack, tables)
+    rules = AttackRules.given_or_built(attack, tables, rules)
     steps: list[str] = []
     weapon = attack.weapon
     first = dice.roll(D100, "attack roll")

@@ -204,6 +204,14 @@ class AttackRules:
         self._unmodified = self._unmodified_readings()
 
     @classmethod
+    def given_or_built(cls, attack: Attack, tables: TableSet, given: AttackRules | None) -> AttackRules:
+        """``given`` when it is this attack's on these tables (check_columns
+        built it), else the rules built anew."""
+        if given is not None and given.attack is attack and given.tables is tables:
+            return given
+        return cls(attack, tables)
+
+    @classmethod
     def of(cls, attack: Attack, tables: TableSet) -> AttackRules:
         """The rules for ``attack``: those of an attack differing only in its
         CMB, DEF and modifiers, kept by ``tables``, moved to it; else built

@@ -310,3 +310,20 @@ def test_rules_kept_by_a_table_set_resolve_as_rules_built_anew(attacks, dice, pr
         fresh = resolve_attack(one, tables, ForcedDice(values=list(dice)))
         assert resolve_attack(one, tables, ForcedDice(values=list(dice)), kept) == fresh
     assert 1 <= len(tables.rules_kept) <= len(attacks)
+
+
+def test_rules_of_another_attack_are_not_used():
+    """resolve_attack takes the rules check_columns built only when they are
+    this attack's on these tables; given another attack's, it builds its own."""
+    from dataclasses import replace
+
+    from tables_app.domain.table_rules import AttackRules
+
+    one, other = attack(cmb=60), attack(cmb=-40)
+    dice = [50, 50, 50, 50]
+    wrong = AttackRules(other, TABLES)
+    assert resolve_attack(one, TABLES, ForcedDice(values=list(dice)), wrong) == resolve_attack(one, TABLES, ForcedDice(values=list(dice)))
+    assert AttackRules.given_or_built(one, TABLES, wrong) is not wrong
+    mine = AttackRules(one, TABLES)
+    assert AttackRules.given_or_built(one, TABLES, mine) is mine
+    assert AttackRules.given_or_built(replace(one), TABLES, mine) is not mine  # equal, yet not this very attack
