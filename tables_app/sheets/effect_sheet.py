@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from tables_app.domain.bounds import D100, HITS, PENALTY
-from tables_app.domain.effects import Branch, parse_branches
+from tables_app.domain.branches import Branch, parse_branches
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale

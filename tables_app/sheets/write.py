@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell, Outcome
-from tables_app.domain.effects import parse_branches
+from tables_app.domain.branches import parse_branches
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.names import fold

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 # The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0006"
 BUSY_TIMEOUT_MS = 10_000
 
 

@@ -101,6 +101,7 @@ class CriticalTable(Provenance, table=True):
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
     column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, severity, attack
     roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": text("'d100'")})  # d100, or oeh (0005)
+    legend: str | None = None  # the book's key its entries were read with (0006); NULL: the default legend
 
 
 class FumbleTable(Provenance, table=True):
@@ -109,6 +110,8 @@ class FumbleTable(Provenance, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=NOCASE)
     column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, attack
+    legend: str | None = None  # as critical_table.legend (0006)
+    roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": text("'d100'")})  # d100, or oeh (0006)
 
 
 class EntryColumns(SQLModel):
@@ -133,6 +136,8 @@ class EntryColumns(SQLModel):
     attacker_bonus: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
     death_in: int | None = None
     column_name: str | None = None
+    # the penalty to the parry in the must-parry rounds, `(π-10)` (0006)
+    parry_penalty: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
 
 
 class CriticalEntry(EntryColumns, table=True):
@@ -257,6 +262,7 @@ class Weapon(Provenance, table=True):
     roll_kind: str = "oe"
     critical_column: str | None = None  # of an attack-chosen critical table (0005)
     fumble_column: str | None = None  # of a fumble table by weapon category (0005)
+    max_critical: str | None = None  # the highest severity code its criticals reach (0006); NULL: no cap
 
 
 class Creature(Provenance, table=True):

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables_app.domain.cells import parse_attack_cell, parse_letter_definition
-from tables_app.domain.effects import parse_branches, parse_effects
+from tables_app.domain.branches import parse_branches
+from tables_app.domain.effects import parse_effects
 from tables_app.domain.ranges import parse_row_label
 from tables_app.domain.severity import Severity, SeverityScale
 

@@ -1,0 +1,66 @@
+"""legends, parry penalties, open-ended fumble rolls, a weapon's Max critical
+
+- ``critical_table.legend`` / ``fumble_table.legend``: the book's key its
+  entries were read with (``∑ stun; ∏ no parry; …``); NULL: the default
+  legend, which every existing table was read with.
+- ``critical_entry.parry_penalty`` / ``fumble_entry.parry_penalty``: the
+  penalty to the parry of the must-parry rounds (`(π-10)`); 0 for every
+  existing entry.
+- ``fumble_table.roll_kind``: ``d100`` for every existing table, or ``oeh``.
+- ``weapon.max_critical``: the highest severity its criticals reach (NULL:
+  no cap).
+
+Every column is added in place. Downgrading is refused while a row uses
+any of these (0005 cannot hold it).
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-12-02 00:00:00
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+from tables_app.errors import DatabaseError
+
+
+revision: str = '0006'
+down_revision: Union[str, None] = '0005'
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+TABLES = ("critical_table", "fumble_table")
+ENTRIES = ("critical_entry", "fumble_entry")
+
+
+def upgrade() -> None:
+    for table in TABLES:
+        op.add_column(table, sa.Column("legend", sa.String(), nullable=True))
+    for table in ENTRIES:
+        op.add_column(table, sa.Column("parry_penalty", sa.Integer(), nullable=False, server_default=sa.text("0")))
+    op.add_column("fumble_table", sa.Column("roll_kind", sa.String(), nullable=False, server_default=sa.text("'d100'")))
+    op.add_column("weapon", sa.Column("max_critical", sa.String(), nullable=True))
+
+
+def _refuse_what_0005_cannot_hold() -> None:
+    run = op.get_bind().exec_driver_sql
+    uses = {f"{table}s read with a legend": f"SELECT count(*) FROM {table} WHERE legend IS NOT NULL" for table in TABLES}
+    uses.update({f"{table} rows with a parry penalty": f"SELECT count(*) FROM {table} WHERE parry_penalty != 0"
+                 for table in ENTRIES})
+    uses["fumble tables rolled open-ended"] = "SELECT count(*) FROM fumble_table WHERE roll_kind != 'd100'"
+    uses["weapons with a Max critical"] = "SELECT count(*) FROM weapon WHERE max_critical IS NOT NULL"
+    found = ", ".join(f"{count} {what}" for what, sql in uses.items() if (count := run(sql).scalar()))
+    if found:
+        raise DatabaseError(f"cannot downgrade below 0006: the tables use legends or printed weapons ({found}); "
+                            "remove those workbooks first (nothing changed)")
+
+
+def downgrade() -> None:
+    _refuse_what_0005_cannot_hold()
+    for table in TABLES:
+        op.drop_column(table, "legend")
+    for table in ENTRIES:
+        op.drop_column(table, "parry_penalty")
+    op.drop_column("fumble_table", "roll_kind")
+    op.drop_column("weapon", "max_critical")
