@@ -1,86 +1,84 @@
-"""A critical entry's effects as printed inside its text, and the branches
-printed inside one cell (`With helm: +3H – 2∑. Without helm: +6H – 3∑∏.`).
+"""A critical entry's effects as printed inside its text, read with the
+book's legend (``domain/legend.py``).
 
-Printed notation and the ASCII spellings a keyboard types (letter case of
-the words does not matter; a count may carry a `+`, never a `-`):
+The spellings, field by field, are in docs/workbook-format.md ("Effects in
+printed notation", "Legends", "Effects in words"); the tests pin each one.
+In short:
 
-======================  ==========================================  ==============
-effect                  spellings                                   field
-======================  ==========================================  ==============
-extra hits              `+5H`, `5H`, `+5 hits`, `5 hits`, `+1 hit`  ``hits``
-stunned N rounds        `3∑`, `3Σ`, `3 stun`, `3 stunned`           ``stun``
-must parry N rounds     `2∏`, `2Π`, `2 parry`, `2 must parry`       ``must_parry``
-stunned and unable to   `2∑∏` (any mix of ∑/Σ and ∏/Π),             ``no_parry``
-parry N rounds          `2 no parry`, `2 no-parry`
-bleeds N hits a round   `3∫`, `3 bleed`, `3 hits per round`         ``bleed``
-penalty                 `(-20)` (any dash or minus sign)            ``penalty`` −20
-attacker's bonus        `(+10)`: +10 to the attacker next round     ``attacker_bonus``
-death                   `dies in 6 rounds`, `death in 1 round`,     ``death_in`` 6, 1
-                        `dies after 6 rounds`, `expires (suffocates)
-                        in six rounds`, `dies 6 rounds later`, `in shock
-                        for 12 rounds, then dies`
-                        `instant death`, `dies instantly`, `killed  ``death_in`` 0
-                        instantly`, `killing him instantly`
-======================  ==========================================  ==============
+- **Symbols**, as the legend gives them: `+5H` hits, `3∑` stun, `2∏` must
+  parry (RMFRP: no parry), `π` must parry, `2∑∏` stunned and unable to
+  parry, `3∫` bleed. A count before a symbol is its rounds (or hits); a bare
+  sign is 1 (`+3H – ∑`). The longest symbol matches first (`∑∏` before `∑`).
+- **Brackets** mean the same in every legend: `(-20)` a lasting penalty,
+  `(+10)` a bonus to the attacker, `(π-10)` one round of must parry at −10
+  to the parry (a must-parry symbol of the legend with a penalty).
+- **Words** a keyboard types (`3 stun`, `2 must parry`, `3 bleed`, `+5
+  hits`) and the words books print (`stunned for 2 rounds`, `2 hits per
+  round`, `-20 to activity`, `dies in 6 rounds`, `instant death`).
 
 Decisions:
 
-- `2∑∏` is **not** also counted as `stun`: ``stun`` holds the rounds stunned
-  but able to parry, ``no_parry`` the rounds stunned and unable to parry, so
-  `3∑ – 2∑∏` is stun 3, no_parry 2 and ``rounds_stunned`` 5. Every
-  combination then prints back as it was read.
-- Effects of one kind add up (`+5H … +2H` is 7 hits; `(-10) … (-20)` is a
-  penalty of −30); a second death is an error.
-- Separators between effects (`–`, `-`, `—`, `,`, `;`, spaces) are not
-  needed to read them. As counts are never negative, a `-` before a
-  count separates it (`+5H-2∑` is 5 hits and 2 rounds stunned).
-- An effect-like token that is none of the above (`3∑x`, `∑`, `+5Hx`,
-  `(-20x)`) is an error naming the token, never prose: an effect
-  silently read as prose would be an effect lost.
-- ``text`` is the whole text as given, effects included: it is what people
-  read, and printed effects are part of it.
-
-Branches inside one cell are read by ``domain/branches.py``.
+- ``stun`` counts every round stunned and ``no_parry`` every round unable to
+  parry: `3∑ – 2∑∏` is stun 5 and no_parry 2; RMFRP's `2∏` is no_parry 2
+  alone. A ruleset without a legend reads `∏` as must parry and `2 no parry`
+  as stunned and unable to parry, as it always has.
+- Effects of one kind add up (`+5H … +2H` is 7 hits); a second death is an
+  error (write branches for different targets).
+- Separators (`–`, `-`, `—`, `,`, `;`, spaces) are not needed. As counts
+  are never negative, a `-` before a count separates it (`+5H-2∑`), except
+  in the words `-20 to activity`.
+- No silent misread: a token that looks like an effect and that the
+  legend does not read (a sign of any book's legend, `3∑x`, `+5Hx`,
+  `(-20x)`, `π` where π means nothing) is an error naming the token.
+- A penalty for a time (`-20 to activity for 3 rounds`, `… until healed`)
+  is not a lasting one: it stays in the text, and ``timed`` says so, for a
+  warning on the cell.
+- ``text`` is the whole text as given, effects included.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
+from functools import lru_cache
 
 from tables_app.domain.bounds import EFFECT_LIMIT
-from tables_app.domain.legend import DEFAULT_LEGEND, Legend
+from tables_app.domain.legend import DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, Legend, Meaning, is_lettered
 from tables_app.domain.names import shown
 from tables_app.domain.ranges import DASHES
 
 SEPARATOR = " \u2013 "  # ` – `, as printed between effects
 
-_STUN = "\u2211\u03a3"  # ∑ and the Greek capital sigma people paste for it
-_PARRY = "\u220f\u03a0"  # ∏ and the Greek capital pi
-_BLEED = "\u222b"  # ∫
-_SIGNS = _STUN + _PARRY + _BLEED
 _MINUS = "[" + re.escape(DASHES) + "]"
-
 _COUNT = r"(?<![\w.])\+?\d+"  # a count: digits not glued to a word, perhaps a `+`
-_END = rf"(?![\w{_SIGNS}])"  # ... and the effect ends there (`3∑x` is no effect)
-_ROUNDS = r"\s+rounds?\b"
+_ROUNDS = r"\s*(?:rounds?|rnds?)\b"  # `rounds`, `round`, `rnds`, `rnd`
 # Death is printed as prose, its rounds in digits or a word: `dies in six rounds`.
 _NUMBER_WORDS = {word: n for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
+_NUMBER = re.compile(r"\d+")
 
-# Tried in this order at each position: `2∑∏` before `2∑`, `3 hits per round`
-# before `3 hits`.
-_SPELLINGS: tuple[tuple[str, str], ...] = (
-    ("no_parry", rf"{_COUNT}\s*[{_STUN}]\s*[{_PARRY}]{_END}"),
-    ("no_parry", rf"{_COUNT}\s+(?i:no[ -]parry){_END}"),
-    ("stun", rf"{_COUNT}\s*[{_STUN}]{_END}"),
-    ("stun", rf"{_COUNT}\s+(?i:stun(?:ned)?){_END}"),
-    ("must_parry", rf"{_COUNT}\s*[{_PARRY}]{_END}"),
-    ("must_parry", rf"{_COUNT}\s+(?i:(?:must\s+)?parry){_END}"),
-    ("bleed", rf"{_COUNT}\s*{_BLEED}{_END}"),
-    ("bleed", rf"{_COUNT}\s+(?i:bleed|hits?\s+per\s+round){_END}"),
-    ("hits", rf"{_COUNT}(?i:h|\s*hits?){_END}"),
+# The default legend: the key every ruleset without one reads (docs/workbook-format.md).
+_DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
+    ("H", Meaning.HITS), ("\u2211\u220f", Meaning.STUN_NO_PARRY), ("\u2211", Meaning.STUN),
+    ("\u220f", Meaning.MUST_PARRY), ("\u222b", Meaning.BLEED),
+)
+# Where a meaning's rounds go: (stun, no parry, must parry, bleed, hits).
+_ADDS = {
+    Meaning.HITS: ("hits",), Meaning.STUN: ("stun",), Meaning.NO_PARRY: ("no_parry",),
+    Meaning.STUN_NO_PARRY: ("stun", "no_parry"), Meaning.MUST_PARRY: ("must_parry",), Meaning.BLEED: ("bleed",),
+}
+
+# Words read in every legend: what a keyboard types and what books print.
+_WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
+    # `-20 to activity` (a dash here is the penalty's sign); `for 3 rounds` / `until` make it timed
+    ("timed_penalty", rf"{_MINUS}\s*\d+\s+to\s+(?:all\s+)?activity\b(?=\s*(?:\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}|until\b))"
+                      rf"(?:\s*\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}\)?)?"),
+    ("penalty", rf"{_MINUS}\s*\d+\s+to\s+(?:all\s+)?activity\b"),
+    ("stun_no_parry", rf"(?i:\bstunned\s+and\s+unable\s+to\s+parry\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
+    ("stun", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
+    ("bleed", rf"(?i:{_COUNT}\s*(?:hits?\s*)?(?:per\s+|/\s*)(?:round|rnd)s?\b)"),
+    ("hits", rf"(?i:{_COUNT}\s*hits?\b)"),
     ("penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)"),
     ("attacker_bonus", r"\(\s*\+\s*\d+\s*\)"),
     ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
@@ -88,19 +86,33 @@ _SPELLINGS: tuple[tuple[str, str], ...] = (
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+(?:he\s+|she\s+|it\s+)?dies\b)"),
     ("death_in", r"(?i:\binstant\s+death\b|\b(?:dies|killed|killing\s+(?:him|her|it|foe))\s+instantly\b)"),
 )
-_EFFECT = re.compile("|".join(f"(?P<{kind}_{i}>{pattern})" for i, (kind, pattern) in enumerate(_SPELLINGS)))
-_NUMBER = re.compile(r"\d+")
-# What looks like an effect once the effects are read: a sign, a signed
-# number glued to letters, a bracketed signed number.
-_EFFECT_LIKE = re.compile(rf"[{_SIGNS}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d")
-_HINT = "write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"
+# The ASCII spellings of the default legend, as they have always been read.
+_DEFAULT_WORDS: tuple[tuple[str, str], ...] = (
+    ("stun_no_parry", rf"(?i:{_COUNT}\s+no[ -]parry\b)"),
+    ("stun", rf"(?i:{_COUNT}\s+stun(?:ned)?\b)"),
+    ("must_parry", rf"(?i:{_COUNT}\s+(?:must\s+)?parry\b)"),
+    ("bleed", rf"(?i:{_COUNT}\s+bleed\b)"),
+)
+# In a ruleset with a legend, the vocabulary's own words, each meaning what it says.
+_VOCABULARY_WORDS: tuple[tuple[str, str], ...] = (
+    ("stun_no_parry", rf"(?i:{_COUNT}\s+stun(?:ned)?\s+no[ -]parry\b)"),
+    ("no_parry", rf"(?i:{_COUNT}\s+no[ -]parry\b)"),
+    ("must_parry", rf"(?i:{_COUNT}\s+must\s+parry\b)"),
+    ("stun", rf"(?i:{_COUNT}\s+stun(?:ned)?\b)"),
+    ("bleed", rf"(?i:{_COUNT}\s+bleed\b)"),
+    ("ambiguous_parry", rf"(?i:{_COUNT}\s+parry\b)"),
+)
 
 
 @dataclass(frozen=True)
 class Effects:
-    """An entry's effects. Counts are 0 or more; ``penalty`` is 0 or less
-    (`(-20)` is −20); ``attacker_bonus`` 0 or more; ``death_in`` the rounds
-    until death (0: instant), None when the entry does not kill."""
+    """An entry's effects. Counts are 0 or more: ``stun`` every round
+    stunned, ``no_parry`` every round unable to parry, ``must_parry`` the
+    rounds that must be spent parrying; ``parry_penalty`` (0 or less) the
+    penalty to those parries (`(π-10)`); ``penalty`` 0 or less (`(-20)` is
+    −20), lasting; ``attacker_bonus`` 0 or more; ``death_in`` the rounds
+    until death (0: instant), None when the entry does not kill. ``timed``:
+    the penalties for a time found in the text, kept as text only."""
 
     hits: int = 0
     stun: int = 0
@@ -110,22 +122,20 @@ class Effects:
     penalty: int = 0
     attacker_bonus: int = 0
     death_in: int | None = None
+    parry_penalty: int = 0
     text: str = ""
+    timed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus"):
             _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
-        _check_bound("penalty", self.penalty, -EFFECT_LIMIT, 0)
+        for name in ("penalty", "parry_penalty"):
+            _check_bound(name, getattr(self, name), -EFFECT_LIMIT, 0)
         if self.death_in is not None:
             _check_bound("death_in", self.death_in, 0, EFFECT_LIMIT)
 
-    @property
-    def rounds_stunned(self) -> int:
-        """Every round stunned, whether able to parry (`3∑`) or not (`2∑∏`)."""
-        return self.stun + self.no_parry
 
-
-EFFECT_FIELDS = tuple(f.name for f in fields(Effects) if f.name != "text")  # the structured ones
+EFFECT_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed"))  # the structured ones
 
 
 def _check_bound(name: str, value: int, low: int, high: int) -> None:
@@ -133,60 +143,175 @@ def _check_bound(name: str, value: int, low: int, high: int) -> None:
         raise ValueError(f"{name} {value} is outside {low:,}..{high:,}")
 
 
+@dataclass(frozen=True)
+class _Reader:
+    """A legend compiled: the spellings it reads, and what looks like an effect."""
+
+    effect: re.Pattern[str]
+    kinds: tuple[str, ...]  # the kind of each named group, by its index
+    looks_like: re.Pattern[str]
+    hint: str
+    own_signs: str  # the signs the legend reads (with the pasted look-alikes)
+
+
 def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
     """Read the effects printed in ``text`` with ``legend``; the text itself is kept whole."""
+    reader = _reader(legend)
     totals: dict[str, int] = {}
     death: tuple[str, int] | None = None
-    for match in _EFFECT.finditer(text):
-        kind = (match.lastgroup or "").rsplit("_", 1)[0]
+    timed: list[str] = []
+    for match in reader.effect.finditer(text):
+        kind = reader.kinds[int((match.lastgroup or "g0")[1:])]
         token = match.group()
+        if kind == "ambiguous_parry":
+            raise ValueError(f"{shown(token)}: this ruleset's legend reads must parry and no parry apart: write "
+                             f"{_number(token)} must parry or {_number(token)} no parry")
+        if kind == "timed_penalty":
+            timed.append(token)
+            continue
         number = _number(token)
         if kind == "death_in":
             if death is not None:
                 raise ValueError(f"two deaths in one entry: {shown(death[0])} and {shown(token)} (for different targets, "
                                  "write branches: With helm: ... Without helm: ...)")
             death = token, number
+        elif kind == "parry_with_penalty":  # `(π-10)`, `(2π-10)`: must parry at a penalty to the parry
+            rounds, penalty = _numbers(token)
+            _add(totals, "must_parry", rounds)
+            _add(totals, "parry_penalty", -penalty)
+        elif kind == "penalty":
+            _add(totals, "penalty", -number)
         else:
-            totals[kind] = totals.get(kind, 0) + (-number if kind == "penalty" else number)
-    _refuse_unreadable(_EFFECT.sub(" ", text))
-    return Effects(**totals, death_in=death[1] if death else None, text=text)
+            for field in kind.split("+"):
+                _add(totals, field, number)
+    _refuse_unread(reader, reader.effect.sub(" ", text))
+    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))
+
+
+def _add(totals: dict[str, int], field: str, number: int) -> None:
+    totals[field] = totals.get(field, 0) + number
+
+
+@lru_cache(maxsize=64)
+def _reader(legend: Legend) -> _Reader:
+    symbols = _DEFAULT_SYMBOLS if legend.is_default else legend.symbols
+    signs = "".join(sorted(set(KNOWN_SIGNS + legend.signs())))
+    sign_class = re.escape(signs)
+    end = rf"(?![\w{sign_class}])"  # an effect ends there (`3∑x` is no effect)
+    spellings: list[tuple[str, str]] = [("timed_penalty", _WORDS_EVERYWHERE[0][1])]
+    must_parry = [symbol for symbol, meaning in symbols if meaning is Meaning.MUST_PARRY and not is_lettered(symbol)]
+    for symbol in must_parry:  # `(π-10)`, before the bracket is read as a penalty
+        spellings.append(("parry_with_penalty", rf"\(\s*(?:\+?\d+\s*)?{_symbol_pattern(symbol)}\s*{_MINUS}\s*\d+\s*\)"))
+    for symbol, meaning in sorted(symbols, key=lambda pair: -len(pair[0])):  # the longest symbol first
+        kind = "+".join(_ADDS[meaning])
+        if is_lettered(symbol):  # a letter needs its count, glued: `+5H`, `5h`
+            spellings.append((kind, rf"{_COUNT}(?i:{re.escape(symbol)}){end}"))
+        else:  # a sign may stand bare (1) or after a count: `∑`, `3∑`, `3 ∑`
+            spellings.append((kind, rf"(?:{_COUNT}\s*|(?<![\w{sign_class}])){_symbol_pattern(symbol)}{end}"))
+    spellings += _DEFAULT_WORDS if legend.is_default else _VOCABULARY_WORDS
+    spellings += _WORDS_EVERYWHERE[1:]
+    kinds = tuple(kind.replace("stun_no_parry", "stun+no_parry") for kind, _ in spellings)
+    effect = re.compile("|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(spellings)))
+    # What still looks like an effect once the effects are read: a sign, a
+    # signed number glued to letters, a bracketed signed number.
+    looks_like = re.compile(rf"[{sign_class}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d")
+    own = "".join(c for symbol, _ in symbols if not is_lettered(symbol) for c in symbol)
+    own += "".join(pasted for pasted, printed in LOOKALIKES.items() if printed in own)
+    return _Reader(effect, kinds, looks_like, _hint(symbols), own)
+
+
+def _symbol_pattern(symbol: str) -> str:
+    """A sign as printed or pasted (Σ for ∑, Π for ∏), spaces allowed between its characters."""
+    parts = []
+    for character in symbol:
+        alikes = [character] + [pasted for pasted, printed in LOOKALIKES.items() if printed == character]
+        parts.append("[" + re.escape("".join(alikes)) + "]")
+    return r"\s*".join(parts)
+
+
+def _hint(symbols: tuple[tuple[str, Meaning], ...]) -> str:
+    if symbols is _DEFAULT_SYMBOLS:
+        return "write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"
+    written = ", ".join(f"+5{symbol}" if is_lettered(symbol) else f"2{symbol}" for symbol, _ in symbols)
+    return f"this ruleset's legend reads {written}, (-20), (+10), dies in 6 rounds"
 
 
 def _number(token: str) -> int:
-    """The count in an effect's token; 0 for `instant death`."""
+    """The count in an effect's token; 1 for a bare sign, 0 for `instant death`."""
     found = _NUMBER.search(token)
-    if found and len(found.group().lstrip("0")) > len(str(EFFECT_LIMIT)):  # before int() meets thousands of digits
-        raise ValueError(f"{shown(token, 40)}: {len(found.group().lstrip('0')):,} digits are more than {EFFECT_LIMIT:,}")
+    if found:
+        return _bounded(token, found.group())
     words = [_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", token.lower()) if w in _NUMBER_WORDS]
-    number = int(found.group()) if found else words[0] if words else 0
+    if words:
+        return words[0]
+    return 0 if re.search(r"(?i)instant|killed|killing", token) else 1
+
+
+def _numbers(token: str) -> tuple[int, int]:
+    """(rounds, penalty) of `(π-10)` (1 round) or `(2π-10)`."""
+    found = [_bounded(token, digits) for digits in _NUMBER.findall(token)]
+    return (found[0], found[1]) if len(found) == 2 else (1, found[0])
+
+
+def _bounded(token: str, digits: str) -> int:
+    if len(digits.lstrip("0")) > len(str(EFFECT_LIMIT)):  # before int() meets thousands of digits
+        raise ValueError(f"{shown(token, 40)}: {len(digits.lstrip('0')):,} digits are more than {EFFECT_LIMIT:,}")
+    number = int(digits)
     if number > EFFECT_LIMIT:
         raise ValueError(f"{shown(token, 40)}: {number:,} is more than {EFFECT_LIMIT:,}")
     return number
 
 
-def _refuse_unreadable(prose: str) -> None:
+def _refuse_unread(reader: _Reader, prose: str) -> None:
     """``prose``: the text with its effects blanked out."""
-    if found := _EFFECT_LIKE.search(prose):
+    if found := reader.looks_like.search(prose):
         token = next(t.group() for t in re.finditer(r"\S+", prose) if t.start() <= found.start() < t.end())
-        raise ValueError(f"{shown(token)} is not an effect: {_HINT}")
+        if found.group() in KNOWN_SIGNS and found.group() not in reader.own_signs:
+            raise ValueError(f"{shown(token)}: this ruleset's legend has no {shown(found.group())} (a sign other books print): "
+                             "give the ruleset a legend (Symbol | Means) that says what it means")
+        raise ValueError(f"{shown(token)} is not an effect: {reader.hint}")
 
 
-def format_effects(effects: Effects) -> str:
-    """The canonical printed notation of the effects (without the prose),
-    e.g. `+5H – 3∑ – 2∑∏ – 2∏ – 3∫ – (-20) – (+10) – dies in 6 rounds`;
-    "" when there are none. ``parse_effects`` reads it back to the same
-    numbers."""
+def format_effects(effects: Effects, legend: Legend = DEFAULT_LEGEND) -> str:
+    """The canonical printed notation of the effects in ``legend`` (without
+    the prose), e.g. `+5H – 3∑ – 2∑∏ – 2∏ – 3∫ – (-20) – (+10) – dies in 6
+    rounds`; "" when there are none. ``parse_effects`` with the same legend
+    reads it back to the same numbers. ValueError when the legend has no
+    way to write them (the default legend has no no-parry without stun)."""
+    symbols = dict((meaning, symbol) for symbol, meaning in (_DEFAULT_SYMBOLS if legend.is_default else legend.symbols))
+    both = min(effects.stun, effects.no_parry) if Meaning.STUN_NO_PARRY in symbols else 0
+    stun, no_parry = effects.stun - both, effects.no_parry - both
+    if no_parry and Meaning.NO_PARRY not in symbols and legend.is_default:
+        raise ValueError(f"the default legend cannot write {no_parry} round(s) of no parry without stun")
     parts = [
-        f"+{effects.hits}H" if effects.hits else "",
-        f"{effects.stun}\u2211" if effects.stun else "",
-        f"{effects.no_parry}\u2211\u220f" if effects.no_parry else "",
-        f"{effects.must_parry}\u220f" if effects.must_parry else "",
-        f"{effects.bleed}\u222b" if effects.bleed else "",
+        _written(symbols, Meaning.HITS, effects.hits, "+"),
+        _written(symbols, Meaning.STUN, stun),
+        _written(symbols, Meaning.STUN_NO_PARRY, both),
+        _written(symbols, Meaning.NO_PARRY, no_parry),
+        _written_parry(symbols, effects.must_parry, effects.parry_penalty),
+        _written(symbols, Meaning.BLEED, effects.bleed),
         f"({effects.penalty})" if effects.penalty else "",
         f"(+{effects.attacker_bonus})" if effects.attacker_bonus else "",
         format_death(effects.death_in),
     ]
     return SEPARATOR.join(part for part in parts if part)
+
+
+def _written(symbols: dict[Meaning, str], meaning: Meaning, count: int, sign: str = "") -> str:
+    if not count:
+        return ""
+    if meaning in symbols:
+        return f"{sign}{count}{symbols[meaning]}"
+    return f"{sign}{count} {meaning.value}"
+
+
+def _written_parry(symbols: dict[Meaning, str], rounds: int, penalty: int) -> str:
+    if not penalty:
+        return _written(symbols, Meaning.MUST_PARRY, rounds)
+    symbol = symbols.get(Meaning.MUST_PARRY)
+    if symbol is None or is_lettered(symbol) or not rounds:
+        raise ValueError("a parry penalty is written with the legend's must-parry sign, `(π-10)`")
+    return f"({'' if rounds == 1 else rounds}{symbol}{penalty})"
 
 
 def format_death(death_in: int | None) -> str:

@@ -17,12 +17,12 @@ UNREADABLE = "is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20)
 def effects_of(text: str) -> dict[str, int | None]:
     """The structured fields only (the text is checked on its own)."""
     found = parse_effects(text)
-    return {name: value for name, value in vars(found).items() if name != "text"}
+    return {name: value for name, value in vars(found).items() if name not in ("text", "timed")}
 
 
 def fields(**given: int | None) -> dict[str, int | None]:
     base: dict[str, int | None] = dict(
-        hits=0, stun=0, must_parry=0, no_parry=0, bleed=0, penalty=0, attacker_bonus=0, death_in=None
+        hits=0, stun=0, must_parry=0, no_parry=0, bleed=0, penalty=0, attacker_bonus=0, death_in=None, parry_penalty=0
     )
     return base | given
 
@@ -36,7 +36,7 @@ def fields(**given: int | None) -> dict[str, int | None]:
         ("+5H", fields(hits=5)),
         ("3∑", fields(stun=3)),
         ("2∏", fields(must_parry=2)),
-        ("2∑∏", fields(no_parry=2)),
+        ("2∑∏", fields(stun=2, no_parry=2)),
         ("3∫", fields(bleed=3)),
         ("(-20)", fields(penalty=-20)),
         ("(+10)", fields(attacker_bonus=10)),
@@ -65,8 +65,8 @@ def test_printed_notation(text, expected):
         ("2 parry", fields(must_parry=2)),
         ("2 must parry", fields(must_parry=2)),
         ("2 MUST PARRY", fields(must_parry=2)),
-        ("2 no parry", fields(no_parry=2)),
-        ("2 no-parry", fields(no_parry=2)),
+        ("2 no parry", fields(stun=2, no_parry=2)),
+        ("2 no-parry", fields(stun=2, no_parry=2)),
         ("3 bleed", fields(bleed=3)),
         ("3 hits per round", fields(bleed=3)),
         ("+3 hits per round", fields(bleed=3)),
@@ -91,7 +91,6 @@ def test_printed_notation(text, expected):
         # not deaths: no rounds, or not the target's
         ("Foe dies in rounds.", fields()),
         ("It looked like a killing blow.", fields()),
-        ("Stunned for 6 rounds, then recovers.", fields()),
     ],
 )
 def test_ascii_spellings(text, expected):
@@ -104,11 +103,11 @@ def test_ascii_spellings(text, expected):
     [
         ("3Σ", fields(stun=3)),  # Greek capital sigma
         ("2Π", fields(must_parry=2)),  # Greek capital pi
-        ("2ΣΠ", fields(no_parry=2)),
-        ("2Σ∏", fields(no_parry=2)),
-        ("2∑Π", fields(no_parry=2)),
+        ("2ΣΠ", fields(stun=2, no_parry=2)),
+        ("2Σ∏", fields(stun=2, no_parry=2)),
+        ("2∑Π", fields(stun=2, no_parry=2)),
         ("3 ∑", fields(stun=3)),
-        ("2∑ ∏", fields(no_parry=2)),
+        ("2∑ ∏", fields(stun=2, no_parry=2)),
         ("(−20)", fields(penalty=-20)),  # U+2212 minus sign
         ("(–20)", fields(penalty=-20)),  # en dash
     ],
@@ -127,7 +126,7 @@ def test_every_separator(separator):
 def test_a_whole_printed_entry():
     text = "Blow lands under the ribs. +6H – 3∑∏ – 2∏ – 1∫ – (-15). Foe dies in 9 rounds."
     assert parse_effects(text) == Effects(
-        hits=6, no_parry=3, must_parry=2, bleed=1, penalty=-15, death_in=9, text=text
+        hits=6, stun=3, no_parry=3, must_parry=2, bleed=1, penalty=-15, death_in=9, text=text
     )
 
 
@@ -143,10 +142,22 @@ def test_prose_alone_has_no_effects():
     assert parse_effects("") == Effects()
 
 
-def test_no_parry_is_not_also_counted_as_stun():
-    # decision: `2∑∏` is no_parry 2 only; rounds_stunned counts both kinds
+def test_stunned_and_unable_to_parry_adds_to_both_counts():
+    # docs/workbook-format.md, "Effects in printed notation": stun counts every round
+    # stunned, no_parry every round unable to parry; `2∑∏` adds to both
     found = parse_effects("3∑ – 2∑∏")
-    assert (found.stun, found.no_parry, found.rounds_stunned) == (3, 2, 5)
+    assert (found.stun, found.no_parry) == (5, 2)
+
+
+# docs/workbook-format.md, "Legends": "a bare sign is 1" (`+3H – ∑`)
+@pytest.mark.parametrize("text, expected", [
+    ("+3H – ∑", fields(hits=3, stun=1)),
+    ("∑ rounds", fields(stun=1)),
+    ("Ouch. 2∏.\n∏", fields(must_parry=3)),
+    ("+2H – ∑∏ – ∫", fields(hits=2, stun=1, no_parry=1, bleed=1)),
+])
+def test_a_bare_sign_counts_one(text, expected):
+    assert effects_of(text) == expected
 
 
 def test_a_count_may_carry_a_plus_and_a_dash_before_it_separates():
@@ -174,13 +185,12 @@ def test_two_deaths_are_an_error():
     "text, token",
     [
         ("+5H – 3∑x", "3∑x"),
-        ("∑ rounds", "∑"),
         ("stunned 2∑∏y now", "2∑∏y"),
         ("3∫∫", "3∫∫"),
         ("+5Hx – 2∑", "+5Hx"),
         ("+5 – (-20x)", "(-20x)"),
         ("(+10 next round)", "(+10"),
-        ("Ouch. 2∏.\n∏", "∏"),
+        ("Ouch. 2∏.\n∏∏", "∏∏"),
         ("Frantic. 4∑ – (+-15)", "(+-15)"),  # two signs: a bonus or a penalty?
     ],
 )
@@ -214,7 +224,7 @@ def test_effects_refuse_impossible_values(made, message):
 
 
 def test_format_effects_writes_the_canonical_notation():
-    full = Effects(hits=5, stun=3, must_parry=2, no_parry=1, bleed=4, penalty=-20, attacker_bonus=10, death_in=6)
+    full = Effects(hits=5, stun=4, must_parry=2, no_parry=1, bleed=4, penalty=-20, attacker_bonus=10, death_in=6)
     assert format_effects(full) == "+5H – 3∑ – 1∑∏ – 2∏ – 4∫ – (-20) – (+10) – dies in 6 rounds"
     assert format_effects(Effects(death_in=1)) == "dies in 1 round"
     assert format_effects(Effects(death_in=0)) == "instant death"
@@ -236,7 +246,9 @@ _COUNTS = st.integers(min_value=0, max_value=1_000_000)
 )
 def test_format_then_parse_is_the_identity(**numbers):
     # printed layouts: "the importer turns them into the structured columns (and back, on export)";
-    # the text of an Effects read from the notation is that notation
+    # the text of an Effects read from the notation is that notation. The default legend has no
+    # sign for no parry without stun (`2∑∏` is both), so no_parry rides on stun here.
+    numbers["stun"] = max(numbers["stun"], numbers["no_parry"])
     numbers_only = Effects(**numbers)
     effects = Effects(**numbers, text=format_effects(numbers_only))
     assert parse_effects(format_effects(effects)) == effects
@@ -262,7 +274,7 @@ def test_with_and_without():
         Branch(
             "not helm",
             "Without helm: +6H – 3∑∏ – 1∫.",
-            Effects(hits=6, no_parry=3, bleed=1, text="Without helm: +6H – 3∑∏ – 1∫."),
+            Effects(hits=6, stun=3, no_parry=3, bleed=1, text="Without helm: +6H – 3∑∏ – 1∫."),
         ),
     )
 
