@@ -88,7 +88,7 @@ def legend_from_rows(rows: list[tuple[str, str]]) -> Legend:
     symbols: list[tuple[str, Meaning]] = []
     seen: dict[str, str] = {}
     for written_symbol, written_meaning in rows:
-        symbol = _symbol(written_symbol)
+        symbol = legend_symbol(written_symbol)
         meaning = meaning_of(written_meaning, symbol)
         key = canonical_symbol(symbol).casefold()
         if key in seen:
@@ -111,7 +111,8 @@ def parse_legend(text: str) -> Legend:
     return legend_from_rows(rows)
 
 
-def _symbol(written: str) -> str:
+def legend_symbol(written: str) -> str:
+    """A symbol as a legend writes it, checked; ValueError says what is wrong."""
     symbol = unicodedata.normalize("NFC", written.strip())
     if not symbol:
         raise ValueError("a legend row needs a symbol")

@@ -9,6 +9,7 @@ from typing import Iterable, TypeVar
 
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell
+from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
@@ -55,8 +56,9 @@ class ColumnChoice(StrEnum):
 class Entry:
     """A row of a critical or fumble table, with its structured effects.
 
-    ``stun`` is every round stunned (``no_parry`` of them also unable to
-    parry); ``must_parry`` rounds the target must parry; ``attacker_bonus``
+    ``stun`` is every round stunned, ``no_parry`` every round unable to
+    parry (stunned or not); ``must_parry`` rounds the target must parry, at
+    ``parry_penalty`` (0 or less) to those parries; ``attacker_bonus``
     the attacker's bonus next round; ``death_in`` rounds until death (0 at
     once, None: no death); ``column`` the printed column it stands in (None:
     a one-column table)."""
@@ -75,6 +77,7 @@ class Entry:
     attacker_bonus: int = 0
     death_in: int | None = None
     column: str | None = None
+    parry_penalty: int = 0
 
 
 @lru_cache(maxsize=1024)
@@ -130,6 +133,7 @@ class EffectTable:
     columns: tuple[str, ...] = ()  # printed columns, in order (empty: one column)
     column_rows: tuple[RangeTable[tuple[Entry, ...]], ...] = ()  # one per column
     roll: RollKind = RollKind.D100  # how a critical die is rolled: d100, or oeh (large-creature criticals)
+    legend: Legend = DEFAULT_LEGEND  # the book's key its entries were read with
 
     def column(self, name: str) -> int | None:
         """The index of a printed column, its name in any spelling; None if none."""

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from tables_app.domain.bounds import D100, HITS, PENALTY
 from tables_app.domain.branches import Branch, parse_branches
+from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale
@@ -22,12 +23,14 @@ from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_tags, as_text, check_value, coordinate, is_blank
 
 
-def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str) -> None:
+def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str,
+                      legend: Legend = DEFAULT_LEGEND) -> None:
+    """``legend``: the book's key its entries are read with (Reading.legend_for)."""
     if "text" not in grid.columns:  # grid.py let no other sheet through without its Text column
-        _read_printed_table(reading, grid, kind, scale, ruleset)
+        _read_printed_table(reading, grid, kind, scale, ruleset, legend)
         return
     name = grid.meta("name")
-    located = _read_entries(reading, grid)
+    located = _read_entries(reading, grid, legend)
     groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
     row_of: dict[Range, int] = {}  # the sheet row of each range's first entry, for quality warnings
     for entry, cell, _, number in located:
@@ -46,7 +49,7 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
             reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
         return
     code = _code(grid, kind)
-    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale), ruleset, tuple(row_of.items()))
+    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale, legend=legend), ruleset, tuple(row_of.items()))
 
 
 def _code(grid: Grid, kind: TableKind) -> str | None:
@@ -77,12 +80,13 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows
 
 # ---------------------------------------------------------------- printed layouts
 
-def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str) -> None:
+def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str,
+                        legend: Legend) -> None:
     """`Roll | <column> | <column> ...`: one Roll column for every column; each
     cell an entry in printed notation, its branches written inside it."""
     printed = [(key, column) for key, column in grid.column_order if key != ROLL_COLUMN]
     chosen = _column_choice(reading, grid, kind, scale, printed)
-    rows, cells, numbers, broken = _read_printed_rows(reading, grid, printed)
+    rows, cells, numbers, broken = _read_printed_rows(reading, grid, printed, legend)
     # The column is chosen by the severity or the attack, never by a modified roll: rows cover 1-100.
     covered = reading.check_ranges(grid.sheet, [r for r, _ in rows], cells, must_cover_from=1, must_cover_to=D100)
     if not grid.rows:
@@ -96,7 +100,8 @@ def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: Se
         RangeTable([(span, tuple(_entry(span, branch, names[i]) for branch in branches[i])) for span, branches in rows])
         for i in range(len(names))
     )
-    table = EffectTable(kind, name, column_rows[0], _code(grid, kind), scale, choice=choice, columns=names, column_rows=column_rows)
+    table = EffectTable(kind, name, column_rows[0], _code(grid, kind), scale, choice=choice, columns=names,
+                        column_rows=column_rows, legend=legend)
     _define(reading, grid, table, ruleset, tuple(zip((span for span, _ in rows), numbers)),
             columns_at=tuple(column for _, column in printed), header_at=grid.header_row)
 
@@ -146,7 +151,7 @@ def _one_column_per_severity(reading: Reading, grid: Grid, scale: SeverityScale,
     return ok
 
 
-def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, int]]
+def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, int]], legend: Legend
                        ) -> tuple[list[tuple[Range, list[tuple[Branch, ...]]]], list[str], list[int], bool]:
     """Every row with a readable range (each range once) and its cells'
     branches, column by column; the range cells and their sheet rows; whether
@@ -160,8 +165,8 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
         number, values = row
         range_value, range_cell = reading.cell(grid, row, ROLL_COLUMN)
         span = reading.read_range(grid, range_value, range_cell)
-        read = [_printed_cell(reading, grid.sheet, values[column - 1] if column <= len(values) else None, (number, column))
-                for _, column in printed]
+        read = [_printed_cell(reading, grid.sheet, values[column - 1] if column <= len(values) else None, (number, column),
+                              legend) for _, column in printed]
         found = [branches for branches in read if branches is not None]
         broken = broken or span is None or len(found) != len(read)
         if span is None:
@@ -178,7 +183,8 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
     return rows, cells, numbers, broken
 
 
-def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int]) -> tuple[Branch, ...] | None:
+def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int], legend: Legend
+                  ) -> tuple[Branch, ...] | None:
     """A cell's branches (one, condition None, when it has none); None after a problem."""
     if (reason := check_value(value)) is not None:
         reading.problem(sheet, coordinate(*where), reason)
@@ -186,47 +192,130 @@ def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int,
     if is_blank(value):
         reading.empty(sheet, where, "empty entry", "empty entries")
         return None
+    return _branches(reading, sheet, coordinate(*where), as_text(value), legend)
+
+
+def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend) -> tuple[Branch, ...] | None:
+    """The branches of an entry's text, read with ``legend``; None after a problem.
+    A penalty for a time (`-20 to activity for 3 rounds`) is a warning on the cell:
+    it stays in the text, as the fields hold lasting penalties only."""
     try:
-        return parse_branches(as_text(value))
+        branches = parse_branches(text, legend)
     except ValueError as exc:
-        reading.problem(sheet, coordinate(*where), str(exc))
+        reading.problem(sheet, cell, str(exc))
         return None
+    for timed in dict.fromkeys(t for branch in branches for t in branch.effects.timed):
+        reading.warn_at(sheet, cell, f"{timed!r} is a penalty for a time: it stays in the text "
+                                     "(an entry's penalty is a lasting one)")
+    return branches
 
 
-def _entry(span: Range, branch: Branch, column: str) -> Entry:
-    """The entry of one branch; ``stun`` counts every round stunned, ``no_parry`` those also unable to parry."""
+def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> Entry:
+    """The entry of one branch: its effects as the text reads them (``given``:
+    a one-column row's own fields, which the text agrees with)."""
     effects = branch.effects
-    return Entry(span, branch.text, hits=effects.hits, bleed=effects.bleed, stun=effects.rounds_stunned,
-                 penalty=effects.penalty, condition=branch.condition, must_parry=effects.must_parry,
-                 no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus, death_in=effects.death_in,
-                 column=column)
+    read = dict(hits=effects.hits, bleed=effects.bleed, stun=effects.stun, penalty=effects.penalty,
+                must_parry=effects.must_parry, no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus,
+                death_in=effects.death_in, parry_penalty=effects.parry_penalty)
+    return Entry(span, branch.text, condition=branch.condition, column=column, **(read | given))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- one column (version 1)
 
-def _read_entries(reading: Reading, grid: Grid) -> list[tuple[Entry, str, bool, int]]:
-    """Every row with a readable range, its range cell, whether it is sound, and its row number."""
+_NUMBER_COLUMNS = ("hits", "bleed", "stun", "penalty")
+
+
+def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[Entry, str, bool, int]]:
+    """Every entry of a row with a readable range, its range cell, whether it
+    is sound, and its row number. The Text's effects are read as in a printed
+    cell (docs/workbook-format.md, "Effects in the one-column layout"): the
+    row's own Hits, Bleed, Stun and Penalty, and a death among its Effects
+    tags, must agree with them; a text with branches and no Condition is the
+    range's two branches."""
     entries = []
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, "roll")
         parsed_range = reading.read_range(grid, range_value, range_cell)
         text = reading.value(grid, row, "text", as_text, required=True)
-        numbers = {
-            column: reading.value(grid, row, column, lambda v, c=column: _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty", PENALTY),
-                                  default=0)
-            for column in ("hits", "bleed", "stun", "penalty")
-        }
-        effects = reading.value(grid, row, "effects", as_tags, default=())
+        given, sound = _given_numbers(reading, grid, row)
+        tags = reading.value(grid, row, "effects", as_tags, default=())
         condition = reading.value(grid, row, "condition", lambda v: fold(as_text(v)))
         title = reading.value(grid, row, "title", as_text)
+        branches = None if text is None else _branches(reading, grid.sheet, reading.cell(grid, row, "text")[1], text, legend)
         if parsed_range is None:
             continue
-        if text is None or None in numbers.values() or effects is None:
+        read = None if branches is None or not sound or tags is None else _row_entries(
+            reading, grid, row, parsed_range, branches, condition, given, title, tags)
+        if read is None:
             # keep the range so coverage is judged on what the author wrote
             entries.append((Entry(parsed_range, "", condition=condition), range_cell, False, row[0]))
             continue
-        entries.append((Entry(parsed_range, text, title, effects=effects, condition=condition, **numbers), range_cell, True, row[0]))
+        entries.extend((entry, range_cell, True, row[0]) for entry in read)
     return entries
+
+
+def _given_numbers(reading: Reading, grid: Grid, row: tuple) -> tuple[dict[str, int], bool]:
+    """The row's Hits, Bleed, Stun and Penalty that are filled in; whether all read."""
+    given: dict[str, int] = {}
+    sound = True
+    for column in _NUMBER_COLUMNS:
+        if is_blank(reading.cell(grid, row, column)[0]):
+            continue
+        number = reading.value(grid, row, column, lambda v, c=column: (
+            _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty", PENALTY)))
+        if number is None:
+            sound = False
+        else:
+            given[column] = number
+    return given, sound
+
+
+def _row_entries(reading: Reading, grid: Grid, row: tuple, span: Range, branches: tuple[Branch, ...],
+                 condition: str | None, given: dict[str, int], title: str | None, tags: tuple[str, ...]
+                 ) -> list[Entry] | None:
+    """A one-column row's entries (two when its text holds the branches); None after a problem."""
+    text_cell = reading.cell(grid, row, "text")[1]
+    if condition is not None and len(branches) > 1:  # the row is one branch: its own part of the text
+        mine = [b for b in branches if b.condition is not None and condition_feature(b.condition) == condition_feature(condition)]
+        if not mine:
+            features = ", ".join(sorted({repr(b.condition) for b in branches if b.condition}))
+            reading.problem(grid.sheet, text_cell, f"Condition {condition!r}, but the text's branches are {features}")
+            return None
+        branches = (replace(mine[0], condition=condition),)
+    elif condition is not None:
+        branches = (replace(branches[0], condition=condition),)
+    tag_death = _tag_death(tags)
+    entries = []
+    for branch in branches:
+        fields = dict(given)
+        for column, number in given.items():
+            read = getattr(branch.effects, column)
+            if read and read != number:
+                reading.problem(grid.sheet, reading.cell(grid, row, column)[1],
+                                f"{column.title()} {number}, but the text reads {read} ({_field_words[column]})")
+                return None
+        if tag_death is not None:
+            if branch.effects.death_in is not None and branch.effects.death_in != tag_death:
+                reading.problem(grid.sheet, reading.cell(grid, row, "effects")[1],
+                                f"the Effects say death in {tag_death}, but the text reads death in {branch.effects.death_in}")
+                return None
+            fields["death_in"] = tag_death
+        entries.append(_entry(span, branch, None, title=title, effects=tags, **fields))
+    return entries
+
+
+_field_words = {"hits": "extra hits", "bleed": "hits a round", "stun": "rounds stunned", "penalty": "its penalty"}
+
+
+def _tag_death(tags: tuple[str, ...]) -> int | None:
+    """A death among the Effects tags: `death in 3`, `instant death` (0)."""
+    for tag in tags:
+        words = fold(tag).split()
+        if words == ["instant", "death"]:
+            return 0
+        if len(words) == 3 and words[:2] == ["death", "in"] and words[2].isascii() and words[2].isdigit() and len(words[2]) <= 7:
+            return int(words[2])
+    return None
 
 
 def _check_code(reading: Reading, grid: Grid, name: str, code: str, ruleset: str) -> None:

@@ -15,9 +15,10 @@ from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
-HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss", "roll kind")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss", "roll kind", "legend")
 LETTER_KEY = "severity"  # `Severity F | ...` defines an extra letter of an attack sheet
-RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block only, naming the ruleset of the workbook's other sheets
+RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block naming the ruleset of the workbook's other sheets, and its legend
+LEGEND_COLUMNS = ("symbol", "means")  # a ruleset sheet's grid: the book's key, one symbol a row
 SHEET_KINDS = (*KINDS, RULESET_KIND)
 ENTRY_COLUMNS = ("roll", "title", "text", "hits", "bleed", "stun", "penalty", "effects", "condition")
 COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -70,6 +71,8 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     for key, only in (("roll kind", "critical"), ("automatic miss", "attack")):
         if key in header and kind not in (only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
             reading.problem(name, header[key][1], f"only {only} tables have {key.capitalize()} in the header block")
+    if "legend" in header and kind not in ("critical", "fumble", RULESET_KIND):
+        reading.problem(name, header["legend"][1], "only critical and fumble tables (and a ruleset sheet) have a Legend")
     for key, (_, cell) in header.items():
         if is_letter_key(key) and kind != "attack":
             reading.problem(name, cell.replace("B", "A", 1), f"only attack sheets define extra letters ({key.capitalize()})")
@@ -241,7 +244,9 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
                    rest: list[Row]) -> Grid | None:
     """A ruleset sheet is its header block: Kind, Name (required), Source,
     Notes, and the defaults of its ruleset's sheets in the workbook:
-    Automatic miss (attack), Roll kind (critical), Severities (attack, critical)."""
+    Automatic miss (attack), Roll kind (critical), Severities (attack,
+    critical), Legend (critical, fumble); below it, optionally, the book's
+    legend as a grid, `Symbol | Means` (read in sheets/parse.py)."""
     name = sheet.name
     ok = True
     if "name" not in texts:
@@ -252,12 +257,36 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
             reading.problem(name, header[key][1], f"a ruleset sheet has no {key.capitalize()} (its header block is Kind, Name, "
                             "Source, Notes, and the defaults Automatic miss, Roll kind, Severities)")
             ok = False
-    if rest:
-        number, values = rest[0]
-        column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
-        reading.problem(name, coordinate(number, column), "a ruleset sheet is only a header block (nothing below it)")
+    if not rest:
+        return Grid(name, RULESET_KIND, header, texts, {}, [], 0, []) if ok else None
+    header_row, header_values = rest[0]
+    written = [fold(v) if isinstance(v, str) else v for v in header_values]
+    while written and is_blank(written[-1]):
+        written.pop()
+    if tuple(written) != LEGEND_COLUMNS:
+        column = next(c for c, v in enumerate(header_values, start=1) if not is_blank(v))
+        reading.problem(name, coordinate(header_row, column), "below its header block a ruleset sheet holds only its legend, "
+                                                             "a grid Symbol | Means (one symbol a row)")
+        return None
+    if "legend" in header:
+        reading.problem(name, header["legend"][1], "the ruleset sheet has a legend below its header block; give it once")
         ok = False
-    return Grid(name, RULESET_KIND, header, texts, {}, [], 0, []) if ok else None
+    grid_rows: list[Row] = []
+    for number, values in rest[1:]:
+        if number != header_row + 1 + len(grid_rows):
+            column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
+            reading.problem(name, coordinate(number, column), "stray cells after the legend (it ends at the first blank row)")
+            return None
+        grid_rows.append((number, values))
+    width = max([len(header_values)] + [len(v) for _, v in grid_rows])
+    if not _check_layout(reading, sheet, grid_rows[-1][0] if grid_rows else header_row, width):
+        return None
+    for number, values in grid_rows:
+        if len(values) > len(LEGEND_COLUMNS) and any(not is_blank(v) for v in values[len(LEGEND_COLUMNS):]):
+            reading.problem(name, coordinate(number, len(LEGEND_COLUMNS) + 1), "a legend row is a symbol and what it means")
+            ok = False
+    columns = {key: i for i, key in enumerate(LEGEND_COLUMNS, start=1)}
+    return Grid(name, RULESET_KIND, header, texts, columns, list(columns.items()), header_row, grid_rows) if ok else None
 
 
 def _is_notes(kind: object) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from tables_app.domain.legend import VOCABULARY, Legend, canonical_symbol, legend_from_rows, legend_symbol, meaning_of
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.rulesets import in_ruleset
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
@@ -25,6 +26,7 @@ from tables_app.sheets.shape import Grid
 from tables_app.sheets.list_sheets import read_creatures, read_severities, read_weapons
 from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.reading import Reading
+from tables_app.sheets.values import coordinate
 
 
 def interpret(raw: RawWorkbook, catalog: Catalog | None = None) -> ParsedWorkbook:
@@ -47,12 +49,13 @@ def interpret(raw: RawWorkbook, catalog: Catalog | None = None) -> ParsedWorkboo
         read_severities(reading, severities[0], ruleset)
     for grid in by_kind["critical"]:
         with reading.defining(grid, "critical") as ruleset:
-            if ruleset is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
-                read_effect_table(reading, grid, TableKind.CRITICAL, scale, ruleset)
+            if (ruleset is not None and (scale := _scale_for(reading, grid, ruleset)) is not None
+                    and (legend := reading.legend_for(grid, ruleset)) is not None):
+                read_effect_table(reading, grid, TableKind.CRITICAL, scale, ruleset, legend)
     for grid in by_kind["fumble"]:
         with reading.defining(grid, "fumble") as ruleset:
-            if ruleset is not None:
-                read_effect_table(reading, grid, TableKind.FUMBLE, DEFAULT_SCALE, ruleset)
+            if ruleset is not None and (legend := reading.legend_for(grid, ruleset)) is not None:
+                read_effect_table(reading, grid, TableKind.FUMBLE, DEFAULT_SCALE, ruleset, legend)
     for grid in by_kind["attack"]:
         with reading.defining(grid, "attack") as ruleset:
             if ruleset is not None and (scale := _scale_for(reading, grid, ruleset)) is not None:
@@ -79,6 +82,44 @@ def _read_ruleset_sheet(reading: Reading, sheets: list[Grid]) -> None:
         reading.default_ruleset = name
         reading.ruleset_sheet = grid
         reading.out.ruleset = Defined(name, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), name)
+    if grid.rows:
+        reading.ruleset_legend = _legend_grid(reading, grid)
+
+
+def _legend_grid(reading: Reading, grid: Grid) -> Legend | None:
+    """The ruleset sheet's `Symbol | Means` grid; None after a problem (named on its cell)."""
+    rows: list[tuple[str, str]] = []
+    seen: dict[str, str] = {}
+    ok = True
+    for row in grid.rows:
+        symbol_value, symbol_cell = reading.cell(grid, row, "symbol")
+        meaning_value, meaning_cell = reading.cell(grid, row, "means")
+        try:
+            symbol = legend_symbol(reading.text_of(symbol_value, "a legend row needs a symbol"))
+        except ValueError as exc:
+            reading.problem(grid.sheet, symbol_cell, str(exc))
+            ok = False
+            continue
+        try:
+            meaning = meaning_of(reading.text_of(meaning_value, f"symbol {symbol!r} needs what it means ({VOCABULARY})"), symbol)
+        except ValueError as exc:
+            reading.problem(grid.sheet, meaning_cell, str(exc))
+            ok = False
+            continue
+        key = canonical_symbol(symbol).casefold()
+        if key in seen:
+            reading.problem(grid.sheet, symbol_cell, f"symbol {symbol!r} is in the legend twice (row {seen[key]})")
+            ok = False
+            continue
+        seen[key] = symbol_cell
+        rows.append((symbol, meaning.value))
+    if not ok:
+        return None
+    try:
+        return legend_from_rows(rows)
+    except ValueError as exc:
+        reading.problem(grid.sheet, coordinate(grid.header_row, 1), str(exc))
+        return None
 
 
 def _scale_for(reading: Reading, grid: Grid, ruleset: str) -> SeverityScale | None:

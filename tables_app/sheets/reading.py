@@ -17,7 +17,8 @@ from tables_app.domain.names import did_you_mean, fold, same_name, shown, sugges
 from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
 from tables_app.domain.ranges import Range, check_coverage, parse_range, parse_row_label
 from tables_app.errors import Problem
-from tables_app.import_model import Catalog, Defined, ParsedWorkbook
+from tables_app.domain.legend import DEFAULT_LEGEND, Legend, parse_legend
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook, same_file
 from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
@@ -36,6 +37,7 @@ class Reading:
         self.out = ParsedWorkbook(raw.file_name, raw.sha256, raw.size_bytes)
         self.default_ruleset = DEFAULT_RULESET  # a `Kind | ruleset` sheet changes it (sheets/parse.py)
         self.ruleset_sheet: Grid | None = None  # the `Kind | ruleset` sheet, once read: its defaults
+        self.ruleset_legend: Legend | None = None  # the ruleset sheet's legend grid (None: none, or a problem)
         self._rulesets: dict[str, str] = {}  # folded → first spelling in this workbook, for rulesets new to the database
         # attack cells read so far, by (type, value, (scale, critical tables known)): see attack_sheet.py
         self.attack_cells: dict[tuple, AttackCell] = {}
@@ -163,6 +165,49 @@ class Reading:
         if defaults is not None and key in defaults.texts and same_name(ruleset, self.default_ruleset):
             return defaults.texts[key], defaults.sheet, defaults.cell_of(key)
         return None, grid.sheet, grid.cell_of(key)
+
+    def legend_for(self, grid: Grid, ruleset: str) -> Legend | None:
+        """The legend a critical or fumble sheet is read with (docs/workbook-format.md,
+        "Legends"): its own `Legend` key, else its workbook's ruleset sheet's legend
+        (for the sheets of that ruleset), else the one the ruleset's tables from
+        other workbooks were read with, else the default legend. None after a
+        problem (the sheet's entries are then not read: each would be suspect)."""
+        if "legend" in grid.texts:
+            try:
+                return parse_legend(grid.texts["legend"])
+            except ValueError as exc:
+                self.problem(grid.sheet, grid.cell_of("legend"), f"Legend: {exc}")
+                return None
+        own = self.ruleset_sheet
+        if own is not None and same_name(ruleset, self.default_ruleset):
+            if "legend" in own.texts:
+                try:
+                    return parse_legend(own.texts["legend"])
+                except ValueError as exc:
+                    if not any(p.sheet == own.sheet and p.cell == own.cell_of("legend") for p in self.out.problems):
+                        self.problem(own.sheet, own.cell_of("legend"), f"Legend: {exc}")
+                    return None
+            if own.rows:
+                return self.ruleset_legend  # None: its grid had a problem, named on its cell
+        stored = {legend for legend, owners in self.catalog.shelf(ruleset).legends.items()
+                  if any(not same_file(owner, self.raw.file_name) for owner in owners)}
+        if len(stored) > 1:
+            self.problem(grid.sheet, grid.cell_of("kind"), f"ruleset {ruleset!r} holds tables read with {len(stored)} legends "
+                         f"({'; '.join(sorted(repr(s) for s in stored))}): give this sheet a Legend, or its workbook a ruleset "
+                         "sheet with one")
+            return None
+        return parse_legend(stored.pop()) if stored else DEFAULT_LEGEND
+
+    def warn_at(self, sheet: str, cell: str | None, message: str) -> None:
+        self.out.warnings.append(Problem(self.raw.file_name, sheet, cell, message))
+
+    def text_of(self, value: object, empty: str) -> str:
+        """A cell's text; ValueError with ``empty`` when blank, or the value's problem."""
+        if (reason := check_value(value)) is not None:
+            raise ValueError(reason)
+        if is_blank(value):
+            raise ValueError(empty)
+        return as_text(value)
 
     def ruleset_named(self, written: str, sheet: str, cell: str) -> str | None:
         if (reason := ruleset_name_problem(written)) is not None:

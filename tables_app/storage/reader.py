@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
+from tables_app.domain.legend import DEFAULT_LEGEND, parse_legend
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
@@ -255,18 +256,19 @@ class Reader:
         # entries by printed column (None: a one-column table), each column by range, in order
         columns: dict[str | None, dict[Range, list[Entry]]] = {}
         for (entry_id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus,
-             death_in, column) in c.execute(
+             death_in, column, parry_penalty) in c.execute(
                 f"SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus, "
-                f"death_in, column_name FROM {entry_name} WHERE {key} = ? ORDER BY position", (table["id"],)):
+                f"death_in, column_name, parry_penalty FROM {entry_name} WHERE {key} = ? ORDER BY position", (table["id"],)):
             span = Range(low, high)
             columns.setdefault(column, defaultdict(list))[span].append(
                 Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition,
-                      must_parry, no_parry, attacker_bonus, death_in, column))
+                      must_parry, no_parry, attacker_bonus, death_in, column, parry_penalty))
         tables = {column: RangeTable((span, tuple(entries)) for span, entries in groups.items()) for column, groups in columns.items()}
         printed = [column for column in tables if column is not None]
         rows = tables[printed[0]] if printed else tables.get(None, RangeTable([]))
         layout = dict(choice=ColumnChoice(table["column_choice"]), columns=tuple(printed),
-                      column_rows=tuple(tables[column] for column in printed))
+                      column_rows=tuple(tables[column] for column in printed),
+                      legend=parse_legend(table["legend"]) if table["legend"] else DEFAULT_LEGEND)
         if kind is TableKind.CRITICAL:
             return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]),
                                roll=RollKind(table["roll_kind"]), **layout)
@@ -374,6 +376,15 @@ class Reader:
                     for kind, table in NAMED_TABLES.items()
                     for name, ruleset_id, workbook_id in c.execute(f"SELECT name, ruleset_id, workbook_id FROM {table}")}
         return self._run(work)
+
+    def legends(self) -> list[tuple[str, str, str | None]]:
+        """(ruleset, legend as written, owning workbook's file name) of every
+        critical and fumble table read with a legend of its own."""
+        return self._run(lambda c: c.execute(
+            """SELECT r.name, t.legend, w.file_name FROM critical_table t JOIN ruleset r ON r.id = t.ruleset_id
+               LEFT JOIN workbook w ON w.id = t.workbook_id WHERE t.legend IS NOT NULL
+               UNION SELECT r.name, t.legend, w.file_name FROM fumble_table t JOIN ruleset r ON r.id = t.ruleset_id
+               LEFT JOIN workbook w ON w.id = t.workbook_id WHERE t.legend IS NOT NULL""").fetchall())
 
     def critical_names(self) -> list[tuple[str, str, str | None, str]]:
         """(ruleset, name, code, scale name) of every critical table."""

@@ -44,6 +44,8 @@ def load_catalog(connection: sqlite3.Connection) -> Catalog:
     for kind in ("attack", "fumble"):
         for ruleset, name in reader.names(kind):
             getattr(catalog.shelf(ruleset), kind)[fold(name)] = name
+    for ruleset, legend, owner in reader.legends():
+        catalog.shelf(ruleset).legends.setdefault(legend, set()).add(owner or "")
     catalog.owners = reader.owners()
     return catalog
 
@@ -203,16 +205,18 @@ class Writer:
         table = defined.value
         extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset),
                      roll_kind=table.roll.value) if kind is TableKind.CRITICAL else {}
-        table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, **extra)
+        table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value,
+                                      legend=table.legend.written() or None, **extra)
         self.db.execute(f"DELETE FROM {entry_table} WHERE {key} = ?", (table_id,))
         entries = table.entries
         ids = self._new_ids(entry_table, len(entries))
         self._insert(
             entry_table,
             ("id", key, "position", "low", "high", "label", "condition", "title", "text", "hits", "bleed", "stun", "penalty",
-             "must_parry", "no_parry", "attacker_bonus", "death_in", "column_name"),
+             "must_parry", "no_parry", "attacker_bonus", "death_in", "column_name", "parry_penalty"),
             [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
-              e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column)
+              e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column,
+              e.parry_penalty)
              for i, (entry_id, e) in enumerate(zip(ids, entries))],
         )
         self._insert(effect_table, ("entry_id", "position", "tag"),

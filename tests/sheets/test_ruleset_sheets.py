@@ -144,10 +144,12 @@ def test_a_bad_default_is_named_on_the_ruleset_sheet(write_workbook):
     assert problems[0] == "w.xlsx › Ruleset › B3: Automatic miss 'often' must be a whole number from 0 to 1000, or none"
 
 
-def test_a_ruleset_sheet_is_only_a_header_block(write_workbook):
+def test_a_ruleset_sheet_holds_only_its_header_block_and_legend(write_workbook):
+    # docs/workbook-format.md, "ruleset": below its header block, only the legend (Symbol | Means)
     sheet = [*RULESET_SHEET, [], [None, "Roll", "Text"], [None, "1+", "x"]]
     assert problems_of(write_workbook, {"Ruleset": sheet, "Trip": fumble("Trip")}) == [
-        "w.xlsx › Ruleset › B4: a ruleset sheet is only a header block (nothing below it)"]
+        "w.xlsx › Ruleset › B4: below its header block a ruleset sheet holds only its legend, a grid Symbol | Means "
+        "(one symbol a row)"]
 
 
 def test_a_ruleset_name_with_a_colon_or_too_long(write_workbook, run, db_path):
