@@ -15,7 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from tables_app.domain import kinds
-from tables_app.domain.effects import format_death
+from tables_app.domain.effects import effect_words
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import FUMBLE_TEXT
 from tables_app.domain.rulesets import DEFAULT_RULESET
@@ -210,15 +210,8 @@ def _zero(n: int) -> str:
 
 
 def effects(e: dict) -> str:
-    """An entry's hits, bleeding, stun (and the rounds of it without parry),
-    rounds it must parry, penalty, the attacker's bonus, death, and named
-    effects in words."""
-    parts = [f"+{e['hits']} hits" if e["hits"] else "", f"bleed {e['bleed']}/rnd" if e["bleed"] else "",
-             f"stun {e['stun']} rnd" if e["stun"] else "", f"no parry {e['no_parry']}" if e.get("no_parry") else "",
-             f"must parry {e['must_parry']}" if e.get("must_parry") else "",
-             f"penalty {e['penalty']}" if e["penalty"] else "",
-             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", format_death(e.get("death_in"))]
-    return ", ".join(x for x in [*parts, *e["effects"]] if x)
+    """An entry's effects in words (domain/effects.py, effect_words)."""
+    return effect_words(e)
 
 
 def entry_result(data: dict) -> AtWidth:

@@ -49,9 +49,13 @@ def upgrade() -> None:
 
 def _refuse_what_0004_cannot_hold() -> None:
     run = op.get_bind().exec_driver_sql
+    # A death its own Effects tag says (`death in 6`, `instant death`: 0006 reads the tag into
+    # death_in) is still held by 0004's tag: only a death without one is lost.
     uses = {f"{table} rows with printed effects or columns":
-            f"SELECT count(*) FROM {table} WHERE must_parry OR no_parry OR attacker_bonus OR death_in IS NOT NULL "
-            "OR column_name IS NOT NULL" for table in ENTRIES}
+            f"SELECT count(*) FROM {table} e WHERE must_parry OR no_parry OR attacker_bonus OR column_name IS NOT NULL "
+            f"OR (death_in IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {tags} t WHERE t.entry_id = e.id AND "
+            "lower(trim(t.tag)) = CASE WHEN e.death_in = 0 THEN 'instant death' ELSE 'death in ' || e.death_in END))"
+            for table, tags in (("critical_entry", "critical_effect"), ("fumble_entry", "fumble_effect"))}
     uses.update({f"{table}s read by column": f"SELECT count(*) FROM {table} WHERE column_choice != 'none'"
                  for table in ("critical_table", "fumble_table")})
     uses["critical tables rolled open-ended"] = "SELECT count(*) FROM critical_table WHERE roll_kind != 'd100'"

@@ -9,6 +9,9 @@
 - ``fumble_table.roll_kind``: ``d100`` for every existing table, or ``oeh``.
 - ``weapon.max_critical``: the highest severity its criticals reach (NULL:
   no cap).
+- An entry's death said only by an Effects tag (`death in 6`, `instant
+  death`), which 0005 left without its ``death_in``, gets it: the tag and
+  the field now agree, as an import reads them.
 
 Every column is added in place. Downgrading is refused while a row uses
 any of these (0005 cannot hold it).
@@ -31,6 +34,12 @@ branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
 TABLES = ("critical_table", "fumble_table")
+# The rounds a tag `death in N` (N digits) or `instant death` (0) gives an entry; NULL if none.
+TAG_DEATH = ("SELECT CASE WHEN lower(trim(t.tag)) = 'instant death' THEN 0 "
+             "ELSE CAST(substr(trim(t.tag), 10) AS INTEGER) END FROM {tags} t WHERE t.entry_id = {entries}.id "
+             "AND (lower(trim(t.tag)) = 'instant death' OR (lower(substr(trim(t.tag), 1, 9)) = 'death in ' "
+             "AND length(trim(t.tag)) BETWEEN 10 AND 16 AND substr(trim(t.tag), 10) NOT GLOB '*[^0-9]*')) "
+             "ORDER BY t.position LIMIT 1")
 ENTRIES = ("critical_entry", "fumble_entry")
 
 
@@ -41,6 +50,9 @@ def upgrade() -> None:
         op.add_column(table, sa.Column("parry_penalty", sa.Integer(), nullable=False, server_default=sa.text("0")))
     op.add_column("fumble_table", sa.Column("roll_kind", sa.String(), nullable=False, server_default=sa.text("'d100'")))
     op.add_column("weapon", sa.Column("max_critical", sa.String(), nullable=True))
+    for entries, tags in (("critical_entry", "critical_effect"), ("fumble_entry", "fumble_effect")):
+        op.execute(f"UPDATE {entries} SET death_in = ({TAG_DEATH.format(tags=tags, entries=entries)}) "
+                   f"WHERE death_in IS NULL AND ({TAG_DEATH.format(tags=tags, entries=entries)}) IS NOT NULL")
 
 
 def _refuse_what_0005_cannot_hold() -> None:

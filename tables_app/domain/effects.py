@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from tables_app.domain.bounds import EFFECT_LIMIT
 from tables_app.domain.legend import DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, Legend, Meaning, is_lettered
@@ -57,6 +59,8 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 _NUMBER = re.compile(r"\d+")
+# `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
+_ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
 
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
 _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
@@ -72,19 +76,25 @@ _ADDS = {
 # Words read in every legend: what a keyboard types and what books print.
 _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     # `-20 to activity` (a dash here is the penalty's sign); `for 3 rounds` / `until` make it timed
-    ("timed_penalty", rf"{_MINUS}\s*\d+\s+to\s+(?:all\s+)?activity\b(?=\s*(?:\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}|until\b))"
+    ("timed_penalty", rf"{_ACTIVITY}(?=\s*(?:\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}|until\b))"
                       rf"(?:\s*\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}\)?)?"),
-    ("penalty", rf"{_MINUS}\s*\d+\s+to\s+(?:all\s+)?activity\b"),
+    ("penalty", _ACTIVITY),
+    # `Stunned for 6 rounds, then falls dead`: both the stun and the death
+    ("stun+death_in", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+"
+                      rf"(?:he\s+|she\s+|it\s+)?(?:dies|falls\s+dead|expires)\b)"),
     ("stun_no_parry", rf"(?i:\bstunned\s+and\s+unable\s+to\s+parry\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     ("stun", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     ("bleed", rf"(?i:{_COUNT}\s*(?:hits?\s*)?(?:per\s+|/\s*)(?:round|rnd)s?\b)"),
     ("hits", rf"(?i:{_COUNT}\s*hits?\b)"),
     ("penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)"),
     ("attacker_bonus", r"\(\s*\+\s*\d+\s*\)"),
-    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
+    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}\s+(?:more\s+|inactive\s+)?"
+                 rf"(?:rounds?|rnds?)\b)"),
+    ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS}\s+before\s+dying\b)"),
     ("death_in", rf"(?i:\bdies\s+{_ROUND_COUNT}{_ROUNDS}\s+later\b)"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+(?:he\s+|she\s+|it\s+)?dies\b)"),
-    ("death_in", r"(?i:\binstant\s+death\b|\b(?:dies|killed|killing\s+(?:him|her|it|foe))\s+instantly\b)"),
+    ("instant_death", r"(?i:\binstant\s+death\b|\b(?:dies|killed|killing\s+(?:him|her|it|foe))\s+instantly\b"
+                 r"|\b(?:dies|expires)(?:\s+in\s+a\s+heap)?\s*[,\u2014\u2013-]?\s*immediately\b)"),
 )
 # The ASCII spellings of the default legend, as they have always been read.
 _DEFAULT_WORDS: tuple[tuple[str, str], ...] = (
@@ -171,21 +181,30 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
             continue
         number = _number(token)
         if kind == "death_in":
-            if death is not None:
-                raise ValueError(f"two deaths in one entry: {shown(death[0])} and {shown(token)} (for different targets, "
-                                 "write branches: With helm: ... Without helm: ...)")
-            death = token, number
+            death = _one_death(death, token, number)
+        elif kind == "instant_death":
+            death = _one_death(death, token, 0)
         elif kind == "parry_with_penalty":  # `(π-10)`, `(2π-10)`: must parry at a penalty to the parry
             rounds, penalty = _numbers(token)
             _add(totals, "must_parry", rounds)
             _add(totals, "parry_penalty", -penalty)
         elif kind == "penalty":
             _add(totals, "penalty", -number)
+        elif kind == "stun+death_in":
+            _add(totals, "stun", number)
+            death = _one_death(death, token, number)
         else:
             for field in kind.split("+"):
                 _add(totals, field, number)
     _refuse_unread(reader, reader.effect.sub(" ", text))
     return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))
+
+
+def _one_death(death: tuple[str, int] | None, token: str, number: int) -> tuple[str, int]:
+    if death is not None:
+        raise ValueError(f"two deaths in one entry: {shown(death[0])} and {shown(token)} (for different targets, "
+                         "write branches: With helm: ... Without helm: ...)")
+    return token, number
 
 
 def _add(totals: dict[str, int], field: str, number: int) -> None:
@@ -237,14 +256,12 @@ def _hint(symbols: tuple[tuple[str, Meaning], ...]) -> str:
 
 
 def _number(token: str) -> int:
-    """The count in an effect's token; 1 for a bare sign, 0 for `instant death`."""
+    """The count in an effect's token (digits, or a word: `dies in six rounds`); 1 for a bare sign."""
     found = _NUMBER.search(token)
     if found:
         return _bounded(token, found.group())
     words = [_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", token.lower()) if w in _NUMBER_WORDS]
-    if words:
-        return words[0]
-    return 0 if re.search(r"(?i)instant|killed|killing", token) else 1
+    return words[0] if words else 1
 
 
 def _numbers(token: str) -> tuple[int, int]:
@@ -267,8 +284,9 @@ def _refuse_unread(reader: _Reader, prose: str) -> None:
     if found := reader.looks_like.search(prose):
         token = next(t.group() for t in re.finditer(r"\S+", prose) if t.start() <= found.start() < t.end())
         if found.group() in KNOWN_SIGNS and found.group() not in reader.own_signs:
-            raise ValueError(f"{shown(token)}: this ruleset's legend has no {shown(found.group())} (a sign other books print): "
-                             "give the ruleset a legend (Symbol | Means) that says what it means")
+            where = "" if token == found.group() else f"{shown(token)}: "
+            raise ValueError(f"{where}{shown(found.group())} is a sign this ruleset's legend does not read (other books "
+                             "print it): give the ruleset a legend (Symbol | Means) that says what it means")
         raise ValueError(f"{shown(token)} is not an effect: {reader.hint}")
 
 
@@ -312,6 +330,24 @@ def _written_parry(symbols: dict[Meaning, str], rounds: int, penalty: int) -> st
     if symbol is None or is_lettered(symbol) or not rounds:
         raise ValueError("a parry penalty is written with the legend's must-parry sign, `(π-10)`")
     return f"({'' if rounds == 1 else rounds}{symbol}{penalty})"
+
+
+def effect_words(e: Mapping[str, Any]) -> str:
+    """An entry's effects in words, from its JSON (services/lookups.py, entry_json):
+    `+7 hits, bleed 2/rnd, stun 1 rnd, no parry 1, must parry 1 at -10, penalty -5,
+    attacker +10, dies in 6 rounds, drop weapon`. A death its tags already say
+    (`death in 6`, `instant death`) is not said twice."""
+    tags = list(e["effects"])
+    death = format_death(e.get("death_in"))
+    if death and any(" ".join(tag.lower().split()) in (f"death in {e['death_in']}", "instant death") for tag in tags):
+        death = ""
+    parry = e.get("parry_penalty")
+    parts = [f"+{e['hits']} hits" if e["hits"] else "", f"bleed {e['bleed']}/rnd" if e["bleed"] else "",
+             f"stun {e['stun']} rnd" if e["stun"] else "", f"no parry {e['no_parry']}" if e.get("no_parry") else "",
+             f"must parry {e['must_parry']}{f' at {parry}' if parry else ''}" if e.get("must_parry") else "",
+             f"penalty {e['penalty']}" if e["penalty"] else "",
+             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", death]
+    return ", ".join(x for x in [*parts, *tags] if x)
 
 
 def format_death(death_in: int | None) -> str:

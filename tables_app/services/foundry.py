@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Iterable
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100, ROLL_LIMIT
-from tables_app.domain.effects import format_death
+from tables_app.domain.effects import effect_words
+from tables_app.services.lookups import entry_json
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, row_label
@@ -99,15 +100,10 @@ def unique_file_names(stems: Iterable[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- entries
-def effect_words(entry: Entry) -> str:
+def entry_words(entry: Entry) -> str:
     """An entry's effects in words, as the CLI shows them (render.effects):
     `+7 hits, stun 1 rnd, penalty -5, drop weapon`."""
-    parts = [f"+{entry.hits} hits" if entry.hits else "", f"bleed {entry.bleed}/rnd" if entry.bleed else "",
-             f"stun {entry.stun} rnd" if entry.stun else "", f"no parry {entry.no_parry}" if entry.no_parry else "",
-             f"must parry {entry.must_parry}" if entry.must_parry else "",
-             f"penalty {entry.penalty}" if entry.penalty else "",
-             f"attacker +{entry.attacker_bonus}" if entry.attacker_bonus else "", format_death(entry.death_in)]
-    return ", ".join(x for x in [*parts, *entry.effects] if x)
+    return effect_words(entry_json(entry))
 
 
 _MARKER_WORDS = {True: ("with", "w/", "if"), False: ("without", "w/o", "if not")}
@@ -130,7 +126,7 @@ def _states_its_condition(entry: Entry) -> bool:
 def entry_text(entry: Entry) -> str:
     """One entry as plain text: title, text, and its effects in words in brackets."""
     words = [f"{entry.title.rstrip('.')}." if entry.title else "", entry.text or ("" if entry.title else NOTHING_HAPPENS)]
-    effects = effect_words(entry)
+    effects = entry_words(entry)
     if effects:
         words.append(f"({effects})")
     return " ".join(w for w in words if w)

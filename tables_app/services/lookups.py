@@ -36,7 +36,7 @@ def entry_json(entry: Entry) -> dict:
         "bleed": entry.bleed, "stun": entry.stun, "penalty": entry.penalty,
         "effects": list(entry.effects), "condition": entry.condition,
         "must_parry": entry.must_parry, "no_parry": entry.no_parry, "attacker_bonus": entry.attacker_bonus,
-        "death_in": entry.death_in, "column": entry.column,
+        "death_in": entry.death_in, "column": entry.column, "parry_penalty": entry.parry_penalty,
     }
 
 

@@ -43,7 +43,7 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
     top = D100 + (scale.max_modifier if kind is TableKind.CRITICAL else 0)
     cells = [members[0][1] for members in groups.values()]
     reading.check_ranges(grid.sheet, list(groups), cells, must_cover_from=1, must_cover_to=top)
-    sound = sum(1 for _, _, ok, _ in located if ok)
+    sound = len({number for _, _, ok, number in located if ok})  # rows: a row with branches in its text is two entries
     if name is None or sound != len(grid.rows) or not rows:
         if not grid.rows:
             reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")

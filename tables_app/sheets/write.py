@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.branches import parse_branches
+from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.names import fold
@@ -164,6 +165,8 @@ def write_effect(book: Sheets, item: Named) -> None:
     pairs = [("Kind", table.kind.value), ("Name", table.name), *_ruleset_key(item.ruleset)]
     if critical:
         pairs += [("Code", table.code), *_scale_key(table.scale), *_roll_kind_key(table)]
+    if not table.legend.is_default:  # the book's key travels with its entries
+        pairs.append(("Legend", table.legend.written()))
     row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
     if table.columns:
         _write_printed_entries(sheet, row, table)
@@ -201,10 +204,11 @@ def printed_effect_rows(table: EffectTable) -> list[tuple[str, list[str]]]:
     """(range label, each column's cell text) of a printed table, ascending.
     Every column has the same ranges (the sheet gives one Roll column)."""
     by_range = [dict(zip(rows.ranges, rows.values)) for rows in table.column_rows]
-    return [(span.label, [printed_cell(column[span]) for column in by_range]) for span in table.column_rows[0].ranges]
+    return [(span.label, [printed_cell(column[span], table.legend) for column in by_range])
+            for span in table.column_rows[0].ranges]
 
 
-def printed_cell(entries: tuple[Entry, ...]) -> str:
+def printed_cell(entries: tuple[Entry, ...], legend: Legend = DEFAULT_LEGEND) -> str:
     """The text of one printed cell that reads back as ``entries``.
 
     A branch's entry holds the cell's shared text (a title, effects for
@@ -220,7 +224,7 @@ def printed_cell(entries: tuple[Entry, ...]) -> str:
     first, second = (entry.text for entry in entries)
     for shared, own, other in _shared_splits(first, second):
         for text in _joinings([shared, own, other]):
-            if [(branch.condition, branch.text) for branch in _branches(text)] == wanted:
+            if [(branch.condition, branch.text) for branch in _branches(text, legend)] == wanted:
                 return text
     label = entries[0].range.label
     raise ValueError(f"the branches of roll {label}{_in_column(entries[0])} ({', '.join(repr(t) for _, t in wanted)}) "
@@ -250,9 +254,9 @@ def _joinings(parts: list[str]) -> list[str]:
     return texts
 
 
-def _branches(text: str):  # type: ignore[no-untyped-def]
+def _branches(text: str, legend: Legend):  # type: ignore[no-untyped-def]
     try:
-        return parse_branches(text)
+        return parse_branches(text, legend)
     except ValueError:
         return ()
 

@@ -16,7 +16,7 @@ from helpers import error_lines
 from tables_app.domain.ranges import RangeTable, parse_range
 from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, TableKind
 from tables_app.render import effects as shown_effects
-from tables_app.services.foundry import (FOUNDRY_SHAPE, FOUNDRY_VERSIONS, OPEN_TOP, document_id, effect_words, rolltable,
+from tables_app.services.foundry import (FOUNDRY_SHAPE, FOUNDRY_VERSIONS, OPEN_TOP, document_id, entry_words, rolltable,
                                          safe_stem, unique_file_names)
 from tables_app.services.lookups import entry_json
 
@@ -118,7 +118,7 @@ def test_effect_words_are_the_words_the_cli_shows(opened):
         for item in reader.list_named(kind):
             table = reader.load_effect_table(TableKind(kind), item["name"])
             for entry in table.entries:
-                assert effect_words(entry) == shown_effects(entry_json(entry))
+                assert entry_words(entry) == shown_effects(entry_json(entry))
 
 
 def test_rows_beyond_the_die_keep_their_range_and_are_said(run, tmp_path):

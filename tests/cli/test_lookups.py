@@ -5,7 +5,8 @@ import json
 import pytest
 
 ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "effects", "condition",
-              "must_parry", "no_parry", "attacker_bonus", "death_in", "column"}  # the last five: printed tables
+              "must_parry", "no_parry", "attacker_bonus", "death_in", "column",  # printed tables (0005)
+              "parry_penalty"}  # legends (0006): `(π-10)`
 
 
 def as_json(result):

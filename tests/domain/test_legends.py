@@ -17,8 +17,10 @@ RMFRP = parse_legend("H hits; ∑ stun; ∑∏ stun no parry; ∏ no parry; π m
 
 
 def read(text: str, legend: Legend = DEFAULT_LEGEND) -> dict[str, int | None]:
+    """The fields read, those at 0 left out (but an instant death, death_in 0, kept)."""
     found = parse_effects(text, legend)
-    return {name: value for name, value in vars(found).items() if name not in ("text", "timed") and value}
+    return {name: value for name, value in vars(found).items()
+            if name not in ("text", "timed") and (value or (name == "death_in" and value == 0))}
 
 
 def test_a_legend_reads_from_rows_and_from_one_cell_alike():
@@ -79,20 +81,21 @@ def test_a_lone_parry_is_ambiguous_in_a_legend_that_reads_both():
 
 
 # "No silent misread": a sign of any book's legend that this legend does not read is an error
-@pytest.mark.parametrize("text, token, sign", [
-    ("+1H – π", "π", "π"),
-    ("Foe reels. (π-10)", "(π-10)", "π"),
+@pytest.mark.parametrize("text, where", [
+    ("+1H – π", ""),
+    ("Foe reels. (π-10)", "'(π-10)': "),
+    ("+2H – 2π", "'2π': "),
 ])
-def test_a_sign_the_default_legend_does_not_read_is_an_error(text, token, sign):
+def test_a_sign_the_default_legend_does_not_read_is_an_error(text, where):
     with pytest.raises(ValueError) as error:
         parse_effects(text)
-    assert str(error.value) == (f"{token!r}: this ruleset's legend has no {sign!r} (a sign other books print): "
+    assert str(error.value) == (f"{where}'π' is a sign this ruleset's legend does not read (other books print it): "
                                 "give the ruleset a legend (Symbol | Means) that says what it means")
 
 
 def test_a_sign_a_custom_legend_leaves_out_is_an_error():
     stun_only = parse_legend("H hits; ∑ stun")
-    with pytest.raises(ValueError, match=r"^'3∫': this ruleset's legend has no '∫'"):
+    with pytest.raises(ValueError, match=r"^'3∫': '∫' is a sign this ruleset's legend does not read"):
         parse_effects("+2H – 3∫", stun_only)
     assert read("+2H – 3∑", stun_only) == {"hits": 2, "stun": 3}
 
@@ -151,6 +154,15 @@ def test_bad_legends_are_refused(rows, message):
     ("Foe at −15 to all activity.", {"penalty": -15}),
     ("dies 6 rounds later", {"death_in": 6}),
     ("dies in 3 rnds", {"death_in": 3}),
+    ("-30 activity", {"penalty": -30}),
+    ("+3 hits & 2 hits/rnd", {"hits": 3, "bleed": 2}),
+    ("Stunned 24 rnds.", {"stun": 24}),
+    ("Stunned for 6 rounds, then falls dead.", {"stun": 6, "death_in": 6}),
+    ("Lies in shock for 12 rounds before dying.", {"death_in": 12}),
+    ("Drops, and dies after 6 more rounds.", {"death_in": 6}),
+    ("Dies in 9 inactive rounds.", {"death_in": 9}),
+    ("Dies immediately.", {"death_in": 0}),
+    ("Expires in a heap, immediately.", {"death_in": 0}),
 ])
 def test_words_books_print(legend, text, expected):
     assert read(text, legend) == expected

@@ -12,6 +12,8 @@ from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import AttackTable, EffectTable, Entry, TableKind
 from tables_app.import_model import Catalog
 from tables_app.sheets.parse import interpret
+from tables_app.domain.branches import parse_branches
+from tables_app.domain.effects import EFFECT_FIELDS
 from tables_app.sheets.read import read_workbook
 from tables_app.sheets.values import ERROR_VALUES, clean
 from tables_app.sheets.write import Export, Named, write_export
@@ -59,10 +61,24 @@ def attack_tables(draw):
     return AttackTable(draw(TEXT.map(lambda s: "A " + s)), tuple(armors), RangeTable(rows))
 
 
+def prose(text: str) -> bool:
+    """Text a one-column entry holds beside its own fields: no effect, no branch in it
+    (docs/workbook-format.md: the Text's effects are read and must agree with the fields)."""
+    try:
+        branches = parse_branches(text)
+    except ValueError:
+        return False
+    return len(branches) == 1 and all(not getattr(branches[0].effects, f) for f in EFFECT_FIELDS if f != "death_in") \
+        and branches[0].effects.death_in is None and not branches[0].effects.timed
+
+
+PROSE = st.tuples(LEADING, TEXT).map("".join).filter(prose)
+
+
 @st.composite
 def entries(draw, span: Range):
     def one(condition):
-        return Entry(span, draw(LEADING) + draw(TEXT), draw(st.one_of(st.none(), TEXT)), draw(st.integers(0, 30)),
+        return Entry(span, draw(PROSE), draw(st.one_of(st.none(), TEXT)), draw(st.integers(0, 30)),
                      draw(st.integers(0, 5)), draw(st.integers(0, 5)), draw(st.integers(-50, 0)),
                      tuple(draw(st.lists(TEXT.filter(lambda t: "," not in t), max_size=3))), condition)
     if draw(st.booleans()):

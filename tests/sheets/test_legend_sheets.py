@@ -1,0 +1,202 @@
+"""Legends on ruleset sheets and effect sheets, and effects read from a
+one-column entry's text (docs/workbook-format.md, "Legends", "Effects in the
+one-column layout"). Every table and entry here is invented, in the printed
+shape only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import Rows, db_dump, error_lines
+
+from tables_app.domain.legend import parse_legend
+from tables_app.sheets.parse import interpret
+from tables_app.sheets.read import read_workbook
+
+# docs/workbook-format.md, "Legends": the RMFRP-style key
+RULESET: Rows = [
+    ["Kind", "ruleset"], ["Name", "FRP"], [],
+    ["Symbol", "Means"], ["H", "hits"], ["∑", "stun"], ["∑∏", "stun no parry"], ["∏", "no parry"],
+    ["π", "must parry"], ["∫", "bleed"],
+]
+LETTERS: Rows = [
+    ["Kind", "severities"], ["Name", "Letters"], [],
+    ["Code", "Name", "Modifier"], ["A", "A", 0], ["B", "B", 5], ["C", "C", 10],
+]
+GASH: Rows = [
+    ["Kind", "critical"], ["Name", "Gash"], ["Code", "G"], [],
+    ["Roll", "A", "B", "C"],
+    ["01-50", "+1H – π", "+3H – ∑", "Blade bites. +4H – (π-10)"],
+    ["51+", "+2H – 2∏", "+5H – 2∑∏ – 1∫", "+6H – 3∑ – 2∏"],
+]
+
+
+def parsed(path: Path):  # type: ignore[no-untyped-def]
+    return interpret(read_workbook(path))
+
+
+def entries_of(table, column: int = 0) -> list[dict]:  # type: ignore[no-untyped-def]
+    names = ("hits", "stun", "no_parry", "must_parry", "parry_penalty", "bleed", "penalty", "death_in")
+    return [{n: getattr(e, n) for n in names if getattr(e, n)} for rows in [table.column_rows[column]]
+            for entries in rows.values for e in entries]
+
+
+def test_a_ruleset_legend_reads_the_workbooks_entries(write_workbook):
+    # "RMFRP prints π for must parry, ∏ for no parry, ∑∏ for stunned and unable to parry, a bare symbol for 1"
+    found = parsed(write_workbook("frp.xlsx", {"Ruleset": RULESET, "Severities": LETTERS, "Gash": GASH}))
+    assert found.problems == []
+    table = found.critical_tables[0].value
+    assert table.legend == parse_legend("H hits; ∑ stun; ∑∏ stun no parry; ∏ no parry; π must parry; ∫ bleed")
+    assert entries_of(table, 0) == [{"hits": 1, "must_parry": 1}, {"hits": 2, "no_parry": 2}]
+    assert entries_of(table, 1) == [{"hits": 3, "stun": 1}, {"hits": 5, "stun": 2, "no_parry": 2, "bleed": 1}]
+    assert entries_of(table, 2) == [{"hits": 4, "must_parry": 1, "parry_penalty": -10}, {"hits": 6, "stun": 3, "no_parry": 2}]
+
+
+def test_without_a_legend_the_same_cells_keep_todays_meaning_or_are_refused(write_workbook):
+    # "A ruleset without a legend reads exactly today's key"; "π is never quietly taken for prose"
+    ruleset = RULESET[:2]
+    found = parsed(write_workbook("frp.xlsx", {"Ruleset": ruleset, "Severities": LETTERS, "Gash": GASH}))
+    advice = ("'π' is a sign this ruleset's legend does not read (other books print it): give the ruleset a legend "
+              "(Symbol | Means) that says what it means")
+    assert [str(p) for p in found.problems] == [
+        f"frp.xlsx › Gash › B6: {advice}",
+        f"frp.xlsx › Gash › D6: '(π-10)': {advice}",
+    ]
+
+
+def test_a_sheets_own_legend_key_wins(write_workbook):
+    # docs/workbook-format.md, "Legends": a critical or fumble sheet's `Legend` key
+    gash = [GASH[0], GASH[1], GASH[2], ["Legend", "H hits; π must parry; ∏ no parry; ∑ stun; ∑∏ stun no parry; ∫ bleed"],
+            *GASH[3:]]
+    found = parsed(write_workbook("frp.xlsx", {"Ruleset": RULESET[:2], "Severities": LETTERS, "Gash": gash}))
+    assert found.problems == []
+    assert entries_of(found.critical_tables[0].value, 0)[1] == {"hits": 2, "no_parry": 2}
+
+
+def test_bad_legends_are_located(write_workbook):
+    ruleset = [*RULESET[:4], ["∑", "dazed"], ["2π", "must parry"], ["∫", "bleed"], ["∫", "stun"], [None, "hits"]]
+    found = parsed(write_workbook("frp.xlsx", {"Ruleset": ruleset, "Severities": LETTERS, "Gash": GASH}))
+    assert [str(p) for p in found.problems] == [
+        "frp.xlsx › Ruleset › B5: meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, stun no parry, "
+        "must parry, bleed",
+        "frp.xlsx › Ruleset › A6: symbol '2π' may not hold '2': a symbol is printed after a count and beside other effects",
+        "frp.xlsx › Ruleset › A8: symbol '∫' is in the legend twice (row A7)",
+        "frp.xlsx › Ruleset › A9: a legend row needs a symbol",
+    ]
+    gash = [GASH[0], GASH[1], ["Legend", "∑ dazed"], *GASH[2:]]
+    found = parsed(write_workbook("g.xlsx", {"Severities": LETTERS, "Gash": gash}))
+    assert [str(p) for p in found.problems] == [
+        "g.xlsx › Gash › B3: Legend: meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, "
+        "stun no parry, must parry, bleed"]
+
+
+def test_a_legend_is_only_for_critical_fumble_and_ruleset_sheets(write_workbook):
+    weapons = [["Kind", "weapons"], ["Legend", "∑ stun"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"]]
+    found = parsed(write_workbook("w.xlsx", {"Weapons": weapons}))
+    assert "w.xlsx › Weapons › B2: only critical and fumble tables (and a ruleset sheet) have a Legend" in [
+        str(p) for p in found.problems]
+
+
+def test_a_ruleset_of_the_database_lends_its_legend(write_workbook, run, db_path):
+    # "The symbols belong to the ruleset": a workbook of ruleset FRP without a legend of its own
+    # reads with the one FRP's tables were read with, never silently with the default key
+    assert run("import", str(write_workbook("frp.xlsx", {"Ruleset": RULESET, "Severities": LETTERS, "Gash": GASH}))).exit_code == 0
+    more = [["Kind", "fumble"], ["Name", "Slips"], ["Ruleset", "FRP"], [], ["Roll", "1HE", "2H"],
+            ["01-50", "Slips. 2∏", "Trips. π"], ["51+", "+2H", "Falls. 3∑∏"]]
+    result = run("import", str(write_workbook("more.xlsx", {"Slips": more})))
+    assert result.exit_code == 0, result.output
+    shown = run("show", "fumble", "FRP:Slips", "--json")
+    entries = __import__("json").loads(shown.stdout)["entries"]
+    first_row = [(e["column"], e["no_parry"], e["must_parry"]) for e in entries if e["range"] == "1-50"]
+    assert first_row == [("1HE", 2, 0), ("2H", 0, 1)]
+
+
+def test_a_stored_legend_is_the_workbooks_own_only_when_another_workbook_holds_it(write_workbook, run):
+    # re-importing the workbook that had the legend, without it, reads the default key again
+    assert run("import", str(write_workbook("frp.xlsx", {"Ruleset": RULESET, "Severities": LETTERS, "Gash": GASH}))).exit_code == 0
+    plain = [GASH[0], GASH[1], GASH[2], [], ["Roll", "A", "B", "C"], ["01-50", "+1H – 2∏", "+3H", "+4H"], ["51+", "+2H", "+5H", "+6H"]]
+    result = run("import", str(write_workbook("frp.xlsx", {"Ruleset": RULESET[:2], "Severities": LETTERS, "Gash": plain})))
+    assert result.exit_code == 0, result.output
+    entry = __import__("json").loads(run("query", "critical", "FRP:Gash", "10", "--severity", "A", "--json").stdout)["entry"]
+    assert (entry["must_parry"], entry["no_parry"]) == (2, 0)
+
+
+# ---------------------------------------------------------------- one column
+
+def one_column(*rows: list, header: tuple[str, ...] = ("Roll", "Text")) -> Rows:
+    return [["Kind", "critical"], ["Name", "Crush"], [], list(header), *[list(r) for r in rows]]
+
+
+def test_the_one_column_layout_reads_effects_from_its_text(write_workbook):
+    # "The one-column layout (MERP: severity adds to the roll) never reads effects from its text"
+    crush = one_column(
+        ["01-40", "Weak blow. +2 hits."],
+        ["41-80", "Blow to side. +5 hits, stunned 2 rounds. 1 hit per round. -10 to activity."],
+        ["81-120", "Ribs crushed. +9 hits. Foe dies in 6 rounds."],
+        ["121+", "Neck snapped. Dies instantly."],
+    )
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert found.problems == []
+    rows = found.critical_tables[0].value.rows.values
+    read = [{n: getattr(e, n) for n in ("hits", "stun", "bleed", "penalty", "death_in") if getattr(e, n) is not None
+             and getattr(e, n) != 0 or (n == "death_in" and e.death_in == 0)} for (e,) in rows]
+    assert read == [{"hits": 2}, {"hits": 5, "stun": 2, "bleed": 1, "penalty": -10}, {"hits": 9, "death_in": 6},
+                    {"death_in": 0}]
+
+
+def test_a_one_column_rows_own_fields_must_agree_with_its_text(write_workbook):
+    crush = one_column(["01-60", "Blow. +5 hits.", 5, 2], ["61+", "Blow. +5 hits, stunned 2 rounds.", 4, 3],
+                       header=("Roll", "Text", "Hits", "Stun"))
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert [str(p) for p in found.problems] == [
+        "m.xlsx › Crush › C6: Hits 4, but the text reads 5 (extra hits)",
+    ]
+    agreed = one_column(["01-60", "Blow. +5 hits.", 5, None], ["61+", "Blow, stunned 2 rounds.", 4, 2],
+                        header=("Roll", "Text", "Hits", "Stun"))
+    found = parsed(write_workbook("n.xlsx", {"Crush": agreed}))
+    assert found.problems == []
+    assert [(e.hits, e.stun) for (e,) in found.critical_tables[0].value.rows.values] == [(5, 0), (4, 2)]
+
+
+def test_a_death_tag_is_the_entrys_death(write_workbook):
+    # "an `Effects` tag `death in 0` leaves `death_in` null" (today); a tag and the text must agree
+    crush = one_column(["01-60", "Blow.", "prone, death in 0"], ["61+", "Crushed.", "instant death"],
+                       header=("Roll", "Text", "Effects"))
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert [e.death_in for (e,) in found.critical_tables[0].value.rows.values] == [0, 0]
+    clash = one_column(["01-60", "Foe dies in 3 rounds.", "death in 6"], ["61+", "x", ""], header=("Roll", "Text", "Effects"))
+    found = parsed(write_workbook("n.xlsx", {"Crush": clash}))
+    assert [str(p) for p in found.problems] == [
+        "n.xlsx › Crush › C5: the Effects say death in 6, but the text reads death in 3"]
+
+
+def test_a_one_column_text_with_branches_is_two_entries_never_a_silent_drop(write_workbook):
+    # a row whose text holds its branches imports as the range's two branches (and never as nothing)
+    crush = one_column(["01-50", "Blow to head. +5 hits. If helm: stunned 1 round. If not helm: dies in 3 rounds."],
+                       ["51+", "Good."])
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert found.problems == []
+    (first, second), (third,) = found.critical_tables[0].value.rows.values
+    assert (first.condition, first.hits, first.stun, first.death_in) == ("helm", 5, 1, None)
+    assert (second.condition, second.hits, second.stun, second.death_in) == ("not helm", 5, 0, 3)
+    assert third.text == "Good."
+
+
+def test_a_penalty_for_a_time_is_a_warning_on_its_cell(write_workbook):
+    crush = one_column(["01-50", "Dazed. -30 to activity for 3 rounds."], ["51+", "Good."])
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert found.problems == []
+    assert [str(w) for w in found.warnings if "for a time" in w.message] == [
+        "m.xlsx › Crush › B5: '-30 to activity for 3 rounds' is a penalty for a time: it stays in the text "
+        "(an entry's penalty is a lasting one)"]
+
+
+def test_an_unreadable_effect_in_a_one_column_text_refuses_the_import(write_workbook, run, db_path):
+    crush = one_column(["01-50", "Blow. 3∑x"], ["51+", "Good."])
+    before = db_dump(db_path)
+    result = run("import", str(write_workbook("m.xlsx", {"Crush": crush})))
+    assert result.exit_code == 1
+    assert error_lines(result) == ("Error: m.xlsx › Crush › B5: '3∑x' is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, "
+                                   "3∫, (-20), (+10), dies in 6 rounds\n")
+    assert db_dump(db_path) == before
