@@ -109,6 +109,9 @@ def shown(data: dict) -> RenderableType:
         code = f", code {data['code']}" if data.get("code") else ""
         code += f", rolled {data['roll_kind']}" if data.get("roll_kind", "d100") != "d100" else ""  # `Roll kind | oeh`
         title = title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})")
+        if data.get("legend"):  # the book's key: how its signs were read
+            key = "; ".join(f"{item['symbol']} {item['means']}" for item in data["legend"])
+            title = Group(title, wrapped(Text(f"Legend: {key}", style="dim")))
         if data.get("columns"):
             choice = wrapped(Text(_column_choice_line(data), style="dim"))
             return Group(title, choice, AtWidth(lambda console, width: _printed_entries(console, data, width)))

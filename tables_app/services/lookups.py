@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
+from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, Weapon, unknown_feature_warnings
 from tables_app.errors import BadInput, NotFound
@@ -28,6 +29,13 @@ def list_items(database: Database, kind: str | None, ruleset: str | None = None)
     if kind is None:
         listed["rulesets"] = list_items(database, "rulesets", ruleset)["rulesets"]
     return listed
+
+
+def legend_json(legend: Legend) -> list[dict] | None:
+    """The book's key a table's entries were read with; None: the default legend."""
+    if legend.is_default:
+        return None
+    return [{"symbol": symbol, "means": meaning.value} for symbol, meaning in legend.symbols]
 
 
 def entry_json(entry: Entry) -> dict:
@@ -168,7 +176,7 @@ def show(database: Database, kind: str, name: str, ruleset: str | None = None) -
         effect = reader.load_effect_table(TableKind(kind), found)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],
                 "ruleset": found.ruleset, "choice": effect.choice.value, "columns": list(effect.columns),
-                "roll_kind": effect.roll.value}
+                "roll_kind": effect.roll.value, "legend": legend_json(effect.legend)}
     items = [i for i in reader.list_named(kind, found.ruleset) if i["name"] == found.name]
     item = items[0]
     if kind == "weapons":
