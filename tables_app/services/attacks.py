@@ -223,7 +223,7 @@ def attack_json(attack: Attack, result: AttackResult, dice: list[int], target: s
             "weapon": weapon.name, "attack_table": weapon.attack_table, "max_result": weapon.max_result,
             "clumsy": weapon.clumsy, "critical": weapon.critical, "secondary_critical": weapon.secondary_critical,
             "fumble_table": weapon.fumble_table, "fumble_modifier": weapon.fumble_modifier, "roll": weapon.roll.value,
-            "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
+            "max_critical": weapon.max_critical, "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
             "effective_cmb": result.effective_cmb, "target": target, "defense": attack.defense, "armor": attack.armor,
             "rank": attack.rank.value, "crit_reduction": attack.reduction, "features": sorted(attack.features),
         },

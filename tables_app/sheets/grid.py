@@ -26,7 +26,8 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fumble": (("roll", "text"), ENTRY_COLUMNS),
     "weapons": (
         ("name", "attack table", "max result", "clumsy", "critical"),
-        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes", "critical column", "fumble column"),
+        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes", "critical column", "fumble column",
+         "max critical"),
     ),
     "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "notes")),
     "severities": (("code", "name", "modifier"), ()),
@@ -67,9 +68,9 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
         return None
     if kind in TABLE_KINDS and "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
-    for key, only in (("roll kind", "critical"), ("automatic miss", "attack")):
-        if key in header and kind not in (only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
-            reading.problem(name, header[key][1], f"only {only} tables have {key.capitalize()} in the header block")
+    for key, only in (("roll kind", ("critical", "fumble")), ("automatic miss", ("attack",))):
+        if key in header and kind not in (*only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
+            reading.problem(name, header[key][1], f"only {' and '.join(only)} tables have {key.capitalize()} in the header block")
     for key, (_, cell) in header.items():
         if is_letter_key(key) and kind != "attack":
             reading.problem(name, cell.replace("B", "A", 1), f"only attack sheets define extra letters ({key.capitalize()})")
@@ -241,7 +242,7 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
                    rest: list[Row]) -> Grid | None:
     """A ruleset sheet is its header block: Kind, Name (required), Source,
     Notes, and the defaults of its ruleset's sheets in the workbook:
-    Automatic miss (attack), Roll kind (critical), Severities (attack, critical)."""
+    Automatic miss (attack), Roll kind (critical, fumble), Severities (attack, critical)."""
     name = sheet.name
     ok = True
     if "name" not in texts:

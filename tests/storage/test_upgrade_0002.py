@@ -23,7 +23,9 @@ RECORDED = json.loads((DATA / "lookups_0002.json").read_text(encoding="utf-8"))
 ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_criticals",
          # printed critical and fumble tables (0005): an entry's printed effects and column, the column read
          "must_parry", "no_parry", "attacker_bonus", "death_in", "column", "criticals",
-         "choice", "columns", "critical_column", "fumble_column", "roll_kind"}
+         "choice", "columns", "critical_column", "fumble_column", "roll_kind",
+         # a weapon's Max critical (0006)
+         "max_critical"}
 
 
 def unpack(folder: Path) -> Path:
