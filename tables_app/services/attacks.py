@@ -160,7 +160,8 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
         result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)
     except DiceError as exc:
         raise TablesError(str(exc)) from None
-    check_enough(dice, open_ended=("attack roll", "open-ended"))
+    opened = [t.name for t in (*prepared.tables.criticals.values(), prepared.tables.fumble) if t is not None and t.roll is RollKind.OEH]
+    check_enough(dice, open_ended=("attack roll", "open-ended"), open_tables=tuple(opened))
     data = attack_json(prepared.attack, result, dice.used, prepared.target)
     data["attack"].update(ruleset_json(prepared))
     data.update(dice_json(dice))

@@ -105,3 +105,10 @@ def test_a_weapon_without_a_max_critical_is_as_before():
     assert chosen.weapon.max_critical is None
     assert resolve_attack(chosen, TABLES, ForcedDice(values=[50, 30])).critical.severity == "Let"
     assert replace(chosen.weapon, max_critical=None) == chosen.weapon
+
+
+def test_ignoring_the_reduction_does_not_ignore_the_weapons_max_critical():
+    # docs/table-system.md step 9: --ignore-crit-reduction ignores the target's reduction, not what the weapon delivers
+    result = resolved([50, 30], **TOP, max_critical="Mod", rank=Rank.EPIC, ignore_crit_reduction=True)
+    assert (result.critical.severity, result.critical.reduction) == ("Mod", 0)
+    assert "Max critical Mod lowers Let to Mod." in result.steps and not any("reduced" in step for step in result.steps)

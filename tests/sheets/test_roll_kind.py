@@ -118,3 +118,21 @@ def test_a_fumble_column_without_a_fumble_table_is_an_error(run, write_workbook)
     result = run("lint", str(write_workbook("fc.xlsx", sheets)))
     assert (result.exit_code, error_lines(result)) == (
         1, "Error: fc.xlsx › Weapons › F4: Fumble column '2H' given, but the weapon has no fumble table\n")
+
+
+def test_too_few_dice_for_an_open_ended_table_are_at_least_so_many(run, write_workbook):
+    # docs/cli.md, "Dice order": "at least" when a die still to come decides whether more follow
+    sheets = trip_sheets()
+    sheets["Huge"] = huge_sheets()["Huge"]
+    sheets["Stamp"] = [["Kind", "attack"], ["Name", "Stamp"], [], ["Result", "5"], ["11+", "9 A Huge"]]
+    sheets["Weapons"].append(["Stomp", "Stamp", None, 1, "Huge", None, 0])
+    sheets["Weapons"][2].append("Critical column")
+    sheets["Weapons"][3].append(None)
+    sheets["Weapons"][4].append("Normal")
+    assert run("import", str(write_workbook("trip.xlsx", sheets))).exit_code == 0
+    fumbled = run("resolve", "table", "--weapon", "RM:Longsword", "--cmb", "20", "--armor", "5", "--dice", "3")
+    assert error_lines(fumbled) == "Error: --dice gave 1 die; this attack needs at least 1 more: fumble roll on Trip (d100)\n"
+    stomped = run("resolve", "table", "--weapon", "RM:Stomp", "--cmb", "50", "--armor", "5", "--dice", "90")
+    assert error_lines(stomped) == "Error: --dice gave 1 die; this attack needs at least 1 more: critical roll on Huge (d100)\n"
+    closed = run("resolve", "table", "--weapon", "RM:Longsword", "--cmb", "50", "--armor", "5", "--dice", "90")
+    assert error_lines(closed) == "Error: --dice gave 1 die; this attack needs 1 more: critical roll on Slash (d100)\n"
