@@ -116,7 +116,7 @@ def shown(data: dict) -> RenderableType:
             choice = wrapped(Text(_column_choice_line(data), style="dim"))
             return Group(title, choice, AtWidth(lambda console, width: _printed_entries(console, data, width)))
         return Group(title, AtWidth(lambda console, width: _entries(console, data["entries"], width)))
-    unset_columns = {key for key in ("critical_column", "fumble_column") if key in data and data[key] is None}
+    unset_columns = {key for key in ("critical_column", "fumble_column", "max_critical") if key in data and data[key] is None}
     rows = [[key.replace("_", " "), _text(value)] for key, value in data.items()
             if key not in ("kind", "name", "ruleset", *unset_columns)]
     return Group(title_line(f"{shown_name(ruleset, data['name'])} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))

@@ -26,6 +26,7 @@ from tables_app.domain.distributions import TAIL_CUT
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (
     Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, damage, first_die, fumble_faces,
+    fumble_read,
 )
 from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
@@ -315,10 +316,26 @@ def _fumble_rows(weapon: Weapon, table: EffectTable | None, fumble: Fraction) ->
 
 
 @lru_cache(maxsize=256)
-def fumble_row_faces(table: EffectTable, weapon: Weapon) -> dict[str, int]:
-    """How many faces of the fumble die read each row (in table order)."""
-    counts: dict[str, int] = {}
-    for faces, choice in fumble_faces(table, weapon):
-        label = choice.entry.range.label  # an entry's range is its row's
-        counts[label] = counts.get(label, 0) + faces
-    return counts
+def fumble_row_faces(table: EffectTable, weapon: Weapon) -> dict[str, int | Fraction]:
+    """How many faces of the fumble die read each row (in table order); on a
+    `Roll kind | oeh` table each face of 96-100 is weighed over the open-ended
+    tail it opens (Fractions of a face, exact to the tail's cut), as the
+    critical die is (critical_hits_over_die)."""
+    counts: dict[str, int | Fraction] = {}
+    if table.roll is not RollKind.OEH:
+        for faces, choice in fumble_faces(table, weapon):
+            label = choice.entry.range.label  # an entry's range is its row's
+            counts[label] = counts.get(label, 0) + faces
+        return counts
+    tail, denominator = open_ended_tail()
+    weights: dict[str, int] = {}
+    for face in range(1, D100 + 1):
+        spread = [(face + added, weight) for added, weight in enumerate(tail) if weight] if chain_goes_on(face) else [(face, denominator)]
+        for total, weight in spread:
+            label = fumble_read(table, total, weapon)[1].entry.range.label
+            weights[label] = weights.get(label, 0) + weight
+    return {label: Fraction(weight, denominator) for label, weight in sorted(weights.items(), key=lambda item: _row_order(table, item[0]))}
+
+
+def _row_order(table: EffectTable, label: str) -> int:
+    return next(i for i, span in enumerate(table.rows.ranges) if span.label == label)

@@ -15,7 +15,7 @@ from tables_app.domain.dice import Dice, OpenEndedRoll
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead: re-exported)
     Attack, AttackRules, CellRead, CriticalPlan, critical_dice, FirstDie, Reading, TableSet, critical_read, damage, first_die,
-    fumble_column, fumble_read, open_ended_roll,
+    fumble_column, fumble_read, open_ended_roll, table_die,
 )
 from tables_app.domain.tables import EffectTable, Entry, Weapon
 
@@ -39,6 +39,7 @@ class FumbleRoll:
     roll: int
     modified_roll: int
     entry: Entry
+    open_ended: tuple[int, ...] = ()  # dice added on a `Roll kind | oeh` table
 
 
 @dataclass(frozen=True)
@@ -124,8 +125,13 @@ def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, step
         return AttackResult(Outcome.FUMBLE, 0, cell=cell, fumble=fumble, steps=tuple(steps), **base)
     if reading.critical is None and reading.cancelled is None:
         return AttackResult(reading.outcome, reading.hits, cell=cell, steps=tuple(steps), **base)
+    if reading.lowered:  # step 9: the weapon's Max critical, before the target's reduction
+        cap = reading.max_critical.code  # type: ignore[union-attr]
+        steps.append(f"Max critical {cap} lowers {_and(dict.fromkeys(s.code for s in reading.lowered))} to {cap}.")
     if attack.reduction:
         rolled = reading.cancelled or reading.critical.rolled  # type: ignore[union-attr]
+        if rolled in reading.lowered:
+            rolled = reading.max_critical  # type: ignore[assignment]  # the reduction lowers what the weapon delivers
         steps.append(_describe_reduction(attack, rolled, reading.critical and reading.critical.severity))
     if reading.critical is None:
         steps.append(f"Damage: {reading.hits}.")
@@ -151,7 +157,7 @@ def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[s
     roll = rolled.unmodified
     modified, choice = critical_read(plan, rolled.total, attack.features)
     entry = choice.entry
-    chain = f"{' + '.join(map(str, (roll, *rolled.extra)))} = {rolled.total} (open-ended)" if rolled.extra else str(roll)
+    chain = _chain(rolled)
     if plan.column is None:
         steps.append(f"{label}: {severity.code} on {table.name}, {chain} {_signed(severity.modifier)} = {modified} "
                      f"({_describe_entry(entry)}).")
@@ -168,14 +174,27 @@ def _roll_fumble(weapon: Weapon, table: EffectTable | None, dice: Dice, steps: l
     if table is None:
         steps.append(f"{weapon.name} has no fumble table.")
         return None
-    roll = dice.roll(D100, f"fumble roll on {table.name}")
-    modified, choice = fumble_read(table, roll, weapon)
+    rolled = table_die(table, dice, f"fumble roll on {table.name}")  # open-ended high on a `Roll kind | oeh` table
+    modified, choice = fumble_read(table, rolled.total, weapon)
     entry = choice.entry
     column = fumble_column(table, weapon)
     where = f"{table.name}, column {table.columns[column]}" if column is not None else table.name
-    steps.append(f"Fumble: {where}, {roll} {_signed(weapon.fumble_modifier)} = {modified} ({_describe_entry(entry)}).")
+    steps.append(f"Fumble: {where}, {_chain(rolled)} {_signed(weapon.fumble_modifier)} = {modified} ({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
-    return FumbleRoll(table.name, roll, modified, entry)
+    return FumbleRoll(table.name, rolled.unmodified, modified, entry, rolled.extra)
+
+
+def _chain(rolled: OpenEndedRoll) -> str:
+    """A critical or fumble die as it fell: `40`, or opened `97 + 99 + 12 = 208 (open-ended)`."""
+    if not rolled.extra:
+        return str(rolled.unmodified)
+    return f"{' + '.join(map(str, (rolled.unmodified, *rolled.extra)))} = {rolled.total} (open-ended)"
+
+
+def _and(words) -> str:  # type: ignore[no-untyped-def]
+    """`E`, `E and D`, `E, D and B`."""
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _signed(value: int) -> str:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Mapping
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import AttackCell, Outcome
-from tables_app.domain.severity import Severity
+from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.tables import AttackTable, Choice, ColumnChoice, EffectTable, Rank, RollKind, Weapon, choose_branch
 
 if TYPE_CHECKING:  # dice are rolled by resolve only: odds and lookups never load them
@@ -160,7 +160,8 @@ class Reading:
     ``cell`` is the cell shown (also when it does not count); ``row`` the
     index of the attack-table row whose cell decided the outcome (None when
     none did); ``cancelled`` the severity reduction cancelled; ``too_light``
-    the severity too light for the weapon's secondary critical.
+    the severity too light for the weapon's secondary critical; ``lowered``
+    the cell's severities the weapon's ``max_critical`` lowered to it (step 9).
     """
 
     outcome: Outcome
@@ -172,6 +173,8 @@ class Reading:
     cancelled: Severity | None = None
     too_light: Severity | None = None
     more: tuple[CriticalPlan, ...] = ()  # the cell's further criticals, rolled after the first
+    max_critical: Severity | None = None
+    lowered: tuple[Severity, ...] = ()
 
     @property
     def plans(self) -> tuple[CriticalPlan, ...]:
@@ -199,6 +202,7 @@ class AttackRules:
         self.column = column
         self.shift = attack.effective_cmb - attack.defense
         self.cap = attack.weapon.max_result
+        self.max_critical = max_critical(attack.weapon, table)  # step 9; checked here, before any die
         self.pieces = self._pieces()
         self._lows = [low for low, _ in self.pieces[1:]]
         self._unmodified = self._unmodified_readings()
@@ -312,14 +316,18 @@ class AttackRules:
         scale = self.tables.attack.scale
         reduction = self.attack.reduction
         weapon = self.attack.weapon
-        plans = []
+        plans, lowered = [], []
         for code, table in cell.criticals:  # a printed cell may call several (`36 E Heat + A Impact`): each is rolled
             rolled = scale.get(code)
-            severity = scale.lower(rolled, reduction)  # step 9
+            delivered = lowered_to(scale, rolled, self.max_critical)  # step 9: the weapon's Max critical, then the target's reduction
+            if delivered != rolled:
+                lowered.append(rolled)
+            severity = scale.lower(delivered, reduction)
             if severity is not None:  # step 10 on the cell's table, else the weapon's
                 plans.append(self._plan(self.tables.criticals[table or weapon.critical], severity, rolled, reduction))
+        capped = dict(max_critical=self.max_critical, lowered=tuple(lowered)) if lowered else {}
         if not plans:  # every critical cancelled: a hit with the cell's damage
-            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=scale.get(cell.severity))  # type: ignore[arg-type]
+            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=scale.get(cell.severity), **capped)  # type: ignore[arg-type]
         critical = plans[0]
         secondary = too_light = None
         if weapon.secondary_critical:  # step 11: lowered from the (first) severity after reduction
@@ -328,14 +336,33 @@ class AttackRules:
                 too_light = critical.severity
             else:
                 secondary = self._plan(self.tables.criticals[weapon.secondary_critical], lower, critical.severity, 0)
-        return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light, more=tuple(plans[1:]))
-
+        return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light, more=tuple(plans[1:]),
+                       **capped)
 
     def _plan(self, table: EffectTable, severity: Severity, rolled: Severity, reduction: int) -> CriticalPlan:
         """A critical to roll, with the printed column it reads: the
         severity's (`Roll | A | B | C | D | E`), or the attack's
         (`Normal | Magic | ...`), or none (one column, modified roll)."""
         return CriticalPlan(table, severity, rolled, reduction, critical_column(table, severity, self.attack))
+
+
+def max_critical(weapon: Weapon, table: AttackTable) -> Severity | None:
+    """Step 9's cap: the weapon's Max critical on its attack table's scale (None:
+    no cap). ValueError when the scale has no such severity: a weapon imported
+    apart from its attack table is checked here, before any die (as its columns are)."""
+    if weapon.max_critical is None:
+        return None
+    found = table.scale.find(weapon.max_critical)
+    if found is None:
+        codes = ", ".join(level.code for level in table.scale.levels)
+        raise ValueError(f"{weapon.name}'s Max critical {weapon.max_critical!r} is not a severity of attack table "
+                         f"{table.name!r} (severities: {codes})")
+    return found
+
+
+def lowered_to(scale: SeverityScale, severity: Severity, cap: Severity | None) -> Severity:
+    """Step 9, first: a severity above the weapon's Max critical is lowered to it."""
+    return cap if cap is not None and scale.degree(severity) > scale.degree(cap) else severity
 
 
 def critical_column(table: EffectTable, severity: Severity, attack: Attack) -> int | None:
@@ -392,12 +419,18 @@ def critical_roll(plan: CriticalPlan, die: int) -> int:
 
 
 def critical_dice(plan: CriticalPlan, dice: Dice, label: str) -> OpenEndedRoll:
-    """Step 10's die: a d100, open-ended high on a `Roll kind | oeh` table
-    (96-100 rolls again and adds, as large-creature criticals are rolled)."""
+    """Step 10's die (``table_die``)."""
+    return table_die(plan.table, dice, label)
+
+
+def table_die(table: EffectTable, dice: Dice, label: str) -> OpenEndedRoll:
+    """The die of a critical (step 10) or fumble (step 2) table: a d100,
+    open-ended high on a `Roll kind | oeh` table (96-100 rolls again and adds,
+    as large-creature criticals are rolled)."""
     from tables_app.domain.dice import OpenEndedRoll
 
     first = dice.roll(D100, label)
-    if plan.table.roll is RollKind.OEH:
+    if table.roll is RollKind.OEH:
         return open_ended_roll(first, first_die(first, 0, RollKind.OEH), dice)
     return OpenEndedRoll(first, (), first, 0)
 
@@ -422,13 +455,13 @@ def fumble_roll(weapon: Weapon, die: int) -> int:
 
 
 def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choice]:
-    """Step 2 for one die: the modified roll and the entry it reads."""
+    """Step 2 for one die (its total, on a `Roll kind | oeh` table): the modified roll and the entry it reads."""
     modified = fumble_roll(weapon, die)
     return modified, table.choose(modified, column=fumble_column(table, weapon))
 
 
 def fumble_faces(table: EffectTable, weapon: Weapon) -> list[tuple[int, Choice]]:
-    """Step 2 over the whole die: each entry read, with how many faces read it."""
+    """Step 2 over the whole (closed) die: each entry read, with how many faces read it."""
     rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(weapon, 1), fumble_roll(weapon, D100))
     return [(faces, choose_branch(entries, frozenset())) for faces, entries in rows]
 

@@ -132,7 +132,7 @@ class EffectTable:
     choice: ColumnChoice = ColumnChoice.NONE
     columns: tuple[str, ...] = ()  # printed columns, in order (empty: one column)
     column_rows: tuple[RangeTable[tuple[Entry, ...]], ...] = ()  # one per column
-    roll: RollKind = RollKind.D100  # how a critical die is rolled: d100, or oeh (large-creature criticals)
+    roll: RollKind = RollKind.D100  # how its die is rolled: d100, or oeh (large-creature criticals, some fumbles)
     legend: Legend = DEFAULT_LEGEND  # the book's key its entries were read with
 
     def column(self, name: str) -> int | None:
@@ -234,6 +234,7 @@ class Weapon:
     notes: str | None = None
     critical_column: str | None = None  # the column of attack-chosen critical tables (`Magic`)
     fumble_column: str | None = None  # the column of a fumble table by weapon category (`2H`)
+    max_critical: str | None = None  # the highest severity it delivers, on its attack table's scale (`C`); None: any
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,8 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
         result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)
     except DiceError as exc:
         raise TablesError(str(exc)) from None
-    check_enough(dice, open_ended=("attack roll", "open-ended"))
+    opened = [t.name for t in (*prepared.tables.criticals.values(), prepared.tables.fumble) if t is not None and t.roll is RollKind.OEH]
+    check_enough(dice, open_ended=("attack roll", "open-ended"), open_tables=tuple(opened))
     data = attack_json(prepared.attack, result, dice.used, prepared.target)
     data["attack"].update(ruleset_json(prepared))
     data.update(dice_json(dice))
@@ -223,7 +224,7 @@ def attack_json(attack: Attack, result: AttackResult, dice: list[int], target: s
             "weapon": weapon.name, "attack_table": weapon.attack_table, "max_result": weapon.max_result,
             "clumsy": weapon.clumsy, "critical": weapon.critical, "secondary_critical": weapon.secondary_critical,
             "fumble_table": weapon.fumble_table, "fumble_modifier": weapon.fumble_modifier, "roll": weapon.roll.value,
-            "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
+            "max_critical": weapon.max_critical, "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
             "effective_cmb": result.effective_cmb, "target": target, "defense": attack.defense, "armor": attack.armor,
             "rank": attack.rank.value, "crit_reduction": attack.reduction, "features": sorted(attack.features),
         },

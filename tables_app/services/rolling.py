@@ -25,16 +25,19 @@ def dice_source(seed: int | None, forced: tuple[int, ...] | None) -> Dice:
     return SeededDice(seed=seed if seed is not None else fresh_seed())
 
 
-def check_enough(dice: Dice, open_ended: tuple[str, ...] = ()) -> None:
+def check_enough(dice: Dice, open_ended: tuple[str, ...] = (), open_tables: tuple[str, ...] = ()) -> None:
     """Raise NeedMoreDice if forced dice ran out, naming every missing die.
 
-    A missing die whose purpose starts with one of ``open_ended`` decides
-    whether more dice follow, so the count is "at least".
+    A missing die whose purpose starts with one of ``open_ended``, or is a
+    roll on one of ``open_tables`` (`critical roll on Huge`: a table whose
+    die opens), decides whether more dice follow, so the count is "at least".
     """
     if not isinstance(dice, ForcedDice) or not dice.missing:
         return
     given = len(dice.values)
-    at_least = "at least " if open_ended and dice.missing[0].startswith(open_ended) else ""
+    first = dice.missing[0].rsplit(" (d", 1)[0]  # the purpose, without its die
+    opens = (open_ended and first.startswith(open_ended)) or any(first.endswith(f" roll on {name}") for name in open_tables)
+    at_least = "at least " if opens else ""
     raise NeedMoreDice(
         f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{len(dice.missing)} more: "
         + ", ".join(dice.missing)

@@ -67,8 +67,8 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows
     for key in ("code", "severities"):
         if kind is TableKind.FUMBLE and key in grid.header:
             reading.problem(grid.sheet, grid.header[key][1], f"only critical and attack tables have {key.title()} in the header block")
-    written, sheet, cell = reading.setting(grid, "roll kind", ruleset) if kind is TableKind.CRITICAL else (None, "", "")
-    if written is not None:  # `Roll kind | oeh`: large-creature criticals, rolled open-ended high
+    written, sheet, cell = reading.setting(grid, "roll kind", ruleset)
+    if written is not None:  # `Roll kind | oeh`: large-creature criticals (and some fumbles), rolled open-ended high
         if fold(written) not in (RollKind.D100.value, RollKind.OEH.value):
             reading.problem(sheet, cell, f"Roll kind {written!r} must be d100 or oeh")
             return

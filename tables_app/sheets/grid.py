@@ -27,7 +27,8 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fumble": (("roll", "text"), ENTRY_COLUMNS),
     "weapons": (
         ("name", "attack table", "max result", "clumsy", "critical"),
-        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes", "critical column", "fumble column"),
+        ("secondary critical", "fumble table", "fumble modifier", "roll", "notes", "critical column", "fumble column",
+         "max critical"),
     ),
     "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "notes")),
     "severities": (("code", "name", "modifier"), ()),
@@ -68,9 +69,9 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
         return None
     if kind in TABLE_KINDS and "name" not in texts:
         reading.problem(name, header.get("name", header["kind"])[1], f"{_article(kind)} {kind} table needs a Name in its header block")
-    for key, only in (("roll kind", "critical"), ("automatic miss", "attack")):
-        if key in header and kind not in (only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
-            reading.problem(name, header[key][1], f"only {only} tables have {key.capitalize()} in the header block")
+    for key, only in (("roll kind", ("critical", "fumble")), ("automatic miss", ("attack",))):
+        if key in header and kind not in (*only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
+            reading.problem(name, header[key][1], f"only {' and '.join(only)} tables have {key.capitalize()} in the header block")
     if "legend" in header and kind not in ("critical", "fumble", RULESET_KIND):
         reading.problem(name, header["legend"][1], "only critical and fumble tables (and a ruleset sheet) have a Legend")
     for key, (_, cell) in header.items():
@@ -244,7 +245,7 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
                    rest: list[Row]) -> Grid | None:
     """A ruleset sheet is its header block: Kind, Name (required), Source,
     Notes, and the defaults of its ruleset's sheets in the workbook:
-    Automatic miss (attack), Roll kind (critical), Severities (attack,
+    Automatic miss (attack), Roll kind (critical, fumble), Severities (attack,
     critical), Legend (critical, fumble); below it, optionally, the book's
     legend as a grid, `Symbol | Means` (read in sheets/parse.py)."""
     name = sheet.name

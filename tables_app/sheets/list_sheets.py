@@ -56,15 +56,18 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         notes = reading.value(grid, row, "notes", as_text)
         critical_column = reading.value(grid, row, "critical column", as_text)
         fumble_column = reading.value(grid, row, "fumble column", as_text)
+        max_critical = reading.value(grid, row, "max critical", as_text)
         if len(reading.out.problems) > before:
             continue
         _check_columns(reading, grid, row, ruleset, reading.out.critical_tables, (critical, secondary), "critical column", critical_column)
         _check_columns(reading, grid, row, ruleset, reading.out.fumble_tables, (fumble,), "fumble column", fumble_column)
+        if max_critical is not None:
+            max_critical = _max_critical(reading, grid, row, ruleset, attack, max_critical)
         if len(reading.out.problems) > before:
             continue
         weapon = Weapon(name=name, attack_table=attack, max_result=max_result, clumsy=clumsy, critical=critical,
                         secondary_critical=secondary, fumble_table=fumble, fumble_modifier=modifier, roll=roll, notes=notes,
-                        critical_column=critical_column, fumble_column=fumble_column)
+                        critical_column=critical_column, fumble_column=fumble_column, max_critical=max_critical)
         reading.out.weapons.append(Defined(weapon, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
 
 
@@ -90,6 +93,25 @@ def _check_columns(reading: Reading, grid: Grid, row: Row, ruleset: str, defined
     cell = reading.cell(grid, row, column)[1] or _table_cell(reading, grid, row, column)  # the column may be absent
     for problem in problems:
         reading.problem(grid.sheet, cell, problem)
+
+
+def _max_critical(reading: Reading, grid: Grid, row: Row, ruleset: str, attack: str, given: str) -> str:
+    """A weapon's Max critical: a severity of its attack table's scale, by code
+    or name in any letter case, kept by its code, where this workbook defines
+    the table. A table already in the database (or another workbook's) is
+    checked when an attack is resolved (domain/table_rules.py): a later import
+    may change its scale, and the weapon keeps the severity as written."""
+    local = [d.value for d in reading.mine(reading.out.attack_tables, ruleset) if fold(d.name) == fold(attack)]
+    if not local:
+        return given
+    scale = local[0].scale
+    found = scale.find(given)
+    if found is None:
+        codes = ", ".join(level.code for level in scale.levels)
+        reading.problem(grid.sheet, reading.cell(grid, row, "max critical")[1],
+                        f"Max critical {given!r} is not a severity of attack table {local[0].name!r} (severities: {codes})")
+        return given
+    return found.code
 
 
 def _table_cell(reading: Reading, grid: Grid, row: Row, column: str) -> str:

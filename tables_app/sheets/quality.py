@@ -9,6 +9,7 @@ from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.rulesets import name_key
+from tables_app.domain.tables import ColumnChoice, RollKind
 from tables_app.errors import Problem
 from tables_app.import_model import ParsedWorkbook
 from tables_app.sheets.values import coordinate
@@ -45,11 +46,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     for item in [*parsed.critical_tables, *parsed.fumble_tables]:
         _unread_death(item, warn)
     for item in parsed.critical_tables:
-        reach = D100 + item.value.scale.max_modifier
-        beyond = [span for span in item.value.rows.ranges if span.low > reach]
-        if beyond:
-            rows = beyond[0].label if len(beyond) == 1 else f"{beyond[0].label} to {beyond[-1].label}"
-            warn(item.sheet, _cell(item, beyond[0]), f"rows {rows} can never be rolled: d100 + the largest modifier reaches {reach}")
+        _unrolled_rows(item, warn)
     for item in parsed.weapons:
         weapon = item.value
         top = tops.get(name_key(item.ruleset, weapon.attack_table))
@@ -83,6 +80,24 @@ def _cell(item, span: object, column: int | None = None) -> str | None:  # type:
     """Where a warning points: the cell of ``item``'s row and column, if known."""
     found = item.position(span, column)
     return None if found is None else coordinate(*found)
+
+
+def _unrolled_rows(item, warn) -> None:  # type: ignore[no-untyped-def]
+    """Critical rows above the highest roll: d100 + the largest modifier on
+    one column, the d100 as it fell on a printed table (the column is chosen).
+    A `Roll kind | oeh` die opens past any row, so all of its rows are rolled
+    (large-creature tables run to 251+)."""
+    table = item.value
+    if table.roll is RollKind.OEH:
+        return
+    if table.choice is ColumnChoice.NONE:
+        reach, how = D100 + table.scale.max_modifier, "d100 + the largest modifier reaches"
+    else:
+        reach, how = D100, "a printed table reads the d100 as it fell (the column is chosen, the roll not modified), which reaches"
+    beyond = [span for span in table.rows.ranges if span.low > reach]
+    if beyond:
+        rows = beyond[0].label if len(beyond) == 1 else f"{beyond[0].label} to {beyond[-1].label}"
+        warn(item.sheet, _cell(item, beyond[0]), f"rows {rows} can never be rolled: {how} {reach}")
 
 
 def _unread_death(item, warn) -> None:  # type: ignore[no-untyped-def]

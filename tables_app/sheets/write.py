@@ -25,7 +25,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENTRY_HEADER = ("Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition")
 WEAPON_HEADER = ("Name", "Attack table", "Max result", "Clumsy", "Critical", "Secondary critical",
                  "Fumble table", "Fumble modifier", "Roll", "Notes")
-WEAPON_COLUMNS = ("Critical column", "Fumble column")  # written only when a weapon of the sheet has one
+WEAPON_COLUMNS = ("Critical column", "Fumble column", "Max critical")  # written only when a weapon of the sheet has one
 PRINTED_ROLL = "Roll"  # a printed critical or fumble grid: `Roll | A | B | ...`
 CREATURE_HEADER = ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes")
 SEVERITY_HEADER = ("Code", "Name", "Modifier")
@@ -164,7 +164,8 @@ def write_effect(book: Sheets, item: Named) -> None:
     critical = table.kind is TableKind.CRITICAL
     pairs = [("Kind", table.kind.value), ("Name", table.name), *_ruleset_key(item.ruleset)]
     if critical:
-        pairs += [("Code", table.code), *_scale_key(table.scale), *_roll_kind_key(table)]
+        pairs += [("Code", table.code), *_scale_key(table.scale)]
+    pairs += _roll_kind_key(table)
     if not table.legend.is_default:  # the book's key travels with its entries
         pairs.append(("Legend", table.legend.written()))
     row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
@@ -181,7 +182,7 @@ def write_effect(book: Sheets, item: Named) -> None:
 
 
 def _roll_kind_key(table: EffectTable) -> list[tuple[str, object]]:
-    """Only a critical table rolled open-ended (`Roll kind | oeh`) says so."""
+    """Only a critical or fumble table rolled open-ended (`Roll kind | oeh`) says so."""
     return [] if table.roll is RollKind.D100 else [("Roll kind", table.roll.value)]
 
 
@@ -303,14 +304,12 @@ def write_weapons(book: Sheets, weapons: list[Named]) -> None:
 
 
 def _weapon_columns(weapons: list[Weapon]) -> tuple[str, ...]:
-    """Critical column, Fumble column: those some weapon sets (version 1 sheets stay as they were)."""
-    critical, fumble = WEAPON_COLUMNS
-    return tuple(name for name, used in ((critical, any(w.critical_column for w in weapons)),
-                                         (fumble, any(w.fumble_column for w in weapons))) if used)
+    """Critical column, Fumble column, Max critical: those some weapon sets (version 1 sheets stay as they were)."""
+    return tuple(name for name in WEAPON_COLUMNS if any(_weapon_column_values(w, (name,))[0] for w in weapons))
 
 
 def _weapon_column_values(weapon: Weapon, columns: tuple[str, ...]) -> tuple[str | None, ...]:
-    values = {WEAPON_COLUMNS[0]: weapon.critical_column, WEAPON_COLUMNS[1]: weapon.fumble_column}
+    values = dict(zip(WEAPON_COLUMNS, (weapon.critical_column, weapon.fumble_column, weapon.max_critical)))
     return tuple(values[name] for name in columns)
 
 
@@ -363,8 +362,9 @@ INSTRUCTIONS = {
               "A printed layout is also read: Roll | 1HE | 1HC | 2H | ... (a column per weapon category, the weapon's "
               "Fumble column picks it), each cell an entry in printed notation (Trips. +2H – 1∑).",
     "weapons": "One weapon per row. Attack table, Critical and Fumble table name tables in this workbook or already imported; "
-               "Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100. Two optional columns may follow Notes: Critical column "
-               "and Fumble column, the column the weapon reads in printed critical and fumble tables (Magic, 2H).",
+               "Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100. Optional columns may follow Notes: Critical column "
+               "and Fumble column, the column the weapon reads in printed critical and fumble tables (Magic, 2H), and Max "
+               "critical, the highest severity its criticals reach (C).",
     "creatures": "One creature per row. Armor is an armor column of the attack tables; Rank is normal, heroic or epic; "
                  "Features are comma-separated (helm, metal armor).",
     "severities": "Lowest severity first. Cells may use the code or the name; the modifier is added to the critical roll.",
@@ -467,8 +467,8 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         scale_name = [("Name", name)] if kind == "severities" else []  # without one, the scale is named after the file
         row = header_block(sheet, [("Kind", kind), *scale_name, ("Source", "your source")])
         header = {"weapons": WEAPON_HEADER, "creatures": CREATURE_HEADER, "severities": SEVERITY_HEADER}[kind]
-        if printed:  # weapons: the columns a printed critical or fumble table is read in
-            header = (*header, "Critical column", "Fumble column")
+        if printed:  # weapons: the columns a printed critical or fumble table is read in, and the cap of their criticals
+            header = (*header, *WEAPON_COLUMNS)
         grid_header(sheet, row, header)
         first, last = row + 1, row + 50
         if name and kind in ("weapons", "creatures"):

@@ -272,7 +272,7 @@ class Reader:
         if kind is TableKind.CRITICAL:
             return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]),
                                roll=RollKind(table["roll_kind"]), **layout)
-        return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID), **layout)
+        return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID), roll=RollKind(table["roll_kind"]), **layout)
 
     # ------------------------------------------------------------ weapons and creatures
     def load_weapon(self, name: str | Found, ruleset: str | None = None) -> Weapon:
@@ -290,7 +290,7 @@ class Reader:
             row["name"], named("attack_table", row["attack_table_id"]), row["max_result"], row["clumsy"],
             named("critical_table", row["critical_table_id"]), named("critical_table", row["secondary_critical_table_id"]),
             named("fumble_table", row["fumble_table_id"]), row["fumble_modifier"], RollKind(row["roll_kind"]), row["notes"],
-            row["critical_column"], row["fumble_column"],
+            row["critical_column"], row["fumble_column"], row["max_critical"],
         )
 
     def load_creature(self, name: str | Found, ruleset: str | None = None) -> Creature:
@@ -335,7 +335,7 @@ class Reader:
                     w = self._weapon(c, row)
                     item.update(attack_table=w.attack_table, max_result=w.max_result, clumsy=w.clumsy, critical=w.critical,
                                 secondary_critical=w.secondary_critical, fumble_table=w.fumble_table,
-                                fumble_modifier=w.fumble_modifier, roll=w.roll.value)
+                                fumble_modifier=w.fumble_modifier, roll=w.roll.value, max_critical=w.max_critical)
                 elif kind == "creatures":
                     cr = self._creature(c, row)
                     item.update(defense=cr.defense, armor=cr.armor, rank=cr.rank.value, hp=cr.hp, features=list(cr.features))

@@ -203,9 +203,8 @@ class Writer:
     def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
         _, entry_table, effect_table, key = ENTRY_TABLES[kind]
         table = defined.value
-        extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset),
-                     roll_kind=table.roll.value) if kind is TableKind.CRITICAL else {}
-        table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value,
+        extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset)) if kind is TableKind.CRITICAL else {}
+        table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, roll_kind=table.roll.value,
                                       legend=table.legend.written() or None, **extra)
         self.db.execute(f"DELETE FROM {entry_table} WHERE {key} = ?", (table_id,))
         entries = table.entries
@@ -294,7 +293,7 @@ class Writer:
             secondary_critical_table_id=self._id_of("critical_table", w.secondary_critical, ruleset),
             fumble_table_id=self._id_of("fumble_table", w.fumble_table, ruleset),
             fumble_modifier=w.fumble_modifier, roll_kind=w.roll.value,
-            critical_column=w.critical_column, fumble_column=w.fumble_column,
+            critical_column=w.critical_column, fumble_column=w.fumble_column, max_critical=w.max_critical,
         )
 
     def _write_creature(self, defined: Defined[Creature]) -> None:

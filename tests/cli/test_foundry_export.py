@@ -14,7 +14,7 @@ import pytest
 from helpers import error_lines
 
 from tables_app.domain.ranges import RangeTable, parse_range
-from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, TableKind
+from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, RollKind, TableKind
 from tables_app.render import effects as shown_effects
 from tables_app.services.foundry import (FOUNDRY_SHAPE, FOUNDRY_VERSIONS, OPEN_TOP, document_id, entry_words, rolltable,
                                          safe_stem, unique_file_names)
@@ -183,6 +183,18 @@ def test_a_printed_fumble_table_gives_a_rolltable_per_weapon_category(printed_ru
     assert len(list(out.iterdir())) == 3 + 3 * 5 + 4
     for path in out.iterdir():
         validate(path)
+
+
+def test_an_open_ended_fumble_table_says_foundry_does_not_open_its_die():
+    # docs/workbook-format.md, "Open-ended critical and fumble rolls": the tables roll it open-ended, Foundry's 1d100 does not
+    from dataclasses import replace
+
+    rows = RangeTable([(parse_range("1-100"), (Entry(parse_range("1-100"), "Slips."),)),
+                       (parse_range("101+"), (Entry(parse_range("101+"), "Falls on own blade."),))])
+    table = EffectTable(TableKind.FUMBLE, "Spills", rows)
+    note = "The tables roll this die oeh (open-ended); Foundry's 1d100 does not."
+    assert note in rolltable(replace(table, roll=RollKind.OEH), "RM")["description"]
+    assert "open-ended" not in rolltable(table, "RM")["description"]
 
 
 class Grid(HTMLParser):

@@ -43,7 +43,8 @@ def test_the_printed_weapons_template_has_the_column_columns(run, tmp_path):
     assert run("template", "weapons", "--printed", "-o", str(path)).exit_code == 0
     rows, _ = grid_of(path)
     header = next(row for row in rows if row[0] == "Name")
-    assert header[-2:] == ("Critical column", "Fumble column")
+    # docs/cli.md, "template KIND --printed": a weapons sheet with Critical column, Fumble column and Max critical
+    assert header[-3:] == ("Critical column", "Fumble column", "Max critical")
 
 
 @pytest.mark.parametrize("kind", ["creatures", "severities"])

@@ -130,3 +130,22 @@ def test_changed_cells_before_and_after(run, tmp_path):
         {"table": "Cuff", "row": "11-50", "armor": "HA", "before": "1", "after": "—"},
         {"table": "Cuff", "row": "51+", "armor": "NA", "before": "6 Lig", "after": "8 Mod"},
     ]
+
+
+def test_rows_past_100_of_an_open_ended_critical_table_can_be_rolled(run, write_workbook):
+    """docs/authoring.md, lint: "critical rows that no roll can reach". A `Roll
+    kind | oeh` table's die opens past 100 (docs/workbook-format.md, "Open-ended
+    critical and fumble rolls"): its high rows are rolled, of either layout,
+    and so are an open-ended fumble table's; a printed d100 table (the roll not
+    modified) reaches 100."""
+    huge = [["Kind", "critical"], ["Name", "Huge"], ["Roll kind", "oeh"], [], ["Roll", "Normal", "Slaying"],
+            ["1-100", "+1H", "+2H"], ["101-250", "+5H", "+9H"], ["251+", "+9H", "instant death"]]
+    tall = [["Kind", "critical"], ["Name", "Tall"], ["Roll kind", "oeh"], [], ["Roll", "Text"], ["1-150", "a"], ["151-300", "b"]]
+    spills = [["Kind", "fumble"], ["Name", "Spills"], ["Roll kind", "oeh"], [], ["Roll", "Text"], ["1-100", "a"], ["101-400", "b"]]
+    flat = [["Kind", "critical"], ["Name", "Flat"], [], ["Roll", "Normal", "Slaying"],
+            ["1-100", "+1H", "+2H"], ["101-120", "+5H", "+9H"], ["121+", "+7H", "+9H"]]
+    result = run("lint", str(write_workbook("big.xlsx", {"Huge": huge, "Tall": tall, "Spills": spills, "Flat": flat})))
+    assert result.exit_code == 0, result.output
+    assert warnings_of(result) == [
+        "Warning: big.xlsx › Flat › A6: rows 101-120 to 121+ can never be rolled: a printed table reads the d100 as it fell "
+        "(the column is chosen, the roll not modified), which reaches 100"]

@@ -107,6 +107,19 @@ HAND_CASES = [
     # HA top row "12 Gri Impact": the cell's own table (Impact Gri 4.2), not the weapon's Cut.
     HandCase("the cell's own critical table", {**CLOSED, "cmb": 200, "max_result": None, "armor": "HA"},
              {"critical": F(1)}, {"Gri": F(1)}, 12 + F(42, 10)),
+    # Always "15 Let", but the weapon's Max critical is Mod (docs/table-system.md step 9): Mod on Cut (4.1).
+    HandCase("max critical lowers the severity", {**CLOSED, "cmb": 200, "max_result": None, "max_critical": "Mod"},
+             {"critical": F(1)}, {"Mod": F(1)}, 15 + F(41, 10)),
+    # The Max critical first, then the rank: Let → Gri (the cap) → Mod (heroic); the secondary two lower
+    # than Mod: Sup on Impact (3). Reduced first, then capped, it would be Gri, Lig on Impact.
+    HandCase("max critical before reduction", {**CLOSED, "cmb": 200, "max_result": None, "max_critical": "gri",
+                                               "rank": Rank.HEROIC, "secondary_critical": "Impact"},
+             {"critical": F(1)}, {"Mod": F(1)}, 15 + F(41, 10) + 3),
+    # HA, R = T + 50: 51-60 "—", 61-90 "3", 91-120 "8 Sup" (below the cap: it stays, Cut Sup 2.5),
+    # 121-150 "12 Gri Impact", lowered to Lig on Impact (3.4).
+    HandCase("max critical leaves lower severities", {**CLOSED, "cmb": 50, "armor": "HA", "max_result": None, "max_critical": "Lig"},
+             {"miss": F(10, 100), "hit": F(30, 100), "critical": F(60, 100)}, {"Sup": F(30, 100), "Lig": F(30, 100)},
+             F(30, 100) * 3 + F(30, 100) * (8 + F(25, 10)) + F(30, 100) * (12 + F(34, 10))),
     # oeh: 1-10 miss (no low end), 11-40 miss, 41-60 "0", 61-90 "6", 91+ critical. Let needs T ≥ 121:
     # the first die f = 96..100 opens and needs X ≥ 121 - f: 76, 77, 78, 79, 80 in 100. Mod = 0.1 - 0.039.
     HandCase("opens high on 96", {"roll": RollKind.OEH, "clumsy": 0, "cmb": 0, "max_result": None},

@@ -101,6 +101,8 @@ def brute_force(chosen):
     [
         {"cmb": 0, "secondary_critical": "Impact"},
         {"cmb": 50, "armor": "HA", "rank": Rank.HEROIC, "clumsy": 5, "max_result": 110},
+        # docs/table-system.md step 9: the weapon's Max critical, then the rank, then the secondary from what is left
+        {"cmb": 80, "max_critical": "Mod", "rank": Rank.HEROIC, "secondary_critical": "Impact", "max_result": None},
     ],
 )
 def test_odds_equal_brute_force_enumeration_of_a_closed_roll(changes):
@@ -116,10 +118,11 @@ def test_odds_equal_brute_force_enumeration_of_a_closed_roll(changes):
     cmb=st.integers(-30, 250), defense=st.integers(-50, 150), armor=st.sampled_from(["NA", "HA"]),
     rank=st.sampled_from(list(Rank)), clumsy=st.integers(0, 10), kind=st.sampled_from(list(RollKind)),
     cap=st.one_of(st.none(), st.integers(5, 200)), secondary=st.sampled_from([None, "Impact"]),
+    max_critical=st.sampled_from([None, "Sup", "Mod", "Let"]),
 )
-def test_probabilities_sum_to_exactly_one(cmb, defense, armor, rank, clumsy, kind, cap, secondary):
+def test_probabilities_sum_to_exactly_one(cmb, defense, armor, rank, clumsy, kind, cap, secondary, max_critical):
     odds = table_odds(attack(cmb=cmb, defense=defense, armor=armor, rank=rank, clumsy=clumsy, roll=kind,
-                             max_result=cap, secondary_critical=secondary), TABLES)
+                             max_result=cap, secondary_critical=secondary, max_critical=max_critical), TABLES)
     assert sum(odds.outcomes.values()) == 1
     assert sum(odds.critical_severity.values()) == odds.outcomes["critical"]
     assert sum(odds.fumble_rows.values()) == odds.outcomes["fumble"]
@@ -130,6 +133,7 @@ CASES = [
     {"cmb": 40},
     {"cmb": 90, "armor": "HA", "secondary_critical": "Impact", "features": frozenset({"helm"})},
     {"cmb": 20, "defense": 30, "rank": Rank.EPIC, "clumsy": 6, "max_result": None},
+    {"cmb": 70, "rank": Rank.HEROIC, "secondary_critical": "Impact", "max_critical": "Gri"},
 ]
 
 
@@ -186,8 +190,9 @@ def test_a_sweep_gives_the_hand_worked_odds_of_each_cell():
     cmbs=st.lists(st.integers(-60, 250), min_size=1, max_size=6), defense=st.integers(-50, 150),
     rank=st.sampled_from(list(Rank)), clumsy=st.integers(0, 10), kind=st.sampled_from(list(RollKind)),
     cap=st.one_of(st.none(), st.integers(5, 200)), secondary=st.sampled_from([None, "Impact"]), printed=st.booleans(),
+    max_critical=st.sampled_from([None, "Lig", "Gri"]),
 )
-def test_a_sweep_gives_exactly_the_odds_of_each_attack(cmbs, defense, rank, clumsy, kind, cap, secondary, printed):
+def test_a_sweep_gives_exactly_the_odds_of_each_attack(cmbs, defense, rank, clumsy, kind, cap, secondary, printed, max_critical):
     """sweep_odds reads each armor column once and each reading once for all
     the values: the same outcomes and expected damage as table_odds of each
     attack alone, on either side of CMB 0 (step 6), with `UM` rows and `F` cells too."""
@@ -202,7 +207,8 @@ def test_a_sweep_gives_exactly_the_odds_of_each_attack(cmbs, defense, rank, clum
         base = printed_rules.attack(defense=defense, rank=rank, clumsy=clumsy, roll=kind, max_result=cap)
     else:
         tables = TABLES
-        base = attack(defense=defense, rank=rank, clumsy=clumsy, roll=kind, max_result=cap, secondary_critical=secondary)
+        base = attack(defense=defense, rank=rank, clumsy=clumsy, roll=kind, max_result=cap, secondary_critical=secondary,
+                      max_critical=max_critical)
     attacks = [replace(base, cmb=cmb, armor=armor) for cmb in cmbs for armor in tables.attack.armors]
     for one, (outcomes, expected_damage) in zip(attacks, sweep_odds(iter(attacks), tables), strict=True):
         odds = table_odds(one, tables)

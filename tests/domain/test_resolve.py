@@ -244,10 +244,12 @@ def test_damage_sums_the_cell_and_every_critical():
     kind=st.sampled_from(list(RollKind)),
     secondary=st.sampled_from([None, "Impact"]),
     max_result=st.one_of(st.none(), st.integers(20, 160)),
+    max_critical=st.sampled_from([None, "Sup", "Mod", "Gri"]),
 )
-def test_seeds_and_fed_back_dice_reproduce_the_attack(seed, cmb, defense, armor, rank, clumsy, kind, secondary, max_result):
+def test_seeds_and_fed_back_dice_reproduce_the_attack(seed, cmb, defense, armor, rank, clumsy, kind, secondary, max_result,
+                                                      max_critical):
     chosen = attack(cmb=cmb, defense=defense, armor=armor, rank=rank, clumsy=clumsy, roll=kind,
-                    secondary_critical=secondary, max_result=max_result)
+                    secondary_critical=secondary, max_result=max_result, max_critical=max_critical)
     first_dice, again_dice = SeededDice(seed=seed), SeededDice(seed=seed)
     first = resolve_attack(chosen, TABLES, first_dice)
     assert resolve_attack(chosen, TABLES, again_dice) == first
@@ -259,6 +261,9 @@ def test_seeds_and_fed_back_dice_reproduce_the_attack(seed, cmb, defense, armor,
     if first.critical is not None:  # reduction never raises a severity
         degree = [s.code for s in DEFAULT_SCALE.levels]
         assert degree.index(first.critical.severity) <= degree.index(first.critical.rolled_severity)
+        if max_critical is not None:  # step 9: nothing the weapon delivers is above its Max critical
+            assert all(degree.index(c.severity) <= degree.index(max_critical)
+                       for c in (first.critical, first.secondary_critical) if c is not None)
 
 
 def test_running_out_of_forced_dice_lists_what_is_missing():

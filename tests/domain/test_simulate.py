@@ -35,6 +35,7 @@ CASES = [
     {"cmb": 40},
     {"cmb": 90, "armor": "HA", "secondary_critical": "Impact", "features": frozenset({"helm"})},
     {"cmb": 20, "defense": 30, "rank": Rank.EPIC, "clumsy": 6, "max_result": None},
+    {"cmb": 70, "rank": Rank.HEROIC, "secondary_critical": "Impact", "max_critical": "Gri"},  # step 9: the cap, then the rank
 ]
 
 

@@ -325,9 +325,9 @@ def test_query_names_the_column_it_read(run, exported):
                "printed layout is also read: Roll | 1HE | 1HC | 2H | ... (a column per weapon category, the weapon's "
                "Fumble column picks it), each cell an entry in printed notation (Trips. +2H – 1∑)."),
     ("weapons", "One weapon per row. Attack table, Critical and Fumble table name tables in this workbook or already "
-                "imported; Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100. Two optional columns may follow "
+                "imported; Clumsy is 4 or 1-4; Roll is oe (default), oeh, oel or d100. Optional columns may follow "
                 "Notes: Critical column and Fumble column, the column the weapon reads in printed critical and fumble "
-                "tables (Magic, 2H)."),
+                "tables (Magic, 2H), and Max critical, the highest severity its criticals reach (C)."),
 ])
 def test_templates_tell_of_the_printed_layouts(run, tmp_path, kind, line):
     # printed layouts: `template` knows the critical and fumble layouts and the weapons' columns

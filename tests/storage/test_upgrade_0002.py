@@ -24,8 +24,8 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          # printed critical and fumble tables (0005): an entry's printed effects and column, the column read
          "must_parry", "no_parry", "attacker_bonus", "death_in", "column", "criticals",
          "choice", "columns", "critical_column", "fumble_column", "roll_kind",
-         # legends and printed weapons (0006): an entry's parry penalty
-         "parry_penalty"}
+         # legends and printed weapons (0006): an entry's parry penalty, a weapon's Max critical
+         "parry_penalty", "max_critical", "legend"}
 
 
 def unpack(folder: Path) -> Path:
