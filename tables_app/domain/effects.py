@@ -91,10 +91,16 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}\s+(?:more\s+|inactive\s+)?"
                  rf"(?:rounds?|rnds?)\b)"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS}\s+before\s+dying\b)"),
+    # `Dies from internal bleeding and shock in 6 rounds`: the rounds later in the same sentence
+    ("death_in", rf"(?i:\bdies\s+(?:of|from)\b[^.;!?\n]{{0,80}}?\b(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
     ("death_in", rf"(?i:\bdies\s+{_ROUND_COUNT}{_ROUNDS}\s+later\b)"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+(?:he\s+|she\s+|it\s+)?dies\b)"),
     ("instant_death", r"(?i:\binstant\s+death\b|\b(?:dies|killed|killing\s+(?:him|her|it|foe))\s+instantly\b"
-                 r"|\b(?:dies|expires)(?:\s+in\s+a\s+heap)?\s*[,\u2014\u2013-]?\s*immediately\b)"),
+                 r"|\b(?:dies|expires)(?:\s+in\s+a\s+heap)?\s*[,\u2014\u2013-]?\s*immediately\b"
+                 # `Dies of a massive heart failure.`, `dies from broken neck`, `falls dead`: now, no rounds given
+                 r"|\bdies\s+(?:of|from)\b(?![^.;!?\n]*\b(?:in|after)\s+\w+\s+(?:rounds?|rnds?)\b)"
+                 r"|\b(?:falls|drops)\s+dead\b"
+                 r"|\b(?:he|she|it|foe|and|then)\s+dies(?=\s*(?:[.!;]|$)))"),
 )
 # The ASCII spellings of the default legend, as they have always been read.
 _DEFAULT_WORDS: tuple[tuple[str, str], ...] = (

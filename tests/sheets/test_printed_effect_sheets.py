@@ -350,7 +350,7 @@ def test_an_entry_that_says_death_without_one_read_warns_at_its_cell(run, write_
     entry saying the target dies, with no death read, warns at its own cell; one
     per cell, whatever its branches; deaths read and other prose do not warn."""
     rows = [list(row) for row in SLASH_ROWS]
-    rows[1][2] = "Foe drops and dies of heart failure. +2H"  # C8 (column B)
+    rows[1][2] = "Foe is slain where he stands. +2H"  # C8 (column B)
     rows[2][5] = "With helm: knocked out. Without helm: he is dead."  # F9 (column E), both branches
     rows[3][1] = "It looked like a killing blow. +3H"  # B10: a false alarm people can read past
     path = write_workbook("printed.xlsx", {"Ruleset": [["Kind", "ruleset"], ["Name", "Inv"]], "Cuts": CUTS,
@@ -359,7 +359,7 @@ def test_an_entry_that_says_death_without_one_read_warns_at_its_cell(run, write_
     assert linted.exit_code == 0
     hint = "but no death was read: write 'dies in 6 rounds' or 'instant death' if it kills"
     assert [line for line in linted.stderr.splitlines() if "no death" in line] == [
-        f"Warning: printed.xlsx › Slash › C8: 6-50 B says 'dies' {hint}",
+        f"Warning: printed.xlsx › Slash › C8: 6-50 B says 'slain' {hint}",
         f"Warning: printed.xlsx › Slash › F9: 51-95 E says 'dead' {hint}",
         f"Warning: printed.xlsx › Slash › B10: 96+ A says 'killing' {hint}",
     ]
@@ -374,6 +374,17 @@ def test_a_one_column_entry_that_says_death_warns_at_its_row(run, write_workbook
     assert [line for line in linted.stderr.splitlines() if "no death" in line] == [
         "Warning: one.xlsx › Skewer › A6: 101+ says 'expires' but no death was read: write 'dies in 6 rounds' "
         "or 'instant death' if it kills"]
+
+
+def test_a_one_column_entry_whose_text_reads_a_death_does_not_warn(run, write_workbook):
+    # issue 25: "the unread-death warning fires on a cell that says `dies in 6 rounds` in the
+    # one-column layout": the one-column Text is read as a printed cell is (docs/workbook-format.md)
+    path = write_workbook("one.xlsx", {"Skewer": [
+        ["Kind", "critical"], ["Name", "Skewer"], [], ["Roll", "Text", "Hits"],
+        ["1-100", "A jab.", 2], ["101+", "Throat pierced. Foe dies in 6 rounds.", 9]]})
+    linted = run("lint", str(path))
+    assert linted.exit_code == 0, linted.output
+    assert "no death" not in linted.stderr
 
 
 def test_query_refuses_a_column_where_the_severity_picks_it(run, write_workbook):
