@@ -200,3 +200,21 @@ def test_an_unreadable_effect_in_a_one_column_text_refuses_the_import(write_work
     assert error_lines(result) == ("Error: m.xlsx › Crush › B5: '3∑x' is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, "
                                    "3∫, (-20), (+10), dies in 6 rounds\n")
     assert db_dump(db_path) == before
+
+
+def test_the_documented_one_column_example(write_workbook):
+    # docs/workbook-format.md, "Effects in the one-column layout": the MERP-shaped example, as written there
+    severities = [["Kind", "severities"], ["Name", "Inv letters"], ["Ruleset", "Inv"], [], ["Code", "Name", "Modifier"],
+                  ["A", "A", -20], ["B", "B", -10], ["C", "C", 0], ["D", "D", 10], ["E", "E", 20]]
+    crush = [["Kind", "critical"], ["Name", "Crush"], ["Ruleset", "Inv"], [], ["Roll", "Text"],
+             ["<6", "Weak blow. +0 hits."], ["06-35", "Blow to side. +5 hits, stunned 2 rounds."],
+             ["36-65", "Strike to thigh. +6 hits. 2 hits per round. -10 to activity."],
+             ["66-100", "Blow to head. +8 hits. If helm: stunned 1 round. If not helm: dies in 3 rounds."],
+             ["101-119", "Ribs crushed. +12 hits. Dies in 6 rounds."], ["120+", "Neck snapped. Dies instantly."]]
+    found = parsed(write_workbook("merp.xlsx", {"Severities": severities, "Crush": crush}))
+    assert found.problems == []
+    rows = found.critical_tables[0].value.rows.values
+    names = ("condition", "hits", "stun", "bleed", "penalty", "death_in")
+    assert [[tuple(getattr(e, n) for n in names) for e in entries] for entries in rows] == [
+        [(None, 0, 0, 0, 0, None)], [(None, 5, 2, 0, 0, None)], [(None, 6, 0, 2, -10, None)],
+        [("helm", 8, 1, 0, 0, None), ("not helm", 8, 0, 0, 0, 3)], [(None, 12, 0, 0, 0, 6)], [(None, 0, 0, 0, 0, 0)]]
