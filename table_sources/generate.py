@@ -336,6 +336,9 @@ def build_bestiary():
 # own A-E scale (the modifiers are never used by its critical tables, which
 # are read in the severity's column; the scale must exist all the same).
 PRINTED = "Printed"
+# The ruleset's legend, as an RMFRP-style book keys its symbols: π must parry, ∏ no parry.
+PRINTED_LEGEND = [("H", "hits"), ("\u2211", "stun"), ("\u2211\u220f", "stun no parry"), ("\u220f", "no parry"),
+                  ("\u03c0", "must parry"), ("\u222b", "bleed")]
 PRINTED_SOURCE = "tables_app bundled tables in printed layouts (original)"
 PRINTED_SEVERITIES = [("A", "Glancing", 0), ("B", "Telling", 10), ("C", "Serious", 20),
                       ("D", "Dire", 30), ("E", "Ruinous", 40)]
@@ -446,8 +449,10 @@ def printed_effects(power, factors):
         parts.append(f"{stun}\u2211")
     if no_parry:
         parts.append(f"{no_parry}\u2211\u220f")
-    if must_parry and not (stun or no_parry):
-        parts.append(f"{must_parry}\u220f")
+    if must_parry and not (stun or no_parry):  # the legend's π, bare for 1 round; at a penalty past a third
+        parts.append("\u03c0" if power <= 0.3 else "(\u03c0-10)")
+    if 0.45 < power <= 0.5 and not no_parry:  # off balance: unable to parry, not stunned (the legend's ∏)
+        parts.append("1\u220f")
     if bleed:
         parts.append(f"{bleed}\u222b")
     if penalty:
@@ -512,7 +517,8 @@ def build_printed():
     wb = new_workbook()
     ruleset = wb.create_sheet("Ruleset")
     for r, (key, value) in enumerate([("Kind", "ruleset"), ("Name", PRINTED), ("Source", PRINTED_SOURCE),
-                                      ("Notes", "An invented ruleset in the printed layouts.")], 1):
+                                      ("Notes", "An invented ruleset in the printed layouts."), (None, None),
+                                      ("Symbol", "Means"), *PRINTED_LEGEND], 1):
         ruleset.cell(r, 1, key)
         ruleset.cell(r, 2, value)
     add_sheet(wb, "Severities", [("Kind", "severities"), ("Name", "Printed letters")],

@@ -252,7 +252,7 @@ Stab in the wrist. | Point in the knee joint. | Gut run through; foe dies in 12 
 PRINTED_FUMBLE_TEXTS = {
     "Weapon Mishaps": """
 01-20 | Loses the rhythm of the swing. | Swings at empty air. | Heavy swing pulls wide. | Shot goes high.
-21-40 | Grip slips; recovers. 1∏ | Handle turns in the hand. 1∏ | Overswings and wobbles. 2∏ | Nocks clumsily. 1∏
+21-40 | Grip slips; recovers. π | Handle turns in the hand. π | Overswings and wobbles. 2π | Nocks clumsily. (π-10)
 41-55 | Stumbles on loose ground. 1∑ | Strikes own shield rim. 1∑ | Haft catches the ground. 1∑ – (-10) | Drops the missile. (-10)
 56-70 | Blade turns flat, wrist twisted. +2H – 1∑ | Clubs own knee. +3H – 1∑ | Wrenches the back. +2H – 2∏ – (-10) | String slaps the forearm. +2H
 71-80 | Drops the weapon. 2∑ | Weapon flies from the hand. 2∑ | Loses footing and sits down hard. 2∑∏ | Missile snaps. 1∑

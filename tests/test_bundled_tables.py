@@ -175,6 +175,19 @@ def test_printed_critical_and_fumble_tables_are_read_by_column(printed):
     assert (fall.text, fall.stun, fall.penalty) == ("Weapon breaks on the swing. 3∑ – (-20)", 3, -20)
 
 
+def test_the_printed_ruleset_reads_its_entries_with_its_legend(printed):
+    # docs/workbook-format.md, "Legends": the example ruleset keys its symbols as an RMFRP-style book
+    # does, `π` must parry (bare: 1 round), `∏` no parry, `(π-10)` must parry at -10 to the parry
+    mishaps = printed.load_effect_table(TableKind.FUMBLE, "Weapon Mishaps", "Printed")
+    assert mishaps.legend.written() == "H hits; ∑ stun; ∑∏ stun no parry; ∏ no parry; π must parry; ∫ bleed"
+    grip, = mishaps.row(30, mishaps.column("1HE"))[1]
+    assert (grip.text, grip.must_parry, grip.no_parry) == ("Grip slips; recovers. π", 1, 0)
+    nock, = mishaps.row(30, mishaps.column("MIS"))[1]
+    assert (nock.must_parry, nock.parry_penalty, nock.penalty) == (1, -10, 0)
+    back, = mishaps.row(60, mishaps.column("2H"))[1]
+    assert (back.text, back.stun, back.no_parry, back.must_parry) == ("Wrenches the back. +2H – 2∏ – (-10)", 0, 2, 0)
+
+
 def test_printed_weapons_and_creatures(printed):
     weapons = {w["name"]: w for w in printed.list_named("weapons", "Printed")}
     # printed layouts: "`Max result` may be blank (no cap)"
