@@ -21,6 +21,7 @@ KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 # more ways than the entry reader takes (`domain/effects.py`); an entry that
 # says so and read no death is a death lost from resolve and odds.
 DEATH_WORDS = re.compile(r"(?i)\b(?:dies|died|dead|kill(?:s|ed|ing)?|expires?|slain)\b")
+STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
 
 
 def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]]], attack_tops: dict[tuple[str, str], int | None],
@@ -45,6 +46,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         _armor_order(table.armors, item.sheet, warn, _cell(item, None, 0))
     for item in [*parsed.critical_tables, *parsed.fumble_tables]:
         _unread_death(item, warn)
+        _unread_stun(item, warn)
     for item in parsed.critical_tables:
         _unrolled_rows(item, warn)
     for item in parsed.weapons:
@@ -102,18 +104,31 @@ def _unrolled_rows(item, warn) -> None:  # type: ignore[no-untyped-def]
 
 def _unread_death(item, warn) -> None:  # type: ignore[no-untyped-def]
     """Entries whose text says the target dies but read no death, once per cell."""
+    _unread(item, warn, DEATH_WORDS,
+            lambda entry: entry.death_in is not None or any("death" in tag or DEATH_WORDS.search(tag) for tag in entry.effects),
+            "no death was read: write 'dies in 6 rounds' or 'instant death' if it kills")
+
+
+def _unread_stun(item, warn) -> None:  # type: ignore[no-untyped-def]
+    """Entries whose text says the target is stunned but read no stun (`Foe quite stunned`), once per cell."""
+    _unread(item, warn, STUN_WORDS, lambda entry: entry.stun > 0 or any(STUN_WORDS.search(tag) for tag in entry.effects),
+            "no stun was read: write 'stunned 2 rounds' (or the legend's sign, 2∑) if it stuns")
+
+
+def _unread(item, warn, words: re.Pattern[str], read, advice: str) -> None:  # type: ignore[no-untyped-def]
+    """Entries whose text has one of ``words`` though ``read`` says the effect
+    was not read (or is a one-column entry's tag): one warning per cell."""
     table = item.value
     columns = table.column_rows or (table.rows,)  # a printed table's columns share their rows
     for row, span in enumerate(columns[0].ranges):  # in reading order: row by row, left to right
         for column, rows in enumerate(columns):
             for entry in rows.values[row]:
-                if entry.death_in is not None or any("death" in tag or DEATH_WORDS.search(tag) for tag in entry.effects):
-                    continue  # read, or a one-column entry's tag (`instant death`)
-                if word := DEATH_WORDS.search(entry.text):
+                if read(entry):
+                    continue
+                if word := words.search(entry.text):
                     where = f" {table.columns[column]}" if table.column_rows else ""
                     warn(item.sheet, _cell(item, span, column if table.column_rows else None),
-                         f"{span.label}{where} says {word.group()!r} but no death was read: write 'dies in 6 rounds' "
-                         "or 'instant death' if it kills")
+                         f"{span.label}{where} says {word.group()!r} but {advice}")
                     break
 
 

@@ -218,3 +218,14 @@ def test_the_documented_one_column_example(write_workbook):
     assert [[tuple(getattr(e, n) for n in names) for e in entries] for entries in rows] == [
         [(None, 0, 0, 0, 0, None)], [(None, 5, 2, 0, 0, None)], [(None, 6, 0, 2, -10, None)],
         [("helm", 8, 1, 0, 0, None), ("not helm", 8, 0, 0, 0, 3)], [(None, 12, 0, 0, 0, 6)], [(None, 0, 0, 0, 0, 0)]]
+
+
+def test_a_stun_worded_without_rounds_warns_at_its_cell(run, write_workbook):
+    # no silent misread: `Foe quite stunned.` says a stun the reader cannot count (docs/authoring.md)
+    path = write_workbook("m.xlsx", {"Crush": one_column(["01-50", "Foe quite stunned. +3 hits."],
+                                                          ["51+", "Stunned 2 rounds."])})
+    linted = run("lint", str(path))
+    assert linted.exit_code == 0, linted.output
+    assert [line for line in linted.stderr.splitlines() if "no stun" in line] == [
+        "Warning: m.xlsx › Crush › A5: 1-50 says 'stunned' but no stun was read: write 'stunned 2 rounds' "
+        "(or the legend's sign, 2∑) if it stuns"]
