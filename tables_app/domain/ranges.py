@@ -40,6 +40,8 @@ _OPEN = _Pattern(r"^(\d+)\s*\+$")
 _ABOVE = _Pattern(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
 _BELOW = _Pattern(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
 _SINGLE = _Pattern(r"^(\d+)$")
+_UP_TO = _Pattern(rf"^{_DASH}\s*(\d+)$")  # printed `-25`: every roll up to 25
+HUNDRED = "00"  # a d100's face 100, as books print it (`00`, `96-00`)
 _UNMODIFIED = _Pattern(r"UM\s*(.*)", re.IGNORECASE | re.DOTALL)  # match(): no `$` to backtrack from
 
 # The bottom of a range written `<71`: below every result a table can be read
@@ -75,16 +77,25 @@ class Range:
         return self.label
 
 
-def parse_range(text: str | int) -> Range:
-    """Parse range notation; raise ValueError with a readable reason."""
+def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) -> Range:
+    """Parse range notation; raise ValueError with a readable reason.
+
+    ``rolls``: the column is a d100 roll's, as a critical or fumble table
+    prints it: `00` is 100 (also in `96-00`), and `-25` is every roll up to
+    25, the same as `<26` (open below, so the lowest row only); ``hundred``:
+    `00` is 100 only (a `UM` row's face). Elsewhere `00` is 0 (leading
+    zeros), and a leading dash is refused: an attack table's Result may be
+    negative, so `-25` could be the result -25."""
     if isinstance(text, int):
         if text < 0:
-            raise ValueError(f"range {text} is negative")
+            if rolls:
+                return parse_range(f"-{-text}", rolls=True)
+            raise ValueError(f"{text}: {_LEADING_DASH}")
         return Range(_roll(text, text), text)
     s = text.strip()
 
     def roll(digits: str) -> int:
-        return _roll(digits, s)
+        return 100 if (rolls or hundred) and digits == HUNDRED else _roll(digits, s)
 
     if m := _BELOW.match(s):
         return Range(NO_BOTTOM, roll(m.group(1)) - 1)
@@ -100,7 +111,15 @@ def parse_range(text: str | int) -> Range:
     if m := _SINGLE.match(s):
         n = roll(m.group(1))
         return Range(n, n)
+    if m := _UP_TO.match(s):
+        if rolls:
+            return Range(NO_BOTTOM, roll(m.group(1)))
+        raise ValueError(f"{shown(s)}: {_LEADING_DASH}")
     raise ValueError(f"{shown(s)} is not a range (write 11-35, 36 or 176+)")
+
+
+_LEADING_DASH = ("a Result row written with a leading dash could be the result -25 or every result up to 25: "
+                 "write <26 (every result up to 25) or 01-25")
 
 
 def _roll(digits: str | int, written: str | int) -> int:
@@ -126,7 +145,7 @@ def parse_row_label(text: str | int) -> tuple[Range, bool]:
         if not rolls:
             raise ValueError(f"{shown(written)} has no range after UM (write UM 96-100 or UM 100)")
         try:
-            return parse_range(rolls), True
+            return parse_range(rolls, hundred=True), True  # a face of the d100: `UM 96-00`
         except ValueError as exc:
             raise ValueError(f"{shown(written, 40)}: {exc}") from None
     return parse_range(text), False

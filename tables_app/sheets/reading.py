@@ -109,7 +109,9 @@ class Reading:
             return None
 
     # -- ranges ---------------------------------------------------------------
-    def read_range(self, grid: Grid, value: object, cell: str) -> Range | None:
+    def read_range(self, grid: Grid, value: object, cell: str, rolls: bool = False) -> Range | None:
+        """A row's range; ``rolls``: a critical or fumble table's d100 column,
+        where `-25` and `00` read as printed (domain/ranges.py, parse_range)."""
         if (reason := check_value(value)) is not None:
             self.problem(grid.sheet, cell, reason)
             return None
@@ -118,8 +120,9 @@ class Reading:
             return None
         try:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return parse_range(as_int(value, "range", ROLL))
-            return parse_range(as_text(value))
+                # a typed -25 is a number: parse_range reads its sign as printed (or refuses it)
+                return parse_range(as_int(value, "range", (-ROLL[1], ROLL[1]) if value < 0 else ROLL), rolls=rolls)
+            return parse_range(as_text(value), rolls=rolls)
         except ValueError as exc:
             self.problem(grid.sheet, cell, str(exc))
             return None
