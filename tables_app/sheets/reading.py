@@ -15,7 +15,7 @@ from tables_app.domain.bounds import ROLL
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, same_name, shown, suggest
 from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
-from tables_app.domain.ranges import Range, check_coverage, parse_range, parse_row_label
+from tables_app.domain.ranges import CLUMSY_MARK, Range, check_coverage, parse_range, parse_row_label
 from tables_app.errors import Problem
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook
 from tables_app.sheets.raw import RawWorkbook
@@ -128,8 +128,9 @@ class Reading:
             return None
 
     def read_row_label(self, grid: Grid, value: object, cell: str) -> tuple[Range, bool] | None:
-        """An attack row's range, and whether it is a `UM` row (read by the unmodified die)."""
-        if isinstance(value, str) and value.strip()[:2].casefold() == "um":
+        """An attack row's range, and whether it is a `UM` row (read by the
+        unmodified die); `XX-33` and `UM 01-XX` are bounded by the weapon's Clumsy Range."""
+        if isinstance(value, str) and (value.strip()[:2].casefold() == "um" or CLUMSY_MARK.casefold() in value.casefold()):
             try:
                 return parse_row_label(as_text(value))
             except ValueError as exc:
