@@ -28,6 +28,8 @@ def filled(reading: Reading, sheet: str, kind: str, merges: list[tuple[int, int,
     covers; None (with a problem for each merge refused) if any is refused.
     ``merges`` are (min_row, min_col, max_row, max_col); those wholly outside
     the grid's rows and columns are not the grid's (stray cells are told apart)."""
+    if not merges:
+        return rows  # the common case: nothing to copy
     last_row = rows[-1][0] if rows else header_row
     values = {number: list(cells) for number, cells in rows}
     label, what = ROW_LABELS.get(kind, ("", ""))
