@@ -23,7 +23,7 @@ from small_tables import effect_table
 from tables_app.domain.cells import Outcome, parse_attack_cell
 from tables_app.domain.dice import ForcedDice
 from tables_app.domain.odds import table_odds
-from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, parse_range, parse_row_label
+from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, parse_row_label
 from tables_app.domain.resolve import Attack, TableSet, resolve_attack
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.simulate import simulate_table
