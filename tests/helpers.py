@@ -306,7 +306,9 @@ def serving(database: Path, env: dict[str, str] | None = None, options: tuple[st
 
 def layout_workbook(path: Path) -> Path:
     """Three fumble sheets, each with what the readers cannot see inside its
-    grid: row 6 hidden (Rows), column C hidden (Cols), B5:B6 merged (Merged)."""
+    grid: row 6 hidden (Rows), column C hidden (Cols), A5:A6 merged over its
+    Roll column (Merged: a merge the importer refuses; docs/workbook-format.md,
+    "Sheet layout")."""
     import openpyxl
 
     build_workbook(path, {
@@ -317,6 +319,6 @@ def layout_workbook(path: Path) -> Path:
     book = openpyxl.load_workbook(path)
     book["Rows"].row_dimensions[6].hidden = True
     book["Cols"].column_dimensions["C"].hidden = True
-    book["Merged"].merge_cells("B5:B6")
+    book["Merged"].merge_cells("A5:A6")
     book.save(path)
     return path

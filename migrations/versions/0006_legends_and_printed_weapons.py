@@ -12,6 +12,8 @@
 - An entry's death said only by an Effects tag (`death in 6`, `instant
   death`), which 0005 left without its ``death_in``, gets it: the tag and
   the field now agree, as an import reads them.
+- ``attack_row.clumsy``: a printed row bounded by the attacking weapon's
+  Clumsy Range (`XX-33`, `UM 01-XX`); false for every existing row.
 
 Every column is added in place. Downgrading is refused while a row uses
 any of these (0005 cannot hold it).
@@ -50,6 +52,7 @@ def upgrade() -> None:
         op.add_column(table, sa.Column("parry_penalty", sa.Integer(), nullable=False, server_default=sa.text("0")))
     op.add_column("fumble_table", sa.Column("roll_kind", sa.String(), nullable=False, server_default=sa.text("'d100'")))
     op.add_column("weapon", sa.Column("max_critical", sa.String(), nullable=True))
+    op.add_column("attack_row", sa.Column("clumsy", sa.Boolean(), nullable=False, server_default=sa.text("0")))
     for entries, tags in (("critical_entry", "critical_effect"), ("fumble_entry", "fumble_effect")):
         op.execute(f"UPDATE {entries} SET death_in = ({TAG_DEATH.format(tags=tags, entries=entries)}) "
                    f"WHERE death_in IS NULL AND ({TAG_DEATH.format(tags=tags, entries=entries)}) IS NOT NULL")
@@ -62,6 +65,7 @@ def _refuse_what_0005_cannot_hold() -> None:
                  for table in ENTRIES})
     uses["fumble tables rolled open-ended"] = "SELECT count(*) FROM fumble_table WHERE roll_kind != 'd100'"
     uses["weapons with a Max critical"] = "SELECT count(*) FROM weapon WHERE max_critical IS NOT NULL"
+    uses["attack rows bounded by a weapon's Clumsy Range"] = "SELECT count(*) FROM attack_row WHERE clumsy"
     found = ", ".join(f"{count} {what}" for what, sql in uses.items() if (count := run(sql).scalar()))
     if found:
         raise DatabaseError(f"cannot downgrade below 0006: the tables use legends or printed weapons ({found}); "
@@ -76,3 +80,4 @@ def downgrade() -> None:
         op.drop_column(table, "parry_penalty")
     op.drop_column("fumble_table", "roll_kind")
     op.drop_column("weapon", "max_critical")
+    op.drop_column("attack_row", "clumsy")

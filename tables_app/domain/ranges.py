@@ -40,7 +40,13 @@ _OPEN = _Pattern(r"^(\d+)\s*\+$")
 _ABOVE = _Pattern(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
 _BELOW = _Pattern(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
 _SINGLE = _Pattern(r"^(\d+)$")
+_UP_TO = _Pattern(rf"^{_DASH}\s*(\d+)$")  # printed `-25`: every roll up to 25
+HUNDRED = "00"  # a d100's face 100, as books print it (`00`, `96-00`)
 _UNMODIFIED = _Pattern(r"UM\s*(.*)", re.IGNORECASE | re.DOTALL)  # match(): no `$` to backtrack from
+# Arms Law's rows bounded by the attacking weapon's Clumsy Range, XX its top: `UM 01-XX`, `XX-33`.
+_CLUMSY_TOP = _Pattern(rf"^0*1\s*(?:{_DASH}|:)\s*XX$", re.IGNORECASE)
+_CLUMSY_BOTTOM = _Pattern(rf"^XX\s*(?:{_DASH}|:)\s*(\d+)$", re.IGNORECASE)
+CLUMSY_MARK = "XX"
 
 # The bottom of a range written `<71`: below every result a table can be read
 # with (an attack's modified result stays far above it), so the row reaches
@@ -52,17 +58,36 @@ UNMODIFIED_PREFIX = "UM"
 @dataclass(frozen=True, order=True)
 class Range:
     """An inclusive range of rolls; ``high`` is None for an open top (``176+``),
-    ``low`` is NO_BOTTOM for an open bottom (``<71``)."""
+    ``low`` is NO_BOTTOM for an open bottom (``<71``).
+
+    ``clumsy``: a printed attack row bounded by the attacking weapon's
+    Clumsy Range (XX, its top): `XX-33` (low 1, its bottom with Clumsy 0) runs
+    from XX + 1 to 33; `UM 01-XX` (high None) is the Clumsy Range itself. Such
+    a range is read only through ``for_clumsy``, with the weapon's range."""
 
     low: int
     high: int | None
+    clumsy: bool = False
 
     def contains(self, value: int) -> bool:
         return value >= self.low and (self.high is None or value <= self.high)
 
+    def for_clumsy(self, clumsy: int) -> Range | None:
+        """The rolls this row reads for a weapon whose Clumsy Range is
+        1-``clumsy`` (docs/workbook-format.md, "attack"): `XX-33` from clumsy + 1
+        (None once that is above 33); `UM 01-XX` None, as its faces fumble
+        before any row is read (docs/table-system.md, step 2)."""
+        if not self.clumsy:
+            return self
+        if self.high is None or clumsy + 1 > self.high:
+            return None
+        return Range(clumsy + 1, self.high)
+
     @property
     def label(self) -> str:
         """The canonical spelling, which parse_range reads back to this range."""
+        if self.clumsy:
+            return f"{self.low}-{CLUMSY_MARK}" if self.high is None else f"{CLUMSY_MARK}-{self.high}"
         if self.low == NO_BOTTOM and self.high is not None:
             return f"<{self.high + 1}"
         if self.high is None:
@@ -75,16 +100,25 @@ class Range:
         return self.label
 
 
-def parse_range(text: str | int) -> Range:
-    """Parse range notation; raise ValueError with a readable reason."""
+def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) -> Range:
+    """Parse range notation; raise ValueError with a readable reason.
+
+    ``rolls``: the column is a d100 roll's, as a critical or fumble table
+    prints it: `00` is 100 (also in `96-00`), and `-25` is every roll up to
+    25, the same as `<26` (open below, so the lowest row only); ``hundred``:
+    `00` is 100 only (a `UM` row's face). Elsewhere `00` is 0 (leading
+    zeros), and a leading dash is refused: an attack table's Result may be
+    negative, so `-25` could be the result -25."""
     if isinstance(text, int):
         if text < 0:
-            raise ValueError(f"range {text} is negative")
+            if rolls:
+                return parse_range(f"-{-text}", rolls=True)
+            raise ValueError(f"{text}: {_LEADING_DASH}")
         return Range(_roll(text, text), text)
     s = text.strip()
 
     def roll(digits: str) -> int:
-        return _roll(digits, s)
+        return 100 if (rolls or hundred) and digits == HUNDRED else _roll(digits, s)
 
     if m := _BELOW.match(s):
         return Range(NO_BOTTOM, roll(m.group(1)) - 1)
@@ -100,7 +134,15 @@ def parse_range(text: str | int) -> Range:
     if m := _SINGLE.match(s):
         n = roll(m.group(1))
         return Range(n, n)
+    if m := _UP_TO.match(s):
+        if rolls:
+            return Range(NO_BOTTOM, roll(m.group(1)))
+        raise ValueError(f"{shown(s)}: {_LEADING_DASH}")
     raise ValueError(f"{shown(s)} is not a range (write 11-35, 36 or 176+)")
+
+
+_LEADING_DASH = ("a Result row written with a leading dash could be the result -25 or every result up to 25: "
+                 "write <26 (every result up to 25) or 01-25")
 
 
 def _roll(digits: str | int, written: str | int) -> int:
@@ -120,16 +162,31 @@ def _roll(digits: str | int, written: str | int) -> int:
 def parse_row_label(text: str | int) -> tuple[Range, bool]:
     """A row's range and whether it is matched on the unmodified roll:
     ``UM 96-100``, ``UM 100``, ``um96-100`` (any case, space optional) are;
-    every plain range is not."""
+    every plain range is not. Arms Law's rows bounded by the weapon's Clumsy
+    Range read too: ``UM 01-XX`` and ``XX-33`` (Range.clumsy)."""
     if isinstance(text, str) and (m := _UNMODIFIED.match(text.strip())):
         written, rolls = text.strip(), m.group(1).strip()
         if not rolls:
             raise ValueError(f"{shown(written)} has no range after UM (write UM 96-100 or UM 100)")
+        if _CLUMSY_TOP.match(rolls):
+            return Range(1, None, clumsy=True), True
+        _refuse_clumsy_mark(written)
         try:
-            return parse_range(rolls), True
+            return parse_range(rolls, hundred=True), True  # a face of the d100: `UM 96-00`
         except ValueError as exc:
             raise ValueError(f"{shown(written, 40)}: {exc}") from None
+    if isinstance(text, str):
+        written = text.strip()
+        if (m := _CLUMSY_BOTTOM.match(written)) and (top := _roll(m.group(1), written)) >= 1:
+            return Range(1, top, clumsy=True), False
+        _refuse_clumsy_mark(written)
     return parse_range(text), False
+
+
+def _refuse_clumsy_mark(written: str) -> None:
+    if CLUMSY_MARK.casefold() in written.casefold():
+        raise ValueError(f"{shown(written, 40)}: XX (the top of the weapon's Clumsy Range) is read in two rows only: "
+                         "UM 01-XX (the Clumsy Range, F in every column) and XX-33 (the lowest row)")
 
 
 def row_label(span: Range, unmodified: bool) -> str:

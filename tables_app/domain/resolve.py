@@ -109,7 +109,7 @@ def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRu
         if automatic is not None and result <= automatic:
             steps.append(f"Result {result} is {automatic} or less: an automatic miss.")
         else:
-            steps.append(f"Result {result} is below the lowest row ({tables.attack.rows.ranges[0].label}): a miss.")
+            steps.append(f"Result {result} is below the lowest row ({rules.table.rows.ranges[0].label}): a miss.")
         return AttackResult(Outcome.MISS, 0, steps=tuple(steps), **base)
     return _finish(reading, attack, tables, dice, steps, base)
 

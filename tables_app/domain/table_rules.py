@@ -195,7 +195,8 @@ class AttackRules:
 
     def __init__(self, attack: Attack, tables: TableSet):
         self.attack, self.tables = attack, tables
-        table = tables.attack
+        # the attack table as this weapon reads it: a printed `XX-33` row begins above its Clumsy Range
+        self.table = table = tables.attack.for_clumsy(attack.weapon.clumsy)
         column = table.column(attack.armor)
         if column is None:
             raise ValueError(f"attack table {table.name!r} has no armor column {attack.armor!r} (columns: {', '.join(table.armors)})")
@@ -277,11 +278,11 @@ class AttackRules:
     def _pieces(self) -> list[tuple[int | None, Reading]]:
         """(lowest result, reading), ascending; each piece runs up to the
         next one's lowest, the first from below, the last without end."""
-        rows = self.tables.attack.rows.ranges
+        rows = self.table.rows.ranges
         ineffective = self.attack.effective_cmb < 0  # step 6: the cell is shown but does not count
         # step 7: below the lowest row, and at or below the table's automatic miss, the attack misses
         pieces = [(None, Reading(Outcome.INEFFECTIVE) if ineffective else Reading(Outcome.MISS))]
-        automatic = self.tables.attack.automatic_miss
+        automatic = self.table.automatic_miss
         for row, span in enumerate(rows):
             low = span.low if automatic is None else max(span.low, automatic + 1)  # step 7 wins over the row
             if row + 1 < len(rows) and rows[row + 1].low <= low:
@@ -291,7 +292,7 @@ class AttackRules:
         return pieces
 
     def _unmodified_readings(self) -> dict[int, Reading]:
-        rows = self.tables.attack.unmodified
+        rows = self.table.unmodified
         if rows is None:
             return {}
         found = {}
@@ -302,7 +303,7 @@ class AttackRules:
         return found
 
     def _cell(self, row: int, unmodified: bool = False) -> CellRead:
-        table = self.tables.attack
+        table = self.table
         rows = table.unmodified if unmodified else table.rows
         assert rows is not None
         label = f"UM {rows.ranges[row].label}" if unmodified else rows.ranges[row].label
@@ -313,7 +314,7 @@ class AttackRules:
         cell = read.cell
         if cell.outcome is not Outcome.CRITICAL:  # step 8; an `F` cell fumbles (step 2's fumble table)
             return Reading(cell.outcome, cell.hits, read, row)
-        scale = self.tables.attack.scale
+        scale = self.table.scale
         reduction = self.attack.reduction
         weapon = self.attack.weapon
         plans, lowered = [], []

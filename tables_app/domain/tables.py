@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Iterable, TypeVar
@@ -195,6 +195,18 @@ class AttackTable:
 
     def column(self, armor: str) -> int | None:
         return armor_index(self.armors, armor)
+
+    def for_clumsy(self, clumsy: int) -> AttackTable:
+        """The table as a weapon with the Clumsy Range 1-``clumsy`` reads it
+        (docs/workbook-format.md, "attack"): a printed `XX-33` row from
+        clumsy + 1 to 33, or none; the `UM 01-XX` row, the Clumsy Range
+        itself, left out (Range.for_clumsy). A table without such rows is itself."""
+        groups = (self.rows, self.unmodified or RangeTable([]))
+        if not any(span.clumsy for rows in groups for span in rows.ranges):
+            return self
+        rows, unmodified = (RangeTable((kept, cells) for span, cells in zip(group.ranges, group.values)
+                                       if (kept := span.for_clumsy(clumsy)) is not None) for group in groups)
+        return replace(self, rows=rows, unmodified=unmodified if len(unmodified) else None)
 
     def read(self, result: int, armor_index: int) -> tuple[Range, AttackCell] | None:
         found = result_row(self.rows, result)

@@ -265,6 +265,9 @@ def journal(table: AttackTable, ruleset: str) -> dict:
              f"Rows by modified result; columns by armor type ({', '.join(table.armors)}).", miss]
     if table.unmodified is not None:
         notes.append("UM rows are read by the unmodified roll, before any modifier.")
+    if any(span.clumsy for rows in (table.rows, table.unmodified or RangeTable([])) for span in rows.ranges):
+        notes.append("XX is the top of the attacking weapon's Clumsy Range: UM 1-XX is that range, where the attack "
+                     "fumbles, and the row XX-33 begins just above it.")
     page = {
         "_id": document_id(fold(ruleset), "attack", fold(table.name), "page"), "name": name, "type": PAGE_TYPE_TEXT,
         "title": {"show": True, "level": 1},

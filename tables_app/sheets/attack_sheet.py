@@ -4,7 +4,8 @@ every cell an attack cell (docs/workbook-format.md, "attack")."""
 from __future__ import annotations
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, AUTOMATIC_MISS_BOUND, D100, HITS
-from tables_app.domain.cells import AttackCell, Critical, ExtraLetters, check_extra_letter, parse_attack_cell, parse_letter_definition
+from tables_app.domain.cells import (AttackCell, Critical, ExtraLetters, Outcome, check_extra_letter, parse_attack_cell,
+                                     parse_letter_definition)
 from tables_app.domain.names import fold, shown
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import SeverityScale
@@ -26,6 +27,7 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
     range_cells: list[str] = []
     unmodified_cells: list[str] = []
     row_numbers: list[int] = []  # the sheet row of each of ``rows``
+    unmodified_numbers: list[int] = []  # and of each of ``unmodified``
     letters, letters_read = _extra_letters(reading, grid, scale, ruleset)
     broken = broken or not letters_read
     known, generation = reading.attack_cells, _generation(reading, scale, ruleset, letters)
@@ -44,8 +46,7 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
         if label is not None:  # a row with a bad cell still covers its range
             row_range, by_die = label
             (unmodified if by_die else rows).append((row_range, tuple(cells)))
-            if not by_die:
-                row_numbers.append(number)
+            (unmodified_numbers if by_die else row_numbers).append(number)
             (unmodified_cells if by_die else range_cells).append(range_cell)
         if label is None or len(cells) != len(armors):
             broken = True
@@ -59,6 +60,8 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
     # Rows may start anywhere (printed tables start at 01, or above 11): results below the lowest row miss.
     covered = reading.check_ranges(grid.sheet, [r for r, _ in rows], range_cells, must_cover_from=min(r.low for r, _ in rows))
     covered = _check_unmodified(reading, grid.sheet, unmodified, unmodified_cells) and covered
+    covered = _check_clumsy_rows(reading, grid.sheet, rows, range_cells, unmodified, unmodified_cells, unmodified_numbers,
+                                 [column for _, column in armors]) and covered
     if rows and covered and automatic_miss is not None and all(r.high is not None and r.high <= automatic_miss for r, _ in rows):
         reading.problem(grid.sheet, range_cells[0], f"every row is at or below the automatic miss ({automatic_miss}): "
                                                    "no result reads the table")
@@ -92,8 +95,11 @@ def _automatic_miss(reading: Reading, grid: Grid, ruleset: str) -> tuple[int | N
 
 
 def _check_unmodified(reading: Reading, sheet: str, rows: list[tuple[Range, tuple[AttackCell, ...]]], cells: list[str]) -> bool:
-    """`UM` rows are faces of the first d100: within 1-100, none overlapping."""
+    """`UM` rows are faces of the first d100: within 1-100, none overlapping.
+    (`UM 01-XX` is the weapon's Clumsy Range, whose faces fumble before any
+    `UM` row is read: _check_clumsy_rows.)"""
     ok = True
+    rows, cells = [r for r in rows if not r[0].clumsy], [c for r, c in zip(rows, cells) if not r[0].clumsy]
     for (span, _), cell in zip(rows, cells):
         if span.low < 1 or span.high is None or span.high > D100:
             reading.problem(sheet, cell, f"UM {span.label}: a UM row reads the unmodified d100, so it lies within 1-{D100}")
@@ -102,6 +108,44 @@ def _check_unmodified(reading: Reading, sheet: str, rows: list[tuple[Range, tupl
     for ((a, _), _), ((b, _), cell) in zip(ordered, ordered[1:]):
         if a.high is not None and b.low <= a.high:
             reading.problem(sheet, cell, f"UM rows {a.label} and {b.label} overlap")
+            ok = False
+    return ok
+
+
+def _check_clumsy_rows(reading: Reading, sheet: str, rows: list[tuple[Range, tuple[AttackCell, ...]]], cells: list[str],
+                       unmodified: list[tuple[Range, tuple[AttackCell, ...]]], unmodified_cells: list[str],
+                       unmodified_numbers: list[int], columns: list[int]) -> bool:
+    """Arms Law's rows bounded by the weapon's Clumsy Range (docs/workbook-format.md,
+    "attack"): `UM 01-XX` once, `F` in every column (the Clumsy Range fumbles,
+    whatever a cell would say); `XX-33` the lowest row, with rows above it."""
+    ok = True
+    seen: str | None = None
+    for (span, row_cells), cell, number in zip(unmodified, unmodified_cells, unmodified_numbers):
+        if not span.clumsy:
+            continue
+        if seen is not None:
+            reading.problem(sheet, cell, f"UM {span.label} appears twice (rows {seen} and {cell})")
+            ok = False
+        seen = seen or cell
+        if len(row_cells) != len(columns):
+            continue  # a cell that did not read has said so
+        for column, read in zip(columns, row_cells):
+            if read.outcome is not Outcome.FUMBLE:
+                reading.problem(sheet, coordinate(number, column), "UM 01-XX is the weapon's Clumsy Range, which fumbles "
+                                f"before any row is read: write F in every column (not {read.text!r})")
+                ok = False
+    for (span, _), cell in zip(rows, cells):
+        if not span.clumsy:
+            continue
+        # a row overlapping it is the coverage check's; one wholly below it would be read where the weapon's XX lies
+        for (other, _), at in zip(rows, cells):
+            if not other.clumsy and other.high is not None and other.high < span.low:
+                reading.problem(sheet, at, f"{span.label} is the lowest row (it begins above the weapon's Clumsy Range), "
+                                           f"but {other.label} is below it (rows {cell} and {at})")
+                ok = False
+        if all(other.clumsy for other, _ in rows):
+            reading.problem(sheet, cell, f"{span.label} is the only row read by the result; add the rows above it (a weapon "
+                                         f"whose Clumsy Range reaches {span.high} would read none)")
             ok = False
     return ok
 

@@ -164,7 +164,7 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
     for row in grid.rows:
         number, values = row
         range_value, range_cell = reading.cell(grid, row, ROLL_COLUMN)
-        span = reading.read_range(grid, range_value, range_cell)
+        span = reading.read_range(grid, range_value, range_cell, rolls=True)
         read = [_printed_cell(reading, grid.sheet, values[column - 1] if column <= len(values) else None, (number, column),
                               legend) for _, column in printed]
         found = [branches for branches in read if branches is not None]
@@ -235,7 +235,7 @@ def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[En
     entries = []
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, "roll")
-        parsed_range = reading.read_range(grid, range_value, range_cell)
+        parsed_range = reading.read_range(grid, range_value, range_cell, rolls=True)
         text = reading.value(grid, row, "text", as_text, required=True)
         given, sound = _given_numbers(reading, grid, row)
         tags = reading.value(grid, row, "effects", as_tags, default=())

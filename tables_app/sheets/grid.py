@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tables_app.domain.kinds import KINDS, TABLE_KINDS
 from tables_app.domain.names import fold
+from tables_app.sheets import merged
 from tables_app.sheets.raw import RawSheet
 from tables_app.sheets.reading import Reading
 from tables_app.sheets.shape import Grid, Row
@@ -88,12 +89,16 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     while i < len(rows) and rows[i][0] == header_row + 1 + len(grid_rows):
         grid_rows.append(rows[i])
         i += 1
+    last_row = grid_rows[-1][0] if grid_rows else header_row
+    width = max([len(header_values)] + [len(v) for _, v in grid_rows])
+    # a merge refused first: one over the range column blanks the rows it covers, which would read as the grid's end
+    grid_rows = merged.filled(reading, name, kind, sheet.layout.merged, header_row, header_values, grid_rows, width)
+    if grid_rows is None:
+        return None
     if i < len(rows):
         number, values = rows[i]
         column = next(c for c, v in enumerate(values, start=1) if not is_blank(v))
         reading.problem(name, coordinate(number, column), "stray cells after the grid (the grid ends at the first blank row)")
-    last_row = grid_rows[-1][0] if grid_rows else header_row
-    width = max([len(header_values)] + [len(v) for _, v in grid_rows])
     if not _check_layout(reading, sheet, last_row, width):
         return None
     columns = _read_columns(reading, name, kind, header_row, header_values, grid_rows)
@@ -104,8 +109,8 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
 
 
 def _check_layout(reading: Reading, sheet: RawSheet, last_row: int, width: int) -> bool:
-    """Nothing is imported silently: hidden rows or columns and merged
-    cells inside the table are errors (the guard found them)."""
+    """Nothing is imported silently: hidden rows or columns inside the table
+    are errors (the guard found them); merged cells are read in merged.py."""
     layout, ok = sheet.layout, True
     for row in sorted(r for r in layout.hidden_rows if r <= last_row):
         reading.problem(sheet.name, coordinate(row, 1), f"row {row} is hidden; unhide it (hidden rows are not imported silently)")
@@ -113,11 +118,6 @@ def _check_layout(reading: Reading, sheet: RawSheet, last_row: int, width: int) 
     for column in sorted(c for c in layout.hidden_columns if c <= width):
         reading.problem(sheet.name, coordinate(1, column), f"column {coordinate(1, column)[:-1]} is hidden; unhide it")
         ok = False
-    for min_row, min_col, max_row, max_col in layout.merged:
-        if min_row <= last_row and min_col <= width:
-            span = f"{coordinate(min_row, min_col)}:{coordinate(max_row, max_col)}"
-            reading.problem(sheet.name, coordinate(min_row, min_col), f"merged cells {span}; unmerge them and fill every cell")
-            ok = False
     return ok
 
 

@@ -15,7 +15,7 @@ from tables_app.domain.bounds import ROLL
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, same_name, shown, suggest
 from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
-from tables_app.domain.ranges import Range, check_coverage, parse_range, parse_row_label
+from tables_app.domain.ranges import CLUMSY_MARK, Range, check_coverage, parse_range, parse_row_label
 from tables_app.errors import Problem
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend, parse_legend
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook, same_file
@@ -111,7 +111,9 @@ class Reading:
             return None
 
     # -- ranges ---------------------------------------------------------------
-    def read_range(self, grid: Grid, value: object, cell: str) -> Range | None:
+    def read_range(self, grid: Grid, value: object, cell: str, rolls: bool = False) -> Range | None:
+        """A row's range; ``rolls``: a critical or fumble table's d100 column,
+        where `-25` and `00` read as printed (domain/ranges.py, parse_range)."""
         if (reason := check_value(value)) is not None:
             self.problem(grid.sheet, cell, reason)
             return None
@@ -120,15 +122,17 @@ class Reading:
             return None
         try:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return parse_range(as_int(value, "range", ROLL))
-            return parse_range(as_text(value))
+                # a typed -25 is a number: parse_range reads its sign as printed (or refuses it)
+                return parse_range(as_int(value, "range", (-ROLL[1], ROLL[1]) if value < 0 else ROLL), rolls=rolls)
+            return parse_range(as_text(value), rolls=rolls)
         except ValueError as exc:
             self.problem(grid.sheet, cell, str(exc))
             return None
 
     def read_row_label(self, grid: Grid, value: object, cell: str) -> tuple[Range, bool] | None:
-        """An attack row's range, and whether it is a `UM` row (read by the unmodified die)."""
-        if isinstance(value, str) and value.strip()[:2].casefold() == "um":
+        """An attack row's range, and whether it is a `UM` row (read by the
+        unmodified die); `XX-33` and `UM 01-XX` are bounded by the weapon's Clumsy Range."""
+        if isinstance(value, str) and (value.strip()[:2].casefold() == "um" or CLUMSY_MARK.casefold() in value.casefold()):
             try:
                 return parse_row_label(as_text(value))
             except ValueError as exc:

@@ -206,6 +206,9 @@ class AttackRow(SQLModel, table=True):
     label: str
     # a printed `UM 96-100` row: matched on the unmodified first die, not the result
     unmodified: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    # a printed row bounded by the weapon's Clumsy Range (domain/ranges.py, Range.clumsy):
+    # `XX-33` (low 1, high 33) from the Clumsy top + 1, `UM 01-XX` (low 1, high NULL) the range itself
+    clumsy: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
 
 
 class AttackCell(SQLModel, table=True):

@@ -190,13 +190,15 @@ class Reader:
     def _attack_table(self, c: sqlite3.Connection, table: sqlite3.Row) -> AttackTable:
         armors = c.execute("SELECT id, code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
         column_index = {column_id: i for i, (column_id, _) in enumerate(armors)}
-        rows = c.execute("SELECT id, low, high, unmodified FROM attack_row WHERE attack_table_id = ? ORDER BY position",
+        rows = c.execute("SELECT id, low, high, unmodified, clumsy FROM attack_row WHERE attack_table_id = ? ORDER BY position",
                          (table["id"],)).fetchall()
-        cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, _, _, _ in rows}
+        cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, *_ in rows}
         for row_id, column_id, cell in self._attack_cells(c, "r.attack_table_id = ?", (table["id"],)):
             cells[row_id][column_index[column_id]] = cell
-        by_result = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if not unmodified]
-        by_die = [(Range(low, high), tuple(cells[row_id])) for row_id, low, high, unmodified in rows if unmodified]
+        by_result = [(Range(low, high, bool(clumsy)), tuple(cells[row_id])) for row_id, low, high, unmodified, clumsy in rows
+                     if not unmodified]
+        by_die = [(Range(low, high, bool(clumsy)), tuple(cells[row_id])) for row_id, low, high, unmodified, clumsy in rows
+                  if unmodified]
         return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(by_result), self._scale(c, table["scale_id"]),
                            automatic_miss=table["automatic_miss"], unmodified=RangeTable(by_die) if by_die else None)
 
@@ -211,10 +213,10 @@ class Reader:
         column = armor_index(codes, armor)
         if column is None:
             return AttackCellRead(table["name"], codes, None, None, None)
-        rows = c.execute("SELECT id, low, high, unmodified FROM attack_row WHERE attack_table_id = ? ORDER BY position",
-                         (table["id"],)).fetchall()
-        found = result_row(RangeTable([(Range(low, high), row_id) for row_id, low, high, unmodified in rows if not unmodified]),
-                           result)
+        # no weapon here: a printed `XX-33` row is read as printed, from 1 (docs/workbook-format.md, "attack")
+        rows = c.execute("SELECT id, low, high, clumsy FROM attack_row WHERE attack_table_id = ? AND NOT unmodified "
+                         "ORDER BY position", (table["id"],)).fetchall()
+        found = result_row(RangeTable([(Range(low, high, bool(clumsy)), row_id) for row_id, low, high, clumsy in rows]), result)
         if found is None:
             return AttackCellRead(table["name"], codes, column, None, None)
         span, row_id = found
@@ -453,7 +455,7 @@ class Reader:
         return self._run(lambda c: {name_key(ruleset, name): high for ruleset, name, high in c.execute(
             """SELECT s.name, a.name, r.high FROM attack_table a JOIN attack_row r ON r.attack_table_id = a.id
                JOIN ruleset s ON s.id = a.ruleset_id
-               WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id)""")})
+               WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id AND NOT unmodified)""")})
 
 
 def _fold_or_null(value: str | None) -> str | None:

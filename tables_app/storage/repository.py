@@ -235,8 +235,8 @@ class Writer:
         groups = [(table.rows, False)] + ([(table.unmodified, True)] if table.unmodified else [])
         rows = [(span, cells, unmodified) for rows, unmodified in groups for span, cells in zip(rows.ranges, rows.values)]
         row_ids = self._new_ids("attack_row", len(rows))
-        self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label", "unmodified"),
-                     [(i, table_id, position, r.low, r.high, r.label, unmodified)
+        self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label", "unmodified", "clumsy"),
+                     [(i, table_id, position, r.low, r.high, r.label, unmodified, r.clumsy)
                       for position, (i, (r, _, unmodified)) in enumerate(zip(row_ids, rows))])
         # Equal cells are often one parsed object (cell parsing is cached), so
         # each distinct cell is turned into its columns once.

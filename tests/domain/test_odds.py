@@ -189,13 +189,14 @@ def test_a_sweep_gives_the_hand_worked_odds_of_each_cell():
 @given(
     cmbs=st.lists(st.integers(-60, 250), min_size=1, max_size=6), defense=st.integers(-50, 150),
     rank=st.sampled_from(list(Rank)), clumsy=st.integers(0, 10), kind=st.sampled_from(list(RollKind)),
-    cap=st.one_of(st.none(), st.integers(5, 200)), secondary=st.sampled_from([None, "Impact"]), printed=st.booleans(),
-    max_critical=st.sampled_from([None, "Lig", "Gri"]),
+    cap=st.one_of(st.none(), st.integers(5, 200)), secondary=st.sampled_from([None, "Impact"]),
+    printed=st.sampled_from([None, "TABLES", "BY_CLUMSY"]), max_critical=st.sampled_from([None, "Lig", "Gri"]),
 )
 def test_a_sweep_gives_exactly_the_odds_of_each_attack(cmbs, defense, rank, clumsy, kind, cap, secondary, printed, max_critical):
     """sweep_odds reads each armor column once and each reading once for all
     the values: the same outcomes and expected damage as table_odds of each
-    attack alone, on either side of CMB 0 (step 6), with `UM` rows and `F` cells too."""
+    attack alone, on either side of CMB 0 (step 6), with `UM` rows and `F` cells too,
+    and rows bounded by the weapon's Clumsy Range (`XX-30`, `UM 01-XX`)."""
     from dataclasses import replace
 
     import test_printed_attack_rules as printed_rules
@@ -203,7 +204,7 @@ def test_a_sweep_gives_exactly_the_odds_of_each_attack(cmbs, defense, rank, clum
     from tables_app.domain.odds import sweep_odds
 
     if printed:
-        tables = printed_rules.TABLES
+        tables = getattr(printed_rules, printed)
         base = printed_rules.attack(defense=defense, rank=rank, clumsy=clumsy, roll=kind, max_result=cap)
     else:
         tables = TABLES

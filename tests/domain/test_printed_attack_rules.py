@@ -23,7 +23,7 @@ from small_tables import effect_table
 from tables_app.domain.cells import Outcome, parse_attack_cell
 from tables_app.domain.dice import ForcedDice
 from tables_app.domain.odds import table_odds
-from tables_app.domain.ranges import NO_BOTTOM, RangeTable, parse_range, parse_row_label
+from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, parse_row_label
 from tables_app.domain.resolve import Attack, TableSet, resolve_attack
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.simulate import simulate_table
@@ -65,7 +65,7 @@ def _cells(texts) -> tuple:  # type: ignore[no-untyped-def]
 
 
 def printed_table(rows=ROWS, unmodified=UNMODIFIED_ROWS, automatic_miss: int | None = None) -> AttackTable:  # type: ignore[no-untyped-def]
-    read = RangeTable((parse_range(label), _cells(cells)) for label, *cells in rows)
+    read = RangeTable((parse_row_label(label)[0], _cells(cells)) for label, *cells in rows)
     by_die = [(parse_row_label(label), _cells(cells)) for label, *cells in unmodified]
     assert all(flag for (_, flag), _ in by_die)
     return AttackTable("Printed", ARMORS, read, LETTERS, automatic_miss=automatic_miss,
@@ -312,11 +312,16 @@ def brute_odds(chosen: Attack, tables: TableSet) -> dict:  # type: ignore[type-a
     weapon, table = chosen.weapon, tables.attack
     column = table.armors.index(chosen.armor)
     scale = table.scale.levels
-    rows = [(span, cells[column]) for span, cells in zip(table.rows.ranges, table.rows.values)]
+    # docs/workbook-format.md, "attack": a printed `XX-30` row runs from the top of the Clumsy Range + 1 to 30
+    # (no row when that is empty); `UM 01-XX` is the Clumsy Range itself, whose faces fumble first
+    rows = [(Range(weapon.clumsy + 1, span.high) if span.clumsy else span, cells[column])
+            for span, cells in zip(table.rows.ranges, table.rows.values)
+            if not (span.clumsy and span.high is not None and weapon.clumsy + 1 > span.high)]
     um = {}
     if table.unmodified is not None:
         for span, cells in zip(table.unmodified.ranges, table.unmodified.values):
-            um.update({face: cells[column] for face in range(span.low, span.high + 1)})
+            if not span.clumsy:
+                um.update({face: cells[column] for face in range(span.low, span.high + 1)})
     effective = chosen.cmb + sum(v for _, v in chosen.modifiers)
     reduction = 0 if chosen.ignore_crit_reduction else chosen.rank.critical_reduction + chosen.crit_reduction
     outcomes = dict.fromkeys(("fumble", "miss", "ineffective", "no_damage", "hit", "critical"), F(0))
@@ -401,6 +406,11 @@ AM10 = TableSet(printed_table(automatic_miss=10), TABLES.criticals, FUMBLES)
 AM20 = TableSet(printed_table(automatic_miss=20), TABLES.criticals, FUMBLES)
 OPEN_BOTTOM = TableSet(printed_table(rows=[("<31", "—", "—", "F"), *ROWS[2:]]), TABLES.criticals, FUMBLES)
 NO_UM = TableSet(printed_table(unmodified=[]), TABLES.criticals, FUMBLES)
+# Arms Law's rows bounded by the weapon's Clumsy Range (docs/workbook-format.md, "attack"): `UM 01-XX`, `XX-30`.
+CLUMSY_ROWS = [("XX-30", "—", "F", "0"), *ROWS[2:]]
+CLUMSY_UM = [("UM 01-XX", "F", "F", "F"), *UNMODIFIED_ROWS]
+BY_CLUMSY = TableSet(printed_table(rows=CLUMSY_ROWS, unmodified=CLUMSY_UM), TABLES.criticals, FUMBLES)
+BY_CLUMSY_AM10 = TableSet(printed_table(rows=CLUMSY_ROWS, unmodified=CLUMSY_UM, automatic_miss=10), TABLES.criticals, FUMBLES)
 BRUTE_CASES = [
     ("F cells and UM rows, closed", TABLES, {"roll": RollKind.D100}),
     ("F cells and UM rows, oe", TABLES, {}),
@@ -418,6 +428,11 @@ BRUTE_CASES = [
     ("epic cancels UM criticals", LOW_UM, {"cmb": 30, "armor": "10", "rank": Rank.EPIC, "crit_reduction": 3}),
     ("no fumble table", NO_FUMBLE_TABLE, {"armor": "1"}),
     ("no UM rows, no automatic miss", NO_UM, {"armor": "1", "clumsy": 0}),
+    ("XX-30 from Clumsy 4 + 1, closed", BY_CLUMSY, {"clumsy": 4, "armor": "1", "roll": RollKind.D100, "defense": 20}),
+    ("XX-30 from 1 with Clumsy 0", BY_CLUMSY, {"clumsy": 0, "armor": "1", "defense": 25}),
+    ("XX-30 empty above Clumsy 35", BY_CLUMSY, {"clumsy": 35, "armor": "1", "cmb": 10}),
+    ("XX-30 F cells, oe", BY_CLUMSY, {"clumsy": 2, "armor": "10", "defense": 10}),
+    ("XX-30 under automatic miss 10", BY_CLUMSY_AM10, {"clumsy": 3, "armor": "1", "defense": 15}),
 ]
 
 
@@ -457,7 +472,8 @@ def test_seeded_resolutions_agree_with_the_brute_force():
 # ------------------------------------------------------------------ simulate
 SIMULATED = [(t, c) for name, t, c in BRUTE_CASES if name in (
     "F cells and UM rows, oe", "opened low reads F, column 1", "a UM row in the Clumsy Range",
-    "UM rows whatever a negative CMB", "automatic miss 20", "heroic, secondary critical", "an open bottom row")]
+    "UM rows whatever a negative CMB", "automatic miss 20", "heroic, secondary critical", "an open bottom row",
+    "XX-30 from 1 with Clumsy 0", "XX-30 F cells, oe")]
 
 
 @pytest.mark.parametrize("tables, changes", SIMULATED)

@@ -286,3 +286,45 @@ def test_rolls_are_bounded(written, message):
         parse_row_label(written)
     assert str(caught.value) == message
     assert parse_range("9999-10000") == Range(9999, 10000) and parse_range(">9999") == Range(10000, None)
+
+
+# -- printed tops: `-25` and `00` (docs/workbook-format.md, "Ranges") ---------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("-25", Range(NO_BOTTOM, 25)),  # every roll up to 25, as `<26`
+    ("–25", Range(NO_BOTTOM, 25)),
+    ("− 25", Range(NO_BOTTOM, 25)),
+    ("00", Range(100, 100)),
+    ("96-00", Range(96, 100)),
+    ("91 – 00", Range(91, 100)),
+    ("96:00", Range(96, 100)),
+    ("100", Range(100, 100)),
+    ("0", Range(0, 0)),  # a single zero is still zero
+])
+def test_a_d100_roll_column_reads_printed_tops(text, expected):
+    assert parse_range(text, rolls=True) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("00-05", "range '00-05' runs backwards"),
+    ("-", "is not a range"),
+    ("--25", "is not a range"),
+    ("-25+", "is not a range"),
+])
+def test_printed_tops_are_read_only_as_printed(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_range(text, rolls=True)
+
+
+def test_an_attack_result_keeps_00_as_zero_and_refuses_a_leading_dash():
+    # a modified result runs below 0 and past 100: `00` is 0 by the leading-zero rule, `-25` is refused with its two readings
+    assert parse_range("00") == Range(0, 0)
+    with pytest.raises(ValueError, match=r"'-25': a Result row written with a leading dash could be the result -25 or "
+                                         r"every result up to 25: write <26 \(every result up to 25\) or 01-25"):
+        parse_range("-25")
+
+
+def test_a_um_row_is_a_d100_face_so_00_is_100():
+    assert parse_row_label("UM 96-00") == (Range(96, 100), True)
+    assert parse_row_label("UM 00") == (Range(100, 100), True)
+    assert parse_row_label("um 00") == (Range(100, 100), True)

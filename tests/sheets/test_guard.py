@@ -98,7 +98,7 @@ def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
     assert [str(p) for p in interpret(read_workbook(path)).problems] == [
         "layout.xlsx › Rows › A6: row 6 is hidden; unhide it (hidden rows are not imported silently)",
         "layout.xlsx › Cols › C1: column C is hidden; unhide it",
-        "layout.xlsx › Merged › B5: merged cells B5:B6; unmerge them and fill every cell",
+        "layout.xlsx › Merged › A5: merged cells A5:A6 take in the Roll column; unmerge them and write each row's range in its own cell",
     ]
 
 

@@ -100,7 +100,7 @@ def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
     expected = [
         "layout.ods › Rows › A6: row 6 is hidden; unhide it (hidden rows are not imported silently)",
         "layout.ods › Cols › C1: column C is hidden; unhide it",
-        "layout.ods › Merged › B5: merged cells B5:B6; unmerge them and fill every cell",
+        "layout.ods › Merged › A5: merged cells A5:A6 take in the Roll column; unmerge them and write each row's range in its own cell",
     ]
     assert problems(xlsx_to_ods(path, tmp_path / "layout.ods")) == expected
     assert [p.replace(".xlsx", ".ods") for p in problems(path)] == expected

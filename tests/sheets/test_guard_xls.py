@@ -74,17 +74,17 @@ def test_hidden_rows_columns_and_merged_cells_in_a_grid(tmp_path):
         elif title == "Cols":
             sheet.col(2).hidden = True
         else:
-            sheet.write_merge(4, 5, 1, 1, "a")
+            sheet.write_merge(4, 5, 0, 0, "1-50")  # over the Roll column: refused
 
     path = write_xls(tmp_path / "layout.xls", {
         "Rows": [["Kind", "fumble"], ["Name", "A"], [], ["Roll", "Text"], ["1-50", "a"], ["51+", "b"]],
         "Cols": [["Kind", "fumble"], ["Name", "B"], [], ["Roll", "Text", "Hits"], ["1-50", "a", 1], ["51+", "b", 2]],
-        "Merged": [["Kind", "fumble"], ["Name", "C"], [], ["Roll", "Text"], ["1-50"], ["51+"]],
+        "Merged": [["Kind", "fumble"], ["Name", "C"], [], ["Roll", "Text"], [None, "a"], [None, "b"]],
     }, each=layout)
     assert problems(path) == [
         "layout.xls › Rows › A6: row 6 is hidden; unhide it (hidden rows are not imported silently)",
         "layout.xls › Cols › C1: column C is hidden; unhide it",
-        "layout.xls › Merged › B5: merged cells B5:B6; unmerge them and fill every cell",
+        "layout.xls › Merged › A5: merged cells A5:A6 take in the Roll column; unmerge them and write each row's range in its own cell",
     ]
 
 

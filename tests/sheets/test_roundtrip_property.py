@@ -57,8 +57,13 @@ def attack_tables(draw):
     ranges = draw(spans(draw(st.integers(1, 11)), None))
     if ranges[-1].high is not None and ranges[-1].high < 11:
         ranges.append(Range(ranges[-1].high + 1, None))
+    if ranges[0].low == 1 and ranges[0].high is not None and len(ranges) > 1 and draw(st.booleans()):
+        ranges[0] = Range(1, ranges[0].high, clumsy=True)  # Arms Law's `XX-33` (docs/workbook-format.md, "attack")
     rows = [(r, tuple(draw(cells) for _ in armors)) for r in ranges]
-    return AttackTable(draw(TEXT.map(lambda s: "A " + s)), tuple(armors), RangeTable(rows))
+    unmodified = None
+    if draw(st.booleans()):  # `UM 01-XX`, F in every column
+        unmodified = RangeTable([(Range(1, None, clumsy=True), tuple(AttackCell(Outcome.FUMBLE) for _ in armors))])
+    return AttackTable(draw(TEXT.map(lambda s: "A " + s)), tuple(armors), RangeTable(rows), unmodified=unmodified)
 
 
 def prose(text: str) -> bool:
@@ -108,6 +113,9 @@ def test_attack_tables_round_trip(table):
     back = parsed.attack_tables[0]
     assert (back.value.name, back.value.armors) == (table.name, table.armors)
     assert back.value.rows.ranges == table.rows.ranges and back.value.rows.values == table.rows.values
+    assert (back.value.unmodified is None) == (table.unmodified is None)
+    if table.unmodified is not None:
+        assert (back.value.unmodified.ranges, back.value.unmodified.values) == (table.unmodified.ranges, table.unmodified.values)
     assert (back.source, back.notes) == ("=source?", "@notes")
 
 

@@ -424,3 +424,20 @@ def test_the_plain_sql_writer_knows_the_default_ruleset_id():
     from tables_app.storage import models, repository
 
     assert repository.DEFAULT_RULESET_ID == models.DEFAULT_RULESET_ID
+
+
+def test_0006_downgrade_is_refused_while_an_attack_row_is_bounded_by_a_clumsy_range(run, write_workbook, db_path):
+    """docs/workbook-format.md, "attack": 0005 has no column for `XX-30` or `UM 01-XX` rows."""
+    sheet = [["Kind", "attack"], ["Name", "Bounded"], ["Automatic miss", "none"], [], ["Result", "1", "2"],
+             ["31+", "4", "2"], ["XX-30", "—", "—"], ["UM 01-XX", "F", "F"]]
+    assert run("import", str(write_workbook("clumsy.xlsx", {"Bounded": sheet}))).exit_code == 0
+    engine = db.create_db_engine(f"sqlite:///{db_path}")
+    with closing(sqlite3.connect(db_path)) as connection:
+        before = list(connection.iterdump())
+    message = ("cannot downgrade below 0006: the tables use legends or printed weapons (2 attack rows bounded by a "
+               "weapon's Clumsy Range); remove those workbooks first (nothing changed)")
+    with pytest.raises(DatabaseError, match="^" + re.escape(message) + "$"):
+        db.downgrade(engine, "0005")
+    with closing(sqlite3.connect(db_path)) as connection:
+        assert list(connection.iterdump()) == before
+    engine.dispose()

@@ -1,0 +1,81 @@
+"""Row labels as books print them (docs/workbook-format.md, "Ranges"): a
+critical or fumble table's lowest row `-25` (every roll up to 25) and its top
+`00` (100, also in `96-00`); `UM 96-00` on an attack table; a leading dash
+refused in an attack table's Result column, where a result may be negative.
+Every value is invented for these tests."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import error_lines, workbook_problems
+
+from tables_app.domain.ranges import NO_BOTTOM, Range
+from tables_app.sheets.parse import interpret
+from tables_app.sheets.read import read_workbook
+
+MISHAPS = [["Kind", "fumble"], ["Name", "Mishaps"], [], ["Roll", "1HE", "2H"],
+           ["-25", "Loose grip.", "Overswing. (-10)"], ["26-90", "Nicks own arm. +2H", "Wrenched shoulder. 1∑∏"],
+           ["91-99", "Drops weapon. 2∑", "Falls flat. +3H"], ["00", "Impaled. +9H", "Snapped haft. +6H"]]
+WOBBLES = [["Kind", "fumble"], ["Name", "Wobbles"], [], ["Roll", "Text", "Hits"],
+           [-25, "A wobble.", 0], ["26-95", "A stumble.", 1], ["96-00", "A tumble.", 4]]
+
+
+def _parsed(write_workbook, sheets):  # type: ignore[no-untyped-def]
+    return interpret(read_workbook(write_workbook("printed.xlsx", sheets)))
+
+
+def test_a_fumble_table_reads_its_printed_lowest_and_top_rows(write_workbook):
+    # docs/workbook-format.md, "Ranges": `-25` is every roll up to 25 (as `<26`), `00` is 100
+    result = _parsed(write_workbook, {"Mishaps": MISHAPS, "Wobbles": WOBBLES})
+    assert result.problems == []
+    mishaps, wobbles = (t.value for t in result.fumble_tables)
+    assert mishaps.rows.ranges == (Range(NO_BOTTOM, 25), Range(26, 90), Range(91, 99), Range(100, 100))
+    # a spreadsheet turns a typed -25 into a number: it reads as printed too
+    assert wobbles.rows.ranges == (Range(NO_BOTTOM, 25), Range(26, 95), Range(96, 100))
+    assert mishaps.choose(-40, column=1).entry.text == "Overswing. (-10)"  # a negative Fumble Modifier reads the lowest row
+
+
+def test_a_critical_table_by_severity_tops_out_at_00(write_workbook):
+    # docs/workbook-format.md, "Ranges": `96-00` reaches 100, which a table read by severity must
+    scale = [["Kind", "severities"], ["Name", "Two"], [], ["Code", "Name", "Modifier"], ["A", "A", 0], ["B", "B", 5]]
+    heat = [["Kind", "critical"], ["Name", "Heat"], ["Severities", "Two"], [], ["Roll", "A", "B"],
+            ["-25", "+1H", "+2H"], ["26-95", "+3H", "+4H"], ["96-00", "+5H", "+6H"]]
+    result = _parsed(write_workbook, {"Two": scale, "Heat": heat})
+    assert result.problems == []
+    assert result.critical_tables[0].value.rows.ranges == (Range(NO_BOTTOM, 25), Range(26, 95), Range(96, 100))
+
+
+def test_a_dash_row_above_the_lowest_is_refused(write_workbook):
+    # docs/workbook-format.md, "Ranges": `-25` is open below, so only the lowest row may be written so
+    rows = [*MISHAPS[:4], ["01-10", "a", "b"], ["-25", "c", "d"], ["26-00", "e", "f"]]
+    assert workbook_problems(write_workbook("printed.xlsx", {"Mishaps": rows})) == [
+        "printed.xlsx › Mishaps › A5: <26 and 1-10 overlap (rows A6 and A5)"]
+
+
+def test_an_attack_result_column_refuses_a_leading_dash_and_reads_um_00(write_workbook):
+    # docs/workbook-format.md, "Ranges" and "attack": a Result may be negative, so `-25` has two readings
+    head = [["Kind", "attack"], ["Name", "Dart"], ["Automatic miss", "none"], [], ["Result", "1", "2"]]
+    sheets = {"Dart": [*head, ["UM 96-00", "9", "8"], ["26+", "3", "2"], ["-25", "—", "—"]],
+              "Typed": [*head[:1], ["Name", "Typed"], *head[2:], ["26+", "3", "2"], [-25, "—", "—"]]}
+    hint = ("a Result row written with a leading dash could be the result -25 or every result up to 25: write <26 "
+            "(every result up to 25) or 01-25")
+    assert workbook_problems(write_workbook("printed.xlsx", sheets)) == [
+        f"printed.xlsx › Dart › A8: '-25': {hint}", f"printed.xlsx › Typed › A7: -25: {hint}"]
+    ok = {"Dart": [*head, ["UM 96-00", "9", "8"], ["26+", "3", "2"], ["<26", "—", "—"]]}
+    (table,) = _parsed(write_workbook, ok).attack_tables
+    assert table.value.unmodified.ranges == (Range(96, 100),)
+
+
+def test_printed_tops_export_in_their_first_spelling_and_read_back(run, write_workbook, tmp_path):
+    # docs/workbook-format.md, "Ranges": export writes `<26` and `100`; the export imports to the same table
+    assert run("import", str(write_workbook("printed.xlsx", {"Mishaps": MISHAPS}))).exit_code == 0
+    shown = json.loads(run("show", "fumble", "Mishaps", "--json").output)
+    assert [entry["range"] for entry in shown["entries"] if entry["column"] == "1HE"] == ["<26", "26-90", "91-99", "100"]
+    out = tmp_path / "out.xlsx"
+    assert run("export", "-o", str(out), "Mishaps").exit_code == 0
+    again = run("import", str(out), "--replace")
+    assert again.exit_code == 0, error_lines(again)
+    assert json.loads(run("show", "fumble", "Mishaps", "--json").output)["entries"] == shown["entries"]
+    query = json.loads(run("query", "fumble", "Mishaps", "10", "--modifier", "-30", "--column", "2H", "--json").output)
+    assert (query["modified_roll"], query["entry"]["range"], query["entry"]["text"]) == (-20, "<26", "Overswing. (-10)")
