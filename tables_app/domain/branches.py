@@ -61,7 +61,7 @@ def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, 
         raise ValueError(f"the entry holds {len(text):,} characters, more than an entry's {TEXT_CHARACTERS:,} (it starts {text[:40]!r})")
     markers = [m for m in _MARKER.finditer(text) if _opens_sentence(text, m.start())]
     if not markers:
-        return (Branch(None, text, parse_effects(text, legend)),)
+        return (_branch(None, text, legend),)
     shared = text[: markers[0].start()]
     return tuple(_branch(condition, _joined(shared, part), legend) for condition, part in _branch_parts(text, markers))
 
@@ -110,7 +110,8 @@ def _joined(*parts: str) -> str:
     return " ".join(part.strip() for part in parts if part.strip())
 
 
-def _branch(condition: str, text: str, legend: Legend) -> Branch:
+def _branch(condition: str | None, text: str, legend: Legend) -> Branch:
+    text = " ".join(text.split())  # a line break read, the text is folded as every cell's is
     return Branch(condition, text, parse_effects(text, legend))
 
 
