@@ -80,7 +80,8 @@ def test_cells_exported_with_line_breaks_import_as_they_were(run, write_workbook
     out = tmp_path / "out.xlsx"
     ok(run("export", "-o", str(out), "--ruleset", "Inv"))
     rows = sheets_of(out)["Glare Table"]
-    assert rows[7:9] == [("1-50", "With helm: +4H – 1∑\nWithout helm: +7H", "Dazed\nWith helm: +1H. Without helm: 1∑"),
+    # (a negation of the open marker opens its branch mid-line, so the first cell needs no break)
+    assert rows[7:9] == [("1-50", "With helm: +4H – 1∑ Without helm: +7H", "Dazed\nWith helm: +1H. Without helm: 1∑"),
                          ("51+", "With shield: +2H\n+6H", "Blinded. +3H – 2∫")]
     again = reexported(run, out, tmp_path, "Inv")
     assert sheets_of(again) == sheets_of(out)
@@ -89,3 +90,23 @@ def test_cells_exported_with_line_breaks_import_as_they_were(run, write_workbook
     assert after["entries"] == before["entries"]
     assert [(e["column"], e["condition"], e["hits"]) for e in after["entries"] if e["range"] == "1-50"] == [
         ("A", "helm", 4), ("A", "not helm", 7), ("B", "helm", 1), ("B", "not helm", 0)]
+
+
+# ------------------------------------------------------------------ conditions as books word them
+
+def test_conditions_in_prose_import_as_branches_and_an_unreadable_one_names_its_cell(write_workbook):
+    # docs/workbook-format.md, "Branches inside a cell": conditions in prose; a condition no branch reads is an error
+    glare = [row[:] for row in GLARE]
+    glare[6] = ["01-50", "If foe has helm, he is in a coma. If no helm, he dies in 1 round", "If no helmet: +5H. 1∑."]
+    result = interpret(read_workbook(write_workbook("w.xlsx", {**BOOK, "Glare": glare})))
+    assert result.problems == []
+    table = result.critical_tables[0].value
+    assert [(e.condition, e.death_in) for e in table.row(10, table.column("A"))[1]] == [("helm", None), ("not helm", 1)]
+    assert [(e.condition, e.hits, e.stun) for e in table.row(10, table.column("B"))[1]] == [
+        ("not helmet", 5, 0), ("helmet", 0, 1)]
+    glare[7] = ["51+", "If foe is prone, +5H.", "Blinded. +3H"]
+    result = interpret(read_workbook(write_workbook("w.xlsx", {**BOOK, "Glare": glare})))
+    assert [str(p) for p in result.problems] == [
+        "w.xlsx › Glare › B8: cannot read the condition 'If foe is prone' (it is no condition on one feature: write "
+        "e.g. If foe has helm, … If not, … or With helm: … Without helm: …), and the effects after it would go to every "
+        "target"]
