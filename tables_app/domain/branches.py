@@ -7,6 +7,7 @@ cell"). How a condition is worded is read by domain/conditions.py."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from tables_app.domain.bounds import TEXT_CHARACTERS
@@ -151,21 +152,25 @@ def _refuse_conditions_no_branch_reads(text: str, openers: list[_Opener], chosen
                                        legend: Legend) -> None:
     """A sentence opened by a condition that is no branch (`If foe is prone,
     +5H.`, `Without a visor, he dies instantly.` beside `With helm: …`) must
-    carry no effects: they would go to every target, whatever the book says."""
+    carry no effects, up to its end or the next branch: they would go to
+    every target, whatever the book says."""
     used = {o.start for o in chosen}
     worded = {o.start: o for o in openers}
-    for match in _CONDITIONAL.finditer(text):
-        if match.start() not in used and _opens_sentence(text, match.start()):
-            _refuse_effects(text, worded.get(match.start()), match.start(), chosen, legend)
-    for opener in openers:
-        if (opener.start not in used and opener.opens_sentence and opener.word in NEGATIVE_WORDS
-                and opener.condition is not None):
-            _refuse_effects(text, opener, opener.start, chosen, legend)
+    starts = sorted({m.start() for m in _CONDITIONAL.finditer(text)} | {
+        o.start for o in openers if o.word in NEGATIVE_WORDS and o.condition is not None})
+    ends = sorted({m.start() for m in _SENTENCE_END.finditer(text)} | used)  # a branch ends the sentence
+    checked = -1  # the end of the last sentence looked at
+    for start in starts:
+        if start in used or not _opens_sentence(text, start):
+            continue
+        end = ends[index] if (index := bisect_left(ends, start)) < len(ends) else len(text)
+        if end == checked:
+            continue  # within the text just looked at (`If a; if b; …` is one sentence): bounded work
+        checked = end
+        _refuse_effects(text[start:end], worded.get(start), chosen, legend)
 
 
-def _refuse_effects(text: str, opener: _Opener | None, start: int, chosen: list[_Opener], legend: Legend) -> None:
-    end = _sentence(text, start)[0]
-    sentence = text[start:end]
+def _refuse_effects(sentence: str, opener: _Opener | None, chosen: list[_Opener], legend: Legend) -> None:
     effects = parse_effects(sentence, legend)
     if effects == Effects(text=sentence):
         return

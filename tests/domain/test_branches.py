@@ -151,6 +151,12 @@ def test_prose_that_reads_as_no_branch(text):
     assert conditions(text) == [None]
 
 
+def test_a_condition_no_branch_reads_ends_where_a_branch_begins():
+    # `;` opens a sentence (and so a marker) without ending one: the unread condition's text stops at the marker
+    assert read("If he survives, he limps; With helm: +3H. Without helm: +5H.") == [
+        ("helm", 3, 0, 0, None), ("not helm", 5, 0, 0, None)]
+
+
 # ---------------------------------------------------------------- what cannot be read is an error
 
 @pytest.mark.parametrize("text, message", [
@@ -185,7 +191,7 @@ def test_a_condition_that_cannot_be_read_is_an_error(text, message):
 
 @pytest.mark.parametrize("piece", [
     "If ", "if a ", "If x. ", "If foe has no " + "a " * 20 + ",", "If a, ", "w/o ", "without helm, ", "If foe has helm, 1∑. ",
-    "If he doesn't ", "a-", "If\n", "Otherwise, ", "If not, 1∑ ",
+    "If he doesn't ", "a-", "If\n", "Otherwise, ", "If not, 1∑ ", "If a; ", "Without a helm, x; ",
 ])
 def test_long_hostile_conditions_are_bounded_work(piece):
     text = ("With helm: 1∑ " + piece * 10_000)[:10_000]
