@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tables_app.domain.bounds import TEXT_CHARACTERS
 from tables_app.domain.conditions import NEGATIVE_WORDS, POSITIVE_WORDS, Condition, negates, read_condition
-from tables_app.domain.effects import Effects, parse_effects
+from tables_app.domain.effects import EFFECT_FIELDS, Effects, parse_effects
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import shown
 
@@ -172,8 +172,8 @@ def _refuse_conditions_no_branch_reads(text: str, openers: list[_Opener], chosen
 
 def _refuse_effects(sentence: str, opener: _Opener | None, chosen: list[_Opener], legend: Legend) -> None:
     effects = parse_effects(sentence, legend)
-    if effects == Effects(text=sentence):
-        return
+    if effects.death_in is None and not any(getattr(effects, name) for name in EFFECT_FIELDS if name != "death_in"):
+        return  # (a penalty for a time is text only)
     label = opener.label if opener else _up_to_comma(sentence)
     if opener is None or opener.condition is None:
         why = "it is no condition on one feature: write e.g. If foe has helm, … If not, … or With helm: … Without helm: …"

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from tables_app.domain.branches import parse_branches
+from tables_app.domain.legend import Legend, Meaning
 from tables_app.domain.tables import condition_feature
 
 
@@ -51,6 +52,15 @@ def test_a_line_break_before_the_second_marker_opens_it_and_is_folded():
 ])
 def test_the_negation_of_the_open_marker_opens_its_branch_mid_sentence(text, expected):
     assert read(text) == expected
+
+
+def test_one_line_markers_with_a_books_legend():
+    # the case as an RMFRP-style book prints it: `π` is must parry in its legend (docs, "Legends")
+    legend = Legend((("H", Meaning.HITS), ("∑", Meaning.STUN), ("∏", Meaning.NO_PARRY), ("π", Meaning.MUST_PARRY),
+                     ("∫", Meaning.BLEED)))
+    found = parse_branches("with leg greaves: +2H – π w/o leg greaves: +2H – ∫", legend)
+    assert [(b.condition, b.effects.hits, b.effects.must_parry, b.effects.bleed) for b in found] == [
+        ("leg greaves", 2, 1, 0), ("not leg greaves", 2, 0, 1)]
 
 
 def test_a_marker_of_another_feature_mid_sentence_stays_prose():
