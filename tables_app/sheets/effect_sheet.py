@@ -236,7 +236,7 @@ def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[En
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, "roll")
         parsed_range = reading.read_range(grid, range_value, range_cell)
-        text = reading.value(grid, row, "text", as_text, required=True)
+        text = reading.value(grid, row, "text", with_lines, required=True)  # a line break opens a sentence
         given, sound = _given_numbers(reading, grid, row)
         tags = reading.value(grid, row, "effects", as_tags, default=())
         condition = reading.value(grid, row, "condition", lambda v: fold(as_text(v)))

@@ -110,3 +110,15 @@ def test_conditions_in_prose_import_as_branches_and_an_unreadable_one_names_its_
         "w.xlsx › Glare › B8: cannot read the condition 'If foe is prone' (it is no condition on one feature: write "
         "e.g. If foe has helm, … If not, … or With helm: … Without helm: …), and the effects after it would go to every "
         "target"]
+
+
+def test_a_line_break_opens_a_branch_in_the_one_column_layout_too(write_workbook):
+    # the one-column layout's Text is read as a printed cell is (docs/workbook-format.md, "Branches inside a cell")
+    sheet: Rows = [["Kind", "critical"], ["Name", "Jab"], [], ["Roll", "Text", "Hits"],
+                   ["1-50", "With shield: +2H\n+6H", None], ["51+", "Reels.\nFalls.", 2]]
+    result = interpret(read_workbook(write_workbook("w.xlsx", {"Jab": sheet})))
+    assert result.problems == []
+    table = result.critical_tables[0].value
+    assert [(e.condition, e.text, e.hits) for e in table.row(10)[1]] == [
+        ("shield", "With shield: +2H", 2), ("not shield", "+6H", 6)]
+    assert [(e.condition, e.text, e.hits) for e in table.row(60)[1]] == [(None, "Reels. Falls.", 2)]
