@@ -1,25 +1,28 @@
 """The branches printed inside one critical or fumble cell
-(`With helm: +3H – 2∑. Without helm: +6H – 3∑∏.`): which text, and so
-which effects, each kind of target gets (docs/workbook-format.md,
-"Branches inside a cell")."""
+(`With helm: +3H – 2∑. Without helm: +6H – 3∑∏.`, `If foe has helm, he is
+in a coma. If not, he dies in 1 round.`): which text, and so which effects,
+each kind of target gets (docs/workbook-format.md, "Branches inside a
+cell"). How a condition is worded is read by domain/conditions.py."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from tables_app.domain.bounds import TEXT_CHARACTERS
-from tables_app.domain.effects import Effects, parse_effects
+from tables_app.domain.conditions import NEGATIVE_WORDS, POSITIVE_WORDS, Condition, negates, read_condition
+from tables_app.domain.effects import EFFECT_FIELDS, Effects, parse_effects
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import shown
 
-# `With helm:`, `without chest armor:`, `w/ shield:`, `w/o helm:`, `if helm:`,
-# `if not leg armor:` — up to four words of letters, and the colon.
-_MARKER = re.compile(
-    r"(?i:(?P<word>without|with|w/o|w/|if\s+not|if))\s*(?<=\s|/)"
-    r"(?P<feature>[^\W\d_]+(?:[ \-][^\W\d_]+){0,3})\s*:"
+_WORD = r"[^\W\d_]++(?:['\u2019][^\W\d_]++)?"  # letters, perhaps with an apostrophe (`doesn't`)
+# An opener: a word, a phrase of up to eight words, then `:` (a marker) or `,` (a condition in prose).
+_OPENER = re.compile(
+    rf"(?<![\w/])(?P<word>(?i:without|with|w/o|w/|if|no|otherwise))"
+    rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,7}})?[ \t]*(?P<mark>[:,])"
 )
-_NEGATIVE_WORDS = ("without", "w/o", "if not")
+_CONDITIONAL = re.compile(r"(?<![\w/])(?i:if|otherwise)\b")  # a sentence that may word a condition
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+|$)|\s*\n\s*")
 
 
@@ -33,87 +36,169 @@ class Branch:
     effects: Effects
 
 
+@dataclass(frozen=True)
+class _Opener:
+    start: int
+    label: str  # as printed, for messages: `With helm`, `If foe has no helm`
+    word: str  # lower case: `with`, `w/o`, `if`, …
+    marker: bool  # a colon (`With helm:`), not a comma (`If foe has helm,`)
+    condition: Condition | None  # None: no condition on one feature
+    opens_sentence: bool
+
+
 def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, ...]:
-    """The branches printed in one cell.
+    """The branches printed in one cell; each branch's text is its parts
+    as printed, joined by a space, whitespace folded; its effects are read
+    from that text.
 
-    A marker — `with X:`, `without X:`, `w/ X:`, `w/o X:`, `if X:`,
-    `if not X:` (any case, the colon required) — opens a branch where it
-    starts the text or a sentence (after `.`, `!`, `?`, `;` or a line
-    break); `Struck with shield: …` in mid-sentence is prose. ``X`` is
-    lower-cased as written; the conditions are ``"helm"`` and ``"not helm"``.
-
-    - No marker: one branch, condition None, the whole text.
-    - Two markers, a feature and its negation: each branch runs from its
-      marker to the next marker (or the end).
-    - One marker (`With shield: +2H. +6H – 2∑∏.`): the branch is the
-      sentence the marker opens; the text after it is for everyone else,
-      which is the negation (`"not shield"`, empty text and no effects when
-      nothing follows), so exactly one branch applies to every target.
-    - Text before the first marker (a title, effects for everyone) belongs
-      to every branch: it starts each branch's text and its effects count
-      in each.
-
-    Each branch's text is its parts as printed, joined by a space; its
-    effects are read from that text. More than two markers, or two that are
-    not a feature and its negation, are an error.
-    """
+    Markers (`with X:`, `w/o X:`, `if foe has no X:`, `no X:`, …) decide
+    where there are any; else conditions in prose (`If foe has X, …`,
+    `Without a X, …`). The first opens the text or a sentence; a second
+    opens where it opens a sentence, or anywhere when it is the negation of
+    the first (`If not,`, `w/o X:` after `with X:`). A marker's branch runs
+    to the next opener (or, alone, is its sentence, the rest for everyone
+    else); a condition in prose governs its sentence, the rest is for every
+    target. More than two, two that are not a feature and its negation, or
+    a condition no branch reads in a sentence with effects, are an error."""
     if len(text) > TEXT_CHARACTERS:  # docs/workbook-format.md, "Limits"
         raise ValueError(f"the entry holds {len(text):,} characters, more than an entry's {TEXT_CHARACTERS:,} (it starts {text[:40]!r})")
-    markers = [m for m in _MARKER.finditer(text) if _opens_sentence(text, m.start())]
-    if not markers:
-        return (Branch(None, text, parse_effects(text, legend)),)
-    shared = text[: markers[0].start()]
-    return tuple(_branch(condition, _joined(shared, part), legend) for condition, part in _branch_parts(text, markers))
+    openers = [_opener(text, m) for m in _OPENER.finditer(text)]
+    chosen = _chosen(openers, markers=True) or _chosen(openers, markers=False)
+    _refuse_conditions_no_branch_reads(text, openers, chosen, legend)
+    if not chosen:
+        return (_branch(None, text, legend),)
+    if len(chosen) > 2:
+        raise ValueError(f"{len(chosen)} branches in one cell ({_quoted(chosen)}): at most a feature and its negation")
+    first = chosen[0].condition
+    assert first is not None and first.feature is not None
+    if len(chosen) == 1:
+        return tuple(_branch(str(c), part, legend) for c, part in _lone(text, chosen[0]))
+    feature = negates(first, chosen[1].condition)  # type: ignore[arg-type]
+    if feature is None:
+        raise ValueError(f"branches {_quoted(chosen)} are not a feature and its negation")
+    conditions = [Condition(feature, first.negated), Condition(feature, not first.negated)]
+    return tuple(_branch(str(c), part, legend) for c, part in zip(conditions, _pair(text, *chosen)))
 
 
-def _branch_parts(text: str, markers: list[re.Match[str]]) -> list[tuple[str, str]]:
-    """(condition, the branch's own text) for the two branches the markers open."""
-    if len(markers) > 2:
-        raise ValueError(f"{len(markers)} branches in one cell ({_quoted(markers)}): at most a feature and its negation")
-    first = _condition(markers[0])
-    if len(markers) == 1:
-        branch, everyone_else = _first_sentence(text[markers[0].start() :])
-        return [(first, branch), (_negation(first), everyone_else)]
-    if _condition(markers[1]) != _negation(first):
-        raise ValueError(f"branches {_quoted(markers)} are not a feature and its negation")
-    second = markers[1].start()
-    return [(first, text[markers[0].start() : second]), (_negation(first), text[second:])]
+def _opener(text: str, match: re.Match[str]) -> _Opener:
+    word = match.group("word").lower()
+    marker = match.group("mark") == ":"
+    # `No X` only as a marker: in prose, `No parry, …` is no condition
+    condition = read_condition(word, match.group("phrase") or "") if marker or word != "no" else None
+    return _Opener(match.start(), match.group()[:-1].strip(), word, marker, condition,
+                   _opens_sentence(text, match.start()))
+
+
+def _chosen(openers: list[_Opener], markers: bool) -> list[_Opener]:
+    """The openers that open branches: markers only, or conditions in prose
+    only (with `If not` and negations of the first in either form)."""
+    chosen: list[_Opener] = []
+    worded = {str(o.condition) for o in openers if o.condition is not None}  # a `With X,` needs its negation
+    for opener in openers:
+        condition = opener.condition
+        if condition is None:
+            continue
+        if not chosen:
+            if condition.feature is not None and opener.opens_sentence and opener.marker == markers and (
+                    markers or opener.word not in POSITIVE_WORDS or f"not {condition.feature}" in worded):
+                chosen.append(opener)
+        elif negates(chosen[0].condition, condition) or (  # type: ignore[arg-type]
+                opener.opens_sentence and opener.marker == markers and condition.feature is not None):
+            chosen.append(opener)
+    return chosen
 
 
 def _opens_sentence(text: str, start: int) -> bool:
-    """Whether a marker at ``start`` opens the text or a sentence: only the
-    spaces before it are looked at (never the whole text before each marker)."""
+    """Whether an opener at ``start`` opens the text or a sentence: only the
+    spaces before it are looked at (never the whole text before each one)."""
     end = start
     while end and text[end - 1].isspace():
         end -= 1
     return not end or text[end - 1] in ".!?;" or "\n" in text[end:start]
 
 
-def _condition(marker: re.Match[str]) -> str:
-    feature = " ".join(marker.group("feature").lower().split())
-    word = " ".join(marker.group("word").lower().split())
-    return f"not {feature}" if word in _NEGATIVE_WORDS else feature
+def _sentence(text: str, start: int) -> tuple[int, int]:
+    """Where the sentence that goes on at ``start`` ends, and where the next begins."""
+    end = _SENTENCE_END.search(text, start)
+    return (end.start(), end.end()) if end else (len(text), len(text))
 
 
-def _negation(condition: str) -> str:
-    return condition.removeprefix("not ") if condition.startswith("not ") else f"not {condition}"
+def _lone(text: str, opener: _Opener) -> list[tuple[Condition, str]]:
+    """A single opener's branch, and the other for everyone else: a marker's
+    sentence, the text after it the other's; a condition in prose's sentence,
+    the text after it everyone's."""
+    condition = opener.condition
+    assert condition is not None
+    end, rest = _sentence(text, opener.start)
+    before, own, after = text[: opener.start], text[opener.start : end], text[rest:]
+    other = Condition(condition.feature, not condition.negated)
+    if opener.marker:
+        return [(condition, _joined(before, own)), (other, _joined(before, after))]
+    return [(condition, _joined(before, own, after)), (other, _joined(before, after))]
 
 
-def _first_sentence(text: str) -> tuple[str, str]:
-    end = _SENTENCE_END.search(text)
-    if end is None:
-        return text, ""
-    return text[: end.start()], text[end.end() :]
+def _pair(text: str, first: _Opener, second: _Opener) -> tuple[str, str]:
+    """The two branches' texts: what is outside both openers' own parts is
+    every target's. A marker's own part runs to the next opener (the second
+    marker's to the end), a condition in prose's to the end of its sentence."""
+    first_end = second.start if first.marker else min(_sentence(text, first.start)[0], second.start)
+    second_end = len(text) if second.marker else _sentence(text, second.start)[0]
+    before, own = text[: first.start], text[first.start : first_end]
+    between, other, after = text[first_end : second.start], text[second.start : second_end], text[second_end:]
+    return _joined(before, own, between, after), _joined(before, between, other, after)
+
+
+def _refuse_conditions_no_branch_reads(text: str, openers: list[_Opener], chosen: list[_Opener],
+                                       legend: Legend) -> None:
+    """A sentence opened by a condition that is no branch (`If foe is prone,
+    +5H.`, `Without a visor, he dies instantly.` beside `With helm: …`) must
+    carry no effects, up to its end or the next branch: they would go to
+    every target, whatever the book says."""
+    used = {o.start for o in chosen}
+    worded = {o.start: o for o in openers}
+    starts = sorted({m.start() for m in _CONDITIONAL.finditer(text)} | {
+        o.start for o in openers if o.word in NEGATIVE_WORDS and o.condition is not None})
+    ends = sorted({m.start() for m in _SENTENCE_END.finditer(text)} | used)  # a branch ends the sentence
+    checked = -1  # the end of the last sentence looked at
+    for start in starts:
+        if start in used or not _opens_sentence(text, start):
+            continue
+        end = ends[index] if (index := bisect_left(ends, start)) < len(ends) else len(text)
+        if end == checked:
+            continue  # within the text just looked at (`If a; if b; …` is one sentence): bounded work
+        checked = end
+        _refuse_effects(text[start:end], worded.get(start), chosen, legend)
+
+
+def _refuse_effects(sentence: str, opener: _Opener | None, chosen: list[_Opener], legend: Legend) -> None:
+    effects = parse_effects(sentence, legend)
+    if effects.death_in is None and not any(getattr(effects, name) for name in EFFECT_FIELDS if name != "death_in"):
+        return  # (a penalty for a time is text only)
+    label = opener.label if opener else _up_to_comma(sentence)
+    if opener is None or opener.condition is None:
+        why = "it is no condition on one feature: write e.g. If foe has helm, … If not, … or With helm: … Without helm: …"
+    elif opener.condition.feature is None:
+        why = "it follows no condition"
+    else:
+        why = f"it is not one of the branches {_quoted(chosen)}" if chosen else "it is not a branch"
+    raise ValueError(f"cannot read the condition {shown(label, 60)} ({why}), and the effects after it would go to "
+                     "every target")
+
+
+def _up_to_comma(sentence: str) -> str:
+    words = re.match(r"[^,:;]*", sentence)
+    return (words.group() if words else sentence).strip()
 
 
 def _joined(*parts: str) -> str:
     return " ".join(part.strip() for part in parts if part.strip())
 
 
-def _branch(condition: str, text: str, legend: Legend) -> Branch:
+def _branch(condition: str | None, text: str, legend: Legend) -> Branch:
+    text = " ".join(text.split())  # a line break read, the text is folded as every cell's is
     return Branch(condition, text, parse_effects(text, legend))
 
 
-def _quoted(markers: list[re.Match[str]], shown_markers: int = 3) -> str:
-    quoted = ", ".join(shown(m.group().rstrip(":").strip()) for m in markers[:shown_markers])
-    return quoted + (f" and {len(markers) - shown_markers} more" if len(markers) > shown_markers else "")
+def _quoted(openers: list[_Opener], shown_openers: int = 3) -> str:
+    quoted = ", ".join(shown(o.label) for o in openers[:shown_openers])
+    return quoted + (f" and {len(openers) - shown_openers} more" if len(openers) > shown_openers else "")

@@ -11,7 +11,7 @@ Input, one JSON line on stdin: [sys.path, path, max_rows, max_columns] (the
 command line sets sys.path from it, then calls main with the rest).
 Output on stdout: {"sheets": [[title, hidden, too_big, [[row number, [values]], ...]], ...],
 "special": [[sheet, row, column, {"datetime": ...}], ...]} (the values JSON has
-no type for, by index, None in their place), or {"error": "Kind: first line"}.
+no type for, and texts with line breaks as {"lines": ...}, by index, None in their place), or {"error": "Kind: first line"}.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ def encode(value: object) -> object:
         return {"time": value.isoformat()}
     if isinstance(value, dt.timedelta):
         return {"timedelta": value.total_seconds()}
+    if lines := getattr(value, "lines", None):  # sheets/values.py's LinedText: the text with its line breaks
+        return {"lines": lines}
     return str(value)
 
 

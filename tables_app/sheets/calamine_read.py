@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets.raw import RawSheet
+from tables_app.sheets.values import LinedText
 
 MEMORY_LIMIT_BYTES = 1 << 30  # the child's address space: 1 GiB (a Rolemaster-scale read needs ~60 MB)
 TIMEOUT_SECONDS = 60  # a Rolemaster-scale read takes 0.1 s, sixteen times that 1.5 s
@@ -105,6 +106,8 @@ def _decode(value: object) -> object:
             return dt.datetime.fromisoformat(value["datetime"])
         if "time" in value:
             return dt.time.fromisoformat(value["time"])
+        if "lines" in value:
+            return LinedText(value["lines"])
         return dt.timedelta(seconds=value["timedelta"])
     return value  # str() of a type the child did not know
 

@@ -20,7 +20,7 @@ from tables_app.import_model import Defined
 from tables_app.sheets.grid import ROLL_COLUMN
 from tables_app.sheets.shape import Grid
 from tables_app.sheets.reading import Reading
-from tables_app.sheets.values import as_int, as_tags, as_text, check_value, coordinate, is_blank
+from tables_app.sheets.values import as_int, as_tags, as_text, check_value, coordinate, is_blank, with_lines
 
 
 def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str,
@@ -192,7 +192,7 @@ def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int,
     if is_blank(value):
         reading.empty(sheet, where, "empty entry", "empty entries")
         return None
-    return _branches(reading, sheet, coordinate(*where), as_text(value), legend)
+    return _branches(reading, sheet, coordinate(*where), with_lines(value), legend)  # a line break opens a sentence
 
 
 def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend) -> tuple[Branch, ...] | None:
@@ -236,7 +236,7 @@ def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[En
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, "roll")
         parsed_range = reading.read_range(grid, range_value, range_cell, rolls=True)
-        text = reading.value(grid, row, "text", as_text, required=True)
+        text = reading.value(grid, row, "text", with_lines, required=True)  # a line break opens a sentence
         given, sound = _given_numbers(reading, grid, row)
         tags = reading.value(grid, row, "effects", as_tags, default=())
         condition = reading.value(grid, row, "condition", lambda v: fold(as_text(v)))

@@ -15,6 +15,7 @@ ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#N
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _INT = re.compile(r"^[+-]?\d+$")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what str.splitlines() splits at
 MINUS_SIGNS = "\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d"
 
 
@@ -31,14 +32,42 @@ def coordinate(row: int, column: int) -> str:
     return f"{column_letter(column)}{row}"
 
 
+class LinedText(str):
+    """A cleaned text that had line breaks: the folded text, as every reader
+    sees it (names, keys, version 1 entries), which also keeps ``lines``,
+    the same text with one line break between its lines. A line break opens
+    a sentence in a printed critical or fumble entry (docs/workbook-format.md,
+    "Branches inside a cell"), so that reader reads ``lines``; folding
+    ``lines`` gives the text itself."""
+
+    lines: str
+
+    def __new__(cls, lines: str) -> LinedText:
+        text = super().__new__(cls, " ".join(lines.split()))
+        text.lines = lines
+        return text
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return LinedText, (self.lines,)
+
+
 def clean(value: object) -> object:
-    """Normalise text (NFKC, invisible characters dropped, whitespace folded)."""
+    """Normalise text (NFKC, invisible characters dropped, whitespace folded);
+    a text with line breaks between its words is a ``LinedText``."""
     if isinstance(value, str):
-        if value.isascii():  # NFKC leaves ASCII as it is: only fold the spaces
-            return " ".join(value.split())
-        text = unicodedata.normalize("NFKC", value).translate(_INVISIBLE)
+        # NFKC leaves ASCII as it is: only fold the spaces
+        text = value if value.isascii() else unicodedata.normalize("NFKC", value).translate(_INVISIBLE)
+        if _LINE_BREAK.search(text):
+            lines = "\n".join(" ".join(line.split()) for line in text.splitlines() if line and not line.isspace())
+            if "\n" in lines:
+                return LinedText(lines)
         return " ".join(text.split())
     return value
+
+
+def with_lines(value: object) -> str:
+    """``as_text``, keeping the line breaks of a cleaned text (``LinedText``)."""
+    return value.lines if isinstance(value, LinedText) else as_text(value)
 
 
 def is_blank(value: object) -> bool:

@@ -17,7 +17,8 @@ from tables_app.domain.severity import Severity, SeverityScale
 
 LETTERS = SeverityScale("letters", tuple(Severity(code, code, 5 * i) for i, code in enumerate("ABCDE")))
 PIECES = ["+5H", "3∑", "2∏", "2∑∏", "3∫", "(-20)", "(+10)", "dies in 6 rounds", "instant death", "With helm:", "Without helm:",
-          "w/ shield:", "w/o shield:", "if leg armor:", "if not leg armor:", "–", "-", ".", ";", ",", "Σ", "Π", "UM", ">", "<",
+          "w/ shield:", "w/o shield:", "if leg armor:", "if not leg armor:", "If foe has helm,", "If not,", "If no helm:",
+          "Without a visor,", "Otherwise,", "If foe is prone,", "No shield:", "–", "-", ".", ";", ",", "Σ", "Π", "UM", ">", "<",
           ":", "18ES", "36 EH + AK", "F", "—", "9", "99999999999999999999", "hits", "stun", "bleed", "no parry", "\n", " "]
 
 

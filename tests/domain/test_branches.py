@@ -1,0 +1,213 @@
+"""Branches inside one printed cell, as books word them (issue 25, item 4):
+markers on one line, `If no X:` and `No X:`, and conditions in prose
+(`If foe has X, … If not, …`). docs/workbook-format.md, "Branches inside a
+cell". The branch tests that predate these are in test_effects.py.
+
+Every entry here is invented, in the shape the books print.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tables_app.domain.branches import parse_branches
+from tables_app.domain.legend import Legend, Meaning
+from tables_app.domain.tables import condition_feature
+
+
+def read(text):  # type: ignore[no-untyped-def]
+    """(condition, hits, stun, bleed, death_in) of each branch."""
+    return [(b.condition, b.effects.hits, b.effects.stun, b.effects.bleed, b.effects.death_in) for b in parse_branches(text)]
+
+
+def conditions(text):  # type: ignore[no-untyped-def]
+    return [b.condition for b in parse_branches(text)]
+
+
+def refusal(text):  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError) as error:
+        parse_branches(text)
+    return str(error.value)
+
+
+# ---------------------------------------------------------------- a line break, and markers on one line
+
+def test_a_line_break_before_the_second_marker_opens_it_and_is_folded():
+    # the issue's first case (the sheet side is tests/sheets/test_branch_cells.py)
+    found = parse_branches("With helm: +4H – 1∑\nWithout helm: +7H")
+    assert [(b.condition, b.text, b.effects.hits) for b in found] == [
+        ("helm", "With helm: +4H – 1∑", 4), ("not helm", "Without helm: +7H", 7)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # one line, two markers, no full stop: the negation of the open marker opens the second branch where it stands
+    ("with leg greaves: +2H – 3∑ w/o leg greaves: +4H – 1∫",
+     [("leg greaves", 2, 3, 0, None), ("not leg greaves", 4, 0, 1, None)]),
+    ("With helm: +3H without helm: +5H – 2∫", [("helm", 3, 0, 0, None), ("not helm", 5, 0, 2, None)]),
+    ("w/o helm: 2∫ w/ helm: +3H – 3∑", [("not helm", 0, 0, 2, None), ("helm", 3, 3, 0, None)]),
+    ("If shield: +3H, if not shield: dies in 2 rounds", [("shield", 3, 0, 0, None), ("not shield", 0, 0, 0, 2)]),
+    ("If helm: 1∑ If not: +6H", [("helm", 0, 1, 0, None), ("not helm", 6, 0, 0, None)]),
+])
+def test_the_negation_of_the_open_marker_opens_its_branch_mid_sentence(text, expected):
+    assert read(text) == expected
+
+
+def test_one_line_markers_with_a_books_legend():
+    # the issue's case as an RMFRP-style book prints it: `π` is must parry in its legend (docs, "Legends")
+    legend = Legend((("H", Meaning.HITS), ("∑", Meaning.STUN), ("∏", Meaning.NO_PARRY), ("π", Meaning.MUST_PARRY),
+                     ("∫", Meaning.BLEED)))
+    found = parse_branches("with leg greaves: +2H – π w/o leg greaves: +2H – ∫", legend)
+    assert [(b.condition, b.effects.hits, b.effects.must_parry, b.effects.bleed) for b in found] == [
+        ("leg greaves", 2, 1, 0), ("not leg greaves", 2, 0, 1)]
+
+
+def test_a_marker_of_another_feature_mid_sentence_stays_prose():
+    # decision: only the negation of the open marker opens mid-sentence; `struck with shield:` is prose as before
+    assert read("With helm: struck with shield: +1H. Without helm: +3H.") == [
+        ("helm", 1, 0, 0, None), ("not helm", 3, 0, 0, None)]
+
+
+# ---------------------------------------------------------------- `If no X:`, `No X:`, subjects, articles
+
+@pytest.mark.parametrize("text, expected", [
+    ("If no helmet: +5H. If helmet: 1∑.", ["not helmet", "helmet"]),  # not a feature called `no helmet`
+    ("No shield: +6H. +2H.", ["not shield", "shield"]),
+    ("If foe has no leg armor: 2∫. If foe has leg armor: +1H.", ["not leg armor", "leg armor"]),
+    ("If he wears a helm: 1∑. If not: +6H.", ["helm", "not helm"]),
+    ("With an amulet: 1∑. Without an amulet: +6H.", ["amulet", "not amulet"]),  # articles dropped
+    ("WITH THE HELM: 1∑. w/o Helm: +6H.", ["helm", "not helm"]),  # lower case, as written
+])
+def test_negations_subjects_and_articles_are_read(text, expected):
+    assert conditions(text) == expected
+    feature = expected[0].removeprefix("not ")
+    assert {condition_feature(c)[0] for c in expected} == {feature}
+
+
+def test_if_no_x_alone_is_the_negation():
+    assert read("Skull rings. +3H. If no helm: dies in 3 rounds.") == [
+        ("not helm", 3, 0, 0, 3), ("helm", 3, 0, 0, None)]
+
+
+# ---------------------------------------------------------------- conditions in prose
+
+@pytest.mark.parametrize("text, expected", [
+    ("If foe has chest armor, he staggers. If not, +6H – 2∑.",
+     [("chest armor", 0, 0, 0, None), ("not chest armor", 6, 2, 0, None)]),
+    ("If shield, +2H. Without shield, +6H – 1∫.", [("shield", 2, 0, 0, None), ("not shield", 6, 0, 1, None)]),
+    ("If foe has no greaves, +3H – 1∫. If foe has greaves, 1∑.",
+     [("not greaves", 3, 0, 1, None), ("greaves", 0, 1, 0, None)]),
+    ("If he doesn't have greaves, 2∫. If he has greaves, 1∑.", [("not greaves", 0, 0, 2, None), ("greaves", 0, 1, 0, None)]),
+    ("If no arm guard, 2∑. If arm guard, +1H.", [("not arm guard", 0, 2, 0, None), ("arm guard", 1, 0, 0, None)]),
+    ("If foe has a buckler, 1∑. Otherwise, +4H.", [("buckler", 0, 1, 0, None), ("not buckler", 4, 0, 0, None)]),
+    ("If foe has Leg Greaves, 1∑. If not, 2∑.", [("leg greaves", 0, 1, 0, None), ("not leg greaves", 0, 2, 0, None)]),
+])
+def test_conditions_in_prose_are_branches_on_the_feature(text, expected):
+    assert read(text) == expected
+
+
+def test_a_prose_condition_without_effects_still_splits_them():
+    # the issue's case: today the death went to every target
+    found = parse_branches("If foe has helm, he is in a coma. If no helm, he dies in 1 round")
+    assert [(b.condition, b.text, b.effects.death_in) for b in found] == [
+        ("helm", "If foe has helm, he is in a coma.", None), ("not helm", "If no helm, he dies in 1 round", 1)]
+
+
+def test_visored_and_without_a_visor_are_one_feature():
+    # decision: a feature and the same word with `-ed` are one feature, named without it
+    assert read("If visored, 2∑ and he dies in 10 rounds. Without a visor, he dies instantly.") == [
+        ("visor", 0, 2, 0, 10), ("not visor", 0, 0, 0, 0)]
+    assert conditions("If not armored, +5H. If armor, 1∑.") == ["not armor", "armor"]
+    assert conditions("If visored, 1∑.") == ["visored", "not visored"]  # alone: as written
+
+
+def test_a_prose_condition_governs_its_sentence_and_the_rest_is_everyones():
+    # decision: unlike a lone marker (whose rest is the other branch's), a condition in prose governs its sentence
+    found = parse_branches("Blow to forearm. +5H. If no arm armor, 1∑. Arm numb, 1∫.")
+    assert [(b.condition, b.text, b.effects.hits, b.effects.stun, b.effects.bleed) for b in found] == [
+        ("not arm armor", "Blow to forearm. +5H. If no arm armor, 1∑. Arm numb, 1∫.", 5, 1, 1),
+        ("arm armor", "Blow to forearm. +5H. Arm numb, 1∫.", 5, 0, 1)]
+    assert read("If foe has helm, 1∑. If not, 3∑. He drops his weapon, +2H.") == [
+        ("helm", 2, 1, 0, None), ("not helm", 2, 3, 0, None)]
+
+
+def test_if_not_mid_sentence_opens_the_other_branch():
+    assert read("If foe has helm, he is dazed 2∑, if not, he dies instantly.") == [
+        ("helm", 0, 2, 0, None), ("not helm", 0, 0, 0, 0)]
+
+
+def test_a_marker_and_a_prose_negation_pair():
+    # the marker's branch runs to the negation, the prose negation's is its sentence: `Foe reels` is everyone's
+    assert read("With helm: +4H. If no helm, dies in 3 rounds. Foe reels, +1H.") == [
+        ("helm", 5, 0, 0, None), ("not helm", 1, 0, 0, 3)]
+
+
+def test_the_effect_lines_markers_decide_over_a_condition_in_the_description():
+    found = parse_branches("Strike to shin. If he doesn't have greaves, you slash his shin open. "
+                           "with leg greaves: +2H – 3∑ w/o leg greaves: +2H – 1∫")
+    assert [(b.condition, b.text) for b in found] == [
+        ("leg greaves", "Strike to shin. If he doesn't have greaves, you slash his shin open. with leg greaves: +2H – 3∑"),
+        ("not leg greaves", "Strike to shin. If he doesn't have greaves, you slash his shin open. w/o leg greaves: +2H – 1∫")]
+
+
+@pytest.mark.parametrize("text", [
+    "With a mighty blow, +5H.",  # `With X,` in prose only opens beside its negation
+    "Foe is dazed. No parry, +2H.",  # `No X` only as a marker
+    "If he survives, he limps for a week. +3H",  # a condition no branch reads, in a sentence without effects
+    "Foe falls without his shield, +2H",
+])
+def test_prose_that_reads_as_no_branch(text):
+    assert conditions(text) == [None]
+
+
+def test_a_condition_no_branch_reads_ends_where_a_branch_begins():
+    # `;` opens a sentence (and so a marker) without ending one: the unread condition's text stops at the marker
+    assert read("If he survives, he limps; With helm: +3H. Without helm: +5H.") == [
+        ("helm", 3, 0, 0, None), ("not helm", 5, 0, 0, None)]
+
+
+# ---------------------------------------------------------------- what cannot be read is an error
+
+@pytest.mark.parametrize("text, message", [
+    ("If foe is prone, +5H.",
+     "cannot read the condition 'If foe is prone' (it is no condition on one feature: write e.g. If foe has helm, "
+     "… If not, … or With helm: … Without helm: …), and the effects after it would go to every target"),
+    ("Strike. If foe has no helm he dies instantly.",  # no comma: where the condition ends cannot be read
+     "cannot read the condition 'If foe has no helm he dies instantly.' (it is no condition on one feature: write e.g. "
+     "If foe has helm, … If not, … or With helm: … Without helm: …), and the effects after it would go to every target"),
+    ("If metal armor and no shield: 3∑.",
+     "cannot read the condition 'If metal armor and no shield' (it is no condition on one feature: write e.g. If foe "
+     "has helm, … If not, … or With helm: … Without helm: …), and the effects after it would go to every target"),
+    ("If not, +3H.", "cannot read the condition 'If not' (it follows no condition), and the effects after it would go "
+                     "to every target"),
+    ("If foe has shield, +2H. With helm: 1∑. Without helm: 3∑.",
+     "cannot read the condition 'If foe has shield' (it is not one of the branches 'With helm', 'Without helm'), and "
+     "the effects after it would go to every target"),
+    ("Without a visor, he dies instantly. With helm: 1∑. Without helm: 3∑.",
+     "cannot read the condition 'Without a visor' (it is not one of the branches 'With helm', 'Without helm'), and "
+     "the effects after it would go to every target"),
+    ("If foe has helm, 1∑. If not, 2∑. If no helm, 3∑.",
+     "3 branches in one cell ('If foe has helm', 'If not', 'If no helm'): at most a feature and its negation"),
+    ("If foe has helm, 1∑. If no shield, 2∑.", "branches 'If foe has helm', 'If no shield' are not a feature and its "
+                                               "negation"),
+    ("If helmed, 1∑. Without a visor, 2∑.", "branches 'If helmed', 'Without a visor' are not a feature and its negation"),
+])
+def test_a_condition_that_cannot_be_read_is_an_error(text, message):
+    assert refusal(text) == message
+
+
+# ---------------------------------------------------------------- bounded work
+
+@pytest.mark.parametrize("piece", [
+    "If ", "if a ", "If x. ", "If foe has no " + "a " * 20 + ",", "If a, ", "w/o ", "without helm, ", "If foe has helm, 1∑. ",
+    "If he doesn't ", "a-", "If\n", "Otherwise, ", "If not, 1∑ ", "If a; ", "Without a helm, x; ",
+])
+def test_long_hostile_conditions_are_bounded_work(piece):
+    text = ("With helm: 1∑ " + piece * 10_000)[:10_000]
+    started = time.perf_counter()
+    try:
+        parse_branches(text)
+    except ValueError:
+        pass
+    assert time.perf_counter() - started < 2  # linear: well under 0.1 s here; a backtracking pattern takes minutes
