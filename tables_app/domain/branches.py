@@ -17,10 +17,12 @@ from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import shown
 
 _WORD = r"[^\W\d_]++(?:['\u2019][^\W\d_]++)?"  # letters, perhaps with an apostrophe (`doesn't`)
-# An opener: a word, a phrase of up to eight words, then `:` (a marker) or `,` (a condition in prose).
+# An opener: a word, a phrase of up to eight words, then `:` (a marker) or `,` (a condition in prose);
+# or, after `If`, the subject of the sentence's main clause (`If foe has no helm you kill him instantly`).
 _OPENER = re.compile(
     rf"(?<![\w/])(?P<word>(?i:without|with|w/o|w/|if|no|otherwise))"
-    rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,7}})?[ \t]*(?P<mark>[:,])"
+    rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,7}})?"
+    rf"(?:[ \t]*(?P<mark>[:,])|(?<=\w)(?=[ \t]+(?i:you|he|she|they)\b))"
 )
 _CONDITIONAL = re.compile(r"(?<![\w/])(?i:if|otherwise)\b")  # a sentence that may word a condition
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+|$)|\s*\n\s*")
@@ -82,11 +84,14 @@ def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, 
 
 def _opener(text: str, match: re.Match[str]) -> _Opener:
     word = match.group("word").lower()
-    marker = match.group("mark") == ":"
-    # `No X` only as a marker: in prose, `No parry, …` is no condition
-    condition = read_condition(word, match.group("phrase") or "") if marker or word != "no" else None
-    return _Opener(match.start(), match.group()[:-1].strip(), word, marker, condition,
-                   _opens_sentence(text, match.start()))
+    mark = match.group("mark")
+    marker = mark == ":"
+    # `No X` only as a marker: in prose, `No parry, …` is no condition; a condition
+    # ended by its clause's subject (no comma) only after `If`
+    read = marker or (word != "no" and (mark is not None or word == "if"))
+    condition = read_condition(word, match.group("phrase") or "") if read else None
+    label = match.group()[:-1] if mark else match.group()
+    return _Opener(match.start(), label.strip(), word, marker, condition, _opens_sentence(text, match.start()))
 
 
 def _chosen(openers: list[_Opener], markers: bool) -> list[_Opener]:

@@ -17,7 +17,7 @@ HAS_NOT = ("has no", "have no", "does not have", "doesn't have", "do not have", 
 # (`metal armor and no shield`) or a condition on something else (`using a crossbow`).
 _NOT_A_FEATURE = frozenset({
     *ARTICLES, *SUBJECTS, "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do",
-    "did", "doesn't", "don't", "isn't", "not", "no", "none", "nor", "and", "or", "but", "if", "then", "you",
+    "did", "doesn't", "don't", "isn't", "not", "no", "none", "nor", "and", "but", "if", "then", "you",
     "your", "him", "them", "using", "uses", "used", "wearing", "this", "that", "any", "all", "only",
 })
 FEATURE_WORDS = 4  # `chest armor`, `metal chest armor`, `armor over abdomen`

@@ -95,7 +95,7 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("death_in", rf"(?i:\bdies\s+(?:of|from)\b[^.;!?\n]{{0,80}}?\b(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
     ("death_in", rf"(?i:\bdies\s+{_ROUND_COUNT}{_ROUNDS}\s+later\b)"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+(?:he\s+|she\s+|it\s+)?dies\b)"),
-    ("instant_death", r"(?i:\binstant\s+death\b|\b(?:dies|killed|killing\s+(?:him|her|it|foe))\s+instantly\b"
+    ("instant_death", r"(?i:\binstant\s+death\b|\b(?:dies|killed|kills?\s+(?:him|her|it|foe)|killing\s+(?:him|her|it|foe))\s+instantly\b"
                  r"|\b(?:dies|expires)(?:\s+in\s+a\s+heap)?\s*[,\u2014\u2013-]?\s*immediately\b"
                  # `Dies of a massive heart failure.`, `dies from broken neck`, `falls dead`: now, no rounds given
                  r"|\bdies\s+(?:of|from)\b(?![^.;!?\n]*\b(?:in|after)\s+\w+\s+(?:rounds?|rnds?)\b)"

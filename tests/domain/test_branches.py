@@ -173,8 +173,8 @@ def test_a_condition_no_branch_reads_ends_where_a_branch_begins():
     ("If foe is prone, +5H.",
      "cannot read the condition 'If foe is prone' (it is no condition on one feature: write e.g. If foe has helm, "
      "… If not, … or With helm: … Without helm: …), and the effects after it would go to every target"),
-    ("Strike. If foe has no helm he dies instantly.",  # no comma: where the condition ends cannot be read
-     "cannot read the condition 'If foe has no helm he dies instantly.' (it is no condition on one feature: write e.g. "
+    ("Strike. If foe is dazed you strike again, +3H.",  # no comma after it, and no condition on a feature either
+     "cannot read the condition 'If foe is dazed you strike again' (it is no condition on one feature: write e.g. "
      "If foe has helm, … If not, … or With helm: … Without helm: …), and the effects after it would go to every target"),
     ("If metal armor and no shield: 3∑.",
      "cannot read the condition 'If metal armor and no shield' (it is no condition on one feature: write e.g. If foe "
@@ -211,3 +211,21 @@ def test_long_hostile_conditions_are_bounded_work(piece):
     except ValueError:
         pass
     assert time.perf_counter() - started < 2  # linear: well under 0.1 s here; a backtracking pattern takes minutes
+
+
+# docs/workbook-format.md, "Branches inside a cell": a condition in prose may end at its clause's
+# subject instead of a comma (`If foe has no helm you kill him instantly`, as Arms Law words it)
+@pytest.mark.parametrize("text", [
+    "Foe out for 6 hours. If foe has no helm you kill him instantly. +15H.",
+    "Foe out for 6 hours. If foe has no helm, you kill him instantly. +15H.",
+])
+def test_a_prose_condition_ends_at_its_clauses_subject(text):
+    found = {b.condition: (b.effects.hits, b.effects.death_in) for b in parse_branches(text)}
+    assert found == {"not helm": (15, 0), "helm": (15, None)}
+
+
+def test_a_feature_of_either_kind_is_named_as_written():
+    # decision: `cloak or armor` is one feature, named as written (give it to targets with either)
+    found = {b.condition: (b.effects.hits, b.effects.stun)
+             for b in parse_branches("Cold blast. +3 hits. If no cloak or armor: +6 hits and stunned 1 rnd.")}
+    assert found == {"not cloak or armor": (9, 1), "cloak or armor": (3, 0)}
