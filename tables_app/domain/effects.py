@@ -98,7 +98,8 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("instant_death", r"(?i:\binstant\s+death\b|\b(?:dies|killed|kills?\s+(?:him|her|it|foe)|killing\s+(?:him|her|it|foe))\s+instantly\b"
                  r"|\b(?:dies|expires)(?:\s+in\s+a\s+heap)?\s*[,\u2014\u2013-]?\s*immediately\b"
                  # `Dies of a massive heart failure.`, `dies from broken neck`, `falls dead`: now, no rounds given
-                 r"|\bdies\s+(?:of|from)\b(?![^.;!?\n]*\b(?:in|after)\s+\w+\s+(?:rounds?|rnds?)\b)"
+                 # (not `but then dies of nerve failure`: later, how much later unsaid: a warning instead)
+                 r"|(?<!then )\bdies\s+(?:of|from)\b(?![^.;!?\n]*\b(?:in|after)\s+\w+\s+(?:rounds?|rnds?)\b)"
                  r"|\b(?:falls|drops)\s+dead\b"
                  r"|\b(?:he|she|it|foe|and|then)\s+dies(?=\s*(?:[.!;]|$)))"),
 )

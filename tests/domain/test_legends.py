@@ -187,3 +187,10 @@ def test_format_then_parse_in_a_legend_is_the_identity(**numbers):
     effects = Effects(**numbers)
     written = format_effects(effects, RMFRP)
     assert parse_effects(written, RMFRP) == Effects(**numbers, text=written)
+
+
+def test_a_death_later_by_an_unsaid_time_is_not_read_as_instant():
+    # no silent misread: `but then dies of nerve failure` is a death some rounds later; the
+    # unread-death warning names it instead (docs/workbook-format.md, "Effects in words")
+    assert parse_effects("Active the following 4 rounds, but then dies of nerve failure.").death_in is None
+    assert parse_effects("Dies of a massive heart failure.").death_in == 0
