@@ -260,6 +260,21 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
             ok = False
     if not rest:
         return Grid(name, RULESET_KIND, header, texts, {}, [], 0, []) if ok else None
+    if "legend" in header:
+        reading.problem(name, header["legend"][1], "the ruleset sheet has a legend below its header block; give it once")
+        ok = False
+    legend = _legend_rows(reading, sheet, rest)
+    if not ok:
+        return None
+    columns = {key: i for i, key in enumerate(LEGEND_COLUMNS, start=1)}
+    # a legend with a problem (named on its cell) leaves the ruleset known, its sheets unread (one problem, one line)
+    return Grid(name, RULESET_KIND, header, texts, columns, list(columns.items()), rest[0][0], legend or [],
+                broken=legend is None)
+
+
+def _legend_rows(reading: Reading, sheet: RawSheet, rest: list[Row]) -> list[Row] | None:
+    """The rows of a ruleset sheet's legend grid (`Symbol | Means`); None after a problem."""
+    name = sheet.name
     header_row, header_values = rest[0]
     written = [fold(v) if isinstance(v, str) else v for v in header_values]
     while written and is_blank(written[-1]):
@@ -269,9 +284,6 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
         reading.problem(name, coordinate(header_row, column), "below its header block a ruleset sheet holds only its legend, "
                                                              "a grid Symbol | Means (one symbol a row)")
         return None
-    if "legend" in header:
-        reading.problem(name, header["legend"][1], "the ruleset sheet has a legend below its header block; give it once")
-        ok = False
     grid_rows: list[Row] = []
     for number, values in rest[1:]:
         if number != header_row + 1 + len(grid_rows):
@@ -280,14 +292,20 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
             return None
         grid_rows.append((number, values))
     width = max([len(header_values)] + [len(v) for _, v in grid_rows])
-    if not _check_layout(reading, sheet, grid_rows[-1][0] if grid_rows else header_row, width):
+    last_row = grid_rows[-1][0] if grid_rows else header_row
+    if not _check_layout(reading, sheet, last_row, width):
         return None
+    for min_row, min_col, max_row, max_col in sheet.layout.merged:  # a key is one symbol a row: nothing to share
+        if min_row <= last_row and max_row >= header_row:
+            reading.problem(name, coordinate(min_row, min_col), f"merged cells {coordinate(min_row, min_col)}:"
+                                                                f"{coordinate(max_row, max_col)} in the legend; unmerge them")
+            return None
+    ok = True
     for number, values in grid_rows:
         if len(values) > len(LEGEND_COLUMNS) and any(not is_blank(v) for v in values[len(LEGEND_COLUMNS):]):
             reading.problem(name, coordinate(number, len(LEGEND_COLUMNS) + 1), "a legend row is a symbol and what it means")
             ok = False
-    columns = {key: i for i, key in enumerate(LEGEND_COLUMNS, start=1)}
-    return Grid(name, RULESET_KIND, header, texts, columns, list(columns.items()), header_row, grid_rows) if ok else None
+    return grid_rows if ok else None
 
 
 def _is_notes(kind: object) -> bool:

@@ -19,6 +19,7 @@ class Grid:
     column_order: list[tuple[str, int]]
     header_row: int
     rows: list[Row]
+    broken: bool = False  # a part of it had a problem (a ruleset sheet's legend): what it governs is not read
 
     def meta(self, key: str) -> str | None:
         return self.texts.get(key)

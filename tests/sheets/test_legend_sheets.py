@@ -229,3 +229,15 @@ def test_a_stun_worded_without_rounds_warns_at_its_cell(run, write_workbook):
     assert [line for line in linted.stderr.splitlines() if "no stun" in line] == [
         "Warning: m.xlsx › Crush › A5: 1-50 says 'stunned' but no stun was read: write 'stunned 2 rounds' "
         "(or the legend's sign, 2∑) if it stuns"]
+
+
+def test_a_merge_in_the_legend_is_refused(write_workbook):
+    # a legend is one symbol a row: a merged box there would give two symbols one meaning unseen
+    import openpyxl
+
+    path = write_workbook("frp.xlsx", {"Ruleset": [*RULESET[:6], ["∑∏", None]], "Severities": LETTERS, "Gash": GASH})
+    book = openpyxl.load_workbook(path)
+    book["Ruleset"].merge_cells("B6:B7")
+    book.save(path)
+    assert [str(p) for p in parsed(path).problems] == [
+        "frp.xlsx › Ruleset › B6: merged cells B6:B7 in the legend; unmerge them"]
