@@ -59,6 +59,7 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 _NUMBER = re.compile(r"\d+")
+_WORD_STARTS = "deskifhta"  # dies death drops, expires, stunned she suffocates, killed, instant it, for foe falls, he, then, and
 # `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
 _ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
 
@@ -171,13 +172,18 @@ class _Reader:
     own_signs: str  # the signs the legend reads (with the pasted look-alikes)
 
 
+@lru_cache(maxsize=4096)  # printed tables repeat their cells (`+2H`, `1∑`) hundreds of times
 def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
     """Read the effects printed in ``text`` with ``legend``; the text itself is kept whole."""
     reader = _reader(legend)
     totals: dict[str, int] = {}
     death: tuple[str, int] | None = None
     timed: list[str] = []
+    prose: list[str] = []  # the text with its effects blanked out, built in the one pass
+    last = 0
     for match in reader.effect.finditer(text):
+        prose += (text[last:match.start()], " ")
+        last = match.end()
         kind = reader.kinds[int((match.lastgroup or "g0")[1:])]
         token = match.group()
         if kind == "ambiguous_parry":
@@ -203,7 +209,8 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
         else:
             for field in kind.split("+"):
                 _add(totals, field, number)
-    _refuse_unread(reader, reader.effect.sub(" ", text))
+    prose.append(text[last:])
+    _refuse_unread(reader, "".join(prose))
     return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))
 
 
@@ -219,7 +226,7 @@ def _add(totals: dict[str, int], field: str, number: int) -> None:
 
 
 @lru_cache(maxsize=64)
-def _reader(legend: Legend) -> _Reader:
+def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     symbols = _DEFAULT_SYMBOLS if legend.is_default else legend.symbols
     signs = "".join(sorted(set(KNOWN_SIGNS + legend.signs())))
     sign_class = re.escape(signs)
@@ -237,7 +244,10 @@ def _reader(legend: Legend) -> _Reader:
     spellings += _DEFAULT_WORDS if legend.is_default else _VOCABULARY_WORDS
     spellings += _WORDS_EVERYWHERE[1:]
     kinds = tuple(kind.replace("stun_no_parry", "stun+no_parry") for kind, _ in spellings)
-    effect = re.compile("|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(spellings)))
+    # Every spelling starts with a count (`+`, a digit), `(`, a dash, a sign, or a word with one of
+    # these letters: the guard skips every other position at once (3 times faster on prose).
+    guard = rf"(?=[0-9+({re.escape(DASHES)}{sign_class}]|\b[{_WORD_STARTS}{_WORD_STARTS.upper()}])" if guarded else ""
+    effect = re.compile(guard + "(?:" + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(spellings)) + ")")
     # What still looks like an effect once the effects are read: a sign, a
     # signed number glued to letters, a bracketed signed number.
     looks_like = re.compile(rf"[{sign_class}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d")

@@ -241,11 +241,12 @@ def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[En
         tags = reading.value(grid, row, "effects", as_tags, default=())
         condition = reading.value(grid, row, "condition", lambda v: fold(as_text(v)))
         title = reading.value(grid, row, "title", as_text)
-        branches = None if text is None else _branches(reading, grid.sheet, reading.cell(grid, row, "text")[1], text, legend)
+        text_cell = coordinate(row[0], grid.columns["text"])
+        branches = None if text is None else _branches(reading, grid.sheet, text_cell, text, legend)
         if parsed_range is None:
             continue
         read = None if branches is None or not sound or tags is None else _row_entries(
-            reading, grid, row, parsed_range, branches, condition, given, title, tags)
+            reading, grid, row, text_cell, parsed_range, branches, condition, given, title, tags)
         if read is None:
             # keep the range so coverage is judged on what the author wrote
             entries.append((Entry(parsed_range, "", condition=condition), range_cell, False, row[0]))
@@ -258,8 +259,10 @@ def _given_numbers(reading: Reading, grid: Grid, row: tuple) -> tuple[dict[str, 
     """The row's Hits, Bleed, Stun and Penalty that are filled in; whether all read."""
     given: dict[str, int] = {}
     sound = True
+    _, values = row
     for column in _NUMBER_COLUMNS:
-        if is_blank(reading.cell(grid, row, column)[0]):
+        index = grid.columns.get(column)
+        if index is None or index > len(values) or is_blank(values[index - 1]):
             continue
         number = reading.value(grid, row, column, lambda v, c=column: (
             _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty", PENALTY)))
@@ -270,11 +273,10 @@ def _given_numbers(reading: Reading, grid: Grid, row: tuple) -> tuple[dict[str, 
     return given, sound
 
 
-def _row_entries(reading: Reading, grid: Grid, row: tuple, span: Range, branches: tuple[Branch, ...],
+def _row_entries(reading: Reading, grid: Grid, row: tuple, text_cell: str, span: Range, branches: tuple[Branch, ...],
                  condition: str | None, given: dict[str, int], title: str | None, tags: tuple[str, ...]
                  ) -> list[Entry] | None:
     """A one-column row's entries (two when its text holds the branches); None after a problem."""
-    text_cell = reading.cell(grid, row, "text")[1]
     if condition is not None and len(branches) > 1:  # the row is one branch: its own part of the text
         mine = [b for b in branches if b.condition is not None and condition_feature(b.condition) == condition_feature(condition)]
         if not mine:

@@ -194,3 +194,34 @@ def test_a_death_later_by_an_unsaid_time_is_not_read_as_instant():
     # unread-death warning names it instead (docs/workbook-format.md, "Effects in words")
     assert parse_effects("Active the following 4 rounds, but then dies of nerve failure.").death_in is None
     assert parse_effects("Dies of a massive heart failure.").death_in == 0
+
+
+@given(st.lists(st.sampled_from(list("+-–(∑∏π∫ΣΠHh ,.;") + ["2", "10", " stunned ", " dies ", " in ", " rounds",
+                                                                       " for ", " then ", " and ", " instantly", " hits",
+                                                                       " per ", "/rnd", " to activity", " until "]),
+                max_size=40).map("".join))
+def test_the_guard_finds_every_effect_the_spellings_find(text):
+    # the guard in front of the spellings only skips positions where none starts (tables_app/domain/effects.py)
+    from tables_app.domain.effects import _reader
+
+    for legend in (DEFAULT_LEGEND, RMFRP):
+        fast, slow = _reader(legend), _reader(legend, guarded=False)
+        assert [(m.span(), m.lastgroup) for m in fast.effect.finditer(text)] == \
+               [(m.span(), m.lastgroup) for m in slow.effect.finditer(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "Foe dies in 6 rounds.", "Death in 3 rounds.", "expires in 12 rounds", "suffocates in 2 rounds", "instant death",
+    "killed instantly", "kills him instantly", "killing foe instantly", "Dies immediately.", "falls dead", "drops dead",
+    "He dies.", "and dies.", "then dies.", "Stunned for 6 rounds, then falls dead.", "stunned 2 rounds",
+    "stunned and unable to parry for 2 rounds", "lies in shock for 12 rounds before dying", "dies 6 rounds later",
+    "for 12 rounds, then dies", "dies of shock after 3 rounds", "-20 to activity", "−10 to activity for 2 rnds",
+    "+5 hits", "3 hits per round", "2/rnd", "(-20)", "(+10)", "(π-10)", "+3H – ∑ – 2∑∏ – ∫ – π",
+])
+def test_the_guard_skips_no_documented_spelling(text):
+    from tables_app.domain.effects import _reader
+
+    for legend in (DEFAULT_LEGEND, RMFRP):
+        fast, slow = _reader(legend), _reader(legend, guarded=False)
+        assert [(m.span(), m.lastgroup) for m in fast.effect.finditer(text)] == \
+               [(m.span(), m.lastgroup) for m in slow.effect.finditer(text)]
