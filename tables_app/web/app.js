@@ -136,14 +136,18 @@ function errorBox(data) {
 const percent = (p) => (p === 0 ? "0" : p >= 0.001 ? `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%` : `${(p * 100).toFixed(3)}%`);
 const outcomeWords = (outcome) => outcome.replace(/_/g, " ");
 
-// An entry's hits, bleeding, stun, parry, penalty, bonus, death and effects in words (as render.effects).
+// An entry's hits, bleeding, stun, parry, penalty, bonus, death and effects in words (as the CLI's
+// effect_words: a death its tags already say is not said twice).
 function effects(e) {
-  const death = e.death_in === null || e.death_in === undefined ? "" : e.death_in === 0 ? "instant death" : `dies in ${e.death_in} round${e.death_in === 1 ? "" : "s"}`;
+  const tags = e.effects || [];
+  const said = tags.some((t) => [`death in ${e.death_in}`, "instant death"].includes(t.toLowerCase().split(/\s+/).join(" ")));
+  const death = e.death_in === null || e.death_in === undefined || said ? "" : e.death_in === 0 ? "instant death" : `dies in ${e.death_in} round${e.death_in === 1 ? "" : "s"}`;
+  const parry = e.parry_penalty ? ` at ${e.parry_penalty}` : "";
   const parts = [
     e.hits ? `+${e.hits} hits` : "", e.bleed ? `bleed ${e.bleed}/rnd` : "", e.stun ? `stun ${e.stun} rnd` : "",
-    e.no_parry ? `no parry ${e.no_parry}` : "", e.must_parry ? `must parry ${e.must_parry}` : "",
+    e.no_parry ? `no parry ${e.no_parry}` : "", e.must_parry ? `must parry ${e.must_parry}${parry}` : "",
     e.penalty ? `penalty ${e.penalty}` : "", e.attacker_bonus ? `attacker +${e.attacker_bonus}` : "", death,
-    ...(e.effects || []),
+    ...tags,
   ];
   return parts.filter(Boolean).join(", ");
 }
