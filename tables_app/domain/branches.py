@@ -24,6 +24,7 @@ _OPENER = re.compile(
     rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,7}})?"
     rf"(?:[ \t]*(?P<mark>[:,])|(?<=\w)(?=[ \t]+(?i:you|he|she|they)\b))"
 )
+_OPENING_WORD = re.compile(r"(?<![\w/])(?i:with|w/|if|no|otherwise)")  # where an opener or a conditional starts
 _CONDITIONAL = re.compile(r"(?<![\w/])(?i:if|otherwise)\b")  # a sentence that may word a condition
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+|$)|\s*\n\s*")
 
@@ -64,6 +65,8 @@ def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, 
     a condition no branch reads in a sentence with effects, are an error."""
     if len(text) > TEXT_CHARACTERS:  # docs/workbook-format.md, "Limits"
         raise ValueError(f"the entry holds {len(text):,} characters, more than an entry's {TEXT_CHARACTERS:,} (it starts {text[:40]!r})")
+    if not _OPENING_WORD.search(text):  # most entries: no word a condition starts with, one branch
+        return (_branch(None, text, legend),)
     openers = [_opener(text, m) for m in _OPENER.finditer(text)]
     chosen = _chosen(openers, markers=True) or _chosen(openers, markers=False)
     _refuse_conditions_no_branch_reads(text, openers, chosen, legend)
