@@ -62,6 +62,8 @@ _NUMBER = re.compile(r"\d+")
 _WORD_STARTS = "deskifhta"  # dies death drops, expires, stunned she suffocates, killed, instant it, for foe falls, he, then, and
 # `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
 _ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
+_FOR_ROUNDS = (rf"(?:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
+               r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
 
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
 _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
@@ -76,9 +78,9 @@ _ADDS = {
 
 # Words read in every legend: what a keyboard types and what books print.
 _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
-    # `-20 to activity` (a dash here is the penalty's sign); `for 3 rounds` / `until` make it timed
-    ("timed_penalty", rf"{_ACTIVITY}(?=\s*(?:\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}|until\b))"
-                      rf"(?:\s*\(?\s*for\s+{_ROUND_COUNT}{_ROUNDS}\)?)?"),
+    # `-20 to activity` (a dash here is the penalty's sign); `for 3 rounds`, `for the next 3 rounds`,
+    # `next round`, `until …` make it timed
+    ("timed_penalty", rf"{_ACTIVITY}(?=\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*\(?\s*{_FOR_ROUNDS}\)?)?"),
     ("penalty", _ACTIVITY),
     # `Stunned for 6 rounds, then falls dead`: both the stun and the death
     ("stun+death_in", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+"
@@ -89,7 +91,8 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("hits", rf"(?i:{_COUNT}\s*hits?\b)"),
     ("penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)"),
     ("attacker_bonus", r"\(\s*\+\s*\d+\s*\)"),
-    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}\s+(?:more\s+|inactive\s+)?"
+    # `dies in 9 inactive rounds`, `in 6 agonizing rounds`; not `after 6 more rounds` (more than what? a warning)
+    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}\s+(?:(?!more\b)[a-z]+\s+)?"
                  rf"(?:rounds?|rnds?)\b)"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS}\s+before\s+dying\b)"),
     # `Dies from internal bleeding and shock in 6 rounds`: the rounds later in the same sentence
@@ -102,7 +105,7 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
                  # (not `but then dies of nerve failure`: later, how much later unsaid: a warning instead)
                  r"|(?<!then )\bdies\s+(?:of|from)\b(?![^.;!?\n]*\b(?:in|after)\s+\w+\s+(?:rounds?|rnds?)\b)"
                  r"|\b(?:falls|drops)\s+dead\b"
-                 r"|\b(?:he|she|it|foe|and|then)\s+dies(?=\s*(?:[.!;]|$)))"),
+                 r"|\b(?:he|she|it|foe|and|then)\s+dies(?=\s*(?:[.!;]|$))|\b(?:and|then)\s+die(?=\s*(?:[.!;]|$)))"),
 )
 # The ASCII spellings of the default legend, as they have always been read.
 _DEFAULT_WORDS: tuple[tuple[str, str], ...] = (

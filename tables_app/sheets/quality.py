@@ -20,7 +20,7 @@ KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 # Prose that says the target dies: printed books write death in words, in
 # more ways than the entry reader takes (`domain/effects.py`); an entry that
 # says so and read no death is a death lost from resolve and odds.
-DEATH_WORDS = re.compile(r"(?i)\b(?:dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
+DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
 STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
 
 
