@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tables_app.domain.bounds import TEXT_CHARACTERS
 from tables_app.domain.conditions import NEGATIVE_WORDS, POSITIVE_WORDS, Condition, negates, read_condition
@@ -37,6 +37,7 @@ class Branch:
     condition: str | None
     text: str
     effects: Effects
+    warning: str | None = None  # a reading to check (the import warns on the cell)
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, 
     first = chosen[0].condition
     assert first is not None and first.feature is not None
     if len(chosen) == 1:
-        return tuple(_branch(str(c), part, legend) for c, part in _lone(text, chosen[0]))
+        branches = tuple(_branch(str(c), part, legend) for c, part in _lone(text, chosen[0]))
+        return _warn_lone(text, chosen[0], branches, legend)
     feature = negates(first, chosen[1].condition)  # type: ignore[arg-type]
     if feature is None:
         raise ValueError(f"branches {_quoted(chosen)} are not a feature and its negation")
@@ -143,6 +145,26 @@ def _lone(text: str, opener: _Opener) -> list[tuple[Condition, str]]:
     if opener.marker:
         return [(condition, _joined(before, own)), (other, _joined(before, after))]
     return [(condition, _joined(before, own, after)), (other, _joined(before, after))]
+
+
+def _warn_lone(text: str, opener: _Opener, branches: tuple[Branch, ...], legend: Legend) -> tuple[Branch, ...]:
+    """A lone marker whose sentence has no effects while the text after it has
+    some (`If no helm: skull crushed. +20 hits.`): those go to the other
+    targets, as documented, but a book may mean them for the branch: said."""
+    if not opener.marker:
+        return branches
+    end, rest = _sentence(text, opener.start)
+    own, after = parse_effects(" ".join(text[opener.start:end].split()), legend), text[rest:]
+    if _has_effects(own) or not after.strip() or not _has_effects(parse_effects(" ".join(after.split()), legend)):
+        return branches
+    warning = (f"{shown(opener.label)} opens a branch of one sentence with no effects; the effects after it "
+               f"({shown(' '.join(after.split()), 40)}) go to {shown(branches[1].condition)}: if they are the branch's, "
+               "put them in its sentence")
+    return (replace(branches[0], warning=warning), branches[1])
+
+
+def _has_effects(effects: Effects) -> bool:
+    return effects.death_in is not None or any(getattr(effects, name) for name in EFFECT_FIELDS if name != "death_in")
 
 
 def _pair(text: str, first: _Opener, second: _Opener) -> tuple[str, str]:

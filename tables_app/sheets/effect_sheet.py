@@ -204,6 +204,8 @@ def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend
     except ValueError as exc:
         reading.problem(sheet, cell, str(exc))
         return None
+    for warning in dict.fromkeys(branch.warning for branch in branches if branch.warning):
+        reading.warn_at(sheet, cell, warning)
     for timed in dict.fromkeys(t for branch in branches for t in branch.effects.timed):
         reading.warn_at(sheet, cell, f"{timed!r} is a penalty for a time: it stays in the text "
                                      "(an entry's penalty is a lasting one)")

@@ -9,7 +9,8 @@ from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.rulesets import name_key
-from tables_app.domain.tables import ColumnChoice, RollKind
+from tables_app.domain.effects import EFFECT_FIELDS, parse_effects
+from tables_app.domain.tables import ColumnChoice, RollKind, TableKind
 from tables_app.errors import Problem
 from tables_app.import_model import ParsedWorkbook
 from tables_app.sheets.values import coordinate
@@ -22,6 +23,10 @@ KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 # says so and read no death is a death lost from resolve and odds.
 DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
 STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
+# The other side of an entry: the attacker on a critical table, the opponent on a fumble table.
+OTHER_PARTY = {TableKind.CRITICAL: ("attacker", re.compile(r"(?i)\battacker\b"), "its target's"),
+               TableKind.FUMBLE: ("opponent", re.compile(r"(?i)\b(?:foe|opponent|enemy)\b"), "the fumbler's")}
+SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 
 
 def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]]], attack_tops: dict[tuple[str, str], int | None],
@@ -47,6 +52,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     for item in [*parsed.critical_tables, *parsed.fumble_tables]:
         _unread_death(item, warn)
         _unread_stun(item, warn)
+        _effects_of_the_other_party(item, warn)
     for item in parsed.critical_tables:
         _unrolled_rows(item, warn)
     for item in parsed.weapons:
@@ -113,6 +119,35 @@ def _unread_stun(item, warn) -> None:  # type: ignore[no-untyped-def]
     """Entries whose text says the target is stunned but read no stun (`Foe quite stunned`), once per cell."""
     _unread(item, warn, STUN_WORDS, lambda entry: entry.stun > 0 or any(STUN_WORDS.search(tag) for tag in entry.effects),
             "no stun was read: write 'stunned 2 rounds' (or the legend's sign, 2∑) if it stuns")
+
+
+def _effects_of_the_other_party(item, warn) -> None:  # type: ignore[no-untyped-def]
+    """A sentence about the other side of the entry that reads effects
+    (`falls upon attacker, who then takes 20 hits` on a critical table, `Foe
+    is stunned 2 rounds laughing` on a fumble table): an entry's effects are
+    its target's (the fumbler's, on a fumble table), so the reading is said
+    at the cell, once."""
+    table = item.value
+    party, other, owner = OTHER_PARTY[table.kind]
+    columns = table.column_rows or (table.rows,)
+    for row, span in enumerate(columns[0].ranges):
+        for column, rows in enumerate(columns):
+            for entry in {e.text: e for e in rows.values[row]}.values():
+                found = next((s for s in SENTENCE.split(entry.text) if other.search(s) and _reads_effects(s, table.legend)), None)
+                if found is not None:
+                    where = f" {table.columns[column]}" if table.column_rows else ""
+                    warn(item.sheet, _cell(item, span, column if table.column_rows else None),
+                         f"{span.label}{where}: {found.strip()[:60]!r} reads effects in a sentence about the "
+                         f"{party}; an entry's effects are {owner}")
+                    break
+
+
+def _reads_effects(sentence: str, legend) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        found = parse_effects(sentence, legend)
+    except ValueError:
+        return False
+    return found.death_in is not None or any(getattr(found, f) for f in EFFECT_FIELDS if f not in ("death_in", "attacker_bonus"))
 
 
 def _unread(item, warn, words: re.Pattern[str], read, advice: str) -> None:  # type: ignore[no-untyped-def]

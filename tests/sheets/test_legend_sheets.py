@@ -241,3 +241,22 @@ def test_a_merge_in_the_legend_is_refused(write_workbook):
     book.save(path)
     assert [str(p) for p in parsed(path).problems] == [
         "frp.xlsx › Ruleset › B6: merged cells B6:B7 in the legend; unmerge them"]
+
+
+def test_effects_of_the_other_party_and_a_lone_branch_without_effects_warn(run, write_workbook):
+    # no silent misread (docs/authoring.md): an entry's effects are its target's, a lone marker's
+    # branch is its sentence; where the text suggests otherwise, the cell says so
+    crush = one_column(["01-50", "Falls upon attacker, who then takes 20 hits."],
+                       ["51-90", "If no helm: skull crushed. +20 hits."], ["91+", "Good."])
+    slips = [["Kind", "fumble"], ["Name", "Slips"], [], ["Roll", "Text"],
+             ["01-50", "Worst move. Foe is stunned 2 rounds laughing."], ["51+", "You fall. +3 hits."]]
+    linted = run("lint", str(write_workbook("m.xlsx", {"Crush": crush, "Slips": slips})))
+    assert linted.exit_code == 0, linted.output
+    assert [line for line in linted.stderr.splitlines() if "sentence" in line] == [
+        "Warning: m.xlsx › Crush › B6: 'If no helm' opens a branch of one sentence with no effects; the effects after "
+        "it ('+20 hits.') go to 'helm': if they are the branch's, put them in its sentence",
+        "Warning: m.xlsx › Crush › A5: 1-50: 'Falls upon attacker, who then takes 20 hits.' reads effects in a sentence "
+        "about the attacker; an entry's effects are its target's",
+        "Warning: m.xlsx › Slips › A5: 1-50: 'Foe is stunned 2 rounds laughing.' reads effects in a sentence about "
+        "the opponent; an entry's effects are the fumbler's",
+    ]
