@@ -79,9 +79,11 @@ def negates(first: Condition, second: Condition) -> str | None:
     ``first`` (`If not` negates any), else None. Decision: a feature and the
     same feature with `-ed` are one (`If visored` … `Without a visor`), and
     the branches name it without (`visor`)."""
-    if first.feature is None or second.negated == first.negated:
+    if first.feature is None:
         return None
-    if second.feature is None:
+    if second.feature is None:  # `If not`, `Otherwise` after any condition, `If no helm` too
         return first.feature
+    if second.negated == first.negated:
+        return None
     a, b = sorted((first.feature, second.feature), key=len)
     return a if b in (a, f"{a}ed") else None

@@ -62,6 +62,9 @@ _NUMBER = re.compile(r"\d+")
 _WORD_STARTS = "deskifhta"  # dies death drops, expires, stunned she suffocates, killed, instant it, for foe falls, he, then, and
 # `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
 _ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
+# ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
+_NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"
+                  r"(?:rounds?|rnds?|hours?|minutes?|days?|weeks?)\b)")
 _FOR_ROUNDS = (rf"(?:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
                r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
 
@@ -97,15 +100,17 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS}\s+before\s+dying\b)"),
     # `Dies from internal bleeding and shock in 6 rounds`: the rounds later in the same sentence
     ("death_in", rf"(?i:\bdies\s+(?:of|from)\b[^.;!?\n]{{0,80}}?\b(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
-    ("death_in", rf"(?i:\bdies\s+{_ROUND_COUNT}{_ROUNDS}\s+later\b)"),
+    ("death_in", rf"(?i:\bdies\b[^.;!?\n]{{0,60}}?\b{_ROUND_COUNT}{_ROUNDS}\s+later\b)"),  # `dies of shock 3 rounds later`
+    ("death_in", rf"(?i:\b(?:falls|drops)\s+dead\s+(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+(?:he\s+|she\s+|it\s+)?dies\b)"),
     ("instant_death", r"(?i:\binstant\s+death\b|\b(?:dies|killed|kills?\s+(?:him|her|it|foe)|killing\s+(?:him|her|it|foe))\s+instantly\b"
                  r"|\b(?:dies|expires)(?:\s+in\s+a\s+heap)?\s*[,\u2014\u2013-]?\s*immediately\b"
                  # `Dies of a massive heart failure.`, `dies from broken neck`, `falls dead`: now, no rounds given
                  # (not `but then dies of nerve failure`: later, how much later unsaid: a warning instead)
-                 r"|(?<!then )\bdies\s+(?:of|from)\b(?![^.;!?\n]*\b(?:in|after)\s+\w+\s+(?:rounds?|rnds?)\b)"
-                 r"|\b(?:falls|drops)\s+dead\b"
-                 r"|\b(?:he|she|it|foe|and|then)\s+dies(?=\s*(?:[.!;]|$))|\b(?:and|then)\s+die(?=\s*(?:[.!;]|$)))"),
+                 rf"|(?<!then )\bdies\s+(?:of|from)\b{_NO_TIME_AFTER}"
+                 rf"|\b(?:falls|drops)\s+dead\b{_NO_TIME_AFTER}"
+                 # `He dies.`, `and dies.`; not `then he dies` (after what? a warning)
+                 r"|(?<!then )\b(?:he|she|it|foe)\s+dies(?=\s*(?:[.!;]|$))|\band\s+dies?(?=\s*(?:[.!;]|$)))"),
 )
 # The ASCII spellings of the default legend, as they have always been read.
 _DEFAULT_WORDS: tuple[tuple[str, str], ...] = (

@@ -298,6 +298,8 @@ def same_content(a: object, b: object) -> bool:
         return a.ranges == b.ranges and a.values == b.values  # type: ignore[attr-defined]
     if is_dataclass(a) and not isinstance(a, type):
         return all(same_content(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    if isinstance(a, (tuple, list)):  # a printed table's column_rows: a tuple of RangeTables
+        return len(a) == len(b) and all(same_content(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
     return a == b
 
 

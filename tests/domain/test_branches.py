@@ -229,3 +229,12 @@ def test_a_feature_of_either_kind_is_named_as_written():
     found = {b.condition: (b.effects.hits, b.effects.stun)
              for b in parse_branches("Cold blast. +3 hits. If no cloak or armor: +6 hits and stunned 1 rnd.")}
     assert found == {"not cloak or armor": (9, 1), "cloak or armor": (3, 0)}
+
+
+# docs/workbook-format.md, "Branches inside a cell": `If not` / `Otherwise` is the negation of the
+# condition before it, a negative one too
+@pytest.mark.parametrize("text", ["If no helm: +2H. If not: +1H.", "Without helm: +2H. Otherwise: +1H.",
+                                  "If foe has no helm you kill him instantly. If not, +3H."])
+def test_if_not_after_a_negative_condition_is_its_negation(text):
+    first, second = parse_branches(text)
+    assert (first.condition, second.condition) == ("not helm", "helm")

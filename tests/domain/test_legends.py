@@ -228,3 +228,13 @@ def assert_guard_skips_nothing(text: str) -> None:
 ])
 def test_the_guard_skips_no_documented_spelling(text):
     assert_guard_skips_nothing(text)
+
+
+# "Effects in words": a death with its time later in the sentence is never instant (a review's finding)
+@pytest.mark.parametrize("text, death", [
+    ("dies of shock 3 rounds later", 3), ("falls dead in 3 rounds", 3), ("drops dead after 3 rounds", 3),
+    ("dies from blood loss in 12 hours", None), ("in shock for 12 hours, then dies", None),
+    ("immobile for 2 hours, then he dies", None),
+])
+def test_a_later_death_is_never_instant(text, death):
+    assert parse_effects(text).death_in == death

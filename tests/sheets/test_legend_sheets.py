@@ -260,3 +260,14 @@ def test_effects_of_the_other_party_and_a_lone_branch_without_effects_warn(run, 
         "Warning: m.xlsx › Slips › A5: 1-50: 'Foe is stunned 2 rounds laughing.' reads effects in a sentence about "
         "the opponent; an entry's effects are the fumbler's",
     ]
+
+
+def test_an_export_of_printed_tables_imports_back_unchanged(run, tmp_path):
+    # docs/workbook-format.md, "Importing": "an export imports back into the database it came from
+    # without a conflict" — printed tables too (their columns' rows compared by value)
+    assert run("import", run("example", "printed").stdout.strip()).exit_code == 0
+    out = tmp_path / "out.xlsx"
+    assert run("export", "-o", str(out)).exit_code == 0
+    result = run("import", str(out), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Would import out.xlsx: unchanged")
