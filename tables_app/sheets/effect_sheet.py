@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from tables_app.domain.bounds import D100, HITS, PENALTY
+from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
 from tables_app.domain.branches import Branch, parse_branches
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
@@ -67,7 +67,12 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows
     for key in ("code", "severities"):
         if kind is TableKind.FUMBLE and key in grid.header:
             reading.problem(grid.sheet, grid.header[key][1], f"only critical and attack tables have {key.title()} in the header block")
-    written, sheet, cell = reading.setting(grid, "roll kind", ruleset)
+    # A ruleset sheet's Roll kind reaches its critical sheets only, as it always has (a fumble sheet
+    # writes its own), so no workbook's fumbles change their dice
+    if kind is TableKind.CRITICAL:
+        written, sheet, cell = reading.setting(grid, "roll kind", ruleset)
+    else:
+        written, sheet, cell = grid.texts.get("roll kind"), grid.sheet, grid.cell_of("roll kind")
     if written is not None:  # `Roll kind | oeh`: large-creature criticals (and some fumbles), rolled open-ended high
         if fold(written) not in (RollKind.D100.value, RollKind.OEH.value):
             reading.problem(sheet, cell, f"Roll kind {written!r} must be d100 or oeh")
@@ -288,7 +293,11 @@ def _row_entries(reading: Reading, grid: Grid, row: tuple, text_cell: str, span:
         branches = (replace(mine[0], condition=condition),)
     elif condition is not None:
         branches = (replace(branches[0], condition=condition),)
-    tag_death = _tag_death(tags)
+    try:
+        tag_death = _tag_death(tags)
+    except ValueError as exc:
+        reading.problem(grid.sheet, reading.cell(grid, row, "effects")[1], str(exc))
+        return None
     entries = []
     for branch in branches:
         fields = dict(given)
@@ -312,14 +321,20 @@ _field_words = {"hits": "extra hits", "bleed": "hits a round", "stun": "rounds s
 
 
 def _tag_death(tags: tuple[str, ...]) -> int | None:
-    """A death among the Effects tags: `death in 3`, `instant death` (0)."""
+    """A death among the Effects tags: `death in 3`, `instant death` (0);
+    ValueError for two, or rounds beyond an entry's counts."""
+    deaths = []
     for tag in tags:
         words = fold(tag).split()
         if words == ["instant", "death"]:
-            return 0
-        if len(words) == 3 and words[:2] == ["death", "in"] and words[2].isascii() and words[2].isdigit() and len(words[2]) <= 7:
-            return int(words[2])
-    return None
+            deaths.append((tag, 0))
+        elif len(words) == 3 and words[:2] == ["death", "in"] and words[2].isascii() and words[2].isdigit():
+            if len(words[2].lstrip("0")) > len(str(EFFECT_LIMIT)) or int(words[2]) > EFFECT_LIMIT:
+                raise ValueError(f"Effects {tag!r}: more rounds than {EFFECT_LIMIT:,}")
+            deaths.append((tag, int(words[2])))
+    if len(deaths) > 1:
+        raise ValueError(f"two deaths among the Effects: {deaths[0][0]!r} and {deaths[1][0]!r}")
+    return deaths[0][1] if deaths else None
 
 
 def _check_code(reading: Reading, grid: Grid, name: str, code: str, ruleset: str) -> None:

@@ -245,7 +245,7 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
                    rest: list[Row]) -> Grid | None:
     """A ruleset sheet is its header block: Kind, Name (required), Source,
     Notes, and the defaults of its ruleset's sheets in the workbook:
-    Automatic miss (attack), Roll kind (critical, fumble), Severities (attack,
+    Automatic miss (attack), Roll kind (critical), Severities (attack,
     critical), Legend (critical, fumble); below it, optionally, the book's
     legend as a grid, `Symbol | Means` (read in sheets/parse.py)."""
     name = sheet.name
@@ -260,10 +260,10 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
             ok = False
     if not rest:
         return Grid(name, RULESET_KIND, header, texts, {}, [], 0, []) if ok else None
+    legend = _legend_rows(reading, sheet, rest)
     if "legend" in header:
         reading.problem(name, header["legend"][1], "the ruleset sheet has a legend below its header block; give it once")
-        ok = False
-    legend = _legend_rows(reading, sheet, rest)
+        legend = None  # the ruleset stays known, its sheets unread: one problem, one line
     if not ok:
         return None
     columns = {key: i for i, key in enumerate(LEGEND_COLUMNS, start=1)}

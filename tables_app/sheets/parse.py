@@ -82,7 +82,7 @@ def _read_ruleset_sheet(reading: Reading, sheets: list[Grid]) -> None:
         reading.default_ruleset = name
         reading.ruleset_sheet = grid
         reading.out.ruleset = Defined(name, name, grid.sheet, grid.cell_of("name"), grid.meta("source"), grid.meta("notes"), name)
-    if grid.rows and not grid.broken:
+    if grid.columns and not grid.broken:  # a legend grid below the header block
         reading.ruleset_legend = _legend_grid(reading, grid)
 
 

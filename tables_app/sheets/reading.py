@@ -184,6 +184,8 @@ class Reading:
                 return None
         own = self.ruleset_sheet
         if own is not None and same_name(ruleset, self.default_ruleset):
+            if own.broken:  # its legend had a problem, named on its cell
+                return None
             if "legend" in own.texts:
                 try:
                     return parse_legend(own.texts["legend"])
@@ -191,8 +193,8 @@ class Reading:
                     if not any(p.sheet == own.sheet and p.cell == own.cell_of("legend") for p in self.out.problems):
                         self.problem(own.sheet, own.cell_of("legend"), f"Legend: {exc}")
                     return None
-            if own.rows or own.broken:
-                return None if own.broken else self.ruleset_legend  # None: its grid had a problem, named on its cell
+            if own.columns:  # its legend grid; None when the grid had a problem, named on its cell
+                return None if own.broken else self.ruleset_legend
         stored = {legend for legend, owners in self.catalog.shelf(ruleset).legends.items()
                   if any(not same_file(owner, self.raw.file_name) for owner in owners)}
         if len(stored) > 1:

@@ -271,3 +271,23 @@ def test_an_export_of_printed_tables_imports_back_unchanged(run, tmp_path):
     result = run("import", str(out), "--dry-run")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Would import out.xlsx: unchanged")
+
+
+def test_a_legend_given_twice_or_empty_is_one_problem(write_workbook):
+    # one problem, one line: the ruleset stays known, its sheets are not read with a legend it does not have
+    twice = [RULESET[0], RULESET[1], ["Legend", "π must parry"], *RULESET[2:]]
+    found = parsed(write_workbook("frp.xlsx", {"Ruleset": twice, "Severities": LETTERS, "Gash": GASH}))
+    assert [str(p) for p in found.problems] == [
+        "frp.xlsx › Ruleset › B3: the ruleset sheet has a legend below its header block; give it once"]
+    empty = [*RULESET[:4]]
+    found = parsed(write_workbook("e.xlsx", {"Ruleset": empty, "Severities": LETTERS, "Gash": GASH}))
+    assert [str(p) for p in found.problems] == ["e.xlsx › Ruleset › A4: the legend has no symbols"]
+
+
+def test_effects_tags_are_bounded_and_hold_one_death(write_workbook):
+    crush = one_column(["01-50", "Blow.", "death in 9999999"], ["51-90", "Blow.", "death in 3, instant death"],
+                       ["91+", "x", ""], header=("Roll", "Text", "Effects"))
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert [str(p) for p in found.problems] == [
+        "m.xlsx › Crush › C5: Effects 'death in 9999999': more rounds than 1,000,000",
+        "m.xlsx › Crush › C6: two deaths among the Effects: 'death in 3' and 'instant death'"]

@@ -87,14 +87,15 @@ def test_an_open_ended_fumble_table_is_rolled_open_ended_high(run, write_workboo
     assert sum(odds["fumble_rows"].values()) == pytest.approx(odds["outcomes"]["fumble"], abs=1e-12)
 
 
-def test_a_ruleset_sheets_roll_kind_is_the_default_of_its_fumble_sheets_too(run, write_workbook):
-    # docs/workbook-format.md, "ruleset": Roll kind (critical and fumble sheets); a sheet's own key wins
+def test_a_ruleset_sheets_roll_kind_is_the_default_of_its_critical_sheets_only(run, write_workbook):
+    # docs/workbook-format.md, "ruleset": Roll kind (critical sheets), as it always was: an existing
+    # workbook's fumbles keep their dice; a fumble sheet rolled open-ended says so itself
     sheets = trip_sheets([row for row in TRIP if row[:1] != ["Roll kind"]])
     sheets["Ruleset"] = [*sheets["Ruleset"], ["Roll kind", "oeh"]]
-    sheets["Slip"] = [["Kind", "fumble"], ["Name", "Slip"], ["Roll kind", "d100"], [], ["Roll", "Text"], ["1+", "Oops."]]
+    sheets["Slip"] = [["Kind", "fumble"], ["Name", "Slip"], ["Roll kind", "oeh"], [], ["Roll", "Text"], ["1+", "Oops."]]
     assert run("import", str(write_workbook("trip.xlsx", sheets))).exit_code == 0
     show = lambda kind, name: json.loads(run("show", kind, name, "--json").stdout)["roll_kind"]  # noqa: E731
-    assert (show("fumble", "RM:Trip"), show("fumble", "RM:Slip"), show("critical", "RM:Slash")) == ("oeh", "d100", "oeh")
+    assert (show("fumble", "RM:Trip"), show("fumble", "RM:Slip"), show("critical", "RM:Slash")) == ("d100", "oeh", "oeh")
 
 
 def test_an_open_ended_fumble_table_exports_its_roll_kind(run, write_workbook, tmp_path):
