@@ -25,6 +25,8 @@ _OPENER = re.compile(
     rf"(?:[ \t]*(?P<mark>[:,])|(?<=\w)(?=[ \t]+(?i:you|he|she|they)\b))"
 )
 _OPENING_WORD = re.compile(r"(?<![\w/])(?i:with|w/|if|no|otherwise)")  # where an opener or a conditional starts
+# `With helm +2H.`: a marker that lost its colon (a sentence it opens may not carry effects unread)
+_COLONLESS = re.compile(rf"(?<![\w/])(?i:without|with|w/o|w/)[ \t]*{_WORD}(?:[ \t]+{_WORD}){{0,3}}[ \t]+(?=[+\d(])")
 _CONDITIONAL = re.compile(r"(?<![\w/])(?i:if|otherwise)\b")  # a sentence that may word a condition
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+|$)|\s*\n\s*")
 
@@ -93,7 +95,7 @@ def _opener(text: str, match: re.Match[str]) -> _Opener:
     marker = mark == ":"
     # `No X` only as a marker: in prose, `No parry, …` is no condition; a condition
     # ended by its clause's subject (no comma) only after `If`
-    read = marker or (word != "no" and (mark is not None or word == "if"))
+    read = marker or (word != "no" and (mark is not None or word in ("if", "without", "w/o")))
     condition = read_condition(word, match.group("phrase") or "") if read else None
     label = match.group()[:-1] if mark else match.group()
     return _Opener(match.start(), label.strip(), word, marker, condition, _opens_sentence(text, match.start()))
@@ -186,8 +188,8 @@ def _refuse_conditions_no_branch_reads(text: str, openers: list[_Opener], chosen
     every target, whatever the book says."""
     used = {o.start for o in chosen}
     worded = {o.start: o for o in openers}
-    starts = sorted({m.start() for m in _CONDITIONAL.finditer(text)} | {
-        o.start for o in openers if o.word in NEGATIVE_WORDS and o.condition is not None})
+    starts = sorted({m.start() for m in _CONDITIONAL.finditer(text)} | {m.start() for m in _COLONLESS.finditer(text)} | {
+        o.start for o in openers if (o.word in NEGATIVE_WORDS and o.condition is not None) or (o.marker and o.condition is None)})
     ends = sorted({m.start() for m in _SENTENCE_END.finditer(text)} | used)  # a branch ends the sentence
     checked = -1  # the end of the last sentence looked at
     for start in starts:
