@@ -59,7 +59,7 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 _NUMBER = re.compile(r"\d+")
-_WORD_STARTS = "deskifhta"  # dies death drops, expires, stunned she suffocates, killed, instant it, for foe falls, he, then, and
+_WORD_STARTS = "deskifhtamucn"  # dies death drops, expires, stunned she, killed, instant, for falls, he then, and, must, unable, cannot, no
 # `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
 _ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
@@ -89,6 +89,13 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("stun+death_in", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+"
                       rf"(?:he\s+|she\s+|it\s+)?(?:dies|falls\s+dead|expires)\b)"),
     ("stun_no_parry", rf"(?i:\bstunned\s+and\s+unable\s+to\s+parry\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
+    # `stunned 1 round and unable to parry`: both, for the stun's rounds
+    ("stun_no_parry", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS}\s+and\s+(?:is\s+)?unable\s+to\s+parry\b)"),
+    # parries in words: `must parry 2 rounds`, `must parry next round`; `unable to parry for 2 rounds`
+    ("must_parry", rf"(?i:\bmust\s+parry\s+(?:for\s+)?(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS})"),
+    ("must_parry", r"(?i:\bmust\s+parry\s+(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)"),
+    ("no_parry", rf"(?i:\b(?:unable\s+to\s+parry|cannot\s+parry|can't\s+parry|no\s+parry)\s+(?:for\s+)?(?:the\s+)?"
+                 rf"(?:next\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     ("stun", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     ("bleed", rf"(?i:{_COUNT}\s*(?:hits?\s*)?(?:per\s+|/\s*)(?:round|rnd)s?\b)"),
     ("hits", rf"(?i:{_COUNT}\s*hits?\b)"),
@@ -190,7 +197,7 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
     prose: list[str] = []  # the text with its effects blanked out, built in the one pass
     last = 0
     for match in reader.effect.finditer(text):
-        prose += (text[last:match.start()], " ")
+        prose += (text[last:match.start()], " " * (match.end() - match.start()))  # positions kept for the message
         last = match.end()
         kind = reader.kinds[int((match.lastgroup or "g0")[1:])]
         token = match.group()
@@ -218,7 +225,7 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
             for field in kind.split("+"):
                 _add(totals, field, number)
     prose.append(text[last:])
-    _refuse_unread(reader, "".join(prose))
+    _refuse_unread(reader, "".join(prose), text)
     return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))
 
 
@@ -258,7 +265,9 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     effect = re.compile(guard + "(?:" + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(spellings)) + ")")
     # What still looks like an effect once the effects are read: a sign, a
     # signed number glued to letters, a bracketed signed number.
-    looks_like = re.compile(rf"[{sign_class}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d")
+    # (and a sign left in a bracket around a read effect, `(-20H)`; a count spaced from its letter, `+5 H`)
+    looks_like = re.compile(rf"[{sign_class}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d"
+                            rf"|\(\s*(?:\+|{_MINUS})\s*\)|(?<![\w.])\+\d+\s+(?-i:[A-Z])(?!\w)")
     own = "".join(c for symbol, _ in symbols if not is_lettered(symbol) for c in symbol)
     own += "".join(pasted for pasted, printed in LOOKALIKES.items() if printed in own)
     return _Reader(effect, kinds, looks_like, _hint(symbols), own)
@@ -304,10 +313,11 @@ def _bounded(token: str, digits: str) -> int:
     return number
 
 
-def _refuse_unread(reader: _Reader, prose: str) -> None:
-    """``prose``: the text with its effects blanked out."""
+def _refuse_unread(reader: _Reader, prose: str, text: str) -> None:
+    """``prose``: the text with its effects blanked out, position for position;
+    the message quotes the text's own word where something is left."""
     if found := reader.looks_like.search(prose):
-        token = next(t.group() for t in re.finditer(r"\S+", prose) if t.start() <= found.start() < t.end())
+        token = next(t.group() for t in re.finditer(r"\S+", text) if t.start() <= found.start() < t.end())
         if found.group() in KNOWN_SIGNS and found.group() not in reader.own_signs:
             where = "" if token == found.group() else f"{shown(token)}: "
             raise ValueError(f"{where}{shown(found.group())} is a sign this ruleset's legend does not read (other books "

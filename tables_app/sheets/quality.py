@@ -23,6 +23,7 @@ KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
 # says so and read no death is a death lost from resolve and odds.
 DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
 STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
+PARRY_WORDS = re.compile(r"(?i)\b(?:must|cannot|can't|unable\s+to|no)\s+parry\b")
 # The other side of an entry: the attacker on a critical table, the opponent on a fumble table.
 OTHER_PARTY = {TableKind.CRITICAL: ("attacker", re.compile(r"(?i)\battacker\b"), "its target's"),
                TableKind.FUMBLE: ("opponent", re.compile(r"(?i)\b(?:foe|opponent|enemy)\b"), "the fumbler's")}
@@ -52,6 +53,7 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     for item in [*parsed.critical_tables, *parsed.fumble_tables]:
         _unread_death(item, warn)
         _unread_stun(item, warn)
+        _unread_parry(item, warn)
         _effects_of_the_other_party(item, warn)
     for item in parsed.critical_tables:
         _unrolled_rows(item, warn)
@@ -119,6 +121,12 @@ def _unread_stun(item, warn) -> None:  # type: ignore[no-untyped-def]
     """Entries whose text says the target is stunned but read no stun (`Foe quite stunned`), once per cell."""
     _unread(item, warn, STUN_WORDS, lambda entry: entry.stun > 0 or any(STUN_WORDS.search(tag) for tag in entry.effects),
             "no stun was read: write 'stunned 2 rounds' (or the legend's sign, 2∑) if it stuns")
+
+
+def _unread_parry(item, warn) -> None:  # type: ignore[no-untyped-def]
+    """Entries whose text words a parry (`cannot parry`, `must parry`) but read none, once per cell."""
+    _unread(item, warn, PARRY_WORDS, lambda entry: entry.must_parry > 0 or entry.no_parry > 0,
+            "no parry was read: write 'must parry 2 rounds' or 'unable to parry for 2 rounds' (or the legend's signs)")
 
 
 def _effects_of_the_other_party(item, warn) -> None:  # type: ignore[no-untyped-def]

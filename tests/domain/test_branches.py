@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import re
+
 import pytest
 
 from tables_app.domain.branches import parse_branches
@@ -238,3 +240,22 @@ def test_a_feature_of_either_kind_is_named_as_written():
 def test_if_not_after_a_negative_condition_is_its_negation(text):
     first, second = parse_branches(text)
     assert (first.condition, second.condition) == ("not helm", "helm")
+
+
+# docs/workbook-format.md, "Branches inside a cell": never effects for every target — a marker whose
+# phrase is no feature, or that lost its colon, carrying effects is an error (a review's findings)
+@pytest.mark.parametrize("text, label", [
+    ("Without armor over the abdomen: +4H.", "Without armor over the abdomen"),
+    ("W/o a helm or a cap: +3H.", "W/o a helm or a cap"),
+    ("With no helm: +3H. With helm: +1H.", "With no helm"),
+    ("With helm +3H – 2∑", "With helm +3H – 2∑"),
+    ("With helm +2H. Without helm +5H.", "With helm +2H."),
+])
+def test_a_marker_that_cannot_be_placed_is_refused(text, label):
+    with pytest.raises(ValueError, match=re.escape(f"cannot read the condition {label!r}")):
+        parse_branches(text)
+
+
+def test_without_x_may_end_at_its_clauses_subject():
+    found = {b.condition: b.effects.death_in for b in parse_branches("Foe reels. Without helm he dies instantly.")}
+    assert found == {"not helm": 0, "helm": None}

@@ -361,7 +361,6 @@ def test_a_branch_alone_gives_everyone_else_nothing():
     [
         "Struck with shield: +2H.",  # mid-sentence: prose
         "Foe parries if helm: 1∑",
-        "With helm +3H – 2∑",  # no colon
         "With 2 helms: +3H",  # not words
         "Forthwith helm: +3H",
     ],

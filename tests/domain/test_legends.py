@@ -238,3 +238,23 @@ def test_the_guard_skips_no_documented_spelling(text):
 ])
 def test_a_later_death_is_never_instant(text, death):
     assert parse_effects(text).death_in == death
+
+
+# "Effects in words": parries as books word them (a review's finding: they were lost)
+@pytest.mark.parametrize("text, expected", [
+    ("must parry 2 rounds", {"must_parry": 2}), ("Foe must parry for 2 rounds.", {"must_parry": 2}),
+    ("Foe must parry next round.", {"must_parry": 1}),
+    ("no parry for 2 rounds", {"no_parry": 2}), ("unable to parry for 2 rounds", {"no_parry": 2}),
+    ("Stunned 1 round and unable to parry.", {"stun": 1, "no_parry": 1}),
+    ("stunned 2 rounds and must parry 1 round", {"stun": 2, "must_parry": 1}),
+])
+def test_parries_in_words(text, expected):
+    assert read(text) == expected
+    assert read(text, RMFRP) == expected
+
+
+# "No silent misread": a sign left in a bracket around a read effect, a count spaced from its letter
+@pytest.mark.parametrize("text, token", [("(-20H)", "(-20H)"), ("(-3∑)", "(-3∑)"), ("+5 H", "+5")])
+def test_a_bracket_or_a_space_around_an_effect_is_refused(text, token):
+    with pytest.raises(ValueError, match="^" + re.escape(f"{token!r} is not an effect")):
+        parse_effects(text)

@@ -291,3 +291,12 @@ def test_effects_tags_are_bounded_and_hold_one_death(write_workbook):
     assert [str(p) for p in found.problems] == [
         "m.xlsx › Crush › C5: Effects 'death in 9999999': more rounds than 1,000,000",
         "m.xlsx › Crush › C6: two deaths among the Effects: 'death in 3' and 'instant death'"]
+
+
+def test_a_parry_worded_without_rounds_warns_at_its_cell(run, write_workbook):
+    path = write_workbook("m.xlsx", {"Crush": one_column(["01-50", "Foe cannot parry. +3 hits."],
+                                                          ["51+", "Foe must parry next round."])})
+    linted = run("lint", str(path))
+    assert [line for line in linted.stderr.splitlines() if "no parry" in line] == [
+        "Warning: m.xlsx › Crush › A5: 1-50 says 'cannot parry' but no parry was read: write 'must parry 2 rounds' "
+        "or 'unable to parry for 2 rounds' (or the legend's signs)"]
