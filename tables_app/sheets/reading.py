@@ -23,6 +23,7 @@ from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
 
+_NONE_GIVEN = object()  # Reading._own_legend: neither the sheet nor its ruleset sheet gives a legend
 EMPTY_LISTED = 3  # more empty cells of one kind in one sheet are one summary problem (a blank template)
 
 T = TypeVar("T")
@@ -174,8 +175,36 @@ class Reading:
         """The legend a critical or fumble sheet is read with (docs/workbook-format.md,
         "Legends"): its own `Legend` key, else its workbook's ruleset sheet's legend
         (for the sheets of that ruleset), else the one the ruleset's tables from
-        other workbooks were read with, else the default legend. None after a
+        other workbooks were read with (a warning says so), else the default
+        legend. Where the ruleset's other tables were read with another
+        legend, a warning says that too: a book has one key. None after a
         problem (the sheet's entries are then not read: each would be suspect)."""
+        stored = {legend: owners for legend, owners in self.catalog.shelf(ruleset).legends.items()
+                  if any(not same_file(owner, self.raw.file_name) for owner in owners)}  # "": the default legend
+        own = self._own_legend(grid, ruleset)
+        if own is None:
+            return None
+        if own is not _NONE_GIVEN:
+            others = sorted(legend for legend in stored if legend != own.written())
+            if others:
+                self.warn_at(grid.sheet, grid.cell_of("kind"), f"the tables of ruleset {ruleset!r} from "
+                             f"{_owners(stored, others)} were read with {_legend_words(others[0])}, this sheet with "
+                             f"{_legend_words(own.written())}: a book has one key")
+            return own
+        if len(stored) > 1:
+            self.problem(grid.sheet, grid.cell_of("kind"), f"ruleset {ruleset!r} holds tables read with {len(stored)} legends "
+                         f"({'; '.join(_legend_words(s) for s in sorted(stored))}): give this sheet a Legend, or its workbook "
+                         "a ruleset sheet with one")
+            return None
+        if stored and (legend := next(iter(stored))):
+            self.warn_at(grid.sheet, grid.cell_of("kind"), f"read with the legend of the tables of ruleset {ruleset!r} from "
+                         f"{_owners(stored, [legend])} ({legend}), as this workbook gives none")
+            return parse_legend(legend)
+        return DEFAULT_LEGEND
+
+    def _own_legend(self, grid: Grid, ruleset: str) -> Legend | object | None:
+        """The legend the sheet or its workbook's ruleset sheet gives; _NONE_GIVEN
+        when neither does; None after a problem (named on its cell)."""
         if "legend" in grid.texts:
             try:
                 return parse_legend(grid.texts["legend"])
@@ -183,26 +212,20 @@ class Reading:
                 self.problem(grid.sheet, grid.cell_of("legend"), f"Legend: {exc}")
                 return None
         own = self.ruleset_sheet
-        if own is not None and same_name(ruleset, self.default_ruleset):
-            if own.broken:  # its legend had a problem, named on its cell
-                return None
-            if "legend" in own.texts:
-                try:
-                    return parse_legend(own.texts["legend"])
-                except ValueError as exc:
-                    if not any(p.sheet == own.sheet and p.cell == own.cell_of("legend") for p in self.out.problems):
-                        self.problem(own.sheet, own.cell_of("legend"), f"Legend: {exc}")
-                    return None
-            if own.columns:  # its legend grid; None when the grid had a problem, named on its cell
-                return None if own.broken else self.ruleset_legend
-        stored = {legend for legend, owners in self.catalog.shelf(ruleset).legends.items()
-                  if any(not same_file(owner, self.raw.file_name) for owner in owners)}
-        if len(stored) > 1:
-            self.problem(grid.sheet, grid.cell_of("kind"), f"ruleset {ruleset!r} holds tables read with {len(stored)} legends "
-                         f"({'; '.join(sorted(repr(s) for s in stored))}): give this sheet a Legend, or its workbook a ruleset "
-                         "sheet with one")
+        if own is None or not same_name(ruleset, self.default_ruleset):
+            return _NONE_GIVEN
+        if own.broken:  # its legend had a problem, named on its cell
             return None
-        return parse_legend(stored.pop()) if stored else DEFAULT_LEGEND
+        if "legend" in own.texts:
+            try:
+                return parse_legend(own.texts["legend"])
+            except ValueError as exc:
+                if not any(p.sheet == own.sheet and p.cell == own.cell_of("legend") for p in self.out.problems):
+                    self.problem(own.sheet, own.cell_of("legend"), f"Legend: {exc}")
+                return None
+        if own.columns:  # its legend grid; None when the grid had a problem, named on its cell
+            return self.ruleset_legend
+        return _NONE_GIVEN
 
     def warn_at(self, sheet: str, cell: str | None, message: str) -> None:
         self.out.warnings.append(Problem(self.raw.file_name, sheet, cell, message))
@@ -336,3 +359,12 @@ def _cells_summary(cells: list[tuple[int, int]], shown: int = 5) -> tuple[str, s
         return span, None
     listing = ", ".join(coordinate(*cell) for cell in cells[:shown])
     return span, listing + (f" and {len(cells) - shown} more" if len(cells) > shown else "")
+
+
+def _legend_words(written: str) -> str:
+    return f"the legend {written!r}" if written else "the default legend"
+
+
+def _owners(stored: dict[str, set[str]], legends: list[str]) -> str:
+    names = sorted({owner or "tables_app" for legend in legends for owner in stored[legend]}, key=str.casefold)
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")

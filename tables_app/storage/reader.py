@@ -380,13 +380,13 @@ class Reader:
         return self._run(work)
 
     def legends(self) -> list[tuple[str, str, str | None]]:
-        """(ruleset, legend as written, owning workbook's file name) of every
-        critical and fumble table read with a legend of its own."""
+        """(ruleset, legend as written — "" for the default legend —, owning
+        workbook's file name) of every critical and fumble table."""
         return self._run(lambda c: c.execute(
-            """SELECT r.name, t.legend, w.file_name FROM critical_table t JOIN ruleset r ON r.id = t.ruleset_id
-               LEFT JOIN workbook w ON w.id = t.workbook_id WHERE t.legend IS NOT NULL
-               UNION SELECT r.name, t.legend, w.file_name FROM fumble_table t JOIN ruleset r ON r.id = t.ruleset_id
-               LEFT JOIN workbook w ON w.id = t.workbook_id WHERE t.legend IS NOT NULL""").fetchall())
+            """SELECT r.name, coalesce(t.legend, ''), w.file_name FROM critical_table t JOIN ruleset r ON r.id = t.ruleset_id
+               LEFT JOIN workbook w ON w.id = t.workbook_id
+               UNION SELECT r.name, coalesce(t.legend, ''), w.file_name FROM fumble_table t JOIN ruleset r ON r.id = t.ruleset_id
+               LEFT JOIN workbook w ON w.id = t.workbook_id""").fetchall())
 
     def critical_names(self) -> list[tuple[str, str, str | None, str]]:
         """(ruleset, name, code, scale name) of every critical table."""

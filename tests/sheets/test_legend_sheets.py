@@ -300,3 +300,23 @@ def test_a_parry_worded_without_rounds_warns_at_its_cell(run, write_workbook):
     assert [line for line in linted.stderr.splitlines() if "no parry" in line] == [
         "Warning: m.xlsx › Crush › A5: 1-50 says 'cannot parry' but no parry was read: write 'must parry 2 rounds' "
         "or 'unable to parry for 2 rounds' (or the legend's signs)"]
+
+
+def test_a_ruleset_read_with_two_keys_is_said_whatever_the_order(run, write_workbook):
+    # "The symbols belong to the ruleset": a review found a re-import flipping `2∏` silently with the
+    # import order; a sheet that borrows the stored legend, or meets tables read with another, says so
+    other = [["Kind", "critical"], ["Name", "Other"], ["Ruleset", "FRP"], [], ["Roll", "Text"],
+             ["01-100", "+2H – 2∏"], ["101+", "x"]]
+    plain = write_workbook("plain.xlsx", {"Other": other})
+    keyed = write_workbook("frp.xlsx", {"Ruleset": RULESET, "Severities": LETTERS, "Gash": GASH})
+    first = run("import", str(plain))
+    assert first.exit_code == 0 and "Warning" not in first.stderr
+    second = run("import", str(keyed))
+    assert second.exit_code == 0, second.output
+    assert ("Warning: frp.xlsx › Gash › B1: the tables of ruleset 'FRP' from plain.xlsx were read with the default legend, "
+            "this sheet with the legend 'H hits; ∑ stun; ∑∏ stun no parry; ∏ no parry; π must parry; ∫ bleed': "
+            "a book has one key") in second.stderr
+    again = run("import", str(plain))  # now the ruleset's other tables have a legend: borrowed, and said
+    assert again.exit_code == 0, again.output
+    assert ("Warning: plain.xlsx › Other › B1: read with the legend of the tables of ruleset 'FRP' from frp.xlsx "
+            "(H hits; ∑ stun; ∑∏ stun no parry; ∏ no parry; π must parry; ∫ bleed), as this workbook gives none") in again.stderr
