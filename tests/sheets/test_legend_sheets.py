@@ -320,3 +320,12 @@ def test_a_ruleset_read_with_two_keys_is_said_whatever_the_order(run, write_work
     assert again.exit_code == 0, again.output
     assert ("Warning: plain.xlsx › Other › B1: read with the legend of the tables of ruleset 'FRP' from frp.xlsx "
             "(H hits; ∑ stun; ∑∏ stun no parry; ∏ no parry; π must parry; ∫ bleed), as this workbook gives none") in again.stderr
+
+
+def test_a_condition_in_mid_sentence_with_effects_warns_at_its_cell(write_workbook):
+    # never effects for every target unseen (a review's finding): a condition no branch opens
+    crush = one_column(["01-50", "Dies in 3 rounds if no helm."], ["51-90", "+5H unless foe has helm."],
+                       ["91+", "Foe is stunned if you wish to believe it."])
+    found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
+    assert [(w.cell, w.message.split(" reads")[0]) for w in found.warnings if "opens no branch" in w.message] == [
+        ("B5", "'Dies in 3 rounds if no helm'"), ("B6", "'+5H unless foe has helm'")]
