@@ -65,7 +65,7 @@ _ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
 _NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"
                   r"(?:rounds?|rnds?|hours?|minutes?|days?|weeks?)\b)")
-_FOR_ROUNDS = (rf"(?:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
+_FOR_ROUNDS = (rf"(?:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}\s*(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b"
                r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
 
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
@@ -85,9 +85,10 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     # `next round`, `until …` make it timed
     ("timed_penalty", rf"{_ACTIVITY}(?=\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*\(?\s*{_FOR_ROUNDS}\)?)?"),
     ("penalty", _ACTIVITY),
+    ("timed_penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)(?=\s*(?:{_FOR_ROUNDS}|until\b))(?:\s*{_FOR_ROUNDS})?"),  # `(-20) for 3 rounds`
     # `Stunned for 6 rounds, then falls dead`: both the stun and the death
     ("stun+death_in", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS},?\s+(?:and\s+)?then\s+"
-                      rf"(?:he\s+|she\s+|it\s+)?(?:dies|falls\s+dead|expires)\b)"),
+                      rf"(?:he\s+|she\s+|it\s+)?(?:dies|falls\s+dead|expires)\b(?!\s+(?:in|after)\s))"),  # its own delay read apart
     ("stun_no_parry", rf"(?i:\bstunned\s+and\s+unable\s+to\s+parry\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     # `stunned 1 round and unable to parry`: both, for the stun's rounds
     ("stun_no_parry", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS}\s+and\s+(?:is\s+)?unable\s+to\s+parry\b)"),

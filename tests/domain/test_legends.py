@@ -158,6 +158,7 @@ def test_bad_legends_are_refused(rows, message):
     ("+3 hits & 2 hits/rnd", {"hits": 3, "bleed": 2}),
     ("Stunned 24 rnds.", {"stun": 24}),
     ("Stunned for 6 rounds, then falls dead.", {"stun": 6, "death_in": 6}),
+    ("Stunned for 6 rounds, then dies in 3 rounds.", {"stun": 6, "death_in": 3}),  # the death's own delay
     ("Lies in shock for 12 rounds before dying.", {"death_in": 12}),
     ("Drops, and dies after 6 more rounds.", {}),  # more than what? not guessed: the unread-death warning
     ("Dies in 9 inactive rounds.", {"death_in": 9}),
@@ -176,7 +177,8 @@ def test_a_penalty_for_a_time_is_not_a_lasting_one():
     assert (found.hits, found.penalty, found.timed) == (2, 0, ("-30 to activity for 3 rounds",))
     found = parse_effects("-10 to activity until healed, -5 to activity")
     assert (found.penalty, found.timed) == (-5, ("-10 to activity",))
-    for timed in ("-90 to activity for next 3 rounds", "-50 to activity next round", "-40 to activity for the next 2 rnds"):
+    for timed in ("-90 to activity for next 3 rounds", "-50 to activity next round", "-40 to activity for the next 2 rnds",
+                  "-20 to activity for 3 hours", "-20 to activity for 1 day", "(-20) for 3 rounds"):
         assert (parse_effects(timed).penalty, parse_effects(timed).timed) == (0, (timed,))
 
 
