@@ -59,7 +59,9 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 _NUMBER = re.compile(r"\d+")
-_WORD_STARTS = "deskifhtamucn"  # dies death drops, expires, stunned she, killed, instant, for falls, he then, and, must, unable, cannot, no
+# The first words of the spellings in words: where one of these starts, a spelling may (the guard below)
+_WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", "she", "kill", "instant", "it", "for", "falls",
+               "foe", "he", "and", "must", "unable", "cannot", "can't", "no")
 # `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
 _ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
@@ -262,7 +264,7 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     kinds = tuple(kind.replace("stun_no_parry", "stun+no_parry") for kind, _ in spellings)
     # Every spelling starts with a count (`+`, a digit), `(`, a dash, a sign, or a word with one of
     # these letters: the guard skips every other position at once (3 times faster on prose).
-    guard = rf"(?=[0-9+({re.escape(DASHES)}{sign_class}]|\b[{_WORD_STARTS}{_WORD_STARTS.upper()}])" if guarded else ""
+    guard = rf"(?=[0-9+({re.escape(DASHES)}{sign_class}]|\b(?i:{'|'.join(_WORD_LEADS)}))" if guarded else ""
     effect = re.compile(guard + "(?:" + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(spellings)) + ")")
     # What still looks like an effect once the effects are read: a sign, a
     # signed number glued to letters, a bracketed signed number.

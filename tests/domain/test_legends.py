@@ -227,6 +227,9 @@ def assert_guard_skips_nothing(text: str) -> None:
     "stunned and unable to parry for 2 rounds", "lies in shock for 12 rounds before dying", "dies 6 rounds later",
     "for 12 rounds, then dies", "dies of shock after 3 rounds", "-20 to activity", "−10 to activity for 2 rnds",
     "+5 hits", "3 hits per round", "2/rnd", "(-20)", "(+10)", "(π-10)", "+3H – ∑ – 2∑∏ – ∫ – π",
+    "must parry 2 rounds", "unable to parry for 2 rounds", "cannot parry for 1 round", "can't parry for 1 round",
+    "no parry for 2 rounds", "Stunned 1 round and unable to parry", "(-20) for 3 rounds", "she dies.", "it dies.",
+    "foe dies.", "suffocates in 3 rounds", "drops dead", "-20 to activity for 3 hours",
 ])
 def test_the_guard_skips_no_documented_spelling(text):
     assert_guard_skips_nothing(text)
