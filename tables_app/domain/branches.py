@@ -72,6 +72,7 @@ def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, 
         return (_branch(None, text, legend),)
     openers = [_opener(text, m) for m in _OPENER.finditer(text)]
     chosen = _chosen(openers, markers=True) or _chosen(openers, markers=False)
+    chosen = _with_its_bare_feature(text, chosen)
     _refuse_conditions_no_branch_reads(text, openers, chosen, legend)
     if not chosen:
         return (_branch(None, text, legend),)
@@ -167,6 +168,23 @@ def _warn_lone(text: str, opener: _Opener, branches: tuple[Branch, ...], legend:
 
 def _has_effects(effects: Effects) -> bool:
     return effects.death_in is not None or any(getattr(effects, name) for name in EFFECT_FIELDS if name != "death_in")
+
+
+def _with_its_bare_feature(text: str, chosen: list[_Opener]) -> list[_Opener]:
+    """`Helm: +2H. No helm: +5H.`: a lone negative marker's feature, printed
+    bare as a marker before it (`Helm:` opening the text or a sentence), is
+    the positive branch, not text for every target (a review's finding)."""
+    if len(chosen) != 1 or not chosen[0].marker or chosen[0].condition is None or not chosen[0].condition.negated:
+        return chosen
+    feature = chosen[0].condition.feature
+    if feature is None:
+        return chosen
+    words = r"[ \t]+".join(re.escape(word) for word in feature.split())
+    for found in re.finditer(rf"(?i)(?<![\w/])(?P<label>{words})[ \t]*:", text[: chosen[0].start]):
+        if _opens_sentence(text, found.start()):
+            bare = _Opener(found.start(), found.group("label"), "with", True, Condition(feature, False), True)
+            return [bare, chosen[0]]
+    return chosen
 
 
 def _pair(text: str, first: _Opener, second: _Opener) -> tuple[str, str]:

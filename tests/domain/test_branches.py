@@ -259,3 +259,13 @@ def test_a_marker_that_cannot_be_placed_is_refused(text, label):
 def test_without_x_may_end_at_its_clauses_subject():
     found = {b.condition: b.effects.death_in for b in parse_branches("Foe reels. Without helm he dies instantly.")}
     assert found == {"not helm": 0, "helm": None}
+
+
+# docs/workbook-format.md, "Branches inside a cell": `Helm: … No helm: …`, the feature printed bare
+# as the first marker (a review found the helmed target given the no-helm hits)
+@pytest.mark.parametrize("text, hits", [
+    ("Helm: +2H. No helm: +5H.", {"helm": 2, "not helm": 5}),
+    ("Blow to head. Chest armor: dented, +2H. Without chest armor: +5H – 2∑.", {"chest armor": 2, "not chest armor": 5}),
+])
+def test_a_feature_printed_bare_before_its_negation_is_its_branch(text, hits):
+    assert {b.condition: b.effects.hits for b in parse_branches(text)} == hits
