@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from tables_app.domain.bounds import TEXT_CHARACTERS
 from tables_app.domain.conditions import NEGATIVE_WORDS, POSITIVE_WORDS, Condition, negates, read_condition
-from tables_app.domain.effects import EFFECT_FIELDS, Effects, parse_effects
+from tables_app.domain.effects import Effects, has_effects, parse_effects
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import shown
 
@@ -158,16 +158,12 @@ def _warn_lone(text: str, opener: _Opener, branches: tuple[Branch, ...], legend:
         return branches
     end, rest = _sentence(text, opener.start)
     own, after = parse_effects(" ".join(text[opener.start:end].split()), legend), text[rest:]
-    if _has_effects(own) or not after.strip() or not _has_effects(parse_effects(" ".join(after.split()), legend)):
+    if has_effects(own) or not after.strip() or not has_effects(parse_effects(" ".join(after.split()), legend)):
         return branches
     warning = (f"{shown(opener.label)} opens a branch of one sentence with no effects; the effects after it "
                f"({shown(' '.join(after.split()), 40)}) go to {shown(branches[1].condition)}: if they are the branch's, "
                "put them in its sentence")
     return (replace(branches[0], warning=warning), branches[1])
-
-
-def _has_effects(effects: Effects) -> bool:
-    return effects.death_in is not None or any(getattr(effects, name) for name in EFFECT_FIELDS if name != "death_in")
 
 
 def _with_its_bare_feature(text: str, chosen: list[_Opener]) -> list[_Opener]:
@@ -222,7 +218,7 @@ def _refuse_conditions_no_branch_reads(text: str, openers: list[_Opener], chosen
 
 def _refuse_effects(sentence: str, opener: _Opener | None, chosen: list[_Opener], legend: Legend) -> None:
     effects = parse_effects(sentence, legend)
-    if effects.death_in is None and not any(getattr(effects, name) for name in EFFECT_FIELDS if name != "death_in"):
+    if not has_effects(effects):
         return  # (a penalty for a time is text only)
     label = opener.label if opener else _up_to_comma(sentence)
     if opener is None or opener.condition is None:

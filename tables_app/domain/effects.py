@@ -174,6 +174,12 @@ class Effects:
 EFFECT_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed"))  # the structured ones
 
 
+def has_effects(effects: Effects, but: tuple[str, ...] = ()) -> bool:
+    """Whether any structured effect is read (a death, even instant, counts), ``but`` those fields."""
+    return any(getattr(effects, name) is not None if name == "death_in" else bool(getattr(effects, name))
+               for name in EFFECT_FIELDS if name not in but)
+
+
 def _check_bound(name: str, value: int, low: int, high: int) -> None:
     if not low <= value <= high:
         raise ValueError(f"{name} {value} is outside {low:,}..{high:,}")

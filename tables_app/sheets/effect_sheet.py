@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
 from tables_app.domain.branches import Branch, parse_branches
-from tables_app.domain.effects import EFFECT_FIELDS, parse_effects
+from tables_app.domain.effects import has_effects, parse_effects
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
@@ -252,7 +252,7 @@ def _condition_in_mid_sentence(text: str, legend: Legend) -> str | None:
             effects = parse_effects(sentence.strip(), legend)
         except ValueError:
             continue
-        if effects.death_in is not None or any(getattr(effects, f) for f in EFFECT_FIELDS if f != "death_in"):
+        if has_effects(effects):
             word = found.group().strip()
             return (f"{sentence.strip()[:60]!r} reads effects under a condition ({word!r}) that opens no branch: they go "
                     f"to every target; write the condition first (If no helm: …, With helm: … Without helm: …)")

@@ -9,7 +9,7 @@ from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.rulesets import name_key
-from tables_app.domain.effects import EFFECT_FIELDS, parse_effects
+from tables_app.domain.effects import has_effects, parse_effects
 from tables_app.domain.tables import ColumnChoice, RollKind, TableKind
 from tables_app.errors import Problem
 from tables_app.import_model import ParsedWorkbook
@@ -155,7 +155,7 @@ def _reads_effects(sentence: str, legend) -> bool:  # type: ignore[no-untyped-de
         found = parse_effects(sentence, legend)
     except ValueError:
         return False
-    return found.death_in is not None or any(getattr(found, f) for f in EFFECT_FIELDS if f not in ("death_in", "attacker_bonus"))
+    return has_effects(found, but=("attacker_bonus",))  # the attacker's bonus is the attacker's anyway
 
 
 def _unread(item, warn, words: re.Pattern[str], read, advice: str) -> None:  # type: ignore[no-untyped-def]

@@ -263,3 +263,10 @@ def test_parries_in_words(text, expected):
 def test_a_bracket_or_a_space_around_an_effect_is_refused(text, token):
     with pytest.raises(ValueError, match="^" + re.escape(f"{token!r} is not an effect")):
         parse_effects(text)
+
+
+def test_has_effects_counts_an_instant_death_and_leaves_out_what_it_is_told():
+    from tables_app.domain.effects import has_effects
+
+    assert has_effects(parse_effects("instant death")) and not has_effects(parse_effects("Foe reels."))
+    assert not has_effects(parse_effects("(+10)"), but=("attacker_bonus",)) and has_effects(parse_effects("(+10)"))

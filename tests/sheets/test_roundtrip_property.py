@@ -13,7 +13,7 @@ from tables_app.domain.tables import AttackTable, EffectTable, Entry, TableKind
 from tables_app.import_model import Catalog
 from tables_app.sheets.parse import interpret
 from tables_app.domain.branches import parse_branches
-from tables_app.domain.effects import EFFECT_FIELDS
+from tables_app.domain.effects import has_effects
 from tables_app.sheets.read import read_workbook
 from tables_app.sheets.values import ERROR_VALUES, clean
 from tables_app.sheets.write import Export, Named, write_export
@@ -73,8 +73,7 @@ def prose(text: str) -> bool:
         branches = parse_branches(text)
     except ValueError:
         return False
-    return len(branches) == 1 and all(not getattr(branches[0].effects, f) for f in EFFECT_FIELDS if f != "death_in") \
-        and branches[0].effects.death_in is None and not branches[0].effects.timed
+    return len(branches) == 1 and not has_effects(branches[0].effects) and not branches[0].effects.timed
 
 
 PROSE = st.tuples(LEADING, TEXT).map("".join).filter(prose)
