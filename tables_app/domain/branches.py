@@ -248,3 +248,26 @@ def _branch(condition: str | None, text: str, legend: Legend) -> Branch:
 def _quoted(openers: list[_Opener], shown_openers: int = 3) -> str:
     quoted = ", ".join(shown(o.label) for o in openers[:shown_openers])
     return quoted + (f" and {len(openers) - shown_openers} more" if len(openers) > shown_openers else "")
+
+
+_MID_SENTENCE_CONDITION = re.compile(r"(?i)(?<=\S)\s+(?:if|otherwise)\b|\b(?:unless|else)\b")
+_SENTENCES = re.compile(r"[^.!?;\n]+")
+
+
+def condition_in_mid_sentence(text: str, legend: Legend = DEFAULT_LEGEND) -> str | None:
+    """`Dies in 3 rounds if no helm.`, `If helm, +2H, else +5H.`, `+5H unless foe has helm.`: a
+    condition a branch does not open, in a sentence with effects, which go to every target: said."""
+    if not _MID_SENTENCE_CONDITION.search(text):
+        return None
+    for sentence in _SENTENCES.findall(text):
+        if (found := _MID_SENTENCE_CONDITION.search(sentence)) is None:
+            continue
+        try:
+            effects = parse_effects(sentence.strip(), legend)
+        except ValueError:
+            continue
+        if has_effects(effects):
+            word = found.group().strip()
+            return (f"{sentence.strip()[:60]!r} reads effects under a condition ({word!r}) that opens no branch: they go "
+                    f"to every target; write the condition first (If no helm: …, With helm: … Without helm: …)")
+    return None

@@ -6,13 +6,11 @@ per weapon category, every cell an entry in printed notation
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import replace
 
 from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
-from tables_app.domain.branches import Branch, parse_branches
-from tables_app.domain.effects import has_effects, parse_effects
+from tables_app.domain.branches import Branch, condition_in_mid_sentence, parse_branches
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
@@ -228,35 +226,12 @@ def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend
         return None
     for warning in dict.fromkeys(branch.warning for branch in branches if branch.warning):
         reading.warn_at(sheet, cell, warning)
-    if (unplaced := _condition_in_mid_sentence(text, legend)) is not None:
+    if (unplaced := condition_in_mid_sentence(text, legend)) is not None:
         reading.warn_at(sheet, cell, unplaced)
     for timed in dict.fromkeys(t for branch in branches for t in branch.effects.timed):
         reading.warn_at(sheet, cell, f"{timed!r} is a penalty for a time: it stays in the text "
                                      "(an entry's penalty is a lasting one)")
     return branches
-
-
-_MID_SENTENCE_CONDITION = re.compile(r"(?i)(?<=\S)\s+(?:if|otherwise)\b|\b(?:unless|else)\b")
-_SENTENCES = re.compile(r"[^.!?;\n]+")
-
-
-def _condition_in_mid_sentence(text: str, legend: Legend) -> str | None:
-    """`Dies in 3 rounds if no helm.`, `If helm, +2H, else +5H.`, `+5H unless foe has helm.`: a
-    condition a branch does not open, in a sentence with effects, which go to every target: said."""
-    if not _MID_SENTENCE_CONDITION.search(text):
-        return None
-    for sentence in _SENTENCES.findall(text):
-        if (found := _MID_SENTENCE_CONDITION.search(sentence)) is None:
-            continue
-        try:
-            effects = parse_effects(sentence.strip(), legend)
-        except ValueError:
-            continue
-        if has_effects(effects):
-            word = found.group().strip()
-            return (f"{sentence.strip()[:60]!r} reads effects under a condition ({word!r}) that opens no branch: they go "
-                    f"to every target; write the condition first (If no helm: …, With helm: … Without helm: …)")
-    return None
 
 
 def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> Entry:

@@ -269,3 +269,14 @@ def test_without_x_may_end_at_its_clauses_subject():
 ])
 def test_a_feature_printed_bare_before_its_negation_is_its_branch(text, hits):
     assert {b.condition: b.effects.hits for b in parse_branches(text)} == hits
+
+
+# docs/workbook-format.md, "Branches inside a cell": a condition in mid-sentence opens no branch;
+# with effects in its sentence it is said (the import warns on the cell)
+def test_a_condition_in_mid_sentence_with_effects_is_said():
+    from tables_app.domain.branches import condition_in_mid_sentence
+
+    assert "('if')" in condition_in_mid_sentence("Dies in 3 rounds if no helm.")
+    assert "('unless')" in condition_in_mid_sentence("+5H unless foe has helm.")
+    assert condition_in_mid_sentence("Foe is stunned if you wish to believe it.") is None
+    assert condition_in_mid_sentence("If helm: +2H. Without helm: +5H.") is None
