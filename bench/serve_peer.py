@@ -53,7 +53,7 @@ def main() -> None:
     gc.collect()
     gc.freeze()  # as `tables serve` does
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False,
-                http="tables_app.serve_http:NoDelayHTTPProtocol")
+                http="tables_app.http.protocol:NoDelayHTTPProtocol")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 def main() -> None:
     try:
-        from tables_app.cli import main as command
+        from tables_app.cli.root import main as command
     except KeyboardInterrupt:
         sys.stderr.write("Error: interrupted (Ctrl-C)\n")
         raise SystemExit(INTERRUPTED) from None

@@ -17,6 +17,27 @@ def error_json(message: str, **located: Any) -> dict:
     return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
 
 
+LONGEST = 500  # a pasted 100 KB name is not echoed back whole
+
+
+def shortened(line: str) -> str:
+    """``line``, cut at LONGEST characters (saying how many more there were)."""
+    return line if len(line) <= LONGEST else f"{line[:LONGEST]}… ({len(line) - LONGEST:,} more characters)"
+
+
+def error_object(exc: TablesError) -> dict:
+    """The error object of a library error, as ``--json`` prints it and the
+    HTTP API answers it: a workbook's first problem located (with every
+    problem), a name's near names in ``suggestions``."""
+    if isinstance(exc, WorkbookInvalid):
+        first = exc.problems[0].as_json() if exc.problems else {}
+        first.pop("message", None)
+        return error_json(shortened(str(exc.problems[0]) if exc.problems else str(exc)),
+                          **{**first, "problems": [p.as_json() for p in exc.problems]})
+    suggestions = list(getattr(exc, "suggestions", None) or [])
+    return error_json(shortened(str(exc)), **({"suggestions": suggestions} if suggestions else {}))
+
+
 class TablesError(Exception):
     """Bad data or a failed lookup: reported to the user, exit code 1."""
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, Rows, build_workbook, db_dump
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.services.database_setup import init_database, open_database
 
 

@@ -10,7 +10,7 @@ HEAVY = ("sqlalchemy", "sqlmodel", "alembic", "openpyxl", "numpy", "matplotlib",
 PROBE = """
 import json, sys
 from click.testing import CliRunner
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 result = CliRunner().invoke(cli, sys.argv[1:])
 heavy = sorted({name.split('.')[0] for name in sys.modules} & set(%r))
 print(json.dumps({"exit": result.exit_code, "heavy": heavy}))
@@ -45,7 +45,7 @@ PROCESS_PROBE = """
 import atexit, json, sys
 atexit.register(lambda: sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n"))
 sys.argv[0] = "tables"
-from tables_app.cli import main
+from tables_app.cli.root import main
 main()
 """
 NOT_MADE = ("tempfile", "shutil", "shlex", "difflib")
@@ -104,14 +104,14 @@ def test_imports_and_removals_write_without_the_orm(db_path, write_workbook, run
 
 def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(monkeypatch, capsys):
     """The console script's entry catches Ctrl-C during the imports too (the
-    command's own handler, in cli.py, is not in place yet then)."""
+    command's own handler, in cli/root.py, is not in place yet then)."""
     from tables_app import __main__ as entry
 
     class Loading:
         def __getattr__(self, name: str) -> object:
             raise KeyboardInterrupt
 
-    monkeypatch.setitem(sys.modules, "tables_app.cli", Loading())
+    monkeypatch.setitem(sys.modules, "tables_app.cli.root", Loading())
     with pytest.raises(SystemExit) as stopped:
         entry.main()
     assert stopped.value.code == 130

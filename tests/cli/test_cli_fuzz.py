@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.domain.systems import MODULES, get
 from tables_app.services.database_setup import example_workbooks
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 from click.shell_completion import ShellComplete
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 
 
 def completions(db_path, args: list[str], incomplete: str) -> list[str]:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import db_dump, error_lines
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.storage.connection import SCHEMA_HEAD
 
 CREATED_BUNDLED = "(schema {head}, bundled tables imported)".format(head=SCHEMA_HEAD)

@@ -15,7 +15,7 @@ from helpers import error_lines
 
 from tables_app.domain.ranges import RangeTable, parse_range
 from tables_app.domain.tables import ColumnChoice, EffectTable, Entry, RollKind, TableKind
-from tables_app.render import effects as shown_effects
+from tables_app.cli.render import effects as shown_effects
 from tables_app.services.foundry import (FOUNDRY_SHAPE, FOUNDRY_VERSIONS, OPEN_TOP, document_id, entry_words, rolltable,
                                          safe_stem, unique_file_names)
 from tables_app.services.lookups import entry_json

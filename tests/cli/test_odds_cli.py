@@ -283,7 +283,7 @@ def test_a_long_sweep_shows_progress(run, monkeypatch):
     # A sweep of 1,000+ attacks takes about a second or more: a bar on a terminal's stderr.
     from contextlib import contextmanager
 
-    from tables_app import progress as progress_module
+    from tables_app.cli import progress as progress_module
 
     shown: list[tuple[int, str, list[int]]] = []
 

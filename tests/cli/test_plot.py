@@ -10,7 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SWEEP = ["odds", "table", "--weapon", "Longsword", "--cmb", "0", "--target", "Orc Warrior", "--sweep-cmb", "0:100:10"]
@@ -28,7 +28,7 @@ def figure_of():  # type: ignore[no-untyped-def]
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
 
-    from tables_app import plot
+    from tables_app.cli import plot
 
     made = []
 

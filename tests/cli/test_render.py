@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 from rich.console import Console
 
-from tables_app import layout, render
-from tables_app.cli import cli
+from tables_app.cli import layout, render
+from tables_app.cli.root import cli
 
 WIDTHS = (40, 80, 120)
 LONGSWORD = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]

@@ -288,7 +288,7 @@ def test_export_of_a_name_missing_from_its_ruleset(run, rm, tmp_path):
 def completions(db_path, args: list[str], incomplete: str) -> list[str]:  # type: ignore[no-untyped-def]
     from click.shell_completion import ShellComplete
 
-    from tables_app.cli import cli
+    from tables_app.cli.root import cli
 
     complete = ShellComplete(cli, {}, "tables", "_TABLES_COMPLETE")
     return [item.value for item in complete.get_completions(["--db", str(db_path), *args], incomplete)]

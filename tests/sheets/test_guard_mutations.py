@@ -202,7 +202,7 @@ def test_damaged_exports_import_or_change_nothing(tmp_path, bundled_db_template)
     from click.testing import CliRunner
     from helpers import db_dump
 
-    from tables_app.cli import cli
+    from tables_app.cli.root import cli
 
     runner = CliRunner(env={"COLUMNS": "10000"})
     database = tmp_path / "tables.db"

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from test_upgrade_0002 import unpack
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, error_lines
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.storage.connection import SCHEMA_HEAD
 
 CHECK = "nothing was changed; run: tables db check"
@@ -152,7 +152,7 @@ def full_disk(limit: int, *args: str) -> subprocess.CompletedProcess:
     probe = ("import resource, signal, sys\n"
              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
              f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
-             "from tables_app.cli import main\n"
+             "from tables_app.cli.root import main\n"
              "sys.argv = ['tables', *sys.argv[1:]]\n"
              "main()\n")
     return subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.storage.connection import SCHEMA_HEAD
 
 DATA = Path(__file__).parent / "data"

@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(sys.argv[2]) / "tests"))  # that release's test helpers
 from click.testing import CliRunner
 from helpers import build_workbook, MINI_SEVERITIES, MINI_CRITICAL, MINI_FUMBLE, MINI_ATTACK, MINI_WEAPONS, MINI_CREATURES
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.database import init_database
 
 out = Path(sys.argv[1])

@@ -9,7 +9,7 @@ beside them). Titles say who attacks whom, as the text output does.
 from __future__ import annotations
 
 from tables_app.errors import TablesError
-from tables_app.render import heading, percent
+from tables_app.cli.render import heading, percent
 
 TARGET_STYLE = {"linewidth": 3.0, "alpha": 1.0, "zorder": 3}
 OTHER_STYLE = {"linewidth": 1.2, "alpha": 0.7, "zorder": 2}

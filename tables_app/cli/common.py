@@ -1,6 +1,6 @@
 """What the commands share: their errors (Failure, Interrupted, click_error),
-the opened database, printing (output, say, emit_json), common options, and
-``answers``, which marks a command the HTTP API answers too."""
+the opened database, printing (output, say, emit_json), and the options of
+the commands written by hand (--json, --ruleset)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ from typing import Any, Callable
 
 import click
 
-from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_json
+from tables_app.cli.build import json_option, names_of, option
+from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_json, error_object, shortened
+from tables_app.operations.lookups import RULESET_FILTER
+
+__all__ = ["Failure", "Group", "Interrupted", "click_error", "database_of", "emit_json", "error_of", "json_option",
+           "names_of", "output", "ruleset_option", "say"]
 
 
 class Failure(click.ClickException):
@@ -21,11 +26,8 @@ class Failure(click.ClickException):
     means the command already printed its own JSON (an import report).
     """
 
-    LONGEST = 500  # a pasted 100 KB name is not echoed back whole
-
     def __init__(self, lines: list[str], located: dict | None = None, reported: bool = False):
-        lines = [line if len(line) <= self.LONGEST else f"{line[:self.LONGEST]}… ({len(line) - self.LONGEST:,} more characters)"
-                 for line in lines]
+        lines = [shortened(line) for line in lines]
         super().__init__(lines[0] if lines else "failed")
         self.lines = lines
         self.error = error_json(self.message, **(located or {}))
@@ -70,16 +72,12 @@ class Group(click.Group):
 def click_error(exc: TablesError, ctx: click.Context) -> click.ClickException:
     """A library error as the CLI reports it: a usage mistake is Click's
     usage error (exit 2), anything else a Failure (exit 1) with its JSON
-    error object. The HTTP API (api.py) answers with the same object."""
-    if isinstance(exc, WorkbookInvalid):
-        first = exc.problems[0].as_json() if exc.problems else {}
-        first.pop("message", None)
-        return Failure([str(p) for p in exc.problems] or [str(exc)],
-                       {**first, "problems": [p.as_json() for p in exc.problems]})
+    error object (errors.error_object, which the HTTP API answers too)."""
     if isinstance(exc, UsageMistake):
         return click.UsageError(str(exc), ctx=_leaf_context(ctx))
-    suggestions = list(getattr(exc, "suggestions", None) or [])
-    return Failure([str(exc)], {"suggestions": suggestions} if suggestions else None)
+    lines = [str(p) for p in exc.problems] if isinstance(exc, WorkbookInvalid) else []
+    located = {key: value for key, value in error_object(exc).items() if key != "message"}
+    return Failure(lines or [str(exc)], located)
 
 
 def _leaf_context(ctx: click.Context) -> click.Context:
@@ -110,7 +108,7 @@ def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
 
 def say(line: str) -> None:
     """A message line on stdout, wrapped for the width it is read at."""
-    from tables_app.layout import plain_lines
+    from tables_app.cli.layout import plain_lines
 
     click.echo(plain_lines(line))
 
@@ -133,51 +131,9 @@ def output(data: Any, as_json: bool, for_people: Callable[[Any], Callable[[dict]
     if as_json:
         emit_json(data)
         return
-    from tables_app import layout, render
+    from tables_app.cli import layout, render
 
     layout.console().print(for_people(render)(data))
 
 
-def names_of(what: str):  # type: ignore[no-untyped-def]
-    """Shell completion of names of ``what`` from the database (completion.py,
-    imported only while completing)."""
-    def callback(ctx: click.Context, param: click.Parameter, incomplete: str):  # type: ignore[no-untyped-def]
-        from tables_app import completion
-
-        if what == "shown":
-            return completion.complete_shown(ctx, param, incomplete)
-        return completion.complete(what)(ctx, param, incomplete)
-    return callback
-
-
-def not_blank(value: str | None, flag: str) -> str | None:
-    if value is not None and not value.strip():
-        raise click.BadParameter("must not be empty", param_hint=f"'{flag}'")
-    return value
-
-
-ruleset_option = click.option("--ruleset", shell_complete=names_of("rulesets"), callback=lambda _c, _p, v: not_blank(v, "--ruleset"),
-                              help="Only this ruleset (a name may also be written RULESET:NAME).")
-
-
-def no_blank_features(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    for value in values:
-        not_blank(value, "--has")
-    return values
-
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
-
-PRINTING = ("as_json", "plot_file")  # parameters about printing the answer, not about the answer
-
-
-def answers(data: Callable[..., dict]):  # type: ignore[no-untyped-def]
-    """Mark a command whose answer is ``data(database, **params)``, ``params``
-    being its parameters but PRINTING: the command prints that dict (its
-    ``--json`` is exactly it), the HTTP API (api.py) returns it, and both
-    take their options through the command's own Click parameters."""
-    def mark(command: click.Command) -> click.Command:
-        command.data = data  # type: ignore[attr-defined]
-        return command
-    return mark
-
+ruleset_option = option(RULESET_FILTER)

@@ -1,24 +1,26 @@
-"""The HTTP API of `tables serve` (docs/api.md): the CLI's ``--json`` answers over HTTP.
+"""The HTTP API of `tables serve` (docs/api.md): the operations of the
+library over HTTP, answering what `tables ... --json` prints.
 
-Thin on purpose: HTTP only. Each endpoint hands its path, query string or
-JSON body, as ``(name, value)`` fields, to the CLI's ``answer_fields``
-(given to create_app), which makes them the arguments of the command that
-answers the same question, lets that command's own Click parameters check
-them (the bounds and types of every option live there only), and calls the
-command's data function in one read transaction. This module returns the
-answer, or the CLI's error object with an HTTP status for its kind.
+Thin on purpose: HTTP only. Each route hands its path, query string or
+JSON body, as ``(field, value)`` pairs, to its operation
+(tables_app/operations): the operation's declared parameters read and
+check them (the bounds and types of every input live there only, and a
+refusal names the JSON field), then the operation answers in one read
+transaction. This module returns the answer, or the error object with an
+HTTP status for its kind.
 
-Read-only: nothing here imports, removes or writes a file. Needs the
-``serve`` extra (FastAPI; uvicorn to run it); the CLI imports this module
-only in `tables serve`, and this module never imports the CLI.
+Read-only but for POST /api/v1/import (upload.py, with --allow-import).
+Needs the ``serve`` extra (FastAPI; uvicorn to run it); the CLI imports
+this package only in `tables serve`, and it never imports the CLI.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,15 +29,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from tables_app import __version__
-from tables_app.api_bodies import Gone, TooLarge, drain, read_body
-from tables_app.errors import TablesError, error_json
+from tables_app.errors import Ambiguous, DatabaseError, NotFound, TablesError, UsageMistake, error_json, error_object
+from tables_app.http.bodies import Gone, TooLarge, drain, read_body
+from tables_app.http.page import add_page
+from tables_app.operations import Operation, ParamError, find, system_ids
+from tables_app.operations.attacks import GROUPS
 from tables_app.storage.database import Database
-from tables_app.web import add_page
 
-# cli.answer_fields: (database, command names, fields, path fields, limits) -> (kind, answer or error object)
-Answer = Callable[..., tuple[str, dict]]
 MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
-STATUS = {"answer": 200, "missing": 404, "refused": 422, "unavailable": 503}
 PREFIX = "/api/v1"
 
 DESCRIPTION = """\
@@ -46,16 +47,18 @@ token): then POST /api/v1/import takes workbooks. With a token
 (TABLES_TOKEN), every request but health sends `Authorization: Bearer TOKEN`.
 
 Names in paths and query strings are URL-encoded and may be qualified
-`RULESET:NAME`; `ruleset` works as `--ruleset`. The bodies of resolve and
-odds hold the command's long options, dashes as underscores
-(`sweep_cmb` for `--sweep-cmb`): a list repeats an option (`has`, `mod`),
-`true` sets a flag, `dice` is a list of numbers.
+`RULESET:NAME`; `ruleset` works as `--ruleset`. The bodies of resolve,
+odds and simulate hold the command's long options, dashes as underscores
+(`sweep_cmb` for `--sweep-cmb`): a list for a repeatable one (`has`,
+`mod`), `true` sets a flag, `dice` is a list of numbers. Each route's
+schema lists its fields, with their bounds.
 
 Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`,
-the object `--json` prints: 404 for an unknown name (with the closest known
-names in `suggestions`), 422 for bad options or values, 401 without the
-token, 413 for a body over its limit, 415 for a body not declared JSON,
-503 when the database file cannot be read.
+the object `--json` prints; a refused field is named as the request wrote it
+(`'cmb': 99999 is not between -10000 and 10000`). 404 for an unknown name
+(with the closest known names in `suggestions`), 422 for bad fields or
+values, 401 without the token, 413 for a body over its limit, 415 for a
+body not declared JSON, 503 when the database file cannot be read.
 """
 
 RESOLVE_EXAMPLES = {
@@ -78,11 +81,19 @@ ODDS_EXAMPLES = {
     "d10-pool": {"summary": "d10-pool", "value": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"}},
 }
 
+ROUTE_HELP = {
+    "resolve": "One attack with seeded (`seed`) or given (`dice`) dice.",
+    "odds": "The exact odds of one attack; on `table`, `sweep_cmb` or `sweep_def` (`A:B[:STEP]`) sweeps a bonus "
+            "over every armor column.",
+    "simulate": "Count the outcomes of `count` random attacks (at most 1,000,000 here), from `seed` or a fresh one "
+                "(the answer says which).",
+}
 SIMULATE_EXAMPLES = {
     "table": {"summary": "table", "value": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "count": 100000,
                                             "seed": 1}},
     "rise": {"summary": "rise", "value": {"accuracy": 6, "def": 12, "damage": "2d6+3", "count": 100000, "seed": 1}},
 }
+EXAMPLES = {"resolve": RESOLVE_EXAMPLES, "odds": ODDS_EXAMPLES, "simulate": SIMULATE_EXAMPLES}
 
 
 class CliJSON(JSONResponse):
@@ -149,20 +160,52 @@ async def json_object(request: Request) -> dict[str, Any] | CliJSON:
     return body
 
 
-def query_doc(*names: str) -> dict[str, Any]:
-    """Query parameters as /docs shows them: each a string, optional;
-    ``name*`` repeatable (``has=helm&has=shield``)."""
+def query_doc(operation: Operation, *in_path: str) -> dict[str, Any]:
+    """The query string of a GET route as /docs shows it: the operation's
+    parameters but those of the path, each with its schema and help."""
     return {"parameters": [
-        {"name": name.rstrip("*"), "in": "query", "required": False,
-         "schema": {"type": "array", "items": {"type": "string"}} if name.endswith("*") else {"type": "string"},
-         **({"style": "form", "explode": True} if name.endswith("*") else {})}
-        for name in names]}
+        {"name": p.field, "in": "query", "required": p.required, "description": p.help, "schema": p.schema(),
+         **({"style": "form", "explode": True} if p.multiple else {})}
+        for p in operation.params if p.field not in in_path]}
 
 
-def json_body_doc(examples: dict[str, dict]) -> dict[str, Any]:
-    """The request body as /docs shows it: a JSON object of the command's options, with examples."""
-    return {"requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": True}, "examples": examples}}}}
+def json_body_doc(operation: Operation, examples: dict[str, dict]) -> dict[str, Any]:
+    """The request body of a POST route as /docs shows it: a JSON object of
+    the operation's parameters (required ones marked), with examples."""
+    schema = {"type": "object", "additionalProperties": False,
+              "properties": {p.field: p.schema() for p in operation.params},
+              "required": [p.field for p in operation.params if p.required]}
+    if not schema["required"]:
+        del schema["required"]
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema, "examples": examples}}}}
+
+
+def answer(databases: Databases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
+           limits: dict[str, int] | None = None) -> CliJSON:
+    """The answer of the operation `tables WORDS...` to a request's fields,
+    in one read transaction; or the error object, with its status: 404 for
+    an unknown name (or a path naming nothing), 422 for a refused field or
+    value, 503 when the database cannot be read. ``limits``: tighter bounds
+    of some fields (the server's own), refused past them."""
+    try:
+        operation = find(words)
+        values = operation.read(fields)
+        for name, most in (limits or {}).items():
+            if isinstance(values.get(name), int) and values[name] > most:
+                raise ParamError(name, f"at most {most:,} over HTTP (the command line takes more)")
+        if not operation.uses_database:
+            return CliJSON(operation.run(None, **values))
+        database = databases.get()
+        with database.snapshot():  # one read transaction for the whole answer
+            return CliJSON(operation.run(database, **values))
+    except ParamError as exc:
+        return failure(404 if exc.field in in_path else 422, error_json(str(exc)))
+    except TablesError as exc:
+        if isinstance(exc, NotFound) and not isinstance(exc, Ambiguous):
+            status = 404
+        else:
+            status = 503 if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else 422
+        return failure(status, error_object(exc))
 
 
 # ------------------------------------------------------------------ the app
@@ -190,7 +233,7 @@ class TokenGuard:
         self.app, self.token = app, token
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        from tables_app.api_access import bearer_matches
+        from tables_app.http.access import bearer_matches
 
         path = scope.get("path", "")
         if (scope["type"] == "http" and path.startswith(f"{PREFIX}/") and path != f"{PREFIX}/health"
@@ -212,7 +255,7 @@ class LoopbackHostGuard:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        from tables_app.api_access import loopback_host_header
+        from tables_app.http.access import loopback_host_header
 
         host = header(scope, b"host") if scope["type"] == "http" else None
         if scope["type"] == "http" and not loopback_host_header(host):
@@ -223,27 +266,21 @@ class LoopbackHostGuard:
         await self.app(scope, receive, send)
 
 
-def create_app(database_path: str | Path, answer_fields: Answer, *, token: str | None = None,
-               allow_import: bool = False, upload_limit: int | None = None, cors_origins: Iterable[str] = ()) -> FastAPI:
+def create_app(database_path: str | Path, *, token: str | None = None, allow_import: bool = False,
+               upload_limit: int | None = None, cors_origins: Iterable[str] = ()) -> FastAPI:
     """The API over the database at ``database_path`` (checked, and migrated
-    if behind, now: a bad path fails here, not at the first request),
-    answering through the CLI's ``answer_fields``. With ``token`` every API
-    request must give it; ``allow_import`` opens POST /api/v1/import (the
-    caller has checked the settings: api_access.serving_problem), for
-    uploads of at most ``upload_limit`` bytes. Pages of ``cors_origins``
-    (api_access.web_origin) may call the API from a browser."""
-    from tables_app.api_import import DEFAULT_UPLOAD_BYTES, add_import
+    if behind, now: a bad path fails here, not at the first request). With
+    ``token`` every API request must give it; ``allow_import`` opens POST
+    /api/v1/import (the caller has checked the settings:
+    access.serving_problem), for uploads of at most ``upload_limit`` bytes.
+    Pages of ``cors_origins`` (access.web_origin) may call the API from a browser."""
+    from tables_app.http.upload import DEFAULT_UPLOAD_BYTES, add_import
     from tables_app.services.database_setup import open_database
     from tables_app.storage.connection import schema_version
 
     opened = open_database(str(database_path))
     databases = Databases(opened.url, opened.path)
     opened.dispose()
-
-    def answer(names: tuple[str, ...], fields: Iterable[tuple[str, Any]], path_fields: tuple[str, ...] = (),
-               limits: dict[str, int] | None = None) -> CliJSON:
-        kind, data = answer_fields(databases.get(), names, fields, path_fields, limits)
-        return CliJSON(data) if kind == "answer" else failure(STATUS[kind], data)
 
     app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON)
 
@@ -264,68 +301,69 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
             with database.snapshot() as connection:
                 schema = schema_version(connection)
         except TablesError as exc:
-            return failure(STATUS["unavailable"], error_json(str(exc)))
+            return failure(503, error_json(str(exc)))
         return CliJSON({"status": "ok", "version": __version__, "schema": schema, "token_required": token is not None,
                         "import_allowed": allow_import})
 
-    # The query strings are read whole (a field given twice repeats the
-    # option) and checked by the command; their parameters are described for
-    # /docs only (query_doc), not declared, so FastAPI spends nothing on them.
-    @app.get(f"{PREFIX}/query/attack", summary="= tables query attack TABLE RESULT ARMOR --json",
-             openapi_extra=query_doc("table", "result", "armor", "ruleset"))
-    async def query_attack(request: Request) -> CliJSON:
-        return answer(("query", "attack"), request.query_params.multi_items())
+    # The query strings are read whole (a field given twice repeats a
+    # repeatable one) by the operation's parameters; they are described for
+    # /docs (query_doc), not declared to FastAPI, which would check them again.
+    def query_route(kind: str) -> None:
+        operation = find(("query", kind))
+        arguments = " ".join(p.field.upper() for p in operation.params if p.argument)
 
-    @app.get(f"{PREFIX}/query/critical", summary="= tables query critical TABLE ROLL --json",
-             openapi_extra=query_doc("table", "roll", "severity", "has*", "column", "ruleset"))
-    async def query_critical(request: Request) -> CliJSON:
-        return answer(("query", "critical"), request.query_params.multi_items())
+        @app.get(f"{PREFIX}/query/{kind}", summary=f"= tables query {kind} {arguments} --json",
+                 description=operation.help, openapi_extra=query_doc(operation), name=f"query_{kind}")
+        async def query(request: Request) -> CliJSON:
+            return answer(databases, operation.words, request.query_params.multi_items())
 
-    @app.get(f"{PREFIX}/query/fumble", summary="= tables query fumble TABLE ROLL --json",
-             openapi_extra=query_doc("table", "roll", "modifier", "column", "ruleset"))
-    async def query_fumble(request: Request) -> CliJSON:
-        return answer(("query", "fumble"), request.query_params.multi_items())
+    for kind in ("attack", "critical", "fumble"):
+        query_route(kind)
 
-    @app.post(f"{PREFIX}/resolve/{{system}}", summary="= tables resolve SYSTEM ... --json",
-              openapi_extra=json_body_doc(RESOLVE_EXAMPLES))
-    async def resolve(system: str, request: Request) -> CliJSON:
-        """One attack with seeded (`seed`) or given (`dice`) dice. SYSTEM: table,
-        rise, worlds-awakening, d10-pool, pte; the body holds its options."""
-        body = await json_object(request)
-        return body if isinstance(body, CliJSON) else answer(("resolve", system), body.items())
+    def attack_route(verb: str, system: str) -> None:
+        operation = find((verb, system))
+        limits = {"count": MAX_SIMULATED} if verb == "simulate" else None
+        examples = {key: example for key, example in EXAMPLES[verb].items() if key.split("-")[0] == system.split("-")[0]
+                    or key == system}
 
-    @app.post(f"{PREFIX}/odds/{{system}}", summary="= tables odds SYSTEM ... --json",
-              openapi_extra=json_body_doc(ODDS_EXAMPLES))
-    async def odds(system: str, request: Request) -> CliJSON:
-        """The exact odds of one attack; on `table`, `sweep_cmb` or `sweep_def`
-        (`A:B[:STEP]`) sweeps a bonus over every armor column."""
-        body = await json_object(request)
-        if isinstance(body, CliJSON):
-            return body
-        # A sweep or a large pool can take a while: in a worker thread, so
-        # that the quick answers of other requests are not held behind it.
-        return await run_in_threadpool(answer, ("odds", system), body.items())
+        @app.post(f"{PREFIX}/{verb}/{system}", summary=f"= tables {verb} {system} ... --json",
+                  description=f"{operation.help}\n\n{ROUTE_HELP[verb]}", name=f"{verb}_{system}",
+                  openapi_extra=json_body_doc(operation, examples))
+        async def attack(request: Request) -> CliJSON:
+            body = await json_object(request)
+            if isinstance(body, CliJSON):
+                return body
+            if verb == "resolve":
+                return answer(databases, operation.words, body.items())
+            # Odds of a sweep or a large pool, or many simulated attacks, take a
+            # while: in a worker thread, so that quick answers are not held behind.
+            return await run_in_threadpool(answer, databases, operation.words, body.items(), (), limits)
 
-    @app.post(f"{PREFIX}/simulate/{{system}}", summary="= tables simulate SYSTEM ... --json",
-              openapi_extra=json_body_doc(SIMULATE_EXAMPLES))
-    async def simulated(system: str, request: Request) -> CliJSON:
-        """Count the outcomes of `count` random attacks (at most 1,000,000
-        here), from `seed` or a fresh one (the answer says which)."""
-        body = await json_object(request)
-        if isinstance(body, CliJSON):
-            return body
-        return await run_in_threadpool(answer, ("simulate", system), body.items(), (), {"count": MAX_SIMULATED})
+    for verb in GROUPS:
+        for system in ("table", *system_ids()):
+            attack_route(verb, system)
 
-    @app.get(f"{PREFIX}/{{kind}}", summary="= tables list KIND --json", openapi_extra=query_doc("ruleset"))
+    @app.post(f"{PREFIX}/{{verb}}/{{system}}", include_in_schema=False)
+    async def unknown_system(verb: str, system: str, request: Request) -> CliJSON:
+        """resolve, odds or simulate in a system that is none: 404 with the near names."""
+        await drain(request.receive)
+        if verb not in GROUPS:
+            return failure(404, error_json(f"no such endpoint: {request.url.path} (see /docs)"))
+        return answer(databases, (verb, system), ())
+
+    listed, shown_op = find(("list",)), find(("show",))
+
+    @app.get(f"{PREFIX}/{{kind}}", summary="= tables list KIND --json", description=listed.help,
+             openapi_extra=query_doc(listed, "kind"))
     async def listing(request: Request, kind: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons, creatures, severities, rulesets."""
-        return answer(("list",), [("kind", kind), *request.query_params.multi_items()], ("kind",))
+        return answer(databases, listed.words, [("kind", kind), *request.query_params.multi_items()], ("kind",))
 
-    @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json",
-             openapi_extra=query_doc("ruleset"))
+    @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json", description=shown_op.help,
+             openapi_extra=query_doc(shown_op, "kind", "name"))
     async def shown(request: Request, kind: str, name: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons (weapon), creatures (creature); NAME may be RULESET:NAME."""
-        return answer(("show",), [("kind", kind), ("name", name), *request.query_params.multi_items()],
+        return answer(databases, shown_op.words, [("kind", kind), ("name", name), *request.query_params.multi_items()],
                       ("kind",))
 
     add_import(app, databases.get, allow_import, upload_limit or DEFAULT_UPLOAD_BYTES,
@@ -341,4 +379,28 @@ def create_app(database_path: str | Path, answer_fields: Answer, *, token: str |
 
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],  # type: ignore[arg-type]
                            allow_headers=["Authorization", "Content-Type"], max_age=600)
+    return app
+
+
+def settle() -> None:
+    """The modules and the app a server keeps for its life, moved out of
+    the collector's sight (gc.freeze): its full collections then walk only
+    what requests make."""
+    gc.collect()
+    gc.freeze()
+
+
+SERVE_SETTINGS = "TABLES_SERVE_SETTINGS"  # the database and options of the worker processes of `tables serve --workers N`
+WORKER_APP = "tables_app.http.app:worker_app"  # uvicorn's factory of each worker's app
+
+
+def worker_app() -> FastAPI:
+    """The app of one worker process of `tables serve --workers N`."""
+    import os
+
+    from tables_app.http.access import TOKEN_ENV
+
+    settings = json.loads(os.environ[SERVE_SETTINGS])
+    app = create_app(settings.pop("database"), token=os.environ.get(TOKEN_ENV) or None, **settings)
+    settle()
     return app

@@ -1,4 +1,4 @@
-"""The `tables` command: parse options, call one service, print the result.
+"""The `tables` group: parse options, call one operation, print the result.
 
 Library errors (TablesError) become ``Error: ...`` lines on stderr and exit
 code 1; usage errors are Click's (exit 2). Heavy modules are imported inside
@@ -25,11 +25,11 @@ from typing import Any  # noqa: E402
 import click  # noqa: E402
 
 from tables_app import __version__  # noqa: E402
-from tables_app.commands import attacks, database, lookups, serving, workbooks  # noqa: E402
-from tables_app.commands.common import Group, Interrupted, emit_json, error_of  # noqa: E402
-from tables_app.commands.serving import MAX_UPLOAD_MB  # noqa: E402
+from tables_app.cli import attacks, database, lookups, serving, workbooks  # noqa: E402
+from tables_app.cli.common import Group, Interrupted, emit_json, error_of  # noqa: E402
+from tables_app.cli.serving import MAX_UPLOAD_MB  # noqa: E402
 
-__all__ = ["MAX_UPLOAD_MB", "answer_fields", "cli", "main", "serve_app"]
+__all__ = ["MAX_UPLOAD_MB", "cli", "main"]
 
 
 class RootGroup(Group):
@@ -71,15 +71,6 @@ for command in (workbooks.import_command, workbooks.lint, workbooks.export, work
                 attacks.resolve, attacks.odds, attacks.simulate, serving.serve, database.db_group):
     cli.add_command(command)
 del command
-
-# The HTTP API's answers through these commands (api.create_app; tests build apps with it).
-answer_fields = serving.answering(cli)
-
-
-def serve_app():  # type: ignore[no-untyped-def]
-    """The app of one worker process of `tables serve --workers N` (uvicorn's factory: serving.WORKER_APP)."""
-    return serving.worker_app(answer_fields)
-
 
 gc.freeze()  # every object made so far stays: later collections skip them (see the top)
 if _COLLECTING:

@@ -14,8 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from helpers import LOCAL_BASE, MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
 
-from tables_app.api import create_app
-from tables_app.cli import answer_fields
+from tables_app.http.app import create_app
 from tables_app.storage.compiled import CompiledTables
 from tables_app.storage.connection import connect
 from tables_app.storage.database import Database
@@ -42,7 +41,7 @@ def made(monkeypatch) -> list[CompiledTables]:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def app(db_path: Path, made):  # type: ignore[no-untyped-def]
-    return create_app(db_path, answer_fields)
+    return create_app(db_path)
 
 
 def compiled_of(app, made) -> CompiledTables:  # type: ignore[no-untyped-def]
@@ -142,7 +141,7 @@ def test_the_cache_holds_at_most_its_limit(db_path):
 
 def test_the_command_line_never_loads_the_cache(db_path):
     probe = ("import sys; sys.argv[0] = 'tables'\n"
-             "from tables_app.cli import main\n"
+             "from tables_app.cli.root import main\n"
              "try:\n    main()\nfinally:\n    sys.stderr.write('LOADED %s' % ('tables_app.storage.compiled' in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", probe, "--db", str(db_path), "resolve", "table", "--weapon", "Longsword",
                           "--cmb", "60", "--armor", "MA", "--seed", "1", "--json"], capture_output=True, text=True)

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from helpers import LOCAL_BASE, build_workbook, serving
 
-from tables_app.api import create_app
-from tables_app.api_access import (MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, loopback_host_header,
+from tables_app.http.app import create_app
+from tables_app.http.access import (MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, loopback_host_header,
                                    serving_problem, web_origin)
-from tables_app.cli import MAX_UPLOAD_MB, answer_fields, cli
+from tables_app.cli.root import MAX_UPLOAD_MB, cli
 from tables_app.services.database_setup import example_workbook, init_database
 from tables_app.sheets.guard import MAX_FILE_BYTES
 
@@ -94,7 +94,7 @@ def test_the_upload_bound_is_the_importers_file_limit():
 # ------------------------------------------------------------ the token
 @pytest.fixture
 def guarded(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields, token=TOKEN), base_url=LOCAL_BASE) as test_client:
+    with TestClient(create_app(db_path, token=TOKEN), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
@@ -131,14 +131,14 @@ def test_without_a_token_nothing_is_asked(client_open):
 
 @pytest.fixture
 def client_open(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields), base_url=LOCAL_BASE) as test_client:
+    with TestClient(create_app(db_path), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
 # ------------------------------------------------------------ importing
 @pytest.fixture
 def importer(db_path: Path):  # type: ignore[no-untyped-def]
-    app = create_app(db_path, answer_fields, token=TOKEN, allow_import=True, upload_limit=1 << 20)
+    app = create_app(db_path, token=TOKEN, allow_import=True, upload_limit=1 << 20)
     with TestClient(app, base_url=LOCAL_BASE) as test_client:
         test_client.app_state = app.state  # type: ignore[attr-defined]
         yield test_client
@@ -306,7 +306,7 @@ FOUNDRY = "http://localhost:30000"
 
 
 def test_pages_of_a_given_origin_may_call_the_api(db_path):
-    app = create_app(db_path, answer_fields, token=TOKEN, cors_origins=(FOUNDRY,))
+    app = create_app(db_path, token=TOKEN, cors_origins=(FOUNDRY,))
     with TestClient(app, base_url=LOCAL_BASE) as client:
         preflight = client.options(f"{API}/resolve/table", headers={
             "Origin": FOUNDRY, "Access-Control-Request-Method": "POST",
@@ -371,16 +371,16 @@ def test_which_host_headers_name_this_machine(header, passes):
 def test_without_a_token_only_requests_to_a_loopback_name_are_answered(db_path):
     """A page of another site that points its own name at 127.0.0.1 (DNS
     rebinding) sends that name in Host: refused, so it reads nothing."""
-    with TestClient(create_app(db_path, answer_fields), base_url="http://attacker.example:8000") as rebound:
+    with TestClient(create_app(db_path), base_url="http://attacker.example:8000") as rebound:
         response = rebound.get(f"{API}/weapons")
         assert response.status_code == 400
         assert response.json()["error"]["message"].startswith(
             "this server answers requests to localhost, 127.0.0.1 or [::1] only, not to 'attacker.example:8000'")
         assert rebound.get("/").status_code == 400
     for base in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"):
-        with TestClient(create_app(db_path, answer_fields), base_url=base) as local:
+        with TestClient(create_app(db_path), base_url=base) as local:
             assert local.get(f"{API}/weapons").status_code == 200, base
-    with TestClient(create_app(db_path, answer_fields, token=TOKEN), base_url="http://tables.example:8000") as named:
+    with TestClient(create_app(db_path, token=TOKEN), base_url="http://tables.example:8000") as named:
         assert named.get(f"{API}/weapons", headers=GIVEN).status_code == 200  # with a token, any name
 
 

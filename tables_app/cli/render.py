@@ -20,7 +20,7 @@ from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import FUMBLE_TEXT
 from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.rulesets import shown as shown_name
-from tables_app.layout import (
+from tables_app.cli.layout import (
     BORDER,
     AtWidth,
     boxed_table,

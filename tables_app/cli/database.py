@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tables_app.commands.common import Failure, database_of, emit_json, json_option, say
+from tables_app.cli.common import Failure, database_of, emit_json, json_option, say
 
 
 @click.group("db")

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from tables_app.commands.common import Failure, database_of, emit_json, json_option, names_of, ruleset_option, say
+from tables_app.cli.common import Failure, database_of, emit_json, json_option, names_of, ruleset_option, say
 from tables_app.domain import kinds
 
 

@@ -15,21 +15,20 @@ from fastapi.testclient import TestClient
 
 from helpers import LOCAL_BASE
 
-from tables_app.api import create_app
-from tables_app.cli import answer_fields
-from tables_app.web import FILES
+from tables_app.http.app import create_app
+from tables_app.http.page import FILES
 
 PAGE_FILES = ("index.html", "app.js", "style.css")
 
 
 @pytest.fixture
 def client(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields), base_url=LOCAL_BASE) as test_client:
+    with TestClient(create_app(db_path), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
 def text_of(name: str) -> str:
-    return resources.files("tables_app.web").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("tables_app.http.page").joinpath(name).read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ the page
@@ -100,7 +99,7 @@ def test_the_page_files_name_no_address_outside_the_server(name):
 def test_the_page_files_ship_in_the_package():
     """FILES names exactly the files of the package's web folder (the wheel
     takes the whole tables_app folder)."""
-    folder = resources.files("tables_app.web")
+    folder = resources.files("tables_app.http.page")
     shipped = {entry.name for entry in folder.iterdir() if entry.name not in ("__init__.py", "__pycache__")}
     assert shipped == set(FILES) == set(PAGE_FILES)
 
@@ -202,7 +201,7 @@ def test_the_script_calls_the_server_in_one_place_that_sends_the_token():
 
 @pytest.fixture
 def guarded(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields, token=TOKEN), base_url=LOCAL_BASE) as test_client:
+    with TestClient(create_app(db_path, token=TOKEN), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 

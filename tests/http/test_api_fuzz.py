@@ -31,8 +31,7 @@ from hypothesis import strategies as st
 
 from helpers import LOCAL_BASE
 
-from tables_app.api import create_app
-from tables_app.cli import answer_fields
+from tables_app.http.app import create_app
 
 EXAMPLES = int(os.environ.get("TABLES_FUZZ_EXAMPLES", "300"))
 SEED = int(os.environ.get("TABLES_FUZZ_SEED", "0"))
@@ -109,7 +108,7 @@ def requests(draw):  # type: ignore[no-untyped-def]
 def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path) -> TestClient:
     path = tmp_path_factory.mktemp("api-fuzz") / "tables.db"
     shutil.copyfile(bundled_db_template, path)
-    app = create_app(path, answer_fields, token=TOKEN, allow_import=True, upload_limit=1 << 20)
+    app = create_app(path, token=TOKEN, allow_import=True, upload_limit=1 << 20)
     with TestClient(app, raise_server_exceptions=False, base_url=LOCAL_BASE) as client:
         yield client
 

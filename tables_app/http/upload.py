@@ -20,7 +20,7 @@ from typing import Callable
 from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 
-from tables_app.api_bodies import Gone, TooLarge, drain, read_body
+from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.errors import TablesError, error_json
 
 DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024  # --max-upload's default; a Rolemaster-scale workbook is under 1 MB

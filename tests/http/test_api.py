@@ -14,8 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from helpers import LOCAL_BASE, serving
 
-from tables_app.api import create_app
-from tables_app.cli import answer_fields
+from tables_app.http.app import create_app
 from tables_app.services.database_setup import example_workbook
 from tables_app.storage.database import Database
 
@@ -24,7 +23,7 @@ API = "/api/v1"
 
 @pytest.fixture
 def client(db_path: Path):  # type: ignore[no-untyped-def]
-    with TestClient(create_app(db_path, answer_fields), base_url=LOCAL_BASE) as test_client:
+    with TestClient(create_app(db_path), base_url=LOCAL_BASE) as test_client:
         yield test_client
 
 
@@ -343,7 +342,7 @@ def test_a_missing_database_fails_at_creation(tmp_path):
     from tables_app.errors import DatabaseError
 
     with pytest.raises(DatabaseError):
-        create_app(tmp_path / "none.db", answer_fields)
+        create_app(tmp_path / "none.db")
 
 
 def test_serve_without_the_extra_is_one_line(run, monkeypatch):
@@ -368,7 +367,7 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
     own errors: nothing of a parse is shared between threads."""
     import threading
 
-    from tables_app.api import Databases
+    from tables_app.http.app import Databases
     from tables_app.services.database_setup import open_database
 
     opened = open_database(str(db_path))

@@ -1,0 +1,102 @@
+"""Attacks: the resolve, odds and simulate groups, each with its command on
+the d100 tables and one per formula system (built on first use), all made
+from their operations (tables_app/operations/attacks.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from tables_app.cli.build import command
+from tables_app.cli.common import Group, database_of, output
+from tables_app.operations import Operation, attacks, find
+
+
+def warn_unused(data: dict) -> None:
+    if data.get("unused_dice"):
+        unused = data["unused_dice"]
+        verb = "was" if len(unused) == 1 else "were"
+        click.echo(f"Warning: {len(unused)} of the given dice {verb} not needed: {', '.join(map(str, unused))}", err=True)
+
+
+def _png(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str | None:
+    if path is not None and not path.lower().endswith(".png"):  # refused before any work, never renamed
+        raise click.BadParameter(f"{path!r}: the plot is a PNG, give a file name ending in .png")
+    return path
+
+
+def plot_option(command):  # type: ignore[no-untyped-def]
+    return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=_png,
+                        help="Draw the odds to a PNG file (needs the plot extra).")(command)
+
+
+def draw(path: str | None, data: dict) -> None:
+    """Draw the odds to a PNG and say so on stderr (stdout may be --json)."""
+    if path:
+        from tables_app.cli import plot
+
+        plot.save(data, path)
+        click.echo(f"Wrote {path}", err=True)
+
+
+def database_for(ctx: click.Context, operation: Operation) -> Any:
+    return database_of(ctx) if operation.uses_database else None
+
+
+def resolve_command(operation: Operation) -> click.Command:
+    @command(operation)
+    def resolved(ctx: click.Context, as_json: bool, **values: Any) -> None:
+        data = operation.run(database_for(ctx, operation), **values)
+        warn_unused(data)
+        output(data, as_json, (lambda render: render.attack) if operation.uses_database else (lambda render: render.formula))
+    return resolved
+
+
+def odds_command(operation: Operation) -> click.Command:
+    @command(operation, plot_option)
+    def odds(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
+        from tables_app.cli.progress import progress_bar
+
+        extra = {"progress_bar": progress_bar} if operation.uses_database else {}
+        data = operation.run(database_for(ctx, operation), **extra, **values)
+        draw(plot_file, data)
+        output(data, as_json, (lambda render: render.sweep) if "sweep" in data else (lambda render: render.odds))
+    return odds
+
+
+def simulate_command(operation: Operation) -> click.Command:
+    @command(operation)
+    def simulated(ctx: click.Context, as_json: bool, **values: Any) -> None:
+        from tables_app.cli.progress import progress_bar
+
+        data = operation.run(database_for(ctx, operation), progress_bar, **values)
+        output(data, as_json, lambda render: render.simulated)
+    return simulated
+
+
+MAKE = {"resolve": resolve_command, "odds": odds_command, "simulate": simulate_command}
+
+
+class SystemsGroup(Group):
+    """resolve, odds or simulate: a command per system, each made on first
+    use, so a command that needs no formula system never imports one."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from tables_app.operations import system_ids
+
+        return sorted(set(super().list_commands(ctx)) | {"table", *system_ids()})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands:
+            from tables_app.errors import NotFound
+
+            try:
+                operation = find((self.name or "", name))
+            except NotFound:
+                return None
+            self.add_command(MAKE[self.name or ""](operation))
+        return super().get_command(ctx, name)
+
+
+resolve, odds, simulate = (SystemsGroup(verb, help=attacks.GROUPS[verb]) for verb in ("resolve", "odds", "simulate"))

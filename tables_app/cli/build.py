@@ -1,0 +1,142 @@
+"""Click commands made from the operations' declarations (tables_app/operations):
+each parameter becomes a Click argument or option with its type, bounds,
+default, help and completion, so that nothing about an input is written
+twice. Click's own checks and messages are kept (``--cmb`` out of range is
+Click's ``Invalid value for '--cmb'``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from tables_app.operations import Operation, Param
+from tables_app.operations.params import dice_text, modifier
+
+
+def names_of(what: str):  # type: ignore[no-untyped-def]
+    """Shell completion of names of ``what`` from the database (completion.py,
+    imported only while completing)."""
+    def callback(ctx: click.Context, param: click.Parameter, incomplete: str):  # type: ignore[no-untyped-def]
+        from tables_app.cli import completion
+
+        if what == "shown":
+            return completion.complete_shown(ctx, param, incomplete)
+        return completion.complete(what)(ctx, param, incomplete)
+    return callback
+
+
+def not_blank(value: str | None, flag: str) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", param_hint=f"'{flag}'")
+    return value
+
+
+def _bounds(param: Param) -> str:
+    """The bounds an operation checks itself (its own one-line message), for --help."""
+    low, high = param.minimum, param.maximum
+    if low is None and high is None:
+        return ""
+    if low is None or high is None:
+        return f" (at {'most' if low is None else 'least'} {high if low is None else low})"
+    return f" ({low} to {high})"
+
+
+def _type(param: Param) -> Any:
+    if param.kind == "choice":
+        return click.Choice(param.choices, case_sensitive=param.case_sensitive)
+    if param.kind == "int":
+        if param.click_range and (param.minimum is not None or param.maximum is not None):
+            return click.IntRange(param.minimum, param.maximum)
+        return int
+    if param.kind == "float":
+        return float
+    return str
+
+
+def _callback(param: Param) -> Callable | None:
+    """What checks a value Click's types do not: text not blank, ``NAME=±N``, dice."""
+    flag = param.flag
+
+    def read(_ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        if param.kind == "modifiers":
+            try:
+                return tuple(modifier(text) for text in value)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc)) from None
+        if param.kind == "dice":
+            try:
+                return None if value is None else dice_text(value)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc)) from None
+        for one in value if param.multiple else (value,):
+            not_blank(one, flag)
+        return value
+
+    return read if param.kind in ("modifiers", "dice") or param.not_blank else None
+
+
+def click_param(param: Param) -> click.Parameter:
+    """The Click argument or option of a declared parameter."""
+    settings: dict[str, Any] = {}
+    if param.complete:
+        settings["shell_complete"] = names_of(param.complete)
+    callback = _callback(param)
+    if callback is not None:
+        settings["callback"] = callback
+    if param.argument:
+        if not param.required:
+            settings["required"] = False
+        return click.Argument([param.name], type=_type(param), **settings)
+    declaration = [param.flag, *(f"--{alias}" for alias in param.aliases), param.name]
+    help_text = param.help + ("" if param.click_range else _bounds(param))
+    if param.metavar:
+        settings["metavar"] = param.metavar
+    if param.kind == "flag":
+        return click.Option(declaration, is_flag=True, help=help_text, **settings)
+    if param.kind not in ("text", "dice", "modifiers"):
+        settings["type"] = _type(param)
+    if param.show_default:
+        settings["show_default"] = True
+    # A default is passed only when there is one: Click 8.5 stops enforcing
+    # `required` when `default=None` is given explicitly.
+    if param.multiple:
+        settings["multiple"] = True
+        settings["default"] = ()
+    elif param.default is not None:
+        settings["default"] = param.default
+    if param.required:
+        settings["required"] = True
+    return click.Option(declaration, help=help_text, **settings)
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+
+
+def command(operation: Operation, *extra: Callable, name: str | None = None) -> Callable[[Callable], click.Command]:
+    """A Click command for ``operation``: its declared parameters, then the
+    ``extra`` options of printing (``--plot``), then ``--json``. The
+    decorated function is called as ``function(ctx, as_json, **values)``
+    (and the extra options' values)."""
+    def make(function: Callable) -> click.Command:
+        settings = {"ignore_unknown_options": True} if operation.dash_arguments else {}
+        made = click.Command(name or operation.words[-1], callback=click.pass_context(function),
+                             params=[click_param(p) for p in operation.params], help=operation.help,
+                             short_help=operation.short_help, context_settings=settings)
+        for add in (*extra, json_option):
+            add(made)
+        made.operation = operation  # type: ignore[attr-defined]  # read by tests: every command has its declaration
+        return made
+    return make
+
+
+def option(param: Param) -> Callable[[Any], Any]:
+    """``param`` as a decorator, like ``click.option``, for commands written by hand."""
+    def add(function: Any) -> Any:
+        made = click_param(param)
+        if isinstance(function, click.Command):
+            function.params.append(made)
+        else:
+            function.__dict__.setdefault("__click_params__", []).append(made)
+        return function
+    return add

@@ -1,0 +1,46 @@
+"""The look-ups: list, show and the query group (one cell or entry of a
+table), each made from its operation (tables_app/operations/lookups.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from tables_app.cli.build import command
+from tables_app.cli.common import database_of, output
+from tables_app.operations import lookups
+
+
+@command(lookups.LIST, name="list")
+def list_command(ctx: click.Context, as_json: bool, **values: Any) -> None:
+    output(lookups.LIST.run(database_of(ctx), **values), as_json, lambda render: render.listings)
+
+
+@command(lookups.SHOW)
+def show(ctx: click.Context, as_json: bool, **values: Any) -> None:
+    output(lookups.SHOW.run(database_of(ctx), **values), as_json, lambda render: render.shown)
+
+
+@click.group()
+def query() -> None:
+    """Look up one cell or entry of a table."""
+
+
+@command(lookups.QUERY_ATTACK)
+def query_attack(ctx: click.Context, as_json: bool, **values: Any) -> None:
+    output(lookups.QUERY_ATTACK.run(database_of(ctx), **values), as_json, lambda render: render.attack_cell)
+
+
+@command(lookups.QUERY_CRITICAL)
+def query_critical(ctx: click.Context, as_json: bool, **values: Any) -> None:
+    output(lookups.QUERY_CRITICAL.run(database_of(ctx), **values), as_json, lambda render: render.entry_result)
+
+
+@command(lookups.QUERY_FUMBLE)
+def query_fumble(ctx: click.Context, as_json: bool, **values: Any) -> None:
+    output(lookups.QUERY_FUMBLE.run(database_of(ctx), **values), as_json, lambda render: render.entry_result)
+
+
+for _command in (query_attack, query_critical, query_fumble):
+    query.add_command(_command)

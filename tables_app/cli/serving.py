@@ -1,0 +1,78 @@
+"""`tables serve`: the HTTP API (tables_app/http) on uvicorn."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tables_app.cli.common import Failure, database_of
+
+
+SERVE_EXTRA = "the HTTP API needs the serve extra: pip install 'tables-app[serve]'"
+
+
+def _origins(_ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    from tables_app.http.access import web_origin
+
+    try:
+        return tuple(dict.fromkeys(web_origin(value) for value in values))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param=param) from None
+
+
+MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (only this machine by default; 0.0.0.0 for every interface, with TABLES_TOKEN).")
+@click.option("--port", type=click.IntRange(0, 65_535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes sharing the port, all over the one database file.")
+@click.option("--access-log", is_flag=True, help="Log every request (off by default: it costs a tenth of a resolve).")
+@click.option("--allow-import", is_flag=True,
+              help="Accept workbooks at POST /api/v1/import (needs TABLES_TOKEN; docs/api.md).")
+@click.option("--max-upload", type=click.IntRange(1, MAX_UPLOAD_MB), default=10, show_default=True, metavar="MB",
+              help=f"The largest workbook accepted by --allow-import, in MB (1-{MAX_UPLOAD_MB}).")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN", callback=_origins,
+              help="A web origin whose pages may call the API (a Foundry VTT server: http://localhost:30000); repeatable.")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bool, allow_import: bool,
+          max_upload: int, cors_origins: tuple[str, ...]) -> None:
+    """Answer look-ups, resolve, odds and simulate over HTTP, as --json would (docs/api.md).
+    Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
+    import os
+
+    from tables_app.http.access import TOKEN_ENV, serving_problem
+
+    token = os.environ.get(TOKEN_ENV)
+    problem = serving_problem(host, token, allow_import)
+    if problem is not None:
+        raise click.UsageError(problem)
+    token = token or None
+    try:
+        import uvicorn
+
+        from tables_app.http.app import SERVE_SETTINGS, WORKER_APP, create_app, settle
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
+            raise Failure([SERVE_EXTRA]) from None
+        raise
+    path = database_of(ctx).path
+    access = dict(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
+    settings = dict(host=host, port=port, log_level="info", access_log=access_log,
+                    http="tables_app.http.protocol:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
+    if token is not None:
+        shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "[::]", "") else f"[{host}]" if ":" in host else host
+        click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
+                   f"the page asks for it, or open it as http://{shown}:{port}/#token=...", err=True)
+    if workers == 1:
+        app = create_app(path, **access)  # checked (and migrated) here, once
+        settle()
+        uvicorn.run(app, **settings)  # type: ignore[arg-type]
+        return
+    create_app(path, **access)  # checked (and migrated) once, before any worker starts
+    to_workers = {key: value for key, value in access.items() if key != "token"}  # the token: TABLES_TOKEN's
+    os.environ[SERVE_SETTINGS] = json.dumps({"database": str(path), **to_workers})  # read by worker_app
+    uvicorn.run(WORKER_APP, factory=True, workers=workers, **settings)  # type: ignore[arg-type]
