@@ -205,7 +205,26 @@ def answer(databases: Databases, words: tuple[str, ...], fields: Iterable[tuple[
             status = 404
         else:
             status = 503 if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else 422
-        return failure(status, error_object(exc))
+        error = error_object(exc)
+        if isinstance(exc, UsageMistake):
+            error["message"] = fields_named(error["message"], words)
+        return failure(status, error)
+
+
+def fields_named(message: str, words: tuple[str, ...]) -> str:
+    """A usage mistake's message with each option it names (``--seed``) as
+    the request's field (``'seed'``): the library words its mistakes for the
+    command line, where most of its users are."""
+    import re
+
+    try:
+        fields = find(words).by_field
+    except TablesError:
+        return message
+    flags = {param.flag: param.field for param in fields.values()}
+    flags.update({f"--{alias}": param.field for param in fields.values() for alias in param.aliases})
+    return re.sub(r"--[a-z][a-z0-9-]*", lambda found: repr(flags.get(found.group(), found.group()[2:].replace("-", "_"))),
+                  message)
 
 
 # ------------------------------------------------------------------ the app

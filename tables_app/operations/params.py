@@ -85,7 +85,7 @@ class Param:
         checked against the declaration; ParamError otherwise."""
         if value is None:
             if self.required:
-                raise ParamError(self.field, "is required")
+                raise ParamError(self.field, "a value is required")
             return () if self.multiple or self.kind in ("modifiers",) else None
         if self.multiple:
             if not isinstance(value, (list, tuple)):
@@ -151,9 +151,9 @@ class Param:
 
     def _from_text(self, text: str) -> Any:
         if self.kind == "flag":
-            if text.lower() in ("true", "1", "yes", "on"):
+            if text.lower() in ("true", "1"):
                 return True
-            if text.lower() in ("false", "0", "no", "off"):
+            if text.lower() in ("false", "0"):
                 return False
             raise ParamError(self.field, "is a flag: true or false")
         try:

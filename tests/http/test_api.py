@@ -194,18 +194,33 @@ def test_odds_of_each_formula_system(client, run, system):
     ("/query/critical", {"table": "Impact", "roll": 160}, ["query", "critical", "Impact", "160"], 422),  # off the die
     ("/query/critical", {"table": "Impact", "roll": 60, "column": "Magic"},
      ["query", "critical", "Impact", "60", "--column", "Magic"], 422),
-    ("/query/attack", {"table": "Edged", "result": "lots", "armor": "MA"}, ["query", "attack", "Edged", "lots", "MA"], 422),
-    ("/query/attack", {"table": "Edged", "armor": "MA"}, ["query", "attack", "Edged"], 422),  # RESULT missing
-    ("/query/fumble", {"table": "Melee Fumbles", "roll": 5, "modifier": 5000},
-     ["query", "fumble", "Melee Fumbles", "5", "--modifier", "5000"], 422),
-    ("/weapons", {"ruleset": " "}, ["list", "weapons", "--ruleset", " "], 422),
-    ("/nonsense", {}, ["list", "nonsense"], 404),  # a kind in the path that is none
 ])
 def test_lookup_errors(client, run, url, params, args, status):
+    """What the operation refuses is refused alike on both faces."""
     error = same(client.get(API + url, params=params), run, *args, status=status)["error"]
     assert error["message"]
     if status == 404 and "Longswrd" in url:
         assert error["suggestions"] == ["Longsword"]
+
+
+@pytest.mark.parametrize("url, params, status, message", [
+    ("/query/attack", {"table": "Edged", "result": "lots", "armor": "MA"}, 422, "'result': 'lots' is not a whole number"),
+    ("/query/attack", {"table": "Edged", "armor": "MA"}, 422, "'result': a value is required"),
+    ("/query/attack", {"table": "Edged", "result": 2_000_000, "armor": "MA"}, 422,
+     "'result': 2000000 is not between -1000000 and 1000000"),
+    ("/query/fumble", {"table": "Melee Fumbles", "roll": 5, "modifier": 5000}, 422,
+     "'modifier': 5000 is not between -1000 and 1000"),
+    ("/query/critical", {"table": "Impact", "roll": 5, "has": " "}, 422, "'has': must not be empty"),
+    ("/weapons", {"ruleset": " "}, 422, "'ruleset': must not be empty"),
+    ("/query/fumble", {"table": "Melee Fumbles", "roll": 5, "modifer": 5}, 422, "'modifer': no such field (did you mean 'modifier'?)"),
+    ("/nonsense", {}, 404, "'kind': 'nonsense' is not one of attack, critical, fumble, weapons, weapon, creatures, creature, "
+                           "severities, severity, rulesets, ruleset"),  # a kind in the path that is none
+])
+def test_field_errors_name_the_field(client, url, params, status, message):
+    """A field the declaration refuses is named as the request wrote it (docs/api.md)."""
+    response = client.get(API + url, params=params)
+    assert response.status_code == status, response.text
+    assert response.json() == {"error": {"message": message, "workbook": None, "sheet": None, "cell": None}}
 
 
 def test_an_ambiguous_name_is_422_with_the_qualified_names(client, run, printed):
@@ -226,9 +241,9 @@ def test_simulate_is_bounded_over_http(client, run):
     body = {**TABLE_ATTACK, "count": 1_000_001, "seed": 1}
     response = client.post(f"{API}/simulate/table", json=body)
     assert response.status_code == 422
-    assert response.json()["error"]["message"] == "--count: at most 1,000,000 over HTTP (the command line takes more)"
-    assert client.post(f"{API}/simulate/table", json={**body, "count": 100_000_001}).json() == cli_json(
-        run, "simulate", "table", *command_line({**body, "count": 100_000_001}))[1]  # the command's own bound first
+    assert response.json()["error"]["message"] == "'count': at most 1,000,000 over HTTP (the command line takes more)"
+    past = client.post(f"{API}/simulate/table", json={**body, "count": 100_000_001})
+    assert past.json()["error"]["message"] == "'count': 100000001 is not between 1 and 100000000"  # the operation's own bound first
 
 
 def test_a_body_over_64_kb_is_413(client):
@@ -241,32 +256,54 @@ def test_a_body_over_64_kb_is_413(client):
 @pytest.mark.parametrize("system, body, status", [
     ("table", {**TABLE_ATTACK, "weapon": "Longswrd", "seed": 1}, 404),  # unknown weapon
     ("table", {**TABLE_ATTACK, "target": "Orc Warior", "seed": 1}, 404),
-    ("table", {**TABLE_ATTACK, "cmb": 60_000}, 422),  # a Click bound
-    ("table", {**TABLE_ATTACK, "clumsy": "three"}, 422),
-    ("table", {"cmb": 60, "armor": "MA"}, 422),  # give --weapon or its parts (a usage mistake of the service)
-    ("table", {"weapon": "Longsword", "armor": "MA"}, 422),  # --cmb missing
-    ("table", {**TABLE_ATTACK, "seed": 1, "dice": [5]}, 422),  # seed and dice
     ("table", {**TABLE_ATTACK, "dice": [97]}, 422),  # too few dice (exit 1)
-    ("table", {**TABLE_ATTACK, "dice": "97,x"}, 422),
-    ("table", {**TABLE_ATTACK, "mod": ["flank"]}, 422),
-    ("table", {**TABLE_ATTACK, "rank": "legendary"}, 422),
-    ("table", {**TABLE_ATTACK, "bogus": 1}, 422),  # Click's "No such option"
-    ("table", {**TABLE_ATTACK, "armr": "MA"}, 422),  # ... with its "Did you mean"
-    ("rise", {"accuracy": 1, "def": 5, "damage": "2x6", "seed": 1}, 422),  # a bad dice expression
-    ("rise", {"accuracy": 1, "def": 5, "explode_on": 99, "seed": 1}, 422),  # a system's own bound
-    ("pte", {"accuracy": 2}, 422),
 ])
 def test_resolve_errors(client, run, system, body, status):
     same(client.post(f"{API}/resolve/{system}", json=body), run, "resolve", system, *command_line(body), status=status)
 
 
-@pytest.mark.parametrize("body", [
-    {**TABLE_ATTACK, "sweep_cmb": "0:x"}, {**TABLE_ATTACK, "sweep_cmb": "0:10", "sweep_def": "0:10"},
-    {**TABLE_ATTACK, "sweep_cmb": "0:100000"}, {**TABLE_ATTACK, "armor": "ZZ"},
+@pytest.mark.parametrize("system, body, message", [
+    ("table", {**TABLE_ATTACK, "cmb": 60_000}, "'cmb': 60000 is not between -10000 and 10000"),
+    ("table", {**TABLE_ATTACK, "clumsy": "three"}, "'clumsy': 'three' is not a whole number"),
+    ("table", {"cmb": 60, "armor": "MA"}, "give 'weapon', or the weapon's parts ('attack_table' and 'critical' missing)"),
+    ("table", {"weapon": "Longsword", "armor": "MA"}, "'cmb': a value is required"),
+    ("table", {**TABLE_ATTACK, "seed": 1, "dice": [5]}, "give 'seed' or 'dice', not both"),
+    ("table", {**TABLE_ATTACK, "dice": "97,x"}, "'dice': '97,x' is not a list of whole numbers (e.g. 97,34,45)"),
+    ("table", {**TABLE_ATTACK, "dice": [97, True]}, "'dice': dice are a list of whole numbers (or text: 97,34,45)"),
+    ("table", {**TABLE_ATTACK, "mod": ["flank"]}, "'mod': 'flank' is not NAME=±N (e.g. flank=+10)"),
+    ("table", {**TABLE_ATTACK, "mod": ["flank=+20000"]}, "'mod': 'flank=+20000': a modifier must be between -10000 and 10000"),
+    ("table", {**TABLE_ATTACK, "rank": "legendary"}, "'rank': 'legendary' is not one of normal, heroic, epic"),
+    ("table", {**TABLE_ATTACK, "armr": "MA"}, "'armr': no such field (did you mean 'armor'?)"),
+    ("rise", {"accuracy": 1, "def": 5, "damage": "2x6", "seed": 1},
+     "'damage': '2x6' is not a dice expression (write e.g. 2d6+3, 1d4 or 2d6+1d4+3)"),
+    ("rise", {"accuracy": 1, "def": 5, "explode_on": 99, "seed": 1}, "'explode_on': 99 is not between 1 and 10"),
+    ("rise", {"accuracy": 1, "defense": 500, "seed": 1}, "'def': 500 is not between -100 and 100"),  # an older spelling
+    ("pte", {"accuracy": 2}, "'ac': a value is required"),
 ])
-def test_odds_errors(client, run, body):
-    status = 404 if body["armor"] == "ZZ" else 422
-    same(client.post(f"{API}/odds/table", json=body), run, "odds", "table", *command_line(body), status=status)
+def test_resolve_field_errors_name_the_field(client, system, body, message):
+    """Over HTTP a refusal names the JSON field, never a command-line option (docs/api.md)."""
+    response = client.post(f"{API}/resolve/{system}", json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["message"] == message
+
+
+def test_odds_errors(client, run):
+    body = {**TABLE_ATTACK, "armor": "ZZ"}
+    same(client.post(f"{API}/odds/table", json=body), run, "odds", "table", *command_line(body), status=404)
+
+
+@pytest.mark.parametrize("body, message", [
+    ({**TABLE_ATTACK, "sweep_cmb": "0:x"}, "'sweep_cmb' '0:x' is not A:B or A:B:STEP (whole numbers)"),
+    ({**TABLE_ATTACK, "sweep_cmb": "0:10", "sweep_def": "0:10"}, "sweep one of 'sweep_cmb' and 'sweep_def' at a time"),
+    ({**TABLE_ATTACK, "sweep_cmb": "0:100000"}, "'sweep_cmb' '0:100000' has more than 2000 steps"),
+])
+def test_odds_usage_mistakes_name_the_fields(client, run, body, message):
+    """The operation's own usage mistakes name the JSON fields over HTTP, the options on the command line."""
+    response = client.post(f"{API}/odds/table", json=body)
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == message
+    assert run("odds", "table", *command_line(body)).stderr.endswith(
+        f"Error: {message.replace(chr(39) + 'sweep_cmb' + chr(39), '--sweep-cmb').replace(chr(39) + 'sweep_def' + chr(39), '--sweep-def')}\n")
 
 
 def test_errors_the_command_line_cannot_make(client):
@@ -281,11 +318,14 @@ def test_errors_the_command_line_cannot_make(client):
     error(client.post(f"{API}/resolve/table", json=[1, 2]), 422)
     error(client.post(f"{API}/resolve/table", content=b"{not json", headers={"content-type": "application/json"}), 422)
     for field in ({"plot": "x.png"}, {"json": True}, {"help": True}, {"sweep-cmb": "0:10"}, {"cmb=5": 1}):
-        assert "No such option" in error(client.post(f"{API}/odds/table", json={**TABLE_ATTACK, **field}), 422)["message"]
-    assert "flag" in error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "ignore_crit_reduction": "yes"}), 422)["message"]
-    assert "list" in error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": [1, 2]}), 422)["message"]
+        assert "no such field" in error(client.post(f"{API}/odds/table", json={**TABLE_ATTACK, **field}), 422)["message"]
+    assert error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "ignore_crit_reduction": "yes"}), 422)[
+        "message"] == "'ignore_crit_reduction': is a flag: true or false"
+    assert error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": [1, 2]}), 422)[
+        "message"] == "'cmb': [1, 2] is not a whole number"
     error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": {"a": 1}}), 422)
-    error(client.get(f"{API}/query/attack", params=[("table", "Edged"), ("table", "Blunt"), ("result", 5), ("armor", "MA")]), 422)
+    assert error(client.get(f"{API}/query/attack", params=[("table", "Edged"), ("table", "Blunt"), ("result", 5),
+                                                          ("armor", "MA")]), 422)["message"] == "'table': give it once"
     error(client.get(f"{API}/query/sideways"), 404)
     error(client.get("/api/v2/health"), 404)
     error(client.delete(f"{API}/weapons"), 405)
@@ -306,9 +346,15 @@ def test_openapi_describes_the_api(client):
     assert client.get("/docs").status_code == 200
     spec = client.get("/openapi.json").json()
     assert "--json" in spec["info"]["description"]
-    examples = spec["paths"][f"{API}/resolve/{{system}}"]["post"]["requestBody"]["content"]["application/json"]["examples"]
-    assert examples["table"]["value"]["dice"] == [97, 99, 45, 30]
-    assert {"rise", "worlds-awakening", "d10-pool", "pte"} <= set(examples)
+    body = spec["paths"][f"{API}/resolve/table"]["post"]["requestBody"]["content"]["application/json"]
+    assert body["examples"]["table"]["value"]["dice"] == [97, 99, 45, 30]
+    assert body["schema"]["properties"]["cmb"] == {"type": "integer", "minimum": -10_000, "maximum": 10_000,
+                                                   "description": "Combat bonus."}
+    assert body["schema"]["required"] == ["cmb"]
+    for system in ("rise", "worlds-awakening", "d10-pool", "pte"):
+        assert f"{API}/resolve/{system}" in spec["paths"] and f"{API}/odds/{system}" in spec["paths"]
+    query = {p["name"]: p for p in spec["paths"][f"{API}/query/critical"]["get"]["parameters"]}
+    assert query["has"]["schema"]["type"] == "array" and query["roll"]["required"]
 
 
 def test_each_request_reads_one_snapshot(client, monkeypatch):
@@ -367,7 +413,7 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
     own errors: nothing of a parse is shared between threads."""
     import threading
 
-    from tables_app.http.app import Databases
+    from tables_app.http.app import Databases, answer
     from tables_app.services.database_setup import open_database
 
     opened = open_database(str(db_path))
@@ -379,13 +425,15 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
         for turn in range(60):
             cmb = index * 100 + turn
             if turn % 3 == 0:  # a bad option, whose error names it
-                kind, data = answer_fields(databases.get(), ("resolve", "table"), [*TABLE_ATTACK.items(), (f"bogus{index}", 1)])
-                if kind != "refused" or f"--bogus{index}" not in data["message"]:
+                response = answer(databases, ("resolve", "table"), [*TABLE_ATTACK.items(), (f"bogus{index}", 1)])
+                data = json.loads(response.body)
+                if response.status_code != 422 or f"'bogus{index}'" not in data["error"]["message"]:
                     wrong.append(f"{index}: {data}")
                 continue
-            kind, data = answer_fields(databases.get(), ("resolve", "table"), {**TABLE_ATTACK, "cmb": cmb, "dice": [42, 50, 50, 50, 50]}.items())
-            if kind != "answer" or data["attack"]["cmb"] != cmb:
-                wrong.append(f"{index}: {kind} {data.get('attack', data)}")
+            response = answer(databases, ("resolve", "table"), {**TABLE_ATTACK, "cmb": cmb, "dice": [42, 50, 50, 50, 50]}.items())
+            data = json.loads(response.body)
+            if response.status_code != 200 or data["attack"]["cmb"] != cmb:
+                wrong.append(f"{index}: {response.status_code} {data.get('attack', data)}")
 
     threads = [threading.Thread(target=ask, args=(index,)) for index in range(6)]
     for thread in threads:
