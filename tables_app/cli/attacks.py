@@ -10,7 +10,7 @@ import click
 
 from tables_app.cli.build import command
 from tables_app.cli.common import Group, database_of, output
-from tables_app.operations import Operation, attacks, find
+from tables_app.operations import Operation, attacks, find, to_json
 
 
 def warn_unused(data: dict) -> None:
@@ -47,7 +47,7 @@ def database_for(ctx: click.Context, operation: Operation) -> Any:
 def resolve_command(operation: Operation) -> click.Command:
     @command(operation)
     def resolved(ctx: click.Context, as_json: bool, **values: Any) -> None:
-        data = operation.run(database_for(ctx, operation), **values)
+        data = to_json(operation.run(database_for(ctx, operation), **values))
         warn_unused(data)
         output(data, as_json, (lambda render: render.attack) if operation.uses_database else (lambda render: render.formula))
     return resolved
@@ -59,7 +59,7 @@ def odds_command(operation: Operation) -> click.Command:
         from tables_app.cli.progress import progress_bar
 
         extra = {"progress_bar": progress_bar} if operation.uses_database else {}
-        data = operation.run(database_for(ctx, operation), **extra, **values)
+        data = to_json(operation.run(database_for(ctx, operation), **extra, **values))
         draw(plot_file, data)
         output(data, as_json, (lambda render: render.sweep) if "sweep" in data else (lambda render: render.odds))
     return odds
@@ -70,7 +70,7 @@ def simulate_command(operation: Operation) -> click.Command:
     def simulated(ctx: click.Context, as_json: bool, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
-        data = operation.run(database_for(ctx, operation), progress_bar, **values)
+        data = to_json(operation.run(database_for(ctx, operation), progress_bar, **values))
         output(data, as_json, lambda render: render.simulated)
     return simulated
 

@@ -32,7 +32,7 @@ from tables_app import __version__
 from tables_app.errors import Ambiguous, DatabaseError, NotFound, TablesError, UsageMistake, error_json, error_object
 from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.http.page import add_page
-from tables_app.operations import Operation, ParamError, find, system_ids
+from tables_app.operations import Operation, ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
 from tables_app.storage.database import Database
 
@@ -194,10 +194,10 @@ def answer(databases: Databases, words: tuple[str, ...], fields: Iterable[tuple[
             if isinstance(values.get(name), int) and values[name] > most:
                 raise ParamError(name, f"at most {most:,} over HTTP (the command line takes more)")
         if not operation.uses_database:
-            return CliJSON(operation.run(None, **values))
+            return CliJSON(to_json(operation.run(None, **values)))
         database = databases.get()
         with database.snapshot():  # one read transaction for the whole answer
-            return CliJSON(operation.run(database, **values))
+            return CliJSON(to_json(operation.run(database, **values)))
     except ParamError as exc:
         return failure(404 if exc.field in in_path else 422, error_json(str(exc)))
     except TablesError as exc:

@@ -11,11 +11,18 @@ operation by its command words; the formula systems' are made on first use
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from tables_app.operations.operation import Operation
 from tables_app.operations.params import Param, ParamError
 
-__all__ = ["Operation", "Param", "ParamError", "find", "system_ids"]
+__all__ = ["Operation", "Param", "ParamError", "find", "system_ids", "to_json"]
+
+
+def to_json(result: Any) -> Any:
+    """A result as the JSON contract has it (docs/cli.md): a typed result
+    makes its own (``to_json``); the look-ups' answers are that JSON already."""
+    return result.to_json() if hasattr(result, "to_json") else result
 
 
 def system_ids() -> list[str]:

@@ -7,18 +7,15 @@ target and the tables up once, then resolves in memory.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from tables_app.domain.names import fold
 from tables_app.domain.table_rules import Attack, AttackRules, TableSet, check_columns
 from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
-from tables_app.services.lookups import armor_column, entry_json
+from tables_app.services.lookups import armor_column
+from tables_app.services.results import AttackSetup, DiceUsed, TableResolution
 from tables_app.storage.database import Database
 from tables_app.storage.reader import Reader
-
-if TYPE_CHECKING:  # resolving loads dice and the resolver; odds and simulate never do
-    from tables_app.domain.resolve import AttackResult, CriticalRoll
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,10 +146,15 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     return Prepared(prepared, tables, aimed_at.creature, home, aimed_at.ruleset, rules)
 
 
-def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None, forced: tuple[int, ...] | None, **attack: object) -> dict:
+def setup_of(prepared: Prepared) -> AttackSetup:
+    return AttackSetup(prepared.attack, prepared.target, prepared.ruleset, prepared.target_ruleset)
+
+
+def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None,
+            forced: tuple[int, ...] | None, **attack: object) -> TableResolution:
     from tables_app.domain.dice import DiceError
     from tables_app.domain.resolve import resolve_attack
-    from tables_app.services.rolling import check_enough, dice_json, dice_source
+    from tables_app.services.rolling import check_enough, dice_source
 
     prepared = prepare(database, weapon, target, **attack)
     dice = dice_source(seed, forced)
@@ -162,70 +164,10 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
         raise TablesError(str(exc)) from None
     opened = [t.name for t in (*prepared.tables.criticals.values(), prepared.tables.fumble) if t is not None and t.roll is RollKind.OEH]
     check_enough(dice, open_ended=("attack roll", "open-ended"), open_tables=tuple(opened))
-    data = attack_json(prepared.attack, result, dice.used, prepared.target)
-    data["attack"].update(ruleset_json(prepared))
-    data.update(dice_json(dice))
-    return add_feature_warnings(data, target, prepared.tables)
+    return TableResolution(setup_of(prepared), result, DiceUsed.of(dice), feature_warnings(target, prepared.tables))
 
 
-def ruleset_json(prepared: Prepared) -> dict:
-    """The rulesets of an attack, beside the names in its JSON."""
-    return {"ruleset": prepared.ruleset, "target_ruleset": prepared.target_ruleset}
-
-
-def add_feature_warnings(data: dict, target: TargetParts, tables: TableSet) -> dict:
-    """``data`` with a warning for each ``--has`` feature no critical table
-    of the attack asks about (the bestiary's own features are not checked)."""
-    warnings = unknown_feature_warnings(target.features, tables.criticals.values())
-    if warnings:
-        data["warnings"] = [*data.get("warnings", []), *warnings]
-    return data
-
-
-def critical_json(roll: CriticalRoll | None) -> dict | None:
-    if roll is None:
-        return None
-    return {
-        "severity": roll.severity, "rolled_severity": roll.rolled_severity, "reduction": roll.reduction,
-        "table": roll.table, "roll": roll.roll, "modified_roll": roll.modified_roll,
-        "entry": entry_json(roll.entry), "other_branch": entry_json(roll.other) if roll.other else None,
-    }
-
-
-def attack_json(attack: Attack, result: AttackResult, dice: list[int], target: str | None = None) -> dict:
-    """The JSON of docs/cli.md, "JSON shape of resolve", plus context."""
-    cell = result.cell
-    fumble = result.fumble
-    weapon = attack.weapon
-    return {
-        "system": "table",
-        "outcome": result.outcome.value,
-        "damage": result.damage,
-        "dice": list(dice),
-        "steps": list(result.steps),
-        "roll": {"unmodified": result.roll.unmodified, "total": result.roll.total, "open_ended": list(result.roll.extra)},
-        "result": result.result,
-        "uncapped_result": result.uncapped,
-        "capped": result.capped,
-        "cell": None if cell is None else {
-            "table": cell.table, "row": cell.row, "armor": cell.armor, "text": cell.cell.text,
-            "hits": cell.cell.hits, "severity": cell.cell.severity, "critical_table": cell.cell.critical,
-        },
-        "critical": critical_json(result.critical),
-        "secondary_critical": critical_json(result.secondary_critical),
-        "more_criticals": [critical_json(roll) for roll in result.more_criticals],
-        "cancelled_critical": None if result.cancelled_critical is None else {
-            "rolled_severity": result.cancelled_critical.rolled_severity, "reduction": result.cancelled_critical.reduction,
-        },
-        "fumble": None if fumble is None else {
-            "table": fumble.table, "roll": fumble.roll, "modified_roll": fumble.modified_roll, "entry": entry_json(fumble.entry),
-        },
-        "attack": {
-            "weapon": weapon.name, "attack_table": weapon.attack_table, "max_result": weapon.max_result,
-            "clumsy": weapon.clumsy, "critical": weapon.critical, "secondary_critical": weapon.secondary_critical,
-            "fumble_table": weapon.fumble_table, "fumble_modifier": weapon.fumble_modifier, "roll": weapon.roll.value,
-            "max_critical": weapon.max_critical, "cmb": attack.cmb, "modifiers": {name: value for name, value in attack.modifiers},
-            "effective_cmb": result.effective_cmb, "target": target, "defense": attack.defense, "armor": attack.armor,
-            "rank": attack.rank.value, "crit_reduction": attack.reduction, "features": sorted(attack.features),
-        },
-    }
+def feature_warnings(target: TargetParts, tables: TableSet) -> tuple[str, ...]:
+    """A warning for each ``--has`` feature no critical table of the attack
+    asks about (the bestiary's own features are not checked)."""
+    return tuple(unknown_feature_warnings(target.features, tables.criticals.values()))

@@ -1,4 +1,4 @@
-"""The formula systems' use case: options in, one resolution's JSON out."""
+"""The formula systems' use case: options in, one resolution out."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from tables_app.domain.dice import DiceError, DiceExpressionError
 from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, System
 from tables_app.errors import TablesError, UsageMistake
-from tables_app.services.rolling import check_enough, dice_json, dice_source
+from tables_app.services.results import DiceUsed, FormulaResolution
+from tables_app.services.rolling import check_enough, dice_source
 
 
 class UsageProblem(UsageMistake):
@@ -27,7 +28,7 @@ def build(system_id: str, values: dict[str, Any]) -> Any:
         raise UsageProblem(str(exc)) from None
 
 
-def resolve(system_id: str, values: dict[str, Any], *, seed: int | None, forced: tuple[int, ...] | None) -> dict:
+def resolve(system_id: str, values: dict[str, Any], *, seed: int | None, forced: tuple[int, ...] | None) -> FormulaResolution:
     chosen = system(system_id)
     params = build(system_id, values)
     dice = dice_source(seed, forced)
@@ -36,8 +37,4 @@ def resolve(system_id: str, values: dict[str, Any], *, seed: int | None, forced:
     except DiceError as exc:
         raise TablesError(str(exc)) from None
     check_enough(dice, open_ended=("attack", "explosion", "critical follow-up", "accuracy"))
-    data = {"system": chosen.id, "outcome": resolution.outcome, "damage": resolution.damage}
-    data.update(dice_json(dice))
-    data["steps"] = list(resolution.steps)
-    data.update(resolution.extras)
-    return data
+    return FormulaResolution(chosen.id, resolution, DiceUsed.of(dice))

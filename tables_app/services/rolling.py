@@ -42,13 +42,3 @@ def check_enough(dice: Dice, open_ended: tuple[str, ...] = (), open_tables: tupl
         f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{len(dice.missing)} more: "
         + ", ".join(dice.missing)
     )
-
-
-def dice_json(dice: Dice) -> dict:
-    """The keys every resolution reports about its dice."""
-    data: dict = {"dice": list(dice.used)}
-    if isinstance(dice, SeededDice):
-        data["seed"] = dice.seed
-    elif isinstance(dice, ForcedDice):
-        data["unused_dice"] = list(dice.unused)
-    return data

@@ -13,7 +13,7 @@ from small_tables import HAND_CASES, TABLES, attack
 
 from tables_app.domain.dice import ForcedDice, SeededDice
 from tables_app.domain.distributions import chain, uniform
-from tables_app.domain.odds import attack_roll, open_ended_tail, table_odds
+from tables_app.domain.odds import attack_roll, open_ended_tail, sweep_odds, table_odds
 from tables_app.domain.resolve import resolve_attack
 from tables_app.domain.tables import Rank, RollKind
 
@@ -171,10 +171,13 @@ def test_the_rows_read_and_their_probabilities():
 
 
 def test_a_sweep_gives_the_hand_worked_odds_of_each_cell():
-    from tables_app.services.exact_odds import sweep
+    from dataclasses import replace
 
     chosen = attack(roll=RollKind.D100, clumsy=0, max_result=None)
-    grid = {(cell["cmb"], cell["armor"]): cell for cell in sweep(chosen, TABLES, "cmb", [0, 200])["grid"]}
+    cells = [(cmb, armor) for cmb in (0, 200) for armor in TABLES.attack.armors]
+    answers = sweep_odds([replace(chosen, cmb=cmb, armor=armor) for cmb, armor in cells], TABLES)
+    grid = {cell: {"outcomes": {word: round(float(p), 12) for word, p in outcomes.items()}, "expected_damage": float(expected)}
+            for cell, (outcomes, expected) in zip(cells, answers)}
     assert set(grid) == {(0, "NA"), (0, "HA"), (200, "NA"), (200, "HA")}
     # CMB 0: NA 1-40 miss, 41-60 "0", 61-90 "6", 91-100 "10 Mod" (4.1); HA 1-60 miss, 61-90 "3", 91-100 "8 Sup" (Cut Sup 2.5).
     assert grid[0, "NA"]["outcomes"] == {"fumble": 0.0, "miss": 0.4, "ineffective": 0.0, "no_damage": 0.2, "hit": 0.3, "critical": 0.1}
