@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from tables_app.errors import UsageMistake
+
 # Bounds of the table system's numbers: far beyond any published table, and
 # small enough that vectorised simulation (int64) can never overflow.
 BONUS = (-10_000, 10_000)
@@ -25,7 +27,7 @@ MAX_SIMULATED = 100_000_000  # attacks of one `simulate` (the HTTP API holds it 
 KINDS = ("int", "float", "text", "flag", "choice", "dice_expression", "modifiers", "dice")
 
 
-class ParamError(ValueError):
+class ParamError(UsageMistake, ValueError):
     """A value a parameter refuses; ``field`` names the parameter as the
     caller wrote it (the JSON field), ``problem`` says what is wrong."""
 
@@ -87,6 +89,8 @@ class Param:
             if self.required:
                 raise ParamError(self.field, "a value is required")
             return () if self.multiple or self.kind in ("modifiers",) else None
+        if self.kind == "modifiers" and isinstance(value, dict):  # {"flank": 10}, from Python
+            value = list(value.items())
         if self.multiple:
             if not isinstance(value, (list, tuple)):
                 raise ParamError(self.field, f"a list of values, not {type(value).__name__}")
@@ -106,6 +110,10 @@ class Param:
             return value
         if self.kind == "dice":
             return dice_of(value, self.field)
+        if self.kind == "modifiers" and isinstance(value, (list, tuple)) and len(value) == 2:  # ("flank", 10), from Python
+            name, number = value
+            if isinstance(name, str) and isinstance(number, int) and not isinstance(number, bool):
+                value = f"{name}={number:+d}"
         if not isinstance(value, str):
             raise ParamError(self.field, f"one text value, not {type(value).__name__}")
         if self.not_blank and not value.strip():
