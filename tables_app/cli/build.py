@@ -113,6 +113,14 @@ def click_param(param: Param) -> click.Parameter:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
 
 
+class OperationCommand(click.Command):
+    """A command made from an operation's declaration (``operation``)."""
+
+    def __init__(self, operation: Operation, **settings: Any):
+        super().__init__(**settings)
+        self.operation = operation
+
+
 def command(operation: Operation, *extra: Callable, name: str | None = None) -> Callable[[Callable], click.Command]:
     """A Click command for ``operation``: its declared parameters, then the
     ``extra`` options of printing (``--plot``), then ``--json``. The
@@ -120,12 +128,11 @@ def command(operation: Operation, *extra: Callable, name: str | None = None) -> 
     (and the extra options' values)."""
     def make(function: Callable) -> click.Command:
         settings = {"ignore_unknown_options": True} if operation.dash_arguments else {}
-        made = click.Command(name or operation.words[-1], callback=click.pass_context(function),
-                             params=[click_param(p) for p in operation.params], help=operation.help,
-                             short_help=operation.short_help, context_settings=settings)
+        made = OperationCommand(operation, name=name or operation.words[-1], callback=click.pass_context(function),
+                                params=[click_param(p) for p in operation.params], help=operation.help,
+                                short_help=operation.short_help, context_settings=settings)
         for add in (*extra, json_option):
             add(made)
-        made.operation = operation  # type: ignore[attr-defined]  # read by tests: every command has its declaration
         return made
     return make
 
