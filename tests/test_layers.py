@@ -197,3 +197,11 @@ def test_the_direction_check_sees_an_upward_import():
     assert upward_imports(graph) == ["tables_app.domain.x -> tables_app.services.y",
                                      "tables_app.http.app -> tables_app.cli.root",
                                      "tables_app.storage.a -> tables_app.sheets.b"]
+
+
+def test_the_http_face_reaches_no_storage_and_the_cli_no_web_framework():
+    """A route calls an operation (tables_app/operations), never the
+    database or the spreadsheets itself; the commands hold no HTTP code
+    (`tables serve` hands the HTTP face to uvicorn)."""
+    assert offending("http", lambda name: within(name, "tables_app.storage", "tables_app.sheets", "sqlite3")) == {}
+    assert offending("cli", lambda name: within(name, "fastapi", "starlette", "pydantic")) == {}

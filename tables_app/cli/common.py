@@ -15,7 +15,7 @@ from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_
 from tables_app.operations.lookups import RULESET_FILTER
 
 __all__ = ["Failure", "Group", "Interrupted", "click_error", "database_of", "emit_json", "error_of", "json_option",
-           "names_of", "output", "ruleset_option", "say"]
+           "names_of", "option", "output", "ruleset_option", "say"]
 
 
 class Failure(click.ClickException):

@@ -7,7 +7,6 @@ writes a database: a missing or unreadable database completes nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Callable
 
 import click
@@ -16,41 +15,17 @@ from click.shell_completion import CompletionItem
 from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
 
-# Names are offered as a lookup finds them: plain in `default`, qualified
-# elsewhere (RM:Broadsword), and qualified in `default` too when another
-# ruleset has the name (a plain Orc Warrior would be ambiguous). They match
-# by the bare name too, as a lookup finds a plain name in any ruleset:
-# typing `broad` offers RM:Broadsword.
-_NAMED = "SELECT r.name, t.{column} FROM {table} t JOIN ruleset r ON r.id = t.ruleset_id"
-# what is completed → the SQL that lists it: (ruleset or NULL, name) rows
-QUERIES = {
-    "attack": _NAMED.format(column="name", table="attack_table"),
-    "critical": _NAMED.format(column="name", table="critical_table") + " UNION "
-                + _NAMED.format(column="code", table="critical_table") + " WHERE t.code IS NOT NULL",
-    "fumble": _NAMED.format(column="name", table="fumble_table"),
-    "weapons": _NAMED.format(column="name", table="weapon"),
-    "creatures": _NAMED.format(column="name", table="creature"),
-    "armor": "SELECT DISTINCT NULL, code FROM armor_column",
-    "features": "SELECT DISTINCT NULL, feature FROM creature_feature",
-    "rulesets": "SELECT NULL, name FROM ruleset",
-    "workbooks": "SELECT NULL, file_name FROM workbook",
-}
 MAX_ITEMS = 200
+COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks")
 
 
 def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
     """(offered, bare name) of every name of ``what``, sorted as offered."""
     from tables_app.storage.location import locate_database
+    from tables_app.storage.names import names_of
 
     try:
-        location = locate_database(ctx.find_root().params.get("db"))
-        if not location.path.is_file():
-            return []
-        connection = sqlite3.connect(location.path.as_uri() + "?mode=ro", uri=True)
-        try:
-            rows = set(connection.execute(QUERIES[what]).fetchall())
-        finally:
-            connection.close()
+        rows = names_of(locate_database(ctx.find_root().params.get("db")).path, what)
         homes: dict[str, set[str]] = {}  # folded name → the rulesets that have it
         for ruleset, name in rows:
             if ruleset is not None:
@@ -62,7 +37,11 @@ def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
 
 
 def _offered(ruleset: str | None, name: str, in_several: bool) -> str:
-    """How a name is offered: as a lookup finds it (see QUERIES)."""
+    """How a name is offered: as a lookup finds it: plain in `default`,
+    qualified elsewhere (RM:Broadsword), and qualified in `default` too when
+    another ruleset has the name (a plain Orc Warrior would be ambiguous).
+    They match by the bare name too, as a lookup finds a plain name in any
+    ruleset: typing `broad` offers RM:Broadsword."""
     from tables_app.domain.rulesets import qualified, shown
 
     if ruleset is None:  # armor codes, features, rulesets: no ruleset of their own
@@ -86,4 +65,4 @@ def complete(what: str) -> Callable[[click.Context, click.Parameter, str], list[
 def complete_shown(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """NAME of `tables show KIND NAME`, by the KIND already typed."""
     what = KIND_OF_WORD.get(str(ctx.params.get("kind") or "").lower())
-    return _matching(names_in_database(ctx, what), incomplete) if what in QUERIES else []
+    return _matching(names_in_database(ctx, what), incomplete) if what in COMPLETED else []

@@ -8,8 +8,9 @@ from contextlib import contextmanager
 
 import click
 
-from tables_app.cli.common import Failure, database_of, emit_json, json_option, names_of, ruleset_option, say
+from tables_app.cli.common import Failure, database_of, emit_json, json_option, names_of, option, ruleset_option, say
 from tables_app.domain import kinds
+from tables_app.operations.workbooks import IMPORT_FLAGS
 
 
 def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-untyped-def]
@@ -99,9 +100,9 @@ def _cell_text(value: str | None, flag: str) -> str | None:
 
 @click.command("import")
 @click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--dry-run", is_flag=True, help="Check and report, write nothing.")
-@click.option("--replace", is_flag=True, help="Take over names that another workbook defined.")
-@click.option("--strict", is_flag=True, help="Warnings are errors too.")
+@option(IMPORT_FLAGS[0])
+@option(IMPORT_FLAGS[1])
+@option(IMPORT_FLAGS[2])
 @json_option
 @click.pass_context
 def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, strict: bool, as_json: bool) -> None:
@@ -117,7 +118,7 @@ def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool
 @click.command()
 @click.argument("workbooks", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--replace", is_flag=True, help="Check as if importing with --replace.")
-@click.option("--strict", is_flag=True, help="Warnings are errors too.")
+@option(IMPORT_FLAGS[2])
 @json_option
 @click.pass_context
 def lint(ctx: click.Context, workbooks: tuple[str, ...], replace: bool, strict: bool, as_json: bool) -> None:

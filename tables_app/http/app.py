@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import json
-import threading
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -34,7 +33,7 @@ from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.http.page import add_page
 from tables_app.operations import Operation, ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
-from tables_app.storage.database import Database
+from tables_app.services.serving import SharedDatabase, schema_of
 
 MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
 PREFIX = "/api/v1"
@@ -107,29 +106,6 @@ def failure(status: int, error: dict) -> CliJSON:
     return CliJSON({"error": error}, status_code=status)
 
 
-class Databases:
-    """The database for this process, one connection per thread (a sqlite3
-    connection stays in the thread that made it), each opened on first use
-    and kept: every request is one read transaction on it, so it sees the
-    database as another process last committed it. The connections share
-    one cache of compiled tables, reloaded when the database changes
-    (storage/compiled.py)."""
-
-    def __init__(self, url: str, path: Path):
-        from tables_app.storage.compiled import CompiledTables
-
-        self.url, self.path = url, path
-        self._local = threading.local()
-        self.compiled = CompiledTables()
-
-    def get(self) -> Database:
-        database = getattr(self._local, "database", None)
-        if database is None:
-            database = self._local.database = Database(self.url, self.path)
-            database.compiled = self.compiled
-        return database
-
-
 MAX_BODY_BYTES = 64 * 1024  # a resolve or odds body is a few hundred bytes; an upload has its own limit
 
 
@@ -180,7 +156,7 @@ def json_body_doc(operation: Operation, examples: dict[str, dict]) -> dict[str, 
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema, "examples": examples}}}}
 
 
-def answer(databases: Databases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
+def answer(databases: SharedDatabase, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
            limits: dict[str, int] | None = None) -> CliJSON:
     """The answer of the operation `tables WORDS...` to a request's fields,
     in one read transaction; or the error object, with its status: 404 for
@@ -294,12 +270,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     access.serving_problem), for uploads of at most ``upload_limit`` bytes.
     Pages of ``cors_origins`` (access.web_origin) may call the API from a browser."""
     from tables_app.http.upload import DEFAULT_UPLOAD_BYTES, add_import
-    from tables_app.services.database_setup import open_database
-    from tables_app.storage.connection import schema_version
-
-    opened = open_database(str(database_path))
-    databases = Databases(opened.url, opened.path)
-    opened.dispose()
+    databases = SharedDatabase.open(database_path)
 
     app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON)
 
@@ -315,10 +286,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
 
     @app.get(f"{PREFIX}/health", summary="The server is up: its version and the database's schema")
     async def health() -> CliJSON:
-        database = databases.get()
         try:
-            with database.snapshot() as connection:
-                schema = schema_version(connection)
+            schema = schema_of(databases.get())
         except TablesError as exc:
             return failure(503, error_json(str(exc)))
         return CliJSON({"status": "ok", "version": __version__, "schema": schema, "token_required": token is not None,

@@ -22,9 +22,10 @@ from starlette.concurrency import run_in_threadpool
 
 from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.errors import TablesError, error_json
+from tables_app.operations.workbooks import IMPORT_FLAGS
 
 DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024  # --max-upload's default; a Rolemaster-scale workbook is under 1 MB
-FLAGS = ("dry_run", "replace", "strict")  # `tables import --dry-run --replace --strict`
+FLAGS = {param.field: param for param in IMPORT_FLAGS}  # `tables import --dry-run --replace --strict`
 MAX_NAME = 255
 
 DOC = {
@@ -32,8 +33,8 @@ DOC = {
         {"name": "name", "in": "query", "required": True, "schema": {"type": "string"},
          "description": "The workbook's file name (`tables.xlsx`): the report names it, and importing the same name again "
                         "replaces what it defined."},
-        *({"name": flag, "in": "query", "required": False, "schema": {"type": "boolean"},
-           "description": f"= --{flag.replace('_', '-')}"} for flag in FLAGS),
+        *({"name": param.field, "in": "query", "required": False, "schema": param.schema(),
+           "description": f"{param.help} (= {param.flag})"} for param in IMPORT_FLAGS),
     ],
     "requestBody": {"required": True, "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
                     "description": "The workbook's bytes (.xlsx, .xlsm, .ods or .xls, told by its bytes)."},
@@ -48,14 +49,6 @@ def upload_name(given: str | None) -> str:
     if not name or name in (".", "..") or len(name) > MAX_NAME or not name.isprintable():
         raise ValueError(f"name {given[:80]!r} is no file name (printable, at most {MAX_NAME} characters)")
     return name
-
-
-def flag_value(name: str, value: str) -> bool:
-    if value.lower() in ("true", "1"):
-        return True
-    if value.lower() in ("false", "0"):
-        return False
-    raise ValueError(f"{name}={value[:40]!r}: true or false")
 
 
 def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, respond: Callable, refuse: Callable) -> None:
@@ -83,7 +76,7 @@ def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, resp
                         raise ValueError("give 'name' once")
                     name = value
                 elif key in FLAGS:
-                    options[key] = flag_value(key, value)
+                    options[key] = FLAGS[key].read(value)
                 else:
                     raise ValueError(f"{key!r}: no such field (name, {', '.join(FLAGS)})")
             label = upload_name(name)

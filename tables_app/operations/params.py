@@ -100,7 +100,7 @@ class Param:
     def _one(self, value: Any) -> Any:
         if self.kind == "flag":
             if not isinstance(value, bool):
-                raise ParamError(self.field, "is a flag: true or false")
+                raise ParamError(self.field, f"true or false, not {value!r}")
             return value
         if self.kind in ("int", "float"):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or (
@@ -163,7 +163,7 @@ class Param:
                 return True
             if text.lower() in ("false", "0"):
                 return False
-            raise ParamError(self.field, "is a flag: true or false")
+            raise ParamError(self.field, f"true or false, not {text[:40]!r}")
         try:
             return int(text) if self.kind == "int" else float(text)
         except ValueError:

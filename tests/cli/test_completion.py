@@ -50,3 +50,10 @@ def test_the_shell_script_is_offered(db_path):
     env = {"_TABLES_COMPLETE": "bash_source", "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "tables_app"], env=env, capture_output=True, text=True)
     assert "_tables_completion" in out.stdout
+
+
+def test_every_kind_completed_has_its_query():
+    from tables_app.cli.completion import COMPLETED
+    from tables_app.storage.names import QUERIES
+
+    assert set(COMPLETED) == set(QUERIES)

@@ -320,7 +320,7 @@ def test_errors_the_command_line_cannot_make(client):
     for field in ({"plot": "x.png"}, {"json": True}, {"help": True}, {"sweep-cmb": "0:10"}, {"cmb=5": 1}):
         assert "no such field" in error(client.post(f"{API}/odds/table", json={**TABLE_ATTACK, **field}), 422)["message"]
     assert error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "ignore_crit_reduction": "yes"}), 422)[
-        "message"] == "'ignore_crit_reduction': is a flag: true or false"
+        "message"] == "'ignore_crit_reduction': true or false, not 'yes'"
     assert error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": [1, 2]}), 422)[
         "message"] == "'cmb': [1, 2] is not a whole number"
     error(client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "cmb": {"a": 1}}), 422)
@@ -413,12 +413,10 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
     own errors: nothing of a parse is shared between threads."""
     import threading
 
-    from tables_app.http.app import Databases, answer
-    from tables_app.services.database_setup import open_database
+    from tables_app.http.app import answer
+    from tables_app.services.serving import SharedDatabase
 
-    opened = open_database(str(db_path))
-    databases = Databases(opened.url, opened.path)
-    opened.dispose()
+    databases = SharedDatabase.open(db_path)
     wrong: list[str] = []
 
     def ask(index: int) -> None:

@@ -221,7 +221,7 @@ def test_what_is_not_a_workbook_is_refused_by_the_guard(importer, db_path):
     ("name=..", "is no file name"),
     ("name=a%0Ab.xlsx", "is no file name"),
     ("name=" + "a" * 300 + ".xlsx", "is no file name"),
-    ("name=a.xlsx&replace=yes", "replace='yes': true or false"),
+    ("name=a.xlsx&replace=yes", "'replace': true or false, not 'yes'"),
     ("name=a.xlsx&name=b.xlsx", "give 'name' once"),
     ("name=a.xlsx&force=true", "'force': no such field (name, dry_run, replace, strict)"),
 ])

@@ -115,7 +115,8 @@ def test_click_and_the_fields_read_the_same_values(words, data):
     (Param(field="t", kind="text", help=""), 5, "one text value, not int"),
     (Param(field="m", kind="modifiers", multiple=True, help=""), ["x"], "'x' is not NAME=±N (e.g. flank=+10)"),
     (Param(field="d", kind="dice", help=""), "1,a", "'1,a' is not a list of whole numbers (e.g. 97,34,45)"),
-    (Param(field="g", kind="flag", help=""), "yes", "is a flag: true or false"),
+    (Param(field="g", kind="flag", help=""), "yes", "true or false, not 'yes'"),
+    (Param(field="g", kind="flag", help=""), 1, "true or false, not 1"),
 ])
 def test_a_refusal_names_the_field_and_the_problem(param, value, problem):
     with pytest.raises(ParamError) as refused:
