@@ -54,7 +54,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     try:
         import uvicorn
 
-        from tables_app.http.app import SERVE_SETTINGS, WORKER_APP, create_app, settle
+        from tables_app.http.app import SERVE_SETTINGS, WORKER_APP, create_app, freeze_long_lived
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
             raise Failure([SERVE_EXTRA]) from None
@@ -69,7 +69,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
                    f"the page asks for it, or open it as http://{shown}:{port}/#token=...", err=True)
     if workers == 1:
         app = create_app(path, **access)  # checked (and migrated) here, once
-        settle()
+        freeze_long_lived()
         uvicorn.run(app, **settings)  # type: ignore[arg-type]
         return
     create_app(path, **access)  # checked (and migrated) once, before any worker starts

@@ -370,7 +370,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     return app
 
 
-def settle() -> None:
+def freeze_long_lived() -> None:
     """The modules and the app a server keeps for its life, moved out of
     the collector's sight (gc.freeze): its full collections then walk only
     what requests make."""
@@ -390,5 +390,5 @@ def worker_app() -> FastAPI:
 
     settings = json.loads(os.environ[SERVE_SETTINGS])
     app = create_app(settings.pop("database"), token=os.environ.get(TOKEN_ENV) or None, **settings)
-    settle()
+    freeze_long_lived()
     return app

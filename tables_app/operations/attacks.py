@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from tables_app.errors import UsageMistake
 from tables_app.operations.operation import Operation
 from tables_app.operations.params import BONUS, MAX_SIMULATED, SEED, Param
+
+if TYPE_CHECKING:  # the results load with the services that make them
+    from tables_app.services.results import (
+        FormulaOdds, FormulaResolution, Simulation, Sweep, TableOddsResult, TableResolution,
+    )
 
 TABLE_PARAMS = (
     Param(field="weapon", kind="text", complete="weapons", help="A weapon from the armory (its parts below override it)."),
@@ -51,7 +56,7 @@ SIMULATED = (
 )
 
 
-def table_attack(options: dict[str, Any]):  # type: ignore[no-untyped-def]
+def table_attack(options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
     """The weapon, the target and the attack's own options, from table parameters."""
     from tables_app.services import attacks
 
@@ -83,7 +88,7 @@ def fresh_or(seed: int | None) -> int:
     return fresh_seed()
 
 
-def resolve_table(database: Any, **options: Any) -> dict:
+def resolve_table(database: Any, **options: Any) -> TableResolution:
     from tables_app.services import attacks
 
     seed, forced = seed_or_dice(options)
@@ -91,7 +96,7 @@ def resolve_table(database: Any, **options: Any) -> dict:
     return attacks.resolve(database, weapon, target, seed=seed, forced=forced, **rest)
 
 
-def odds_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> dict:
+def odds_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> TableOddsResult | Sweep:
     """The odds, or a sweep's grid (``"sweep"`` in the answer); ``progress_bar``:
     what shows a large sweep's progress (the CLI's bar on a terminal)."""
     from tables_app.services import exact_odds
@@ -106,7 +111,7 @@ def odds_table(database: Any, progress_bar: Callable | None = None, **options: A
     return exact_odds.table(database, weapon, target, **rest)
 
 
-def simulate_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> dict:
+def simulate_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> Simulation:
     from tables_app.services import sampling
 
     weapon, target, rest = table_attack(options)
@@ -149,7 +154,7 @@ def formula_operation(verb: str, system: Any) -> Operation:
     """``verb`` (resolve, odds, simulate) in the formula system ``system``."""
     params = system_params(system)
     if verb == "resolve":
-        def run(_database: Any, **values: Any) -> dict:
+        def run(_database: Any, **values: Any) -> FormulaResolution:
             from tables_app.services import formulas
 
             seed, forced = seed_or_dice(values)
@@ -158,7 +163,7 @@ def formula_operation(verb: str, system: Any) -> Operation:
         return Operation(words=(verb, system.id), run=run, params=(*params, DICE, SEEDED), uses_database=False,
                          help=f"{system.title}.\n\n--dice order: {system.dice_order}.", short_help=system.title)
     if verb == "odds":
-        def odds(_database: Any, **values: Any) -> dict:
+        def odds(_database: Any, **values: Any) -> FormulaOdds:
             from tables_app.services import exact_odds
 
             return exact_odds.formula(system.id, values)
@@ -166,7 +171,7 @@ def formula_operation(verb: str, system: Any) -> Operation:
         return Operation(words=(verb, system.id), run=odds, params=params, uses_database=False,
                          help=f"Exact odds: {system.title}.", short_help=system.title)
 
-    def simulate(_database: Any, progress_bar: Callable | None = None, **values: Any) -> dict:
+    def simulate(_database: Any, progress_bar: Callable | None = None, **values: Any) -> Simulation:
         from tables_app.services import sampling
 
         count, seed = values.pop("count"), fresh_or(values.pop("seed"))

@@ -15,7 +15,7 @@ RULESET_FILTER = Param(field="ruleset", kind="text", not_blank=True, complete="r
 def list_items(database: Any, kind: str | None = None, ruleset: str | None = None) -> dict:
     from tables_app.services.lookups import list_items as listed
 
-    return listed(database, kind.lower() if kind else None, ruleset)
+    return listed(database, kind.lower() if kind else None, ruleset=ruleset)
 
 
 LIST = Operation(
@@ -31,7 +31,7 @@ LIST = Operation(
 def show(database: Any, kind: str, name: str, ruleset: str | None = None) -> dict:
     from tables_app.services import lookups
 
-    return lookups.show(database, kind.lower(), name, ruleset)
+    return lookups.show(database, kind.lower(), name, ruleset=ruleset)
 
 
 SHOW = Operation(
@@ -49,7 +49,7 @@ SHOW = Operation(
 def query_attack(database: Any, table: str, result: int, armor: str, ruleset: str | None = None) -> dict:
     from tables_app.services import lookups
 
-    return lookups.query_attack(database, table, result, armor, ruleset)
+    return lookups.query_attack(database, table, result, armor, ruleset=ruleset)
 
 
 QUERY_ATTACK = Operation(
@@ -71,7 +71,8 @@ def query_critical(database: Any, table: str, roll: int, severity: str | None = 
                    column: str | None = None, ruleset: str | None = None) -> dict:
     from tables_app.services import lookups
 
-    return lookups.query_critical(database, table, roll, severity, features, ruleset, column)
+    return lookups.query_critical(database, table, roll, severity=severity, features=features, ruleset=ruleset,
+                                  column=column)
 
 
 QUERY_CRITICAL = Operation(
@@ -93,7 +94,7 @@ def query_fumble(database: Any, table: str, roll: int, modifier: int = 0, column
                  ruleset: str | None = None) -> dict:
     from tables_app.services import lookups
 
-    return lookups.query_fumble(database, table, roll, modifier, ruleset, column)
+    return lookups.query_fumble(database, table, roll, modifier=modifier, ruleset=ruleset, column=column)
 
 
 QUERY_FUMBLE = Operation(
