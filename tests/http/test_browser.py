@@ -26,7 +26,7 @@ from helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-ARTIFACTS = Path(__file__).parent / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 # The flags the closed network needs (without the background-networking ones
 # Chromium's own connections are refused), headless and sandbox-free for CI.
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -332,7 +332,7 @@ const ui = {notifications: {
   warn: message => { out.textContent = message; out.dataset.done = "warning"; },
 }};
 """
-FOUNDRY_DOC = Path(__file__).resolve().parents[1] / "docs" / "foundry.md"
+FOUNDRY_DOC = Path(__file__).resolve().parents[2] / "docs" / "foundry.md"
 
 
 def documented_macro() -> str:
