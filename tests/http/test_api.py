@@ -182,6 +182,32 @@ def test_odds_of_each_formula_system(client, run, system):
     same(client.post(f"{API}/odds/{system}", json=body), run, "odds", system, *command_line(body))
 
 
+def test_the_answers_are_the_rules_not_only_the_commands(client):
+    """Answers checked against the bundled tables themselves (docs/table-system.md),
+    not against the command line, which calls the same operation."""
+    cell = client.get(f"{API}/query/attack", params={"table": "Edged", "result": 120, "armor": "MA"}).json()
+    assert (cell["row"], cell["text"], cell["hits"], cell["severity"], cell["outcome"]) == ("116-120", "12 Lig", 12, "Lig",
+                                                                                          "critical")
+    below = client.get(f"{API}/query/attack", params={"table": "Edged", "result": -5, "armor": "MA"}).json()
+    assert (below["row"], below["outcome"], below["hits"]) == (None, "miss", 0)  # below the first row: a miss (step 7)
+    fumble = client.get(f"{API}/query/fumble", params={"table": "Melee Fumbles", "roll": 97, "modifier": 15}).json()
+    assert (fumble["roll"], fumble["modified_roll"]) == (97, 112)
+    # 97 + 99 + 45 opens high twice (241), + CMB 60 - DEF 20 = 281, capped at the Longsword's Max Result 150;
+    # the damage is the cell's hits plus the critical's.
+    hit = client.post(f"{API}/resolve/table", json={**TABLE_ATTACK, "dice": [97, 99, 45, 30]}).json()
+    assert (hit["roll"]["total"], hit["uncapped_result"], hit["result"], hit["capped"]) == (241, 281, 150, True)
+    assert hit["outcome"] == "critical" and hit["damage"] == hit["cell"]["hits"] + hit["critical"]["entry"]["hits"] == 22
+    assert hit["critical"]["roll"] == 30 and hit["unused_dice"] == []
+    odds = client.post(f"{API}/odds/table", json=TABLE_ATTACK).json()
+    assert abs(sum(odds["outcomes"].values()) - 1) < 1e-9 and odds["outcomes"]["critical"] == 0.55
+    shown = client.get(f"{API}/attack/Edged").json()
+    assert shown["armor"] == ["NA", "LA", "MA", "HA"]
+    row = next(r for r in shown["rows"] if r["range"] == hit["cell"]["row"] and not r["unmodified"])
+    assert row["cells"][shown["armor"].index("MA")] == hit["cell"]["text"]  # the cell resolve read is the table's
+    weapons = client.get(f"{API}/weapons").json()["weapons"]
+    assert any(w["name"] == "Longsword" and w["ruleset"] == "default" for w in weapons)
+
+
 # ------------------------------------------------------------------ errors
 @pytest.mark.parametrize("url, params, args, status", [
     ("/weapons/Longswrd", {}, ["show", "weapon", "Longswrd"], 404),
