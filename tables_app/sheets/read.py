@@ -73,7 +73,7 @@ def _with_layout(raw: RawSheet, layout: guard.SheetLayout) -> RawSheet:
     return _mark(raw, layout.errors, over_values=True)  # calamine may read an error as 0 (.ods): the error stands
 
 
-def _read_with_calamine(child: calamine_read.Reading, name: str, inspection: guard.Inspection,  # type: ignore[no-untyped-def]
+def _read_with_calamine(child: calamine_read.SandboxedRead, name: str, inspection: guard.Inspection,  # type: ignore[no-untyped-def]
                         on_sheet) -> list[RawSheet]:
     sheets = child.result()  # cleaned and bounded by the child (raw.collect_rows)
     titles = [raw.name for raw in sheets]
