@@ -83,8 +83,8 @@ def read_sheet(sheet: ReadOnlyWorksheet) -> RawSheet:
     # bound, and no row past it is ever produced (nor the empty ones before it).
     width = sheet.max_column  # from the sheet's <dimension>; None without one
     columns = MAX_COLUMNS + 1 if width is None or width > MAX_COLUMNS else None
-    values = sheet.iter_rows(max_row=MAX_ROWS + 1, max_col=columns,
-                             values_only=True)  # type: ignore[misc]  # the stubs keep Worksheet's self type on it
+    values = sheet.iter_rows(  # type: ignore[misc]  # the stubs lend it Worksheet's, self type and all
+        max_row=MAX_ROWS + 1, max_col=columns, values_only=True)
     rows = enumerate(values, start=1)
     return collect_rows(sheet.title, sheet.sheet_state != "visible", rows)
 
