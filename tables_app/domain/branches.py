@@ -83,7 +83,9 @@ def parse_branches(text: str, legend: Legend = DEFAULT_LEGEND) -> tuple[Branch, 
     if len(chosen) == 1:
         branches = tuple(_branch(str(c), part, legend) for c, part in _lone(text, chosen[0]))
         return _warn_lone(text, chosen[0], branches, legend)
-    feature = negates(first, chosen[1].condition)  # type: ignore[arg-type]
+    second = chosen[1].condition
+    assert second is not None  # _chosen keeps only openers with a condition
+    feature = negates(first, second)
     if feature is None:
         raise ValueError(f"branches {_quoted(chosen)} are not a feature and its negation")
     conditions = [Condition(feature, first.negated), Condition(feature, not first.negated)]
@@ -106,16 +108,18 @@ def _chosen(openers: list[_Opener], markers: bool) -> list[_Opener]:
     """The openers that open branches: markers only, or conditions in prose
     only (with `If not` and negations of the first in either form)."""
     chosen: list[_Opener] = []
+    first: Condition | None = None  # chosen[0]'s
     worded = {str(o.condition) for o in openers if o.condition is not None}  # a `With X,` needs its negation
     for opener in openers:
         condition = opener.condition
         if condition is None:
             continue
-        if not chosen:
+        if first is None:
             if condition.feature is not None and opener.opens_sentence and opener.marker == markers and (
                     markers or opener.word not in POSITIVE_WORDS or f"not {condition.feature}" in worded):
                 chosen.append(opener)
-        elif negates(chosen[0].condition, condition) or (  # type: ignore[arg-type]
+                first = condition
+        elif negates(first, condition) or (
                 opener.opens_sentence and opener.marker == markers and condition.feature is not None):
             chosen.append(opener)
     return chosen
@@ -160,8 +164,10 @@ def _warn_lone(text: str, opener: _Opener, branches: tuple[Branch, ...], legend:
     own, after = parse_effects(" ".join(text[opener.start:end].split()), legend), text[rest:]
     if has_effects(own) or not after.strip() or not has_effects(parse_effects(" ".join(after.split()), legend)):
         return branches
+    other = branches[1].condition
+    assert other is not None  # both of _lone's branches have a condition
     warning = (f"{shown(opener.label)} opens a branch of one sentence with no effects; the effects after it "
-               f"({shown(' '.join(after.split()), 40)}) go to {shown(branches[1].condition)}: if they are the branch's, "
+               f"({shown(' '.join(after.split()), 40)}) go to {shown(other)}: if they are the branch's, "
                "put them in its sentence")
     return (replace(branches[0], warning=warning), branches[1])
 

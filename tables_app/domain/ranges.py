@@ -27,7 +27,8 @@ class _Pattern:
     __slots__ = ("pattern", "flags", "compiled")
 
     def __init__(self, pattern: str, flags: int = 0):
-        self.pattern, self.flags, self.compiled = pattern, flags, None
+        self.pattern, self.flags = pattern, flags
+        self.compiled: re.Pattern[str] | None = None
 
     def match(self, text: str) -> re.Match[str] | None:
         if self.compiled is None:

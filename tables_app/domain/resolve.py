@@ -7,7 +7,9 @@ simulate); here each die is rolled as they ask, and each step is told.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
@@ -69,6 +71,15 @@ class AttackResult:
         return self.result is not None and self.uncapped is not None and self.result < self.uncapped
 
 
+class _Rolled(TypedDict):
+    """The attack roll's fields of an AttackResult, common to every outcome after it."""
+
+    roll: OpenEndedRoll
+    effective_cmb: int
+    result: int | None
+    uncapped: int | None
+
+
 def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRules | None = None) -> AttackResult:
     """Roll each die the rules ask for (docs/table-system.md steps 1-12) and say what it did.
     ``rules``: this attack's, when already built (check_columns)."""
@@ -86,7 +97,7 @@ def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRu
     if unmodified is not None:
         assert unmodified.cell is not None
         steps.append(f"Unmodified roll {first} reads row {unmodified.cell.row}, whatever the modifiers.")
-        base = dict(roll=OpenEndedRoll(first, (), first, 0), effective_cmb=effective, result=None, uncapped=None)
+        base = _Rolled(roll=OpenEndedRoll(first, (), first, 0), effective_cmb=effective, result=None, uncapped=None)
         return _finish(unmodified, attack, tables, dice, steps, base)
     roll = open_ended_roll(first, start, dice)
     steps.append(_describe_roll(roll))
@@ -96,7 +107,7 @@ def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRu
     steps.append(f"{cmb}; {roll.total} {_signed(effective)} - DEF {attack.defense} = {uncapped}.")
     if result < uncapped:
         steps.append(f"Max Result {weapon.max_result} caps the result at {result}.")
-    base = dict(roll=roll, effective_cmb=effective, result=result, uncapped=uncapped)
+    base = _Rolled(roll=roll, effective_cmb=effective, result=result, uncapped=uncapped)
     reading = rules.read(result)
     cell = reading.cell
     if reading.outcome is Outcome.INEFFECTIVE:
@@ -114,7 +125,7 @@ def resolve_attack(attack: Attack, tables: TableSet, dice: Dice, rules: AttackRu
     return _finish(reading, attack, tables, dice, steps, base)
 
 
-def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, steps: list[str], base: dict) -> AttackResult:
+def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, steps: list[str], base: _Rolled) -> AttackResult:
     """Steps 8-12 for a cell read (by the modified result, or by a `UM` row)."""
     weapon, cell = attack.weapon, reading.cell
     assert cell is not None
@@ -125,17 +136,27 @@ def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, step
         return AttackResult(Outcome.FUMBLE, 0, cell=cell, fumble=fumble, steps=tuple(steps), **base)
     if reading.critical is None and reading.cancelled is None:
         return AttackResult(reading.outcome, reading.hits, cell=cell, steps=tuple(steps), **base)
+    # Below: a cell's severities are lowered only to the weapon's Max critical, and a cell
+    # with no critical left had one the reduction cancelled (else it returned above).
+    max_critical = reading.max_critical
     if reading.lowered:  # step 9: the weapon's Max critical, before the target's reduction
-        cap = reading.max_critical.code  # type: ignore[union-attr]
+        assert max_critical is not None
+        cap = max_critical.code
         steps.append(f"Max critical {cap} lowers {_and(dict.fromkeys(s.code for s in reading.lowered))} to {cap}.")
     if attack.reduction:
-        rolled = reading.cancelled or reading.critical.rolled  # type: ignore[union-attr]
+        if reading.cancelled is not None:
+            rolled = reading.cancelled
+        else:
+            assert reading.critical is not None
+            rolled = reading.critical.rolled
         if rolled in reading.lowered:
-            rolled = reading.max_critical  # type: ignore[assignment]  # the reduction lowers what the weapon delivers
-        steps.append(_describe_reduction(attack, rolled, reading.critical and reading.critical.severity))
+            assert max_critical is not None
+            rolled = max_critical  # the reduction lowers what the weapon delivers
+        steps.append(_describe_reduction(attack, rolled, None if reading.critical is None else reading.critical.severity))
     if reading.critical is None:
         steps.append(f"Damage: {reading.hits}.")
-        cancelled = CancelledCritical(reading.cancelled.code, attack.reduction)  # type: ignore[union-attr]
+        assert reading.cancelled is not None
+        cancelled = CancelledCritical(reading.cancelled.code, attack.reduction)
         return AttackResult(Outcome.HIT, reading.hits, cell=cell, cancelled_critical=cancelled, steps=tuple(steps), **base)
     critical = _roll_critical(reading.critical, attack, dice, steps, "Critical")
     more = tuple(_roll_critical(plan, attack, dice, steps, f"Critical {i}") for i, plan in enumerate(reading.more, start=2))
@@ -191,10 +212,10 @@ def _chain(rolled: OpenEndedRoll) -> str:
     return f"{' + '.join(map(str, (rolled.unmodified, *rolled.extra)))} = {rolled.total} (open-ended)"
 
 
-def _and(words) -> str:  # type: ignore[no-untyped-def]
+def _and(words: Iterable[str]) -> str:
     """`E`, `E and D`, `E, D and B`."""
-    words = list(words)
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    listed = list(words)
+    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
 
 
 def _signed(value: int) -> str:

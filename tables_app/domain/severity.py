@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from tables_app.domain.names import fold
 
@@ -23,17 +24,21 @@ class SeverityScale:
     name: str
     levels: tuple[Severity, ...]
 
-    def __post_init__(self) -> None:
-        # Built once per scale, outside the dataclass's fields (equality,
-        # hashing and asdict ignore it): every critical of every attack asks.
+    # Each built on its first use, outside the dataclass's fields (equality, hashing and
+    # asdict ignore them): every critical of every attack asks.
+    @cached_property
+    def _index(self) -> dict[str, Severity]:
         index = {fold(level.name): level for level in self.levels}
         index.update({fold(level.code): level for level in self.levels})  # codes win over names
-        object.__setattr__(self, "_index", index)
-        object.__setattr__(self, "_degrees", {level: at for at, level in reversed(list(enumerate(self.levels)))})
+        return index
+
+    @cached_property
+    def _degrees(self) -> dict[Severity, int]:
+        return {level: at for at, level in reversed(list(enumerate(self.levels)))}
 
     def find(self, text: str) -> Severity | None:
         """The severity a code or name means, in any spelling (domain/names.py)."""
-        return self._index.get(fold(text))  # type: ignore[attr-defined]
+        return self._index.get(fold(text))
 
     def get(self, code: str) -> Severity:
         found = self.find(code)
@@ -44,7 +49,7 @@ class SeverityScale:
     def degree(self, severity: Severity) -> int:
         """Its place on the scale, 0 the lowest (ValueError when not on it, as tuple.index)."""
         try:
-            return self._degrees[severity]  # type: ignore[attr-defined]
+            return self._degrees[severity]
         except KeyError:
             raise ValueError(f"{severity!r} is not on the scale {self.name!r}") from None
 

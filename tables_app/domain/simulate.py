@@ -6,8 +6,9 @@ numpy is imported inside the functions, so nothing else pays for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
@@ -18,10 +19,18 @@ from tables_app.domain.table_rules import (
 from tables_app.domain.tables import RollKind
 from tables_app.domain.table_rules import damage as damage_of  # the step; ``damage`` below is the array
 
+if TYPE_CHECKING:  # numpy is imported when a simulation runs
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from tables_app.domain.dice import Dice
+    from tables_app.domain.systems.base import Resolution
+
 OUTCOMES = tuple(o.value for o in Outcome)
 CHUNK = 500_000  # attacks per vectorised step: bounded memory, a progress tick each
 Progress = Callable[[int], None]
 FACES = range(1, D100 + 1)
+Params = TypeVar("Params")  # a formula system's parameters
 
 
 @dataclass
@@ -60,8 +69,10 @@ class _ReadingsByTotal:
         self.open_ended: list[bool] = []  # per plan: a `Roll kind | oeh` table
         self.opens = np.zeros(1, dtype=bool)  # open_ended as an array, made by cover()
 
-    def cover(self, low: int, high: int):  # type: ignore[no-untyped-def]
-        """Make ``index`` reach totals low..high; returns the per-reading arrays."""
+    def cover(self, low: int, high: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64],
+                                                  NDArray[np.int64], NDArray[np.int64]]:
+        """Make ``index`` reach totals low..high; returns the per-reading arrays: outcome,
+        hits, plan numbers and severity by reading number, critical hits by plan number."""
         import numpy as np
 
         if self.high <= self.low:
@@ -165,7 +176,8 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
     return tally
 
 
-def _open(rng, total, mask, sign: int, goes_on) -> None:  # type: ignore[no-untyped-def]
+def _open(rng: np.random.Generator, total: NDArray[np.int64], mask: NDArray[np.bool_], sign: int,
+          goes_on: NDArray[np.bool_]) -> None:
     """Roll the open-ended chain for the attacks in ``mask``: add (or
     subtract) d100s while ``goes_on`` the new die."""
     import numpy as np
@@ -177,7 +189,7 @@ def _open(rng, total, mask, sign: int, goes_on) -> None:  # type: ignore[no-unty
         active = active[goes_on[dice - 1]]
 
 
-def simulate_formula(resolve: Callable, params: object, outcomes: tuple[str, ...], count: int, seed: int,
+def simulate_formula(resolve: Callable[[Params, Dice], Resolution], params: Params, outcomes: tuple[str, ...], count: int, seed: int,
                      progress: Progress | None = None) -> Tally:
     """Formula systems: their own resolver, one seeded dice stream."""
     from tables_app.domain.dice import SeededDice  # formula systems roll dice; the table system's are numpy's

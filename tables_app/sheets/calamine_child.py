@@ -19,6 +19,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
+from collections.abc import Sequence
+from typing import Any
+
+# JSON-ready: [title, hidden, too_big, [[row number, [values]], ...]] per sheet, and
+# [sheet, row, column, tagged value] per value JSON has no type for (the module's docstring).
+Sheet = list[object]
+Special = list[object]
 
 EXACT_FLOAT = 2**53  # an integral float below this is the int a spreadsheet shows
 
@@ -36,14 +43,15 @@ def encode(value: object) -> object:
     return str(value)
 
 
-def read(path: str, max_rows: int, max_columns: int) -> tuple[list, list]:
+def read(path: str, max_rows: int, max_columns: int) -> tuple[list[Sheet], list[Special]]:
     from python_calamine import CalamineWorkbook, SheetTypeEnum, SheetVisibleEnum
 
     from tables_app.sheets.raw import collect_rows
 
     with open(path, "rb") as handle:  # by its bytes, not its name: .xlsx, .ods and .xls alike
         book = CalamineWorkbook.from_filelike(handle)
-    sheets, special = [], []
+    sheets: list[Sheet] = []
+    special: list[Special] = []
     for meta in book.sheets_metadata:
         if meta.typ != SheetTypeEnum.WorkSheet:
             continue  # chart sheets hold no cells; openpyxl's worksheets leave them out too
@@ -52,15 +60,16 @@ def read(path: str, max_rows: int, max_columns: int) -> tuple[list, list]:
         rows = ((number, [v if type(v) is str and v else _typed(v) for v in row[:max_columns + 1]])
                 for number, row in enumerate(values, start=1))
         raw = collect_rows(meta.name, meta.visible != SheetVisibleEnum.Visible, rows)
-        kept = []
+        kept: list[list[object]] = []
         for number, cells in raw.rows:
+            row: Sequence[object] = cells
             if not all(type(v) in _JSON for v in cells):
-                cells = list(cells)
-                for column, value in enumerate(cells):
+                row = listed = list(cells)
+                for column, value in enumerate(listed):
                     if type(value) not in _JSON:
                         special.append([len(sheets), len(kept), column, encode(value)])
-                        cells[column] = None
-            kept.append([number, cells])
+                        listed[column] = None
+            kept.append([number, row])
         sheets.append([meta.name, raw.hidden, raw.too_big, kept])
     return sheets, special
 
@@ -80,11 +89,11 @@ def _typed(value: object) -> object:
     return value
 
 
-def main(request: list) -> None:
+def main(request: list[Any]) -> None:
     path, max_rows, max_columns = request
     try:
         sheets, special = read(path, max_rows, max_columns)
-        result: dict = {"sheets": sheets, "special": special}
+        result: dict[str, object] = {"sheets": sheets, "special": special}
     except Exception as exc:  # calamine raises its own kinds and ValueError; all mean "cannot read"
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         result = {"error": f"{type(exc).__name__}: {text}" if text else type(exc).__name__}

@@ -43,21 +43,23 @@ def available() -> bool:
     return importlib.util.find_spec("resource") is not None  # POSIX only
 
 
-class Reading:
-    """A child reading one workbook; ``result()`` waits for it, ``stop()`` ends it."""
+class SandboxedRead:
+    """One workbook being read by a sandboxed child; ``result()`` waits for it, ``stop()`` ends it."""
 
     def __init__(self, path: Path, name: str, max_rows: int, max_columns: int):
         self.name = name
         request = (json.dumps([_search_path(), str(path), max_rows, max_columns]) + "\n").encode()
+        self.process: subprocess.Popen[bytes] | None
         try:
-            self.process: subprocess.Popen | None = subprocess.Popen(
+            self.process = process = subprocess.Popen(
                 [sys.executable, *_interpreter_flags(), *CHILD_ARGUMENTS], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             self.started = time.monotonic()
         except OSError as exc:
             self.process, self.failure = None, exc
             return
-        stdin, self.process.stdin = self.process.stdin, None  # closed here: communicate() must not touch it
+        stdin, process.stdin = process.stdin, None  # closed here: communicate() must not touch it
+        assert stdin is not None  # a pipe, asked for above
         try:
             with stdin:  # a few hundred bytes: the pipe takes them at once, and the child starts
                 stdin.write(request)
@@ -94,10 +96,10 @@ class Reading:
             self.process.communicate()
 
 
-def start(path: Path, name: str, max_rows: int, max_columns: int) -> Reading:
+def start(path: Path, name: str, max_rows: int, max_columns: int) -> SandboxedRead:
     """Start reading ``path`` in a sandboxed child; the caller goes on meanwhile
     (the guard checks the file on the other core) and then takes the result."""
-    return Reading(path, name, max_rows, max_columns)
+    return SandboxedRead(path, name, max_rows, max_columns)
 
 
 def _decode(value: object) -> object:
@@ -127,7 +129,7 @@ def _interpreter_flags() -> list[str]:
     """The flags this interpreter was started with (-I, -E, -s, -S, …), so the
     child is no less isolated than the importing process."""
     try:
-        return subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]  # what multiprocessing uses
+        return subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]  # private, not in typeshed: what multiprocessing uses
     except Exception:  # a private helper: without it, plain flags
         return []
 

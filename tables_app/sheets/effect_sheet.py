@@ -7,6 +7,7 @@ per weapon category, every cell an entry in printed notation
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 
 from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
@@ -145,9 +146,10 @@ def _column_choice(reading: Reading, grid: Grid, kind: TableKind, scale: Severit
             reading.warn(grid.sheet, f"columns {', '.join(named)} name severities of scale {scale.name!r} but {others} "
                                      "does not: the columns are chosen by the attack (a weapon's Critical column), not by severity")
         return ColumnChoice.ATTACK, written
-    if not _one_column_per_severity(reading, grid, scale, printed, severities):  # type: ignore[arg-type]
+    every = [severity for severity in severities if severity is not None]  # all of them: None is not among them
+    if not _one_column_per_severity(reading, grid, scale, printed, every):
         return None
-    return ColumnChoice.SEVERITY, tuple(severity.code for severity in severities)  # type: ignore[union-attr]
+    return ColumnChoice.SEVERITY, tuple(severity.code for severity in every)
 
 
 def _one_column_per_severity(reading: Reading, grid: Grid, scale: SeverityScale, printed: list[tuple[str, int]],
@@ -241,7 +243,8 @@ def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> 
     read = dict(hits=effects.hits, bleed=effects.bleed, stun=effects.stun, penalty=effects.penalty,
                 must_parry=effects.must_parry, no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus,
                 death_in=effects.death_in, parry_penalty=effects.parry_penalty)
-    return Entry(span, branch.text, condition=branch.condition, column=column, **(read | given))  # type: ignore[arg-type]
+    return Entry(span, branch.text, condition=branch.condition, column=column,
+                 **(read | given))  # type: ignore[arg-type]  # checked against every field; each is its own's type
 
 
 # ---------------------------------------------------------------- one column (version 1)
@@ -288,13 +291,19 @@ def _given_numbers(reading: Reading, grid: Grid, row: tuple) -> tuple[dict[str, 
         index = grid.columns.get(column)
         if index is None or index > len(values) or is_blank(values[index - 1]):
             continue
-        number = reading.value(grid, row, column, lambda v, c=column: (
-            _count(v, c.title()) if c != "penalty" else as_int(v, "Penalty", PENALTY)))
+        number = reading.value(grid, row, column, _number_reader(column))
         if number is None:
             sound = False
         else:
             given[column] = number
     return given, sound
+
+
+def _number_reader(column: str) -> Callable[[object], int]:
+    """How a one-column row's number is read: Hits, Bleed and Stun are counts, Penalty a modifier."""
+    if column == "penalty":
+        return lambda v: as_int(v, "Penalty", PENALTY)
+    return lambda v: _count(v, column.title())
 
 
 def _row_entries(reading: Reading, grid: Grid, row: tuple, text_cell: str, span: Range, branches: tuple[Branch, ...],
@@ -397,7 +406,7 @@ def _check_branches(reading: Reading, sheet: str, members: list[tuple[Entry, str
     if None in conditions:
         reading.problem(sheet, cell, f"roll {label} appears twice; give both rows a Condition (e.g. 'helm' and 'not helm')")
         return False
-    (f1, p1), (f2, p2) = (condition_feature(c) for c in conditions)  # type: ignore[arg-type]
+    (f1, p1), (f2, p2) = (condition_feature(c) for c in conditions)
     if f1 != f2 or p1 == p2:
         reading.problem(sheet, cell, f"the branches of {label} must be a feature and its negation ('helm' / 'not helm'), not {conditions[0]!r} / {conditions[1]!r}")
         return False

@@ -84,15 +84,15 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
         reading.problem(name, coordinate(rows[-1][0] + 2, 1), "no grid after the header block")
         return None
     header_row, header_values = rows[i]
-    grid_rows: list[Row] = []
+    as_written: list[Row] = []
     i += 1
-    while i < len(rows) and rows[i][0] == header_row + 1 + len(grid_rows):
-        grid_rows.append(rows[i])
+    while i < len(rows) and rows[i][0] == header_row + 1 + len(as_written):
+        as_written.append(rows[i])
         i += 1
-    last_row = grid_rows[-1][0] if grid_rows else header_row
-    width = max([len(header_values)] + [len(v) for _, v in grid_rows])
+    last_row = as_written[-1][0] if as_written else header_row
+    width = max([len(header_values)] + [len(v) for _, v in as_written])
     # a merge refused first: one over the range column blanks the rows it covers, which would read as the grid's end
-    grid_rows = merged.filled(reading, name, kind, sheet.layout.merged, header_row, header_values, grid_rows, width)
+    grid_rows = merged.filled(reading, name, kind, sheet.layout.merged, header_row, header_values, as_written, width)
     if grid_rows is None:
         return None
     if i < len(rows):

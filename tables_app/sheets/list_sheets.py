@@ -3,6 +3,10 @@ of a severity scale (docs/workbook-format.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
+from typing import TypeVar
+
 from tables_app.domain.bounds import CLUMSY, DEF, HP, MAX_RESULT, MODIFIER
 from tables_app.domain.names import fold, shown
 from tables_app.domain.ranges import DASHES, parse_range
@@ -12,6 +16,8 @@ from tables_app.import_model import Defined
 from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.reading import Reading
 from tables_app.sheets.values import as_int, as_tags, as_text, coordinate
+
+E = TypeVar("E", bound=Enum)
 
 
 def read_severities(reading: Reading, grid: Grid, ruleset: str) -> None:
@@ -26,7 +32,7 @@ def read_severities(reading: Reading, grid: Grid, ruleset: str) -> None:
             if first is not None:
                 reading.problem(grid.sheet, reading.cell(grid, row, "code")[1], f"severity {label!r} is already defined in {first}")
             seen.setdefault(fold(label), reading.cell(grid, row, "code")[1])
-        if None not in (code, name, modifier):
+        if code is not None and name is not None and modifier is not None:
             levels.append(Severity(code, name, modifier))
     if not grid.rows:
         reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "a severities sheet needs at least one severity")
@@ -36,7 +42,7 @@ def read_severities(reading: Reading, grid: Grid, ruleset: str) -> None:
 
 
 def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
-    def table(kind: str):  # type: ignore[no-untyped-def]
+    def table(kind: str) -> Callable[[str], str | None]:
         return lambda text: reading.table_named(kind, text, ruleset)
 
     def critical_table(text: str) -> str | None:
@@ -59,6 +65,9 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         max_critical = reading.value(grid, row, "max critical", as_text)
         if len(reading.out.problems) > before:
             continue
+        # value() and reference() give None for a required or defaulted cell only with a problem: none was found
+        assert name is not None and attack is not None and clumsy is not None and critical is not None
+        assert modifier is not None and roll is not None
         _check_columns(reading, grid, row, ruleset, reading.out.critical_tables, (critical, secondary), "critical column", critical_column)
         _check_columns(reading, grid, row, ruleset, reading.out.fumble_tables, (fumble,), "fumble column", fumble_column)
         if max_critical is not None:
@@ -146,6 +155,8 @@ def read_creatures(reading: Reading, grid: Grid, ruleset: str) -> None:
         notes = reading.value(grid, row, "notes", as_text)
         if len(reading.out.problems) > before:
             continue
+        # value() gives None for a required or defaulted cell only with a problem: none was found
+        assert name is not None and defense is not None and armor is not None and rank is not None and features is not None
         creature = Creature(name=name, defense=defense, armor=armor, rank=rank, hp=hp, features=features, notes=notes)
         reading.out.creatures.append(Defined(creature, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
 
@@ -169,9 +180,9 @@ def _clumsy(value: object) -> int:
     return number
 
 
-def _choice(enum, column: str, allowed: str):  # type: ignore[no-untyped-def]
+def _choice(enum: type[E], column: str, allowed: str) -> Callable[[object], E]:
     """A cell reader for a column whose values are an enum's, in any letter case."""
-    def read(value: object):  # type: ignore[no-untyped-def]
+    def read(value: object) -> E:
         text = as_text(value).casefold()
         try:
             return enum(text)

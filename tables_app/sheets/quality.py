@@ -4,16 +4,23 @@ probably mistakes. Warnings never fail an import unless --strict."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.rulesets import name_key
 from tables_app.domain.effects import has_effects, parse_effects
-from tables_app.domain.tables import ColumnChoice, RollKind, TableKind
+from tables_app.domain.cells import AttackCell
+from tables_app.domain.legend import Legend
+from tables_app.domain.tables import AttackTable, ColumnChoice, EffectTable, Entry, RollKind, TableKind
 from tables_app.errors import Problem
-from tables_app.import_model import ParsedWorkbook
+from tables_app.import_model import Defined, ParsedWorkbook
 from tables_app.sheets.values import coordinate
+
+T = TypeVar("T")
+Warn = Callable[[str, str | None, str], None]  # (sheet, cell, message): one warning
 
 ARMOR_DIGITS = 18  # numbered armor columns (`1`..`20`) compared as numbers; longer ones as text
 WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
@@ -45,18 +52,18 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         warnings.append(Problem(parsed.file_name, sheet, cell, message))
 
     tops = dict(attack_tops)
-    for item in parsed.attack_tables:
-        table = item.value
-        tops[name_key(item.ruleset, table.name)] = table.rows.highest
-        _falling_damage(item, warn)
-        _armor_order(table.armors, item.sheet, warn, _cell(item, None, 0))
-    for item in [*parsed.critical_tables, *parsed.fumble_tables]:
-        _unread_death(item, warn)
-        _unread_stun(item, warn)
-        _unread_parry(item, warn)
-        _effects_of_the_other_party(item, warn)
-    for item in parsed.critical_tables:
-        _unrolled_rows(item, warn)
+    for attack in parsed.attack_tables:
+        table = attack.value
+        tops[name_key(attack.ruleset, table.name)] = table.rows.highest
+        _falling_damage(attack, warn)
+        _armor_order(table.armors, attack.sheet, warn, _cell(attack, None, 0))
+    for effect_table in [*parsed.critical_tables, *parsed.fumble_tables]:
+        _unread_death(effect_table, warn)
+        _unread_stun(effect_table, warn)
+        _unread_parry(effect_table, warn)
+        _effects_of_the_other_party(effect_table, warn)
+    for critical_table in parsed.critical_tables:
+        _unrolled_rows(critical_table, warn)
     for item in parsed.weapons:
         weapon = item.value
         top = tops.get(name_key(item.ruleset, weapon.attack_table))
@@ -73,11 +80,11 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
         in_workbook["critical"] |= {name_key(ruleset, n) for n in (w.critical, w.secondary_critical) if n}
         if w.fumble_table:
             in_workbook["fumble"].add(name_key(ruleset, w.fumble_table))
-    for item in parsed.attack_tables:  # every critical a cell names: UM rows' and a cell's further ones too
-        table = item.value
+    for attack in parsed.attack_tables:  # every critical a cell names: UM rows' and a cell's further ones too
+        table = attack.value
         rows = [*table.rows.values, *(table.unmodified.values if table.unmodified else ())]
         named = {critical for cells in rows for c in {id(c): c for c in cells}.values() for _, critical in c.criticals if critical}
-        in_workbook["critical"] |= {name_key(item.ruleset, critical) for critical in named}
+        in_workbook["critical"] |= {name_key(attack.ruleset, critical) for critical in named}
     for kind in TABLE_KINDS:
         for item in parsed.items(kind) if weapons_in_import else ():
             key = name_key(item.ruleset, item.name)
@@ -86,13 +93,13 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     return warnings
 
 
-def _cell(item, span: object, column: int | None = None) -> str | None:  # type: ignore[no-untyped-def]
+def _cell(item: Defined[T], span: object, column: int | None = None) -> str | None:
     """Where a warning points: the cell of ``item``'s row and column, if known."""
     found = item.position(span, column)
     return None if found is None else coordinate(*found)
 
 
-def _unrolled_rows(item, warn) -> None:  # type: ignore[no-untyped-def]
+def _unrolled_rows(item: Defined[EffectTable], warn: Warn) -> None:
     """Critical rows above the highest roll: d100 + the largest modifier on
     one column, the d100 as it fell on a printed table (the column is chosen).
     A `Roll kind | oeh` die opens past any row, so all of its rows are rolled
@@ -110,26 +117,26 @@ def _unrolled_rows(item, warn) -> None:  # type: ignore[no-untyped-def]
         warn(item.sheet, _cell(item, beyond[0]), f"rows {rows} can never be rolled: {how} {reach}")
 
 
-def _unread_death(item, warn) -> None:  # type: ignore[no-untyped-def]
+def _unread_death(item: Defined[EffectTable], warn: Warn) -> None:
     """Entries whose text says the target dies but read no death, once per cell."""
     _unread(item, warn, DEATH_WORDS,
             lambda entry: entry.death_in is not None or any("death" in tag or DEATH_WORDS.search(tag) for tag in entry.effects),
             "no death was read: write 'dies in 6 rounds' or 'instant death' if it kills")
 
 
-def _unread_stun(item, warn) -> None:  # type: ignore[no-untyped-def]
+def _unread_stun(item: Defined[EffectTable], warn: Warn) -> None:
     """Entries whose text says the target is stunned but read no stun (`Foe quite stunned`), once per cell."""
     _unread(item, warn, STUN_WORDS, lambda entry: entry.stun > 0 or any(STUN_WORDS.search(tag) for tag in entry.effects),
             "no stun was read: write 'stunned 2 rounds' (or the legend's sign, 2∑) if it stuns")
 
 
-def _unread_parry(item, warn) -> None:  # type: ignore[no-untyped-def]
+def _unread_parry(item: Defined[EffectTable], warn: Warn) -> None:
     """Entries whose text words a parry (`cannot parry`, `must parry`) but read none, once per cell."""
     _unread(item, warn, PARRY_WORDS, lambda entry: entry.must_parry > 0 or entry.no_parry > 0,
             "no parry was read: write 'must parry 2 rounds' or 'unable to parry for 2 rounds' (or the legend's signs)")
 
 
-def _effects_of_the_other_party(item, warn) -> None:  # type: ignore[no-untyped-def]
+def _effects_of_the_other_party(item: Defined[EffectTable], warn: Warn) -> None:
     """A sentence about the other side of the entry that reads effects
     (`falls upon attacker, who then takes 20 hits` on a critical table, `Foe
     is stunned 2 rounds laughing` on a fumble table): an entry's effects are
@@ -150,7 +157,7 @@ def _effects_of_the_other_party(item, warn) -> None:  # type: ignore[no-untyped-
                     break
 
 
-def _reads_effects(sentence: str, legend) -> bool:  # type: ignore[no-untyped-def]
+def _reads_effects(sentence: str, legend: Legend) -> bool:
     try:
         found = parse_effects(sentence, legend)
     except ValueError:
@@ -158,7 +165,8 @@ def _reads_effects(sentence: str, legend) -> bool:  # type: ignore[no-untyped-de
     return has_effects(found, but=("attacker_bonus",))  # the attacker's bonus is the attacker's anyway
 
 
-def _unread(item, warn, words: re.Pattern[str], read, advice: str) -> None:  # type: ignore[no-untyped-def]
+def _unread(item: Defined[EffectTable], warn: Warn, words: re.Pattern[str], read: Callable[[Entry], bool],
+            advice: str) -> None:
     """Entries whose text has one of ``words`` though ``read`` says the effect
     was not read (or is a one-column entry's tag): one warning per cell."""
     table = item.value
@@ -175,7 +183,7 @@ def _unread(item, warn, words: re.Pattern[str], read, advice: str) -> None:  # t
                     break
 
 
-def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
+def _falling_damage(item: Defined[AttackTable], warn: Warn) -> None:
     """Damage that falls as the result rises, once per column. A cell is worth
     more when it calls a more severe critical, then when it has more hits:
     printed tables trade hits for a critical (`7` below `5 A`), which is no fall.
@@ -214,7 +222,7 @@ def _falling_damage(item, warn) -> None:  # type: ignore[no-untyped-def]
                 best[_ALL] = (worth, index)
 
 
-def _worth(cell, levels: dict[str, int]) -> tuple[tuple[int, int], object]:  # type: ignore[no-untyped-def]
+def _worth(cell: AttackCell, levels: dict[str, int]) -> tuple[tuple[int, int], object]:
     """What a cell is worth (its critical's severity, then its hits) and the
     critical table it is judged on (_ALL for a cell without a critical)."""
     if cell.outcome in (Outcome.MISS, Outcome.FUMBLE):
@@ -226,7 +234,7 @@ def _worth(cell, levels: dict[str, int]) -> tuple[tuple[int, int], object]:  # t
 _ALL = object()  # _falling_damage's key for the best cell of a column, whatever its critical
 
 
-def _armor_order(armors: tuple[str, ...], sheet: str, warn, cell: str | None = None) -> None:  # type: ignore[no-untyped-def]
+def _armor_order(armors: tuple[str, ...], sheet: str, warn: Warn, cell: str | None = None) -> None:
     """Armor columns out of a known order, named at the first armor column's header."""
     keys = tuple(a.casefold() for a in armors)
     # ASCII digits only: `፩` and `²` are isdigit() but no int(); and no run of

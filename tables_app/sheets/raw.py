@@ -8,13 +8,19 @@ whichever reader read it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets import guard
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
 from tables_app.sheets.values import clean
+
+if TYPE_CHECKING:  # openpyxl is imported only when it reads
+    from openpyxl import Workbook
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 
 class UncachedFormula:
@@ -46,7 +52,7 @@ class RawWorkbook:
     sheets: tuple[RawSheet, ...]
 
 
-def open_book(path: Path, name: str):  # type: ignore[no-untyped-def]
+def open_book(path: Path, name: str) -> Workbook:
     """The workbook in openpyxl's read-only mode; WorkbookInvalid if it cannot be opened."""
     import openpyxl  # deferred: a heavy import
 
@@ -57,7 +63,7 @@ def open_book(path: Path, name: str):  # type: ignore[no-untyped-def]
         raise WorkbookInvalid([Problem(name, None, None, f"cannot open the workbook: {reason(exc)}")]) from None
 
 
-def guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
+def guarded(name: str, sheet: ReadOnlyWorksheet, read: Callable[[ReadOnlyWorksheet], RawSheet]) -> RawSheet:
     """Run ``read(sheet)``, turning whatever openpyxl raises into a located problem."""
     try:
         return read(sheet)
@@ -68,7 +74,7 @@ def guarded(name: str, sheet, read):  # type: ignore[no-untyped-def]
 STRAY_BLOCK = 3  # header block, grid, then anything at all is stray
 
 
-def read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
+def read_sheet(sheet: ReadOnlyWorksheet) -> RawSheet:
     # The guard has refused sheets with cells beyond the bounds, so rows come
     # at the width the sheet's dimension gives (padding every row to the bound
     # would triple the work). openpyxl is still held to the bounds, one past
@@ -77,11 +83,13 @@ def read_sheet(sheet) -> RawSheet:  # type: ignore[no-untyped-def]
     # bound, and no row past it is ever produced (nor the empty ones before it).
     width = sheet.max_column  # from the sheet's <dimension>; None without one
     columns = MAX_COLUMNS + 1 if width is None or width > MAX_COLUMNS else None
-    rows = enumerate(sheet.iter_rows(max_row=MAX_ROWS + 1, max_col=columns, values_only=True), start=1)
+    values = sheet.iter_rows(  # type: ignore[misc]  # the stubs lend it Worksheet's, self type and all
+        max_row=MAX_ROWS + 1, max_col=columns, values_only=True)
+    rows = enumerate(values, start=1)
     return collect_rows(sheet.title, sheet.sheet_state != "visible", rows)
 
 
-def collect_rows(title: str, hidden: bool, rows) -> RawSheet:  # type: ignore[no-untyped-def]
+def collect_rows(title: str, hidden: bool, rows: Iterable[tuple[int, Sequence[object]]]) -> RawSheet:
     """A sheet from its (row number, values from column A) in order, read by
     either reader: values cleaned, empty rows dropped, and the read stopped at
     the first row of a third block of rows (header block, grid, stray cells)

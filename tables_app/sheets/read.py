@@ -7,13 +7,21 @@ need it, so commands that never touch a spreadsheet never pay for it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets import calamine_read, guard
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
 from tables_app.sheets.raw import UNCACHED_FORMULA, RawSheet, RawWorkbook, guarded, open_book, read_sheet
+
+if TYPE_CHECKING:  # openpyxl is imported only when it reads
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+# ``on_sheet(done, total, title)``: told after each sheet is read (progress).
+SheetDone = Callable[[int, int, str], None]
 
 
 def file_digest(path: Path) -> tuple[str, int]:
@@ -26,8 +34,8 @@ def file_digest(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def read_workbook(path: str | Path, label: str | None = None, on_sheet=None, *,  # type: ignore[no-untyped-def]
-                  reader: str = "calamine", meanwhile=None) -> RawWorkbook:
+def read_workbook(path: str | Path, label: str | None = None, on_sheet: SheetDone | None = None, *,
+                  reader: str = "calamine", meanwhile: Callable[[], object] | None = None) -> RawWorkbook:
     """Read a workbook; ``label`` is the name it is known by (default: its file
     name); ``on_sheet(done, total, title)`` is told after each sheet (progress).
 
@@ -73,8 +81,8 @@ def _with_layout(raw: RawSheet, layout: guard.SheetLayout) -> RawSheet:
     return _mark(raw, layout.errors, over_values=True)  # calamine may read an error as 0 (.ods): the error stands
 
 
-def _read_with_calamine(child: calamine_read.Reading, name: str, inspection: guard.Inspection,  # type: ignore[no-untyped-def]
-                        on_sheet) -> list[RawSheet]:
+def _read_with_calamine(child: calamine_read.SandboxedRead, name: str, inspection: guard.Inspection,
+                        on_sheet: SheetDone | None) -> list[RawSheet]:
     sheets = child.result()  # cleaned and bounded by the child (raw.collect_rows)
     titles = [raw.name for raw in sheets]
     _check_sheet_list(name, titles, inspection)
@@ -82,18 +90,21 @@ def _read_with_calamine(child: calamine_read.Reading, name: str, inspection: gua
     return _each_sheet(titles, lambda _title: next(in_order), on_sheet)
 
 
-def _read_with_openpyxl(path: Path, name: str, inspection: guard.Inspection, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
+def _read_with_openpyxl(path: Path, name: str, inspection: guard.Inspection,
+                        on_sheet: SheetDone | None) -> list[RawSheet]:
     book = open_book(path, name)
     try:
         titles = [sheet.title for sheet in book.worksheets]
         _check_sheet_list(name, titles, inspection)
-        # the first unreadable sheet, in workbook order, stops the read
-        return _each_sheet(titles, lambda title: guarded(name, book[title], read_sheet), on_sheet)
+        # the first unreadable sheet, in workbook order, stops the read; each title is a
+        # worksheet's, and a workbook opened read-only has ReadOnlyWorksheets
+        return _each_sheet(titles, lambda title: guarded(name, cast("ReadOnlyWorksheet", book[title]), read_sheet),
+                           on_sheet)
     finally:
         book.close()
 
 
-def _each_sheet(titles: list[str], read, on_sheet) -> list[RawSheet]:  # type: ignore[no-untyped-def]
+def _each_sheet(titles: list[str], read: Callable[[str], RawSheet], on_sheet: SheetDone | None) -> list[RawSheet]:
     """Every sheet in workbook order, telling ``on_sheet`` (progress) after each."""
     sheets = []
     for done, title in enumerate(titles, start=1):
@@ -110,7 +121,7 @@ def _check_sheet_list(name: str, titles: list[str], inspection: guard.Inspection
                                        "every way (a crafted file?); open and save it in a spreadsheet program")])
 
 
-def _mark(raw: RawSheet, marks: dict[tuple[int, int], object], over_values: bool = False) -> RawSheet:
+def _mark(raw: RawSheet, marks: Mapping[tuple[int, int], object], over_values: bool = False) -> RawSheet:
     """Replace the blanks at these (row, column) positions by their marks
     (``over_values``: whatever is there)."""
     if not marks:

@@ -8,8 +8,10 @@ first one, and nothing is written here.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from contextlib import contextmanager
-from typing import Callable, Iterator, TypeVar
+from enum import Enum
+from typing import Callable, Final, Iterator, TypeVar, overload
 
 from tables_app.domain.bounds import ROLL
 from tables_app.domain.cells import AttackCell
@@ -23,10 +25,17 @@ from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_int, as_text, check_value, coordinate, is_blank
 
-_NONE_GIVEN = object()  # Reading._own_legend: neither the sheet nor its ruleset sheet gives a legend
+class _NoneGiven(Enum):
+    """Reading._own_legend: neither the sheet nor its ruleset sheet gives a legend."""
+
+    NONE_GIVEN = "none given"
+
+
+_NONE_GIVEN: Final = _NoneGiven.NONE_GIVEN
 EMPTY_LISTED = 3  # more empty cells of one kind in one sheet are one summary problem (a blank template)
 
-T = TypeVar("T")
+T = TypeVar("T")  # what a cell converts to
+D = TypeVar("D")  # a blank cell's default
 
 
 class Reading:
@@ -94,7 +103,16 @@ class Reading:
         value = values[index - 1] if index <= len(values) else None
         return value, coordinate(number, index)
 
-    def value(self, grid: Grid, row: Row, column: str, convert: Callable[[object], T], *, default: T | None = None, required: bool = False):  # type: ignore[no-untyped-def]
+    @overload
+    def value(self, grid: Grid, row: Row, column: str, convert: Callable[[object], T], *,
+              required: bool = False) -> T | None: ...
+
+    @overload
+    def value(self, grid: Grid, row: Row, column: str, convert: Callable[[object], T], *, default: D,
+              required: bool = False) -> T | D | None: ...
+
+    def value(self, grid: Grid, row: Row, column: str, convert: Callable[[object], T], *, default: D | None = None,
+              required: bool = False) -> T | D | None:
         """Read and convert one cell; on a problem record it and return None."""
         value, cell = self.cell(grid, row, column)
         if (reason := check_value(value)) is not None:
@@ -202,7 +220,7 @@ class Reading:
             return parse_legend(legend)
         return DEFAULT_LEGEND
 
-    def _own_legend(self, grid: Grid, ruleset: str) -> Legend | object | None:
+    def _own_legend(self, grid: Grid, ruleset: str) -> Legend | _NoneGiven | None:
         """The legend the sheet or its workbook's ruleset sheet gives; _NONE_GIVEN
         when neither does; None after a problem (named on its cell)."""
         if "legend" in grid.texts:
@@ -301,8 +319,8 @@ class Reading:
         found = (shelf.attack if kind == "attack" else shelf.fumble).get(key)
         return found if found is not None else self._failed[(kind, fold(ruleset))].get(key)
 
-    def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool,  # type: ignore[no-untyped-def]
-                  ruleset: str):
+    def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool,
+                  ruleset: str) -> str | None:
         text = self.value(grid, row, column, as_text, required=required)
         if text is None:
             return None
@@ -325,7 +343,8 @@ class Reading:
 
     def _has(self, what: str, text: str, ruleset: str) -> bool:
         shelf = self.catalog.shelf(ruleset)
-        table = {"critical table": shelf.critical, "attack table": shelf.attack}.get(what, shelf.fumble)
+        tables: dict[str, Mapping[str, object]] = {"critical table": shelf.critical, "attack table": shelf.attack}
+        table = tables.get(what, shelf.fumble)
         return fold(text) in table
 
     def _defined_elsewhere(self, what: str, text: str, ruleset: str) -> set[str]:

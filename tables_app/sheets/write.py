@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Generic, TypeVar, cast
 
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell, Outcome
@@ -18,8 +20,17 @@ from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.names import fold
 from tables_app.domain.rulesets import DEFAULT_RULESET
-from tables_app.domain.tables import AttackTable, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.branches import Branch
+from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.sheets.grid import NOTES_KIND
+
+if TYPE_CHECKING:  # openpyxl is imported only when it writes
+    from openpyxl.cell.cell import Cell
+    from openpyxl.worksheet.worksheet import Worksheet
+
+T = TypeVar("T")
+CellValue = str | int | float | None  # what a cell is written with (None and "": left empty)
+Target = str | Path | IO[bytes]  # a path or an open binary file
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ENTRY_HEADER = ("Roll", "Title", "Text", "Hits", "Bleed", "Stun", "Penalty", "Effects", "Condition")
@@ -34,10 +45,10 @@ NO_AUTOMATIC_MISS = "none"  # `Automatic miss | none`: every row is read
 
 
 @dataclass
-class Named:
+class Named(Generic[T]):
     """A table, weapon or creature with its provenance and ruleset."""
 
-    value: object
+    value: T
     source: str | None = None
     notes: str | None = None
     ruleset: str = DEFAULT_RULESET
@@ -45,12 +56,12 @@ class Named:
 
 @dataclass
 class Export:
-    scales: list[Named] = field(default_factory=list)
-    critical: list[Named] = field(default_factory=list)
-    fumble: list[Named] = field(default_factory=list)
-    attack: list[Named] = field(default_factory=list)
-    weapons: list[Named] = field(default_factory=list)
-    creatures: list[Named] = field(default_factory=list)
+    scales: list[Named[SeverityScale]] = field(default_factory=list)
+    critical: list[Named[EffectTable]] = field(default_factory=list)
+    fumble: list[Named[EffectTable]] = field(default_factory=list)
+    attack: list[Named[AttackTable]] = field(default_factory=list)
+    weapons: list[Named[Weapon]] = field(default_factory=list)
+    creatures: list[Named[Creature]] = field(default_factory=list)
 
 
 class Sheets:
@@ -60,10 +71,12 @@ class Sheets:
         import openpyxl
 
         self.book = openpyxl.Workbook()
-        self.book.remove(self.book.active)
+        first = self.book.active
+        assert first is not None  # a new workbook has one sheet, active
+        self.book.remove(first)
         self.titles: set[str] = set()
 
-    def sheet(self, title: str):  # type: ignore[no-untyped-def]
+    def sheet(self, title: str) -> Worksheet:
         base = INVALID_TITLE.sub("_", title).strip("'")[:31] or "Sheet"
         candidate, n = base, 2
         while candidate.casefold() in self.titles:
@@ -72,12 +85,12 @@ class Sheets:
         self.titles.add(candidate.casefold())
         return self.book.create_sheet(candidate)
 
-    def save(self, target) -> None:  # type: ignore[no-untyped-def]
+    def save(self, target: Target) -> None:
         """Save to a path or an open binary file."""
         self.book.save(target)
 
 
-def put(sheet, row: int, column: int, value: object) -> None:  # type: ignore[no-untyped-def]
+def put(sheet: Worksheet, row: int, column: int, value: CellValue) -> None:
     """Write one value; text stays text (never a formula)."""
     if value is None or value == "":
         return
@@ -88,7 +101,7 @@ def put(sheet, row: int, column: int, value: object) -> None:  # type: ignore[no
             cell.number_format = "@"  # and stays text when someone edits it
 
 
-def header_block(sheet, pairs: list[tuple[str, object]]) -> int:  # type: ignore[no-untyped-def]
+def header_block(sheet: Worksheet, pairs: list[tuple[str, CellValue]]) -> int:
     """Key | Value rows from A1, then a blank row; returns the grid's first row."""
     row = 1
     for key, value in pairs:
@@ -100,7 +113,7 @@ def header_block(sheet, pairs: list[tuple[str, object]]) -> int:  # type: ignore
     return row + 1
 
 
-def grid_header(sheet, row: int, names: tuple[str, ...] | list[str]) -> None:  # type: ignore[no-untyped-def]
+def grid_header(sheet: Worksheet, row: int, names: tuple[str, ...] | list[str]) -> None:
     from openpyxl.styles import Font, PatternFill
 
     bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE3EA")
@@ -108,11 +121,16 @@ def grid_header(sheet, row: int, names: tuple[str, ...] | list[str]) -> None:  #
         put(sheet, row, column, name)
         sheet.cell(row=row, column=column).font = bold
         sheet.cell(row=row, column=column).fill = fill
-    sheet.freeze_panes = sheet.cell(row=row + 1, column=2)
+    sheet.freeze_panes = _cell(sheet, row + 1, 2)
     sheet.column_dimensions["A"].width = 12
 
 
-def attack_value(cell: AttackCell) -> object:
+def _cell(sheet: Worksheet, row: int, column: int) -> Cell:
+    """The cell there, made if absent: nothing written here merges cells, so never a MergedCell."""
+    return cast("Cell", sheet.cell(row=row, column=column))
+
+
+def attack_value(cell: AttackCell) -> CellValue:
     """Numbers stay numbers; a miss is the em dash, a fumble `F`; criticals
     are text, several in one cell joined as printed (`36 E Heat + A Impact`)."""
     if cell.outcome in (Outcome.NO_DAMAGE, Outcome.HIT):
@@ -120,16 +138,16 @@ def attack_value(cell: AttackCell) -> object:
     return cell.text
 
 
-def _scale_key(scale: SeverityScale) -> list[tuple[str, object]]:
+def _scale_key(scale: SeverityScale) -> list[tuple[str, CellValue]]:
     return [] if scale.name == DEFAULT_SCALE.name else [("Severities", scale.name)]
 
 
-def _ruleset_key(ruleset: str) -> list[tuple[str, object]]:
+def _ruleset_key(ruleset: str) -> list[tuple[str, CellValue]]:
     """Version-1 workbooks (everything in ``default``) stay as they were."""
     return [] if fold(ruleset) == DEFAULT_RULESET else [("Ruleset", ruleset)]
 
 
-def _automatic_miss_key(table: AttackTable) -> list[tuple[str, object]]:
+def _automatic_miss_key(table: AttackTable) -> list[tuple[str, CellValue]]:
     """Only a table whose automatic miss is not the usual 10 says so."""
     if table.automatic_miss == AUTOMATIC_MISS:
         return []
@@ -144,8 +162,8 @@ def attack_rows(table: AttackTable) -> list[tuple[str, tuple[AttackCell, ...]]]:
             for span, cells in zip(rows.ranges, rows.values)]
 
 
-def write_attack(book: Sheets, item: Named) -> None:
-    table: AttackTable = item.value  # type: ignore[assignment]
+def write_attack(book: Sheets, item: Named[AttackTable]) -> None:
+    table = item.value
     sheet = book.sheet(table.name)
     row = header_block(sheet, [("Kind", "attack"), ("Name", table.name), *_ruleset_key(item.ruleset), *_scale_key(table.scale),
                                *_automatic_miss_key(table), ("Source", item.source), ("Notes", item.notes)])
@@ -155,11 +173,11 @@ def write_attack(book: Sheets, item: Named) -> None:
         for c, cell in enumerate(cells, start=2):
             put(sheet, r, c, attack_value(cell))
     for c in range(2, len(table.armors) + 2):
-        sheet.column_dimensions[sheet.cell(row=row, column=c).column_letter].width = 12
+        sheet.column_dimensions[_cell(sheet, row, c).column_letter].width = 12
 
 
-def write_effect(book: Sheets, item: Named) -> None:
-    table: EffectTable = item.value  # type: ignore[assignment]
+def write_effect(book: Sheets, item: Named[EffectTable]) -> None:
+    table = item.value
     sheet = book.sheet(table.name)
     critical = table.kind is TableKind.CRITICAL
     pairs = [("Kind", table.kind.value), ("Name", table.name), *_ruleset_key(item.ruleset)]
@@ -181,12 +199,12 @@ def write_effect(book: Sheets, item: Named) -> None:
     sheet.column_dimensions["C"].width = 60
 
 
-def _roll_kind_key(table: EffectTable) -> list[tuple[str, object]]:
+def _roll_kind_key(table: EffectTable) -> list[tuple[str, CellValue]]:
     """Only a critical or fumble table rolled open-ended (`Roll kind | oeh`) says so."""
     return [] if table.roll is RollKind.D100 else [("Roll kind", table.roll.value)]
 
 
-def _write_printed_entries(sheet, row: int, table: EffectTable) -> None:  # type: ignore[no-untyped-def]
+def _write_printed_entries(sheet: Worksheet, row: int, table: EffectTable) -> None:
     """The grid as the book prints it: `Roll | A | B | ...`, a cell per range and column."""
     try:
         rows = printed_effect_rows(table)
@@ -198,7 +216,7 @@ def _write_printed_entries(sheet, row: int, table: EffectTable) -> None:  # type
         for c, text in enumerate(cells, start=2):
             put(sheet, r, c, text)
     for c in range(2, len(table.columns) + 2):
-        sheet.column_dimensions[sheet.cell(row=row, column=c).column_letter].width = 40
+        sheet.column_dimensions[_cell(sheet, row, c).column_letter].width = 40
 
 
 def printed_effect_rows(table: EffectTable) -> list[tuple[str, list[str]]]:
@@ -255,7 +273,7 @@ def _joinings(parts: list[str]) -> list[str]:
     return texts
 
 
-def _branches(text: str, legend: Legend):  # type: ignore[no-untyped-def]
+def _branches(text: str, legend: Legend) -> tuple[Branch, ...]:
     try:
         return parse_branches(text, legend)
     except ValueError:
@@ -266,18 +284,20 @@ def _in_column(entry: Entry) -> str:
     return f" in column {entry.column}" if entry.column else ""
 
 
-def write_scale(book: Sheets, item: Named) -> None:
-    scale: SeverityScale = item.value  # type: ignore[assignment]
+def write_scale(book: Sheets, item: Named[SeverityScale]) -> None:
+    scale = item.value
     sheet = book.sheet(f"Severities {scale.name}")
     row = header_block(sheet, [("Kind", "severities"), ("Name", scale.name), *_ruleset_key(item.ruleset),
                                ("Source", item.source), ("Notes", item.notes)])
     grid_header(sheet, row, SEVERITY_HEADER)
     for r, level in enumerate(scale.levels, start=row + 1):
-        for c, value in enumerate((level.code, level.name, level.modifier), start=1):
+        level_cells: tuple[CellValue, ...] = (level.code, level.name, level.modifier)
+        for c, value in enumerate(level_cells, start=1):
             put(sheet, r, c, value)
 
 
-def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], rows: list[tuple], ruleset: str) -> None:
+def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], rows: list[tuple[CellValue, ...]],
+               ruleset: str) -> None:
     """A weapons or creatures sheet of one ruleset: one row per item."""
     sheet = book.sheet(title if fold(ruleset) == DEFAULT_RULESET else f"{title} {ruleset}")
     first = header_block(sheet, [("Kind", kind), *_ruleset_key(ruleset)])
@@ -287,14 +307,14 @@ def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], row
             put(sheet, r, c, value)
 
 
-def _by_ruleset(items: list[Named]) -> dict[str, list]:
-    grouped: dict[str, list] = {}
+def _by_ruleset(items: list[Named[T]]) -> dict[str, list[T]]:
+    grouped: dict[str, list[T]] = {}
     for item in items:
         grouped.setdefault(item.ruleset, []).append(item.value)
     return grouped
 
 
-def write_weapons(book: Sheets, weapons: list[Named]) -> None:
+def write_weapons(book: Sheets, weapons: list[Named[Weapon]]) -> None:
     for ruleset, values in _by_ruleset(weapons).items():
         columns = _weapon_columns(values)
         write_list(book, "Weapons", "weapons", (*WEAPON_HEADER, *columns), [
@@ -313,20 +333,20 @@ def _weapon_column_values(weapon: Weapon, columns: tuple[str, ...]) -> tuple[str
     return tuple(values[name] for name in columns)
 
 
-def write_creatures(book: Sheets, creatures: list[Named]) -> None:
+def write_creatures(book: Sheets, creatures: list[Named[Creature]]) -> None:
     for ruleset, values in _by_ruleset(creatures).items():
         write_list(book, "Creatures", "creatures", CREATURE_HEADER, [
             (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None, c.notes) for c in values], ruleset)
 
 
-def write_export(target, export: Export) -> None:  # type: ignore[no-untyped-def]
+def write_export(target: Target, export: Export) -> None:
     book = Sheets()
-    for item in export.scales:
-        write_scale(book, item)
-    for item in export.critical + export.fumble:
-        write_effect(book, item)
-    for item in export.attack:
-        write_attack(book, item)
+    for scale in export.scales:
+        write_scale(book, scale)
+    for effect in export.critical + export.fumble:
+        write_effect(book, effect)
+    for attack in export.attack:
+        write_attack(book, attack)
     if export.weapons:
         write_weapons(book, export.weapons)
     if export.creatures:
@@ -371,7 +391,7 @@ INSTRUCTIONS = {
 }
 
 
-def _list_validation(sheet, values: tuple[str, ...], cells: str, title: str) -> None:  # type: ignore[no-untyped-def]
+def _list_validation(sheet: Worksheet, values: tuple[str, ...], cells: str, title: str) -> None:
     from openpyxl.worksheet.datavalidation import DataValidation
 
     formula = '"' + ",".join(values) + '"'
@@ -384,7 +404,7 @@ def _list_validation(sheet, values: tuple[str, ...], cells: str, title: str) -> 
     validation.add(cells)
 
 
-def _prompt(sheet, cells: str, title: str, text: str) -> None:  # type: ignore[no-untyped-def]
+def _prompt(sheet: Worksheet, cells: str, title: str, text: str) -> None:
     from openpyxl.worksheet.datavalidation import DataValidation
 
     validation = DataValidation(allow_blank=True)
@@ -416,7 +436,7 @@ PRINTED_CATEGORIES = ("1HE", "1HC", "2H", "PA", "MIS", "TH")  # weapon categorie
 PRINTED_KINDS = (*DEFAULT_ROWS, "weapons")
 
 
-def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...], bands: list[str] | None,  # type: ignore[no-untyped-def]
+def write_template(target: Target, kind: str, *, name: str | None, armor: tuple[str, ...], bands: list[str] | None,
                    lists: TemplateLists, printed: bool = False) -> dict:
     """Write a template to ``target`` (a path or a binary file); returns the
     name it gave (a table's, a scale's, the first weapon's or creature's) and
@@ -440,7 +460,7 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
             pairs.append(("Automatic miss", "none"))
         row = header_block(sheet, [*pairs, ("Source", "your source"), ("Notes", "")])
         if kind == "attack":
-            header = ["Result", *armor]
+            header: list[str] | tuple[str, ...] = ["Result", *armor]
         elif printed:
             header = ["Roll", *(lists.severities if kind == "critical" else PRINTED_CATEGORIES)]
         else:
@@ -459,7 +479,7 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         elif printed:
             _prompt(sheet, f"B{row + 1}:{end}", "Entry", "As printed: Nick. +2H – 1∑ – (-10). With helm: ... Without helm: ...")
             for column in range(2, len(header) + 1):
-                sheet.column_dimensions[sheet.cell(row=row, column=column).column_letter].width = 30
+                sheet.column_dimensions[_cell(sheet, row, column).column_letter].width = 30
         else:
             _list_validation(sheet, ("helm", "not helm"), f"I{row + 1}:I{last}", "condition")
             sheet.column_dimensions["C"].width = 60
@@ -474,19 +494,20 @@ def write_template(target, kind: str, *, name: str | None, armor: tuple[str, ...
         if name and kind in ("weapons", "creatures"):
             put(sheet, first, 1, name)  # the first row, to fill in
         if kind == "weapons":
-            for column, values, title in (("B", lists.attack, "attack table"), ("E", lists.critical, "critical table"),
+            for letter, values, title in (("B", lists.attack, "attack table"), ("E", lists.critical, "critical table"),
                                           ("F", lists.critical, "critical table"), ("G", lists.fumble, "fumble table"),
                                           ("I", tuple(k.value for k in RollKind), "roll kind")):
-                _list_validation(sheet, values, f"{column}{first}:{column}{last}", title)
+                _list_validation(sheet, values, f"{letter}{first}:{letter}{last}", title)
         elif kind == "creatures":
             _list_validation(sheet, lists.armor, f"C{first}:C{last}", "armor")
             _list_validation(sheet, tuple(r.value for r in Rank), f"D{first}:D{last}", "rank")
         else:
             for r, level in enumerate(DEFAULT_SCALE.levels, start=first):
-                for c, value in enumerate((level.code, level.name, level.modifier), start=1):
+                level_cells: tuple[CellValue, ...] = (level.code, level.name, level.modifier)
+                for c, value in enumerate(level_cells, start=1):
                     put(sheet, r, c, value)
-        for column in "BCDEFGHIJ":
-            sheet.column_dimensions[column].width = 16
+        for letter in "BCDEFGHIJ":
+            sheet.column_dimensions[letter].width = 16
     # Kind notes: the importer skips this sheet without a warning, so a filled
     # template passes `tables lint --strict`.
     first = header_block(guide, [("Kind", NOTES_KIND)])

@@ -4,7 +4,7 @@ with a ``SYSTEM`` and a line in ``MODULES``."""
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from tables_app.domain.systems.base import System
@@ -18,6 +18,7 @@ MODULES = {
 }
 
 
-def get(system_id: str) -> System:
-    return import_module(MODULES[system_id]).SYSTEM
+def get(system_id: str) -> System[Any]:
+    # Each module of MODULES defines its System as SYSTEM.
+    return cast("System[Any]", import_module(MODULES[system_id]).SYSTEM)
 

@@ -8,11 +8,18 @@ build its commands from them and the domain stays free of CLI code.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tables_app.domain.dice import Dice, DiceExpression, DiceExpressionError, parse_dice
+
+if TYPE_CHECKING:  # numpy is imported when a simulation runs
+    import numpy as np
+    from numpy.typing import NDArray
+
+Params = TypeVar("Params")  # a system's parameters, as its ``build`` makes them
 
 
 class OptionError(ValueError):
@@ -100,15 +107,15 @@ class Odds:
 
 
 @dataclass(frozen=True)
-class System:
+class System(Generic[Params]):
     id: str
     title: str
     outcomes: tuple[str, ...]
     options: tuple[Option, ...]
-    build: Callable[[dict[str, Any]], Any]  # option values → the system's parameters (OptionError if invalid)
-    resolve: Callable[[Any, Dice], Resolution]
+    build: Callable[[dict[str, Any]], Params]  # option values → the system's parameters (OptionError if invalid)
+    resolve: Callable[[Params, Dice], Resolution]
     dice_order: str  # for --help: the order in which --dice is consumed
-    odds: Callable[[Any], Odds] | None = None
+    odds: Callable[[Params], Odds] | None = None
     # n attacks at once for `simulate` (numpy): (params, rng, n) → (outcome indexes, damage) arrays
     # (domain/systems/vectorised.py); without it, simulate runs ``resolve`` once per attack.
-    sample: Callable[[Any, Any, int], tuple[Any, Any]] | None = None
+    sample: Callable[[Params, np.random.Generator, int], tuple[NDArray[np.int64], NDArray[np.int64]]] | None = None

@@ -9,16 +9,21 @@ wounds into an effect (grappled, disarmed, flung, a broken item, prone).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from tables_app.domain.dice import Dice, DiceExpression
 from tables_app.domain.counts import as_counts, convolve_counts, dice_counts, power_counts
 from tables_app.domain.distributions import TAIL_CUT, mean
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
 from tables_app.domain.systems.vectorised import by_face, by_value
+
+if TYPE_CHECKING:  # numpy is imported when a simulation runs
+    import numpy as np
+    from numpy.typing import NDArray
 
 DIE = 10
 OPTIONS = ("normal", "grapple", "disarm", "shove", "sunder", "trip")
@@ -61,7 +66,10 @@ class D10Pool:
 
     @property
     def defense(self) -> tuple[str, int]:
-        return ("GD", self.gd) if self.option in AGAINST_GD else ("AD", self.ad)  # type: ignore[return-value]
+        if self.option in AGAINST_GD:
+            assert self.gd is not None  # build requires --gd for these options
+            return "GD", self.gd
+        return "AD", self.ad
 
     @property
     def target_toughness(self) -> int:
@@ -76,7 +84,7 @@ class D10Pool:
         return self.attacks + self.weapons - 1  # each extra weapon gives one more attack [seed]
 
 
-def build(values: dict) -> D10Pool:
+def build(values: dict[str, Any]) -> D10Pool:
     option, ranged = values["option"], bool(values["ranged"])
     chosen = set(values.get("modifier") or ())
     check_bounds(SYSTEM.options, values)
@@ -161,10 +169,21 @@ def judge(params: D10Pool, die: int, bonus: int, defense: int) -> tuple[bool, bo
     return hit, critical
 
 
-def roll_chain(params: D10Pool, bonus: int, defense: int, attack: int, dice: Dice, steps: list[str]) -> list[dict]:
+class ChainRoll(TypedDict):
+    """One die of a chain, as ``resolve`` reports it (its extras' ``rolls``)."""
+
+    attack: int
+    die: int
+    total: int
+    hit: bool
+    critical: bool
+    follow_up: bool
+
+
+def roll_chain(params: D10Pool, bonus: int, defense: int, attack: int, dice: Dice, steps: list[str]) -> list[ChainRoll]:
     """One attack die and the critical follow-ups it triggers, in order."""
     label = params.defense[0]
-    chain: list[dict] = []
+    chain: list[ChainRoll] = []
     while True:
         follow_up = bool(chain)
         die = dice.roll(DIE, f"critical follow-up, attack {attack}" if follow_up else f"attack {attack}")
@@ -186,10 +205,11 @@ def roll_chain(params: D10Pool, bonus: int, defense: int, attack: int, dice: Dic
             return chain
 
 
-def apply_option(params: D10Pool, amounts: list[int], wounds: list[int], steps: list[str]) -> tuple[int, int, dict]:
+def apply_option(params: D10Pool, amounts: list[int], wounds: list[int],
+                 steps: list[str]) -> tuple[int, int, dict[str, bool | int]]:
     """What the option makes of each chain's damage and wounds [seed]: the damage
     dealt, the wounds inflicted and the effects."""
-    effects = {"prone": False, "grappled": False, "disarmed": False, "fling_m": 0, "item_destroyed": False}
+    effects: dict[str, bool | int] = {"prone": False, "grappled": False, "disarmed": False, "fling_m": 0, "item_destroyed": False}
     total, wounding = sum(wounds), any(wounds)  # "successfully damaging" = at least one wound [decision]
     option = params.option
     if option == "normal":
@@ -262,7 +282,7 @@ def outcome_of(hits: int) -> str:
     return "hit" if hits else "miss"
 
 
-def sample(params: D10Pool, rng, n: int):  # type: ignore[no-untyped-def]
+def sample(params: D10Pool, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``resolve`` for n attacks at once (domain/systems/vectorised.py): each die
     judged per face, the chains rolled on while critical, one damage roll per
     hit, floored per hit as ``hit_damage`` does."""

@@ -11,10 +11,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import Dice
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds
 from tables_app.domain.systems.vectorised import by_face, codes
+
+if TYPE_CHECKING:  # numpy is imported when a simulation runs
+    import numpy as np
+    from numpy.typing import NDArray
 
 DIE = 20
 OUTCOMES = ("miss", "hit", "critical")
@@ -71,7 +76,7 @@ class Pte:
     distance: Fraction | None = None
 
 
-def build(values: dict) -> Pte:
+def build(values: dict[str, Any]) -> Pte:
     check_bounds(SYSTEM.options, values)  # NaN and infinity are outside every bound too
     if (values.get("range") is None) != (values.get("distance") is None):
         raise OptionError("--range and --distance go together: give both or neither")
@@ -220,7 +225,7 @@ def odds(params: Pte) -> Odds:
         healed += p * resolution.extras["healed"]
         count = resolution.extras["injuries"]
         injuries[count] = injuries.get(count, Fraction(0)) + p
-    extras: dict = {}
+    extras: dict[str, Fraction | dict[int, Fraction]] = {}
     if params.max_hp is not None and params.hp is not None:
         extras["injuries"] = dict(sorted(injuries.items()))
     if params.absorb:
@@ -228,7 +233,7 @@ def odds(params: Pte) -> Odds:
     return Odds(outcomes, expected_damage, extras)
 
 
-def sample(params: Pte, rng, n: int):  # type: ignore[no-untyped-def]
+def sample(params: Pte, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``resolve`` for n attacks at once: the d20 is the only die, so each face's
     outcome and damage are ``resolve_natural``'s, looked up per roll."""
     code = codes(OUTCOMES)

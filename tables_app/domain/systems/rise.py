@@ -7,14 +7,20 @@ one more damage roll ("two doublings become a tripling").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import Dice, DiceExpression
 from tables_app.domain.counts import ClampedScale
 from tables_app.domain.distributions import chain, constant, mix, transform, uniform
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
 from tables_app.domain.systems.vectorised import by_face, by_value, codes
+
+if TYPE_CHECKING:  # numpy is imported when a simulation runs
+    import numpy as np
+    from numpy.typing import NDArray
 
 DIE = 10
 CRITICAL_MARGIN = 10  # "at least 10 higher than the target's defense"
@@ -33,7 +39,7 @@ class Rise:
     explode_on: int = DIE
 
 
-def build(values: dict) -> Rise:
+def build(values: dict[str, Any]) -> Rise:
     check_bounds(SYSTEM.options, values)
     damage = dice_option("damage", values["damage"]) if values.get("damage") is not None else None  # "" is an error
     if damage is not None and any(term.sign < 0 for term in damage.terms):
@@ -58,9 +64,9 @@ def roll_attack(params: Rise, dice: Dice) -> tuple[int, ...]:
     return tuple(rolled)
 
 
-def deals_damage(params: Rise, outcome: str) -> bool:
-    """Every outcome but a miss rolls damage, when the attack has damage dice."""
-    return params.damage is not None and outcome != "miss"
+def damage_dice(params: Rise, outcome: str) -> DiceExpression | None:
+    """The damage dice the outcome rolls: every outcome but a miss, when the attack has damage dice."""
+    return params.damage if outcome != "miss" else None
 
 
 def classify(params: Rise, result: int) -> tuple[str, int]:
@@ -95,13 +101,14 @@ def resolve(params: Rise, dice: Dice) -> Resolution:
     steps = [f"Roll {chain} + accuracy {params.accuracy} = {result} against defense {params.defense}."]
     outcome, criticals = classify(params, result)
     damage = 0
-    if deals_damage(params, outcome):
+    expression = damage_dice(params, outcome)
+    if expression is not None:
         sets = damage_sets(criticals)
         damage_total = 0
         for n in range(sets):
-            rolled_damage, faces = params.damage.roll(dice, f"damage roll {n + 1}" if sets > 1 else "damage roll")
+            rolled_damage, faces = expression.roll(dice, f"damage roll {n + 1}" if sets > 1 else "damage roll")
             damage_total += rolled_damage  # each set brings its flat modifier: flat × (1 + n) [seed]
-            steps.append(f"Damage {params.damage}: dice {', '.join(map(str, faces)) or 'none'}.")
+            steps.append(f"Damage {expression}: dice {', '.join(map(str, faces)) or 'none'}.")
         damage = damage_scale(params, outcome)(damage_total)
         detail = f" x{params.multiplier}" if params.multiplier != 1 else ""
         if sets > 1:
@@ -119,8 +126,13 @@ def attack_totals(params: Rise) -> dict[int, Fraction]:
     explosions = chain(uniform(DIE), lambda face: explodes(params, face, first=False))
     parts = []
     for face, p in uniform(DIE).items():
-        parts.append((p, transform(explosions, lambda extra, f=face: f + extra) if explodes(params, face, first=True) else constant(face)))
+        parts.append((p, transform(explosions, _adding(face)) if explodes(params, face, first=True) else constant(face)))
     return mix(parts)
+
+
+def _adding(face: int) -> Callable[[int], int]:
+    """The first die's face plus its explosions (a function of its own per face)."""
+    return lambda extra: face + extra
 
 
 def odds(params: Rise) -> Odds:
@@ -137,12 +149,13 @@ def odds(params: Rise) -> Odds:
         by_outcome[(outcome, n)] = by_outcome.get((outcome, n), Fraction(0)) + p
     expected = Fraction(0)
     for (outcome, n), p in by_outcome.items():
-        if deals_damage(params, outcome):
-            expected += p * damage_scale(params, outcome).mean_over(params.damage, damage_sets(n))  # type: ignore[arg-type]
+        expression = damage_dice(params, outcome)
+        if expression is not None:
+            expected += p * damage_scale(params, outcome).mean_over(expression, damage_sets(n))
     return Odds(outcomes, expected, {"criticals": dict(sorted(criticals.items()))})
 
 
-def sample(params: Rise, rng, n: int):  # type: ignore[no-untyped-def]
+def sample(params: Rise, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``resolve`` for n attacks at once (domain/systems/vectorised.py): the same
     rules, each read once per face or per distinct value."""
     import numpy as np
@@ -161,8 +174,9 @@ def sample(params: Rise, rng, n: int):  # type: ignore[no-untyped-def]
     damage = np.zeros(n, dtype=np.int64)
     for word in SYSTEM.outcomes:
         chosen = outcome == code[word]
-        if deals_damage(params, word) and chosen.any():
-            rolled = params.damage.sample(rng, damage_sets(criticals[chosen]))  # type: ignore[union-attr]
+        expression = damage_dice(params, word)
+        if expression is not None and chosen.any():
+            rolled = expression.sample(rng, damage_sets(criticals[chosen]))
             damage[chosen] = by_value(damage_scale(params, word), rolled)
     return outcome, damage
 

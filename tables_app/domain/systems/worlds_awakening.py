@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import Dice, DiceExpression, combined
 from tables_app.domain.counts import ClampedScale
 from tables_app.domain.distributions import uniform
 from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
 from tables_app.domain.systems.vectorised import by_face, by_value, codes
+
+if TYPE_CHECKING:  # numpy is imported when a simulation runs
+    import numpy as np
+    from numpy.typing import NDArray
 
 DIE = 20
 BOUND = 100  # every bonus, level, defense and CHA: generous for play
@@ -67,7 +72,7 @@ def critical_total(params: WorldsAwakening) -> int:
     return sum(expression.maximum for expression in params.damage)
 
 
-def build(values: dict) -> WorldsAwakening:
+def build(values: dict[str, Any]) -> WorldsAwakening:
     check_bounds(SYSTEM.options, values)
     if len(values.get("damage") or ()) > MAX_DAMAGE_EXPRESSIONS:
         raise OptionError(f"--damage may be given at most {MAX_DAMAGE_EXPRESSIONS} times, not {len(values['damage'])}")
@@ -84,14 +89,15 @@ def build(values: dict) -> WorldsAwakening:
 
 def classify(params: WorldsAwakening, natural: int) -> str:
     """The outcome of a natural d20, judged in the order of docs/formula-systems.md."""
-    total = natural + params.bonus
+    total, defense = natural + params.bonus, params.defense
+    assert defense is not None  # only a support action has none, and it is never tested
     if natural <= failure_up_to(params.cha):
         return "critical_failure"  # overrides everything [seed]
     if natural == DIE:
         return "critical"  # whatever the total [source]
     if natural >= critical_from(params.cha):
-        return "critical" if total >= params.defense else "hit"  # the widened range always succeeds [source]
-    return "hit" if total >= params.defense else "miss"
+        return "critical" if total >= defense else "hit"  # the widened range always succeeds [source]
+    return "hit" if total >= defense else "miss"
 
 
 def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
@@ -99,7 +105,8 @@ def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
         return Resolution("success", 0, ("A support action is not tested: it succeeds.",),
                           {"natural": None, "total": None, "opponent_advantage": False})
     natural = dice.roll(DIE, "attack test")
-    total = natural + params.bonus
+    total, defense = natural + params.bonus, params.defense
+    assert defense is not None  # a support action has none, and it returned above
     terms = [("characteristic", params.stat), ("weapon", params.weapon_bonus), ("level", params.level), ("equipment", params.equipment)]
     added = "".join(f" {'+' if value >= 0 else '-'} {label} {abs(value)}" for label, value in terms if value or label == "characteristic")
     steps = [f"d20 {natural}{added} = {total} against defense {params.defense}."]
@@ -116,7 +123,7 @@ def resolve(params: WorldsAwakening, dice: Dice) -> Resolution:
             rolled, faces = expression.roll(dice, "damage")
             damage += rolled
             steps.append(f"Damage {expression}: {', '.join(map(str, faces)) or 'no dice'} = {rolled}.")
-        widened = " (in the widened critical range, so it succeeds)" if total < params.defense else ""
+        widened = " (in the widened critical range, so it succeeds)" if total < defense else ""
         steps.append(f"Hit{widened}: {damage} damage.")
     else:
         steps.append("Miss.")
@@ -130,7 +137,7 @@ def odds(params: WorldsAwakening) -> Odds:
     if params.support:
         outcomes["success"] = Fraction(1)
         return Odds(outcomes, Fraction(0), {"opponent_advantage": Fraction(0)})
-    mean_damage = {"hit": NEVER_HEALS.mean_over(combined(params.damage)), "critical": NEVER_HEALS(critical_total(params))}
+    mean_damage: dict[str, Fraction | int] = {"hit": NEVER_HEALS.mean_over(combined(params.damage)), "critical": NEVER_HEALS(critical_total(params))}
     expected = Fraction(0)
     for natural, p in uniform(DIE).items():
         outcome = classify(params, natural)
@@ -139,7 +146,7 @@ def odds(params: WorldsAwakening) -> Odds:
     return Odds(outcomes, expected, {"opponent_advantage": outcomes["critical_failure"]})
 
 
-def sample(params: WorldsAwakening, rng, n: int):  # type: ignore[no-untyped-def]
+def sample(params: WorldsAwakening, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``resolve`` for n attacks at once (domain/systems/vectorised.py): the
     outcome read per face of the d20, the hits' damage rolled, the rest exact."""
     import numpy as np

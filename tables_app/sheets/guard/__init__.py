@@ -14,9 +14,13 @@ rows and columns, merged cells, error cells, formulas without a value).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tables_app.sheets.guard.common import (MAX_COLUMNS, MAX_FILE_BYTES, MAX_ROWS, Inspection, SheetLayout, column_number,
                                             refuse)
+
+if TYPE_CHECKING:  # parts imports zipfile only when a zip file is checked
+    import zipfile
 
 __all__ = ["MAX_COLUMNS", "MAX_FILE_BYTES", "MAX_ROWS", "Inspection", "SheetLayout", "column_number", "inspect", "refuse"]
 
@@ -58,7 +62,7 @@ def inspect(path: Path, name: str) -> Inspection:
                            "spreadsheet); save it as .xlsx")
 
 
-def _mimetype(archive, name: str) -> bytes:  # type: ignore[no-untyped-def]
+def _mimetype(archive: zipfile.ZipFile, name: str) -> bytes:
     from tables_app.sheets.guard import parts
 
     return parts.read_small(archive, "mimetype", name, parts.Budget(), limit=1024).strip()

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from typing import NoReturn
 
 from tables_app.errors import WorkbookInvalid
 import tables_app.sheets.guard.parts as parts
@@ -198,7 +199,7 @@ class _Content:
             raise refuse(self.name, "the file says it is an OpenDocument spreadsheet, but content.xml holds no "
                                     "spreadsheet (a crafted file?)")
 
-    def _refuse(self, message: str, cell: str | None = None) -> None:
+    def _refuse(self, message: str, cell: str | None = None) -> NoReturn:
         parts.raise_refusal(refuse(self.name, message, self.sheet, cell))
 
     # -- expat handlers ------------------------------------------------------
@@ -289,6 +290,7 @@ class _Content:
         self.inspection.layouts[title] = self.layout  # placed now: a name used twice is seen at once
 
     def _close_sheet(self) -> None:
+        assert self.sheet is not None  # a sheet closes only after it opened (_open_sheet names it)
         self.inspection.sheet_sizes.append((self.sheet, self.size))
         self.sheet, self.row = None, None
 
@@ -348,7 +350,8 @@ class _Content:
 
     def _close_cell(self, cell: _Cell) -> None:
         self.cell = None
-        first_row, rows = self.row  # type: ignore[misc]
+        assert self.row is not None  # a cell opens only inside a row (_open_cell)
+        first_row, rows = self.row
         attributes, first_column, columns = cell.attributes, cell.column, cell.repeat
         last_row, last_column = first_row + rows - 1, first_column + columns - 1
         formula = "table:formula" in attributes

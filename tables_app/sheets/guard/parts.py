@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import zipfile
 import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NoReturn
 from xml.parsers import expat
 
 from tables_app.errors import WorkbookInvalid
@@ -28,7 +31,7 @@ ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OS
               NotImplementedError, RuntimeError, KeyError, IndexError, OverflowError, UnicodeDecodeError)
 
 
-def open_archive(path, name: str) -> zipfile.ZipFile:  # type: ignore[no-untyped-def]
+def open_archive(path: Path, name: str) -> zipfile.ZipFile:
     """The file as a zip whose table of contents passes the size checks."""
     try:
         archive = zipfile.ZipFile(path)
@@ -72,7 +75,7 @@ def read_small(archive: zipfile.ZipFile, member: str, name: str, budget: Budget,
     return b"".join(blocks(archive, info, name, budget))
 
 
-def blocks(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, budget: Budget):  # type: ignore[no-untyped-def]
+def blocks(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, budget: Budget) -> Iterator[bytes]:
     """A part's bytes, a block at a time, never more than it declares."""
     read = 0
     try:
@@ -128,7 +131,7 @@ def parse(xml: expat.XMLParserType, archive: zipfile.ZipFile, member: zipfile.Zi
         raise refuse(name, f"part {member.filename} cannot be read ({_reason(exc)})", sheet) from None
 
 
-def raise_refusal(refusal: WorkbookInvalid) -> None:
+def raise_refusal(refusal: WorkbookInvalid) -> NoReturn:
     """From inside an expat handler: stop the parse with this refusal."""
     raise _Refused(refusal)
 

@@ -15,7 +15,9 @@ as blanks or cannot see: error values, hidden rows and columns, merged cells.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import IO, Protocol, cast
 
 from tables_app.errors import WorkbookInvalid
 from tables_app.sheets.guard.common import MAX_COLUMNS, MAX_FILE_BYTES, MAX_ROWS, Inspection, SheetLayout, refuse
@@ -27,7 +29,7 @@ ENCRYPTED_MARK = "EncryptionInfo".encode("utf-16-le")
 ENCRYPTED_STREAMS = ("encryptioninfo", "encryptedpackage")  # an encrypted .xlsx is an OLE file holding these
 MAX_MERGED = 50_000  # merged ranges within the bounds, per sheet
 
-BOF, EOF, FILEPASS, BOUNDSHEET, CONTINUE = 0x0809, 0x000A, 0x002F, 0x0085, 0x003C
+BOF, EOF, FILEPASS, BOUNDSHEET = 0x0809, 0x000A, 0x002F, 0x0085
 DIMENSIONS, ROW, COLINFO, MERGEDCELLS = 0x0200, 0x0208, 0x007D, 0x00E5
 LABELSST, LABEL, RSTRING, NUMBER, RK, MULRK, BOOLERR, FORMULA = 0x00FD, 0x0204, 0x00D6, 0x0203, 0x027E, 0x00BD, 0x0205, 0x0006
 # a cell record with content → the shortest record calamine accepts (MULRK is checked on its own)
@@ -36,6 +38,36 @@ ERROR_TEXTS = {0x00: "#NULL!", 0x07: "#DIV/0!", 0x0F: "#VALUE!", 0x17: "#REF!", 
                0x2A: "#N/A", 0x2B: "#GETTING_DATA"}
 VISIBILITY = {0: False, 1: True, 2: True}  # BOUNDSHEET hsState: visible, hidden, very hidden
 WORKSHEET, SHEET_TYPES = 0x00, (0x00, 0x01, 0x02, 0x06)  # worksheet, macro sheet, chart, VBA module
+
+
+class _Entry(Protocol):
+    """What this module reads of an olefile directory entry (olefile's stubs declare none of it)."""
+
+    name: str
+    sid: int
+    size: int
+    isectStart: int  # olefile's name: the first sector
+    entry_type: int
+    kids_dict: dict[str, _Entry]  # a storage's children by lower-case name
+
+
+class _CompoundFile(Protocol):
+    """What this module reads of an olefile.OleFileIO: the header fields and tables
+    olefile keeps from parsing (its stubs declare few of them)."""
+
+    num_fat_sectors: int
+    num_mini_fat_sectors: int
+    num_difat_sectors: int
+    nb_sect: int
+    root: _Entry
+    minisectorcutoff: int
+    minisectorsize: int
+    sectorsize: int
+    fat: Sequence[int]
+    minifat: Sequence[int]
+    directory_fp: IO[bytes]
+
+    def openstream(self, filename: str) -> IO[bytes]: ...
 
 
 class _Corrupt(Exception):
@@ -64,7 +96,8 @@ def _workbook_stream(path: Path, name: str) -> bytes:
         with path.open("rb") as handle:
             ole = olefile.OleFileIO(handle, raise_defects=olefile.DEFECT_INCORRECT)
             try:
-                return _find_stream(ole, name, size)
+                # an OleFileIO that parsed without a defect has every field _CompoundFile names
+                return _find_stream(cast(_CompoundFile, ole), name, size)
             finally:
                 ole.close()
     except WorkbookInvalid:
@@ -75,7 +108,7 @@ def _workbook_stream(path: Path, name: str) -> bytes:
         raise refuse(name, f"the file is truncated or corrupt ({_why(exc)})") from None
 
 
-def _find_stream(ole, name: str, file_size: int) -> bytes:  # type: ignore[no-untyped-def]
+def _find_stream(ole: _CompoundFile, name: str, file_size: int) -> bytes:
     import olefile
 
     for count, what in ((ole.num_fat_sectors, "FAT"), (ole.num_mini_fat_sectors, "mini FAT"),
@@ -112,7 +145,7 @@ def _find_stream(ole, name: str, file_size: int) -> bytes:  # type: ignore[no-un
     return stream
 
 
-def _check_chain(name: str, sector: int, table, count: int) -> None:  # type: ignore[no-untyped-def]
+def _check_chain(name: str, sector: int, table: Sequence[int], count: int) -> None:
     """olefile follows a stream's sector chain for as many sectors as its size
     needs, looping or not: a chain that meets itself is refused."""
     seen = set()
@@ -124,7 +157,7 @@ def _check_chain(name: str, sector: int, table, count: int) -> None:  # type: ig
         sector = table[sector]
 
 
-def _first_entries(ole) -> dict[str, int]:  # type: ignore[no-untyped-def]
+def _first_entries(ole: _CompoundFile) -> dict[str, int]:
     """Each name's first directory entry (its index), over every entry, as
     calamine lists them: the name up to its first NUL."""
     ole.directory_fp.seek(0)
@@ -147,7 +180,7 @@ def _why(exc: BaseException) -> str:
     return (text[:120] if text and not isinstance(exc, (MemoryError, RecursionError)) else type(exc).__name__)
 
 
-def _records(stream: bytes, start: int, sheet: str | None = None):  # type: ignore[no-untyped-def]
+def _records(stream: bytes, start: int, sheet: str | None = None) -> Iterator[tuple[int, int, bytes]]:
     """(offset, type, data) of each record from ``start`` up to and with the
     first EOF, or the stream's end; a record cut by the end is corrupt."""
     position, end = start, len(stream)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 import zipfile
+from typing import NoReturn
 
 from tables_app.errors import WorkbookInvalid
 import tables_app.sheets.guard.parts as parts
@@ -104,10 +105,10 @@ def _scan_sheet(name: str, part: str, title: str, archive: zipfile.ZipFile, memb
         kind = kinds[element] = element.rpartition(":")[2]
         return kind
 
-    def stop(message: str, where: str | None = None) -> None:
+    def stop(message: str, where: str | None = None) -> NoReturn:
         parts.raise_refusal(refuse(name, message, title, where))
 
-    def beyond(position: tuple[int, int]) -> None:
+    def beyond(position: tuple[int, int]) -> NoReturn:
         where = coordinate(*position)
         stop(f"a cell at {where} is beyond what the importer reads ({MAX_ROWS:,} rows, {MAX_COLUMNS} columns)", where)
 
@@ -124,15 +125,16 @@ def _scan_sheet(name: str, part: str, title: str, archive: zipfile.ZipFile, memb
                 if column > MAX_COLUMNS or row > MAX_ROWS:
                     beyond(cell)
             else:
-                cell = _PLACES.get(reference)  # references within the bounds, seen before
-                if cell is None:
-                    cell = _reference(reference)
-                    if cell is None:
+                place = _PLACES.get(reference)  # references within the bounds, seen before
+                if place is None:
+                    place = _reference(reference)
+                    if place is None:
                         stop(f"a cell at {reference[:20]!r}, which is not a cell reference; the sheet is malformed")
-                    if cell[0] > MAX_ROWS or cell[1] > MAX_COLUMNS:
-                        beyond(cell)
+                    if place[0] > MAX_ROWS or place[1] > MAX_COLUMNS:
+                        beyond(place)
                     if len(_PLACES) < MAX_PLACES:
-                        _PLACES[reference] = cell
+                        _PLACES[reference] = place
+                cell = place
                 row, column = cell  # a cell's own row number wins, as in both readers
             cell_type = attributes.get("t")
             if cell_type == "e":
