@@ -16,7 +16,7 @@ from tables_app.domain.names import fold
 from tables_app.domain.rulesets import shown
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
-from tables_app.import_model import Catalog, Defined, ParsedWorkbook, Shelf
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook, RulesetContents
 from tables_app.storage.reader import ENTRY_TABLES, NAMED_TABLES, Reader
 
 # models.DEFAULT_RULESET_ID (`default`, made by migration 0003); models.py imports SQLAlchemy
@@ -33,19 +33,19 @@ def load_catalog(connection: sqlite3.Connection) -> Catalog:
     reader = Reader(connection=connection)
     catalog = Catalog(rulesets={fold(name): name for name in reader.rulesets()})
     for ruleset in reader.rulesets():
-        catalog.shelves[fold(ruleset)] = Shelf()
+        catalog.by_ruleset[fold(ruleset)] = RulesetContents()
     for ruleset, scale in reader.scales_by_ruleset():
-        catalog.shelf(ruleset).scales[scale.name] = scale
+        catalog.contents(ruleset).scales[scale.name] = scale
     for ruleset, name, code, scale_name in reader.critical_names():
-        shelf = catalog.shelf(ruleset)
-        shelf.critical[fold(name)] = (name, scale_name)
+        held = catalog.contents(ruleset)
+        held.critical[fold(name)] = (name, scale_name)
         if code:
-            shelf.critical.setdefault(fold(code), (name, scale_name))
+            held.critical.setdefault(fold(code), (name, scale_name))
     for kind in ("attack", "fumble"):
         for ruleset, name in reader.names(kind):
-            getattr(catalog.shelf(ruleset), kind)[fold(name)] = name
+            getattr(catalog.contents(ruleset), kind)[fold(name)] = name
     for ruleset, legend, owner in reader.legends():
-        catalog.shelf(ruleset).legends.setdefault(legend, set()).add(owner or "")
+        catalog.contents(ruleset).legends.setdefault(legend, set()).add(owner or "")
     catalog.owners = reader.owners()
     return catalog
 

@@ -69,7 +69,7 @@ def test_any_file_name_works_through_init_upgrade_import_and_query(tmp_path, nam
     target = folder / name
     assert tables("db", "init", str(target)).exit_code == 0
     engine = db.create_db_engine(f"sqlite:///{target}".replace("%", "%25").replace("?", "%3F").replace("#", "%23"))
-    db.downgrade(engine, "0001")  # so that `db upgrade` runs Alembic's migrations on this path
+    db.run_alembic(engine, "downgrade", "0001")  # so that `db upgrade` runs Alembic's migrations on this path
     engine.dispose()
     upgraded = tables("--db", str(target), "db", "upgrade")
     assert upgraded.exit_code == 0, upgraded.output
@@ -260,7 +260,7 @@ def test_orphaned_rows_refuse_an_upgrade(db_path):
     from tables_app.storage import engine as db
 
     engine = db.create_db_engine(f"sqlite:///{db_path}")
-    db.downgrade(engine, "0004")
+    db.run_alembic(engine, "downgrade", "0004")
     engine.dispose()
     changed(db_path, "UPDATE weapon SET critical_table_id = 99999 WHERE name = 'Longsword'")
     row = sqlite3.connect(db_path).execute("SELECT rowid FROM weapon WHERE name = 'Longsword'").fetchone()[0]
