@@ -38,7 +38,7 @@ def create_db_engine(url: str) -> Engine:
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None
         dbapi_connection.execute("PRAGMA foreign_keys = ON")
-        dbapi_connection.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+        settings.set_busy_timeout(dbapi_connection, timeout_ms)
         if path is not None:
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
 

@@ -316,15 +316,15 @@ def test_a_directory(tmp_path):
 
 def read_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every connection read-only, as for a file without write permission (root may write any file)."""
-    from tables_app.storage import connection, database
+    from tables_app.storage import connection, database, transactions
 
     def connect(path: Path) -> sqlite3.Connection:
         opened = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, isolation_level=None)
         opened.execute("PRAGMA foreign_keys = ON")
         return opened
 
-    monkeypatch.setattr(connection, "connect", connect)
-    monkeypatch.setattr(database, "connect", connect)
+    for module in (connection, database, transactions):  # every module that opens the file
+        monkeypatch.setattr(module, "connect", connect)
 
 
 def test_a_read_only_database_for_a_write(db_path, mini, monkeypatch):
