@@ -68,7 +68,7 @@ def import_workbooks(
     workbooks (default: their file names); with ``strict`` every warning is
     an error (and reported once, as an error).
 
-    The write lock is held only to write (storage/locking.py): the files are
+    The write lock is held only to write (storage/transactions.py): the files are
     read, interpreted and checked first, against a read snapshot; a dry run
     works on a private copy of the database and never takes the lock.
     ``on_wait(seconds)`` is told while another process's write is waited for.
@@ -104,7 +104,8 @@ def _load_the_writing_modules() -> None:
     child process is still at work on the other core (~35 ms of imports)."""
     from importlib import import_module
 
-    for module in ("services.import_changes", "sheets.parse", "sheets.quality", "storage.repository"):
+    for module in ("services.import_changes", "sheets.parse", "sheets.quality", "storage.repository",
+                   "storage.transactions"):
         import_module(f"tables_app.{module}")
 
 

@@ -17,8 +17,16 @@ from pathlib import Path
 from typing import TypeVar
 
 from tables_app.errors import DatabaseError
-from tables_app.storage import locking  # as a module: tests and bench/ stand in for its functions
-from tables_app.storage.connection import busy_message, connect, fault_or_bug, integrity_failure, write_transaction
+
+# locking as a module: tests and bench/ stand in for its functions
+from tables_app.storage import locking
+from tables_app.storage.connection import (
+    busy_message,
+    connect,
+    fault_or_bug,
+    integrity_failure,
+    write_transaction,
+)
 from tables_app.storage.faults import any_broken_reference
 
 Checked = TypeVar("Checked")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from helpers import db_dump
 
 from tables_app.storage.name_lists import LISTS, every_name
