@@ -9,7 +9,8 @@ models by a test. transactions.py holds the write transactions, locking.py
 the write lock, connection.py and database.py the connections, location.py
 where the file is, engine.py the SQLAlchemy engine and Alembic (only when
 the schema is built or changed), check.py and faults.py what can be wrong
-with a file, compiled.py a server's compiled tables.
+with a file, compiled.py a server's compiled tables, name_lists.py the
+names shell completion offers.
 
 It imports domain/, import_model.py and errors.py only, never sheets/,
 services/ or a face (domain ← storage, sheets ← services).
