@@ -219,7 +219,7 @@ def check_database(location: str | None = None) -> dict:
     A path that holds no file at all is a DatabaseError (as for any command);
     a file SQLite cannot read is a finding.
     """
-    from tables_app.storage.check import check_file
+    from tables_app.storage.connection import check_file
 
     path = locate_database(location).path
     try:

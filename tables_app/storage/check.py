@@ -120,25 +120,6 @@ def problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
     return found
 
 
-def check_file(path: Path) -> list[str]:
-    """Every finding of ``problems`` in the database file at ``path``, read
-    only (``query_only``); a file SQLite cannot read is a finding, one it
-    cannot open a DatabaseFault."""
-    from tables_app.storage.connection import connect
-
-    try:
-        connection = connect(path)
-    except sqlite3.Error as exc:
-        raise DatabaseFault(path, fault_problem(exc) or f"cannot open the database ({exc})") from None
-    try:
-        connection.execute("PRAGMA query_only = ON")
-        return problems(connection)
-    except sqlite3.DatabaseError as exc:
-        return [fault_problem(exc) or f"cannot be checked: {exc}"]
-    finally:
-        connection.close()
-
-
 def diagnose(connection: sqlite3.Connection, path: Path | str) -> DatabaseFault | None:
     """After an unexpected error: what a quick check finds wrong in the
     database, as one DatabaseFault; None if it finds nothing (the error was

@@ -129,6 +129,25 @@ def judged(connection: sqlite3.Connection | None, path: Path | str, error: BaseE
         connection.close()
 
 
+def check_file(path: Path) -> list[str]:
+    """``tables db check``: every finding of storage/check.py in the database
+    file at ``path``, read only (``query_only``); a file SQLite cannot read
+    is a finding, one it cannot open a DatabaseFault."""
+    from tables_app.storage.check import problems
+
+    try:
+        connection = connect(path)
+    except sqlite3.Error as exc:
+        raise DatabaseFault(path, fault_problem(exc) or f"cannot open the database ({exc})") from None
+    try:
+        connection.execute("PRAGMA query_only = ON")
+        return problems(connection)
+    except sqlite3.DatabaseError as exc:
+        return [fault_problem(exc) or f"cannot be checked: {exc}"]
+    finally:
+        connection.close()
+
+
 def database_file(connection: sqlite3.Connection) -> str:
     """The file a connection is on (for messages)."""
     return connection.execute("PRAGMA database_list").fetchone()[2]
