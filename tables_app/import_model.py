@@ -47,8 +47,8 @@ class Defined(Generic[T]):
 
 
 @dataclass
-class Shelf:
-    """What one ruleset of the database holds, for references."""
+class RulesetContents:
+    """What one ruleset of the database holds, as a workbook may refer to it."""
 
     scales: dict[str, SeverityScale] = field(default_factory=dict)  # by name as stored
     # folded name or code (domain/names.py) → (canonical name, scale name)
@@ -68,17 +68,17 @@ class Catalog:
     """
 
     rulesets: dict[str, str] = field(default_factory=lambda: {DEFAULT_RULESET: DEFAULT_RULESET})  # folded → stored
-    shelves: dict[str, Shelf] = field(default_factory=dict)  # folded ruleset → its shelf
+    by_ruleset: dict[str, RulesetContents] = field(default_factory=dict)  # folded ruleset → its contents
     # (kind, folded ruleset, folded name) → file name of the workbook that owns it (None: tables_app itself)
     owners: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
 
-    def shelf(self, ruleset: str) -> Shelf:
-        """The ruleset's shelf (empty for a ruleset the database does not hold yet)."""
-        return self.shelves.get(fold(ruleset)) or Shelf()
+    def contents(self, ruleset: str) -> RulesetContents:
+        """What the ruleset holds (nothing, for a ruleset the database does not hold yet)."""
+        return self.by_ruleset.get(fold(ruleset)) or RulesetContents()
 
     def scales(self, ruleset: str) -> dict[str, SeverityScale]:
         """The scales a table of ``ruleset`` may use: its own and the built-in one."""
-        return {DEFAULT_SCALE.name: DEFAULT_SCALE, **self.shelf(ruleset).scales}
+        return {DEFAULT_SCALE.name: DEFAULT_SCALE, **self.contents(ruleset).scales}
 
     def owner(self, kind: str, ruleset: str, name: str) -> tuple[bool, str | None]:
         """(whether the database has it, the file name of the workbook that owns it)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tables_app.domain.names import fold
 from tables_app.services.importing import check_names
-from tables_app.import_model import Catalog, Shelf
+from tables_app.import_model import Catalog, RulesetContents
 from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook
 
@@ -42,7 +42,7 @@ def test_name_problems_follow_the_sheet_problems(write_workbook):
 
 
 def owned(owner: str | None) -> Catalog:
-    return Catalog(shelves={"default": Shelf(fumble={"f": "F"})}, owners={("fumble", "default", fold("F")): owner})
+    return Catalog(by_ruleset={"default": RulesetContents(fumble={"f": "F"})}, owners={("fumble", "default", fold("F")): owner})
 
 
 def test_a_name_another_workbook_owns_is_a_conflict(write_workbook):

@@ -22,10 +22,13 @@ COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "f
 def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
     """(offered, bare name) of every name of ``what``, sorted as offered."""
     from tables_app.storage.location import locate_database
-    from tables_app.storage.names import names_of
+    from tables_app.storage.name_lists import every_name
 
     try:
-        rows = names_of(locate_database(ctx.find_root().params.get("db")).path, what)
+        path = locate_database(ctx.find_root().params.get("db")).path
+        if not path.is_file():
+            return []
+        rows = every_name(path, what)
         homes: dict[str, set[str]] = {}  # folded name → the rulesets that have it
         for ruleset, name in rows:
             if ruleset is not None:

@@ -33,7 +33,7 @@ from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.http.page import add_page
 from tables_app.operations import Operation, ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
-from tables_app.services.serving import SharedDatabase, schema_of
+from tables_app.services.server_database import PerThreadDatabases, answering, schema
 
 MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
 PREFIX = "/api/v1"
@@ -148,15 +148,15 @@ def query_doc(operation: Operation, *in_path: str) -> dict[str, Any]:
 def json_body_doc(operation: Operation, examples: dict[str, dict]) -> dict[str, Any]:
     """The request body of a POST route as /docs shows it: a JSON object of
     the operation's parameters (required ones marked), with examples."""
-    schema = {"type": "object", "additionalProperties": False,
-              "properties": {p.field: p.schema() for p in operation.params},
-              "required": [p.field for p in operation.params if p.required]}
-    if not schema["required"]:
-        del schema["required"]
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema, "examples": examples}}}}
+    shape: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                             "properties": {p.field: p.schema() for p in operation.params},
+                             "required": [p.field for p in operation.params if p.required]}
+    if not shape["required"]:
+        del shape["required"]
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": shape, "examples": examples}}}}
 
 
-def answer(databases: SharedDatabase, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
+def answer(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
            limits: dict[str, int] | None = None) -> CliJSON:
     """The answer of the operation `tables WORDS...` to a request's fields,
     in one read transaction; or the error object, with its status: 404 for
@@ -172,7 +172,7 @@ def answer(databases: SharedDatabase, words: tuple[str, ...], fields: Iterable[t
         if not operation.uses_database:
             return CliJSON(to_json(operation.run(None, **values)))
         database = databases.get()
-        with database.snapshot():  # one read transaction for the whole answer
+        with answering(database):  # one read transaction for the whole answer
             return CliJSON(to_json(operation.run(database, **values)))
     except ParamError as exc:
         return failure(404 if exc.field in in_path else 422, error_json(str(exc)))
@@ -270,7 +270,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     access.serving_problem), for uploads of at most ``upload_limit`` bytes.
     Pages of ``cors_origins`` (access.web_origin) may call the API from a browser."""
     from tables_app.http.upload import DEFAULT_UPLOAD_BYTES, add_import
-    databases = SharedDatabase.open(database_path)
+    databases = PerThreadDatabases(database_path)  # checked (and migrated if behind) now
 
     app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON)
 
@@ -287,10 +287,10 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     @app.get(f"{PREFIX}/health", summary="The server is up: its version and the database's schema")
     async def health() -> CliJSON:
         try:
-            schema = schema_of(databases.get())
+            version = schema(databases.get())
         except TablesError as exc:
             return failure(503, error_json(str(exc)))
-        return CliJSON({"status": "ok", "version": __version__, "schema": schema, "token_required": token is not None,
+        return CliJSON({"status": "ok", "version": __version__, "schema": version, "token_required": token is not None,
                         "import_allowed": allow_import})
 
     # The query strings are read whole (a field given twice repeats a

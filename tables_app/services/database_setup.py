@@ -137,11 +137,11 @@ def _build_new_database(path: Path, bundled: bool) -> bool:
 
     A failure (a full disk) names ``path``, not the temporary file, and
     leaves nothing behind."""
+    import tempfile  # only when a database is made: a lookup never pays for it
+
     from sqlalchemy.exc import DBAPIError
 
     from tables_app.storage import engine as db
-
-    import tempfile  # only when a database is made: a lookup never pays for it
 
     handle, temporary = tempfile.mkstemp(prefix=".tables-new-", suffix=".db", dir=path.parent)
     os.close(handle)
@@ -219,8 +219,7 @@ def check_database(location: str | None = None) -> dict:
     A path that holds no file at all is a DatabaseError (as for any command);
     a file SQLite cannot read is a finding.
     """
-    from tables_app.storage.check import problems
-    from tables_app.storage.connection import connect
+    from tables_app.storage.connection import check_file
 
     path = locate_database(location).path
     try:
@@ -232,17 +231,7 @@ def check_database(location: str | None = None) -> dict:
     except OSError as exc:
         raise DatabaseFault(path, _os_problem(exc, "open")) from None
     if found is None:
-        try:
-            connection = connect(path)
-        except sqlite3.Error as exc:
-            raise DatabaseFault(path, fault_problem(exc) or f"cannot open the database ({exc})") from None
-        try:
-            connection.execute("PRAGMA query_only = ON")
-            found = problems(connection)
-        except sqlite3.DatabaseError as exc:
-            found = [fault_problem(exc) or f"cannot be checked: {exc}"]
-        finally:
-            connection.close()
+        found = check_file(path)
     return {"database": str(path), "ok": not found, "problems": found}
 
 

@@ -1,11 +1,11 @@
-"""Importing workbooks: all or nothing, in one transaction (plain sqlite3)."""
+"""Importing workbooks: all or nothing, in one transaction (storage/transactions.py)."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tables_app.domain.kinds import KINDS, LABELS
 from tables_app.domain.names import same_name
@@ -13,8 +13,10 @@ from tables_app.domain.rulesets import in_ruleset, name_key, shown
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.errors import NotFound, Problem, WorkbookInvalid
 from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
-from tables_app.storage.connection import fault_or_bug, integrity_failure
 from tables_app.storage.database import Database
+
+if TYPE_CHECKING:
+    import sqlite3
 
 # An import's reports name a workbook's severity scale first: its tables use it.
 REPORTED = ("severities", *KINDS[:-1])
@@ -66,14 +68,12 @@ def import_workbooks(
     workbooks (default: their file names); with ``strict`` every warning is
     an error (and reported once, as an error).
 
-    The write lock is held only to write (storage/locking.py): the files are
+    The write lock is held only to write (storage/transactions.py): the files are
     read, interpreted and checked first, against a read snapshot; a dry run
     works on a private copy of the database and never takes the lock.
     ``on_wait(seconds)`` is told while another process's write is waited for.
     """
     from tables_app.sheets.read import read_workbook
-    from tables_app.storage.connection import connect
-    from tables_app.storage.locking import begin_immediate, data_version, private_copy
 
     problems: dict[int, list[Problem]] = {}  # by position on the command line
     raws = {}
@@ -86,34 +86,16 @@ def import_workbooks(
     items = {index: WorkbookReport(raw.file_name, raw.sha256) for index, raw in raws.items()}
     report = ImportReport(workbooks=list(items.values()))
     importer = _Importer(replace, datetime.now(UTC).isoformat(timespec="seconds"))
-    try:
-        if dry_run:
-            with private_copy(database.path) as connection:
-                connection.execute("BEGIN")
-                importer.run(connection, raws, items, problems, strict, report)
-            return report
-        connection = connect(database.path)
-        try:
-            connection.execute("BEGIN")  # a read snapshot: blocks no one
-            version = data_version(connection)
-            prepared = {index: importer.prepare(connection, raws[index], items[index]) for index in raws}
-            connection.execute("ROLLBACK")
-            begin_immediate(connection, on_wait)
-            if data_version(connection) != version:  # another process wrote meanwhile: check again
-                prepared = {}
-            connection.execute("PRAGMA defer_foreign_keys = ON")
-            importer.run(connection, raws, items, problems, strict, report, prepared)
-            if not report.problems:
-                connection.execute("COMMIT")
-                report.written = True
-        finally:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            connection.close()
-    except sqlite3.IntegrityError as exc:
-        raise integrity_failure(database.path, exc, "the import would break the database, nothing was written") from None
-    except sqlite3.DatabaseError as exc:  # a fault of the file (full, damaged) names it; anything else is a bug
-        raise fault_or_bug(database.path, exc) from None
+
+    def check(connection: sqlite3.Connection) -> dict[int, ParsedWorkbook]:
+        return {index: importer.prepare(connection, raws[index], items[index]) for index in raws}
+
+    def write(connection: sqlite3.Connection, prepared: dict[int, ParsedWorkbook] | None) -> bool:
+        importer.run(connection, raws, items, problems, strict, report, prepared)
+        return not report.problems  # commit
+
+    report.written = database.check_then_write(check, write, breaking="the import would break the database, nothing was written",
+                                               on_wait=on_wait, dry_run=dry_run)
     return report
 
 
@@ -122,7 +104,8 @@ def _load_the_writing_modules() -> None:
     child process is still at work on the other core (~35 ms of imports)."""
     from importlib import import_module
 
-    for module in ("services.import_changes", "sheets.parse", "sheets.quality", "storage.repository"):
+    for module in ("services.import_changes", "sheets.parse", "sheets.quality", "storage.repository",
+                   "storage.transactions"):
         import_module(f"tables_app.{module}")
 
 
@@ -306,16 +289,17 @@ def same_content(a: object, b: object) -> bool:
 def _still_used(connection: sqlite3.Connection, removed: list[tuple[str, dict[str, dict[int, str]]]]) -> list[Problem]:
     """A workbook may not remove what other tables or weapons still use."""
     from tables_app.storage import repository
+    from tables_app.storage.transactions import refuse_broken_references
 
     problems = [
         Problem(file_name, None, None, f"no longer defines {sentence}; keep it, or change them in the same import")
         for file_name, ids in removed
         for sentence in repository.dangling_users(connection, ids)
     ]
-    if not problems and connection.execute("PRAGMA foreign_key_check").fetchone() is not None:
+    if not problems:
         # rows referring to nothing: left by hand before this import (the
-        # caller's integrity_failure names the file and says to run db check), or made by it
-        raise sqlite3.IntegrityError("the import would leave broken references")
+        # transaction says so, naming the file, and to run db check), or made by it
+        refuse_broken_references(connection, "the import would leave broken references")
     return problems
 
 

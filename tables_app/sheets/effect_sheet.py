@@ -373,7 +373,7 @@ def _check_code(reading: Reading, grid: Grid, name: str, code: str, ruleset: str
             return
     if key == fold(name):
         return
-    found = reading.catalog.shelf(ruleset).critical.get(key)
+    found = reading.catalog.contents(ruleset).critical.get(key)
     if found and not same_name(found[0], name) and not reading.catalog.owned_by("critical", ruleset, found[0], reading.raw.file_name):
         reading.problem(grid.sheet, cell, f"critical code {code!r} already names critical table {found[0]!r}")
 
@@ -385,7 +385,7 @@ def _check_critical_name(reading: Reading, grid: Grid, name: str, ruleset: str) 
         if other.value.code and fold(other.value.code) == key:
             reading.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {other.name!r}")
             return
-    found = reading.catalog.shelf(ruleset).critical.get(key)
+    found = reading.catalog.contents(ruleset).critical.get(key)
     if found and fold(found[0]) != key and not reading.catalog.owned_by("critical", ruleset, found[0], reading.raw.file_name):
         reading.problem(grid.sheet, grid.cell_of("name"), f"name {name!r} is the code of critical table {found[0]!r}")
 

@@ -138,7 +138,7 @@ def _scale_for(reading: Reading, grid: Grid, ruleset: str) -> SeverityScale | No
             return scale
     names = sorted({*known, *([own.name] if own else [])})
     elsewhere = sorted(stored for key, stored in reading.catalog.rulesets.items()
-                       if key != fold(ruleset) and any(same_name(n, wanted) for n in reading.catalog.shelf(stored).scales))
+                       if key != fold(ruleset) and any(same_name(n, wanted) for n in reading.catalog.contents(stored).scales))
     beyond = f"; ruleset {', '.join(map(repr, elsewhere))} has it, and a table's scale stays in its own ruleset" if elsewhere else ""
     reading.problem(sheet, cell, f"unknown severity scale {wanted!r}{in_ruleset(ruleset)} (known: {', '.join(names)}{beyond})")
     return None

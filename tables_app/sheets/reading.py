@@ -197,7 +197,7 @@ class Reading:
         legend. Where the ruleset's other tables were read with another
         legend, a warning says that too: a book has one key. None after a
         problem (the sheet's entries are then not read: each would be suspect)."""
-        stored = {legend: owners for legend, owners in self.catalog.shelf(ruleset).legends.items()
+        stored = {legend: owners for legend, owners in self.catalog.contents(ruleset).legends.items()
                   if any(not same_file(owner, self.raw.file_name) for owner in owners)}  # "": the default legend
         own = self._own_legend(grid, ruleset)
         if own is None:
@@ -290,7 +290,7 @@ class Reading:
         local = self._critical_index(ruleset).get(key)
         if local is not None:
             return local
-        found = self.catalog.shelf(ruleset).critical.get(key)
+        found = self.catalog.contents(ruleset).critical.get(key)
         return found[0] if found else self._failed[("critical", fold(ruleset))].get(key)
 
     def _critical_index(self, ruleset: str) -> dict[str, str]:
@@ -315,8 +315,8 @@ class Reading:
         for defined in self.mine(local, ruleset):
             if fold(defined.name) == key:
                 return defined.name
-        shelf = self.catalog.shelf(ruleset)
-        found = (shelf.attack if kind == "attack" else shelf.fumble).get(key)
+        held = self.catalog.contents(ruleset)
+        found = (held.attack if kind == "attack" else held.fumble).get(key)
         return found if found is not None else self._failed[(kind, fold(ruleset))].get(key)
 
     def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool,
@@ -342,9 +342,9 @@ class Reading:
         return ""
 
     def _has(self, what: str, text: str, ruleset: str) -> bool:
-        shelf = self.catalog.shelf(ruleset)
-        tables: dict[str, Mapping[str, object]] = {"critical table": shelf.critical, "attack table": shelf.attack}
-        table = tables.get(what, shelf.fumble)
+        held = self.catalog.contents(ruleset)
+        tables: dict[str, Mapping[str, object]] = {"critical table": held.critical, "attack table": held.attack}
+        table = tables.get(what, held.fumble)
         return fold(text) in table
 
     def _defined_elsewhere(self, what: str, text: str, ruleset: str) -> set[str]:
@@ -359,14 +359,14 @@ class Reading:
 
     def known_tables(self, what: str, ruleset: str) -> list[str]:
         """Names a reference to ``what`` could have meant in ``ruleset``: this import's and the database's."""
-        shelf = self.catalog.shelf(ruleset)
+        held = self.catalog.contents(ruleset)
         if what == "critical table":
             local = self.mine(self.out.critical_tables, ruleset)
             return ([d.value.name for d in local] + [d.value.code for d in local if d.value.code]
-                    + [name for name, _scale in shelf.critical.values()])
+                    + [name for name, _scale in held.critical.values()])
         if what == "attack table":
-            return [d.name for d in self.mine(self.out.attack_tables, ruleset)] + list(shelf.attack.values())
-        return [d.name for d in self.mine(self.out.fumble_tables, ruleset)] + list(shelf.fumble.values())
+            return [d.name for d in self.mine(self.out.attack_tables, ruleset)] + list(held.attack.values())
+        return [d.name for d in self.mine(self.out.fumble_tables, ruleset)] + list(held.fumble.values())
 
 
 def _cells_summary(cells: list[tuple[int, int]], shown: int = 5) -> tuple[str, str | None]:

@@ -14,11 +14,13 @@ when asked (``db check``) or when something has already gone wrong.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from tables_app.errors import DatabaseFault
 from tables_app.storage.faults import CHECK, SCHEMA_HEAD, UNCHANGED, broken_references, fault_problem
+from tables_app.storage.sql import quoted
 
 LIMIT = 100  # findings of one kind, at most (integrity_check's own default)
 
@@ -40,9 +42,9 @@ def expected_tables() -> dict[str, dict[str, type]]:
 
 
 def integrity_problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
-    pragma = "quick_check" if quick else "integrity_check"
     found = []
-    for (line,) in connection.execute(f"PRAGMA {pragma}({LIMIT})"):
+    statement = "SELECT * FROM pragma_quick_check(?)" if quick else "SELECT * FROM pragma_integrity_check(?)"
+    for (line,) in connection.execute(statement, (LIMIT,)):
         if line != "ok":
             found.extend(f"damaged: {part.strip()}" for part in str(line).splitlines()
                          if part.strip() and not part.startswith("*** in database"))
@@ -73,6 +75,12 @@ def schema_problems(connection: sqlite3.Connection) -> list[str]:
     return found
 
 
+# How many values of a column are not of its types (?1: a JSON list of them), the first row and value.
+_WRONG_TYPES = ("SELECT count(*), min(rowid), (SELECT {column} FROM {table} WHERE typeof({column}) NOT IN "
+                "(SELECT value FROM json_each(?1)) ORDER BY rowid LIMIT 1) "
+                "FROM {table} WHERE typeof({column}) NOT IN (SELECT value FROM json_each(?1))")
+
+
 def type_problems(connection: sqlite3.Connection) -> list[str]:
     """Values that are not numbers in the number columns (and not text in none)."""
     allowed = {int: ("integer",), bool: ("integer",), float: ("integer", "real")}
@@ -85,10 +93,8 @@ def type_problems(connection: sqlite3.Connection) -> list[str]:
         for column, kind in columns.items():
             if kind not in allowed or column not in have:
                 continue
-            types = ", ".join(f"'{name}'" for name in (*allowed[kind], "null"))
-            count, rowid, value = connection.execute(
-                f'SELECT count(*), min(rowid), (SELECT "{column}" FROM "{table}" WHERE typeof("{column}") NOT IN ({types}) ORDER BY rowid LIMIT 1) '
-                f'FROM "{table}" WHERE typeof("{column}") NOT IN ({types})').fetchone()
+            statement = _WRONG_TYPES.format(table=quoted(table), column=quoted(column))  # the models' names
+            count, rowid, value = connection.execute(statement, (json.dumps([*allowed[kind], "null"]),)).fetchone()
             if count:
                 what = "a whole number" if kind in (int, bool) else "a number"
                 more = f" (and {count - 1} more rows)" if count > 1 else ""

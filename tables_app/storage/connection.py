@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Iterator
 
 from tables_app.errors import DatabaseFault, TablesError
-
-from tables_app.storage.faults import BUSY_TIMEOUT_MS, CHECK, UNCHANGED, broken_references, fault_problem
-from tables_app.storage.faults import SCHEMA_HEAD
+from tables_app.storage.faults import BUSY_TIMEOUT_MS, CHECK, SCHEMA_HEAD, UNCHANGED, broken_references, fault_problem
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_HEAD", "connect", "write_transaction"]  # SCHEMA_HEAD's old home: callers read it here
 
@@ -29,14 +27,21 @@ def connect(path: Path) -> sqlite3.Connection:
     uri = f"{path.absolute().as_uri()}?mode=rw"
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     connection.execute("PRAGMA foreign_keys = ON")
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    set_busy_timeout(connection, BUSY_TIMEOUT_MS)
     return connection
+
+
+def set_busy_timeout(connection: sqlite3.Connection, milliseconds: int) -> None:
+    """How long a statement waits for another process's lock. (A pragma takes
+    no parameters: this number, made one by int(), is the only value ever
+    written into SQL text.)"""
+    connection.execute(f"PRAGMA busy_timeout = {int(milliseconds)}")
 
 
 @contextmanager
 def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
-    """A connection of its own holding the write lock, rolled back unless the
-    caller commits (``connection.execute("COMMIT")``).
+    """A connection of its own holding the write lock, rolled back unless
+    committed inside (transactions.writing commits it).
 
     BEGIN IMMEDIATE takes the lock up front, so a busy database waits on the
     busy timeout here rather than failing half way. Foreign keys are checked
@@ -120,6 +125,25 @@ def judged(connection: sqlite3.Connection | None, path: Path | str, error: BaseE
         return error
     try:
         return diagnose(connection, path) or error
+    finally:
+        connection.close()
+
+
+def check_file(path: Path) -> list[str]:
+    """``tables db check``: every finding of storage/check.py in the database
+    file at ``path``, read only (``query_only``); a file SQLite cannot read
+    is a finding, one it cannot open a DatabaseFault."""
+    from tables_app.storage.check import problems
+
+    try:
+        connection = connect(path)
+    except sqlite3.Error as exc:
+        raise DatabaseFault(path, fault_problem(exc) or f"cannot open the database ({exc})") from None
+    try:
+        connection.execute("PRAGMA query_only = ON")
+        return problems(connection)
+    except sqlite3.DatabaseError as exc:
+        return [fault_problem(exc) or f"cannot be checked: {exc}"]
     finally:
         connection.close()
 

@@ -1,5 +1,5 @@
 """One database: a sqlite3 connection for reading, write transactions on
-connections of their own, an ORM engine on demand.
+connections of their own (transactions.py), an ORM engine on demand.
 
 The ORM engine (engine.py) is made only when the schema is built or
 migrated, so lookups, imports and removals never import SQLAlchemy.
@@ -8,13 +8,16 @@ migrated, so lookups, imports and removals never import SQLAlchemy.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from tables_app.errors import TablesError
-from tables_app.storage.connection import fault_or_bug, judged, connect, write_transaction
+from tables_app.storage.connection import connect, fault_or_bug, judged
 from tables_app.storage.reader import Reader
+
+Checked = TypeVar("Checked")
 
 if TYPE_CHECKING:
     from tables_app.domain.table_rules import TableSet
@@ -91,9 +94,21 @@ class Database:
         key = (ruleset, weapon.attack_table, weapon.critical, weapon.secondary_critical, weapon.fumble_table)
         return self.compiled.table_set(self._generation, key, lambda: self.reader().load_table_set(weapon, ruleset))
 
-    def write_transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        """One write transaction on a connection of its own (connection.write_transaction)."""
-        return write_transaction(self.path)
+    def writing(self, *, commit: bool, breaking: str) -> AbstractContextManager[sqlite3.Connection]:
+        """One write transaction on a connection of its own, committed at the
+        end of the block if ``commit`` (transactions.writing: a removal's)."""
+        from tables_app.storage.transactions import writing
+
+        return writing(self.path, commit=commit, breaking=breaking)
+
+    def check_then_write(self, check: Callable[[sqlite3.Connection], Checked],
+                         write: Callable[[sqlite3.Connection, Checked | None], bool], *, breaking: str,
+                         on_wait: Callable[[float], None] | None = None, dry_run: bool = False) -> bool:
+        """An import's one transaction: checked against a read snapshot, then
+        written under the write lock (transactions.check_then_write); whether it was committed."""
+        from tables_app.storage.transactions import check_then_write
+
+        return check_then_write(self.path, check, write, breaking=breaking, on_wait=on_wait, dry_run=dry_run)
 
     @property
     def engine(self):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine
 
 from tables_app.storage import connection as settings
@@ -38,7 +38,7 @@ def create_db_engine(url: str) -> Engine:
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None
         dbapi_connection.execute("PRAGMA foreign_keys = ON")
-        dbapi_connection.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+        settings.set_busy_timeout(dbapi_connection, timeout_ms)
         if path is not None:
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
 
@@ -49,22 +49,6 @@ def create_db_engine(url: str) -> Engine:
         connection.exec_driver_sql(connection.get_execution_options().get("begin", "BEGIN"))
 
     return engine
-
-
-def current_revision(engine: Engine) -> str | None:
-    """The schema version recorded in the database; None if it has none."""
-    with engine.connect() as conn:
-        has_table = conn.execute(
-            text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'")
-        ).first()
-        if not has_table:
-            return None
-        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-
-
-def is_empty(engine: Engine) -> bool:
-    with engine.connect() as conn:
-        return conn.execute(text("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).scalar() == 0
 
 
 def alembic_config(engine: Engine | None = None):  # type: ignore[no-untyped-def]
@@ -80,15 +64,12 @@ def alembic_config(engine: Engine | None = None):  # type: ignore[no-untyped-def
 
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the schema in one transaction on one connection."""
-    _run_alembic(engine, "upgrade", revision)
+    run_alembic(engine, "upgrade", revision)
 
 
-def downgrade(engine: Engine, revision: str) -> None:
-    _run_alembic(engine, "downgrade", revision)
-
-
-def _run_alembic(engine: Engine, direction: str, revision: str) -> None:
-    """Run Alembic on a connection it is handed (env.py uses it).
+def run_alembic(engine: Engine, direction: str, revision: str) -> None:
+    """Run Alembic's ``upgrade`` or ``downgrade`` (``direction``) to ``revision``
+    on a connection it is handed (env.py uses it).
 
     Foreign keys are switched off while batch migrations copy tables (else a
     dropped parent would cascade) and checked before the commit (env.py).

@@ -1,12 +1,14 @@
 """What can be wrong with a database file, said plainly: the words for a
 fault SQLite reports (fault_problem), rows that refer to nothing
 (broken_references), and the constants the messages share. Imported by
-connection.py and check.py alike, importing neither.
+connection.py and check.py alike, importing neither (only sql.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
+
+from tables_app.storage.sql import quoted
 
 # The newest migration in migrations/versions; tests check it against Alembic.
 SCHEMA_HEAD = "0006"
@@ -52,6 +54,11 @@ def fault_problem(error: BaseException) -> str | None:
     return None
 
 
+def any_broken_reference(connection: sqlite3.Connection) -> bool:
+    """Whether any row's foreign key points at nothing (the first finding of ``PRAGMA foreign_key_check`` is enough)."""
+    return connection.execute("PRAGMA foreign_key_check").fetchone() is not None
+
+
 def broken_references(connection: sqlite3.Connection, limit: int | None = None) -> list[str]:
     """Rows whose foreign keys point at nothing (``PRAGMA foreign_key_check``), one sentence each."""
     found = []
@@ -59,7 +66,10 @@ def broken_references(connection: sqlite3.Connection, limit: int | None = None) 
         if limit is not None and len(found) >= limit:
             break
         columns = [row[0] for row in connection.execute('SELECT "from" FROM pragma_foreign_key_list(?) WHERE id = ?', (table, key))]
-        value = connection.execute(f'SELECT {", ".join(columns) or "NULL"} FROM "{table}" WHERE rowid = ?', (rowid,)).fetchone()
+        # the names are the database's own (a user's table may have any), quoted
+        statement = "SELECT {columns} FROM {table} WHERE rowid = ?".format(
+            columns=", ".join(map(quoted, columns)) or "NULL", table=quoted(table))
+        value = connection.execute(statement, (rowid,)).fetchone()
         shown = ", ".join(f"{column} {value[i]!r}" for i, column in enumerate(columns)) if value else "?"
         found.append(f"{table} row {rowid} refers to a {parent} row that does not exist ({shown})")
     return found

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tables_app.errors import DatabaseError
-from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect
+from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect, set_busy_timeout
 
 LOCK_WAIT_SECONDS = 120  # how long an import waits for another one's write (docs/security.md)
 SLICE_MS = 250  # the busy timeout of one try: how often a waiting import says so
@@ -37,7 +37,7 @@ def begin_immediate(connection: sqlite3.Connection, on_wait: Callable[[float], N
     waited)`` after each try."""
     limit = LOCK_WAIT_SECONDS if limit is None else limit
     started = time.monotonic()
-    connection.execute(f"PRAGMA busy_timeout = {SLICE_MS}")
+    set_busy_timeout(connection, SLICE_MS)
     try:
         while True:
             try:
@@ -53,7 +53,7 @@ def begin_immediate(connection: sqlite3.Connection, on_wait: Callable[[float], N
                 if on_wait is not None:
                     on_wait(waited)
     finally:
-        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        set_busy_timeout(connection, BUSY_TIMEOUT_MS)
 
 
 @contextmanager

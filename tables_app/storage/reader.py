@@ -26,6 +26,7 @@ from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.tables import (AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon,
                                       armor_index, result_row)
 from tables_app.errors import Ambiguous, NotFound
+from tables_app.storage import sql
 
 if TYPE_CHECKING:  # a lookup needs no rules: table_rules (and dice) load with the first table set
     from tables_app.domain.table_rules import TableSet
@@ -37,6 +38,43 @@ NAMED_TABLES = {
 }
 ENTRY_TABLES = {TableKind.CRITICAL: ("critical_table", "critical_entry", "critical_effect", "critical_table_id"),
                 TableKind.FUMBLE: ("fumble_table", "fumble_entry", "fumble_effect", "fumble_table_id")}
+
+# The statements that read a named table of any kind, or the entries of
+# either effect table: one per table, made once (sql.py).
+_NAMED = NAMED_TABLES.values()
+# _matches: (column, folded, in one ruleset) → table → statement; the NOCASE
+# index finds ASCII spellings, other spellings are compared folded
+_MATCHING = {
+    ("name", False, False): sql.per_table("SELECT * FROM {table} WHERE name = ? ORDER BY ruleset_id", _NAMED),
+    ("name", True, False): sql.per_table("SELECT * FROM {table} WHERE fold(name) = ? ORDER BY ruleset_id", _NAMED),
+    ("name", False, True): sql.per_table("SELECT * FROM {table} WHERE name = ? AND ruleset_id = ? ORDER BY ruleset_id", _NAMED),
+    ("name", True, True): sql.per_table("SELECT * FROM {table} WHERE fold(name) = ? AND ruleset_id = ? ORDER BY ruleset_id", _NAMED),
+    ("code", False, False): {"critical_table": "SELECT * FROM critical_table WHERE code = ? ORDER BY ruleset_id"},
+    ("code", True, False): {"critical_table": "SELECT * FROM critical_table WHERE fold(code) = ? ORDER BY ruleset_id"},
+    ("code", False, True): {"critical_table": "SELECT * FROM critical_table WHERE code = ? AND ruleset_id = ? ORDER BY ruleset_id"},
+    ("code", True, True): {"critical_table": "SELECT * FROM critical_table WHERE fold(code) = ? AND ruleset_id = ? ORDER BY ruleset_id"},
+}
+_NAMES_IN = {False: sql.per_table("SELECT name FROM {table}", _NAMED),  # by: in one ruleset
+             True: sql.per_table("SELECT name FROM {table} WHERE ruleset_id = ?", _NAMED)}
+_CODES_IN = {False: "SELECT code FROM critical_table", True: "SELECT code FROM critical_table WHERE ruleset_id = ?"}
+_ROW_BY_ID = sql.per_table("SELECT * FROM {table} WHERE id = ?", _NAMED)
+_NAME_BY_ID = sql.per_table("SELECT name FROM {table} WHERE id = ?", _NAMED)
+_LISTED = {False: sql.per_table("SELECT * FROM {table} ORDER BY name, ruleset_id", _NAMED),  # by: in one ruleset
+           True: sql.per_table("SELECT * FROM {table} WHERE ruleset_id = ? ORDER BY name, ruleset_id", _NAMED)}
+_COUNT_IN_RULESET = sql.per_table("SELECT count(*) FROM {table} WHERE ruleset_id = ?", _NAMED)
+_WORKBOOKS_IN_RULESET = sql.per_table(
+    "SELECT DISTINCT b.file_name FROM {table} t JOIN workbook b ON b.id = t.workbook_id WHERE t.ruleset_id = ?", _NAMED)
+_OWNERS = sql.per_table("SELECT name, ruleset_id, workbook_id FROM {table}", _NAMED)
+_NAMES = sql.per_table("SELECT r.name, t.name FROM {table} t JOIN ruleset r ON r.id = t.ruleset_id", _NAMED)
+_TAGS = {kind: sql.fill("SELECT f.entry_id, f.tag FROM {effects} f JOIN {entries} e ON e.id = f.entry_id "
+                        "WHERE e.{table}_id = ? ORDER BY f.entry_id, f.position", effects=effects, entries=entries, table=table)
+         for kind, (table, entries, effects, _) in ENTRY_TABLES.items()}
+_ENTRIES = {kind: sql.fill("SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, "
+                           "attacker_bonus, death_in, column_name, parry_penalty FROM {entries} WHERE {table}_id = ? "
+                           "ORDER BY position", entries=entries, table=table)
+            for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
+_ENTRY_ROWS = {kind: sql.fill("SELECT count(DISTINCT low) FROM {entries} WHERE {table}_id = ?", entries=entries, table=table)
+               for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 
 
 @dataclass(frozen=True)
@@ -96,13 +134,12 @@ class Reader:
         cursor = c.cursor()
         cursor.row_factory = sqlite3.Row
         table = NAMED_TABLES[kind]
-        where, args = ("", ()) if ruleset_id is None else (" AND ruleset_id = ?", (ruleset_id,))
+        scoped, args = (False, ()) if ruleset_id is None else (True, (ruleset_id,))
         for column in ("name", "code") if kind == "critical" else ("name",):
             # The NOCASE index finds ASCII spellings; other spellings need a scan
             # (hundreds of rows at most).
-            rows = (cursor.execute(f"SELECT * FROM {table} WHERE {column} = ?{where} ORDER BY ruleset_id", (name, *args)).fetchall()
-                    or cursor.execute(f"SELECT * FROM {table} WHERE fold({column}) = ?{where} ORDER BY ruleset_id",
-                                      (fold(name), *args)).fetchall())
+            rows = (cursor.execute(_MATCHING[(column, False, scoped)][table], (name, *args)).fetchall()
+                    or cursor.execute(_MATCHING[(column, True, scoped)][table], (fold(name), *args)).fetchall())
             if rows:
                 return rows
         return []
@@ -132,10 +169,10 @@ class Reader:
     def _missing(self, c: sqlite3.Connection, kind: str, name: str, ruleset: str | None) -> sqlite3.Row:
         table = NAMED_TABLES[kind]
         scope_id = None if ruleset is None else self._ruleset_id(c, ruleset)
-        where, args = ("", ()) if scope_id is None else (" WHERE ruleset_id = ?", (scope_id,))
-        known = [n for (n,) in c.execute(f"SELECT name FROM {table}{where}", args)]
+        scoped, args = (False, ()) if scope_id is None else (True, (scope_id,))
+        known = [n for (n,) in c.execute(_NAMES_IN[scoped][table], args)]
         if kind == "critical":  # a critical table is also asked for by its code
-            known += [code for (code,) in c.execute(f"SELECT code FROM critical_table{where}", args) if code]
+            known += [code for (code,) in c.execute(_CODES_IN[scoped], args) if code]
         subject = f"no {LABELS[kind]} named {name!r}"
         if ruleset is not None:
             subject += f" in ruleset {self._rulesets(c)[scope_id]!r}"  # type: ignore[index]
@@ -169,7 +206,7 @@ class Reader:
         if isinstance(ref, Found):
             cursor = c.cursor()
             cursor.row_factory = sqlite3.Row
-            row = cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]} WHERE id = ?", (ref.id,)).fetchone()
+            row = cursor.execute(_ROW_BY_ID[NAMED_TABLES[kind]], (ref.id,)).fetchone()
             if row is None:
                 raise NotFound(f"{LABELS[kind]} {ref.name!r} is gone (removed meanwhile)")
             return row
@@ -249,18 +286,13 @@ class Reader:
         return self._run(lambda c: self._effect_table(c, kind, self._by(c, kind.value, name, ruleset)))
 
     def _effect_table(self, c: sqlite3.Connection, kind: TableKind, table: sqlite3.Row) -> EffectTable:
-        table_name, entry_name, effect_name, key = ENTRY_TABLES[kind]
         tags: dict[int, list[str]] = defaultdict(list)
-        for entry_id, tag in c.execute(
-            f"SELECT f.entry_id, f.tag FROM {effect_name} f JOIN {entry_name} e ON e.id = f.entry_id "
-            f"WHERE e.{key} = ? ORDER BY f.entry_id, f.position", (table["id"],)):
+        for entry_id, tag in c.execute(_TAGS[kind], (table["id"],)):
             tags[entry_id].append(tag)
         # entries by printed column (None: a one-column table), each column by range, in order
         columns: dict[str | None, dict[Range, list[Entry]]] = {}
         for (entry_id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus,
-             death_in, column, parry_penalty) in c.execute(
-                f"SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus, "
-                f"death_in, column_name, parry_penalty FROM {entry_name} WHERE {key} = ? ORDER BY position", (table["id"],)):
+             death_in, column, parry_penalty) in c.execute(_ENTRIES[kind], (table["id"],)):
             span = Range(low, high)
             columns.setdefault(column, defaultdict(list))[span].append(
                 Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition,
@@ -284,7 +316,7 @@ class Reader:
         def named(table: str, row_id: int | None) -> str | None:
             if row_id is None:
                 return None
-            found = c.execute(f"SELECT name FROM {table} WHERE id = ?", (row_id,)).fetchone()
+            found = c.execute(_NAME_BY_ID[table], (row_id,)).fetchone()
             # Only inside an import (foreign keys deferred) can a table be gone already.
             return found[0] if found else "(removed in this import)"
 
@@ -329,9 +361,9 @@ class Reader:
             cursor.row_factory = sqlite3.Row
             workbooks = dict(c.execute("SELECT id, file_name FROM workbook").fetchall())
             rulesets = self._rulesets(c)
-            where, args = ("", ()) if ruleset is None else (" WHERE ruleset_id = ?", (self._ruleset_id(c, ruleset),))
+            scoped, args = (False, ()) if ruleset is None else (True, (self._ruleset_id(c, ruleset),))
             out = []
-            for row in cursor.execute(f"SELECT * FROM {NAMED_TABLES[kind]}{where} ORDER BY name, ruleset_id", args).fetchall():
+            for row in cursor.execute(_LISTED[scoped][NAMED_TABLES[kind]], args).fetchall():
                 item: dict = {"name": row["name"], "ruleset": rulesets[row["ruleset_id"]]}
                 if kind == "weapons":
                     w = self._weapon(c, row)
@@ -347,8 +379,7 @@ class Reader:
                     item["rows"] = c.execute("SELECT count(*) FROM attack_row WHERE attack_table_id = ?", (row["id"],)).fetchone()[0]
                     item["armor"] = [a for (a,) in c.execute("SELECT code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (row["id"],))]
                 elif kind in ("critical", "fumble"):
-                    _, entry_name, _, key = ENTRY_TABLES[TableKind(kind)]
-                    item["rows"] = c.execute(f"SELECT count(DISTINCT low) FROM {entry_name} WHERE {key} = ?", (row["id"],)).fetchone()[0]
+                    item["rows"] = c.execute(_ENTRY_ROWS[TableKind(kind)], (row["id"],)).fetchone()[0]
                 item["workbook"] = workbooks.get(row["workbook_id"])
                 item["sheet"] = row["sheet"]
                 out.append(item)
@@ -360,11 +391,10 @@ class Reader:
         def work(c: sqlite3.Connection) -> list[dict]:
             out = []
             for ruleset_id, name in self._rulesets(c).items():
-                counts = {kind: c.execute(f"SELECT count(*) FROM {table} WHERE ruleset_id = ?", (ruleset_id,)).fetchone()[0]
+                counts = {kind: c.execute(_COUNT_IN_RULESET[table], (ruleset_id,)).fetchone()[0]
                           for kind, table in NAMED_TABLES.items()}
                 workbooks = sorted({f for table in NAMED_TABLES.values() for (f,) in c.execute(
-                    f"SELECT DISTINCT b.file_name FROM {table} t JOIN workbook b ON b.id = t.workbook_id WHERE t.ruleset_id = ?",
-                    (ruleset_id,))})
+                    _WORKBOOKS_IN_RULESET[table], (ruleset_id,))})
                 out.append({"name": name, **counts, "workbooks": workbooks})
             return out
         return self._run(work)
@@ -376,7 +406,7 @@ class Reader:
             rulesets = self._rulesets(c)
             return {(kind, *name_key(rulesets[ruleset_id], name)): workbooks.get(workbook_id)
                     for kind, table in NAMED_TABLES.items()
-                    for name, ruleset_id, workbook_id in c.execute(f"SELECT name, ruleset_id, workbook_id FROM {table}")}
+                    for name, ruleset_id, workbook_id in c.execute(_OWNERS[table])}
         return self._run(work)
 
     def legends(self) -> list[tuple[str, str, str | None]]:
@@ -396,8 +426,7 @@ class Reader:
 
     def names(self, kind: str) -> list[tuple[str, str]]:
         """(ruleset, name) of every table, weapon or creature of ``kind``."""
-        return self._run(lambda c: c.execute(
-            f"SELECT r.name, t.name FROM {NAMED_TABLES[kind]} t JOIN ruleset r ON r.id = t.ruleset_id").fetchall())
+        return self._run(lambda c: c.execute(_NAMES[NAMED_TABLES[kind]]).fetchall())
 
     def scales_by_ruleset(self) -> list[tuple[str, SeverityScale]]:
         return self._run(lambda c: [(ruleset, self._scale(c, i)) for i, ruleset in c.execute(

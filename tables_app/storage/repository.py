@@ -2,8 +2,9 @@
 against, the writer, and what a removal would leave dangling.
 
 Everything here runs inside the caller's write transaction
-(connection.write_transaction). The SQL follows the schema the migrations
-made (models.py describes it); every INSERT names every column the ORM used
+(transactions.py). The SQL follows the schema the migrations made
+(models.py describes it; sql.py says how statements are made, and the tests
+prepare each one against it); every INSERT names every column the ORM used
 to fill in, defaults included, so the rows are the same as when it wrote them.
 """
 
@@ -16,16 +17,12 @@ from tables_app.domain.names import fold
 from tables_app.domain.rulesets import shown
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
-from tables_app.import_model import Catalog, Defined, ParsedWorkbook, Shelf
+from tables_app.import_model import Catalog, Defined, ParsedWorkbook, RulesetContents
+from tables_app.storage import sql
 from tables_app.storage.reader import ENTRY_TABLES, NAMED_TABLES, Reader
 
 # models.DEFAULT_RULESET_ID (`default`, made by migration 0003); models.py imports SQLAlchemy
 DEFAULT_RULESET_ID = 1
-
-
-def marks(count: int) -> str:
-    """``?, ?, ?``: the placeholders of an IN list or a row of ``count`` values."""
-    return ", ".join("?" * count)
 
 
 def load_catalog(connection: sqlite3.Connection) -> Catalog:
@@ -33,38 +30,98 @@ def load_catalog(connection: sqlite3.Connection) -> Catalog:
     reader = Reader(connection=connection)
     catalog = Catalog(rulesets={fold(name): name for name in reader.rulesets()})
     for ruleset in reader.rulesets():
-        catalog.shelves[fold(ruleset)] = Shelf()
+        catalog.by_ruleset[fold(ruleset)] = RulesetContents()
     for ruleset, scale in reader.scales_by_ruleset():
-        catalog.shelf(ruleset).scales[scale.name] = scale
+        catalog.contents(ruleset).scales[scale.name] = scale
     for ruleset, name, code, scale_name in reader.critical_names():
-        shelf = catalog.shelf(ruleset)
-        shelf.critical[fold(name)] = (name, scale_name)
+        held = catalog.contents(ruleset)
+        held.critical[fold(name)] = (name, scale_name)
         if code:
-            shelf.critical.setdefault(fold(code), (name, scale_name))
+            held.critical.setdefault(fold(code), (name, scale_name))
     for kind in ("attack", "fumble"):
         for ruleset, name in reader.names(kind):
-            getattr(catalog.shelf(ruleset), kind)[fold(name)] = name
+            getattr(catalog.contents(ruleset), kind)[fold(name)] = name
     for ruleset, legend, owner in reader.legends():
-        catalog.shelf(ruleset).legends.setdefault(legend, set()).add(owner or "")
+        catalog.contents(ruleset).legends.setdefault(legend, set()).add(owner or "")
     catalog.owners = reader.owners()
     return catalog
 
 
+_KEYED = sql.per_table("SELECT id, ruleset_id, name FROM {table}", NAMED_TABLES.values())
+_OWNED = sql.per_table("SELECT id, ruleset_id, name FROM {table} WHERE workbook_id = ?", NAMED_TABLES.values())
+_RULESETS_USED = sql.per_table("SELECT DISTINCT ruleset_id FROM {table}", NAMED_TABLES.values())
+
+
 def _keyed(connection: sqlite3.Connection, table: str) -> dict[tuple[int, str], int]:
     """(ruleset id, folded name) → id of every row of a named table."""
-    return {(ruleset_id, fold(name)): i for i, ruleset_id, name in connection.execute(f"SELECT id, ruleset_id, name FROM {table}")}
+    return {(ruleset_id, fold(name)): i for i, ruleset_id, name in connection.execute(_KEYED[table])}
 
 
 def drop_empty_rulesets(connection: sqlite3.Connection) -> list[str]:
     """Delete the rulesets (but ``default``) that nothing is in any more; their names."""
     used = set()
     for table in NAMED_TABLES.values():
-        used |= {ruleset_id for (ruleset_id,) in connection.execute(f"SELECT DISTINCT ruleset_id FROM {table}")}
+        used |= {ruleset_id for (ruleset_id,) in connection.execute(_RULESETS_USED[table])}
     rows = connection.execute("SELECT id, name FROM ruleset WHERE id != ?", (DEFAULT_RULESET_ID,))
     empty = {i: name for i, name in rows if i not in used}
     if empty:
-        connection.execute(f"DELETE FROM ruleset WHERE id IN ({marks(len(empty))})", list(empty))
+        connection.execute("DELETE FROM ruleset WHERE id IN (SELECT value FROM json_each(?))", (sql.id_list(empty),))
     return sorted(empty.values())
+
+
+# ---------------------------------------------------------------- the statements the writer runs
+# The columns of each table an import fills in, all but id (SQLite numbers the row).
+_NAMED = ("workbook_id", "sheet", "name", "ruleset_id", "source", "notes")  # every named table has these
+_EFFECT_TABLE = ("column_choice", "roll_kind", "legend")
+WRITTEN = {
+    "workbook": ("sha256", "imported_at", "size_bytes", "file_name"),
+    "severity_scale": _NAMED,
+    "critical_table": (*_NAMED, *_EFFECT_TABLE, "code", "scale_id"),
+    "fumble_table": (*_NAMED, *_EFFECT_TABLE),
+    "attack_table": (*_NAMED, "scale_id", "automatic_miss"),
+    "weapon": (*_NAMED, "attack_table_id", "max_result", "clumsy", "critical_table_id", "secondary_critical_table_id",
+               "fumble_table_id", "fumble_modifier", "roll_kind", "critical_column", "fumble_column", "max_critical"),
+    "creature": (*_NAMED, "defense", "armor", "rank", "hp"),
+}
+_INSERT_ROW = {table: sql.insert(table, columns) for table, columns in WRITTEN.items()}
+_UPDATE_ROW = {table: sql.update(table, columns) for table, columns in WRITTEN.items()}
+
+# Severities keep their ids by code; a scale's rows are parked on unique placeholders first (see _write_scale).
+_PARK_SEVERITY = "UPDATE severity SET code = '~' || id, name = '~' || id, position = -id WHERE id = ?"
+_INSERT_SEVERITY = ("INSERT INTO severity (scale_id, position, code, name, modifier) "
+                    "VALUES (:scale_id, :position, :code, :name, :modifier)")
+_UPDATE_SEVERITY = "UPDATE severity SET position = :position, code = :code, name = :name, modifier = :modifier WHERE id = :id"
+
+# Child rows: numbered here (_new_ids), put in with one executemany each.
+_NEXT_ID = sql.per_table("SELECT coalesce(max(id), 0) + 1 FROM {table}",
+                         ("armor_column", "attack_row", "attack_cell", *(entries for _, entries, _, _ in ENTRY_TABLES.values())))
+_DELETE_ENTRIES = {kind: sql.fill("DELETE FROM {entries} WHERE {table}_id = ?", entries=entries, table=table)
+                   for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
+_INSERT_ENTRIES = {kind: sql.fill("INSERT INTO {entries} (id, {table}_id, position, low, high, label, condition, title, text, hits, "
+                                  "bleed, stun, penalty, must_parry, no_parry, attacker_bonus, death_in, column_name, "
+                                  "parry_penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                  entries=entries, table=table)
+                   for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
+_INSERT_EFFECTS = {kind: sql.fill("INSERT INTO {effects} (entry_id, position, tag) VALUES (?, ?, ?)", effects=effects)
+                   for kind, (_, _, effects, _) in ENTRY_TABLES.items()}
+_INSERT_ARMOR_COLUMNS = "INSERT INTO armor_column (id, attack_table_id, position, code) VALUES (?, ?, ?, ?)"
+_INSERT_ATTACK_ROWS = ("INSERT INTO attack_row (id, attack_table_id, position, low, high, label, unmodified, clumsy) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_ATTACK_CELLS = ("INSERT INTO attack_cell (id, row_id, armor_column_id, text, outcome, hits, severity_id, critical_table_id) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_MORE_CRITICALS = ("INSERT INTO attack_cell_critical (cell_id, position, severity_id, critical_table_id) "
+                          "VALUES (?, ?, ?, ?)")
+_INSERT_FEATURES = "INSERT INTO creature_feature (creature_id, feature) VALUES (?, ?)"
+
+_NAMED_BY_IDS = sql.per_table("SELECT id, ruleset_id, name FROM {table} WHERE id IN (SELECT value FROM json_each(?))",
+                              NAMED_TABLES.values())
+_DELETE_BY_IDS = sql.per_table("DELETE FROM {table} WHERE id IN (SELECT value FROM json_each(?))", NAMED_TABLES.values())
+
+
+def _every_column(table: str, values: dict[str, object]) -> None:
+    """A row of ``table`` names every column of WRITTEN (a named parameter too many would go unnoticed)."""
+    if values.keys() != set(WRITTEN[table]):
+        raise ValueError(f"a {table} row names {sorted(values)}, not the columns {sorted(WRITTEN[table])}")
 
 
 # ---------------------------------------------------------------- writing
@@ -113,14 +170,15 @@ class Writer:
         return self._remove_dropped()
 
     def _insert_row(self, table: str, values: dict[str, object]) -> int:
-        """Insert one row; its id."""
-        cursor = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({marks(len(values))})", tuple(values.values()))
+        """Insert one row of a table of WRITTEN, every column given; its id."""
+        _every_column(table, values)
+        cursor = self.db.execute(_INSERT_ROW[table], values)
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
     def _update_row(self, table: str, row_id: int, values: dict[str, object]) -> None:
-        sets = ", ".join(f"{column} = ?" for column in values)
-        self.db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*values.values(), row_id))
+        _every_column(table, values)
+        self.db.execute(_UPDATE_ROW[table], {**values, "id": row_id})
 
     def _upsert_workbook(self) -> int:
         p = self.parsed
@@ -136,14 +194,16 @@ class Writer:
         return row[0] if row else None
 
     def _owned(self, table: str) -> dict[tuple[int, str], int]:
-        rows = self.db.execute(f"SELECT id, ruleset_id, name FROM {table} WHERE workbook_id = ?", (self.workbook_id,))
+        rows = self.db.execute(_OWNED[table], (self.workbook_id,))
         return {(ruleset_id, fold(name)): i for i, ruleset_id, name in rows}
 
     def ruleset_id(self, name: str) -> int:
         """The id of a ruleset, made on first use (a namespace has nothing else to it)."""
         key = fold(name)
         if key not in self.ruleset_ids:
-            self.ruleset_ids[key] = self._insert_row("ruleset", {"name": name})
+            cursor = self.db.execute("INSERT INTO ruleset (name) VALUES (?)", (name,))
+            assert cursor.lastrowid is not None
+            self.ruleset_ids[key] = cursor.lastrowid
         return self.ruleset_ids[key]
 
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:
@@ -169,19 +229,18 @@ class Writer:
         scale_id = self._upsert_named("severities", defined)
         rows = self.db.execute("SELECT id, code FROM severity WHERE scale_id = ?", (scale_id,)).fetchall()
         existing = {fold(code): sid for sid, code in rows}
-        # Park every row on unique placeholders so codes, names and positions can be shuffled.
-        for sid, _ in rows:
-            self._update_row("severity", sid, dict(code=f"~{sid}", name=f"~{sid}", position=-sid))
+        # Park every row on unique placeholders (~id) so codes, names and positions can be shuffled.
+        self.db.executemany(_PARK_SEVERITY, [(sid,) for sid, _ in rows])
         for position, level in enumerate(defined.value.levels):
-            values = dict(position=position, code=level.code, name=level.name, modifier=level.modifier)
+            values = {"position": position, "code": level.code, "name": level.name, "modifier": level.modifier}
             sid = existing.pop(fold(level.code), None)
             if sid is None:
-                self._insert_row("severity", dict(scale_id=scale_id, **values))
+                self.db.execute(_INSERT_SEVERITY, {"scale_id": scale_id, **values})
             else:
-                self._update_row("severity", sid, values)
+                self.db.execute(_UPDATE_SEVERITY, {**values, "id": sid})
         if existing:
             self.removed_ids["severity"] = {sid: code for code, sid in existing.items()}
-            self.db.execute(f"DELETE FROM severity WHERE id IN ({marks(len(existing))})", list(existing.values()))
+            self.db.execute("DELETE FROM severity WHERE id IN (SELECT value FROM json_each(?))", (sql.id_list(existing.values()),))
 
     def _scale_id(self, scale: SeverityScale, ruleset: str) -> int:
         """The ruleset's scale of that name, or the built-in one (every ruleset may use it)."""
@@ -193,32 +252,30 @@ class Writer:
     # in with one executemany each, with ids assigned here (the import holds
     # the write lock: BEGIN IMMEDIATE).
     def _new_ids(self, table: str, count: int) -> range:
-        start = self.db.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+        start = self.db.execute(_NEXT_ID[table]).fetchone()[0]
         return range(start, start + count)
 
-    def _insert(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    def _insert(self, statement: str, rows: list[tuple]) -> None:
         if rows:
-            self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(len(columns))})", rows)
+            self.db.executemany(statement, rows)
 
     def _write_effect_table(self, defined: Defined[EffectTable], kind: TableKind) -> None:
-        _, entry_table, effect_table, key = ENTRY_TABLES[kind]
+        _, entry_table, _, _ = ENTRY_TABLES[kind]
         table = defined.value
         extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset)) if kind is TableKind.CRITICAL else {}
         table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, roll_kind=table.roll.value,
                                       legend=table.legend.written() or None, **extra)
-        self.db.execute(f"DELETE FROM {entry_table} WHERE {key} = ?", (table_id,))
+        self.db.execute(_DELETE_ENTRIES[kind], (table_id,))
         entries = table.entries
         ids = self._new_ids(entry_table, len(entries))
         self._insert(
-            entry_table,
-            ("id", key, "position", "low", "high", "label", "condition", "title", "text", "hits", "bleed", "stun", "penalty",
-             "must_parry", "no_parry", "attacker_bonus", "death_in", "column_name", "parry_penalty"),
+            _INSERT_ENTRIES[kind],
             [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
               e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column,
               e.parry_penalty)
              for i, (entry_id, e) in enumerate(zip(ids, entries))],
         )
-        self._insert(effect_table, ("entry_id", "position", "tag"),
+        self._insert(_INSERT_EFFECTS[kind],
                      [(entry_id, j, tag) for entry_id, e in zip(ids, entries) for j, tag in enumerate(e.effects)])
 
     def _write_attack_table(self, defined: Defined[AttackTable]) -> None:
@@ -229,13 +286,13 @@ class Writer:
         self.db.execute("DELETE FROM attack_row WHERE attack_table_id = ?", (table_id,))
         self.db.execute("DELETE FROM armor_column WHERE attack_table_id = ?", (table_id,))
         column_ids = self._new_ids("armor_column", len(table.armors))
-        self._insert("armor_column", ("id", "attack_table_id", "position", "code"),
+        self._insert(_INSERT_ARMOR_COLUMNS,
                      [(i, table_id, position, code) for position, (i, code) in enumerate(zip(column_ids, table.armors))])
         # The rows read by the result, then the `UM` rows read by the unmodified die.
         groups = [(table.rows, False)] + ([(table.unmodified, True)] if table.unmodified else [])
         rows = [(span, cells, unmodified) for rows, unmodified in groups for span, cells in zip(rows.ranges, rows.values)]
         row_ids = self._new_ids("attack_row", len(rows))
-        self._insert("attack_row", ("id", "attack_table_id", "position", "low", "high", "label", "unmodified", "clumsy"),
+        self._insert(_INSERT_ATTACK_ROWS,
                      [(i, table_id, position, r.low, r.high, r.label, unmodified, r.clumsy)
                       for position, (i, (r, _, unmodified)) in enumerate(zip(row_ids, rows))])
         # Equal cells are often one parsed object (cell parsing is cached), so
@@ -256,7 +313,7 @@ class Writer:
         first = cell_ids.start
         width = len(column_ids)
         self._insert(
-            "attack_cell", ("id", "row_id", "armor_column_id", "text", "outcome", "hits", "severity_id", "critical_table_id"),
+            _INSERT_ATTACK_CELLS,
             [(first + r * width + c, row_id, column_id, *columns[id(cell)])
              for r, (row_id, (_, row_cells, _)) in enumerate(zip(row_ids, rows))
              for c, (column_id, cell) in enumerate(zip(column_ids, row_cells))],
@@ -264,7 +321,7 @@ class Writer:
         several = {key for key, cell in distinct.items() if getattr(cell, "more", ())}
         if several:  # a cell's second and further criticals (`36 E Heat + A Impact`): rare, so looked for by id
             self._insert(
-                "attack_cell_critical", ("cell_id", "position", "severity_id", "critical_table_id"),
+                _INSERT_MORE_CRITICALS,
                 [(first + r * width + c, position, severity_ids[fold(severity)], critical_id(critical))
                  for r, (_, row_cells, _) in enumerate(rows)
                  for c, cell in enumerate(row_cells) if id(cell) in several
@@ -301,7 +358,7 @@ class Writer:
         creature_id = self._upsert_named("creatures", defined, defense=c.defense, armor=c.armor, rank=c.rank.value, hp=c.hp)
         self.db.execute("DELETE FROM creature_feature WHERE creature_id = ?", (creature_id,))
         features = list(dict.fromkeys(fold(f) for f in c.features))
-        self._insert("creature_feature", ("creature_id", "feature"), [(creature_id, f) for f in features])
+        self._insert(_INSERT_FEATURES, [(creature_id, f) for f in features])
 
     def _remove_dropped(self) -> dict[str, list[str]]:
         """Delete what this workbook defined before and no longer does;
@@ -313,50 +370,48 @@ class Writer:
             ids = list(self.old[kind].values())
             if not ids:
                 continue
-            rows = self.db.execute(f"SELECT id, ruleset_id, name FROM {table} WHERE id IN ({marks(len(ids))})", ids).fetchall()
+            rows = self.db.execute(_NAMED_BY_IDS[table], (sql.id_list(ids),)).fetchall()
             named = {i: shown(ruleset_names[ruleset_id], name) for i, ruleset_id, name in rows}
             removed[kind] = sorted(named.values())
             self.removed_ids[kind] = named
-            self.db.execute(f"DELETE FROM {table} WHERE id IN ({marks(len(ids))})", ids)
+            self.db.execute(_DELETE_BY_IDS[table], (sql.id_list(ids),))
         return removed
 
 
 REMOVED_LABELS = {**LABELS, "severity": "severity"}  # one level of a scale is removed too
 
 
+# Who uses a row a change removes, by the removed row's kind: how a user is
+# named, and the (ruleset, name) of the users (?1: the removed row's id).
+_USERS = {
+    "critical": (
+        ("weapon", ("SELECT r.name, w.name FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id "
+                    "WHERE w.critical_table_id = ?1 OR w.secondary_critical_table_id = ?1")),
+        ("attack table", ("SELECT r.name, a.name FROM attack_table a JOIN ruleset r ON r.id = a.ruleset_id WHERE a.id IN ("
+                          "SELECT w.attack_table_id FROM attack_row w JOIN attack_cell c ON c.row_id = w.id "
+                          "WHERE c.critical_table_id = ?1)")),
+    ),
+    "attack": (("weapon", "SELECT r.name, w.name FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id WHERE w.attack_table_id = ?1"),),
+    "fumble": (("weapon", "SELECT r.name, w.name FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id WHERE w.fumble_table_id = ?1"),),
+    "severities": (
+        ("attack table", "SELECT r.name, a.name FROM attack_table a JOIN ruleset r ON r.id = a.ruleset_id WHERE a.scale_id = ?1"),
+        ("critical table", "SELECT r.name, k.name FROM critical_table k JOIN ruleset r ON r.id = k.ruleset_id WHERE k.scale_id = ?1"),
+    ),
+    "severity": (("attack table", ("SELECT r.name, a.name FROM attack_table a JOIN ruleset r ON r.id = a.ruleset_id WHERE a.id IN ("
+                                   "SELECT w.attack_table_id FROM attack_row w JOIN attack_cell c ON c.row_id = w.id "
+                                   "WHERE c.severity_id = ?1)")),),
+}
+
+
 def dangling_users(connection: sqlite3.Connection, removed: dict[str, dict[int, str]]) -> list[str]:
     """What still points at rows an import removed (foreign keys are deferred):
     one sentence per removed thing that is still used."""
     found: list[str] = []
-
-    def names(table: str, where: str, row_id: int) -> list[str]:
-        """The users' names, qualified outside ``default`` (a user may be in another ruleset);
-        ``where`` has one ? per use of the removed row's id."""
-        rows = connection.execute(f"SELECT ruleset.name, {table}.name FROM {table} "
-                                  f"JOIN ruleset ON ruleset.id = {table}.ruleset_id WHERE {where}", (row_id,) * where.count("?"))
-        return sorted({shown(ruleset, name) for ruleset, name in rows})
-
-    def tables_with_cells(column: str, row_id: int) -> list[str]:
-        cells = ("SELECT attack_row.attack_table_id FROM attack_row JOIN attack_cell ON attack_cell.row_id = attack_row.id "
-                 f"WHERE attack_cell.{column} = ?")
-        return names("attack_table", f"attack_table.id IN ({cells})", row_id)
-
     for kind, named in removed.items():
         for row_id, name in named.items():
-            users: list[str] = []
-            if kind == "critical":
-                users += [f"weapon {n!r}" for n in names(
-                    "weapon", "weapon.critical_table_id = ? OR weapon.secondary_critical_table_id = ?", row_id)]
-                users += [f"attack table {n!r}" for n in tables_with_cells("critical_table_id", row_id)]
-            elif kind == "attack":
-                users += [f"weapon {n!r}" for n in names("weapon", "weapon.attack_table_id = ?", row_id)]
-            elif kind == "fumble":
-                users += [f"weapon {n!r}" for n in names("weapon", "weapon.fumble_table_id = ?", row_id)]
-            elif kind == "severities":
-                users += [f"attack table {n!r}" for n in names("attack_table", "attack_table.scale_id = ?", row_id)]
-                users += [f"critical table {n!r}" for n in names("critical_table", "critical_table.scale_id = ?", row_id)]
-            elif kind == "severity":
-                users += [f"attack table {n!r}" for n in tables_with_cells("severity_id", row_id)]
+            # the users' names, qualified outside ``default`` (a user may be in another ruleset)
+            users = [f"{user} {n!r}" for user, statement in _USERS.get(kind, ())
+                     for n in sorted({shown(ruleset, user_name) for ruleset, user_name in connection.execute(statement, (row_id,))})]
             if users:
                 found.append(f"{REMOVED_LABELS[kind]} {name!r}, which {', '.join(users)} still use{'s' if len(users) == 1 else ''}")
     return found

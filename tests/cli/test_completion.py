@@ -54,6 +54,6 @@ def test_the_shell_script_is_offered(db_path):
 
 def test_every_kind_completed_has_its_query():
     from tables_app.cli.completion import COMPLETED
-    from tables_app.storage.names import QUERIES
+    from tables_app.storage.name_lists import LISTS
 
-    assert set(COMPLETED) == set(QUERIES)
+    assert set(COMPLETED) == set(LISTS)

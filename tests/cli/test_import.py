@@ -235,7 +235,7 @@ def test_a_database_from_an_older_release_is_upgraded_when_opened(run, db_path):
     from tables_app.storage import engine as db
 
     engine = db.create_db_engine(f"sqlite:///{db_path}")
-    db.downgrade(engine, "0001")
+    db.run_alembic(engine, "downgrade", "0001")
     engine.dispose()
     listed = run("list", "weapons", "--json")
     assert listed.exit_code == 0 and "Longsword" in listed.output

@@ -440,9 +440,9 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
     import threading
 
     from tables_app.http.app import answer
-    from tables_app.services.serving import SharedDatabase
+    from tables_app.services.server_database import PerThreadDatabases
 
-    databases = SharedDatabase.open(db_path)
+    databases = PerThreadDatabases(db_path)
     wrong: list[str] = []
 
     def ask(index: int) -> None:

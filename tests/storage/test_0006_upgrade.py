@@ -46,7 +46,7 @@ def refused_downgrade(db_path, change: str, message: str) -> None:  # type: igno
         full = (f"cannot downgrade below 0006: the tables use legends or printed weapons ({message}); "
                 "remove those workbooks first (nothing changed)")
         with pytest.raises(DatabaseError, match="^" + re.escape(full) + "$"):
-            db.downgrade(engine, "0005")
+            db.run_alembic(engine, "downgrade", "0005")
     finally:
         engine.dispose()
     with closing(sqlite3.connect(db_path)) as connection:

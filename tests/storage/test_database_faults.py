@@ -69,7 +69,7 @@ def test_any_file_name_works_through_init_upgrade_import_and_query(tmp_path, nam
     target = folder / name
     assert tables("db", "init", str(target)).exit_code == 0
     engine = db.create_db_engine(f"sqlite:///{target}".replace("%", "%25").replace("?", "%3F").replace("#", "%23"))
-    db.downgrade(engine, "0001")  # so that `db upgrade` runs Alembic's migrations on this path
+    db.run_alembic(engine, "downgrade", "0001")  # so that `db upgrade` runs Alembic's migrations on this path
     engine.dispose()
     upgraded = tables("--db", str(target), "db", "upgrade")
     assert upgraded.exit_code == 0, upgraded.output
@@ -260,7 +260,7 @@ def test_orphaned_rows_refuse_an_upgrade(db_path):
     from tables_app.storage import engine as db
 
     engine = db.create_db_engine(f"sqlite:///{db_path}")
-    db.downgrade(engine, "0004")
+    db.run_alembic(engine, "downgrade", "0004")
     engine.dispose()
     changed(db_path, "UPDATE weapon SET critical_table_id = 99999 WHERE name = 'Longsword'")
     row = sqlite3.connect(db_path).execute("SELECT rowid FROM weapon WHERE name = 'Longsword'").fetchone()[0]
@@ -316,15 +316,15 @@ def test_a_directory(tmp_path):
 
 def read_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every connection read-only, as for a file without write permission (root may write any file)."""
-    from tables_app.storage import connection, database
+    from tables_app.storage import connection, database, transactions
 
     def connect(path: Path) -> sqlite3.Connection:
         opened = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, isolation_level=None)
         opened.execute("PRAGMA foreign_keys = ON")
         return opened
 
-    monkeypatch.setattr(connection, "connect", connect)
-    monkeypatch.setattr(database, "connect", connect)
+    for module in (connection, database, transactions):  # every module that opens the file
+        monkeypatch.setattr(module, "connect", connect)
 
 
 def test_a_read_only_database_for_a_write(db_path, mini, monkeypatch):

@@ -14,7 +14,7 @@ from alembic.script import ScriptDirectory
 
 from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db, models
-from tables_app.storage.connection import BUSY_TIMEOUT_MS, SCHEMA_HEAD
+from tables_app.storage.connection import BUSY_TIMEOUT_MS, SCHEMA_HEAD, has_tables, schema_version
 
 
 @pytest.fixture
@@ -22,6 +22,17 @@ def empty_engine(tmp_path):
     engine = db.create_db_engine(f"sqlite:///{tmp_path / 'empty.db'}")
     yield engine
     engine.dispose()
+
+
+def revision_of(engine: sqlalchemy.Engine) -> str | None:
+    """The schema version the database records, read as the program reads it."""
+    with engine.connect() as connection:
+        return schema_version(connection.connection.driver_connection)
+
+
+def holds_no_tables(engine: sqlalchemy.Engine) -> bool:
+    with engine.connect() as connection:
+        return not has_tables(connection.connection.driver_connection)
 
 
 def scripts() -> ScriptDirectory:
@@ -33,23 +44,23 @@ def test_one_head_and_the_code_knows_it():
 
 
 def test_upgrade_from_empty(empty_engine):
-    assert db.current_revision(empty_engine) is None
+    assert revision_of(empty_engine) is None
     db.migrate(empty_engine)
-    assert db.current_revision(empty_engine) == SCHEMA_HEAD
+    assert revision_of(empty_engine) == SCHEMA_HEAD
 
 
 def test_stairway_every_revision_up_down_up(empty_engine):
     revisions = list(reversed(list(scripts().walk_revisions())))
     for revision in revisions:
         db.migrate(empty_engine, revision.revision)
-        db.downgrade(empty_engine, revision.down_revision or "base")
+        db.run_alembic(empty_engine, "downgrade", revision.down_revision or "base")
         db.migrate(empty_engine, revision.revision)
-    assert db.current_revision(empty_engine) == SCHEMA_HEAD
+    assert revision_of(empty_engine) == SCHEMA_HEAD
 
 
 def test_downgrade_to_base_leaves_nothing(empty_engine, tmp_path):
     db.migrate(empty_engine)
-    db.downgrade(empty_engine, "base")
+    db.run_alembic(empty_engine, "downgrade", "base")
     with sqlite3.connect(tmp_path / "empty.db") as connection:
         names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
     assert names == {"alembic_version"}
@@ -92,8 +103,8 @@ def test_a_failing_migration_leaves_the_schema_unchanged(empty_engine, monkeypat
     monkeypatch.setattr(op, "execute", explode)
     with pytest.raises(RuntimeError, match="boom"):
         db.migrate(empty_engine)
-    assert db.current_revision(empty_engine) is None
-    assert db.is_empty(empty_engine)
+    assert revision_of(empty_engine) is None
+    assert holds_no_tables(empty_engine)
 
 
 def test_broken_foreign_keys_after_a_migration_roll_it_back(empty_engine, monkeypatch):
@@ -113,7 +124,7 @@ def test_broken_foreign_keys_after_a_migration_roll_it_back(empty_engine, monkey
     monkeypatch.setattr(op, "execute", dangle)
     with pytest.raises(RuntimeError, match="migration left broken foreign keys"):
         db.migrate(empty_engine)
-    assert db.current_revision(empty_engine) is None and db.is_empty(empty_engine)
+    assert revision_of(empty_engine) is None and holds_no_tables(empty_engine)
 
 
 def test_0002_keeps_every_row_and_every_rule(db_path):
@@ -147,7 +158,7 @@ def test_0002_keeps_every_row_and_every_rule(db_path):
 
     counts, schema = state()
     assert min(counts) > 0 and " IN (" not in schema and all(refused(sql) for sql in bad) and duplicates_refused()
-    db.downgrade(engine, "0001")
+    db.run_alembic(engine, "downgrade", "0001")
     assert state()[0] == counts and " IN (" in state()[1] and all(refused(sql) for sql in bad) and duplicates_refused()
     db.migrate(engine)
     assert state()[0] == counts and " IN (" not in state()[1] and all(refused(sql) for sql in bad) and duplicates_refused()
@@ -156,7 +167,7 @@ def test_0002_keeps_every_row_and_every_rule(db_path):
 
 def test_0002_keeps_the_users_own_views_triggers_and_indexes_exactly(db_path):
     engine = db.create_db_engine(f"sqlite:///{db_path}")
-    db.downgrade(engine, "0001")
+    db.run_alembic(engine, "downgrade", "0001")
     own = [
         "CREATE VIEW my_weapons AS SELECT name, roll_kind FROM weapon WHERE name != ':odd'",
         'CREATE VIEW "long ""quoted"" weapons" AS SELECT name FROM my_weapons WHERE roll_kind = \'oe\'',
@@ -177,7 +188,7 @@ def test_0002_keeps_the_users_own_views_triggers_and_indexes_exactly(db_path):
         assert connection.exec_driver_sql('SELECT count(*) FROM "long ""quoted"" weapons"').scalar() > 0
         connection.exec_driver_sql("UPDATE creature SET name = name || '!' WHERE id = (SELECT min(id) FROM creature)")
         assert connection.exec_driver_sql("SELECT count(*) FROM renamed").scalar() == 1
-    assert db.current_revision(engine) == SCHEMA_HEAD
+    assert revision_of(engine) == SCHEMA_HEAD
     engine.dispose()
 
 
@@ -285,7 +296,7 @@ def test_0003_puts_every_row_of_a_populated_0002_database_in_the_default_ruleset
     path, engine = populated_0002
     before = rows_of(path)
     db.migrate(engine, "0003")
-    assert db.current_revision(engine) == "0003"
+    assert revision_of(engine) == "0003"
     after = rows_of(path, leaving_out="ruleset_id")
     assert after.pop("ruleset") == [(1, "default")]
     assert (before.pop("alembic_version"), after.pop("alembic_version")) == ([("0002",)], [("0003",)])
@@ -348,7 +359,7 @@ def test_0003_down_gives_the_0002_schema_and_up_gives_back_every_row(populated_0
 def test_0003_down_and_up_on_the_bundled_tables(db_path, tmp_path):
     """A database made by init_database (the bundled tables, thousands of rows)."""
     engine = db.create_db_engine(f"sqlite:///{db_path}")
-    db.downgrade(engine, "0003")
+    db.run_alembic(engine, "downgrade", "0003")
     with closing(sqlite3.connect(db_path)) as connection:
         assert connection.execute("SELECT count(*) > 500 FROM attack_cell").fetchone() == (1,)
         assert connection.execute("SELECT ruleset_id, code FROM critical_table WHERE name = 'Cut'").fetchall() == [(1, "S")]
@@ -358,8 +369,8 @@ def test_0003_down_and_up_on_the_bundled_tables(db_path, tmp_path):
 
 def assert_down_and_up_keep_everything(path: Path, engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     before = rows_of(path)
-    db.downgrade(engine, "0002")
-    assert db.current_revision(engine) == "0002"
+    db.run_alembic(engine, "downgrade", "0002")
+    assert revision_of(engine) == "0002"
     assert normalised_schema(path) == fresh_schema(tmp_path, "0002")
     downgraded = rows_of(path)
     assert downgraded.pop("alembic_version") == [("0002",)]
@@ -381,10 +392,10 @@ def test_0003_downgrade_is_refused_while_a_row_lives_in_another_ruleset(populate
     message = ("cannot downgrade below 0003: rows live outside the ruleset 'default' (1 weapon, 1 creature), and their "
                "names could collide in the older schema; remove those rulesets first (nothing changed)")
     with pytest.raises(DatabaseError, match="^" + re.escape(message) + "$"):
-        db.downgrade(engine, "0002")
+        db.run_alembic(engine, "downgrade", "0002")
     with closing(sqlite3.connect(path)) as connection:
         assert list(connection.iterdump()) == before
-    assert db.current_revision(engine) == "0003"
+    assert revision_of(engine) == "0003"
 
 
 def test_0003_keeps_the_users_own_views_triggers_and_indexes_exactly(populated_0002):
@@ -411,12 +422,12 @@ def test_0003_keeps_the_users_own_views_triggers_and_indexes_exactly(populated_0
     with closing(sqlite3.connect(path)) as connection:
         assert connection.execute('SELECT * FROM "long ""quoted"" weapons"').fetchall() == [("Longsword",)]
     execute(engine, "UPDATE weapon SET name = 'Broadsword' WHERE id = 1")
-    db.downgrade(engine, "0002")
+    db.run_alembic(engine, "downgrade", "0002")
     assert not_tables(schema_of(engine)) == not_tables(before)
     with closing(sqlite3.connect(path)) as connection:
         assert connection.execute("SELECT * FROM my_weapons").fetchall() == [("Broadsword", "X")]
         assert connection.execute("SELECT old FROM renamed").fetchall() == [("Longsword",)]
-    assert db.current_revision(engine) == "0002"
+    assert revision_of(engine) == "0002"
 
 
 def test_the_plain_sql_writer_knows_the_default_ruleset_id():
@@ -437,7 +448,7 @@ def test_0006_downgrade_is_refused_while_an_attack_row_is_bounded_by_a_clumsy_ra
     message = ("cannot downgrade below 0006: the tables use legends or printed weapons (2 attack rows bounded by a "
                "weapon's Clumsy Range); remove those workbooks first (nothing changed)")
     with pytest.raises(DatabaseError, match="^" + re.escape(message) + "$"):
-        db.downgrade(engine, "0005")
+        db.run_alembic(engine, "downgrade", "0005")
     with closing(sqlite3.connect(db_path)) as connection:
         assert list(connection.iterdump()) == before
     engine.dispose()

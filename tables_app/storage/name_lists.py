@@ -1,0 +1,34 @@
+"""Every name of one kind the database holds, read only: what shell
+completion offers (completion.py). Reading never creates, migrates or
+writes the file, and runs no check: a missing or unreadable file is the
+caller's to shrug off (sqlite3.Error).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+# what is listed → the statement listing it: (ruleset or NULL, name) rows
+LISTS = {
+    "attack": "SELECT r.name, t.name FROM attack_table t JOIN ruleset r ON r.id = t.ruleset_id",
+    "critical": ("SELECT r.name, t.name FROM critical_table t JOIN ruleset r ON r.id = t.ruleset_id UNION "
+                 "SELECT r.name, t.code FROM critical_table t JOIN ruleset r ON r.id = t.ruleset_id WHERE t.code IS NOT NULL"),
+    "fumble": "SELECT r.name, t.name FROM fumble_table t JOIN ruleset r ON r.id = t.ruleset_id",
+    "weapons": "SELECT r.name, t.name FROM weapon t JOIN ruleset r ON r.id = t.ruleset_id",
+    "creatures": "SELECT r.name, t.name FROM creature t JOIN ruleset r ON r.id = t.ruleset_id",
+    "armor": "SELECT DISTINCT NULL, code FROM armor_column",
+    "features": "SELECT DISTINCT NULL, feature FROM creature_feature",
+    "rulesets": "SELECT NULL, name FROM ruleset",
+    "workbooks": "SELECT NULL, file_name FROM workbook",
+}
+
+
+def every_name(path: Path, what: str) -> set[tuple[str | None, str]]:
+    """(ruleset, or None for what has none, name) of every name of ``what``
+    (a key of LISTS) in the database file at ``path``, opened read only."""
+    connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
+    try:
+        return set(connection.execute(LISTS[what]).fetchall())
+    finally:
+        connection.close()
