@@ -18,7 +18,6 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from tables_app.services.database_setup import open_database
-from tables_app.storage.compiled import CompiledTables
 from tables_app.storage.connection import schema_version
 from tables_app.storage.database import Database
 
@@ -31,7 +30,9 @@ class PerThreadDatabases:
         self.url, self.path = opened.url, opened.path
         opened.dispose()
         self._local = threading.local()
-        self.compiled = CompiledTables()
+        from tables_app.storage import compiled  # read when made: a test counts the caches made
+
+        self.compiled = compiled.CompiledTables()
 
     def get(self) -> Database:
         """This thread's Database (made on its first request)."""

@@ -28,6 +28,9 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          "parry_penalty", "max_critical", "legend"}
 
 
+ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}
+
+
 def unpack(folder: Path) -> Path:
     path = folder / "tables_0002.db"
     with gzip.open(DATA / "tables_0002.db.gz") as packed, path.open("wb") as plain:
@@ -75,6 +78,9 @@ def test_every_lookup_answers_as_before_the_upgrade(upgraded, recorded):
     result = CliRunner().invoke(cli, ["--db", str(upgraded), *recorded["args"]])
     assert result.exit_code == 0, result.output
     now = json.loads(result.stdout)
+    if recorded["args"][0] == "odds":  # odds' attack block is resolve's since issue 26: the weapon's tables too
+        assert set(now["attack"]) - set(recorded["json"]["attack"]) >= ODDS_ATTACK_ADDED
+        now["attack"] = {k: v for k, v in now["attack"].items() if k not in ODDS_ATTACK_ADDED}
     assert without_added(now) == without_added(recorded["json"])
     assert ruleset_keys(now) <= {"default"}  # everything is in the default ruleset
 
