@@ -81,6 +81,8 @@ def test_every_lookup_answers_as_before_the_upgrade(upgraded, recorded):
     if recorded["args"][0] == "odds":  # odds' attack block is resolve's since issue 26: the weapon's tables too
         assert set(now["attack"]) - set(recorded["json"]["attack"]) >= ODDS_ATTACK_ADDED
         now["attack"] = {k: v for k, v in now["attack"].items() if k not in ODDS_ATTACK_ADDED}
+    if recorded["args"][0] == "simulate":  # simulate gained the attack block (issue 26)
+        assert "attack" not in recorded["json"] and now.pop("attack")["weapon"] == recorded["args"][recorded["args"].index("--weapon") + 1]
     assert without_added(now) == without_added(recorded["json"])
     assert ruleset_keys(now) <= {"default"}  # everything is in the default ruleset
 
