@@ -13,7 +13,7 @@ import pytest
 
 from tables_app.domain.cells import parse_attack_cell
 from tables_app.domain.dice import ForcedDice
-from tables_app.domain.odds import expected_critical_hits, open_ended_tail, table_odds
+from tables_app.domain.odds import critical_hits_over_die, open_ended_tail, table_odds
 from tables_app.domain.ranges import Range, RangeTable, parse_range
 from tables_app.domain.resolve import resolve_attack
 from tables_app.domain.severity import Severity, SeverityScale
@@ -66,7 +66,8 @@ def test_odds_read_the_severity_column_too():
     odds = table_odds(attack, tables)
     # faces 1-2 fumble (Clumsy); 98 faces read the one row: 9 + C's column, 50/100 × 3 + 50/100 × 30 = 16.5
     assert odds.expected_damage == Fraction(98, 100) * (9 + Fraction(33, 2))
-    assert expected_critical_hits(SLASH, LETTERS.get("C"), frozenset(), 2) == Fraction(33, 2)
+    read = CriticalPlan(SLASH, LETTERS.get("C"), LETTERS.get("C"), 0, 2)
+    assert Fraction(critical_hits_over_die(read, frozenset()), 100) == Fraction(33, 2)
 
 
 def test_an_attack_chosen_column_needs_the_weapons_column_or_the_attacks():
@@ -108,7 +109,7 @@ def test_the_open_ended_critical_mean_is_exact_against_enumeration():
         else:
             for added, weight in enumerate(tail):
                 by_hand += Fraction(weight, denominator * 100) * critical_read(plan, face + added, frozenset())[1].entry.hits
-    assert expected_critical_hits(HUGE, LETTERS.get("A"), frozenset(), 0) == by_hand
+    assert critical_hits_over_die(plan, frozenset()) / 100 == by_hand
     # by the table's shape: 50 faces of 1 hit, 45 of 2; a face f of 96-100 stays at or below 100 (2 hits)
     # only when the next die adds at most 100 - f (4, 3, 2, 1, 0 of its 100 faces), else passes it (7 hits):
     # (50 + 90 + 5 × 7 - 5 × 10/100) / 100 = 1.745 (the tail beyond the cut weighs below 1e-15)
