@@ -116,6 +116,56 @@ def test_the_open_ended_critical_mean_is_exact_against_enumeration():
     assert float(by_hand) == pytest.approx(1.745, abs=1e-12)
 
 
+# One column, opened high, a row above 200: docs/table-system.md, "Roll kinds": on a `Roll kind | oeh`
+# table "its die then opens high ... and the total is read — a critical's with the severity's modifier on
+# a one-column table"; step 10: "A modified roll above the top row reads the top row".
+GIANT = EffectTable(TableKind.CRITICAL, "Giant", RangeTable(
+    (parse_range(label), (Entry(parse_range(label), label, hits=hits),)) for label, hits in (("1-100", 1), ("101-200", 5), ("201+", 20))),
+    "G", LETTERS, roll=RollKind.OEH)
+
+
+def giant_attack() -> tuple[Attack, TableSet]:
+    attack, tables = attack_on("5 B", critical="Giant", fumble_column="1HE")  # B: +5
+    return attack, TableSet(tables.attack, {"Giant": GIANT}, tables.fumble)
+
+
+@pytest.mark.parametrize("dice, total, row, hits", [
+    ([40, 97, 97, 1], 200, "101-200", 5),  # 97 + 97 + 1 = 195, + 5 = 200
+    ([40, 97, 98, 1], 201, "201+", 20),  # 196 + 5 = 201: past 200, the row above it
+    ([40, 99, 99, 99, 50], 352, "201+", 20),  # four dice: 347 + 5
+])
+def test_an_open_ended_critical_total_past_200_reads_the_row_it_falls_in(dice, total, row, hits):
+    attack, tables = giant_attack()
+    given = ForcedDice(values=tuple(dice))
+    result = resolve_attack(attack, tables, given)
+    assert given.unused == () and given.missing == []
+    assert (result.critical.modified_roll, result.critical.entry.text, result.damage) == (total, row, 5 + hits)
+
+
+def test_the_open_ended_critical_mean_counts_the_totals_past_200():
+    """Odds and simulate read the same totals: the mean against the chain
+    written out exactly (no cut), and simulate's look-up by total."""
+    from functools import lru_cache
+
+    from tables_app.domain.table_rules import critical_hits_by_total
+
+    @lru_cache(maxsize=None)
+    def at_least(m: int) -> Fraction:
+        """P(X >= m), X an opened chain: a d100, and another chain added after 96-100."""
+        if m <= 1:
+            return Fraction(1)
+        return sum((at_least(m - die) if die >= 96 else Fraction(die >= m)) for die in range(1, 101)) / 100
+
+    # faces 1-95 read 6-100 (1 hit); a face f of 96-100 reads f + 5 + X >= 102: 5 hits, or 20 past 200
+    by_hand = (95 + sum(5 + 15 * at_least(196 - face) for face in range(96, 101))) / Fraction(100)
+    attack, tables = giant_attack()
+    plan = CriticalPlan(GIANT, LETTERS.get("B"), LETTERS.get("B"), 0)
+    assert float(critical_hits_over_die(plan, frozenset()) / 100) == pytest.approx(float(by_hand), abs=1e-12)
+    assert float(table_odds(attack, tables).expected_damage) == pytest.approx(98 / 100 * (5 + float(by_hand)), abs=1e-12)
+    by_total = critical_hits_by_total(plan, frozenset())  # simulate indexes it by the die's total
+    assert (by_total[195 - 1], by_total[196 - 1], by_total[347 - 1], by_total[-1]) == (5, 20, 20, 20)
+
+
 def test_simulate_reads_the_open_ended_critical_die():
     attack, tables = attack_on("5 A Huge", critical="Huge", fumble_column="1HE", critical_column="Normal")
     exact = float(table_odds(attack, tables).expected_damage)
