@@ -36,7 +36,8 @@ def result_row(table: AttackTable, result: int) -> int | None:
     """Steps 7-8 for one modified result: the index of the row it reads, or
     None (a miss). What ``AttackRules.read`` reads, without an attack (`tables query attack`)."""
     runs = result_runs(table)
-    return runs[bisect_right([low for low, _ in runs[1:]], result)][1]
+    lows = [low for low, _ in runs if low is not None]  # every run's but the first, which runs from below
+    return runs[bisect_right(lows, result)][1]
 
 
 def printed_column(table: EffectTable, severity: Severity | None, named: str | None) -> int | None:

@@ -208,7 +208,7 @@ class AttackRules:
         self.cap = attack.weapon.max_result
         self.max_critical = max_critical(attack.weapon, table)  # step 9; checked here, before any die
         self.readings_by_result = self._readings_by_result()
-        self._lows = [low for low, _ in self.readings_by_result[1:]]
+        self._lows = [low for low, _ in self.readings_by_result if low is not None]  # the first runs from below
         self._unmodified = self._unmodified_readings()
 
     @classmethod

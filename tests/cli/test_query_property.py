@@ -29,7 +29,13 @@ from test_printed_attack_tables import printed_sheets
 
 from tables_app.cli import cli
 from tables_app.domain.table_rules import (
-    Attack, AttackRules, CriticalPlan, critical_column, critical_read, fumble_column, fumble_read,
+    Attack,
+    AttackRules,
+    CriticalPlan,
+    critical_column,
+    critical_read,
+    fumble_column,
+    fumble_read,
 )
 from tables_app.domain.tables import ColumnChoice, EffectTable, TableKind, Weapon
 from tables_app.services import lookups
@@ -120,18 +126,6 @@ def test_query_attack_reads_what_resolve_reads_at_every_result_and_armor(databas
         tables_read.add((ruleset, name))
     assert {("PR", "Printed blade"), ("Probe", "Pebbles"), ("default", "Edged"), ("Printed", "Bladework")} <= tables_read
     assert compared > 15_000
-
-
-def test_the_probe_tables_hold_what_the_property_is_about(database):
-    """Rows from 1 read under the automatic miss, the open-below row, every column layout, both roll kinds."""
-    reader = database.reader()
-    low = database.load_attack_table(reader.locate("attack", "Printed blade", "PR"))
-    assert low.automatic_miss == 10 and low.rows.ranges[0].low == 1 and low.unmodified is not None
-    assert lookups.query_attack(database, "Printed blade", 5, "1", "PR")["row"] is None  # the defect of issue 26
-    assert database.load_attack_table(reader.locate("attack", "Pebbles", "Probe")).automatic_miss == 5
-    layouts = {(t.choice, t.roll.value) for t in (*critical_tables(database), *fumble_tables(database))}
-    assert {(ColumnChoice.NONE, "oeh"), (ColumnChoice.ATTACK, "oeh"), (ColumnChoice.SEVERITY, "d100"),
-            (ColumnChoice.NONE, "d100")} <= layouts
 
 
 # ---------------------------------------------------------------- query critical and fumble

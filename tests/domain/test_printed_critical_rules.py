@@ -145,11 +145,11 @@ def test_an_open_ended_critical_total_past_200_reads_the_row_it_falls_in(dice, t
 def test_the_open_ended_critical_mean_counts_the_totals_past_200():
     """Odds and simulate read the same totals: the mean against the chain
     written out exactly (no cut), and simulate's look-up by total."""
-    from functools import lru_cache
+    from functools import cache
 
     from tables_app.domain.table_rules import critical_hits_by_total
 
-    @lru_cache(maxsize=None)
+    @cache
     def at_least(m: int) -> Fraction:
         """P(X >= m), X an opened chain: a d100, and another chain added after 96-100."""
         if m <= 1:
