@@ -74,6 +74,7 @@ def main() -> None:
     def ours():
         odds_module.attack_roll.cache_clear()
         odds_module.open_ended_tail.cache_clear()
+        odds_module._tail_prefix.cache_clear()
         return table_odds(attack, tables)
 
     def theirs():

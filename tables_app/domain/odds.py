@@ -16,22 +16,22 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import accumulate, compress
 from operator import add, sub
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TypeVar
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.distributions import TAIL_CUT
-from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (
-    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, damage, first_die, fumble_faces,
-    fumble_read,
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, critical_totals, damage,
+    first_die, fumble_faces, fumble_read, fumble_totals,
 )
 from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
 OUTCOME_ORDER = tuple(o.value for o in Outcome)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -162,17 +162,33 @@ def _sliding_sums(kernel: list[int], width: int) -> list[int]:
     return list(map(sub, highs, lows))
 
 
+@cache
+def _tail_prefix() -> list[int]:
+    """prefix[k]: the weight of the tail's first k values (open_ended_tail), for sums over runs of it."""
+    return [0, *accumulate(open_ended_tail()[0])]
+
+
+def _over_tail(runs: list[tuple[int, T]]) -> Iterator[tuple[int, T]]:
+    """Runs of consecutive totals of an opened die, from the face that opened
+    it up (``critical_totals``, ``fumble_totals``), each with the weight of the
+    tail values that reach it, over the tail's denominator."""
+    prefix, added = _tail_prefix(), 0
+    for count, value in runs:
+        yield prefix[added + count] - prefix[added], value
+        added += count
+
+
 def critical_hits_over_die(plan: CriticalPlan, features: frozenset[str]) -> int | Fraction:
     """The extra hits of the critical die (step 10) summed over its 100 faces
     (an int); on a `Roll kind | oeh` table each face of 96-100 is weighed
-    over the open-ended tail it opens (a Fraction, exact to the tail's cut)."""
+    over the open-ended tail it opens (a Fraction, exact to the tail's cut),
+    row by row of the totals it reaches."""
     if plan.table.roll is not RollKind.OEH:
         return sum(faces * choice.entry.hits for faces, choice in critical_faces(plan, features))
     tail, denominator = open_ended_tail()
     closed = sum(critical_read(plan, face, features)[1].entry.hits for face in range(1, D100 + 1) if not chain_goes_on(face))
-    opened = sum(weight * critical_read(plan, face + added, features)[1].entry.hits
-                 for face in range(1, D100 + 1) if chain_goes_on(face)
-                 for added, weight in enumerate(tail) if weight)
+    opened = sum(weight * choice.entry.hits for face in range(1, D100 + 1) if chain_goes_on(face)
+                 for weight, choice in _over_tail(critical_totals(plan, face, len(tail), features)))
     return closed + Fraction(opened, denominator)
 
 
@@ -184,13 +200,16 @@ class CriticalHits:
 
     def __init__(self, features: frozenset[str]):
         self.features = features
-        self._summed: dict[tuple[EffectTable, Severity, int | None], int | Fraction] = {}
+        self._summed: dict[tuple[int, str, int | None], tuple[EffectTable, int | Fraction]] = {}
 
     def over_die(self, plan: CriticalPlan) -> int | Fraction:
-        read = (plan.table, plan.severity, plan.column)  # what the sum depends on (not the severity before reduction)
-        if read not in self._summed:
-            self._summed[read] = critical_hits_over_die(plan, self.features)
-        return self._summed[read]
+        # what the sum depends on (not the severity before reduction); the table by its identity, kept
+        # in the value so that the id stays its own (hashing a table by value costs more than a d100 sum)
+        read = (id(plan.table), plan.severity.code, plan.column)
+        found = self._summed.get(read)
+        if found is None:
+            found = self._summed[read] = (plan.table, critical_hits_over_die(plan, self.features))
+        return found[1]
 
 
 @dataclass(frozen=True)
@@ -332,9 +351,10 @@ def fumble_row_faces(table: EffectTable, weapon: Weapon) -> dict[str, int | Frac
     tail, denominator = open_ended_tail()
     weights: dict[str, int] = {}
     for face in range(1, D100 + 1):
-        spread = [(face + added, weight) for added, weight in enumerate(tail) if weight] if chain_goes_on(face) else [(face, denominator)]
-        for total, weight in spread:
-            label = fumble_read(table, total, weapon)[1].entry.range.label
+        read = (_over_tail(fumble_totals(table, weapon, face, len(tail))) if chain_goes_on(face)
+                else [(denominator, fumble_read(table, face, weapon)[1])])
+        for weight, choice in read:
+            label = choice.entry.range.label
             weights[label] = weights.get(label, 0) + weight
     return {label: Fraction(weight, denominator) for label, weight in sorted(weights.items(), key=lambda item: _row_order(table, item[0]))}
 

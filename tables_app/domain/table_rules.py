@@ -423,8 +423,16 @@ def critical_read(plan: CriticalPlan, die: int, features: frozenset[str]) -> tup
 def critical_faces(plan: CriticalPlan, features: frozenset[str]) -> list[tuple[int, Choice]]:
     """Step 10 over the whole die: each entry read, with how many of the 100
     faces read it (the faces' modified rolls, row by row, not face by face)."""
-    rows = plan.table.rows_of(plan.column).counts(critical_roll(plan, 1), critical_roll(plan, D100))
-    return [(faces, choose_branch(entries, features)) for faces, entries in rows]
+    return critical_totals(plan, 1, D100, features)
+
+
+def critical_totals(plan: CriticalPlan, lowest: int, count: int, features: frozenset[str]) -> list[tuple[int, Choice]]:
+    """Step 10 over ``count`` totals of the die from ``lowest`` up: each entry
+    read, with how many of those totals read it, in order (the modified roll
+    rises with the total, so each row reads a run of them; odds weigh the
+    tail an opened die adds with it)."""
+    rows = plan.table.rows_of(plan.column).counts(critical_roll(plan, lowest), critical_roll(plan, lowest + count - 1))
+    return [(totals, choose_branch(entries, features)) for totals, entries in rows]
 
 
 def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choice]:
@@ -435,9 +443,14 @@ def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choi
 
 def fumble_faces(table: EffectTable, weapon: Weapon) -> list[tuple[int, Choice]]:
     """Step 2 over the whole (closed) die: each entry read, with how many faces read it."""
+    return fumble_totals(table, weapon, 1, D100)
+
+
+def fumble_totals(table: EffectTable, weapon: Weapon, lowest: int, count: int) -> list[tuple[int, Choice]]:
+    """Step 2 over ``count`` totals of the die from ``lowest`` up, as critical_totals."""
     modifier = weapon.fumble_modifier
-    rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(1, modifier), fumble_roll(D100, modifier))
-    return [(faces, choose_branch(entries, frozenset())) for faces, entries in rows]
+    rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(lowest, modifier), fumble_roll(lowest + count - 1, modifier))
+    return [(totals, choose_branch(entries, frozenset())) for totals, entries in rows]
 
 
 OPEN_CRITICAL_REACH = 13 * D100  # totals read for an open-ended critical die: 12 more 96+ dice are rarer than 1e-15
