@@ -28,7 +28,8 @@ from icepool_attack import attack_distribution  # noqa: E402
 
 from tables_app.services.attacks import TargetParts, WeaponParts, prepare  # noqa: E402
 from tables_app.domain import odds as odds_module  # noqa: E402
-from tables_app.domain.odds import expected_critical_hits, table_odds  # noqa: E402
+from tables_app.domain.odds import critical_hits_over_die, table_odds  # noqa: E402
+from tables_app.domain.table_rules import CriticalPlan  # noqa: E402
 from tables_app.services.database_setup import init_database  # noqa: E402
 
 ARGS = ["--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA"]
@@ -57,7 +58,8 @@ def peer_spec(attack, tables) -> dict:
             if severity is None:
                 outcome = "hit"
             else:
-                crit_mean = float(expected_critical_hits(tables.criticals[cell.critical or attack.weapon.critical], severity, attack.features))
+                plan = CriticalPlan(tables.criticals[cell.critical or attack.weapon.critical], severity, severity, 0)
+                crit_mean = float(critical_hits_over_die(plan, attack.features)) / 100
         rows.append([row_range.low, outcome, cell.hits, crit_mean])
     return {"rows": rows, "shift": attack.effective_cmb - attack.defense, "cap": attack.weapon.max_result, "clumsy": attack.weapon.clumsy}
 
@@ -72,8 +74,7 @@ def main() -> None:
     def ours():
         odds_module.attack_roll.cache_clear()
         odds_module.open_ended_tail.cache_clear()
-        odds_module.critical_hits_over_die.cache_clear()
-        odds_module.fumble_row_faces.cache_clear()
+        odds_module._tail_prefix.cache_clear()
         return table_odds(attack, tables)
 
     def theirs():

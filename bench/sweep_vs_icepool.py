@@ -95,7 +95,8 @@ def peer_sweep(spec: dict) -> list[dict]:
 # ------------------------------------------------------------ the benchmark
 def peer_spec(database) -> dict:  # type: ignore[no-untyped-def]
     """Every armor column of the attack table, with critical means, as plain data."""
-    from tables_app.domain.odds import OUTCOME_ORDER, expected_critical_hits
+    from tables_app.domain.odds import OUTCOME_ORDER, critical_hits_over_die
+    from tables_app.domain.table_rules import CriticalPlan
     from tables_app.services.attacks import TargetParts, WeaponParts, prepare
 
     prepared = prepare(database, WeaponParts(name="Longsword"), TargetParts(defense=20, armor="MA"), cmb=0)
@@ -115,8 +116,8 @@ def peer_spec(database) -> dict:  # type: ignore[no-untyped-def]
                 if severity is None:
                     outcome = "hit"
                 else:
-                    crit_mean = float(expected_critical_hits(tables.criticals[cell.critical or attack.weapon.critical],
-                                                             severity, attack.features))
+                    plan = CriticalPlan(tables.criticals[cell.critical or attack.weapon.critical], severity, severity, 0)
+                    crit_mean = float(critical_hits_over_die(plan, attack.features)) / 100
             rows.append([row_range.low, outcome, cell.hits, crit_mean])
         columns[armor] = rows
     start, stop, step = (int(part) for part in SWEEP.split(":"))

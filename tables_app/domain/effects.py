@@ -49,8 +49,6 @@ from tables_app.domain.legend import DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, Le
 from tables_app.domain.names import shown
 from tables_app.domain.ranges import DASHES
 
-SEPARATOR = " \u2013 "  # ` – `, as printed between effects
-
 _MINUS = "[" + re.escape(DASHES) + "]"
 _COUNT = r"(?<![\w.])\+?\d+"  # a count: digits not glued to a word, perhaps a `+`
 _ROUNDS = r"\s*(?:rounds?|rnds?)\b"  # `rounds`, `round`, `rnds`, `rnd`
@@ -171,13 +169,13 @@ class Effects:
             _check_bound("death_in", self.death_in, 0, EFFECT_LIMIT)
 
 
-EFFECT_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed"))  # the structured ones
+_STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed"))  # what has_effects looks at
 
 
 def has_effects(effects: Effects, but: tuple[str, ...] = ()) -> bool:
     """Whether any structured effect is read (a death, even instant, counts), ``but`` those fields."""
     return any(getattr(effects, name) is not None if name == "death_in" else bool(getattr(effects, name))
-               for name in EFFECT_FIELDS if name not in but)
+               for name in _STRUCTURED_FIELDS if name not in but)
 
 
 def _check_bound(name: str, value: int, low: int, high: int) -> None:
@@ -332,48 +330,6 @@ def _refuse_unread(reader: _Reader, prose: str, text: str) -> None:
             raise ValueError(f"{where}{shown(found.group())} is a sign this ruleset's legend does not read (other books "
                              "print it): give the ruleset a legend (Symbol | Means) that says what it means")
         raise ValueError(f"{shown(token)} is not an effect: {reader.hint}")
-
-
-def format_effects(effects: Effects, legend: Legend = DEFAULT_LEGEND) -> str:
-    """The canonical printed notation of the effects in ``legend`` (without
-    the prose), e.g. `+5H – 3∑ – 2∑∏ – 2∏ – 3∫ – (-20) – (+10) – dies in 6
-    rounds`; "" when there are none. ``parse_effects`` with the same legend
-    reads it back to the same numbers. ValueError when the legend has no
-    way to write them (the default legend has no no-parry without stun)."""
-    symbols = dict((meaning, symbol) for symbol, meaning in (_DEFAULT_SYMBOLS if legend.is_default else legend.symbols))
-    both = min(effects.stun, effects.no_parry) if Meaning.STUN_NO_PARRY in symbols else 0
-    stun, no_parry = effects.stun - both, effects.no_parry - both
-    if no_parry and Meaning.NO_PARRY not in symbols and legend.is_default:
-        raise ValueError(f"the default legend cannot write {no_parry} round(s) of no parry without stun")
-    parts = [
-        _written(symbols, Meaning.HITS, effects.hits, "+"),
-        _written(symbols, Meaning.STUN, stun),
-        _written(symbols, Meaning.STUN_NO_PARRY, both),
-        _written(symbols, Meaning.NO_PARRY, no_parry),
-        _written_parry(symbols, effects.must_parry, effects.parry_penalty),
-        _written(symbols, Meaning.BLEED, effects.bleed),
-        f"({effects.penalty})" if effects.penalty else "",
-        f"(+{effects.attacker_bonus})" if effects.attacker_bonus else "",
-        format_death(effects.death_in),
-    ]
-    return SEPARATOR.join(part for part in parts if part)
-
-
-def _written(symbols: dict[Meaning, str], meaning: Meaning, count: int, sign: str = "") -> str:
-    if not count:
-        return ""
-    if meaning in symbols:
-        return f"{sign}{count}{symbols[meaning]}"
-    return f"{sign}{count} {meaning.value}"
-
-
-def _written_parry(symbols: dict[Meaning, str], rounds: int, penalty: int) -> str:
-    if not penalty:
-        return _written(symbols, Meaning.MUST_PARRY, rounds)
-    symbol = symbols.get(Meaning.MUST_PARRY)
-    if symbol is None or is_lettered(symbol) or not rounds:
-        raise ValueError("a parry penalty is written with the legend's must-parry sign, `(π-10)`")
-    return f"({'' if rounds == 1 else rounds}{symbol}{penalty})"
 
 
 def effect_words(e: Mapping[str, Any]) -> str:

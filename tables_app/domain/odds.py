@@ -4,10 +4,11 @@ The rules come from domain/table_rules.py, as for resolve and simulate: the
 first die's distribution is built face by face with ``first_die`` and the
 opened roll's tail die by die with ``chain_goes_on`` (chains cut only where
 the mass still to come is below 1e-15). The rules read the modified result
-in a few pieces (``AttackRules.pieces``); each is weighted by the exact
-probability of the totals whose ``modified_result`` lands in it.
+in a few runs (``AttackRules.readings_by_result``); each is weighted by the
+exact probability of the totals whose ``modified_result`` lands in it.
 Critical extra hits are averaged exactly over the 100 faces of the critical die,
-read row by row (``critical_faces``).
+read row by row (``critical_faces``), once per critical table, severity and
+column of one computation (``CriticalHits``).
 """
 
 from __future__ import annotations
@@ -15,22 +16,22 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import accumulate, compress
 from operator import add, sub
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TypeVar
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.distributions import TAIL_CUT
-from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (
-    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, damage, first_die, fumble_faces,
-    fumble_read,
+    Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, critical_totals, damage,
+    first_die, fumble_faces, fumble_read, fumble_totals,
 )
 from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
 OUTCOME_ORDER = tuple(o.value for o in Outcome)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,6 @@ class RollDistribution:
         i = bisect_left(self.totals, value)
         return self._p(self.cumulative[-1] - (self.cumulative[i - 1] if i else 0))
 
-    def between(self, low: int, high: int | None) -> Fraction:
-        """P(low <= T <= high); ``high`` None is unbounded."""
-        if high is None:
-            return self.at_least(low)
-        if high < low:
-            return Fraction(0)
-        return self.at_most(high) - self.at_most(low - 1)
 
 
 @lru_cache(maxsize=None)
@@ -168,29 +162,54 @@ def _sliding_sums(kernel: list[int], width: int) -> list[int]:
     return list(map(sub, highs, lows))
 
 
-@lru_cache(maxsize=4096)
-def critical_hits_over_die(table: EffectTable, severity: Severity, features: frozenset[str], column: int | None = None) -> int | Fraction:
+@cache
+def _tail_prefix() -> list[int]:
+    """prefix[k]: the weight of the tail's first k values (open_ended_tail), for sums over runs of it."""
+    return [0, *accumulate(open_ended_tail()[0])]
+
+
+def _over_tail(runs: list[tuple[int, T]]) -> Iterator[tuple[int, T]]:
+    """Runs of consecutive totals of an opened die, from the face that opened
+    it up (``critical_totals``, ``fumble_totals``), each with the weight of the
+    tail values that reach it, over the tail's denominator."""
+    prefix, added = _tail_prefix(), 0
+    for count, value in runs:
+        yield prefix[added + count] - prefix[added], value
+        added += count
+
+
+def critical_hits_over_die(plan: CriticalPlan, features: frozenset[str]) -> int | Fraction:
     """The extra hits of the critical die (step 10) summed over its 100 faces
     (an int); on a `Roll kind | oeh` table each face of 96-100 is weighed
-    over the open-ended tail it opens (a Fraction, exact to the tail's cut)."""
-    plan = CriticalPlan(table, severity, severity, 0, column)
-    if table.roll is not RollKind.OEH:
+    over the open-ended tail it opens (a Fraction, exact to the tail's cut),
+    row by row of the totals it reaches."""
+    if plan.table.roll is not RollKind.OEH:
         return sum(faces * choice.entry.hits for faces, choice in critical_faces(plan, features))
     tail, denominator = open_ended_tail()
     closed = sum(critical_read(plan, face, features)[1].entry.hits for face in range(1, D100 + 1) if not chain_goes_on(face))
-    opened = sum(weight * critical_read(plan, face + added, features)[1].entry.hits
-                 for face in range(1, D100 + 1) if chain_goes_on(face)
-                 for added, weight in enumerate(tail) if weight)
+    opened = sum(weight * choice.entry.hits for face in range(1, D100 + 1) if chain_goes_on(face)
+                 for weight, choice in _over_tail(critical_totals(plan, face, len(tail), features)))
     return closed + Fraction(opened, denominator)
 
 
-def expected_critical_hits(table: EffectTable, severity: Severity, features: frozenset[str], column: int | None = None) -> Fraction:
-    """Mean extra hits of the critical die, over its 100 faces."""
-    return Fraction(critical_hits_over_die(table, severity, features, column)) / D100
+class CriticalHits:
+    """``critical_hits_over_die`` for the target's features, worked out once
+    per critical read (its table, severity and column) over one computation:
+    the rows of an attack table deal a few criticals many times, and the
+    rows of a sweep's armor columns the same ones again."""
 
+    def __init__(self, features: frozenset[str]):
+        self.features = features
+        self._summed: dict[tuple[int, str, int | None], tuple[EffectTable, int | Fraction]] = {}
 
-def _hits_over_die(plan: CriticalPlan | None, features: frozenset[str]) -> int | Fraction:
-    return 0 if plan is None else critical_hits_over_die(plan.table, plan.severity, features, plan.column)
+    def over_die(self, plan: CriticalPlan) -> int | Fraction:
+        # what the sum depends on (not the severity before reduction); the table by its identity, kept
+        # in the value so that the id stays its own (hashing a table by value costs more than a d100 sum)
+        read = (id(plan.table), plan.severity.code, plan.column)
+        found = self._summed.get(read)
+        if found is None:
+            found = self._summed[read] = (plan.table, critical_hits_over_die(plan, self.features))
+        return found[1]
 
 
 @dataclass(frozen=True)
@@ -207,7 +226,7 @@ class TableOdds:
 def table_odds(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> TableOdds:
     """``rules``: this attack's, when already built (check_columns)."""
     rules = AttackRules.given_or_built(attack, tables, rules)
-    roll, outcomes, severities, damage_weight, rows_read = _weighed(attack, rules)
+    roll, outcomes, severities, damage_weight, rows_read = _weighed(attack, rules, CriticalHits(attack.features))
 
     def p(weight: int) -> Fraction:
         return Fraction(weight, roll.denominator)
@@ -222,23 +241,26 @@ def sweep_odds(attacks: Iterable[Attack], tables: TableSet) -> Iterator[tuple[di
     """For each of ``attacks`` in turn, the outcomes and the expected damage
     of ``table_odds`` (the same values, without its other parts), for
     attacks that differ only in CMB, DEF, modifiers and armor (a sweep):
-    each armor column's rows are read once (``AttackRules.moved``), and each
-    row's reading (its critical extra hits over the die) worked out once."""
-    rules: dict[tuple[str, bool], AttackRules] = {}  # by armor, and the side of 0 the effective CMB is on (step 6)
-    terms: dict = {}
+    each armor column's rows are read once (``AttackRules.for_attack``), and each
+    row's contribution (its critical extra hits over the die) worked out once."""
+    rules: dict[tuple[Attack, bool], AttackRules] = {}  # by the attack's shape: its armor, the side of 0 its CMB is on
+    contributions: dict = {}
+    hits: dict[frozenset[str], CriticalHits] = {}
     for attack in attacks:
-        key = (attack.armor, attack.effective_cmb < 0)
-        if key not in rules:
-            rules[key] = AttackRules(attack, tables)
-        roll, outcomes, _, damage_weight, _ = _weighed(attack, rules[key].moved(attack), terms)
+        shape = attack.shape
+        if shape not in rules:
+            rules[shape] = AttackRules(attack, tables)
+        if attack.features not in hits:
+            hits[attack.features] = CriticalHits(attack.features)
+        roll, outcomes, _, damage_weight, _ = _weighed(attack, rules[shape].for_attack(attack), hits[attack.features], contributions)
         yield _chances(roll, outcomes), Fraction(damage_weight, roll.denominator * D100)
 
 
-def _weighed(attack: Attack, rules: AttackRules, terms: dict | None = None):  # type: ignore[no-untyped-def]
+def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributions: dict | None = None):  # type: ignore[no-untyped-def]
     """The roll's distribution, and integer weights over its denominator: of
     each outcome, each final severity, the damage (over 100 times it, for the
     critical die's faces) and each row read, until the one division at the end.
-    ``terms``: what each reading adds, kept across the attacks of a sweep."""
+    ``contributions``: what each reading adds, kept across the attacks of a sweep."""
     weapon = attack.weapon
     unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}  # clumsy first
     roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
@@ -248,28 +270,28 @@ def _weighed(attack: Attack, rules: AttackRules, terms: dict | None = None):  # 
     rows_read = []
     one_face = roll.denominator // D100
     for reading, weight in [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]:
-        if terms is None:
-            word, row, severity, hits = _terms(reading, attack.features)
+        if contributions is None:
+            word, row, severity, damage_over_die = _contribution(reading, hits)
         else:
             key = (id(reading), attack.features)  # the reading is kept in the value: its id stays its own
-            found = terms.get(key)
+            found = contributions.get(key)
             if found is None:
-                found = terms[key] = (reading, *_terms(reading, attack.features))
-            _, word, row, severity, hits = found
+                found = contributions[key] = (reading, *_contribution(reading, hits))
+            _, word, row, severity, damage_over_die = found
         outcomes[word] += weight
         if row is not None:
             rows_read.append((row, weight))
         if severity is not None:
             severities[severity] += weight
-        damage_weight += weight * hits
+        damage_weight += weight * damage_over_die
     return roll, outcomes, severities, damage_weight, rows_read
 
 
-def _terms(reading: Reading, features: frozenset[str]) -> tuple[str, str | None, str | None, int | Fraction]:
+def _contribution(reading: Reading, hits: CriticalHits) -> tuple[str, str | None, str | None, int | Fraction]:
     """What a reading adds: its outcome, the row read (its label), the final
     severity, and the damage (over 100: the cell's hits and the mean extra
     hits of every critical, each summed over the critical die's 100 faces)."""
-    extras = [_hits_over_die(plan, features) for plan in reading.plans]
+    extras = [hits.over_die(plan) for plan in reading.plans]
     return (reading.outcome.value, None if reading.row is None else reading.cell.row,  # type: ignore[union-attr]
             None if reading.critical is None else reading.critical.severity.code, damage(reading.hits * D100, extras))
 
@@ -289,18 +311,18 @@ def _merged(rows_read: list[tuple[str, int]], p) -> list[tuple[str, Fraction]]: 
 
 
 def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading, int]]:
-    """Every piece the result can read, with its weight over ``roll.denominator``.
+    """Every run of results the rules read alike, with its weight over ``roll.denominator``.
 
     The modified result never falls as the total rises, so the totals whose
-    result lands in a piece are one run of the sorted totals, found by
-    bisection at the least total that reaches the next piece.
+    result lands in a run of results are one run of the sorted totals, found
+    by bisection at the least total that reaches the next run.
     """
     found = []
-    start = 0  # the first total whose result reaches the piece
-    pieces = rules.pieces
+    start = 0  # the first total whose result reaches the run
+    runs = rules.readings_by_result
     totals = roll.totals
-    for i, (_, reading) in enumerate(pieces):
-        lowest = None if i + 1 == len(pieces) else rules.lowest_total(pieces[i + 1][0])  # type: ignore[arg-type]
+    for i, (_, reading) in enumerate(runs):
+        lowest = None if i + 1 == len(runs) else rules.lowest_total(runs[i + 1][0])  # type: ignore[arg-type]
         end = len(totals) if lowest is None else bisect_left(totals, lowest, lo=start)
         weight = (roll.cumulative[end - 1] if end else 0) - (roll.cumulative[start - 1] if start else 0)
         if weight:
@@ -315,7 +337,6 @@ def _fumble_rows(weapon: Weapon, table: EffectTable | None, fumble: Fraction) ->
     return {label: fumble * count / D100 for label, count in fumble_row_faces(table, weapon).items()}
 
 
-@lru_cache(maxsize=256)
 def fumble_row_faces(table: EffectTable, weapon: Weapon) -> dict[str, int | Fraction]:
     """How many faces of the fumble die read each row (in table order); on a
     `Roll kind | oeh` table each face of 96-100 is weighed over the open-ended
@@ -330,9 +351,10 @@ def fumble_row_faces(table: EffectTable, weapon: Weapon) -> dict[str, int | Frac
     tail, denominator = open_ended_tail()
     weights: dict[str, int] = {}
     for face in range(1, D100 + 1):
-        spread = [(face + added, weight) for added, weight in enumerate(tail) if weight] if chain_goes_on(face) else [(face, denominator)]
-        for total, weight in spread:
-            label = fumble_read(table, total, weapon)[1].entry.range.label
+        read = (_over_tail(fumble_totals(table, weapon, face, len(tail))) if chain_goes_on(face)
+                else [(denominator, fumble_read(table, face, weapon)[1])])
+        for weight, choice in read:
+            label = choice.entry.range.label
             weights[label] = weights.get(label, 0) + weight
     return {label: Fraction(weight, denominator) for label, weight in sorted(weights.items(), key=lambda item: _row_order(table, item[0]))}
 

@@ -11,6 +11,9 @@ is a pure function of its dice:
   steps 3-11, no dice);
 - each critical or fumble die (``critical_read``, ``fumble_read``).
 
+What one table reads without an attack (the row of a result, the column and
+roll of a die) is in table_reads.py, which these rules and `tables query` share.
+
 Odds weight these by exact probabilities; simulate builds look-up arrays from
 them and indexes them with sampled dice.
 """
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING, Mapping
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.severity import Severity, SeverityScale
+from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_runs
 from tables_app.domain.tables import AttackTable, Choice, ColumnChoice, EffectTable, Rank, RollKind, Weapon, choose_branch
 
 if TYPE_CHECKING:  # dice are rolled by resolve only: odds and lookups never load them
@@ -65,6 +69,14 @@ class Attack:
             return 0
         return self.rank.critical_reduction + self.crit_reduction
 
+    @property
+    def shape(self) -> tuple[Attack, bool]:
+        """What the rows read for this attack depend on (AttackRules): all of
+        it but what only moves the result (CMB, DEF, modifiers; steps 3-4), and
+        the side of 0 the effective CMB is on (step 6). Attacks of one shape
+        read every row alike (AttackRules.for_attack)."""
+        return replace(self, cmb=0, defense=0, modifiers=()), self.effective_cmb < 0
+
 
 @dataclass(frozen=True)
 class TableSet:
@@ -73,12 +85,6 @@ class TableSet:
     attack: AttackTable
     criticals: Mapping[str, EffectTable]
     fumble: EffectTable | None = None
-
-    def __post_init__(self) -> None:
-        # The rules built on these tables, by the attack's shape
-        # (AttackRules.of): where table sets are kept between attacks (the
-        # HTTP API), each attacker's rules are read from the rows once.
-        object.__setattr__(self, "rules_kept", {})
 
 
 # ------------------------------------------------------------ steps 1-2: dice
@@ -182,15 +188,12 @@ class Reading:
         return tuple(p for p in (self.critical, *self.more, self.secondary) if p is not None)
 
 
-RULES_KEPT = 64  # rules kept per table set (AttackRules.of); then all are dropped
-
-
 class AttackRules:
     """Steps 3-11 for one attack against one table set.
 
-    The modified result reads one of a few pieces, worked out once: results
-    of 10 or less, then each attack-table row from 11 up (the top row open
-    above). ``read`` looks the result up in them, and odds weights them whole.
+    Every row the modified result can read is read once, when the rules are
+    built (``readings_by_result``: the runs of ``result_runs``, each with its
+    reading); ``read`` looks a result up in them, and odds weighs them whole.
     """
 
     def __init__(self, attack: Attack, tables: TableSet):
@@ -204,8 +207,8 @@ class AttackRules:
         self.shift = attack.effective_cmb - attack.defense
         self.cap = attack.weapon.max_result
         self.max_critical = max_critical(attack.weapon, table)  # step 9; checked here, before any die
-        self.pieces = self._pieces()
-        self._lows = [low for low, _ in self.pieces[1:]]
+        self.readings_by_result = self._readings_by_result()
+        self._lows = [low for low, _ in self.readings_by_result if low is not None]  # the first runs from below
         self._unmodified = self._unmodified_readings()
 
     @classmethod
@@ -216,21 +219,15 @@ class AttackRules:
             return given
         return cls(attack, tables)
 
-    @classmethod
-    def of(cls, attack: Attack, tables: TableSet) -> AttackRules:
-        """The rules for ``attack``: those of an attack differing only in its
-        CMB, DEF and modifiers, kept by ``tables``, moved to it; else built
-        (and kept). Exactly what building anew gives (``moved``)."""
-        key = (replace(attack, cmb=0, defense=0, modifiers=()), attack.effective_cmb < 0)
-        kept: dict = tables.rules_kept  # type: ignore[attr-defined]
-        found = kept.get(key)
-        if found is not None:
-            return found.moved(attack)
-        rules = cls(attack, tables)
-        if len(kept) >= RULES_KEPT:
-            kept.clear()
-        kept[key] = rules
-        return rules
+    def for_attack(self, attack: Attack) -> AttackRules:
+        """These rules for ``attack`` (a sweep's next CMB, the next request of
+        an attacker): the rows, read once, are shared when it has the same
+        ``shape``, as only its result moves; otherwise the rules are built anew."""
+        if attack.shape != self.attack.shape:
+            return AttackRules(attack, self.tables)
+        moved = copy(self)
+        moved.attack, moved.shift = attack, attack.effective_cmb - attack.defense
+        return moved
 
     def unmodified_read(self, first: int) -> Reading | None:
         """Step 2, after the Clumsy check: the reading of a `UM` row that the
@@ -251,45 +248,28 @@ class AttackRules:
 
     def lowest_total(self, result: int) -> int | None:
         """The least total whose modified (capped) result is ``result`` or
-        more; None when the Max Result is below it. (The result never falls
-        as the total rises: odds bisect the sorted totals at this one.)"""
-        if self.cap is not None and self.cap < result:
-            return None
-        return result - self.shift
-
-    def moved(self, attack: Attack) -> AttackRules:
-        """These rules for ``attack``, which differs at most in its CMB, DEF
-        and modifiers (a sweep): the pieces, read once, are shared while the
-        effective CMB stays on the same side of 0 (step 6); otherwise read anew."""
-        same = replace(attack, cmb=self.attack.cmb, defense=self.attack.defense, modifiers=self.attack.modifiers) == self.attack
-        if not same or (attack.effective_cmb < 0) != (self.attack.effective_cmb < 0):
-            return AttackRules(attack, self.tables)
-        moved = copy(self)
-        moved.attack, moved.shift = attack, attack.effective_cmb - attack.defense
-        return moved
+        more; None when no total's is (the Max Result is below it). The result
+        never falls as the total rises, and rises by one with it until the cap:
+        the total that reaches ``result`` uncapped is the least, unless
+        ``modified_result`` (the steps, written once) caps it below. Odds bisect
+        the sorted totals at this one."""
+        total = result - self.shift
+        return total if self.modified_result(total)[1] >= result else None
 
     def read(self, result: int) -> Reading:
         """Steps 6-11 for a modified (capped) result."""
-        return self.pieces[bisect_right(self._lows, result)][1]
+        return self.readings_by_result[bisect_right(self._lows, result)][1]
 
     def read_total(self, total: int) -> Reading:
         return self.read(self.modified_result(total)[1])
 
-    def _pieces(self) -> list[tuple[int | None, Reading]]:
-        """(lowest result, reading), ascending; each piece runs up to the
-        next one's lowest, the first from below, the last without end."""
-        rows = self.table.rows.ranges
+    def _readings_by_result(self) -> list[tuple[int | None, Reading]]:
+        """(lowest result, reading) of each run of ``result_runs``, ascending."""
         ineffective = self.attack.effective_cmb < 0  # step 6: the cell is shown but does not count
-        # step 7: below the lowest row, and at or below the table's automatic miss, the attack misses
-        pieces = [(None, Reading(Outcome.INEFFECTIVE) if ineffective else Reading(Outcome.MISS))]
-        automatic = self.table.automatic_miss
-        for row, span in enumerate(rows):
-            low = span.low if automatic is None else max(span.low, automatic + 1)  # step 7 wins over the row
-            if row + 1 < len(rows) and rows[row + 1].low <= low:
-                continue  # entirely at or below the automatic miss
-            reading = Reading(Outcome.INEFFECTIVE, cell=self._cell(row)) if ineffective else self._read_row(row)
-            pieces.append((low, reading))  # the top row reads everything above it (step 8)
-        return pieces
+        below = Reading(Outcome.INEFFECTIVE) if ineffective else Reading(Outcome.MISS)
+        return [(low, below if row is None else
+                 Reading(Outcome.INEFFECTIVE, cell=self._cell(row)) if ineffective else self._read_row(row))
+                for low, row in result_runs(self.table)]
 
     def _unmodified_readings(self) -> dict[int, Reading]:
         rows = self.table.unmodified
@@ -368,40 +348,37 @@ def lowered_to(scale: SeverityScale, severity: Severity, cap: Severity | None) -
 
 def critical_column(table: EffectTable, severity: Severity, attack: Attack) -> int | None:
     """Step 10's column; ValueError when the table has none for this attack."""
-    if table.choice is ColumnChoice.NONE:
-        return None
+    named = attack.critical_column or attack.weapon.critical_column
+    column = printed_column(table, severity, named)
+    if column is not None or table.choice is ColumnChoice.NONE:
+        return column
     if table.choice is ColumnChoice.SEVERITY:
-        wanted, whose = severity.code, f"severity {severity.code}"
+        whose = f"severity {severity.code}"
+    elif named is None:
+        raise ValueError(f"critical table {table.name!r} is read by column ({', '.join(table.columns)}): "
+                         f"give {attack.weapon.name} a Critical column, or --critical-column")
     else:
-        wanted = attack.critical_column or attack.weapon.critical_column
-        whose = (f"--critical-column {wanted!r}" if attack.critical_column
-                 else f"{attack.weapon.name}'s critical column {wanted!r}" if wanted else None)
-        if wanted is None:
-            raise ValueError(f"critical table {table.name!r} is read by column ({', '.join(table.columns)}): "
-                             f"give {attack.weapon.name} a Critical column, or --critical-column")
-    column = table.column(wanted)
-    if column is None:
-        raise ValueError(f"critical table {table.name!r} has no column for {whose} (columns: {', '.join(table.columns)})")
-    return column
+        whose = f"--critical-column {named!r}" if attack.critical_column else f"{attack.weapon.name}'s critical column {named!r}"
+    raise ValueError(f"critical table {table.name!r} has no column for {whose} (columns: {', '.join(table.columns)})")
 
 
 def fumble_column(table: EffectTable, weapon: Weapon) -> int | None:
     """Step 2's column of a fumble table by weapon category (`1HE | 2H | ...`)."""
-    if table.choice is ColumnChoice.NONE:
-        return None
-    column = table.column(weapon.fumble_column) if weapon.fumble_column else None
-    if column is None:
+    column = printed_column(table, None, weapon.fumble_column)
+    if column is None and table.choice is not ColumnChoice.NONE:
         named = f"has fumble column {weapon.fumble_column!r}" if weapon.fumble_column else "has no Fumble column"
         raise ValueError(f"fumble table {table.name!r} is read by weapon category ({', '.join(table.columns)}), "
                          f"and {weapon.name} {named}")
     return column
 
 
-def check_columns(attack: Attack, tables: TableSet) -> AttackRules:
+def check_columns(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> AttackRules:
     """Every printed column the attack can read exists (ValueError naming the
     table and the columns otherwise): checked once, before any die. Returns
-    the attack's rules, which resolve and odds then use rather than build anew."""
-    rules = AttackRules.of(attack, tables)  # reads every row (or did, for this shape), so every critical's column
+    the attack's rules, which resolve and odds then use rather than build
+    anew: ``rules`` when they are the attack's on these tables (kept by the
+    caller, storage/compiled.py), else built here."""
+    rules = AttackRules.given_or_built(attack, tables, rules)  # built, they read every row, so every critical's column
     if tables.fumble is not None:
         fumble_column(tables.fumble, attack.weapon)
     if attack.critical_column and not any(t.choice is ColumnChoice.ATTACK for t in tables.criticals.values()):
@@ -415,8 +392,8 @@ def check_columns(attack: Attack, tables: TableSet) -> AttackRules:
 # ------------------------------------------------------- steps 2, 10: d100 reads
 def critical_roll(plan: CriticalPlan, die: int) -> int:
     """Step 10: the critical die plus the (reduced) severity's modifier; a
-    table with printed columns is read by the die alone (the column says the severity)."""
-    return die + plan.severity.modifier if plan.column is None else die
+    table with printed columns is read by the die alone (critical_roll_at)."""
+    return critical_roll_at(die, plan.severity, plan.column)
 
 
 def critical_dice(plan: CriticalPlan, dice: Dice, label: str) -> OpenEndedRoll:
@@ -446,25 +423,34 @@ def critical_read(plan: CriticalPlan, die: int, features: frozenset[str]) -> tup
 def critical_faces(plan: CriticalPlan, features: frozenset[str]) -> list[tuple[int, Choice]]:
     """Step 10 over the whole die: each entry read, with how many of the 100
     faces read it (the faces' modified rolls, row by row, not face by face)."""
-    rows = plan.table.rows_of(plan.column).counts(critical_roll(plan, 1), critical_roll(plan, D100))
-    return [(faces, choose_branch(entries, features)) for faces, entries in rows]
+    return critical_totals(plan, 1, D100, features)
 
 
-def fumble_roll(weapon: Weapon, die: int) -> int:
-    """Step 2: the fumble die plus the weapon's Fumble Modifier."""
-    return die + weapon.fumble_modifier
+def critical_totals(plan: CriticalPlan, lowest: int, count: int, features: frozenset[str]) -> list[tuple[int, Choice]]:
+    """Step 10 over ``count`` totals of the die from ``lowest`` up: each entry
+    read, with how many of those totals read it, in order (the modified roll
+    rises with the total, so each row reads a run of them; odds weigh the
+    tail an opened die adds with it)."""
+    rows = plan.table.rows_of(plan.column).counts(critical_roll(plan, lowest), critical_roll(plan, lowest + count - 1))
+    return [(totals, choose_branch(entries, features)) for totals, entries in rows]
 
 
 def fumble_read(table: EffectTable, die: int, weapon: Weapon) -> tuple[int, Choice]:
     """Step 2 for one die (its total, on a `Roll kind | oeh` table): the modified roll and the entry it reads."""
-    modified = fumble_roll(weapon, die)
+    modified = fumble_roll(die, weapon.fumble_modifier)
     return modified, table.choose(modified, column=fumble_column(table, weapon))
 
 
 def fumble_faces(table: EffectTable, weapon: Weapon) -> list[tuple[int, Choice]]:
     """Step 2 over the whole (closed) die: each entry read, with how many faces read it."""
-    rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(weapon, 1), fumble_roll(weapon, D100))
-    return [(faces, choose_branch(entries, frozenset())) for faces, entries in rows]
+    return fumble_totals(table, weapon, 1, D100)
+
+
+def fumble_totals(table: EffectTable, weapon: Weapon, lowest: int, count: int) -> list[tuple[int, Choice]]:
+    """Step 2 over ``count`` totals of the die from ``lowest`` up, as critical_totals."""
+    modifier = weapon.fumble_modifier
+    rows = table.rows_of(fumble_column(table, weapon)).counts(fumble_roll(lowest, modifier), fumble_roll(lowest + count - 1, modifier))
+    return [(totals, choose_branch(entries, frozenset())) for totals, entries in rows]
 
 
 OPEN_CRITICAL_REACH = 13 * D100  # totals read for an open-ended critical die: 12 more 96+ dice are rarer than 1e-15

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
-from typing import Iterable, TypeVar
+from typing import Iterable
 
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell
@@ -13,8 +13,6 @@ from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import did_you_mean, fold, suggest
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
-
-T = TypeVar("T")
 
 
 class TableKind(StrEnum):
@@ -208,26 +206,11 @@ class AttackTable:
                                        if (kept := span.for_clumsy(clumsy)) is not None) for group in groups)
         return replace(self, rows=rows, unmodified=unmodified if len(unmodified) else None)
 
-    def read(self, result: int, armor_index: int) -> tuple[Range, AttackCell] | None:
-        found = result_row(self.rows, result)
-        if found is None:
-            return None
-        row_range, cells = found
-        return row_range, cells[armor_index]
 
-
-# The two rules of a lookup, also used where one cell is read without the
-# whole table (storage/reader.py, `tables query attack`).
 def armor_index(armors: tuple[str, ...], armor: str) -> int | None:
     """The index of an armor column, its code in any spelling (domain/names.py)."""
     key = fold(armor)
     return next((i for i, code in enumerate(armors) if fold(code) == key), None)
-
-
-def result_row(rows: RangeTable[T], result: int) -> tuple[Range, T] | None:
-    """The row a modified result reads; above the top row reads the top row
-    (step 8), below the lowest none: the attack misses (step 7)."""
-    return rows.lookup(result, clamp_high=True)
 
 
 @dataclass(frozen=True)

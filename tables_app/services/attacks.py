@@ -139,8 +139,8 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
                       **attack)  # type: ignore[arg-type]
-    try:
-        rules = check_columns(prepared, tables)  # printed columns (severity, attack, weapon category) exist
+    try:  # the rules read every row (kept with the tables in the HTTP API); printed columns (severity, attack, weapon category) exist
+        rules = check_columns(prepared, tables, database.attack_rules(prepared, tables, home))
     except ValueError as exc:
         raise TablesError(str(exc)) from None
     return Prepared(prepared, tables, aimed_at.creature, home, aimed_at.ruleset, rules)

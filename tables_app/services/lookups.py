@@ -9,6 +9,7 @@ from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
+from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
 from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, Weapon, unknown_feature_warnings
 from tables_app.errors import BadInput, NotFound
 from tables_app.storage.database import Database
@@ -61,23 +62,25 @@ def unknown_armor(table: str, armors: tuple[str, ...], armor: str) -> NotFound:
 
 
 def query_attack(database: Database, table_name: str, result: int, armor: str, ruleset: str | None = None) -> dict:
-    """One cell, read without loading the whole table (a 150 × 20 table is 3,000 cells)."""
-    reader = database.reader()
-    found = reader.locate("attack", table_name, ruleset)
-    read = reader.read_attack_cell(found, result, armor)
-    if read.column is None:
-        raise unknown_armor(read.table, read.armors, armor)
-    column = read.column
-    if read.row is None or read.cell is None:  # below the first row: the attack misses (docs/table-system.md step 7)
-        return {"table": read.table, "result": result, "row": None, "armor": read.armors[column], "text": "",
+    """The cell a modified result reads, by the rule resolve reads it with
+    (docs/table-system.md, steps 7-8): at or below the table's automatic miss,
+    and below its lowest row, a miss that reads no row. No weapon: a printed
+    `XX-33` row is read from 1, named as printed (docs/workbook-format.md, "attack")."""
+    with database.snapshot():  # one read; rows damaged by hand are reported as such, also when the rule trips on them
+        found = database.reader().locate("attack", table_name, ruleset)
+        table = database.load_attack_table(found)  # the process's copy in the HTTP API (storage/compiled.py)
+        column = armor_column(table, armor)
+        row = result_row(table, result)
+    if row is None:
+        return {"table": table.name, "result": result, "row": None, "armor": table.armors[column], "text": "",
                 "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": found.ruleset,
                 "criticals": []}
-    row, cell = read.row, read.cell
+    span, cell = table.rows.ranges[row], table.rows.values[row][column]
     return {
-        "table": read.table, "result": result, "row": row.label, "armor": read.armors[column], "text": cell.text,
+        "table": table.name, "result": result, "row": span.label, "armor": table.armors[column], "text": cell.text,
         "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
         "ruleset": found.ruleset,
-        "criticals": [{"severity": severity, "critical_table": table} for severity, table in cell.criticals],
+        "criticals": [{"severity": severity, "critical_table": named} for severity, named in cell.criticals],
     }
 
 
@@ -111,17 +114,16 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
             codes = ", ".join(f"{s.code} (+{s.modifier})" for s in table.scale.levels)
             known = [s.code for s in table.scale.levels] + [s.name for s in table.scale.levels]
             raise NotFound.unknown(f"unknown severity {severity!r} for {table.name!r}", severity, known, f"severities: {codes}")
-    index = None
     if table.choice is ColumnChoice.SEVERITY:
         if column is not None:  # the severity picks the column: a --column given would be silently ignored
             raise BadInput(f"critical table {table.name!r} is read by severity ({', '.join(table.columns)}): "
                            "--column is for tables read by attack kind")
         if level is None:
             raise BadInput(f"critical table {table.name!r} has a column per severity ({', '.join(table.columns)}): give --severity")
-        index = table.column(level.code)
     elif table.choice is ColumnChoice.ATTACK or column is not None:
-        index = _column(table, column, "--column")
-    modified = roll + (level.modifier if level is not None and index is None else 0)
+        _column(table, column, "--column")  # the column given, and one the table has
+    index = printed_column(table, level, column)  # then read as resolve reads it (step 10)
+    modified = critical_roll_at(roll, level, index)
     _, entries = table.row(modified, index)
     choice = table.choose(modified, frozenset(features), index)
     data = {
@@ -136,7 +138,8 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
 
 
 def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-untyped-def]
-    """The printed column ``wanted`` of ``table`` (NotFound, with the columns, if none)."""
+    """The printed column ``wanted`` of ``table`` (NotFound, with the columns, if none; BadInput
+    on a one-column table, or without ``wanted`` on a printed one): the refusals of docs/cli.md."""
     if not table.columns:
         raise BadInput(f"{table.kind.value} table {table.name!r} has one column; {flag} is for printed tables with several")
     if wanted is None:
@@ -150,12 +153,16 @@ def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-unt
 
 def query_fumble(database: Database, table_name: str, roll: int, modifier: int, ruleset: str | None = None,
                  column: str | None = None) -> dict:
+    """The entry for a natural d100 ROLL plus ``modifier`` (step 2's fumble
+    roll), in ``column`` of a table by weapon category (`1HE | 2H | ...`)."""
     _natural_d100(roll)
     reader = database.reader()
     found = reader.locate("fumble", table_name, ruleset)
     table = reader.load_effect_table(TableKind.FUMBLE, found)
-    index = _column(table, column, "--column") if table.columns or column is not None else None
-    modified = roll + modifier
+    if table.columns or column is not None:
+        _column(table, column, "--column")  # the column given, and one the table has
+    index = printed_column(table, None, column)  # then read as resolve reads it (step 2)
+    modified = fumble_roll(roll, modifier)
     return {"table": table.name, "roll": roll, "modified_roll": modified,
             "entry": entry_json(table.choose(modified, column=index).entry), "ruleset": found.ruleset,
             "column": None if index is None else table.columns[index]}

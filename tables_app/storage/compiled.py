@@ -1,11 +1,14 @@
-"""Compiled table sets kept between the requests of one process (the HTTP
-API), never stale: reloaded when the database changes.
+"""Compiled tables kept between the requests of one process (the HTTP API),
+never stale: reloaded when the database changes. What is kept: each
+weapon's table set, each attack table looked up (`query attack`), and each
+attacker's rules on a table set (domain/table_rules.py, AttackRules: every
+row the attacker can read, read once).
 
 Reading a weapon's tables from SQLite and building them is most of a
 resolve (and, under concurrency, every row fetched hands the GIL over and
-waits to get it back). The HTTP API gives each of its connections (one per
-thread) this one cache; the command line's one-shot commands never make or
-import it.
+waits to get it back); reading every row for an attacker is most of what
+is left. The HTTP API gives each of its connections (one per thread) this
+one cache; the command line's one-shot commands never make or import it.
 
 Which database a request sees: SQLite's ``PRAGMA data_version``, read as
 the first statement of each read transaction (Database.snapshot), changes
@@ -27,24 +30,25 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from typing import TYPE_CHECKING, Callable, Hashable
+from typing import Any, Callable, Hashable, TypeVar
 
-if TYPE_CHECKING:
-    from tables_app.domain.table_rules import TableSet
+T = TypeVar("T")
 
-LIMIT = 1024  # table sets kept (one per weapon and ruleset read); the oldest go first
+# values kept (a table set per weapon and ruleset read, an attack table per
+# table looked up, rules per attacker and table set); the oldest go first
+LIMIT = 4096
 
 
 class CompiledTables:
-    """Table sets by what they were read for, valid for one generation of the database."""
+    """Compiled tables by what they were read for, valid for one generation of the database."""
 
     def __init__(self, limit: int = LIMIT):
         self.limit = limit
         self.generation = 0
-        self.loads = 0  # table sets read from the database (the tests count them)
+        self.loads = 0  # values compiled (read from the database, or built from what was): the tests count them
         self._lock = threading.Lock()
         self._seen: dict[int, tuple[sqlite3.Connection, int]] = {}  # id(connection): (it, its last data_version)
-        self._sets: dict[Hashable, TableSet] = {}
+        self._kept: dict[Hashable, Any] = {}
 
     def pin(self, connection: sqlite3.Connection) -> int:
         """The generation of the read transaction just begun on ``connection``
@@ -55,7 +59,7 @@ class CompiledTables:
             if seen is None or seen[0] is not connection or seen[1] != version:
                 self._seen[id(connection)] = (connection, version)
                 self.generation += 1
-                self._sets.clear()
+                self._kept.clear()
             return self.generation
 
     def forget(self, connection: sqlite3.Connection) -> None:
@@ -65,18 +69,18 @@ class CompiledTables:
             if seen is not None and seen[0] is connection:
                 del self._seen[id(connection)]
 
-    def table_set(self, generation: int, key: Hashable, load: Callable[[], TableSet]) -> TableSet:
-        """The table set ``key`` stands for in ``generation``: kept, or ``load()``-ed
+    def kept(self, generation: int, key: Hashable, load: Callable[[], T]) -> T:
+        """What ``key`` stands for in ``generation``: kept, or ``load()``-ed
         (in the caller's read transaction) and kept if that generation is still the current one."""
         with self._lock:
-            found = self._sets.get(key) if generation == self.generation else None
+            found = self._kept.get(key) if generation == self.generation else None
         if found is not None:
-            return found
+            return found  # what load() gave under this key
         loaded = load()
         with self._lock:
             self.loads += 1
             if generation == self.generation:
-                if len(self._sets) >= self.limit:
-                    del self._sets[next(iter(self._sets))]
-                self._sets[key] = loaded
+                if len(self._kept) >= self.limit:
+                    del self._kept[next(iter(self._kept))]
+                self._kept[key] = loaded
         return loaded

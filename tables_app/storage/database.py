@@ -20,9 +20,10 @@ from tables_app.storage.reader import Reader
 Checked = TypeVar("Checked")
 
 if TYPE_CHECKING:
-    from tables_app.domain.table_rules import TableSet
-    from tables_app.domain.tables import Weapon
+    from tables_app.domain.table_rules import Attack, AttackRules, TableSet
+    from tables_app.domain.tables import AttackTable, Weapon
     from tables_app.storage.compiled import CompiledTables
+    from tables_app.storage.reader import Found
 
 
 class Database:
@@ -91,8 +92,25 @@ class Database:
         compiled tables (the HTTP API), the process's copy when it is current."""
         if self.compiled is None or self._generation is None:
             return self.reader().load_table_set(weapon, ruleset)
-        key = (ruleset, weapon.attack_table, weapon.critical, weapon.secondary_critical, weapon.fumble_table)
-        return self.compiled.table_set(self._generation, key, lambda: self.reader().load_table_set(weapon, ruleset))
+        return self.compiled.kept(self._generation, _table_set_key(weapon, ruleset), lambda: self.reader().load_table_set(weapon, ruleset))
+
+    def load_attack_table(self, found: Found) -> AttackTable:
+        """Reader.load_attack_table; with compiled tables, the process's copy when it is current."""
+        if self.compiled is None or self._generation is None:
+            return self.reader().load_attack_table(found)
+        return self.compiled.kept(self._generation, ("attack table", found.id), lambda: self.reader().load_attack_table(found))
+
+    def attack_rules(self, attack: Attack, tables: TableSet, ruleset: str) -> AttackRules:
+        """The rules of ``attack`` on ``tables`` (load_table_set's for its
+        weapon in ``ruleset``); with compiled tables, those of an attack of the
+        same shape, kept with the process's copy of the tables, for this attack."""
+        from tables_app.domain.table_rules import AttackRules
+
+        if self.compiled is None or self._generation is None:
+            return AttackRules(attack, tables)
+        key = ("rules", _table_set_key(attack.weapon, ruleset), attack.shape)
+        kept = self.compiled.kept(self._generation, key, lambda: AttackRules(attack, tables))
+        return kept.for_attack(attack) if kept.tables is tables else AttackRules(attack, tables)
 
     def writing(self, *, commit: bool, breaking: str) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction on a connection of its own, committed at the
@@ -128,3 +146,8 @@ class Database:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+
+
+def _table_set_key(weapon: Weapon, ruleset: str) -> tuple:
+    """What a weapon's table set is read from (Reader.load_table_set)."""
+    return ("table set", ruleset, weapon.attack_table, weapon.critical, weapon.secondary_critical, weapon.fumble_table)

@@ -23,8 +23,7 @@ from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import (AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon,
-                                      armor_index, result_row)
+from tables_app.domain.tables import AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.errors import Ambiguous, NotFound
 from tables_app.storage import sql
 
@@ -85,19 +84,6 @@ class Found:
     id: int
     name: str
     ruleset: str
-
-
-@dataclass(frozen=True)
-class AttackCellRead:
-    """One looked-up cell (Reader.read_attack_cell): the table's name and armor
-    codes, the armor's column (None: no such armor), and the row and cell the
-    result reads (None: below the first row, a miss)."""
-
-    table: str
-    armors: tuple[str, ...]
-    column: int | None
-    row: Range | None
-    cell: AttackCell | None
 
 
 class Reader:
@@ -238,27 +224,6 @@ class Reader:
                   if unmodified]
         return AttackTable(table["name"], tuple(code for _, code in armors), RangeTable(by_result), self._scale(c, table["scale_id"]),
                            automatic_miss=table["automatic_miss"], unmodified=RangeTable(by_die) if by_die else None)
-
-    def read_attack_cell(self, found: Found, result: int, armor: str) -> AttackCellRead:
-        """One cell of an attack table, as ``load_attack_table(found).read`` would
-        give it, reading the armor codes, the row ranges and that one cell only."""
-        return self._run(lambda c: self._attack_cell(c, self._by(c, "attack", found, None), result, armor))
-
-    def _attack_cell(self, c: sqlite3.Connection, table: sqlite3.Row, result: int, armor: str) -> AttackCellRead:
-        armors = c.execute("SELECT id, code FROM armor_column WHERE attack_table_id = ? ORDER BY position", (table["id"],)).fetchall()
-        codes = tuple(code for _, code in armors)
-        column = armor_index(codes, armor)
-        if column is None:
-            return AttackCellRead(table["name"], codes, None, None, None)
-        # no weapon here: a printed `XX-33` row is read as printed, from 1 (docs/workbook-format.md, "attack")
-        rows = c.execute("SELECT id, low, high, clumsy FROM attack_row WHERE attack_table_id = ? AND NOT unmodified "
-                         "ORDER BY position", (table["id"],)).fetchall()
-        found = result_row(RangeTable([(Range(low, high, bool(clumsy)), row_id) for row_id, low, high, clumsy in rows]), result)
-        if found is None:
-            return AttackCellRead(table["name"], codes, column, None, None)
-        span, row_id = found
-        ((_, _, cell),) = self._attack_cells(c, "c.row_id = ? AND c.armor_column_id = ?", (row_id, armors[column][0]))
-        return AttackCellRead(table["name"], codes, column, span, cell)
 
     @staticmethod
     def _attack_cells(c: sqlite3.Connection, where: str, arguments: tuple) -> list[tuple[int, int, AttackCell]]:

@@ -4,11 +4,12 @@ Every example is our own invention, in the shape of the printed tables.
 """
 
 import pytest
+from effect_notation import format_effects
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tables_app.domain.branches import Branch, parse_branches
-from tables_app.domain.effects import Effects, format_effects, parse_effects
+from tables_app.domain.effects import Effects, parse_effects
 from tables_app.domain.tables import condition_feature
 
 UNREADABLE = "is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"

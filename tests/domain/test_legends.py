@@ -8,8 +8,9 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from effect_notation import format_effects
 
-from tables_app.domain.effects import Effects, format_effects, parse_effects
+from tables_app.domain.effects import Effects, parse_effects
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend, Meaning, legend_from_rows, parse_legend
 
 # docs/workbook-format.md, "Legends": the RMFRP-style key of the example

@@ -193,6 +193,26 @@ def test_the_face_above_the_clumsy_range_reads_the_um_row_and_opens_nothing():
     assert result.cell.row == "UM 1-3" and result.roll.extra == () and result.damage == 20 + 5
 
 
+@pytest.mark.parametrize("cmb, defense", [(0, 0), (-30, 80)])
+def test_with_clumsy_0_face_1_reads_a_um_row_and_opens_nothing(cmb, defense):
+    # docs/table-system.md step 2: Clumsy 0 fumbles on no face ("U ≤ N"), so face 1 is past the Clumsy
+    # check; a `UM` row holding it reads it "whatever the modifiers: no open-ended dice are rolled"
+    # (1 would open low, oe), not even a negative CMB makes it ineffective.
+    result = forced([1, 40], tables=LOW_UM, clumsy=0, cmb=cmb, defense=defense)
+    assert (result.outcome, result.cell.row, result.roll.extra, result.result) == (Outcome.CRITICAL, "UM 1-3", (), None)
+    assert result.steps[0] == "Unmodified roll 1 reads row UM 1-3, whatever the modifiers."
+    assert result.damage == 20 + 5  # E on Slash: 40 + 20 = 60 reads 51-80 (+5)
+
+
+def test_with_clumsy_0_the_odds_weigh_face_1_in_the_um_row():
+    # docs/table-system.md, "Odds": "each face a `UM` row reads weighs 1/100 for its row's cell (and opens no roll)"
+    odds = table_odds(attack(clumsy=0, cmb=-30), LOW_UM)
+    assert dict(odds.rows)["UM 1-3"] == F(3, 100)  # faces 1, 2 and 3
+    assert odds.outcomes["fumble"] == 0 and odds.outcomes["ineffective"] == F(100 - 3 - 5, 100)  # UM 96-99, UM 100
+    with_clumsy = table_odds(attack(clumsy=1, cmb=-30), LOW_UM)
+    assert dict(with_clumsy.rows)["UM 1-3"] == F(2, 100) and with_clumsy.outcomes["fumble"] == F(1, 100)
+
+
 # ------------------------------------------------------------ automatic miss
 # printed layouts: "`Automatic miss | 10` (default, VsD ...) or `none`
 # (Rolemaster: every row is read)"; "Results below the lowest row miss".
@@ -418,6 +438,7 @@ BRUTE_CASES = [
     ("oel, DEF 30, column 1", TABLES, {"armor": "1", "roll": RollKind.OEL, "defense": 30}),
     ("oeh, CMB 60, column 10", TABLES, {"armor": "10", "roll": RollKind.OEH, "cmb": 60}),
     ("a UM row in the Clumsy Range", LOW_UM, {"clumsy": 4, "cmb": 20}),
+    ("a UM row at face 1, Clumsy 0", LOW_UM, {"clumsy": 0, "cmb": 20, "armor": "1"}),
     ("UM rows whatever a negative CMB", TABLES, {"cmb": -15, "armor": "1"}),
     ("automatic miss 10", AM10, {"armor": "1", "cmb": 5}),
     ("automatic miss 20", AM20, {"armor": "1", "cmb": 5}),
@@ -471,7 +492,7 @@ def test_seeded_resolutions_agree_with_the_brute_force():
 
 # ------------------------------------------------------------------ simulate
 SIMULATED = [(t, c) for name, t, c in BRUTE_CASES if name in (
-    "F cells and UM rows, oe", "opened low reads F, column 1", "a UM row in the Clumsy Range",
+    "F cells and UM rows, oe", "opened low reads F, column 1", "a UM row in the Clumsy Range", "a UM row at face 1, Clumsy 0",
     "UM rows whatever a negative CMB", "automatic miss 20", "heroic, secondary critical", "an open bottom row",
     "XX-30 from 1 with Clumsy 0", "XX-30 F cells, oe")]
 

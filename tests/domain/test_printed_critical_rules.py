@@ -13,7 +13,7 @@ import pytest
 
 from tables_app.domain.cells import parse_attack_cell
 from tables_app.domain.dice import ForcedDice
-from tables_app.domain.odds import expected_critical_hits, open_ended_tail, table_odds
+from tables_app.domain.odds import critical_hits_over_die, open_ended_tail, table_odds
 from tables_app.domain.ranges import Range, RangeTable, parse_range
 from tables_app.domain.resolve import resolve_attack
 from tables_app.domain.severity import Severity, SeverityScale
@@ -66,7 +66,8 @@ def test_odds_read_the_severity_column_too():
     odds = table_odds(attack, tables)
     # faces 1-2 fumble (Clumsy); 98 faces read the one row: 9 + C's column, 50/100 × 3 + 50/100 × 30 = 16.5
     assert odds.expected_damage == Fraction(98, 100) * (9 + Fraction(33, 2))
-    assert expected_critical_hits(SLASH, LETTERS.get("C"), frozenset(), 2) == Fraction(33, 2)
+    read = CriticalPlan(SLASH, LETTERS.get("C"), LETTERS.get("C"), 0, 2)
+    assert Fraction(critical_hits_over_die(read, frozenset()), 100) == Fraction(33, 2)
 
 
 def test_an_attack_chosen_column_needs_the_weapons_column_or_the_attacks():
@@ -108,11 +109,61 @@ def test_the_open_ended_critical_mean_is_exact_against_enumeration():
         else:
             for added, weight in enumerate(tail):
                 by_hand += Fraction(weight, denominator * 100) * critical_read(plan, face + added, frozenset())[1].entry.hits
-    assert expected_critical_hits(HUGE, LETTERS.get("A"), frozenset(), 0) == by_hand
+    assert critical_hits_over_die(plan, frozenset()) / 100 == by_hand
     # by the table's shape: 50 faces of 1 hit, 45 of 2; a face f of 96-100 stays at or below 100 (2 hits)
     # only when the next die adds at most 100 - f (4, 3, 2, 1, 0 of its 100 faces), else passes it (7 hits):
     # (50 + 90 + 5 × 7 - 5 × 10/100) / 100 = 1.745 (the tail beyond the cut weighs below 1e-15)
     assert float(by_hand) == pytest.approx(1.745, abs=1e-12)
+
+
+# One column, opened high, a row above 200: docs/table-system.md, "Roll kinds": on a `Roll kind | oeh`
+# table "its die then opens high ... and the total is read — a critical's with the severity's modifier on
+# a one-column table"; step 10: "A modified roll above the top row reads the top row".
+GIANT = EffectTable(TableKind.CRITICAL, "Giant", RangeTable(
+    (parse_range(label), (Entry(parse_range(label), label, hits=hits),)) for label, hits in (("1-100", 1), ("101-200", 5), ("201+", 20))),
+    "G", LETTERS, roll=RollKind.OEH)
+
+
+def giant_attack() -> tuple[Attack, TableSet]:
+    attack, tables = attack_on("5 B", critical="Giant", fumble_column="1HE")  # B: +5
+    return attack, TableSet(tables.attack, {"Giant": GIANT}, tables.fumble)
+
+
+@pytest.mark.parametrize("dice, total, row, hits", [
+    ([40, 97, 97, 1], 200, "101-200", 5),  # 97 + 97 + 1 = 195, + 5 = 200
+    ([40, 97, 98, 1], 201, "201+", 20),  # 196 + 5 = 201: past 200, the row above it
+    ([40, 99, 99, 99, 50], 352, "201+", 20),  # four dice: 347 + 5
+])
+def test_an_open_ended_critical_total_past_200_reads_the_row_it_falls_in(dice, total, row, hits):
+    attack, tables = giant_attack()
+    given = ForcedDice(values=tuple(dice))
+    result = resolve_attack(attack, tables, given)
+    assert given.unused == () and given.missing == []
+    assert (result.critical.modified_roll, result.critical.entry.text, result.damage) == (total, row, 5 + hits)
+
+
+def test_the_open_ended_critical_mean_counts_the_totals_past_200():
+    """Odds and simulate read the same totals: the mean against the chain
+    written out exactly (no cut), and simulate's look-up by total."""
+    from functools import cache
+
+    from tables_app.domain.table_rules import critical_hits_by_total
+
+    @cache
+    def at_least(m: int) -> Fraction:
+        """P(X >= m), X an opened chain: a d100, and another chain added after 96-100."""
+        if m <= 1:
+            return Fraction(1)
+        return sum((at_least(m - die) if die >= 96 else Fraction(die >= m)) for die in range(1, 101)) / 100
+
+    # faces 1-95 read 6-100 (1 hit); a face f of 96-100 reads f + 5 + X >= 102: 5 hits, or 20 past 200
+    by_hand = (95 + sum(5 + 15 * at_least(196 - face) for face in range(96, 101))) / Fraction(100)
+    attack, tables = giant_attack()
+    plan = CriticalPlan(GIANT, LETTERS.get("B"), LETTERS.get("B"), 0)
+    assert float(critical_hits_over_die(plan, frozenset()) / 100) == pytest.approx(float(by_hand), abs=1e-12)
+    assert float(table_odds(attack, tables).expected_damage) == pytest.approx(98 / 100 * (5 + float(by_hand)), abs=1e-12)
+    by_total = critical_hits_by_total(plan, frozenset())  # simulate indexes it by the die's total
+    assert (by_total[195 - 1], by_total[196 - 1], by_total[347 - 1], by_total[-1]) == (5, 20, 20, 20)
 
 
 def test_simulate_reads_the_open_ended_critical_die():

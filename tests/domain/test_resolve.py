@@ -292,29 +292,46 @@ def test_the_whole_critical_die_reads_as_one_die_at_a_time(severity):
                                st.sampled_from(list(Rank)), st.integers(0, 3)), min_size=1, max_size=8),
     dice=st.lists(st.integers(1, 100), min_size=8, max_size=8), printed=st.booleans(),
 )
-def test_rules_kept_by_a_table_set_resolve_as_rules_built_anew(attacks, dice, printed):
-    """AttackRules.of keeps each attacker's rules on the (compiled) table set
-    and moves them to the next attack's CMB and DEF: every attack of a run
-    through one table set, on either side of CMB 0 (step 6), resolves exactly
-    as with rules built for it alone."""
+def test_rules_moved_to_another_attack_resolve_as_rules_built_anew(attacks, dice, printed):
+    """AttackRules.for_attack shares the rows one attacker read (as the HTTP
+    API keeps them, storage/compiled.py) with the next attack of the same
+    shape, and builds anew for another: every attack of a run, on either side
+    of CMB 0 (step 6), resolves exactly as with rules built for it alone."""
     from dataclasses import replace
 
     import test_printed_attack_rules as printed_rules
 
-    from tables_app.domain.table_rules import AttackRules, TableSet
+    from tables_app.domain.table_rules import AttackRules
 
-    source = printed_rules if printed else None
-    tables = TableSet(**{name: getattr(printed_rules.TABLES if printed else TABLES, name)
-                         for name in ("attack", "criticals", "fumble")})  # a fresh table set: nothing kept yet
-    base = printed_rules.attack() if source else attack()
+    tables = printed_rules.TABLES if printed else TABLES
+    base = printed_rules.attack() if printed else attack()
+    kept = AttackRules(base, tables)
     for cmb, defense, armor, rank, reduction in attacks:
         one = replace(base, cmb=cmb, defense=defense, rank=rank, crit_reduction=reduction,
                       armor=armor if not printed else tables.attack.armors[(cmb + defense) % len(tables.attack.armors)])
-        kept = AttackRules.of(one, tables)
-        assert kept.attack is one
+        moved = kept.for_attack(one)
+        assert moved.attack is one and moved.tables is tables
+        if one.shape == kept.attack.shape:
+            assert moved.readings_by_result is kept.readings_by_result
         fresh = resolve_attack(one, tables, ForcedDice(values=list(dice)))
-        assert resolve_attack(one, tables, ForcedDice(values=list(dice)), kept) == fresh
-    assert 1 <= len(tables.rules_kept) <= len(attacks)
+        assert resolve_attack(one, tables, ForcedDice(values=list(dice)), moved) == fresh
+        kept = moved
+
+
+def test_rules_are_shared_by_attacks_of_one_shape_only():
+    """An attack's shape leaves out what only moves its result (CMB, DEF,
+    modifiers: steps 3-4) but keeps the side of 0 its CMB is on (step 6)."""
+    from dataclasses import replace
+
+    from tables_app.domain.table_rules import AttackRules
+
+    rules = AttackRules(attack(cmb=60, defense=20), TABLES)
+    for same in (attack(cmb=90, defense=0), attack(cmb=0, defense=50), replace(attack(cmb=10), modifiers=(("flank", 10),))):
+        assert rules.for_attack(same).readings_by_result is rules.readings_by_result
+    for other in (attack(cmb=-5), attack(cmb=60, armor="HA"), replace(attack(cmb=60), rank=Rank.EPIC)):
+        moved = rules.for_attack(other)
+        assert moved.readings_by_result is not rules.readings_by_result
+        assert moved.readings_by_result == AttackRules(other, TABLES).readings_by_result
 
 
 def test_rules_of_another_attack_are_not_used():

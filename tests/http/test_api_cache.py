@@ -55,6 +55,9 @@ def cli_json(run, *args: str) -> bytes:  # type: ignore[no-untyped-def]
 
 
 def test_a_weapon_s_tables_are_read_once_and_answers_stay_the_cli_s(app, made, run):
+    """Each weapon's table set is read once, and each attacker's rules (every
+    row it reads) built once on it: an attack that differs in CMB and DEF only
+    shares them, one whose CMB is below 0 (step 6) has its own."""
     with TestClient(app, base_url=LOCAL_BASE) as client:
         compiled = compiled_of(app, made)
         loads = compiled.loads
@@ -64,14 +67,29 @@ def test_a_weapon_s_tables_are_read_once_and_answers_stay_the_cli_s(app, made, r
             response = client.post(f"{API}/resolve/table", json=BODY)
             assert response.status_code == 200
             assert response.content == expected
-        assert compiled.loads == loads + 1
-        seeded = {**BODY, "dice": None, "seed": 4, "cmb": -5}  # another attack on the same tables: no new read
+        assert compiled.loads == loads + 2  # the table set, the attacker's rules
+        stronger = {**BODY, "cmb": 90, "def": 5}  # the same attacker's rules, moved to this CMB and DEF
+        response = client.post(f"{API}/resolve/table", json=stronger)
+        assert response.content == cli_json(run, "resolve", "table", "--weapon", "Longsword", "--cmb", "90", "--def", "5",
+                                             "--armor", "MA", "--dice", "42")
+        assert compiled.loads == loads + 2
+        seeded = {**BODY, "dice": None, "seed": 4, "cmb": -5}  # another attacker on the same tables: its rules only
         response = client.post(f"{API}/resolve/table", json=seeded)
         assert response.content == cli_json(run, "resolve", "table", "--weapon", "Longsword", "--cmb", "-5", "--def", "20",
                                              "--armor", "MA", "--seed", "4")
-        assert compiled.loads == loads + 1
+        assert compiled.loads == loads + 3
         client.post(f"{API}/resolve/table", json={**BODY, "weapon": "Morning Star"})
-        assert compiled.loads == loads + 2
+        assert compiled.loads == loads + 5
+
+
+def test_an_attack_table_queried_is_read_once(app, made, run):
+    with TestClient(app, base_url=LOCAL_BASE) as client:
+        compiled = compiled_of(app, made)
+        loads = compiled.loads
+        for result in ("5", "100", "400"):
+            response = client.get(f"{API}/query/attack", params={"table": "Edged", "result": result, "armor": "MA"})
+            assert response.content == cli_json(run, "query", "attack", "Edged", result, "MA")
+        assert compiled.loads == loads + 1
 
 
 def mini(write_workbook, cloth_21_30: object) -> Path:  # type: ignore[no-untyped-def]
@@ -112,14 +130,14 @@ def test_a_transaction_older_than_the_cache_neither_reads_nor_fills_it(db_path):
             writer.execute("UPDATE weapon SET max_result = 7")  # another process commits (autocommit)
             with new.snapshot():
                 assert new._generation == old_generation + 1
-                assert compiled.table_set(new._generation, "k", lambda: "new") == "new"
-            assert compiled.table_set(old_generation, "k", lambda: "old") == "old"  # not the newer one
-            assert compiled.table_set(old_generation, "k", lambda: "again") == "again"  # and not kept
+                assert compiled.kept(new._generation, "k", lambda: "new") == "new"
+            assert compiled.kept(old_generation, "k", lambda: "old") == "old"  # not the newer one
+            assert compiled.kept(old_generation, "k", lambda: "again") == "again"  # and not kept
         with new.snapshot():
-            assert compiled.table_set(new._generation, "k", lambda: "reloaded") == "new"  # nothing committed since
+            assert compiled.kept(new._generation, "k", lambda: "reloaded") == "new"  # nothing committed since
         with old.snapshot():  # its data_version moved: a new generation, the cache emptied
             assert old._generation == old_generation + 2
-            assert compiled.table_set(old._generation, "k", lambda: "fresh") == "fresh"
+            assert compiled.kept(old._generation, "k", lambda: "fresh") == "fresh"
     finally:
         writer.close()
         old.dispose()
@@ -132,9 +150,9 @@ def test_the_cache_holds_at_most_its_limit(db_path):
     try:
         generation = compiled.pin(connection)
         for key in "abc":
-            compiled.table_set(generation, key, lambda: key)
-        assert compiled.table_set(generation, "a", lambda: "read again") == "read again"
-        assert compiled.table_set(generation, "c", lambda: "x") == "c"
+            compiled.kept(generation, key, lambda: key)
+        assert compiled.kept(generation, "a", lambda: "read again") == "read again"
+        assert compiled.kept(generation, "c", lambda: "x") == "c"
     finally:
         connection.close()
 

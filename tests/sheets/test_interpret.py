@@ -6,11 +6,18 @@ import pytest
 from helpers import MINI_FUMBLE
 
 from tables_app.domain.cells import AttackCell, Outcome
-from tables_app.domain.tables import Rank, RollKind
+from tables_app.domain.table_reads import result_row
+from tables_app.domain.tables import AttackTable, Rank, RollKind
 from tables_app.errors import WorkbookInvalid
 from tables_app.import_model import Catalog
 from tables_app.sheets.parse import interpret
 from tables_app.sheets.read import read_workbook
+
+
+def read(table: AttackTable, result: int, column: int):  # type: ignore[no-untyped-def]
+    """The row and cell a modified result reads (docs/table-system.md, steps 7-8), or None: a miss."""
+    row = result_row(table, result)
+    return None if row is None else (table.rows.ranges[row], table.rows.values[row][column])
 
 
 def parsed(path: Path, catalog: Catalog | None = None):
@@ -28,14 +35,14 @@ def test_a_foreign_workbook_reads_right(mini_workbook):
     poke = result.attack_tables[0].value
     assert poke.armors == ("Cloth", "Plate")
     assert [r.label for r in poke.rows.ranges] == ["1-10", "11-20", "21-30", "31-40", "41+"]
-    assert poke.read(45, 0)[1] == AttackCell(Outcome.CRITICAL, 9, "C", "Slash")  # `9CX`
-    assert poke.read(45, 1)[1] == AttackCell(Outcome.CRITICAL, 6, "B")  # `6 Bravo`
-    assert poke.read(35, 0)[1] == AttackCell(Outcome.CRITICAL, 7, "A", "Slash")
-    assert poke.read(35, 1)[1] == AttackCell(Outcome.CRITICAL, 4, "A")
-    assert poke.read(25, 0)[1] == AttackCell(Outcome.HIT, 5)
-    assert poke.read(25, 1)[1] == AttackCell(Outcome.NO_DAMAGE)
-    assert poke.read(15, 1)[1] == AttackCell(Outcome.MISS)
-    assert poke.read(999, 0)[0].label == "41+"
+    assert read(poke, 45, 0)[1] == AttackCell(Outcome.CRITICAL, 9, "C", "Slash")  # `9CX`
+    assert read(poke, 45, 1)[1] == AttackCell(Outcome.CRITICAL, 6, "B")  # `6 Bravo`
+    assert read(poke, 35, 0)[1] == AttackCell(Outcome.CRITICAL, 7, "A", "Slash")
+    assert read(poke, 35, 1)[1] == AttackCell(Outcome.CRITICAL, 4, "A")
+    assert read(poke, 25, 0)[1] == AttackCell(Outcome.HIT, 5)
+    assert read(poke, 25, 1)[1] == AttackCell(Outcome.NO_DAMAGE)
+    assert read(poke, 15, 1)[1] == AttackCell(Outcome.MISS)
+    assert read(poke, 999, 0)[0].label == "41+"
     slash = result.critical_tables[0].value
     assert slash.code == "X"
     assert slash.choose(60, frozenset({"helm"})).entry.title == "Helm ring"
@@ -93,7 +100,7 @@ def test_rows_may_start_above_11_and_results_below_them_miss(write_workbook):
     parsed = interpret(read_workbook(write_workbook("w.xlsx", {"T": attack(("12-30", 1, 1), ("31+", 2, 2))})))
     assert parsed.problems == []
     table = parsed.attack_tables[0].value
-    assert (table.automatic_miss, table.read(11, 0), table.read(12, 0)[1].hits) == (10, None, 1)
+    assert (table.automatic_miss, read(table, 11, 0), read(table, 12, 0)[1].hits) == (10, None, 1)
 
 
 def test_dates_get_a_hint(write_workbook):
@@ -178,7 +185,7 @@ def test_text_is_normalised(write_workbook):
     path = write_workbook("w.xlsx", {"T": attack(("１１\u00a0-\u200b２０", "１６ Ｍｏｄ", "3"), ("21+", 4, 4))})
     result = parsed(path)
     assert result.problems == []
-    assert result.attack_tables[0].value.read(12, 0)[1] == AttackCell(Outcome.CRITICAL, 16, "Mod")
+    assert read(result.attack_tables[0].value, 12, 0)[1] == AttackCell(Outcome.CRITICAL, 16, "Mod")
 
 
 @pytest.mark.parametrize(
@@ -244,4 +251,4 @@ def test_a_formula_with_a_cached_value_reads_as_its_value(tmp_path):
             zout.writestr(item, data)
     result = interpret(read_workbook(target))
     assert result.problems == []
-    assert result.attack_tables[0].value.read(15, 0)[1] == AttackCell(Outcome.HIT, 3)
+    assert read(result.attack_tables[0].value, 15, 0)[1] == AttackCell(Outcome.HIT, 3)

@@ -289,8 +289,7 @@ def test_a_bug_is_not_taken_for_a_fault(db_path, monkeypatch):
     def broken(*_args, **_kwargs):  # type: ignore[no-untyped-def]
         raise TypeError("a bug")
 
-    monkeypatch.setattr(Reader, "read_attack_cell", broken, raising=False)
-    monkeypatch.setattr(Reader, "_attack_cell", broken)
+    monkeypatch.setattr(Reader, "_attack_table", broken)
     result = tables("--db", str(db_path), *QUERY)
     assert isinstance(result.exception, TypeError)
 
