@@ -216,7 +216,7 @@ class Reader:
         rows = c.execute("SELECT id, low, high, unmodified, clumsy FROM attack_row WHERE attack_table_id = ? ORDER BY position",
                          (table["id"],)).fetchall()
         cells: dict[int, list] = {row_id: [None] * len(armors) for row_id, *_ in rows}
-        for row_id, column_id, cell in self._attack_cells(c, "r.attack_table_id = ?", (table["id"],)):
+        for row_id, column_id, cell in self._attack_cells(c, table["id"]):
             cells[row_id][column_index[column_id]] = cell
         by_result = [(Range(low, high, bool(clumsy)), tuple(cells[row_id])) for row_id, low, high, unmodified, clumsy in rows
                      if not unmodified]
@@ -226,23 +226,22 @@ class Reader:
                            automatic_miss=table["automatic_miss"], unmodified=RangeTable(by_die) if by_die else None)
 
     @staticmethod
-    def _attack_cells(c: sqlite3.Connection, where: str, arguments: tuple) -> list[tuple[int, int, AttackCell]]:
-        """(row id, armor column id, cell) of the attack cells ``where`` picks
-        (on attack_cell ``c`` and attack_row ``r``), with their further criticals."""
+    def _attack_cells(c: sqlite3.Connection, table_id: int) -> list[tuple[int, int, AttackCell]]:
+        """(row id, armor column id, cell) of every cell of an attack table, with their further criticals."""
         more: dict[int, list[tuple[str, str | None]]] = defaultdict(list)
         for cell_id, severity, critical in c.execute(
-            f"""SELECT x.cell_id, s.code, t.name FROM attack_cell_critical x
-                JOIN attack_cell c ON c.id = x.cell_id JOIN attack_row r ON r.id = c.row_id
-                JOIN severity s ON s.id = x.severity_id LEFT JOIN critical_table t ON t.id = x.critical_table_id
-                WHERE {where} ORDER BY x.cell_id, x.position""", arguments):
+            """SELECT x.cell_id, s.code, t.name FROM attack_cell_critical x
+               JOIN attack_cell c ON c.id = x.cell_id JOIN attack_row r ON r.id = c.row_id
+               JOIN severity s ON s.id = x.severity_id LEFT JOIN critical_table t ON t.id = x.critical_table_id
+               WHERE r.attack_table_id = ? ORDER BY x.cell_id, x.position""", (table_id,)):
             more[cell_id].append((severity, critical))
         found = []
         for cell_id, row_id, column_id, outcome, hits, severity, critical in c.execute(
-            f"""SELECT c.id, c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
-                FROM attack_cell c JOIN attack_row r ON r.id = c.row_id
-                LEFT JOIN severity s ON s.id = c.severity_id
-                LEFT JOIN critical_table t ON t.id = c.critical_table_id
-                WHERE {where}""", arguments):
+            """SELECT c.id, c.row_id, c.armor_column_id, c.outcome, c.hits, s.code, t.name
+               FROM attack_cell c JOIN attack_row r ON r.id = c.row_id
+               LEFT JOIN severity s ON s.id = c.severity_id
+               LEFT JOIN critical_table t ON t.id = c.critical_table_id
+               WHERE r.attack_table_id = ?""", (table_id,)):
             extra = {"more": tuple(more[cell_id])} if cell_id in more else {}
             found.append((row_id, column_id, AttackCell(Outcome(outcome), hits, severity, critical, **extra)))
         return found

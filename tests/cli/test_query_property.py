@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from test_clumsy_rows_cli import ROWS as CLUMSY_ROWS
 from test_printed_attack_tables import printed_sheets
 
-from tables_app.cli import cli
+from tables_app.cli.root import cli
 from tables_app.domain.table_rules import (
     Attack,
     AttackRules,

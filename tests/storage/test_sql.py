@@ -29,10 +29,6 @@ TRANSACTION_CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK)\b")
 # f-strings allowed to make SQL, each for a reason: (module, function) → why.
 FORMATTED = {
     ("tables_app.storage.connection", "set_busy_timeout"): "a pragma takes no parameter; the one value is a number, int()",
-    # The attack-cell reading is being routed through the rule core (issue 26,
-    # "A wrong answer from a second copy of a rule"); its WHERE is one of two
-    # fixed conditions of the callers'. Make it fixed text when that lands.
-    ("tables_app.storage.reader", "_attack_cells"): "the attack-cell reading, changed with the rule core (issue 26)",
 }
 # Modules outside storage/ that still hold SQL, each for a reason: module → why.
 SQL_OUTSIDE: dict[str, str] = {}
