@@ -10,8 +10,9 @@ opened, and every operation of the `tables` command as a method.
 Each method checks its values by the operation's declared parameters
 (tables_app/operations: the bounds the command line and the HTTP API
 keep), reads the database in one read transaction, and returns a typed
-result (services/results.py) whose ``to_json()`` is exactly what
-`tables ... --json` prints; the look-ups return that JSON as a dict.
+result (services/results.py, services/lookups.py) whose ``to_json()`` is
+exactly what `tables ... --json` prints; list and show return that JSON
+as a dict (rows of the database).
 Every failure is a ``TablesError`` (``ParamError`` for a refused value,
 ``NotFound`` with ``suggestions`` for an unknown name).
 """
@@ -19,10 +20,13 @@ Every failure is a ``TablesError`` (``ParamError`` for a refused value,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables_app.operations import find
-from tables_app.storage.database import Database
+
+if TYPE_CHECKING:
+    from tables_app.services.lookups import CellAnswer, EntryAnswer
+    from tables_app.storage.database import Database
 
 
 class Tables:
@@ -71,19 +75,19 @@ class Tables:
         """A whole table, weapon or creature, as `tables show KIND NAME --json`."""
         return self._answer(("show",), {"kind": kind, "name": name, "ruleset": ruleset})
 
-    def query_attack(self, table: str, result: int, armor: str, *, ruleset: str | None = None) -> dict:
-        """The cell of an attack table at a modified result, as `tables query attack --json`."""
+    def query_attack(self, table: str, result: int, armor: str, *, ruleset: str | None = None) -> CellAnswer:
+        """The cell of an attack table at a modified result (`tables query attack`)."""
         return self._answer(("query", "attack"), {"table": table, "result": result, "armor": armor, "ruleset": ruleset})
 
     def query_critical(self, table: str, roll: int, *, severity: str | None = None, features: tuple[str, ...] = (),
-                       column: str | None = None, ruleset: str | None = None) -> dict:
-        """The entry of a critical table for a natural d100 roll, as `tables query critical --json`."""
+                       column: str | None = None, ruleset: str | None = None) -> EntryAnswer:
+        """The entry of a critical table for a natural d100 roll (`tables query critical`)."""
         return self._answer(("query", "critical"), {"table": table, "roll": roll, "severity": severity,
                                                     "features": tuple(features), "column": column, "ruleset": ruleset})
 
     def query_fumble(self, table: str, roll: int, *, modifier: int = 0, column: str | None = None,
-                     ruleset: str | None = None) -> dict:
-        """The entry of a fumble table for a natural d100 roll, as `tables query fumble --json`."""
+                     ruleset: str | None = None) -> EntryAnswer:
+        """The entry of a fumble table for a natural d100 roll (`tables query fumble`)."""
         return self._answer(("query", "fumble"), {"table": table, "roll": roll, "modifier": modifier,
                                                   "column": column, "ruleset": ruleset})
 

@@ -9,7 +9,7 @@ import click
 
 from tables_app.cli.build import command
 from tables_app.cli.common import database_of, output
-from tables_app.operations import lookups
+from tables_app.operations import lookups, to_json
 
 
 @command(lookups.LIST, name="list")
@@ -29,17 +29,17 @@ def query() -> None:
 
 @command(lookups.QUERY_ATTACK)
 def query_attack(ctx: click.Context, as_json: bool, **values: Any) -> None:
-    output(lookups.QUERY_ATTACK.run(database_of(ctx), **values), as_json, lambda render: render.attack_cell)
+    output(to_json(lookups.QUERY_ATTACK.run(database_of(ctx), **values)), as_json, lambda render: render.attack_cell)
 
 
 @command(lookups.QUERY_CRITICAL)
 def query_critical(ctx: click.Context, as_json: bool, **values: Any) -> None:
-    output(lookups.QUERY_CRITICAL.run(database_of(ctx), **values), as_json, lambda render: render.entry_result)
+    output(to_json(lookups.QUERY_CRITICAL.run(database_of(ctx), **values)), as_json, lambda render: render.entry_result)
 
 
 @command(lookups.QUERY_FUMBLE)
 def query_fumble(ctx: click.Context, as_json: bool, **values: Any) -> None:
-    output(lookups.QUERY_FUMBLE.run(database_of(ctx), **values), as_json, lambda render: render.entry_result)
+    output(to_json(lookups.QUERY_FUMBLE.run(database_of(ctx), **values)), as_json, lambda render: render.entry_result)
 
 
 for _command in (query_attack, query_critical, query_fumble):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables_app.domain import kinds
 from tables_app.operations.operation import Operation
 from tables_app.operations.params import Param
+
+if TYPE_CHECKING:  # the answers load with the look-ups that make them
+    from tables_app.services.lookups import CellAnswer, EntryAnswer
 
 RULESET_FILTER = Param(field="ruleset", kind="text", not_blank=True, complete="rulesets",
                        help="Only this ruleset (a name may also be written RULESET:NAME).")
@@ -46,7 +49,7 @@ SHOW = Operation(
     ))
 
 
-def query_attack(database: Any, table: str, result: int, armor: str, ruleset: str | None = None) -> dict:
+def query_attack(database: Any, table: str, result: int, armor: str, ruleset: str | None = None) -> CellAnswer:
     from tables_app.services import lookups
 
     return lookups.query_attack(database, table, result, armor, ruleset=ruleset)
@@ -68,7 +71,7 @@ FEATURES = Param(field="has", key="features", kind="text", multiple=True, metava
 
 
 def query_critical(database: Any, table: str, roll: int, severity: str | None = None, features: tuple[str, ...] = (),
-                   column: str | None = None, ruleset: str | None = None) -> dict:
+                   column: str | None = None, ruleset: str | None = None) -> EntryAnswer:
     from tables_app.services import lookups
 
     return lookups.query_critical(database, table, roll, severity=severity, features=features, ruleset=ruleset,
@@ -91,7 +94,7 @@ QUERY_CRITICAL = Operation(
 
 
 def query_fumble(database: Any, table: str, roll: int, modifier: int = 0, column: str | None = None,
-                 ruleset: str | None = None) -> dict:
+                 ruleset: str | None = None) -> EntryAnswer:
     from tables_app.services import lookups
 
     return lookups.query_fumble(database, table, roll, modifier=modifier, ruleset=ruleset, column=column)

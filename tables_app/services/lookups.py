@@ -1,15 +1,20 @@
 """Lookups: list, show and query, read with sqlite3 (no ORM on this path).
 
-Results are plain dicts in the JSON shapes of docs/cli.md.
+A query's answer is typed (CellAnswer, EntryAnswer: the domain's own cell
+and entry, with ``to_json``); list and show answer the JSON shapes of
+docs/cli.md as dicts, being rows of the database.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
+from tables_app.domain.cells import AttackCell
 from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, Weapon, unknown_feature_warnings
 from tables_app.errors import BadInput, NotFound
 from tables_app.storage.database import Database
@@ -18,7 +23,7 @@ from tables_app.storage.database import Database
 RULESETS_WORDS = ("rulesets", "ruleset")  # `tables list rulesets`
 
 
-def list_items(database: Database, kind: str | None, ruleset: str | None = None) -> dict:
+def list_items(database: Database, kind: str | None, *, ruleset: str | None = None) -> dict:
     """Everything of ``kind`` (or of every kind, and the rulesets), in
     ``ruleset`` or in all of them."""
     reader = database.reader()
@@ -28,7 +33,7 @@ def list_items(database: Database, kind: str | None, ruleset: str | None = None)
     kinds = [KIND_OF_WORD[kind]] if kind else list(LISTED)
     listed = {k: reader.list_named(k, ruleset) for k in kinds}
     if kind is None:
-        listed["rulesets"] = list_items(database, "rulesets", ruleset)["rulesets"]
+        listed["rulesets"] = list_items(database, "rulesets", ruleset=ruleset)["rulesets"]
     return listed
 
 
@@ -61,7 +66,58 @@ def unknown_armor(table: str, armors: tuple[str, ...], armor: str) -> NotFound:
     return NotFound.unknown(f"attack table {table!r} has no armor column {armor!r}", armor, armors, f"columns: {', '.join(armors)}")
 
 
-def query_attack(database: Database, table_name: str, result: int, armor: str, ruleset: str | None = None) -> dict:
+@dataclass(frozen=True)
+class CellAnswer:
+    """The cell of an attack table a modified result reads (None: a miss, no row read)."""
+
+    table: str
+    result: int
+    armor: str  # as the table spells it
+    ruleset: str
+    row: str | None = None  # the row's range, as printed
+    cell: AttackCell | None = None
+
+    def to_json(self) -> dict:
+        """docs/cli.md, `query attack`."""
+        cell = self.cell
+        if cell is None:
+            return {"table": self.table, "result": self.result, "row": None, "armor": self.armor, "text": "",
+                    "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": self.ruleset,
+                    "criticals": []}
+        return {
+            "table": self.table, "result": self.result, "row": self.row, "armor": self.armor, "text": cell.text,
+            "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
+            "ruleset": self.ruleset,
+            "criticals": [{"severity": severity, "critical_table": named} for severity, named in cell.criticals],
+        }
+
+
+@dataclass(frozen=True)
+class EntryAnswer:
+    """The entry of a critical or fumble table a roll reads."""
+
+    table: str
+    roll: int
+    modified_roll: int
+    entry: Entry
+    ruleset: str
+    column: str | None  # the printed column read, if the table has several
+    branches: tuple[Entry, ...] | None = None  # a critical's entries with a condition (None: a fumble)
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """docs/cli.md, `query critical` and `query fumble`."""
+        data: dict = {"table": self.table, "roll": self.roll, "modified_roll": self.modified_roll,
+                      "entry": entry_json(self.entry)}
+        if self.branches is not None:
+            data["branches"] = [entry_json(e) for e in self.branches]
+        data.update({"ruleset": self.ruleset, "column": self.column})
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        return data
+
+
+def query_attack(database: Database, table_name: str, result: int, armor: str, *, ruleset: str | None = None) -> CellAnswer:
     """The cell a modified result reads, by the rule resolve reads it with
     (docs/table-system.md, steps 7-8): at or below the table's automatic miss,
     and below its lowest row, a miss that reads no row. No weapon: a printed
@@ -72,16 +128,9 @@ def query_attack(database: Database, table_name: str, result: int, armor: str, r
         column = armor_column(table, armor)
         row = result_row(table, result)
     if row is None:
-        return {"table": table.name, "result": result, "row": None, "armor": table.armors[column], "text": "",
-                "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": found.ruleset,
-                "criticals": []}
-    span, cell = table.rows.ranges[row], table.rows.values[row][column]
-    return {
-        "table": table.name, "result": result, "row": span.label, "armor": table.armors[column], "text": cell.text,
-        "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
-        "ruleset": found.ruleset,
-        "criticals": [{"severity": severity, "critical_table": named} for severity, named in cell.criticals],
-    }
+        return CellAnswer(table.name, result, table.armors[column], found.ruleset)
+    return CellAnswer(table.name, result, table.armors[column], found.ruleset, table.rows.ranges[row].label,
+                      table.rows.values[row][column])
 
 
 def attack_rows_json(table: AttackTable) -> list[dict]:
@@ -98,8 +147,8 @@ def _natural_d100(roll: int) -> None:
         raise BadInput(f"roll {roll} is not a d100 roll (1-{D100}); modifiers are given separately")
 
 
-def query_critical(database: Database, table_name: str, roll: int, severity: str | None, features: tuple[str, ...],
-                   ruleset: str | None = None, column: str | None = None) -> dict:
+def query_critical(database: Database, table_name: str, roll: int, *, severity: str | None = None,
+                   features: tuple[str, ...] = (), ruleset: str | None = None, column: str | None = None) -> EntryAnswer:
     """The entry for a natural d100 ROLL: a one-column table adds the
     severity's modifier; a printed table is read in the severity's column
     (`Roll | A | B | ...`) or in ``column`` (`Normal | Magic | ...`)."""
@@ -126,15 +175,10 @@ def query_critical(database: Database, table_name: str, roll: int, severity: str
     modified = critical_roll_at(roll, level, index)
     _, entries = table.row(modified, index)
     choice = table.choose(modified, frozenset(features), index)
-    data = {
-        "table": table.name, "roll": roll, "modified_roll": modified, "entry": entry_json(choice.entry),
-        "branches": [entry_json(e) for e in entries if e.condition is not None], "ruleset": found.ruleset,
-        "column": None if index is None else table.columns[index],
-    }
-    warnings = unknown_feature_warnings(features, [table])
-    if warnings:
-        data["warnings"] = warnings
-    return data
+    return EntryAnswer(table.name, roll, modified, choice.entry, found.ruleset,
+                       None if index is None else table.columns[index],
+                       tuple(e for e in entries if e.condition is not None),
+                       tuple(unknown_feature_warnings(features, [table])))
 
 
 def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-untyped-def]
@@ -151,8 +195,8 @@ def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-unt
     return index
 
 
-def query_fumble(database: Database, table_name: str, roll: int, modifier: int, ruleset: str | None = None,
-                 column: str | None = None) -> dict:
+def query_fumble(database: Database, table_name: str, roll: int, *, modifier: int = 0, ruleset: str | None = None,
+                 column: str | None = None) -> EntryAnswer:
     """The entry for a natural d100 ROLL plus ``modifier`` (step 2's fumble
     roll), in ``column`` of a table by weapon category (`1HE | 2H | ...`)."""
     _natural_d100(roll)
@@ -163,12 +207,11 @@ def query_fumble(database: Database, table_name: str, roll: int, modifier: int, 
         _column(table, column, "--column")  # the column given, and one the table has
     index = printed_column(table, None, column)  # then read as resolve reads it (step 2)
     modified = fumble_roll(roll, modifier)
-    return {"table": table.name, "roll": roll, "modified_roll": modified,
-            "entry": entry_json(table.choose(modified, column=index).entry), "ruleset": found.ruleset,
-            "column": None if index is None else table.columns[index]}
+    return EntryAnswer(table.name, roll, modified, table.choose(modified, column=index).entry, found.ruleset,
+                       None if index is None else table.columns[index])
 
 
-def show(database: Database, kind: str, name: str, ruleset: str | None = None) -> dict:
+def show(database: Database, kind: str, name: str, *, ruleset: str | None = None) -> dict:
     """The whole table (or weapon, creature) as rows for a grid."""
     kind = KIND_OF_WORD[kind]
     reader = database.reader()

@@ -110,7 +110,7 @@ def test_query_attack_reads_what_resolve_reads_at_every_result_and_armor(databas
         for armor in table.armors:
             rules = AttackRules(Attack(probe, cmb=0, armor=armor), tables)
             for result in range(-20, top + 30):
-                queried = lookups.query_attack(database, name, result, armor.lower(), ruleset)  # any spelling of the armor
+                queried = lookups.query_attack(database, name, result, armor.lower(), ruleset=ruleset).to_json()  # any spelling of the armor
                 reading = rules.read(result)
                 if reading.cell is None:
                     assert (queried["row"], queried["text"], queried["outcome"], queried["hits"]) == (None, "", "miss", 0)
@@ -150,7 +150,7 @@ def test_the_probe_tables_hold_what_the_property_is_about(database, criticals, f
     reader = database.reader()
     low = database.load_attack_table(reader.locate("attack", "Printed blade", "PR"))
     assert low.automatic_miss == 10 and low.rows.ranges[0].low == 1 and low.unmodified is not None
-    assert lookups.query_attack(database, "Printed blade", 5, "1", "PR")["row"] is None  # the defect of issue 26
+    assert lookups.query_attack(database, "Printed blade", 5, "1", ruleset="PR").row is None  # the defect of issue 26
     pebbles = database.load_attack_table(reader.locate("attack", "Pebbles", "Probe"))
     assert pebbles.automatic_miss == 5 and pebbles.rows.ranges[0].label == "<21"
     layouts = {(kind, table.choice, table.roll.value) for kind, tables in (("critical", criticals), ("fumble", fumbles))
@@ -171,7 +171,8 @@ def test_query_critical_reads_what_step_10_reads(database, criticals, data, roll
     severity = data.draw(st.sampled_from(table.scale.levels), label="severity")
     column = data.draw(st.sampled_from(table.columns), label="column") if table.choice is ColumnChoice.ATTACK else None
     features = data.draw(st.sampled_from([(), tuple(sorted(table.features))]), label="features")
-    queried = lookups.query_critical(database, table.name, roll, severity.code, features, ruleset, column=column)
+    queried = lookups.query_critical(database, table.name, roll, severity=severity.code, features=features, ruleset=ruleset,
+                                     column=column).to_json()
     attack = Attack(probe_weapon(critical=table.name), cmb=0, armor="", critical_column=column)  # as --critical-column
     plan = CriticalPlan(table, severity, severity, 0, critical_column(table, severity, attack))
     modified, choice = critical_read(plan, roll, frozenset(features))
@@ -187,7 +188,7 @@ def test_query_critical_reads_what_step_10_reads(database, criticals, data, roll
 def test_query_fumble_reads_what_step_2_reads(database, fumbles, data, roll, modifier):
     ruleset, table = data.draw(st.sampled_from(fumbles), label="table")
     column = data.draw(st.sampled_from(table.columns), label="column") if table.columns else None
-    queried = lookups.query_fumble(database, table.name, roll, modifier, ruleset, column=column)
+    queried = lookups.query_fumble(database, table.name, roll, modifier=modifier, ruleset=ruleset, column=column).to_json()
     weapon = probe_weapon(fumble_table=table.name, fumble_modifier=modifier, fumble_column=column)
     modified, choice = fumble_read(table, roll, weapon)
     index = fumble_column(table, weapon)
