@@ -66,7 +66,7 @@ class NotFound(TablesError):
         suggestions = suggest(name, known)
         return cls(f"{subject}{did_you_mean(suggestions)}" if suggestions else f"{subject} ({otherwise})", suggestions)
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[NotFound], tuple[str, list[str]]]:
         return type(self), (str(self), self.suggestions)
 
 
@@ -99,7 +99,7 @@ class DatabaseFault(DatabaseError):
         self.path = str(path)
         self.problem = problem
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[DatabaseFault], tuple[str, str]]:
         return type(self), (self.path, self.problem)
 
 
@@ -131,5 +131,5 @@ class WorkbookInvalid(TablesError):
         more = f" (and {count - 1} more)" if count > 1 else ""
         super().__init__(head + more)
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[WorkbookInvalid], tuple[list[Problem]]]:
         return type(self), (self.problems,)  # so it pickles whole

@@ -26,7 +26,7 @@ def _png(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str 
     return path
 
 
-def plot_option(command):  # type: ignore[no-untyped-def]
+def plot_option(command: click.Command) -> click.Command:
     return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=_png,
                         help="Draw the odds to a PNG file (needs the plot extra).")(command)
 

@@ -6,18 +6,21 @@ Click's ``Invalid value for '--cmb'``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from tables_app.operations import Operation, Param
 from tables_app.operations.params import dice_text, modifier
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
-def names_of(what: str):  # type: ignore[no-untyped-def]
+
+def names_of(what: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
     """Shell completion of names of ``what`` from the database (completion.py,
     imported only while completing)."""
-    def callback(ctx: click.Context, param: click.Parameter, incomplete: str):  # type: ignore[no-untyped-def]
+    def callback(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         from tables_app.cli import completion
 
         if what == "shown":

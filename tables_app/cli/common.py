@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from tables_app.cli.build import json_option, names_of, option
 from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_json, error_object, shortened
 from tables_app.operations.lookups import RULESET_FILTER
+
+if TYPE_CHECKING:
+    from tables_app.storage.database import Database
 
 __all__ = ["Failure", "Group", "Interrupted", "click_error", "database_of", "emit_json", "error_of", "json_option",
            "names_of", "option", "output", "ruleset_option", "say"]
@@ -91,7 +94,7 @@ def _leaf_context(ctx: click.Context) -> click.Context:
     return ctx
 
 
-def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
+def database_of(ctx: click.Context) -> Database:
     """Open the database once per command (the default location is created on
     first use, said once on stderr so that stdout stays the result)."""
     root = ctx.find_root()

@@ -102,7 +102,7 @@ def shown(data: dict) -> RenderableType:
     kind = data["kind"]
     ruleset = data.get("ruleset", DEFAULT_RULESET)
     if kind == "attack":
-        title = title_line(f"{shown_name(ruleset, data['table'])} (attack table)")
+        title: RenderableType = title_line(f"{shown_name(ruleset, data['table'])} (attack table)")
         miss = automatic_miss_line(data["automatic_miss"])
         return Group(title, *([wrapped(Text(miss))] if miss else []), AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
