@@ -10,6 +10,7 @@ from tables_app.operations.operation import Operation
 from tables_app.operations.params import BONUS, MAX_SIMULATED, SEED, Param
 
 if TYPE_CHECKING:  # the results load with the services that make them
+    from tables_app.services.attacks import TableOptions, TargetParts, WeaponParts
     from tables_app.services.results import (
         FormulaOdds, FormulaResolution, Simulation, Sweep, TableOddsResult, TableResolution,
     )
@@ -56,7 +57,7 @@ SIMULATED = (
 )
 
 
-def table_attack(options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
+def table_attack(options: dict[str, Any]) -> tuple[WeaponParts, TargetParts, TableOptions]:
     """The weapon, the target and the attack's own options, from table parameters."""
     from tables_app.services import attacks
 
@@ -67,9 +68,10 @@ def table_attack(options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
     )
     target = attacks.TargetParts(creature=options["target"], defense=options["defense"], armor=options["armor"],
                                  rank=options["rank"], features=options["features"])
-    rest = dict(cmb=options["cmb"], modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
-                ignore_crit_reduction=options["ignore_crit_reduction"], ruleset=options["ruleset"],
-                critical_column=options["critical_column"])
+    rest: TableOptions = {
+        "cmb": options["cmb"], "modifiers": options["modifiers"], "crit_reduction": options["crit_reduction"],
+        "ignore_crit_reduction": options["ignore_crit_reduction"], "ruleset": options["ruleset"],
+        "critical_column": options["critical_column"]}
     return weapon, target, rest
 
 

@@ -318,7 +318,7 @@ def export_foundry(database: Database, directory: str | Path, names: tuple[str, 
             for column, data in rolltables(table, home):
                 stem = f"{kind}-{shown_name}" + (f"-{column}" if column is not None else "")
                 documents.append(Document(kind, shown_name, safe_stem(stem), data))
-    elsewhere = {}
+    elsewhere: dict[str, str] = {}  # folded name → why this format does not write it
     if names:  # a weapon or creature named is not for this format: say so rather than "nothing named"
         for kind in ("weapons", "creatures"):
             for item in reader.list_named(kind, ruleset):
