@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 
-def error_json(message: str, **located: Any) -> dict:
+def error_json(message: str, **located: Any) -> dict[str, Any]:
     """The content of ``{"error": ...}`` of ``--json`` and of the HTTP API
     (docs/cli.md, "Exit codes and errors"; docs/api.md)."""
     return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
@@ -25,7 +25,7 @@ def shortened(line: str) -> str:
     return line if len(line) <= LONGEST else f"{line[:LONGEST]}… ({len(line) - LONGEST:,} more characters)"
 
 
-def error_object(exc: TablesError) -> dict:
+def error_object(exc: TablesError) -> dict[str, Any]:
     """The error object of a library error, as ``--json`` prints it and the
     HTTP API answers it: a workbook's first problem located (with every
     problem), a name's near names in ``suggestions``."""
@@ -116,7 +116,7 @@ class Problem:
         where = " › ".join(part for part in (self.workbook, self.sheet, self.cell) if part)
         return f"{where}: {self.message}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The fields of a problem in JSON output (import reports, --json errors)."""
         return {"workbook": self.workbook, "sheet": self.sheet, "cell": self.cell, "message": self.message}
 

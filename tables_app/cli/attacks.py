@@ -13,7 +13,7 @@ from tables_app.cli.common import Group, database_of, output
 from tables_app.operations import Operation, attacks, find, to_json
 
 
-def warn_unused(data: dict) -> None:
+def warn_unused(data: dict[str, Any]) -> None:
     if data.get("unused_dice"):
         unused = data["unused_dice"]
         verb = "was" if len(unused) == 1 else "were"
@@ -31,7 +31,7 @@ def plot_option(command: click.Command) -> click.Command:
                         help="Draw the odds to a PNG file (needs the plot extra).")(command)
 
 
-def draw(path: str | None, data: dict) -> None:
+def draw(path: str | None, data: dict[str, Any]) -> None:
     """Draw the odds to a PNG and say so on stderr (stdout may be --json)."""
     if path:
         from tables_app.cli import plot

@@ -52,7 +52,8 @@ def figure(data: dict[str, Any]) -> Figure:
 def title(data: dict[str, Any]) -> str:
     if data.get("attack"):
         return heading(data)
-    return data["system"]
+    system: str = data["system"]  # a formula system's id
+    return system
 
 
 def _odds(data: dict[str, Any]) -> Figure:

@@ -103,7 +103,7 @@ class CliJSON(JSONResponse):
         return json.dumps(content, ensure_ascii=False).encode("utf-8")
 
 
-def failure(status: int, error: dict) -> CliJSON:
+def failure(status: int, error: dict[str, Any]) -> CliJSON:
     return CliJSON({"error": error}, status_code=status)
 
 
@@ -146,7 +146,7 @@ def query_doc(operation: Operation, *in_path: str) -> dict[str, Any]:
         for p in operation.params if p.field not in in_path]}
 
 
-def json_body_doc(operation: Operation, examples: dict[str, dict]) -> dict[str, Any]:
+def json_body_doc(operation: Operation, examples: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The request body of a POST route as /docs shows it: a JSON object of
     the operation's parameters (required ones marked), with examples."""
     schema = {"type": "object", "additionalProperties": False,

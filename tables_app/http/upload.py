@@ -14,19 +14,20 @@ from __future__ import annotations
 
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.errors import TablesError, error_json
+from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.operations.workbooks import IMPORT_FLAGS
 
-if TYPE_CHECKING:
-    from tables_app.services.serving import Database  # what SharedDatabase.get hands a request
+if TYPE_CHECKING:  # Database: what SharedDatabase.get hands a request
+    from tables_app.services.serving import Database
 
 Answer = Callable[[int, dict[str, Any]], Response]  # (status, the report or the error object) to the response
 

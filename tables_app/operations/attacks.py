@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from tables_app.errors import UsageMistake
 from tables_app.operations.operation import Operation
@@ -11,8 +11,14 @@ from tables_app.operations.params import BONUS, MAX_SIMULATED, SEED, Param
 
 if TYPE_CHECKING:  # the results load with the services that make them
     from tables_app.services.attacks import TableOptions, TargetParts, WeaponParts
+    from tables_app.services.reporting import ProgressBar
     from tables_app.services.results import (
-        FormulaOdds, FormulaResolution, Simulation, Sweep, TableOddsResult, TableResolution,
+        FormulaOdds,
+        FormulaResolution,
+        Simulation,
+        Sweep,
+        TableOddsResult,
+        TableResolution,
     )
 
 TABLE_PARAMS = (
@@ -98,7 +104,7 @@ def resolve_table(database: Any, **options: Any) -> TableResolution:
     return attacks.resolve(database, weapon, target, seed=seed, forced=forced, **rest)
 
 
-def odds_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> TableOddsResult | Sweep:
+def odds_table(database: Any, progress_bar: ProgressBar | None = None, **options: Any) -> TableOddsResult | Sweep:
     """The odds, or a sweep's grid (``"sweep"`` in the answer); ``progress_bar``:
     what shows a large sweep's progress (the CLI's bar on a terminal)."""
     from tables_app.services import exact_odds
@@ -113,7 +119,7 @@ def odds_table(database: Any, progress_bar: Callable | None = None, **options: A
     return exact_odds.table(database, weapon, target, **rest)
 
 
-def simulate_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> Simulation:
+def simulate_table(database: Any, progress_bar: ProgressBar | None = None, **options: Any) -> Simulation:
     from tables_app.services import sampling
 
     weapon, target, rest = table_attack(options)
@@ -173,7 +179,7 @@ def formula_operation(verb: str, system: Any) -> Operation:
         return Operation(words=(verb, system.id), run=odds, params=params, uses_database=False,
                          help=f"Exact odds: {system.title}.", short_help=system.title)
 
-    def simulate(_database: Any, progress_bar: Callable | None = None, **values: Any) -> Simulation:
+    def simulate(_database: Any, progress_bar: ProgressBar | None = None, **values: Any) -> Simulation:
         from tables_app.services import sampling
 
         count, seed = values.pop("count"), fresh_or(values.pop("seed"))

@@ -12,7 +12,7 @@ RULESET_FILTER = Param(field="ruleset", kind="text", not_blank=True, complete="r
                        help="Only this ruleset (a name may also be written RULESET:NAME).")
 
 
-def list_items(database: Any, kind: str | None = None, ruleset: str | None = None) -> dict:
+def list_items(database: Any, kind: str | None = None, ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services.lookups import list_items as listed
 
     return listed(database, kind.lower() if kind else None, ruleset=ruleset)
@@ -28,7 +28,7 @@ LIST = Operation(
     ))
 
 
-def show(database: Any, kind: str, name: str, ruleset: str | None = None) -> dict:
+def show(database: Any, kind: str, name: str, ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services import lookups
 
     return lookups.show(database, kind.lower(), name, ruleset=ruleset)
@@ -46,7 +46,7 @@ SHOW = Operation(
     ))
 
 
-def query_attack(database: Any, table: str, result: int, armor: str, ruleset: str | None = None) -> dict:
+def query_attack(database: Any, table: str, result: int, armor: str, ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services import lookups
 
     return lookups.query_attack(database, table, result, armor, ruleset=ruleset)
@@ -68,7 +68,7 @@ FEATURES = Param(field="has", key="features", kind="text", multiple=True, metava
 
 
 def query_critical(database: Any, table: str, roll: int, severity: str | None = None, features: tuple[str, ...] = (),
-                   column: str | None = None, ruleset: str | None = None) -> dict:
+                   column: str | None = None, ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services import lookups
 
     return lookups.query_critical(database, table, roll, severity=severity, features=features, ruleset=ruleset,
@@ -91,7 +91,7 @@ QUERY_CRITICAL = Operation(
 
 
 def query_fumble(database: Any, table: str, roll: int, modifier: int = 0, column: str | None = None,
-                 ruleset: str | None = None) -> dict:
+                 ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services import lookups
 
     return lookups.query_fumble(database, table, roll, modifier=modifier, ruleset=ruleset, column=column)

@@ -46,13 +46,13 @@ class Selection:
         self.every: list[str] = []  # every exportable name, for suggestions
         self.homes: dict[str, dict[str, str]] = {}  # folded name asked for → ruleset → the qualified name it matched
 
-    def matches(self, item: dict) -> set[str]:
+    def matches(self, item: dict[str, Any]) -> set[str]:
         """The folded names asked for that ``item`` answers to (a critical table to its code too, as in every lookup)."""
         spellings = {fold(text) for bare in (item["name"], item.get("code")) if bare
                      for text in (bare, qualified(item["ruleset"], bare))}
         return spellings & self.wanted
 
-    def chosen(self, item: dict) -> bool:
+    def chosen(self, item: dict[str, Any]) -> bool:
         matched = self.matches(item)
         self.every.append(shown(item["ruleset"], item["name"]))
         if not self.wanted or matched:
@@ -82,7 +82,7 @@ class Selection:
 
 
 def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
-           force: bool = False) -> dict:
+           force: bool = False) -> dict[str, Any]:
     """Write the named tables, weapons and creatures (all when none are named;
     only those of ``ruleset`` when given) in the import format, with the
     severity scales they use and each sheet's ruleset. A name may be written
@@ -137,7 +137,7 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
 
 
 def template(database: Database, kind: str, path: str | Path, *, name: str | None = None, armor: str | None = None,
-             rows: str | None = None, force: bool = False, printed: bool = False) -> dict:
+             rows: str | None = None, force: bool = False, printed: bool = False) -> dict[str, Any]:
     """A blank authoring workbook for ``kind``. ``name`` is the table's or
     the severity scale's name, or the first weapon's or creature's; ``armor``
     (attack) and ``rows`` (attack, critical, fumble) shape the grid. Options
@@ -168,7 +168,7 @@ def template(database: Database, kind: str, path: str | Path, *, name: str | Non
         attack=attack, critical=tuple(sorted(t["name"] for t in reader.list_named("critical"))),
         fumble=tuple(sorted(t["name"] for t in reader.list_named("fumble"))), armor=armors,
     )
-    written: dict = {}
+    written: dict[str, Any] = {}
     _save(path, force, lambda handle: written.update(
         write_template(handle, kind, name=name, armor=columns, bands=bands, lists=lists, printed=printed)))
     return {"file": str(path), "kind": kind, **written}

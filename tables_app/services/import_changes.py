@@ -159,7 +159,7 @@ def _plain(value: object) -> object:
     return getattr(value, "value", value)
 
 
-def change_lines(changes: dict, limit: int = 40) -> list[str]:
+def change_lines(changes: dict[str, Any], limit: int = 40) -> list[str]:
     """The changes for people, one line each, at most ``limit`` lines."""
     lines = [f"added {kind}: {', '.join(names)}" for kind, names in changes["added"].items()]
     lines += [f"{r['table']} row {r['row']} {r['change']}" for r in changes["rows"]]

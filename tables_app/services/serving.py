@@ -9,6 +9,8 @@ from pathlib import Path
 
 from tables_app.storage.database import Database
 
+__all__ = ["Database", "SharedDatabase", "schema_of"]  # Database: what get hands a request (the HTTP face names it here)
+
 
 class SharedDatabase:
     """The database for this process, one connection per thread (a sqlite3
