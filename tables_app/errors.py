@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 
-def error_json(message: str, **located: Any) -> dict:
+def error_json(message: str, **located: Any) -> dict[str, Any]:
     """The content of ``{"error": ...}`` of ``--json`` and of the HTTP API
     (docs/cli.md, "Exit codes and errors"; docs/api.md)."""
     return {"message": message, "workbook": None, "sheet": None, "cell": None, **located}
@@ -25,7 +25,7 @@ def shortened(line: str) -> str:
     return line if len(line) <= LONGEST else f"{line[:LONGEST]}… ({len(line) - LONGEST:,} more characters)"
 
 
-def error_object(exc: TablesError) -> dict:
+def error_object(exc: TablesError) -> dict[str, Any]:
     """The error object of a library error, as ``--json`` prints it and the
     HTTP API answers it: a workbook's first problem located (with every
     problem), a name's near names in ``suggestions``."""
@@ -66,7 +66,7 @@ class NotFound(TablesError):
         suggestions = suggest(name, known)
         return cls(f"{subject}{did_you_mean(suggestions)}" if suggestions else f"{subject} ({otherwise})", suggestions)
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[NotFound], tuple[str, list[str]]]:
         return type(self), (str(self), self.suggestions)
 
 
@@ -99,7 +99,7 @@ class DatabaseFault(DatabaseError):
         self.path = str(path)
         self.problem = problem
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[DatabaseFault], tuple[str, str]]:
         return type(self), (self.path, self.problem)
 
 
@@ -116,7 +116,7 @@ class Problem:
         where = " › ".join(part for part in (self.workbook, self.sheet, self.cell) if part)
         return f"{where}: {self.message}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The fields of a problem in JSON output (import reports, --json errors)."""
         return {"workbook": self.workbook, "sheet": self.sheet, "cell": self.cell, "message": self.message}
 
@@ -131,5 +131,5 @@ class WorkbookInvalid(TablesError):
         more = f" (and {count - 1} more)" if count > 1 else ""
         super().__init__(head + more)
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> tuple[type[WorkbookInvalid], tuple[list[Problem]]]:
         return type(self), (self.problems,)  # so it pickles whole

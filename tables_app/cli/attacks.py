@@ -13,7 +13,7 @@ from tables_app.cli.common import Group, database_of, output
 from tables_app.operations import Operation, attacks, find, to_json
 
 
-def warn_unused(data: dict) -> None:
+def warn_unused(data: dict[str, Any]) -> None:
     if data.get("unused_dice"):
         unused = data["unused_dice"]
         verb = "was" if len(unused) == 1 else "were"
@@ -26,12 +26,12 @@ def _png(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str 
     return path
 
 
-def plot_option(command):  # type: ignore[no-untyped-def]
+def plot_option(command: click.Command) -> click.Command:
     return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=_png,
                         help="Draw the odds to a PNG file (needs the plot extra).")(command)
 
 
-def draw(path: str | None, data: dict) -> None:
+def draw(path: str | None, data: dict[str, Any]) -> None:
     """Draw the odds to a PNG and say so on stderr (stdout may be --json)."""
     if path:
         from tables_app.cli import plot

@@ -6,18 +6,21 @@ Click's ``Invalid value for '--cmb'``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from tables_app.operations import Operation, Param
 from tables_app.operations.params import dice_text, modifier
 
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
-def names_of(what: str):  # type: ignore[no-untyped-def]
+
+def names_of(what: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
     """Shell completion of names of ``what`` from the database (completion.py,
     imported only while completing)."""
-    def callback(ctx: click.Context, param: click.Parameter, incomplete: str):  # type: ignore[no-untyped-def]
+    def callback(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         from tables_app.cli import completion
 
         if what == "shown":
@@ -54,7 +57,7 @@ def _type(param: Param) -> Any:
     return str
 
 
-def _callback(param: Param) -> Callable | None:
+def _callback(param: Param) -> Callable[[click.Context, click.Parameter, Any], Any] | None:
     """What checks a value Click's types do not: text not blank, ``NAME=±N``, dice."""
     flag = param.flag
 
@@ -121,17 +124,19 @@ class OperationCommand(click.Command):
         self.operation = operation
 
 
-def command(operation: Operation, *extra: Callable, name: str | None = None) -> Callable[[Callable], click.Command]:
+def command(operation: Operation, *extra: Callable[[click.Command], object],
+            name: str | None = None) -> Callable[[Callable[..., Any]], click.Command]:
     """A Click command for ``operation``: its declared parameters, then the
     ``extra`` options of printing (``--plot``), then ``--json``. The
     decorated function is called as ``function(ctx, as_json, **values)``
     (and the extra options' values)."""
-    def make(function: Callable) -> click.Command:
+    def make(function: Callable[..., Any]) -> click.Command:
         settings = {"ignore_unknown_options": True} if operation.dash_arguments else {}
         made = OperationCommand(operation, name=name or operation.words[-1], callback=click.pass_context(function),
                                 params=[click_param(p) for p in operation.params], help=operation.help,
                                 short_help=operation.short_help, context_settings=settings)
-        for add in (*extra, json_option):
+        added: tuple[Callable[[click.Command], object], ...] = (*extra, json_option)
+        for add in added:
             add(made)
         return made
     return make

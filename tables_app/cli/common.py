@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from tables_app.cli.build import json_option, names_of, option
 from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_json, error_object, shortened
 from tables_app.operations.lookups import RULESET_FILTER
+
+if TYPE_CHECKING:
+    from tables_app.storage.database import Database
 
 __all__ = ["Failure", "Group", "Interrupted", "click_error", "database_of", "emit_json", "error_of", "json_option",
            "names_of", "option", "output", "ruleset_option", "say"]
@@ -26,7 +29,7 @@ class Failure(click.ClickException):
     means the command already printed its own JSON (an import report).
     """
 
-    def __init__(self, lines: list[str], located: dict | None = None, reported: bool = False):
+    def __init__(self, lines: list[str], located: dict[str, Any] | None = None, reported: bool = False):
         lines = [shortened(line) for line in lines]
         super().__init__(lines[0] if lines else "failed")
         self.lines = lines
@@ -54,7 +57,7 @@ class Interrupted(click.ClickException):
         click.echo(f"{start}Error: {self.message}", err=True)
 
 
-def error_of(exc: click.ClickException) -> dict:
+def error_of(exc: click.ClickException) -> dict[str, Any]:
     """The ``{"error": ...}`` content of a failure, as ``--json`` prints it (and the HTTP API answers it)."""
     return getattr(exc, "error", None) or error_json(exc.format_message())
 
@@ -91,11 +94,12 @@ def _leaf_context(ctx: click.Context) -> click.Context:
     return ctx
 
 
-def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
+def database_of(ctx: click.Context) -> Database:
     """Open the database once per command (the default location is created on
     first use, said once on stderr so that stdout stays the result)."""
     root = ctx.find_root()
-    if "database" not in root.meta:
+    database: Database | None = root.meta.get("database")
+    if database is None:
         from tables_app.services.database_setup import created_notice, open_database
 
         database = open_database(root.params.get("db"))
@@ -103,7 +107,7 @@ def database_of(ctx: click.Context):  # type: ignore[no-untyped-def]
         root.call_on_close(database.dispose)
         if database.created:
             click.echo(created_notice(database), err=True)
-    return root.meta["database"]
+    return database
 
 
 def say(line: str) -> None:
@@ -117,7 +121,7 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
-def output(data: Any, as_json: bool, for_people: Callable[[Any], Callable[[dict], Any]]) -> None:
+def output(data: Any, as_json: bool, for_people: Callable[[Any], Callable[[dict[str, Any]], Any]]) -> None:
     """Print ``data`` as JSON, or for people through the renderer that
     ``for_people`` picks from the render module (imported only then:
     ``lambda render: render.attack``).

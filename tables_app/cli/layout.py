@@ -16,6 +16,8 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
+Column = tuple[str, Sequence[str | Text]]  # a header and its cells, top to bottom
+
 PIPED_WIDTH = 100  # piped without COLUMNS: a width most readers' windows show whole
 NARROWEST = 20  # below this nothing is readable anyway
 
@@ -175,14 +177,14 @@ def table_or_records(headers: Sequence[str], rows: Sequence[Sequence[str | Text]
     return AtWidth(layout)
 
 
-def column_groups(key: tuple[str, list[str]], blocks: list[list[tuple[str, list[str | Text]]]], width: int) -> Group:
+def column_groups(key: Column, blocks: Sequence[Sequence[Column]], width: int) -> Group:
     """A grid too wide for the screen as several tables, each repeating the
     key column (e.g. Result) and holding as many blocks of columns as fit."""
-    def width_of(column: tuple[str, list[str | Text]]) -> int:
+    def width_of(column: Column) -> int:
         return max(widest_line(cell) for cell in [column[0], *column[1]])
 
     key_width = width_of(key)
-    groups: list[list[tuple[str, list[str | Text]]]] = [[]]
+    groups: list[list[Column]] = [[]]
     used = 1 + BORDER + key_width
     for block in blocks:
         need = sum(BORDER + width_of(column) for column in block)

@@ -8,14 +8,21 @@ beside them). Titles say who attacks whom, as the text output does.
 
 from __future__ import annotations
 
-from tables_app.errors import TablesError
+from typing import TYPE_CHECKING, Any
+
 from tables_app.cli.render import heading, percent
+from tables_app.errors import TablesError
+
+if TYPE_CHECKING:  # matplotlib is the optional plot extra: imported when a chart is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
 
 TARGET_STYLE = {"linewidth": 3.0, "alpha": 1.0, "zorder": 3}
 OTHER_STYLE = {"linewidth": 1.2, "alpha": 0.7, "zorder": 2}
 
 
-def save(data: dict, path: str) -> None:
+def save(data: dict[str, Any], path: str) -> None:
     """Write the chart of ``data`` (odds or a sweep, as the JSON output) to a PNG."""
     chart = figure(data)
     import matplotlib.pyplot as plt
@@ -28,28 +35,30 @@ def save(data: dict, path: str) -> None:
         plt.close(chart)
 
 
-def figure(data: dict):  # type: ignore[no-untyped-def]
+def figure(data: dict[str, Any]) -> Figure:
     """The matplotlib Figure of ``data``, laid out and not yet saved (the
     caller closes it): ``save`` writes it, tests read its titles and lines."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")  # files only, no screen needed
-        import matplotlib.pyplot as plt
     except ImportError:
         raise TablesError("--plot needs matplotlib: pip install 'tables-app[plot]'") from None
-    chart = _sweep(plt, data) if "sweep" in data else _odds(plt, data)
+    chart = _sweep(data) if "sweep" in data else _odds(data)
     chart.tight_layout()
     return chart
 
 
-def title(data: dict) -> str:
+def title(data: dict[str, Any]) -> str:
     if data.get("attack"):
         return heading(data)
-    return data["system"]
+    system: str = data["system"]  # a formula system's id
+    return system
 
 
-def _odds(plt, data: dict):  # type: ignore[no-untyped-def]
+def _odds(data: dict[str, Any]) -> Figure:
+    import matplotlib.pyplot as plt  # loaded by figure, on the Agg backend
+
     severities = {k: v for k, v in (data.get("critical_severity") or {}).items()}
     panels = 2 if any(severities.values()) else 1
     figure, axes = plt.subplots(1, panels, figsize=(8 + 3 * (panels - 1), 4.5), dpi=120, squeeze=False,
@@ -66,7 +75,7 @@ def _odds(plt, data: dict):  # type: ignore[no-untyped-def]
     return figure
 
 
-def _bars(axes, values: dict, color: str) -> None:  # type: ignore[no-untyped-def]
+def _bars(axes: Axes, values: dict[str, float], color: str) -> None:
     labels = [str(label).replace("_", " ") for label in values]
     heights = list(values.values())
     bars = axes.bar(labels, heights, color=color, zorder=2)
@@ -77,7 +86,9 @@ def _bars(axes, values: dict, color: str) -> None:  # type: ignore[no-untyped-de
     axes.tick_params(axis="x", labelsize=8)
 
 
-def _sweep(plt, data: dict):  # type: ignore[no-untyped-def]
+def _sweep(data: dict[str, Any]) -> Figure:
+    import matplotlib.pyplot as plt  # loaded by figure, on the Agg backend
+
     axis = data["sweep"]
     target = (data.get("attack") or {}).get("armor")
     figure, (damage, critical) = plt.subplots(2, 1, figsize=(8, 6.5), dpi=120, sharex=True)
@@ -99,7 +110,7 @@ def _sweep(plt, data: dict):  # type: ignore[no-untyped-def]
     return figure
 
 
-def _percent_formatter():  # type: ignore[no-untyped-def]
+def _percent_formatter() -> PercentFormatter:
     from matplotlib.ticker import PercentFormatter
 
     return PercentFormatter(xmax=1.0)

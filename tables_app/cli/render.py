@@ -9,7 +9,7 @@ split into column groups, and text wraps at spaces. No word is ever cut to
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Any, Iterable
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
@@ -55,7 +55,7 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def listing(kind: str, items: list[dict]) -> Group:
+def listing(kind: str, items: list[dict[str, Any]]) -> Group:
     columns = LIST_COLUMNS[kind]
     headers = [column.replace("_", " ") for column in columns]
     rows = [[_text(_named(item) if c == "name" and kind != "rulesets" else item.get(c)) for c in columns] for item in items]
@@ -63,12 +63,12 @@ def listing(kind: str, items: list[dict]) -> Group:
     return Group(title_line(f"{title} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
 
 
-def _named(item: dict) -> str:
+def _named(item: dict[str, Any]) -> str:
     """A name as people read it: plain in ``default``, RULESET:NAME elsewhere."""
     return shown_name(item.get("ruleset", DEFAULT_RULESET), item["name"])
 
 
-def listings(data: dict[str, list[dict]]) -> Group:
+def listings(data: dict[str, list[dict[str, Any]]]) -> Group:
     """Every kind listed; the rulesets too, unless ``default`` is the only one
     (beside other kinds, a list of one ruleset says nothing)."""
     parts = [listing(kind, items) for kind, items in data.items()
@@ -77,7 +77,7 @@ def listings(data: dict[str, list[dict]]) -> Group:
 
 
 # ------------------------------------------------------------------ tables and entries
-def attack_cell(data: dict) -> AtWidth:
+def attack_cell(data: dict[str, Any]) -> AtWidth:
     if data["row"] is None:
         return wrapped(Text(f"{data['table']} {data['result']} {data['armor']}: below the first row  (miss)", style="dim"))
     text = Text(f"{data['table']} {data['row']} {data['armor']}: ")
@@ -98,11 +98,11 @@ def _cell(text: str) -> Text:
     return Text(text)
 
 
-def shown(data: dict) -> RenderableType:
+def shown(data: dict[str, Any]) -> RenderableType:
     kind = data["kind"]
     ruleset = data.get("ruleset", DEFAULT_RULESET)
     if kind == "attack":
-        title = title_line(f"{shown_name(ruleset, data['table'])} (attack table)")
+        title: RenderableType = title_line(f"{shown_name(ruleset, data['table'])} (attack table)")
         miss = automatic_miss_line(data["automatic_miss"])
         return Group(title, *([wrapped(Text(miss))] if miss else []), AtWidth(lambda console, width: _attack_grid(data, width)))
     if kind in ("critical", "fumble"):
@@ -131,7 +131,7 @@ def automatic_miss_line(automatic_miss: int | None) -> str | None:
     return f"Automatic miss: a result of {automatic_miss} or less misses."
 
 
-def _attack_grid(data: dict, width: int) -> Group:
+def _attack_grid(data: dict[str, Any], width: int) -> Group:
     # Highest first, as printed tables are: the JSON lists the UM rows after
     # the others, so they come out on top, as printed.
     rows = list(reversed(data["rows"]))
@@ -140,7 +140,7 @@ def _attack_grid(data: dict, width: int) -> Group:
     return column_groups(key, blocks, width)
 
 
-def _entries(console: Console, entries: list[dict], width: int) -> Text:
+def _entries(console: Console, entries: list[dict[str, Any]], width: int) -> Text:
     """Each entry as a block: range, condition and title, then its text and
     effects indented below (a table of nine columns has no room for text)."""
     lines: list[Text] = []
@@ -158,7 +158,7 @@ def _entries(console: Console, entries: list[dict], width: int) -> Text:
     return joined_lines(lines)
 
 
-def _column_choice_line(data: dict) -> str:
+def _column_choice_line(data: dict[str, Any]) -> str:
     columns = ", ".join(data["columns"])
     if data.get("choice") == "severity":
         return f"A column per severity ({columns}): the severity picks the column, the roll is not modified."
@@ -166,10 +166,10 @@ def _column_choice_line(data: dict) -> str:
     return f"Columns {columns}: the weapon's {picker} picks the column."
 
 
-def _printed_entries(console: Console, data: dict, width: int) -> Text:
+def _printed_entries(console: Console, data: dict[str, Any], width: int) -> Text:
     """A printed table as the book reads: each range once, then each
     column's entries below it (``  E: With helm: ...``), their effects below them."""
-    cells: dict[str, dict[str, list[dict]]] = {}  # range → column → entries
+    cells: dict[str, dict[str, list[dict[str, Any]]]] = {}  # range → column → entries
     for e in data["entries"]:
         cells.setdefault(e["range"], {}).setdefault(e["column"], []).append(e)
     lines: list[Text] = []
@@ -189,7 +189,7 @@ def _printed_entries(console: Console, data: dict, width: int) -> Text:
     return joined_lines(lines)
 
 
-def _entry_text(e: dict) -> Text:
+def _entry_text(e: dict[str, Any]) -> Text:
     """A lone branch (`With shield: ...`) with nothing after it leaves everyone else an empty entry."""
     return Text(e["text"]) if e["text"] else Text(NOTHING_HAPPENS, style="dim")
 
@@ -198,7 +198,7 @@ NOTHING_HAPPENS = "(nothing happens)"
 _MARKER_WORDS = {True: ("with", "w/", "if"), False: ("without", "w/o", "if not")}
 
 
-def _states_its_condition(e: dict) -> bool:
+def _states_its_condition(e: dict[str, Any]) -> bool:
     """Whether the text of a branch says its condition (`With helm: ...`);
     a lone branch's other entry (plain text for everyone else) does not."""
     condition = e["condition"]
@@ -212,12 +212,12 @@ def _zero(n: int) -> str:
     return "" if n == 0 else str(n)
 
 
-def effects(e: dict) -> str:
+def effects(e: dict[str, Any]) -> str:
     """An entry's effects in words (domain/effects.py, effect_words)."""
     return effect_words(e)
 
 
-def entry_result(data: dict) -> AtWidth:
+def entry_result(data: dict[str, Any]) -> AtWidth:
     e = data["entry"]
     text = Text()
     text.append(f"{data['table']} {data['roll']}")
@@ -246,7 +246,7 @@ def entry_result(data: dict) -> AtWidth:
 OUTCOME_STYLE = {"fumble": "bold magenta", "miss": "dim", "ineffective": "dim", "no_damage": "", "hit": "bold", "critical": "bold red"}
 
 
-def target_words(a: dict, defense: object = None) -> str:
+def target_words(a: dict[str, Any], defense: object = None) -> str:
     """``vs Orc Warrior (DEF 20, MA, heroic)`` or ``vs DEF 20, MA``."""
     facts = [f"DEF {a['defense'] if defense is None else defense}", a["armor"]]
     if a.get("rank", "normal") != "normal":
@@ -268,7 +268,7 @@ def _steps(console: Console, steps: list[str], width: int) -> list[Text]:
     return lines
 
 
-def attack(data: dict) -> AtWidth:
+def attack(data: dict[str, Any]) -> AtWidth:
     a = data["attack"]
     cap = f", Max {a['max_result']}" if a["max_result"] is not None else ""
     clumsy = f"clumsy 1-{a['clumsy']}" if a["clumsy"] else "never fumbles"
@@ -278,7 +278,7 @@ def attack(data: dict) -> AtWidth:
                                                   *hanging_lines(console, _ending(data, data["damage"]), width, 2)]))
 
 
-def _ending(data: dict, damage: int, verb: str = "damage") -> Text:
+def _ending(data: dict[str, Any], damage: int, verb: str = "damage") -> Text:
     text = Text(data["outcome"].replace("_", " ").upper(), style=OUTCOME_STYLE.get(data["outcome"], "bold"))
     text.append(f", {damage} {verb}.")
     source = f"seed {data['seed']}" if "seed" in data else "given"
@@ -286,7 +286,7 @@ def _ending(data: dict, damage: int, verb: str = "damage") -> Text:
     return text
 
 
-def formula(data: dict) -> AtWidth:
+def formula(data: dict[str, Any]) -> AtWidth:
     ending = _ending(data, abs(data["damage"]), "healed" if data["damage"] < 0 else "damage")
     return AtWidth(lambda console, width: joined_lines([*_steps(console, data["steps"], width), *hanging_lines(console, ending, width, 2)]))
 
@@ -334,12 +334,12 @@ def _with_bars(headers: list[str], rows: list[list[str]], chances: list[float], 
     return AtWidth(layout)
 
 
-def _distribution(title: str, values: dict, label: str) -> Group:
+def _distribution(title: str, values: dict[str, Any], label: str) -> Group:
     rows = [[str(key).replace("_", " "), percent(p)] for key, p in values.items()]
     return Group(title_line(title), _with_bars([label, "probability"], rows, list(values.values()), right=["probability"]))
 
 
-def odds(data: dict) -> Group:
+def odds(data: dict[str, Any]) -> Group:
     parts: list[RenderableType] = []
     if data["system"] == "table":
         parts.append(title_line(heading(data)))
@@ -354,7 +354,7 @@ def odds(data: dict) -> Group:
     return Group(*parts)
 
 
-def _without_zero_tail(values: dict) -> dict:
+def _without_zero_tail(values: dict[str, Any]) -> dict[str, Any]:
     """A count's distribution up to its last count that can happen: the JSON
     keeps every count, but a column of zeros after it says nothing (and the
     JSON rounds chances below 1e-12 to 0)."""
@@ -364,7 +364,7 @@ def _without_zero_tail(values: dict) -> dict:
     return {key: values[key] for key in keys}
 
 
-def heading(data: dict) -> str:
+def heading(data: dict[str, Any]) -> str:
     """Who attacks whom (table system): weapon, CMB and target, a sweep's
     span in place of the value it sweeps. Plots use it too."""
     a = data["attack"]
@@ -375,16 +375,16 @@ def heading(data: dict) -> str:
     return f"{_weapon(a)} ({a['attack_table']}), CMB {cmb} {target_words(a, defense)}"
 
 
-def _weapon(a: dict) -> str:
+def _weapon(a: dict[str, Any]) -> str:
     """The weapon as people read it: RULESET:NAME outside ``default``."""
     return shown_name(a.get("ruleset") or DEFAULT_RULESET, a["weapon"])
 
 
-def sweep(data: dict) -> Group:
+def sweep(data: dict[str, Any]) -> Group:
     """Expected damage and P(critical), both at two decimals, per swept value
     and armor column; column groups when the armor columns do not fit."""
     axis = data["sweep"]
-    by_value: dict = {}
+    by_value: dict[str, Any] = {}
     for cell in data["grid"]:
         by_value.setdefault(cell[axis], {})[cell["armor"]] = cell
     key = (axis.upper(), [str(value) for value in by_value])
@@ -397,7 +397,7 @@ def sweep(data: dict) -> Group:
     return Group(title_line(title), AtWidth(lambda console, width: column_groups(key, blocks, width)))
 
 
-def simulated(data: dict) -> Group:
+def simulated(data: dict[str, Any]) -> Group:
     title = f"{data['count']:,} simulated attacks (seed {data['seed']})"
     words = list(data["counts"])
     rows = [[word.replace("_", " "), f"{data['counts'][word]:,}", percent(data["outcomes"][word])] for word in words]

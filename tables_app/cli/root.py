@@ -82,4 +82,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()  # Click exits itself (standalone mode)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TypedDict
 
 import click
 
@@ -19,6 +20,25 @@ def _origins(_ctx: click.Context, param: click.Parameter, values: tuple[str, ...
         return tuple(dict.fromkeys(web_origin(value) for value in values))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param=param) from None
+
+
+class Access(TypedDict):
+    """Who may do what: create_app's keywords (the workers get them as JSON, less the token)."""
+
+    token: str | None
+    allow_import: bool
+    upload_limit: int
+    cors_origins: tuple[str, ...]
+
+
+class ServerSettings(TypedDict):
+    """uvicorn.run's keywords, for one process or for the workers."""
+
+    host: str
+    port: int
+    log_level: str
+    access_log: bool
+    http: str
 
 
 MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
@@ -60,9 +80,9 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
             raise Failure([SERVE_EXTRA]) from None
         raise
     path = database_of(ctx).path
-    access = dict(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
-    settings = dict(host=host, port=port, log_level="info", access_log=access_log,
-                    http="tables_app.http.protocol:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
+    access = Access(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
+    settings = ServerSettings(host=host, port=port, log_level="info", access_log=access_log,
+                              http="tables_app.http.protocol:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
     if token is not None:
         shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "[::]", "") else f"[{host}]" if ":" in host else host
         click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
@@ -70,9 +90,9 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     if workers == 1:
         app = create_app(path, **access)  # checked (and migrated) here, once
         freeze_long_lived()
-        uvicorn.run(app, **settings)  # type: ignore[arg-type]
+        uvicorn.run(app, **settings)
         return
     create_app(path, **access)  # checked (and migrated) once, before any worker starts
     to_workers = {key: value for key, value in access.items() if key != "token"}  # the token: TABLES_TOKEN's
     os.environ[SERVE_SETTINGS] = json.dumps({"database": str(path), **to_workers})  # read by worker_app
-    uvicorn.run(WORKER_APP, factory=True, workers=workers, **settings)  # type: ignore[arg-type]
+    uvicorn.run(WORKER_APP, factory=True, workers=workers, **settings)

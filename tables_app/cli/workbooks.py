@@ -4,7 +4,9 @@ example (the shipped example workbooks)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,8 +14,11 @@ from tables_app.cli.common import Failure, database_of, emit_json, json_option, 
 from tables_app.domain import kinds
 from tables_app.operations.workbooks import IMPORT_FLAGS
 
+if TYPE_CHECKING:
+    from tables_app.services.importing import ImportReport
 
-def _print_report(report, as_json: bool, verb: str) -> None:  # type: ignore[no-untyped-def]
+
+def _print_report(report: ImportReport, as_json: bool, verb: str) -> None:
     for workbook in report.workbooks:
         for warning in workbook.warnings:
             click.echo(f"Warning: {warning}", err=True)
@@ -45,7 +50,7 @@ PROGRESS_FROM_SHEETS = 10  # a bar only for workbooks that take a while
 
 
 @contextmanager
-def sheet_progress():  # type: ignore[no-untyped-def]
+def sheet_progress() -> Iterator[Callable[[int, int, str], None] | None]:
     """A progress bar on a terminal's stderr while large workbooks are read."""
     if not sys.stderr.isatty():
         yield None
@@ -67,7 +72,7 @@ def sheet_progress():  # type: ignore[no-untyped-def]
         yield on_sheet
 
 
-def _say_waiting():  # type: ignore[no-untyped-def]
+def _say_waiting() -> Callable[[float], None]:
     """Say once, on stderr, that the import waits for another process's write."""
     said = False
 
@@ -139,7 +144,7 @@ def _export_output(ctx: click.Context, param: click.Parameter, value: str | None
     """-o of export: an .xlsx file, never a directory (checked as ever), or with --format foundry a directory."""
     if value is None or ctx.params.get("export_format", "xlsx") != "xlsx":
         return value
-    return click.Path(dir_okay=False).convert(value, param, ctx)
+    return click.Path(dir_okay=False, path_type=str).convert(value, param, ctx)
 
 
 @click.command()

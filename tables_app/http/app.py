@@ -26,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tables_app import __version__
 from tables_app.errors import Ambiguous, DatabaseError, NotFound, TablesError, UsageMistake, error_json, error_object
@@ -102,7 +103,7 @@ class CliJSON(JSONResponse):
         return json.dumps(content, ensure_ascii=False).encode("utf-8")
 
 
-def failure(status: int, error: dict) -> CliJSON:
+def failure(status: int, error: dict[str, Any]) -> CliJSON:
     return CliJSON({"error": error}, status_code=status)
 
 
@@ -145,7 +146,7 @@ def query_doc(operation: Operation, *in_path: str) -> dict[str, Any]:
         for p in operation.params if p.field not in in_path]}
 
 
-def json_body_doc(operation: Operation, examples: dict[str, dict]) -> dict[str, Any]:
+def json_body_doc(operation: Operation, examples: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The request body of a POST route as /docs shows it: a JSON object of
     the operation's parameters (required ones marked), with examples."""
     shape: dict[str, Any] = {"type": "object", "additionalProperties": False,
@@ -204,12 +205,12 @@ def fields_named(message: str, words: tuple[str, ...]) -> str:
 
 
 # ------------------------------------------------------------------ the app
-def header(scope: dict, name: bytes) -> bytes | None:
+def header(scope: Scope, name: bytes) -> bytes | None:
     """A request's header (ASGI ``scope``), the first if given twice."""
     return next((value for key, value in scope["headers"] if key == name), None)
 
 
-async def refuse_unread(scope: dict, receive: Any, send: Any, status: int, message: str,
+async def refuse_unread(scope: Scope, receive: Receive, send: Send, status: int, message: str,
                         headers: dict[str, str] | None = None) -> None:
     """Answer the error object before the app sees the request; its body is
     read and dropped first, so that a client sending a whole upload hears it."""
@@ -224,10 +225,10 @@ class TokenGuard:
     TOKEN`` (api_access.py); 401 otherwise. Plain ASGI, added only when the
     server has a token: a server without one pays nothing."""
 
-    def __init__(self, app: Any, token: str):
+    def __init__(self, app: ASGIApp, token: str):
         self.app, self.token = app, token
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from tables_app.http.access import bearer_matches
 
         path = scope.get("path", "")
@@ -246,10 +247,10 @@ class LoopbackHostGuard:
     rebinding) and then read the answers as its own; its requests carry
     its name. Plain ASGI, added only to a server without a token."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: ASGIApp):
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from tables_app.http.access import loopback_host_header
 
         host = header(scope, b"host") if scope["type"] == "http" else None
@@ -358,14 +359,14 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
                lambda status, report: CliJSON(report, status_code=status), failure)
     add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
     if token is not None:
-        app.add_middleware(TokenGuard, token=token)  # type: ignore[arg-type]
+        app.add_middleware(TokenGuard, token=token)
     else:
-        app.add_middleware(LoopbackHostGuard)  # type: ignore[arg-type]
+        app.add_middleware(LoopbackHostGuard)
     origins = list(cors_origins)
     if origins:  # outside the token's guard: a browser's preflight carries no token, and a 401 must be readable
         from starlette.middleware.cors import CORSMiddleware
 
-        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],  # type: ignore[arg-type]
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type"], max_age=600)
     return app
 

@@ -9,9 +9,10 @@ answers and closes the connection.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from starlette.requests import ClientDisconnect, Request
+from starlette.types import Receive
 
 DRAIN_BYTES = 16 * 1024 * 1024
 
@@ -48,7 +49,7 @@ async def read_body(request: Request, limit: int, keep: Callable[[bytes], object
     return size
 
 
-async def drain(receive: Any) -> None:
+async def drain(receive: Receive) -> None:
     """Read and drop a request's body (ASGI ``receive``), up to DRAIN_BYTES,
     before refusing the request unread (401, 403, 409, 415, ...)."""
     dropped = 0

@@ -12,13 +12,22 @@ Needs the serve extra; imported by `tables serve` and uvicorn only.
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from typing import TYPE_CHECKING
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+if TYPE_CHECKING:
+    # uvicorn declares its choice a value of type[asyncio.Protocol], a base mypy cannot
+    # name: the class is checked against the protocol every choice is
+    ChosenProtocol = asyncio.Protocol
+else:
+    ChosenProtocol = AutoHTTPProtocol
 
-class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
-    def connection_made(self, transport):  # type: ignore[no-untyped-def, override]
+
+class NoDelayHTTPProtocol(ChosenProtocol):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -14,15 +14,22 @@ from __future__ import annotations
 
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Callable
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
-from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.errors import TablesError, error_json
+from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.operations.workbooks import IMPORT_FLAGS
+
+if TYPE_CHECKING:  # Database: what PerThreadDatabases.get hands a request
+    from tables_app.services.server_database import Database
+
+Answer = Callable[[int, dict[str, Any]], Response]  # (status, the report or the error object) to the response
 
 DEFAULT_UPLOAD_BYTES = 10 * 1024 * 1024  # --max-upload's default; a Rolemaster-scale workbook is under 1 MB
 FLAGS = {param.field: param for param in IMPORT_FLAGS}  # `tables import --dry-run --replace --strict`
@@ -51,14 +58,15 @@ def upload_name(given: str | None) -> str:
     return name
 
 
-def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, respond: Callable, refuse: Callable) -> None:
+def add_import(app: FastAPI, database: Callable[[], Database], allowed: bool, limit: int, respond: Answer,
+               refuse: Answer) -> None:
     """The import endpoint on ``app``: ``database()`` is the request's
     Database; ``respond(status, report)`` answers with a report,
     ``refuse(status, error)`` with an error object."""
     running = app.state.import_running = threading.Lock()  # the tests hold it too
 
     @app.post("/api/v1/import", summary="= tables import WORKBOOK --json (only with --allow-import)", openapi_extra=DOC)
-    async def import_upload(request: Request):  # type: ignore[no-untyped-def]
+    async def import_upload(request: Request) -> Response:
         """Import the workbook in the body, all or nothing. 200 with the
         report when imported (or checked, with `dry_run`), 422 with the same
         report when refused, 413 over the upload limit, 409 while another
@@ -106,7 +114,7 @@ def add_import(app: FastAPI, database: Callable, allowed: bool, limit: int, resp
             running.release()
 
 
-def _import(database, path: Path, label: str, options: dict[str, bool], respond: Callable, refuse: Callable):  # type: ignore[no-untyped-def]
+def _import(database: Database, path: Path, label: str, options: dict[str, bool], respond: Answer, refuse: Answer) -> Response:
     from tables_app.services.importing import import_workbooks
 
     try:

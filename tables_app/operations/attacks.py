@@ -3,15 +3,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from tables_app.errors import UsageMistake
 from tables_app.operations.operation import Operation
 from tables_app.operations.params import BONUS, MAX_SIMULATED, SEED, Param
 
 if TYPE_CHECKING:  # the results load with the services that make them
+    from tables_app.services.attacks import TableOptions, TargetParts, WeaponParts
+    from tables_app.services.reporting import ProgressBar
     from tables_app.services.results import (
-        FormulaOdds, FormulaResolution, Simulation, Sweep, TableOddsResult, TableResolution,
+        FormulaOdds,
+        FormulaResolution,
+        Simulation,
+        Sweep,
+        TableOddsResult,
+        TableResolution,
     )
 
 TABLE_PARAMS = (
@@ -56,7 +63,7 @@ SIMULATED = (
 )
 
 
-def table_attack(options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
+def table_attack(options: dict[str, Any]) -> tuple[WeaponParts, TargetParts, TableOptions]:
     """The weapon, the target and the attack's own options, from table parameters."""
     from tables_app.services import attacks
 
@@ -67,9 +74,10 @@ def table_attack(options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
     )
     target = attacks.TargetParts(creature=options["target"], defense=options["defense"], armor=options["armor"],
                                  rank=options["rank"], features=options["features"])
-    rest = dict(cmb=options["cmb"], modifiers=options["modifiers"], crit_reduction=options["crit_reduction"],
-                ignore_crit_reduction=options["ignore_crit_reduction"], ruleset=options["ruleset"],
-                critical_column=options["critical_column"])
+    rest: TableOptions = {
+        "cmb": options["cmb"], "modifiers": options["modifiers"], "crit_reduction": options["crit_reduction"],
+        "ignore_crit_reduction": options["ignore_crit_reduction"], "ruleset": options["ruleset"],
+        "critical_column": options["critical_column"]}
     return weapon, target, rest
 
 
@@ -96,7 +104,7 @@ def resolve_table(database: Any, **options: Any) -> TableResolution:
     return attacks.resolve(database, weapon, target, seed=seed, forced=forced, **rest)
 
 
-def odds_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> TableOddsResult | Sweep:
+def odds_table(database: Any, progress_bar: ProgressBar | None = None, **options: Any) -> TableOddsResult | Sweep:
     """The odds, or a sweep's grid (``"sweep"`` in the answer); ``progress_bar``:
     what shows a large sweep's progress (the CLI's bar on a terminal)."""
     from tables_app.services import exact_odds
@@ -111,7 +119,7 @@ def odds_table(database: Any, progress_bar: Callable | None = None, **options: A
     return exact_odds.table(database, weapon, target, **rest)
 
 
-def simulate_table(database: Any, progress_bar: Callable | None = None, **options: Any) -> Simulation:
+def simulate_table(database: Any, progress_bar: ProgressBar | None = None, **options: Any) -> Simulation:
     from tables_app.services import sampling
 
     weapon, target, rest = table_attack(options)
@@ -171,7 +179,7 @@ def formula_operation(verb: str, system: Any) -> Operation:
         return Operation(words=(verb, system.id), run=odds, params=params, uses_database=False,
                          help=f"Exact odds: {system.title}.", short_help=system.title)
 
-    def simulate(_database: Any, progress_bar: Callable | None = None, **values: Any) -> Simulation:
+    def simulate(_database: Any, progress_bar: ProgressBar | None = None, **values: Any) -> Simulation:
         from tables_app.services import sampling
 
         count, seed = values.pop("count"), fresh_or(values.pop("seed"))

@@ -15,7 +15,7 @@ RULESET_FILTER = Param(field="ruleset", kind="text", not_blank=True, complete="r
                        help="Only this ruleset (a name may also be written RULESET:NAME).")
 
 
-def list_items(database: Any, kind: str | None = None, ruleset: str | None = None) -> dict:
+def list_items(database: Any, kind: str | None = None, ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services.lookups import list_items as listed
 
     return listed(database, kind.lower() if kind else None, ruleset=ruleset)
@@ -31,7 +31,7 @@ LIST = Operation(
     ))
 
 
-def show(database: Any, kind: str, name: str, ruleset: str | None = None) -> dict:
+def show(database: Any, kind: str, name: str, ruleset: str | None = None) -> dict[str, Any]:
     from tables_app.services import lookups
 
     return lookups.show(database, kind.lower(), name, ruleset=ruleset)

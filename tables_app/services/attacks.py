@@ -7,6 +7,7 @@ target and the tables up once, then resolves in memory.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Required, TypedDict, Unpack
 
 from tables_app.domain.names import fold
 from tables_app.domain.table_rules import Attack, AttackRules, TableSet, check_columns
@@ -44,6 +45,35 @@ class TargetParts:
     features: tuple[str, ...] = ()
 
 
+class AttackOptions(TypedDict, total=False):
+    """The attack's own options, beside its weapon and target (Attack's fields)."""
+
+    cmb: Required[int]
+    modifiers: tuple[tuple[str, int], ...]
+    crit_reduction: int
+    ignore_crit_reduction: bool
+    critical_column: str | None
+
+
+class TableOptions(AttackOptions, total=False):
+    """An attack's options with the ruleset its names are looked up in (--ruleset)."""
+
+    ruleset: str | None
+
+
+class WeaponOverrides(TypedDict, total=False):
+    """What the options change of a named weapon (or of one made of its parts)."""
+
+    attack_table: str
+    critical: str
+    secondary_critical: str
+    fumble_table: str
+    max_result: int
+    clumsy: int
+    fumble_modifier: int
+    roll: RollKind
+
+
 def assemble(reader: Reader, parts: WeaponParts, ruleset: str | None = None) -> tuple[Weapon, str]:
     """The weapon (a named one with overrides, or one made of its parts) and
     its ruleset: every table it names is looked up in that ruleset only."""
@@ -51,10 +81,11 @@ def assemble(reader: Reader, parts: WeaponParts, ruleset: str | None = None) -> 
         found = reader.locate("weapons", parts.name, ruleset)
         weapon = reader.load_weapon(found)
     else:
-        missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical)) if not value]
-        if missing:
+        if not (parts.attack_table and parts.critical):
+            missing = [flag for flag, value in (("--attack-table", parts.attack_table), ("--critical", parts.critical))
+                       if not value]
             raise UsageMistake(f"give --weapon, or the weapon's parts ({' and '.join(missing)} missing)")
-        found = reader.locate("attack", parts.attack_table, ruleset)  # type: ignore[arg-type]
+        found = reader.locate("attack", parts.attack_table, ruleset)
         weapon = Weapon(name="custom attack", attack_table="", max_result=None, clumsy=0, critical="")
     home = found.ruleset
 
@@ -65,18 +96,21 @@ def assemble(reader: Reader, parts: WeaponParts, ruleset: str | None = None) -> 
                               "an attack reads the tables of one ruleset")
         return located.name
 
-    overrides: dict[str, object] = {}
+    overrides: WeaponOverrides = {}  # the tables looked up in this order: the first unknown one is the error
     if parts.attack_table:
         overrides["attack_table"] = table("attack", "--attack-table", parts.attack_table)
-    for field_name in ("critical", "secondary_critical"):
-        value = getattr(parts, field_name)
-        if value:
-            overrides[field_name] = table("critical", f"--{field_name.replace('_', '-')}", value)
+    if parts.critical:
+        overrides["critical"] = table("critical", "--critical", parts.critical)
+    if parts.secondary_critical:
+        overrides["secondary_critical"] = table("critical", "--secondary-critical", parts.secondary_critical)
     if parts.fumble_table:
         overrides["fumble_table"] = table("fumble", "--fumble-table", parts.fumble_table)
-    for field_name in ("max_result", "clumsy", "fumble_modifier"):
-        if getattr(parts, field_name) is not None:
-            overrides[field_name] = getattr(parts, field_name)
+    if parts.max_result is not None:
+        overrides["max_result"] = parts.max_result
+    if parts.clumsy is not None:
+        overrides["clumsy"] = parts.clumsy
+    if parts.fumble_modifier is not None:
+        overrides["fumble_modifier"] = parts.fumble_modifier
     if parts.roll:
         overrides["roll"] = RollKind(parts.roll)
     return replace(weapon, **overrides), home
@@ -129,7 +163,7 @@ class Prepared:
 
 
 def prepare(database: Database, weapon: WeaponParts, target: TargetParts, ruleset: str | None = None,
-            **attack: object) -> Prepared:
+            **attack: Unpack[AttackOptions]) -> Prepared:
     """Look everything up once. Names are looked up in ``ruleset`` (--ruleset)
     when given, else wherever they are; the target in the weapon's ruleset."""
     reader = database.reader()
@@ -138,7 +172,7 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     tables = database.load_table_set(assembled, home)  # the process's copy in the HTTP API (storage/compiled.py)
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
-                      **attack)  # type: ignore[arg-type]
+                      **attack)
     try:  # the rules read every row (kept with the tables in the HTTP API); printed columns (severity, attack, weapon category) exist
         rules = check_columns(prepared, tables, database.attack_rules(prepared, tables, home))
     except ValueError as exc:
@@ -151,7 +185,7 @@ def setup_of(prepared: Prepared) -> AttackSetup:
 
 
 def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, seed: int | None,
-            forced: tuple[int, ...] | None, **attack: object) -> TableResolution:
+            forced: tuple[int, ...] | None, **attack: Unpack[TableOptions]) -> TableResolution:
     from tables_app.domain.dice import DiceError
     from tables_app.domain.resolve import resolve_attack
     from tables_app.services.rolling import check_enough, dice_source

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar
 
 from tables_app.domain.kinds import TABLE_KINDS
 from tables_app.domain.names import fold
 from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.severity import DEFAULT_SCALE
-from tables_app.domain.tables import TableKind
+from tables_app.domain.tables import AttackTable, EffectTable, TableKind
 from tables_app.errors import Ambiguous, NotFound, TablesError, UsageMistake
 from tables_app.storage.database import Database
+
+if TYPE_CHECKING:
+    from tables_app.domain.severity import SeverityScale
+    from tables_app.sheets.write import Named
+    from tables_app.storage.reader import Found
+
+
+class Nameable(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+Table = TypeVar("Table", EffectTable, AttackTable)
+Item = TypeVar("Item", bound=Nameable)
 
 WORKBOOK_SUFFIX = ".xlsx"
 DEFAULT_ARMOR = "NA,LA,MA,HA"
@@ -31,13 +46,13 @@ class Selection:
         self.every: list[str] = []  # every exportable name, for suggestions
         self.homes: dict[str, dict[str, str]] = {}  # folded name asked for → ruleset → the qualified name it matched
 
-    def matches(self, item: dict) -> set[str]:
+    def matches(self, item: dict[str, Any]) -> set[str]:
         """The folded names asked for that ``item`` answers to (a critical table to its code too, as in every lookup)."""
         spellings = {fold(text) for bare in (item["name"], item.get("code")) if bare
                      for text in (bare, qualified(item["ruleset"], bare))}
         return spellings & self.wanted
 
-    def chosen(self, item: dict) -> bool:
+    def chosen(self, item: dict[str, Any]) -> bool:
         matched = self.matches(item)
         self.every.append(shown(item["ruleset"], item["name"]))
         if not self.wanted or matched:
@@ -67,7 +82,7 @@ class Selection:
 
 
 def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
-           force: bool = False) -> dict:
+           force: bool = False) -> dict[str, Any]:
     """Write the named tables, weapons and creatures (all when none are named;
     only those of ``ruleset`` when given) in the import format, with the
     severity scales they use and each sheet's ruleset. A name may be written
@@ -82,25 +97,36 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
     chosen = selection.chosen
 
     content = Export()
-    scales: dict[tuple[str, str], object] = {}
-    for kind, target in (("critical", content.critical), ("fumble", content.fumble), ("attack", content.attack)):
-        for item in reader.list_named(kind, ruleset):
-            if not chosen(item):
-                continue
-            located = reader.locate(kind, qualified(item["ruleset"], item["name"]))
-            table = reader.load_attack_table(located) if kind == "attack" else reader.load_effect_table(TableKind(kind), located)
-            target.append(Named(table, *reader.provenance(kind, item["name"], item["ruleset"]), item["ruleset"]))
-            if table.scale.name != DEFAULT_SCALE.name:
-                scales[(item["ruleset"], table.scale.name)] = table.scale
-    content.scales = [Named(scale, *reader.provenance("severities", name, home), home) for (home, name), scale in scales.items()]
-    for kind, target, load in (("weapons", content.weapons, reader.load_weapon), ("creatures", content.creatures, reader.load_creature)):
-        for item in reader.list_named(kind, ruleset):
+    scales: dict[tuple[str, str], SeverityScale] = {}  # (ruleset, name): the scales the tables use, in their order
+
+    def exported(kind: str, item: dict[str, Any], value: Table) -> Named[Table]:
+        """The table with its provenance; a scale of its own kept for the severities sheet."""
+        if value.scale.name != DEFAULT_SCALE.name:
+            scales[(item["ruleset"], value.scale.name)] = value.scale
+        return Named(value, *reader.provenance(kind, item["name"], item["ruleset"]), item["ruleset"])
+
+    def located(kind: str, item: dict[str, Any]) -> Found:
+        return reader.locate(kind, qualified(item["ruleset"], item["name"]))
+
+    for kind, effect_tables in ((TableKind.CRITICAL, content.critical), (TableKind.FUMBLE, content.fumble)):
+        for item in reader.list_named(kind.value, ruleset):
             if chosen(item):
-                target.append(Named(load(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
+                table = reader.load_effect_table(kind, located(kind.value, item))
+                effect_tables.append(exported(kind.value, item, table))
+    for item in reader.list_named("attack", ruleset):
+        if chosen(item):
+            content.attack.append(exported("attack", item, reader.load_attack_table(located("attack", item))))
+    content.scales = [Named(scale, *reader.provenance("severities", name, home), home) for (home, name), scale in scales.items()]
+    for item in reader.list_named("weapons", ruleset):
+        if chosen(item):
+            content.weapons.append(Named(reader.load_weapon(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
+    for item in reader.list_named("creatures", ruleset):
+        if chosen(item):
+            content.creatures.append(Named(reader.load_creature(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
     selection.check()
     _save(path, force, lambda handle: write_export(handle, content))
 
-    def listed(items: list) -> list[str]:
+    def listed(items: Sequence[Named[Item]]) -> list[str]:
         return [shown(i.ruleset, i.value.name) for i in items]
 
     return {
@@ -111,7 +137,7 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
 
 
 def template(database: Database, kind: str, path: str | Path, *, name: str | None = None, armor: str | None = None,
-             rows: str | None = None, force: bool = False, printed: bool = False) -> dict:
+             rows: str | None = None, force: bool = False, printed: bool = False) -> dict[str, Any]:
     """A blank authoring workbook for ``kind``. ``name`` is the table's or
     the severity scale's name, or the first weapon's or creature's; ``armor``
     (attack) and ``rows`` (attack, critical, fumble) shape the grid. Options
@@ -142,7 +168,7 @@ def template(database: Database, kind: str, path: str | Path, *, name: str | Non
         attack=attack, critical=tuple(sorted(t["name"] for t in reader.list_named("critical"))),
         fumble=tuple(sorted(t["name"] for t in reader.list_named("fumble"))), armor=armors,
     )
-    written: dict = {}
+    written: dict[str, Any] = {}
     _save(path, force, lambda handle: written.update(
         write_template(handle, kind, name=name, armor=columns, bands=bands, lists=lists, printed=printed)))
     return {"file": str(path), "kind": kind, **written}
@@ -165,7 +191,7 @@ def _exists(path: Path) -> str:
     return f"{path} already exists; give --force to overwrite it, or another name"
 
 
-def _save(path: Path, force: bool, write: Callable[[object], None]) -> None:
+def _save(path: Path, force: bool, write: Callable[[IO[bytes]], object]) -> None:
     """Run ``write(handle)`` into ``path``. Without ``force`` the file is
     created exclusively (nothing written meanwhile is overwritten); a write
     that fails leaves no half-written file behind."""

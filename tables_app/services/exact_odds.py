@@ -7,17 +7,18 @@ when the JSON is made (services/results.py).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 from tables_app.domain.odds import sweep_odds, table_odds
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.services import attacks
-from tables_app.services.results import FormulaOdds, Sweep, SweepPoint, TableOddsResult
 from tables_app.services.reporting import ProgressBar, reporting
+from tables_app.services.results import FormulaOdds, Sweep, SweepPoint, TableOddsResult
 from tables_app.storage.database import Database
 
 
-def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, **attack: Any) -> TableOddsResult:
+def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts,
+          **attack: Unpack[attacks.TableOptions]) -> TableOddsResult:
     prepared = attacks.prepare(database, weapon, target, **attack)
     odds = table_odds(prepared.attack, prepared.tables, prepared.rules)
     return TableOddsResult(attacks.setup_of(prepared), odds, attacks.feature_warnings(target, prepared.tables))
@@ -62,7 +63,7 @@ def sweep(prepared: attacks.Prepared, axis: str, values: range, progress_bar: Pr
 
 
 def table_sweep(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, axis: str, span: str,
-                progress_bar: ProgressBar | None = None, **attack: Any) -> Sweep:
+                progress_bar: ProgressBar | None = None, **attack: Unpack[attacks.TableOptions]) -> Sweep:
     values = parse_span(span, f"--sweep-{axis}")  # a usage mistake before any lookup
     prepared = attacks.prepare(database, weapon, target, **attack)
     return sweep(prepared, axis, values, progress_bar, attacks.feature_warnings(target, prepared.tables))

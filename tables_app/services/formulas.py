@@ -17,7 +17,7 @@ class UsageProblem(UsageMistake):
     mistake, so the CLI exits 2 (errors.UsageMistake)."""
 
 
-def system(system_id: str) -> System:
+def system(system_id: str) -> System[Any]:
     return get(system_id)
 
 

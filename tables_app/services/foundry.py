@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100, ROLL_LIMIT
 from tables_app.domain.effects import effect_words
@@ -189,7 +189,7 @@ def _how_rolled(table: EffectTable, column: str | None) -> str:
     return f"Roll {FORMULA} and add the severity's modifier ({modifiers})."
 
 
-def rolltable(table: EffectTable, ruleset: str, column: int | None = None) -> dict:
+def rolltable(table: EffectTable, ruleset: str, column: int | None = None) -> dict[str, Any]:
     """The RollTable of one column of ``table`` (``None``: a one-column table)."""
     column_name = None if column is None else table.columns[column]
     rows: RangeTable[tuple[Entry, ...]] = table.rows_of(column)
@@ -229,7 +229,7 @@ def rolltable(table: EffectTable, ruleset: str, column: int | None = None) -> di
     }
 
 
-def rolltables(table: EffectTable, ruleset: str) -> list[tuple[str | None, dict]]:
+def rolltables(table: EffectTable, ruleset: str) -> list[tuple[str | None, dict[str, Any]]]:
     """(column, RollTable) for every column of ``table`` (one, None, for a one-column table)."""
     if not table.columns:
         return [(None, rolltable(table, ruleset))]
@@ -255,7 +255,7 @@ def grid_html(table: AttackTable) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def journal(table: AttackTable, ruleset: str) -> dict:
+def journal(table: AttackTable, ruleset: str) -> dict[str, Any]:
     """A JournalEntry with one text page: the attack table's grid as printed."""
     name = document_name(ruleset, table.name)
     miss = ("No automatic miss: every row is read." if table.automatic_miss is None
@@ -282,11 +282,11 @@ class Document:
     kind: str  # attack, critical or fumble: the table's
     table: str  # the table's name as shown
     stem: str
-    data: dict
+    data: dict[str, Any]
 
 
 def export_foundry(database: Database, directory: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
-                   force: bool = False) -> dict:
+                   force: bool = False) -> dict[str, Any]:
     """Write one JSON file per Foundry document into ``directory`` (made if
     missing): the named tables (all when none are named; only ``ruleset``'s
     when given). Files already there are refused without ``force``, before
@@ -318,7 +318,7 @@ def export_foundry(database: Database, directory: str | Path, names: tuple[str, 
             for column, data in rolltables(table, home):
                 stem = f"{kind}-{shown_name}" + (f"-{column}" if column is not None else "")
                 documents.append(Document(kind, shown_name, safe_stem(stem), data))
-    elsewhere = {}
+    elsewhere: dict[str, str] = {}  # folded name → why this format does not write it
     if names:  # a weapon or creature named is not for this format: say so rather than "nothing named"
         for kind in ("weapons", "creatures"):
             for item in reader.list_named(kind, ruleset):
@@ -341,7 +341,7 @@ def _exists(path: Path) -> str:
     return f"{path} already exists; give --force to overwrite it, or another directory"
 
 
-def _write_all(directory: Path, paths: list[Path], documents: list[dict], force: bool) -> None:
+def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool) -> None:
     """Write every document, or none: files already there are refused
     (without ``force``) before the first is written, and a write that fails
     removes the files this export made."""

@@ -6,14 +6,27 @@ Read before the writer runs, inside the import's transaction, so a
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
+from typing import Any, TypedDict, TypeVar
 
 from tables_app.domain.kinds import SINGULAR
 from tables_app.domain.rulesets import shown
-from tables_app.domain.tables import Entry, TableKind
+from tables_app.domain.tables import (
+    AttackTable,
+    Creature,
+    EffectTable,
+    Entry,
+    TableKind,
+    Weapon,
+)
 from tables_app.errors import NotFound
-from tables_app.import_model import ParsedWorkbook
+from tables_app.import_model import Defined, ParsedWorkbook
 from tables_app.storage.reader import Reader
+
+T = TypeVar("T")
+Record = TypeVar("Record", Weapon, Creature)
 
 
 def _entry_text(entry: Entry) -> str:
@@ -22,64 +35,122 @@ def _entry_text(entry: Entry) -> str:
     return " | ".join(p for p in [*parts, ", ".join(numbers), ", ".join(entry.effects)] if p)
 
 
-def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict:
-    added: dict[str, list[str]] = {}
-    cells, rows, entries, fields = [], [], [], []
+class CellChange(TypedDict):
+    table: str
+    row: str
+    armor: str
+    before: str | None  # None: the old table had no such armor column
+    after: str
 
-    def old(load, item, kind: str):  # type: ignore[no-untyped-def]
+
+class RowChange(TypedDict):
+    table: str
+    row: str
+    change: str  # "removed" or "added"
+
+
+class EntryChange(TypedDict):
+    table: str
+    row: str
+    condition: str | None
+    before: str | None  # None: no such entry before (or after)
+    after: str | None
+
+
+class FieldChange(TypedDict):
+    kind: str  # weapon or creature
+    name: str
+    field: str
+    before: object
+    after: object
+
+
+@dataclass
+class _Changes:
+    """What describe_changes gathers, kind by kind: ``added`` in the order
+    the kinds are compared (the JSON keeps it)."""
+
+    reader: Reader
+    added: dict[str, list[str]] = field(default_factory=dict)
+    cells: list[CellChange] = field(default_factory=list)
+    rows: list[RowChange] = field(default_factory=list)
+    entries: list[EntryChange] = field(default_factory=list)
+    fields: list[FieldChange] = field(default_factory=list)
+
+    def old(self, load: Callable[[str, str], T], item: Defined[Any], kind: str) -> T | None:
         """What the database held under the item's name, in its ruleset (asked
         first whether it held anything: a miss builds near-name suggestions)."""
-        if not reader.exists(kind, item.name, item.ruleset):
+        if not self.reader.exists(kind, item.name, item.ruleset):
             return None
         try:
             return load(item.name, item.ruleset)
         except NotFound:
             return None
 
-    for item in parsed.attack_tables:
-        before = old(reader.load_attack_table, item, "attack")
-        if before is None:
-            added.setdefault("attack", []).append(shown(item.ruleset, item.name))
-            continue
-        new = replace(item.value, name=shown(item.ruleset, item.name))
-        old_rows = {span.label: cells_ for span, cells_ in zip(before.rows.ranges, before.rows.values)}
-        new_rows = {span.label: cells_ for span, cells_ in zip(new.rows.ranges, new.rows.values)}
-        rows += [{"table": new.name, "row": label, "change": "removed"} for label in old_rows if label not in new_rows]
-        rows += [{"table": new.name, "row": label, "change": "added"} for label in new_rows if label not in old_rows]
-        for label in (label for label in new_rows if label in old_rows):
-            for armor in new.armors:
-                i, j = new.column(armor), before.column(armor)
-                was = old_rows[label][j].text if j is not None else None
-                now = new_rows[label][i].text
-                if was != now:
-                    cells.append({"table": new.name, "row": label, "armor": armor, "before": was, "after": now})
-    for kind, items in ((TableKind.CRITICAL, parsed.critical_tables), (TableKind.FUMBLE, parsed.fumble_tables)):
+    def add(self, kind: str, item: Defined[Any]) -> None:
+        self.added.setdefault(kind, []).append(shown(item.ruleset, item.name))
+
+    def attack_tables(self, items: list[Defined[AttackTable]]) -> None:
         for item in items:
-            before = old(lambda n, r, k=kind: reader.load_effect_table(k, n, r), item, kind.value)
+            before = self.old(self.reader.load_attack_table, item, "attack")
             if before is None:
-                added.setdefault(kind.value, []).append(shown(item.ruleset, item.name))
+                self.add("attack", item)
+                continue
+            new = replace(item.value, name=shown(item.ruleset, item.name))
+            old_rows = {span.label: cells_ for span, cells_ in zip(before.rows.ranges, before.rows.values)}
+            new_rows = {span.label: cells_ for span, cells_ in zip(new.rows.ranges, new.rows.values)}
+            self.rows += [{"table": new.name, "row": label, "change": "removed"} for label in old_rows if label not in new_rows]
+            self.rows += [{"table": new.name, "row": label, "change": "added"} for label in new_rows if label not in old_rows]
+            for label in (label for label in new_rows if label in old_rows):
+                for armor in new.armors:
+                    i, j = new.column(armor), before.column(armor)
+                    assert i is not None  # one of the table's own armor columns
+                    was = old_rows[label][j].text if j is not None else None
+                    now = new_rows[label][i].text
+                    if was != now:
+                        self.cells.append({"table": new.name, "row": label, "armor": armor, "before": was, "after": now})
+
+    def effect_tables(self, kind: TableKind, items: list[Defined[EffectTable]]) -> None:
+        for item in items:
+            before = self.old(partial(self.reader.load_effect_table, kind), item, kind.value)
+            if before is None:
+                self.add(kind.value, item)
                 continue
             was = {(e.range.label, e.condition): e for e in before.entries}
             now = {(e.range.label, e.condition): e for e in item.value.entries}
             for key in sorted(was.keys() | now.keys(), key=str):
                 a, b = was.get(key), now.get(key)
                 if a != b:
-                    entries.append({"table": shown(item.ruleset, item.name), "row": key[0], "condition": key[1],
-                                    "before": _entry_text(a) if a else None, "after": _entry_text(b) if b else None})
-    for kind, items, load in (("weapons", parsed.weapons, reader.load_weapon), ("creatures", parsed.creatures, reader.load_creature)):
+                    self.entries.append({"table": shown(item.ruleset, item.name), "row": key[0], "condition": key[1],
+                                         "before": _entry_text(a) if a else None, "after": _entry_text(b) if b else None})
+
+    def records(self, kind: str, items: list[Defined[Record]], load: Callable[[str, str], Record]) -> None:
         for item in items:
-            before = old(load, item, kind)
+            before = self.old(load, item, kind)
             if before is None:
-                added.setdefault(kind, []).append(shown(item.ruleset, item.name))
+                self.add(kind, item)
                 continue
             for key, value in asdict(item.value).items():
                 previous = asdict(before)[key]
                 if previous != value and key != "name":
-                    fields.append({"kind": SINGULAR[kind], "name": shown(item.ruleset, item.name), "field": key,
-                                   "before": _plain(previous), "after": _plain(value)})
+                    self.fields.append({"kind": SINGULAR[kind], "name": shown(item.ruleset, item.name), "field": key,
+                                        "before": _plain(previous), "after": _plain(value)})
+
+
+def describe_changes(reader: Reader, parsed: ParsedWorkbook) -> dict[str, Any]:
+    """``added`` (the names new to the database, by kind), and the ``cells``,
+    ``rows``, ``entries`` and ``fields`` an import changes (the report's
+    ``changes``: docs/cli.md)."""
+    changes = _Changes(reader)
+    changes.attack_tables(parsed.attack_tables)
+    changes.effect_tables(TableKind.CRITICAL, parsed.critical_tables)
+    changes.effect_tables(TableKind.FUMBLE, parsed.fumble_tables)
+    changes.records("weapons", parsed.weapons, reader.load_weapon)
+    changes.records("creatures", parsed.creatures, reader.load_creature)
     if parsed.scale is not None and not reader.exists("severities", parsed.scale.name, parsed.scale.ruleset):
-        added["severities"] = [shown(parsed.scale.ruleset, parsed.scale.name)]
-    return {"added": added, "cells": cells, "rows": rows, "entries": entries, "fields": fields}
+        changes.added["severities"] = [shown(parsed.scale.ruleset, parsed.scale.name)]
+    return {"added": changes.added, "cells": changes.cells, "rows": changes.rows, "entries": changes.entries,
+            "fields": changes.fields}
 
 
 def _plain(value: object) -> object:
@@ -88,7 +159,7 @@ def _plain(value: object) -> object:
     return getattr(value, "value", value)
 
 
-def change_lines(changes: dict, limit: int = 40) -> list[str]:
+def change_lines(changes: dict[str, Any], limit: int = 40) -> list[str]:
     """The changes for people, one line each, at most ``limit`` lines."""
     lines = [f"added {kind}: {', '.join(names)}" for kind, names in changes["added"].items()]
     lines += [f"{r['table']} row {r['row']} {r['change']}" for r in changes["rows"]]

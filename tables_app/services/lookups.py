@@ -15,7 +15,9 @@ from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
 from tables_app.domain.cells import AttackCell
-from tables_app.domain.tables import AttackTable, ColumnChoice, Entry, TableKind, Weapon, unknown_feature_warnings
+from tables_app.domain.tables import (
+    AttackTable, ColumnChoice, EffectTable, Entry, TableKind, Weapon, unknown_feature_warnings,
+)
 from tables_app.errors import BadInput, NotFound
 from tables_app.storage.database import Database
 
@@ -181,7 +183,7 @@ def query_critical(database: Database, table_name: str, roll: int, *, severity: 
                        tuple(unknown_feature_warnings(features, [table])))
 
 
-def _column(table, wanted: str | None, flag: str) -> int:  # type: ignore[no-untyped-def]
+def _column(table: EffectTable, wanted: str | None, flag: str) -> int:
     """The printed column ``wanted`` of ``table`` (NotFound, with the columns, if none; BadInput
     on a one-column table, or without ``wanted`` on a printed one): the refusals of docs/cli.md."""
     if not table.columns:

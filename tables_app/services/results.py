@@ -47,7 +47,7 @@ class AttackSetup:
     ruleset: str  # the weapon's and its tables'
     target_ruleset: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The ``attack`` block of resolve, odds and simulate alike."""
         attack, weapon = self.attack, self.attack.weapon
         return {
@@ -76,7 +76,7 @@ class DiceUsed:
         return cls(tuple(dice.used), dice.seed if isinstance(dice, SeededDice) else None,
                    tuple(dice.unused) if isinstance(dice, ForcedDice) else None)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"dice": list(self.used)}
         if self.seed is not None:
             data["seed"] = self.seed
@@ -85,13 +85,13 @@ class DiceUsed:
         return data
 
 
-def _with_warnings(data: dict, warnings: tuple[str, ...]) -> dict:
+def _with_warnings(data: dict[str, Any], warnings: tuple[str, ...]) -> dict[str, Any]:
     if warnings:
         data["warnings"] = [*data.get("warnings", []), *warnings]
     return data
 
 
-def critical_json(roll: CriticalRoll | None) -> dict | None:
+def critical_json(roll: CriticalRoll | None) -> dict[str, Any] | None:
     from tables_app.services.lookups import entry_json
 
     if roll is None:
@@ -116,7 +116,7 @@ class TableResolution:
     def unused_dice(self) -> tuple[int, ...]:
         return self.dice.unused or ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """docs/cli.md, "JSON shape of resolve"."""
         from tables_app.services.lookups import entry_json
 
@@ -160,7 +160,7 @@ class TableOddsResult:
     odds: TableOdds
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         odds = self.odds
         data = {
             "system": "table",
@@ -195,7 +195,7 @@ class Sweep:
     grid: tuple[SweepPoint, ...]
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         grid = [{self.axis: point.value, "armor": point.armor, "outcomes": as_float(point.outcomes),
                  "expected_damage": float(point.expected_damage)} for point in self.grid]
         data = {"system": "table", "sweep": self.axis, "values": list(self.values), "armor": list(self.armors),
@@ -213,7 +213,7 @@ class Simulation:
     setup: AttackSetup | None = None  # the table system's attack
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         tally, count = self.tally, self.tally.count
         mean = tally.damage_sum / count if count else 0.0
         variance = max(tally.damage_squares / count - mean * mean, 0.0) if count else 0.0
@@ -245,7 +245,7 @@ class FormulaResolution:
     def unused_dice(self) -> tuple[int, ...]:
         return self.dice.unused or ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"system": self.system, "outcome": self.resolution.outcome, "damage": self.resolution.damage}
         data.update(self.dice.to_json())
         data["steps"] = list(self.resolution.steps)
@@ -260,7 +260,7 @@ class FormulaOdds:
     system: str
     odds: Odds
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = {"system": self.system, "outcomes": as_float(self.odds.outcomes),
                 "expected_damage": float(self.odds.expected_damage)}
         data.update(as_float(self.odds.extras))

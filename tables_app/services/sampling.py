@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from tables_app.domain.simulate import simulate_formula, simulate_table
 from tables_app.services import attacks
@@ -15,7 +15,7 @@ FORMULA_PROGRESS_FROM = 50_000
 
 
 def table(database: Database, weapon: attacks.WeaponParts, target: attacks.TargetParts, *, count: int, seed: int,
-          progress_bar: ProgressBar | None = None, **attack: Any) -> Simulation:
+          progress_bar: ProgressBar | None = None, **attack: Unpack[attacks.TableOptions]) -> Simulation:
     prepared = attacks.prepare(database, weapon, target, **attack)
     with reporting(progress_bar, count, count >= PROGRESS_FROM, "simulating") as progress:
         tally = simulate_table(prepared.attack, prepared.tables, count, seed, progress)

@@ -21,6 +21,8 @@ from tables_app.services.database_setup import open_database
 from tables_app.storage.connection import schema_version
 from tables_app.storage.database import Database
 
+__all__ = ["Database", "PerThreadDatabases", "answering", "schema"]  # Database: what get hands a request (the HTTP face names it here)
+
 
 class PerThreadDatabases:
     """The server's database, one Database per thread, all sharing one cache of compiled tables."""
