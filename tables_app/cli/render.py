@@ -79,7 +79,10 @@ def listings(data: dict[str, list[dict[str, Any]]]) -> Group:
 # ------------------------------------------------------------------ tables and entries
 def attack_cell(data: dict[str, Any]) -> AtWidth:
     if data["row"] is None:
-        return wrapped(Text(f"{data['table']} {data['result']} {data['armor']}: below the first row  (miss)", style="dim"))
+        automatic = data.get("automatic_miss")
+        why = (f"at or below the automatic miss ({automatic})" if automatic is not None and data["result"] <= automatic
+               else "below the first row")
+        return wrapped(Text(f"{data['table']} {data['result']} {data['armor']}: {why}  (miss)", style="dim"))
     text = Text(f"{data['table']} {data['row']} {data['armor']}: ")
     text.append_text(_cell(data["text"]))
     outcome = data["outcome"].replace("_", " ")

@@ -78,6 +78,7 @@ class CellAnswer:
     ruleset: str
     row: str | None = None  # the row's range, as printed
     cell: AttackCell | None = None
+    automatic_miss: int | None = None  # the table's: a result of this or less misses
 
     def to_json(self) -> dict:
         """docs/cli.md, `query attack`."""
@@ -85,12 +86,13 @@ class CellAnswer:
         if cell is None:
             return {"table": self.table, "result": self.result, "row": None, "armor": self.armor, "text": "",
                     "outcome": "miss", "hits": 0, "severity": None, "critical_table": None, "ruleset": self.ruleset,
-                    "criticals": []}
+                    "criticals": [], "automatic_miss": self.automatic_miss}
         return {
             "table": self.table, "result": self.result, "row": self.row, "armor": self.armor, "text": cell.text,
             "outcome": cell.outcome.value, "hits": cell.hits, "severity": cell.severity, "critical_table": cell.critical,
             "ruleset": self.ruleset,
             "criticals": [{"severity": severity, "critical_table": named} for severity, named in cell.criticals],
+            "automatic_miss": self.automatic_miss,
         }
 
 
@@ -130,9 +132,9 @@ def query_attack(database: Database, table_name: str, result: int, armor: str, *
         column = armor_column(table, armor)
         row = result_row(table, result)
     if row is None:
-        return CellAnswer(table.name, result, table.armors[column], found.ruleset)
+        return CellAnswer(table.name, result, table.armors[column], found.ruleset, automatic_miss=table.automatic_miss)
     return CellAnswer(table.name, result, table.armors[column], found.ruleset, table.rows.ranges[row].label,
-                      table.rows.values[row][column])
+                      table.rows.values[row][column], table.automatic_miss)
 
 
 def attack_rows_json(table: AttackTable) -> list[dict]:

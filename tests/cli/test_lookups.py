@@ -39,7 +39,8 @@ def test_list_for_people(run):
 def test_query_attack_contract(run):
     data = as_json(run("query", "attack", "Edged", "120", "MA", "--json"))
     assert set(data) == {"table", "result", "row", "armor", "text", "outcome", "hits", "severity", "critical_table", "ruleset",
-                         "criticals"}
+                         "criticals", "automatic_miss"}
+    assert data["automatic_miss"] == 10  # the bundled tables' (docs/table-system.md, step 7)
     assert data["table"] == "Edged" and data["row"] == "116-120" and data["armor"] == "MA"
 
 

@@ -19,7 +19,8 @@ def test_query_attack_misses_at_the_automatic_miss_as_resolve_does(run, write_wo
     assert "Result 5 is 10 or less: an automatic miss." in resolved["steps"]
     queried = json.loads(run("query", "attack", WEAPON, "5", "1", "--json").stdout)
     assert queried == {"table": "Printed blade", "result": 5, "row": None, "armor": "1", "text": "", "outcome": "miss",
-                       "hits": 0, "severity": None, "critical_table": None, "ruleset": "PR", "criticals": []}
+                       "hits": 0, "severity": None, "critical_table": None, "ruleset": "PR", "criticals": [],
+                       "automatic_miss": 10}
     # 11, just above the automatic miss, reads the row that holds it (`09-30`: `0`), as resolve does
     above = json.loads(run("query", "attack", WEAPON, "11", "1", "--json").stdout)
     assert (above["row"], above["outcome"]) == ("9-30", "no_damage")

@@ -189,9 +189,12 @@ def test_an_attack_without_a_clumsy_range_says_it_never_fumbles(run):
     assert result.exit_code == 0 and "never fumbles" in result.stdout and "clumsy 1-0" not in result.stdout
 
 
-def test_a_result_below_the_first_row_reads_as_a_miss_for_people(run):
+def test_a_result_at_or_below_the_automatic_miss_reads_as_a_miss_for_people(run):
+    """docs/cli.md, "Reading a table": the bundled tables miss at 10 or less (step 7), and say so."""
     result = run("query", "attack", "Edged", "-5", "MA")
-    assert result.exit_code == 0 and result.stdout.strip() == "Edged -5 MA: below the first row  (miss)"
+    assert result.exit_code == 0 and result.stdout.strip() == "Edged -5 MA: at or below the automatic miss (10)  (miss)"
+    assert run("query", "attack", "Edged", "10", "MA").stdout.strip() == "Edged 10 MA: at or below the automatic miss (10)  (miss)"
+    assert run("query", "attack", "Edged", "11", "MA").stdout.strip() != "Edged 11 MA: at or below the automatic miss (10)  (miss)"
 
 
 # ---------------------------------------------------------------- bounds and odd values
