@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from tables_app.errors import DatabaseError, DatabaseFault
-from tables_app.services.server_database import PerThreadDatabases, answering, schema
+from tables_app.services.server_database import PerThreadDatabases, read_transaction, schema
 from tables_app.storage.connection import SCHEMA_HEAD
 
 
@@ -60,13 +60,13 @@ def test_an_answer_reads_in_one_transaction(db_path):
     database = PerThreadDatabases(db_path).get()
     writer = sqlite3.connect(db_path, isolation_level=None)
     try:
-        with answering(database) as connection:
+        with read_transaction(database) as connection:
             before = connection.execute("SELECT count(*) FROM creature").fetchone()[0]
             writer.execute("DELETE FROM creature_feature")
             writer.execute("DELETE FROM creature")
             assert database.reader().list_named("creatures")  # a read inside the answer joins its transaction
             assert connection.execute("SELECT count(*) FROM creature").fetchone()[0] == before > 0
-        with answering(database) as connection:
+        with read_transaction(database) as connection:
             assert connection.execute("SELECT count(*) FROM creature").fetchone()[0] == 0
     finally:
         writer.close()

@@ -34,7 +34,7 @@ from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.http.page import add_page
 from tables_app.operations import Operation, ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
-from tables_app.services.server_database import PerThreadDatabases, answering, schema
+from tables_app.services.server_database import PerThreadDatabases, read_transaction, schema
 
 MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
 PREFIX = "/api/v1"
@@ -157,7 +157,7 @@ def json_body_doc(operation: Operation, examples: dict[str, dict[str, Any]]) -> 
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": shape, "examples": examples}}}}
 
 
-def answer(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
+def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
            limits: dict[str, int] | None = None) -> CliJSON:
     """The answer of the operation `tables WORDS...` to a request's fields,
     in one read transaction; or the error object, with its status: 404 for
@@ -173,7 +173,7 @@ def answer(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterab
         if not operation.uses_database:
             return CliJSON(to_json(operation.run(None, **values)))
         database = databases.get()
-        with answering(database):  # one read transaction for the whole answer
+        with read_transaction(database):  # one read transaction for the whole answer
             return CliJSON(to_json(operation.run(database, **values)))
     except ParamError as exc:
         return failure(404 if exc.field in in_path else 422, error_json(str(exc)))
@@ -304,7 +304,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
         @app.get(f"{PREFIX}/query/{kind}", summary=f"= tables query {kind} {arguments} --json",
                  description=operation.help, openapi_extra=query_doc(operation), name=f"query_{kind}")
         async def query(request: Request) -> CliJSON:
-            return answer(databases, operation.words, request.query_params.multi_items())
+            return operation_response(databases, operation.words, request.query_params.multi_items())
 
     for kind in ("attack", "critical", "fumble"):
         query_route(kind)
@@ -323,10 +323,10 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
             if isinstance(body, CliJSON):
                 return body
             if verb == "resolve":
-                return answer(databases, operation.words, body.items())
+                return operation_response(databases, operation.words, body.items())
             # Odds of a sweep or a large pool, or many simulated attacks, take a
             # while: in a worker thread, so that quick answers are not held behind.
-            return await run_in_threadpool(answer, databases, operation.words, body.items(), (), limits)
+            return await run_in_threadpool(operation_response, databases, operation.words, body.items(), (), limits)
 
     for verb in GROUPS:
         for system in ("table", *system_ids()):
@@ -338,7 +338,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
         await drain(request.receive)
         if verb not in GROUPS:
             return failure(404, error_json(f"no such endpoint: {request.url.path} (see /docs)"))
-        return answer(databases, (verb, system), ())
+        return operation_response(databases, (verb, system), ())
 
     listed, shown_op = find(("list",)), find(("show",))
 
@@ -346,13 +346,13 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
              openapi_extra=query_doc(listed, "kind"))
     async def listing(request: Request, kind: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons, creatures, severities, rulesets."""
-        return answer(databases, listed.words, [("kind", kind), *request.query_params.multi_items()], ("kind",))
+        return operation_response(databases, listed.words, [("kind", kind), *request.query_params.multi_items()], ("kind",))
 
     @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json", description=shown_op.help,
              openapi_extra=query_doc(shown_op, "kind", "name"))
     async def shown(request: Request, kind: str, name: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons (weapon), creatures (creature); NAME may be RULESET:NAME."""
-        return answer(databases, shown_op.words, [("kind", kind), ("name", name), *request.query_params.multi_items()],
+        return operation_response(databases, shown_op.words, [("kind", kind), ("name", name), *request.query_params.multi_items()],
                       ("kind",))
 
     add_import(app, databases.get, allow_import, upload_limit or DEFAULT_UPLOAD_BYTES,

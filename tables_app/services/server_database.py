@@ -6,7 +6,7 @@ behind: a bad path fails then, not at the first request), then gives each
 thread a Database of its own (a sqlite3 connection stays in the thread
 that made it), made on first use and kept; they share one cache of
 compiled tables (storage/compiled.py). Each answer is one read
-transaction (``answering``), so the several reads of one answer see the
+transaction (``read_transaction``), so the several reads of one answer see the
 same tables; the health check reads the schema version (``schema``).
 """
 
@@ -21,7 +21,7 @@ from tables_app.services.database_setup import open_database
 from tables_app.storage.connection import schema_version
 from tables_app.storage.database import Database
 
-__all__ = ["Database", "PerThreadDatabases", "answering", "schema"]  # Database: what get hands a request (the HTTP face names it here)
+__all__ = ["Database", "PerThreadDatabases", "read_transaction", "schema"]  # Database: what get hands a request (the HTTP face names it here)
 
 
 class PerThreadDatabases:
@@ -45,7 +45,7 @@ class PerThreadDatabases:
         return database
 
 
-def answering(database: Database) -> AbstractContextManager[sqlite3.Connection]:
+def read_transaction(database: Database) -> AbstractContextManager[sqlite3.Connection]:
     """One read transaction around a whole answer (Database.snapshot): every
     read inside sees the same tables, never half of another process's import."""
     return database.snapshot()

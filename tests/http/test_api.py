@@ -439,7 +439,7 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
     own errors: nothing of a parse is shared between threads."""
     import threading
 
-    from tables_app.http.app import answer
+    from tables_app.http.app import operation_response
     from tables_app.services.server_database import PerThreadDatabases
 
     databases = PerThreadDatabases(db_path)
@@ -449,12 +449,12 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
         for turn in range(60):
             cmb = index * 100 + turn
             if turn % 3 == 0:  # a bad option, whose error names it
-                response = answer(databases, ("resolve", "table"), [*TABLE_ATTACK.items(), (f"bogus{index}", 1)])
+                response = operation_response(databases, ("resolve", "table"), [*TABLE_ATTACK.items(), (f"bogus{index}", 1)])
                 data = json.loads(response.body)
                 if response.status_code != 422 or f"'bogus{index}'" not in data["error"]["message"]:
                     wrong.append(f"{index}: {data}")
                 continue
-            response = answer(databases, ("resolve", "table"), {**TABLE_ATTACK, "cmb": cmb, "dice": [42, 50, 50, 50, 50]}.items())
+            response = operation_response(databases, ("resolve", "table"), {**TABLE_ATTACK, "cmb": cmb, "dice": [42, 50, 50, 50, 50]}.items())
             data = json.loads(response.body)
             if response.status_code != 200 or data["attack"]["cmb"] != cmb:
                 wrong.append(f"{index}: {response.status_code} {data.get('attack', data)}")
