@@ -322,3 +322,60 @@ def layout_workbook(path: Path) -> Path:
     book["Merged"].merge_cells("A5:A6")
     book.save(path)
     return path
+
+
+class _OverBudget(BaseException):
+    """Raised inside the code under test once it has run past its budget: not
+    an Exception, so no `except Exception` in the package turns it into a refusal."""
+
+
+class Work:
+    """What a block of code did, counted rather than timed (the suite runs on
+    shared, loaded machines, where a clock says more about the neighbours):
+    ``lines``, the lines of Python it ran, in any module (sys.settrace), and
+    ``peak``, the most memory Python held for it at once, in bytes (tracemalloc)."""
+
+    lines = 0
+    peak = 0
+
+
+@contextmanager
+def counted_work(max_lines: int | None = None):  # type: ignore[no-untyped-def]
+    """Count the work of the block (Work); past ``max_lines`` lines, stop the
+    block at once and fail, so a loop that would run for minutes fails in a
+    moment. Work done in C (expat, zlib, re) and in child processes is not
+    counted as lines; the memory C allocates through Python is in ``peak``."""
+    import sys
+    import threading
+    import tracemalloc
+
+    work = Work()
+
+    def lines(frame, event, arg):  # type: ignore[no-untyped-def]
+        if event == "line":
+            work.lines += 1
+            if max_lines is not None and work.lines > max_lines:
+                raise _OverBudget
+        return lines
+
+    def calls(frame, event, arg):  # type: ignore[no-untyped-def]
+        return lines
+
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    before = tracemalloc.get_traced_memory()[0]
+    previous = sys.gettrace()
+    threading.settrace(calls)
+    sys.settrace(calls)
+    try:
+        yield work
+    except _OverBudget:
+        raise AssertionError(f"more than {max_lines:,} lines of Python run") from None
+    finally:
+        sys.settrace(previous)
+        threading.settrace(previous)  # type: ignore[arg-type]
+        work.peak = max(tracemalloc.get_traced_memory()[1] - before, 0)
+        if not tracing:
+            tracemalloc.stop()
