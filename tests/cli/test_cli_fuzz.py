@@ -253,6 +253,7 @@ def check(runner: CliRunner, folder: Path, args: list[str], exits: Counter | Non
     assert "Traceback" not in result.stdout and "Traceback" not in result.stderr, (args, result.output[-2000:])
 
 
+@pytest.mark.slow  # ~7 s (`pytest -m slow`, and CI)
 def test_cli_fuzz(fuzz_folder: Path) -> None:
     runner = CliRunner(env={"COLUMNS": "120"})
     exits: Counter = Counter()

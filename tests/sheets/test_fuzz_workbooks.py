@@ -291,6 +291,7 @@ def test_the_sources_read_cleanly(fuzz_base, tmp_path):
         assert parsed.problems == [], (source.label, reader)
 
 
+@pytest.mark.slow  # ~12 s: the mutants' reads (`pytest -m slow`, and CI)
 def test_mutated_workbooks_end_in_a_result_or_problems(fuzz_base, tmp_path):
     tally = _run(fuzz_base, tmp_path, FUZZ_MUTANTS, FUZZ_SEED)
     print(f"\n{FUZZ_MUTANTS} mutants (seed {FUZZ_SEED}): read ok {tally.read_ok}, refused {tally.refused}, "

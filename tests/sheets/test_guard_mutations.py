@@ -195,6 +195,7 @@ def part_mutants(data: bytes, seed: int, count: int):  # type: ignore[no-untyped
         yield out.getvalue()
 
 
+@pytest.mark.slow  # ~4 s: an import per damaged export (`pytest -m slow`, and CI)
 def test_damaged_exports_import_or_change_nothing(tmp_path, bundled_db_template):
     import shutil
     import time

@@ -56,6 +56,7 @@ def _imported(tmp_path: Path, name: str, paths: list[Path], labels: list[str]) -
             for line in db_dump(tmp_path / f"{name}.db") if line.startswith("INSERT")]
 
 
+@pytest.mark.slow  # ~2 s each: every shipped workbook imported twice (`pytest -m slow`, and CI)
 @pytest.mark.parametrize("workbooks", ["bundled", "printed"])
 def test_every_shipped_workbook_as_ods_imports_the_same_database(tmp_path, workbooks):
     paths = bundled_workbooks() if workbooks == "bundled" else [example_workbooks()["printed"]]
@@ -364,6 +365,7 @@ def _mutated(data: bytes, rng: random.Random, flips: int = 4) -> bytes:
     return bytes(mutated)
 
 
+@pytest.mark.slow  # ~3 s: a read per mutant (`pytest -m slow`, and CI)
 def test_mutated_files_are_read_or_refused_never_anything_else(tmp_path):
     """150 mutants of a small .ods: of the file's bytes (the zip's checks
     catch most), and of content.xml's, styles.xml's and the manifest's bytes
