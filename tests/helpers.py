@@ -1,6 +1,7 @@
 """Helpers shared by the tests: workbooks written on the fly, database dumps,
-the small "someone else's" workbook, formula-system shortcuts and the
-statistics that compare sampled attacks with exact odds.
+the small "someone else's" workbook, formula-system shortcuts, the
+statistics that compare sampled attacks with exact odds, and the work of a
+block counted (counted_work) where a bound is tested.
 
 Test files import these from here (``from helpers import ...``; pytest puts
 tests/ on the path for conftest.py); conftest.py keeps only the fixtures.
@@ -9,6 +10,7 @@ tests/ on the path for conftest.py); conftest.py keeps only the fixtures.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -329,14 +331,15 @@ class _OverBudget(BaseException):
     an Exception, so no `except Exception` in the package turns it into a refusal."""
 
 
+@dataclass
 class Work:
     """What a block of code did, counted rather than timed (the suite runs on
     shared, loaded machines, where a clock says more about the neighbours):
     ``lines``, the lines of Python it ran, in any module (sys.settrace), and
     ``peak``, the most memory Python held for it at once, in bytes (tracemalloc)."""
 
-    lines = 0
-    peak = 0
+    lines: int = 0
+    peak: int = 0
 
 
 @contextmanager
@@ -352,13 +355,11 @@ def counted_work(max_lines: int | None = None):  # type: ignore[no-untyped-def]
     work = Work()
 
     def lines(frame, event, arg):  # type: ignore[no-untyped-def]
+        """The trace of every call (returned, the trace of its lines too)."""
         if event == "line":
             work.lines += 1
             if max_lines is not None and work.lines > max_lines:
                 raise _OverBudget
-        return lines
-
-    def calls(frame, event, arg):  # type: ignore[no-untyped-def]
         return lines
 
     tracing = tracemalloc.is_tracing()
@@ -366,16 +367,16 @@ def counted_work(max_lines: int | None = None):  # type: ignore[no-untyped-def]
         tracemalloc.start()
     tracemalloc.reset_peak()
     before = tracemalloc.get_traced_memory()[0]
-    previous = sys.gettrace()
-    threading.settrace(calls)
-    sys.settrace(calls)
+    previous, previous_threads = sys.gettrace(), threading.gettrace()
+    threading.settrace(lines)
+    sys.settrace(lines)
     try:
         yield work
     except _OverBudget:
         raise AssertionError(f"more than {max_lines:,} lines of Python run") from None
     finally:
         sys.settrace(previous)
-        threading.settrace(previous)  # type: ignore[arg-type]
+        threading.settrace(previous_threads)  # type: ignore[arg-type]
         work.peak = max(tracemalloc.get_traced_memory()[1] - before, 0)
         if not tracing:
             tracemalloc.stop()
