@@ -1,6 +1,7 @@
 """Helpers shared by the tests: workbooks written on the fly, database dumps,
-the small "someone else's" workbook, formula-system shortcuts and the
-statistics that compare sampled attacks with exact odds.
+the small "someone else's" workbook, formula-system shortcuts, the
+statistics that compare sampled attacks with exact odds, and the work of a
+block counted (counted_work) where a bound is tested.
 
 Test files import these from here (``from helpers import ...``; pytest puts
 tests/ on the path for conftest.py); conftest.py keeps only the fixtures.
@@ -9,6 +10,7 @@ tests/ on the path for conftest.py); conftest.py keeps only the fixtures.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -322,3 +324,59 @@ def layout_workbook(path: Path) -> Path:
     book["Merged"].merge_cells("A5:A6")
     book.save(path)
     return path
+
+
+class _OverBudget(BaseException):
+    """Raised inside the code under test once it has run past its budget: not
+    an Exception, so no `except Exception` in the package turns it into a refusal."""
+
+
+@dataclass
+class Work:
+    """What a block of code did, counted rather than timed (the suite runs on
+    shared, loaded machines, where a clock says more about the neighbours):
+    ``lines``, the lines of Python it ran, in any module (sys.settrace), and
+    ``peak``, the most memory Python held for it at once, in bytes (tracemalloc)."""
+
+    lines: int = 0
+    peak: int = 0
+
+
+@contextmanager
+def counted_work(max_lines: int | None = None):  # type: ignore[no-untyped-def]
+    """Count the work of the block (Work); past ``max_lines`` lines, stop the
+    block at once and fail, so a loop that would run for minutes fails in a
+    moment. Work done in C (expat, zlib, re) and in child processes is not
+    counted as lines; the memory C allocates through Python is in ``peak``."""
+    import sys
+    import threading
+    import tracemalloc
+
+    work = Work()
+
+    def lines(frame, event, arg):  # type: ignore[no-untyped-def]
+        """The trace of every call (returned, the trace of its lines too)."""
+        if event == "line":
+            work.lines += 1
+            if max_lines is not None and work.lines > max_lines:
+                raise _OverBudget
+        return lines
+
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    before = tracemalloc.get_traced_memory()[0]
+    previous, previous_threads = sys.gettrace(), threading.gettrace()
+    threading.settrace(lines)
+    sys.settrace(lines)
+    try:
+        yield work
+    except _OverBudget:
+        raise AssertionError(f"more than {max_lines:,} lines of Python run") from None
+    finally:
+        sys.settrace(previous)
+        threading.settrace(previous_threads)  # type: ignore[arg-type]
+        work.peak = max(tracemalloc.get_traced_memory()[1] - before, 0)
+        if not tracing:
+            tracemalloc.stop()

@@ -9,7 +9,7 @@ traceback in the output, and within a few seconds (hypothesis's deadline).
 Derandomized (the same invocations on every run, as CI needs), 200 of them
 by default (~30 s). A longer run, with a summary of the exit codes:
 
-    TABLES_FUZZ_EXAMPLES=1000 pytest -q -s -p no:cacheprovider tests/cli/test_cli_fuzz.py
+    TABLES_FUZZ_EXAMPLES=1000 pytest -q -s -n 0 -m slow -p no:cacheprovider tests/cli/test_cli_fuzz.py
 
 TABLES_FUZZ_SEED=N draws a different (still reproducible) set of invocations.
 Every crash the fuzzer found is kept as a plain regression test below.
@@ -253,6 +253,7 @@ def check(runner: CliRunner, folder: Path, args: list[str], exits: Counter | Non
     assert "Traceback" not in result.stdout and "Traceback" not in result.stderr, (args, result.output[-2000:])
 
 
+@pytest.mark.slow  # ~7 s (`pytest -m slow`, and CI)
 def test_cli_fuzz(fuzz_folder: Path) -> None:
     runner = CliRunner(env={"COLUMNS": "120"})
     exits: Counter = Counter()

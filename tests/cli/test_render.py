@@ -151,8 +151,8 @@ def test_the_readme_tour_runs_at_80_columns(db_path, tmp_path, monkeypatch):
     for args in lines:
         result = runner.invoke(cli, ["--db", str(db_path), *args], env={"COLUMNS": "80"}, catch_exceptions=False)
         assert result.exit_code == 0, (args, result.output)
-        if "--json" not in args:
-            assert_readable(result.stdout, 80)
+        if "--json" not in args:  # the database's path is the user's, its length not the layout's (longer under xdist)
+            assert_readable(result.stdout.replace(str(db_path), "tables.db"), 80)
         assert "…" not in result.stderr, args
         assert all(len(line) <= 80 for line in result.stderr.splitlines() if not line.startswith(("Error: ", "Warning: "))), args
 

@@ -104,7 +104,7 @@ def brute_force(chosen):
 @pytest.mark.parametrize(
     "changes",
     [
-        {"cmb": 0, "secondary_critical": "Impact"},
+        pytest.param({"cmb": 0, "secondary_critical": "Impact"}, marks=pytest.mark.slow),  # ~7 s (`pytest -m slow`, and CI)
         {"cmb": 50, "armor": "HA", "rank": Rank.HEROIC, "clumsy": 5, "max_result": 110},
         # docs/table-system.md step 9: the weapon's Max critical, then the rank, then the secondary from what is left
         {"cmb": 80, "max_critical": "Mod", "rank": Rank.HEROIC, "secondary_critical": "Impact", "max_result": None},
@@ -142,7 +142,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("changes", CASES)
+# ~1.5 s each: the first in a plain `pytest`, all of them with `pytest -m slow` (and in CI)
+@pytest.mark.parametrize("changes", [CASES[0], *(pytest.param(changes, marks=pytest.mark.slow) for changes in CASES[1:])])
 def test_seeded_resolutions_agree_with_the_exact_odds(changes):
     chosen = attack(**changes)
     odds = table_odds(chosen, TABLES)

@@ -479,6 +479,7 @@ def test_the_brute_force_tells_an_f_cell_from_a_miss():
     assert brute_odds(chosen, TABLES)["outcomes"]["fumble"] == F(8, 100) == table_odds(chosen, TABLES).outcomes["fumble"]
 
 
+@pytest.mark.slow  # ~1.5 s: 20,000 attacks (`pytest -m slow`, and CI)
 def test_seeded_resolutions_agree_with_the_brute_force():
     # resolve and the odds read the same rules: 20,000 seeded attacks, chi-square.
     from tables_app.domain.dice import SeededDice

@@ -5,7 +5,7 @@ attacks with typed dice as a user would, and shows the damage the CLI's
 tests/artifacts/ (git-ignored; CI keeps them in its workspace).
 
 Chromium and chromedriver are Debian's `chromium` and `chromium-driver`.
-Without them the test is skipped, so the README's test command works on a
+Without them the test is skipped, so the slow tests (`pytest -m slow`) run on a
 machine without a browser; CI installs them and sets
 TABLES_REQUIRE_BROWSER=1 (.ci/run), so there a missing browser fails."""
 
@@ -33,6 +33,9 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
 ATTACK = ("--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA")
 TOKEN = "t0ken-for-the-browser-test-1234"
+# Slow (~20 s: Chromium and four servers), so run by `pytest -m slow` (and CI), not by a plain
+# `pytest`; on one xdist worker, so that one browser and one of each server serve all its tests.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 
 def need_browser() -> None:

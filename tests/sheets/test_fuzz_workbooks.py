@@ -16,9 +16,9 @@ database, and may end only in a report (with problems or not).
 The suite runs FUZZ_MUTANTS mutants from FUZZ_SEED. A longer run:
 
     TABLES_FUZZ_MUTANTS=2000 TABLES_FUZZ_SEED=1 TABLES_DB=/tmp/none/x.db \\
-        pytest -q -s -p no:cacheprovider tests/sheets/test_fuzz_workbooks.py
+        pytest -q -s -n 0 -m slow -p no:cacheprovider tests/sheets/test_fuzz_workbooks.py
 
-(``-s`` shows the counts: read ok / refused / crashed, and the imports.) Mutants
+(``-s`` with ``-n 0``, in this process, shows the counts: read ok / refused / crashed, and the imports.) Mutants
 are read by calamine and by openpyxl in turn.
 A crash names the seed, the mutant and its mutations, to be replayed with
 TABLES_FUZZ_SEED and TABLES_FUZZ_MUTANTS.
@@ -291,6 +291,7 @@ def test_the_sources_read_cleanly(fuzz_base, tmp_path):
         assert parsed.problems == [], (source.label, reader)
 
 
+@pytest.mark.slow  # ~12 s: the mutants' reads (`pytest -m slow`, and CI)
 def test_mutated_workbooks_end_in_a_result_or_problems(fuzz_base, tmp_path):
     tally = _run(fuzz_base, tmp_path, FUZZ_MUTANTS, FUZZ_SEED)
     print(f"\n{FUZZ_MUTANTS} mutants (seed {FUZZ_SEED}): read ok {tally.read_ok}, refused {tally.refused}, "

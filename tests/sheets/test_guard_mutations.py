@@ -69,7 +69,7 @@ def test_40_damaged_files_are_read_or_refused_end_to_end(workbook, tmp_path):
         path = tmp_path / f"m{n}.xlsx"
         path.write_bytes(mutant)
         for reader in ("calamine", "openpyxl"):
-            outcome(path, lambda p, name: read_workbook(p, name, reader=reader))
+            outcome(path, lambda p, name, reader=reader: read_workbook(p, name, reader=reader))
 
 
 def _patched(workbook, tmp_path, change) -> str:  # type: ignore[no-untyped-def]
@@ -138,7 +138,7 @@ def test_a_zip_file_that_lists_the_workbook_but_whose_part_is_missing_data(workb
 # an exported workbook imports or is refused with one line, in bounded time,
 # and a refused import leaves the database exactly as it was. The suite runs
 # a few; a long run by hand:
-#   TABLES_FUZZ_MUTANTS=2000 pytest -q -s tests/sheets/test_guard_mutations.py -k exports
+#   TABLES_FUZZ_MUTANTS=2000 pytest -q -s -n 0 -m slow tests/sheets/test_guard_mutations.py -k exports
 MUTANTS = int(os.environ.get("TABLES_FUZZ_MUTANTS", "24"))
 SEED = int(os.environ.get("TABLES_FUZZ_SEED", "2647"))
 
@@ -195,6 +195,7 @@ def part_mutants(data: bytes, seed: int, count: int):  # type: ignore[no-untyped
         yield out.getvalue()
 
 
+@pytest.mark.slow  # ~4 s: an import per damaged export (`pytest -m slow`, and CI)
 def test_damaged_exports_import_or_change_nothing(tmp_path, bundled_db_template):
     import shutil
     import time

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import MINI_FUMBLE, build_workbook, db_dump, error_lines, layout_workbook, refused
+from helpers import MINI_FUMBLE, build_workbook, counted_work, db_dump, error_lines, layout_workbook, refused
 from helpers import workbook_problems as problems
 from ods_files import MANIFEST, STYLES, content_xml, package, write_ods, xlsx_to_ods
 
@@ -57,6 +56,7 @@ def _imported(tmp_path: Path, name: str, paths: list[Path], labels: list[str]) -
             for line in db_dump(tmp_path / f"{name}.db") if line.startswith("INSERT")]
 
 
+@pytest.mark.slow  # ~2 s each: every shipped workbook imported twice (`pytest -m slow`, and CI)
 @pytest.mark.parametrize("workbooks", ["bundled", "printed"])
 def test_every_shipped_workbook_as_ods_imports_the_same_database(tmp_path, workbooks):
     paths = bundled_workbooks() if workbooks == "bundled" else [example_workbooks()["printed"]]
@@ -305,13 +305,26 @@ def test_a_name_calamine_reads_otherwise_than_expat_is_refused(tmp_path, good_xm
                              "open and save it in a spreadsheet program")
 
 
-def test_huge_repeats_of_empty_rows_and_cells_pass_fast(tmp_path, good_xml):
-    xml = good_xml.replace('table:number-rows-repeated="1048570"', 'table:number-rows-repeated="999999999"').replace(
-        'table:number-columns-repeated="1024"', 'table:number-columns-repeated="999999999"')
-    path = package(tmp_path / "padded.ods", xml)
-    started = time.monotonic()
-    assert problems(path) == []
-    assert time.monotonic() - started < 5
+def test_huge_repeats_of_empty_rows_and_cells_cost_nothing(tmp_path, good_xml):
+    """Padded with 999,999,999 empty rows and columns, a file is read with the
+    work (lines of Python, memory: helpers.counted_work) of one padded as
+    LibreOffice pads (1,048,570 rows, 1,024 columns) and of one not padded at
+    all: nothing is done per repeat."""
+    def padded(rows: int, columns: int) -> Path:
+        xml = good_xml.replace('table:number-rows-repeated="1048570"', f'table:number-rows-repeated="{rows}"').replace(
+            'table:number-columns-repeated="1024"', f'table:number-columns-repeated="{columns}"')
+        return package(tmp_path / f"padded-{rows}.ods", xml)
+
+    assert problems(padded(1, 1)) == []  # the modules it needs are loaded now, not while counting
+    works = []
+    for rows, columns in ((1, 1), (1_048_570, 1_024), (999_999_999, 999_999_999)):
+        path = padded(rows, columns)
+        with counted_work(max_lines=100_000) as work:
+            assert problems(path) == []
+        works.append(work)
+    fewest = min(work.lines for work in works)
+    assert all(work.lines <= fewest * 1.05 for work in works), [work.lines for work in works]  # ~5,600 each
+    assert all(work.peak < 16 << 20 for work in works), [work.peak for work in works]  # ~1 MB each
 
 
 def test_many_marks_are_refused_before_they_take_memory(tmp_path, monkeypatch, good_xml):
@@ -352,18 +365,23 @@ def _mutated(data: bytes, rng: random.Random, flips: int = 4) -> bytes:
     return bytes(mutated)
 
 
+@pytest.mark.slow  # ~3 s: a read per mutant (`pytest -m slow`, and CI)
 def test_mutated_files_are_read_or_refused_never_anything_else(tmp_path):
     """150 mutants of a small .ods: of the file's bytes (the zip's checks
     catch most), and of content.xml's, styles.xml's and the manifest's bytes
     zipped again (a valid zip of broken or odd XML): each is read, or refused
-    with one line, by the guard or the reader; nothing else ever happens."""
+    with one line, by the guard or the reader, in no more work than twice the
+    unmutated file's; nothing else ever happens."""
     sheets = {"F": GOOD["F"], "T": attack(("11-20", 3, 1), ("21+", 4, 2))}
     options = {"errors": {"T": {(5, 3): "#N/A"}}, "hidden_rows": {"F": {9}}, "merged": {"F": [(8, 1, 8, 2)]}, "padding": False}
     seed = write_ods(tmp_path / "seed.ods", sheets, **options)
     parts = {"content.xml": content_xml(sheets, **options).encode(), "styles.xml": STYLES.encode(), "META-INF/manifest.xml": MANIFEST.encode()}
     rng = random.Random(20240607)
     outcomes = {"read": 0, "refused by the guard": 0, "refused by the reader": 0}
-    started = time.monotonic()
+    read_workbook(seed)  # the modules it needs are loaded now, not while counting
+    with counted_work() as unmutated:
+        guard.inspect(seed, seed.name)
+        read_workbook(seed)
     for attempt in range(150):
         path = tmp_path / f"m{attempt}.ods"
         if attempt < 50:
@@ -372,21 +390,27 @@ def test_mutated_files_are_read_or_refused_never_anything_else(tmp_path):
             part = rng.choice([*["content.xml"] * 6, "styles.xml", "META-INF/manifest.xml"])
             package(path, parts["content.xml"], styles=parts["styles.xml"], manifest=parts["META-INF/manifest.xml"],
                     extra={part: _mutated(parts[part], rng, flips=1)})
-        try:
-            guard.inspect(path, path.name)
-        except WorkbookInvalid as exc:
-            assert "\n" not in str(exc) and str(exc).startswith(path.name)
-            outcomes["refused by the guard"] += 1
-            continue
-        try:
-            read_workbook(path)
-            outcomes["read"] += 1
-        except WorkbookInvalid as exc:
-            assert "\n" not in str(exc) and str(exc).startswith(path.name)
-            outcomes["refused by the reader"] += 1
+        # bounded work, not time (helpers.counted_work): a mutant costs what the file
+        # itself costs (~10,000 lines of Python, ~1 MB); twice that stops it at once
+        with counted_work(max_lines=2 * unmutated.lines) as work:
+            outcomes[_read_or_refused(path)] += 1
+        assert work.peak < 16 << 20, (attempt, work.peak)
     assert sum(outcomes.values()) == 150
     assert outcomes["read"] > 10 and outcomes["refused by the guard"] > 50, outcomes
-    assert time.monotonic() - started < 20
+
+
+def _read_or_refused(path: Path) -> str:
+    try:
+        guard.inspect(path, path.name)
+    except WorkbookInvalid as exc:
+        assert "\n" not in str(exc) and str(exc).startswith(path.name)
+        return "refused by the guard"
+    try:
+        read_workbook(path)
+    except WorkbookInvalid as exc:
+        assert "\n" not in str(exc) and str(exc).startswith(path.name)
+        return "refused by the reader"
+    return "read"
 
 
 def test_a_file_calamine_cannot_read_at_all_is_said_so_plainly(tmp_path):

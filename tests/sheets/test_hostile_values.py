@@ -63,6 +63,7 @@ def shared_strings_workbook(path: Path, rows: list[list[object]]) -> Path:
     return path
 
 
+@pytest.mark.slow  # ~2 s (`pytest -m slow`, and CI)
 def test_4000_long_attack_cells_are_refused_at_once_in_one_line(tmp_path, db_path):
     # issue #17, item 1: 4,000 cells of "1" and 20,000 letters took 10-17 minutes
     # (a second each: every cut tried as severity + critical table), holding

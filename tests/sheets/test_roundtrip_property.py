@@ -3,6 +3,7 @@
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,7 @@ def round_trip(export: Export):
         return interpret(read_workbook(path), Catalog())
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(attack_tables())
 def test_attack_tables_round_trip(table):
@@ -118,6 +120,7 @@ def test_attack_tables_round_trip(table):
     assert (back.source, back.notes) == ("=source?", "@notes")
 
 
+@pytest.mark.slow  # ~4 s each: a workbook written and read per example (`pytest -m slow`, and CI)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(critical_tables())
 def test_critical_tables_round_trip(table):

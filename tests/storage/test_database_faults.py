@@ -59,7 +59,8 @@ def changed(db_path: Path, *statements: str) -> Path:
 ODD_NAMES = ["a(b).db", "50%.db", "a%20b.db", "#1.db", "me@home.db", "my tables.db", "ünïcødé €.db", "file:x.db", "what?.db"]
 
 
-@pytest.mark.parametrize("name", ODD_NAMES)
+# ~1.5 s each: one in a plain `pytest`, all of them with `pytest -m slow` (and in CI)
+@pytest.mark.parametrize("name", [name if name == "my tables.db" else pytest.param(name, marks=pytest.mark.slow) for name in ODD_NAMES])
 def test_any_file_name_works_through_init_upgrade_import_and_query(tmp_path, name, mini):
     """`%` once met Alembic's interpolation, `?` cut the path short, `%20` made
     `db upgrade` migrate (and create) a second database beside the user's."""

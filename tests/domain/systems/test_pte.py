@@ -266,7 +266,7 @@ def test_miss_leaves_hp():
 @pytest.mark.parametrize("max_hp", [1, 2, 7, 25])
 def test_marker_count_matches_brute_force(max_hp):
     # a marker m = max_hp × (1 − k)/2 is crossed when hp > m ≥ hp_after
-    markers = [Fraction(max_hp * (1 - k), 2) for k in range(0, 20)]
+    markers = [Fraction(max_hp * (1 - k), 2) for k in range(20)]
     for hp in range(-3 * max_hp, 2 * max_hp):
         for after in range(hp - 3 * max_hp, hp + 1):
             expected = sum(1 for m in markers if hp > m >= after)

@@ -8,7 +8,8 @@ bundled tables and a user workbook, and what its lookups answered then.
 
 tests/storage/test_upgrade_0002.py upgrades a copy and asks the same questions.
 """
-import json, sys
+import json
+import sys
 from pathlib import Path
 sys.path.insert(0, str(Path(sys.argv[2]) / "tests"))  # that release's test helpers
 from click.testing import CliRunner
