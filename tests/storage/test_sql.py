@@ -34,9 +34,14 @@ FORMATTED = {
 SQL_OUTSIDE: dict[str, str] = {}
 
 
+# Shipped inside the installed package but not its code: the Alembic scripts
+# (history, left as written) and the bundled workbooks.
+SHIPPED = ("migrations", "table_sources")
+
+
 def modules(folder: Path) -> dict[str, ast.Module]:
     return {".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts): ast.parse(path.read_text(encoding="utf-8"))
-            for path in sorted(folder.rglob("*.py"))}
+            for path in sorted(folder.rglob("*.py")) if path.relative_to(PACKAGE).parts[0] not in SHIPPED}
 
 
 def literal_sql(tree: ast.Module, templates: bool = False) -> list[str]:
