@@ -34,9 +34,14 @@ FORMATTED = {
 SQL_OUTSIDE: dict[str, str] = {}
 
 
+# The wheel carries the Alembic scripts inside the package (pyproject.toml's force-include): installed,
+# as .ci/run tests it, they are under PACKAGE; they write the schema's SQL as migrations do, and are not scanned.
+SHIPPED = {"migrations", "table_sources"}
+
+
 def modules(folder: Path) -> dict[str, ast.Module]:
     return {".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts): ast.parse(path.read_text(encoding="utf-8"))
-            for path in sorted(folder.rglob("*.py"))}
+            for path in sorted(folder.rglob("*.py")) if path.relative_to(PACKAGE).parts[0] not in SHIPPED}
 
 
 def literal_sql(tree: ast.Module, templates: bool = False) -> list[str]:
