@@ -129,5 +129,6 @@ class ParsedWorkbook:
         """What the workbook defines of ``kind`` (a kind of domain/kinds.py), in sheet order."""
         if kind == "severities":
             return [self.scale] if self.scale else []
-        return {"attack": self.attack_tables, "critical": self.critical_tables, "fumble": self.fumble_tables,
-                "weapons": self.weapons, "creatures": self.creatures}[kind]
+        by_kind: dict[str, list[Defined]] = {"attack": self.attack_tables, "critical": self.critical_tables,
+                                             "fumble": self.fumble_tables, "weapons": self.weapons, "creatures": self.creatures}
+        return by_kind[kind]

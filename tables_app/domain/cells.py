@@ -209,7 +209,7 @@ def _letter_readings(
     longest = FOLD_SLACK * max(len(letter) for letter in letters)  # a letter is looked for only that far
     splits = ([(words[0], " ".join(words[1:]))] if len(words) > 1
               else [(part[:cut], part[cut:]) for cut in range(1, min(len(part), longest + 1))])
-    found = []
+    found: list[tuple[Critical, ...]] = []
     for letter, tail in splits:
         expansion = letters.get(fold(letter))
         if expansion is None or (table := critical_named(tail)) is None:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import accumulate, compress
 from operator import add, sub
-from typing import Iterable, Iterator, TypeVar
+from typing import Callable, Iterable, Iterator, TypeVar
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
@@ -32,6 +32,12 @@ from tables_app.domain.tables import EffectTable, RollKind, Weapon
 
 OUTCOME_ORDER = tuple(o.value for o in Outcome)
 T = TypeVar("T")
+# What a reading adds (_contribution): its outcome, the row read, the final severity, the damage over the die.
+Contribution = tuple[str, "str | None", "str | None", "int | Fraction"]
+# A sweep's contributions, by (the reading's id, the target's features); the reading is kept with them, so its id stays its own.
+Contributions = dict[tuple[int, frozenset[str]], tuple["Reading", str, "str | None", "str | None", "int | Fraction"]]
+# _weighed's integer weights over the roll's denominator: of each outcome, each final severity, the damage, each row read.
+Weighed = tuple["RollDistribution", dict[str, int], dict[str, int], "int | Fraction", list[tuple[str, int]]]
 
 
 @dataclass(frozen=True)
@@ -141,9 +147,9 @@ def attack_roll(kind: RollKind, clumsy: int, unmodified: frozenset[int] = frozen
     return RollDistribution(Fraction(fumbles, D100), totals, cumulative, D100 * tail_denominator)
 
 
-def _runs_of(read) -> list[tuple[object, int, int]]:  # type: ignore[no-untyped-def]
+def _runs_of(read: Callable[[int], T]) -> list[tuple[T, int, int]]:
     """The faces 1-100 as runs read alike: (reading, first face, last face)."""
-    runs: list[tuple[object, int, int]] = []
+    runs: list[tuple[T, int, int]] = []
     for face in range(1, D100 + 1):
         reading = read(face)
         if runs and runs[-1][0] == reading:
@@ -244,7 +250,7 @@ def sweep_odds(attacks: Iterable[Attack], tables: TableSet) -> Iterator[tuple[di
     each armor column's rows are read once (``AttackRules.for_attack``), and each
     row's contribution (its critical extra hits over the die) worked out once."""
     rules: dict[tuple[Attack, bool], AttackRules] = {}  # by the attack's shape: its armor, the side of 0 its CMB is on
-    contributions: dict = {}
+    contributions: Contributions = {}
     hits: dict[frozenset[str], CriticalHits] = {}
     for attack in attacks:
         shape = attack.shape
@@ -256,7 +262,7 @@ def sweep_odds(attacks: Iterable[Attack], tables: TableSet) -> Iterator[tuple[di
         yield _chances(roll, outcomes), Fraction(damage_weight, roll.denominator * D100)
 
 
-def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributions: dict | None = None):  # type: ignore[no-untyped-def]
+def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributions: Contributions | None = None) -> Weighed:
     """The roll's distribution, and integer weights over its denominator: of
     each outcome, each final severity, the damage (over 100 times it, for the
     critical die's faces) and each row read, until the one division at the end.
@@ -266,8 +272,8 @@ def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributio
     roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
     outcomes = dict.fromkeys(OUTCOME_ORDER, 0)
     severities = {level.code: 0 for level in rules.tables.attack.scale.levels}
-    damage_weight = 0
-    rows_read = []
+    damage_weight: int | Fraction = 0  # a Fraction once an open-ended critical die's mean is in it
+    rows_read: list[tuple[str, int]] = []
     one_face = roll.denominator // D100
     for reading, weight in [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]:
         if contributions is None:
@@ -287,12 +293,16 @@ def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributio
     return roll, outcomes, severities, damage_weight, rows_read
 
 
-def _contribution(reading: Reading, hits: CriticalHits) -> tuple[str, str | None, str | None, int | Fraction]:
+def _contribution(reading: Reading, hits: CriticalHits) -> Contribution:
     """What a reading adds: its outcome, the row read (its label), the final
     severity, and the damage (over 100: the cell's hits and the mean extra
     hits of every critical, each summed over the critical die's 100 faces)."""
     extras = [hits.over_die(plan) for plan in reading.plans]
-    return (reading.outcome.value, None if reading.row is None else reading.cell.row,  # type: ignore[union-attr]
+    row: str | None = None
+    if reading.row is not None:
+        assert reading.cell is not None  # the cell of the row that decided is always shown (Reading)
+        row = reading.cell.row
+    return (reading.outcome.value, row,
             None if reading.critical is None else reading.critical.severity.code, damage(reading.hits * D100, extras))
 
 
@@ -302,7 +312,7 @@ def _chances(roll: RollDistribution, outcomes: dict[str, int]) -> dict[str, Frac
     return chances
 
 
-def _merged(rows_read: list[tuple[str, int]], p) -> list[tuple[str, Fraction]]:  # type: ignore[no-untyped-def]
+def _merged(rows_read: list[tuple[str, int]], p: Callable[[int], Fraction]) -> list[tuple[str, Fraction]]:
     """Rows with their probability; a `UM` row read by several faces once."""
     merged: dict[str, int] = {}
     for label, weight in rows_read:
@@ -322,7 +332,9 @@ def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading,
     runs = rules.readings_by_result
     totals = roll.totals
     for i, (_, reading) in enumerate(runs):
-        lowest = None if i + 1 == len(runs) else rules.lowest_total(runs[i + 1][0])  # type: ignore[arg-type]
+        following = None if i + 1 == len(runs) else runs[i + 1][0]
+        assert i + 1 == len(runs) or following is not None  # only the first run, from below, has no lowest result
+        lowest = None if following is None else rules.lowest_total(following)
         end = len(totals) if lowest is None else bisect_left(totals, lowest, lo=start)
         weight = (roll.cumulative[end - 1] if end else 0) - (roll.cumulative[start - 1] if start else 0)
         if weight:

@@ -21,10 +21,12 @@ them and indexes them with sampled dice.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from copy import copy
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Mapping, TypeVar
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import AttackCell, Outcome
@@ -33,6 +35,9 @@ from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed
 from tables_app.domain.tables import AttackTable, Choice, ColumnChoice, EffectTable, Rank, RollKind, Weapon, choose_branch
 
 if TYPE_CHECKING:  # dice are rolled by resolve only: odds and lookups never load them
+    import numpy as np
+    from numpy.typing import NDArray
+
     from tables_app.domain.dice import Dice, OpenEndedRoll
 
 OPEN_HIGH = 96  # "The open-ended d100": 96-100 rolls again and adds
@@ -306,9 +311,11 @@ class AttackRules:
             severity = scale.lower(delivered, reduction)
             if severity is not None:  # step 10 on the cell's table, else the weapon's
                 plans.append(self._plan(self.tables.criticals[table or weapon.critical], severity, rolled, reduction))
-        capped = dict(max_critical=self.max_critical, lowered=tuple(lowered)) if lowered else {}
+        # step 9's cap is shown only where it lowered a severity of this cell
+        cap, capped = (self.max_critical, tuple(lowered)) if lowered else (None, ())
         if not plans:  # every critical cancelled: a hit with the cell's damage
-            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=scale.get(cell.severity), **capped)  # type: ignore[arg-type]
+            assert cell.severity is not None  # a critical cell has its first severity (cells.py builds it so)
+            return Reading(Outcome.HIT, cell.hits, read, row, cancelled=scale.get(cell.severity), max_critical=cap, lowered=capped)
         critical = plans[0]
         secondary = too_light = None
         if weapon.secondary_critical:  # step 11: lowered from the (first) severity after reduction
@@ -318,7 +325,7 @@ class AttackRules:
             else:
                 secondary = self._plan(self.tables.criticals[weapon.secondary_critical], lower, critical.severity, 0)
         return Reading(Outcome.CRITICAL, cell.hits, read, row, critical, secondary, too_light=too_light, more=tuple(plans[1:]),
-                       **capped)
+                       max_critical=cap, lowered=capped)
 
     def _plan(self, table: EffectTable, severity: Severity, rolled: Severity, reduction: int) -> CriticalPlan:
         """A critical to roll, with the printed column it reads: the
@@ -467,7 +474,11 @@ def critical_hits_by_die(plan: CriticalPlan, features: frozenset[str]) -> list[i
     return [choice.entry.hits for faces, choice in critical_faces(plan, features) for _ in range(faces)]
 
 
-def damage(hits, extra_hits):  # type: ignore[no-untyped-def]
+# Ints for one attack, Fractions for means (odds), numpy arrays for many (simulate).
+Hits = TypeVar("Hits", int, "int | Fraction", "NDArray[np.int64]")
+
+
+def damage(hits: Hits, extra_hits: Iterable[Hits]) -> Hits:
     """Step 12: the cell's hits plus every critical's extra hits. Ints for one
     attack, Fractions for means (odds), numpy arrays for many (simulate)."""
     return hits + sum(extra_hits)

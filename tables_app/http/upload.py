@@ -118,7 +118,8 @@ def _import(database: Database, path: Path, label: str, options: dict[str, bool]
     from tables_app.services.importing import import_workbooks
 
     try:
-        report = import_workbooks(database, [path], labels=[label], **options)
+        # no progress for an upload: the callbacks named, mypy checks **options (IMPORT_FLAGS, bools) against the flags alone
+        report = import_workbooks(database, [path], labels=[label], on_sheet=None, on_wait=None, **options)
     except TablesError as exc:  # the database cannot be written (locked too long, read-only, damaged)
         return refuse(503, error_json(str(exc)))
     return respond(422 if report.problems else 200, report.as_json())

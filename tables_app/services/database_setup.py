@@ -16,11 +16,15 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tables_app.errors import DatabaseError, DatabaseFault, WorkbookInvalid
 from tables_app.storage.connection import CHECK, SCHEMA_HEAD, UNCHANGED, fault_problem, has_tables, schema_version
 from tables_app.storage.database import Database
 from tables_app.storage.location import locate_database, resource_dir, sqlite_url
+
+if TYPE_CHECKING:
+    from sqlalchemy.exc import DBAPIError
 
 # Bundled workbooks in dependency order (criticals before the attack cells
 # and weapons that name them); any other bundled workbook follows.
@@ -155,7 +159,7 @@ def _build_new_database(path: Path, bundled: bool) -> bool:
         except DatabaseFault as exc:
             raise DatabaseFault(path, exc.problem) from None
         except DBAPIError as exc:
-            problem = fault_problem(exc.orig)
+            problem = _driver_problem(exc)
             if problem is None:
                 raise
             raise DatabaseFault(path, problem) from None
@@ -172,6 +176,11 @@ def _build_new_database(path: Path, bundled: bool) -> bool:
         for leftover in (temporary, temporary + "-wal", temporary + "-shm"):
             if os.path.exists(leftover):
                 os.unlink(leftover)
+
+
+def _driver_problem(exc: DBAPIError) -> str | None:
+    """``fault_problem`` of the driver's exception that SQLAlchemy wrapped (None when it wrapped none)."""
+    return None if exc.orig is None else fault_problem(exc.orig)
 
 
 def upgrade_database(database: Database) -> str | None:
@@ -205,7 +214,7 @@ def upgrade_database(database: Database) -> str | None:
     try:
         db.migrate(database.engine)
     except DBAPIError as exc:
-        raise DatabaseFault(database.path, fault_problem(exc.orig) or f"the migration failed ({exc.orig}); {UNCHANGED}; {CHECK}") from None
+        raise DatabaseFault(database.path, _driver_problem(exc) or f"the migration failed ({exc.orig}); {UNCHANGED}; {CHECK}") from None
     except CommandError as exc:
         raise DatabaseFault(database.path, f"the migration failed ({exc}); {UNCHANGED}; {CHECK}") from None
     return schema_version(database.connection)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,8 +16,12 @@ from tables_app.errors import NotFound, Problem, WorkbookInvalid
 from tables_app.import_model import Catalog, Conflict, Defined, ParsedWorkbook
 from tables_app.storage.database import Database
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the sheets and the storage's reader are imported when an import runs
     import sqlite3
+
+    from tables_app.sheets.raw import RawWorkbook
+    from tables_app.sheets.read import SheetDone
+    from tables_app.storage.reader import Reader
 
 # An import's reports name a workbook's severity scale first: its tables use it.
 REPORTED = ("severities", *KINDS[:-1])
@@ -54,8 +59,9 @@ class ImportReport:
 
 
 def import_workbooks(
-    database: Database, paths: list[Path] | list[str], *, dry_run: bool = False, replace: bool = False,
-    labels: list[str] | None = None, strict: bool = False, on_sheet=None, on_wait=None,  # type: ignore[no-untyped-def]
+    database: Database, paths: Sequence[Path | str], *, dry_run: bool = False, replace: bool = False,
+    labels: list[str] | None = None, strict: bool = False, on_sheet: SheetDone | None = None,
+    on_wait: Callable[[float], None] | None = None,
 ) -> ImportReport:
     """Import workbooks, all in one transaction: all or nothing.
 
@@ -76,7 +82,7 @@ def import_workbooks(
     from tables_app.sheets.read import read_workbook
 
     problems: dict[int, list[Problem]] = {}  # by position on the command line
-    raws = {}
+    raws: dict[int, RawWorkbook] = {}
     for index, path in enumerate(paths):
         try:
             raws[index] = read_workbook(path, labels[index] if labels else None, on_sheet,
@@ -114,10 +120,10 @@ class _Importer:
 
     def __init__(self, replace: bool, now: str):
         self.replace, self.now = replace, now
-        self.written: dict[int, tuple] = {}  # position on the command line → (parsed, report)
+        self.written: dict[int, tuple[ParsedWorkbook, WorkbookReport]] = {}  # position on the command line → (parsed, report)
         self.removed: list[tuple[str, dict[str, dict[int, str]]]] = []
 
-    def prepare(self, connection: sqlite3.Connection, raw, item: WorkbookReport):  # type: ignore[no-untyped-def]
+    def prepare(self, connection: sqlite3.Connection, raw: RawWorkbook, item: WorkbookReport) -> ParsedWorkbook:
         """Interpret and check one workbook against what the database holds
         now (a read is enough): the parsed workbook, its problems in it."""
         from tables_app.services.import_changes import describe_changes
@@ -135,8 +141,9 @@ class _Importer:
             item.defined = _defined_names(parsed)
         return parsed
 
-    def run(self, connection: sqlite3.Connection, raws: dict, items: dict, problems: dict[int, list[Problem]],  # type: ignore[type-arg]
-            strict: bool, report: ImportReport, prepared: dict | None = None) -> None:  # type: ignore[type-arg]
+    def run(self, connection: sqlite3.Connection, raws: dict[int, RawWorkbook], items: dict[int, WorkbookReport],
+            problems: dict[int, list[Problem]], strict: bool, report: ImportReport,
+            prepared: dict[int, ParsedWorkbook] | None = None) -> None:
         """Every workbook written in rounds (see import_workbooks), warnings
         judged, what is still used checked; ``report.problems`` says whether
         the caller may commit. ``prepared`` workbooks (checked before the lock
@@ -168,8 +175,8 @@ class _Importer:
 
             drop_empty_rulesets(connection)
 
-    def write(self, connection: sqlite3.Connection, index: int, raw, item: WorkbookReport,  # type: ignore[no-untyped-def]
-              parsed=None) -> list[Problem]:  # type: ignore[no-untyped-def]
+    def write(self, connection: sqlite3.Connection, index: int, raw: RawWorkbook, item: WorkbookReport,
+              parsed: ParsedWorkbook | None = None) -> list[Problem]:
         """Write one workbook if it reads without a problem now; else its problems."""
         from tables_app.storage import repository
 
@@ -237,7 +244,7 @@ def _check_owners(parsed: ParsedWorkbook, catalog: Catalog, replace: bool) -> No
                 parsed.conflicts.append(Conflict(kind, item, Problem(parsed.file_name, item.sheet, item.cell, message)))
 
 
-def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+def _settle_conflicts(parsed: ParsedWorkbook, reader: Reader) -> dict[str, list[str]]:
     """A name another workbook owns is a conflict, unless this workbook
     defines it exactly as the database holds it: then it is left out of the
     import (unchanged, still the other workbook's). Returns those names by kind."""
@@ -256,14 +263,16 @@ def _settle_conflicts(parsed, reader) -> dict[str, list[str]]:  # type: ignore[n
     return unchanged
 
 
-def _stored(reader, kind: str, name: str, ruleset: str) -> object | None:  # type: ignore[no-untyped-def]
+def _stored(reader: Reader, kind: str, name: str, ruleset: str) -> object | None:
     from tables_app.domain.tables import TableKind
 
     if kind == "severities":
         return next((scale for r, scale in reader.scales_by_ruleset() if scale.name == name and same_name(r, ruleset)), None)
-    load = {"attack": reader.load_attack_table, "weapons": reader.load_weapon, "creatures": reader.load_creature,
-            "critical": lambda n, r: reader.load_effect_table(TableKind.CRITICAL, n, r),
-            "fumble": lambda n, r: reader.load_effect_table(TableKind.FUMBLE, n, r)}[kind]
+    loaders: dict[str, Callable[[str, str], object]] = {
+        "attack": reader.load_attack_table, "weapons": reader.load_weapon, "creatures": reader.load_creature,
+        "critical": lambda n, r: reader.load_effect_table(TableKind.CRITICAL, n, r),
+        "fumble": lambda n, r: reader.load_effect_table(TableKind.FUMBLE, n, r)}
+    load = loaders[kind]
     try:
         return load(name, ruleset)
     except NotFound:
@@ -277,12 +286,12 @@ def same_content(a: object, b: object) -> bool:
 
     if type(a) is not type(b):
         return False
-    if isinstance(a, RangeTable):
-        return a.ranges == b.ranges and a.values == b.values  # type: ignore[attr-defined]
+    if isinstance(a, RangeTable) and isinstance(b, RangeTable):  # b is when a is: their types are one
+        return a.ranges == b.ranges and a.values == b.values
     if is_dataclass(a) and not isinstance(a, type):
         return all(same_content(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
-    if isinstance(a, (tuple, list)):  # a printed table's column_rows: a tuple of RangeTables
-        return len(a) == len(b) and all(same_content(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):  # a printed table's column_rows: a tuple of RangeTables
+        return len(a) == len(b) and all(same_content(x, y) for x, y in zip(a, b))
     return a == b
 
 

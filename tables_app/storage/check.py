@@ -42,7 +42,7 @@ def expected_tables() -> dict[str, dict[str, type]]:
 
 
 def integrity_problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
-    found = []
+    found: list[str] = []
     statement = "SELECT * FROM pragma_quick_check(?)" if quick else "SELECT * FROM pragma_integrity_check(?)"
     for (line,) in connection.execute(statement, (LIMIT,)):
         if line != "ok":

@@ -20,6 +20,8 @@ from tables_app.storage.reader import Reader
 Checked = TypeVar("Checked")
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
     from tables_app.domain.table_rules import Attack, AttackRules, TableSet
     from tables_app.domain.tables import AttackTable, Weapon
     from tables_app.storage.compiled import CompiledTables
@@ -34,7 +36,7 @@ class Database:
         self.path = path
         self.created = False  # made by this open (the CLI says so once, on stderr)
         self._connection: sqlite3.Connection | None = None
-        self._engine = None
+        self._engine: Engine | None = None
         self._held = False  # inside snapshot(): a nested one joins it
         self.compiled: CompiledTables | None = None  # the process's table sets (the HTTP API sets it; compiled.py)
         self._generation: int | None = None  # the database's generation in compiled, inside snapshot()
@@ -129,7 +131,7 @@ class Database:
         return check_then_write(self.path, check, write, breaking=breaking, on_wait=on_wait, dry_run=dry_run)
 
     @property
-    def engine(self):  # type: ignore[no-untyped-def]
+    def engine(self) -> Engine:
         """The SQLAlchemy engine, for building and migrating the schema (imported on first use)."""
         if self._engine is None:
             from tables_app.storage.engine import create_db_engine

@@ -7,12 +7,16 @@ schema must change.
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import URL, Engine
+from sqlalchemy.engine import URL, Connection, Engine
 
 from tables_app.storage import connection as settings
 from tables_app.storage.location import resource_dir, sqlite_path
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 
 def create_db_engine(url: str) -> Engine:
@@ -43,7 +47,7 @@ def create_db_engine(url: str) -> Engine:
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(connection: Connection) -> None:
         # Writers ask for BEGIN IMMEDIATE (execution option "begin") so they
         # take the write lock up front and wait on the busy timeout.
         connection.exec_driver_sql(connection.get_execution_options().get("begin", "BEGIN"))
@@ -51,7 +55,7 @@ def create_db_engine(url: str) -> Engine:
     return engine
 
 
-def alembic_config(engine: Engine | None = None):  # type: ignore[no-untyped-def]
+def alembic_config(engine: Engine | None = None) -> Config:
     from alembic.config import Config
 
     config = Config()
@@ -80,6 +84,7 @@ def run_alembic(engine: Engine, direction: str, revision: str) -> None:
     config = alembic_config(engine)
     with engine.connect() as conn:
         raw = conn.connection.driver_connection
+        assert raw is not None  # a connection checked out of the pool holds its sqlite3 connection until closed
         raw.execute("PRAGMA foreign_keys = OFF")
         try:
             config.attributes["connection"] = conn

@@ -61,7 +61,7 @@ def any_broken_reference(connection: sqlite3.Connection) -> bool:
 
 def broken_references(connection: sqlite3.Connection, limit: int | None = None) -> list[str]:
     """Rows whose foreign keys point at nothing (``PRAGMA foreign_key_check``), one sentence each."""
-    found = []
+    found: list[str] = []
     for table, rowid, parent, key in connection.execute("PRAGMA foreign_key_check"):
         if limit is not None and len(found) >= limit:
             break

@@ -51,8 +51,8 @@ def locate_database(db: str | None = None) -> Location:
     elif ENV_VAR in os.environ:
         value, source = os.environ[ENV_VAR], f"${ENV_VAR}"
     else:
-        path = default_database_path()
-        return Location(sqlite_url(path), path, named=False)
+        default = default_database_path()
+        return Location(sqlite_url(default), default, named=False)
     if not value.strip():  # on the command line a usage mistake (exit 2); in the environment bad data (1)
         error = UsageMistake if source == "--db" else DatabaseError
         raise error(f"{source} is empty; give a database file path or sqlite:///PATH")

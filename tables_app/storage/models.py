@@ -7,8 +7,11 @@ tables for people who query them with ``sqlite3``.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint, text
+from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint
+from sqlalchemy import text as sql_text
 from sqlmodel import Field, SQLModel
+
+# SQL's `text` goes by sql_text: in the class bodies of entries and cells, `text` is their column
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -99,8 +102,8 @@ class CriticalTable(Provenance, table=True):
     name: str = Field(sa_type=NOCASE)
     code: str | None = Field(default=None, sa_type=NOCASE)
     scale_id: int = Field(foreign_key="severity_scale.id", index=True)
-    column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, severity, attack
-    roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": text("'d100'")})  # d100, or oeh (0005)
+    column_choice: str = Field(default="none", sa_column_kwargs={"server_default": sql_text("'none'")})  # none, severity, attack
+    roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": sql_text("'d100'")})  # d100, or oeh (0005)
     legend: str | None = None  # the book's key its entries were read with (0006); NULL: the default legend
 
 
@@ -109,9 +112,9 @@ class FumbleTable(Provenance, table=True):
     __table_args__ = (UniqueConstraint("ruleset_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=NOCASE)
-    column_choice: str = Field(default="none", sa_column_kwargs={"server_default": text("'none'")})  # none, attack
+    column_choice: str = Field(default="none", sa_column_kwargs={"server_default": sql_text("'none'")})  # none, attack
     legend: str | None = None  # as critical_table.legend (0006)
-    roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": text("'d100'")})  # d100, or oeh (0006)
+    roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": sql_text("'d100'")})  # d100, or oeh (0006)
 
 
 class EntryColumns(SQLModel):
@@ -131,13 +134,13 @@ class EntryColumns(SQLModel):
     # printed effects (0005): rounds the target must parry, of the stunned
     # rounds those without parry, the attacker's bonus, rounds to death
     # (0: at once; NULL: none), and the printed column the entry stands in
-    must_parry: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
-    no_parry: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
-    attacker_bonus: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
+    must_parry: int = Field(default=0, sa_column_kwargs={"server_default": sql_text("0")})
+    no_parry: int = Field(default=0, sa_column_kwargs={"server_default": sql_text("0")})
+    attacker_bonus: int = Field(default=0, sa_column_kwargs={"server_default": sql_text("0")})
     death_in: int | None = None
     column_name: str | None = None
     # the penalty to the parry in the must-parry rounds, `(π-10)` (0006)
-    parry_penalty: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
+    parry_penalty: int = Field(default=0, sa_column_kwargs={"server_default": sql_text("0")})
 
 
 class CriticalEntry(EntryColumns, table=True):
@@ -205,10 +208,10 @@ class AttackRow(SQLModel, table=True):
     high: int | None = None  # NULL: open top
     label: str
     # a printed `UM 96-100` row: matched on the unmodified first die, not the result
-    unmodified: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    unmodified: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
     # a printed row bounded by the weapon's Clumsy Range (domain/ranges.py, Range.clumsy):
     # `XX-33` (low 1, high 33) from the Clumsy top + 1, `UM 01-XX` (low 1, high NULL) the range itself
-    clumsy: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    clumsy: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
 
 
 class AttackCell(SQLModel, table=True):

@@ -14,7 +14,7 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
@@ -29,6 +29,8 @@ from tables_app.storage import sql
 
 if TYPE_CHECKING:  # a lookup needs no rules: table_rules (and dice) load with the first table set
     from tables_app.domain.table_rules import TableSet
+
+T = TypeVar("T")
 
 DEFAULT_SCALE_ID = 1
 NAMED_TABLES = {
@@ -95,7 +97,7 @@ class Reader:
         self._snapshot = snapshot
         self._connection = connection
 
-    def _run(self, work):  # type: ignore[no-untyped-def]
+    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         if self._connection is not None:
             return work(with_fold(self._connection))
         assert self._snapshot is not None
@@ -160,8 +162,8 @@ class Reader:
         if kind == "critical":  # a critical table is also asked for by its code
             known += [code for (code,) in c.execute(_CODES_IN[scoped], args) if code]
         subject = f"no {LABELS[kind]} named {name!r}"
-        if ruleset is not None:
-            subject += f" in ruleset {self._rulesets(c)[scope_id]!r}"  # type: ignore[index]
+        if scope_id is not None:  # a ruleset was given
+            subject += f" in ruleset {self._rulesets(c)[scope_id]!r}"
             elsewhere = self._matches(c, kind, name, None)
             if elsewhere:
                 rulesets = self._rulesets(c)
@@ -264,30 +266,32 @@ class Reader:
         tables = {column: RangeTable((span, tuple(entries)) for span, entries in groups.items()) for column, groups in columns.items()}
         printed = [column for column in tables if column is not None]
         rows = tables[printed[0]] if printed else tables.get(None, RangeTable([]))
-        layout = dict(choice=ColumnChoice(table["column_choice"]), columns=tuple(printed),
-                      column_rows=tuple(tables[column] for column in printed),
-                      legend=parse_legend(table["legend"]) if table["legend"] else DEFAULT_LEGEND)
-        if kind is TableKind.CRITICAL:
-            return EffectTable(kind, table["name"], rows, table["code"], self._scale(c, table["scale_id"]),
-                               roll=RollKind(table["roll_kind"]), **layout)
-        return EffectTable(kind, table["name"], rows, None, self._scale(c, DEFAULT_SCALE_ID), roll=RollKind(table["roll_kind"]), **layout)
+        choice, column_rows = ColumnChoice(table["column_choice"]), tuple(tables[column] for column in printed)
+        legend = parse_legend(table["legend"]) if table["legend"] else DEFAULT_LEGEND
+        # a critical table has its code and scale; a fumble table neither (the default scale)
+        code, scale = ((table["code"], self._scale(c, table["scale_id"])) if kind is TableKind.CRITICAL
+                       else (None, self._scale(c, DEFAULT_SCALE_ID)))
+        return EffectTable(kind, table["name"], rows, code, scale, roll=RollKind(table["roll_kind"]), choice=choice,
+                           columns=tuple(printed), column_rows=column_rows, legend=legend)
 
     # ------------------------------------------------------------ weapons and creatures
     def load_weapon(self, name: str | Found, ruleset: str | None = None) -> Weapon:
         return self._run(lambda c: self._weapon(c, self._by(c, "weapons", name, ruleset)))
 
     def _weapon(self, c: sqlite3.Connection, row: sqlite3.Row) -> Weapon:
-        def named(table: str, row_id: int | None) -> str | None:
-            if row_id is None:
-                return None
+        def named(table: str, row_id: int) -> str:
             found = c.execute(_NAME_BY_ID[table], (row_id,)).fetchone()
             # Only inside an import (foreign keys deferred) can a table be gone already.
             return found[0] if found else "(removed in this import)"
 
+        def named_if(table: str, row_id: int | None) -> str | None:
+            return None if row_id is None else named(table, row_id)
+
+        # a weapon's attack and critical tables are NOT NULL columns (models.Weapon); the others may be NULL
         return Weapon(
             row["name"], named("attack_table", row["attack_table_id"]), row["max_result"], row["clumsy"],
-            named("critical_table", row["critical_table_id"]), named("critical_table", row["secondary_critical_table_id"]),
-            named("fumble_table", row["fumble_table_id"]), row["fumble_modifier"], RollKind(row["roll_kind"]), row["notes"],
+            named("critical_table", row["critical_table_id"]), named_if("critical_table", row["secondary_critical_table_id"]),
+            named_if("fumble_table", row["fumble_table_id"]), row["fumble_modifier"], RollKind(row["roll_kind"]), row["notes"],
             row["critical_column"], row["fumble_column"], row["max_critical"],
         )
 

@@ -157,12 +157,12 @@ class Writer:
             self._write_scale()
         self.severity_ids = {(scale_id, fold(code)): sid
                              for sid, scale_id, code in self.db.execute("SELECT id, scale_id, code FROM severity")}
-        for table in p.critical_tables:
-            self._write_effect_table(table, TableKind.CRITICAL)
-        for table in p.fumble_tables:
-            self._write_effect_table(table, TableKind.FUMBLE)
-        for table in p.attack_tables:
-            self._write_attack_table(table)
+        for critical in p.critical_tables:
+            self._write_effect_table(critical, TableKind.CRITICAL)
+        for fumble in p.fumble_tables:
+            self._write_effect_table(fumble, TableKind.FUMBLE)
+        for attack in p.attack_tables:
+            self._write_attack_table(attack)
         for weapon in p.weapons:
             self._write_weapon(weapon)
         for creature in p.creatures:
