@@ -2,7 +2,7 @@
 
 Ctrl-C while the command's modules are still loading (its first ~0.1 s) is
 the same one line and exit code 130 as Ctrl-C during the command itself
-(cli.py), never Python's traceback: only this module and tables_app/__init__
+(cli/root.py), never Python's traceback: only this module and tables_app/__init__
 are loaded before the handler is in place.
 """
 

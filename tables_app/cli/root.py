@@ -4,8 +4,8 @@ Library errors (TablesError) become ``Error: ...`` lines on stderr and exit
 code 1; usage errors are Click's (exit 2). Heavy modules are imported inside
 the commands that need them, so a lookup starts fast.
 
-This module is the root: the `tables` group, with the commands of
-tables_app/commands/ (one module a group) registered on it.
+This module is the root: the `tables` group, with the commands of the
+modules beside it (one module a group) registered on it.
 """
 
 from __future__ import annotations

@@ -222,7 +222,7 @@ async def refuse_unread(scope: Scope, receive: Receive, send: Send, status: int,
 
 class TokenGuard:
     """Every ``/api/v1`` request but health needs ``Authorization: Bearer
-    TOKEN`` (api_access.py); 401 otherwise. Plain ASGI, added only when the
+    TOKEN`` (access.py); 401 otherwise. Plain ASGI, added only when the
     server has a token: a server without one pays nothing."""
 
     def __init__(self, app: ASGIApp, token: str):

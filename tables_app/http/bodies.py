@@ -1,4 +1,4 @@
-"""Request bodies of `tables serve`, read within a limit (api.py, api_import.py).
+"""Request bodies of `tables serve`, read within a limit (app.py, upload.py).
 
 Past the limit the rest of the body is still read and dropped, up to
 DRAIN_BYTES more, before the 413 is sent: a client that sends its whole

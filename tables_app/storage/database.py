@@ -56,7 +56,7 @@ class Database:
         column, text in a number column: connection.judged) and stays a bug,
         with its traceback, if the database is sound.
 
-        A snapshot taken inside another joins it: the HTTP API (api.py) holds
+        A snapshot taken inside another joins it: the HTTP API (http/app.py) holds
         one around a whole request, so that the several reads of one answer
         all see the same tables, never half of another process's import.
         """
