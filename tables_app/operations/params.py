@@ -155,6 +155,8 @@ class Param:
             value = [value]  # one value of a repeatable field
         if self.multiple and isinstance(value, (list, tuple)) and self.kind in ("int", "float", "flag"):
             value = [self._from_text(v) if isinstance(v, str) else v for v in value]
+        if self.kind in TEXTS:  # a number is its text (`"armor": 1` is armor column 1, as `--armor 1`)
+            value = [_as_text(v) for v in value] if isinstance(value, list) else _as_text(value)
         return self.check(value)
 
     def _from_text(self, text: str) -> Any:
@@ -194,6 +196,13 @@ class Param:
         if self.default is not None:
             described["default"] = self.default
         return described
+
+
+TEXTS = ("text", "choice", "dice_expression", "modifiers")  # kinds read as text
+
+
+def _as_text(value: Any) -> Any:
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
 
 def modifier(text: str) -> tuple[str, int]:

@@ -112,7 +112,8 @@ def test_click_and_the_fields_read_the_same_values(words, data):
     (Param(field="c", kind="choice", choices=("a", "b"), help=""), "c", "'c' is not one of a, b"),
     (Param(field="t", kind="text", not_blank=True, help=""), "  ", "must not be empty"),
     (Param(field="t", kind="text", required=True, help=""), None, "a value is required"),
-    (Param(field="t", kind="text", help=""), 5, "one text value, not int"),
+    (Param(field="t", kind="text", help=""), [5], "one text value, not list"),
+    (Param(field="t", kind="text", help=""), {"a": 1}, "one text value, not dict"),
     (Param(field="m", kind="modifiers", multiple=True, help=""), ["x"], "'x' is not NAME=±N (e.g. flank=+10)"),
     (Param(field="d", kind="dice", help=""), "1,a", "'1,a' is not a list of whole numbers (e.g. 97,34,45)"),
     (Param(field="g", kind="flag", help=""), "yes", "true or false, not 'yes'"),
@@ -127,6 +128,21 @@ def test_a_refusal_names_the_field_and_the_problem(param, value, problem):
 @pytest.mark.parametrize("text, value", [("true", True), ("FALSE", False), ("1", True), ("0", False)])
 def test_a_flag_reads_the_text_of_a_query_string(text, value):
     assert Param(field="g", kind="flag", help="").read(text) is value
+
+
+@pytest.mark.parametrize("param, value, read", [
+    (Param(field="armor", kind="text", help=""), 1, "1"),  # a printed table's armor column 1
+    (Param(field="has", kind="text", multiple=True, help=""), [1, "helm"], ("1", "helm")),
+    (Param(field="damage", kind="dice_expression", help=""), 6, "6"),
+])
+def test_a_number_is_read_as_its_text_where_text_is_wanted(param, value, read):
+    """docs/api.md: "a number or a string is the option's value", as on the command line."""
+    assert param.read(value) == read
+
+
+def test_true_is_no_text():
+    with pytest.raises(ParamError):
+        Param(field="armor", kind="text", help="").read(True)
 
 
 def test_a_case_blind_choice_answers_as_declared():
