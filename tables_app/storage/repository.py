@@ -387,9 +387,11 @@ _USERS = {
     "critical": (
         ("weapon", ("SELECT r.name, w.name FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id "
                     "WHERE w.critical_table_id = ?1 OR w.secondary_critical_table_id = ?1")),
+        # a cell's first critical, or its second and further (attack_cell_critical)
         ("attack table", ("SELECT r.name, a.name FROM attack_table a JOIN ruleset r ON r.id = a.ruleset_id WHERE a.id IN ("
                           "SELECT w.attack_table_id FROM attack_row w JOIN attack_cell c ON c.row_id = w.id "
-                          "WHERE c.critical_table_id = ?1)")),
+                          "WHERE c.critical_table_id = ?1 OR c.id IN ("
+                          "SELECT x.cell_id FROM attack_cell_critical x WHERE x.critical_table_id = ?1))")),
     ),
     "attack": (("weapon", "SELECT r.name, w.name FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id WHERE w.attack_table_id = ?1"),),
     "fumble": (("weapon", "SELECT r.name, w.name FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id WHERE w.fumble_table_id = ?1"),),
@@ -399,7 +401,8 @@ _USERS = {
     ),
     "severity": (("attack table", ("SELECT r.name, a.name FROM attack_table a JOIN ruleset r ON r.id = a.ruleset_id WHERE a.id IN ("
                                    "SELECT w.attack_table_id FROM attack_row w JOIN attack_cell c ON c.row_id = w.id "
-                                   "WHERE c.severity_id = ?1)")),),
+                                   "WHERE c.severity_id = ?1 OR c.id IN ("
+                                   "SELECT x.cell_id FROM attack_cell_critical x WHERE x.severity_id = ?1))")),),
 }
 
 

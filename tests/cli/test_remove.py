@@ -206,3 +206,26 @@ def test_a_workbook_in_two_rulesets_goes_a_ruleset_at_a_time(run, write_workbook
     assert run("show", "attack", "Edged").exit_code == 0
     rest = json.loads(run("remove", "--ruleset", "RM", "--json").stdout)
     assert rest == {"written": True, "removed": RM_REMOVED, "workbooks": ["mixed.xlsx"], "rulesets": ["RM"]}
+
+
+def test_a_cells_second_critical_keeps_its_table_as_a_named_refusal(run, db_path, write_workbook):
+    """A critical table used only as a cell's second critical (`7 A Slash + A Gouge`,
+    docs/workbook-format.md, "attack") is used: removing it is refused by name,
+    as for a cell's first critical, never by the database's own check."""
+    from helpers import MINI_ATTACK, MINI_CRITICAL, MINI_SEVERITIES
+
+    gouge = [["Kind", "critical"], ["Name", "Gouge"], *MINI_CRITICAL[3:]]  # no code of its own
+    poke = [row if row[:1] != ["31-40"] else ["31-40", "7 A Slash + A Gouge", "4 a"] for row in MINI_ATTACK]
+    poke.insert(2, ["Severities", "Letters"])  # the other workbook's scale
+    assert run("import", str(write_workbook("crits.xlsx", {"Severities": MINI_SEVERITIES, "Slash": MINI_CRITICAL,
+                                                           "Gouge": gouge}))).exit_code == 0
+    imported = run("import", str(write_workbook("pokes.xlsx", {"Poke": poke})))
+    assert imported.exit_code == 0, imported.output
+    cell = json.loads(run("query", "attack", "Poke", "35", "Cloth", "--json").stdout)
+    assert cell["criticals"] == [{"severity": "A", "critical_table": "Slash"}, {"severity": "A", "critical_table": "Gouge"}]
+    before = db_dump(db_path)
+    refused = run("remove", "crits.xlsx")
+    assert refused.exit_code == 1
+    assert "critical table 'Gouge', which attack table 'Poke' still uses" in error_lines(refused)
+    assert "would break" not in error_lines(refused)
+    assert db_dump(db_path) == before
