@@ -55,6 +55,17 @@ def rewrite(source: Path, target: Path, member: str, change: Callable[[bytes], b
     return target
 
 
+def declaring(encoding: str) -> Callable[[bytes], bytes]:
+    """For ``rewrite``: the part's XML declaration (added if it has none) names this encoding."""
+    import re
+
+    def change(data: bytes) -> bytes:
+        declaration = b'<?xml version="1.0" encoding="%s"?>' % encoding.encode()
+        data, replaced = re.subn(rb"<\?xml[^>]*\?>", declaration, data, count=1)
+        return data if replaced else declaration + data
+    return change
+
+
 def db_dump(path: Path) -> list[str]:
     """Every statement that rebuilds the database: equal dumps, equal databases."""
     import sqlite3

@@ -241,3 +241,24 @@ def test_a_database_from_an_older_release_is_upgraded_when_opened(run, db_path):
     assert listed.exit_code == 0 and "Longsword" in listed.output
     with sqlite3.connect(db_path) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA_HEAD,)
+
+
+def test_an_unknown_xml_encoding_is_one_error_line_or_the_json_error(run, tmp_path, db_path):
+    """Issue 27: `encoding="bogus-enc"` in styles.xml was a LookupError traceback, and no JSON."""
+    from helpers import build_workbook, declaring, rewrite
+
+    source = build_workbook(tmp_path / "book.xlsx", {"S": [[1]]})
+    bad = rewrite(source, tmp_path / "bad.xlsx", "xl/styles.xml", declaring("bogus-enc"))
+    before = db_path.read_bytes()
+    message = ("part xl/styles.xml: the encoding ('bogus-enc') is unknown, unsupported or not the one its bytes are in "
+               "(save the workbook from a spreadsheet program)")
+    for command in ("import", "lint"):
+        plain = run(command, str(bad))
+        assert plain.exit_code == 1 and plain.stdout == ""
+        assert plain.stderr == f"Error: bad.xlsx: {message}\n"
+        printed = run(command, str(bad), "--json")
+        assert printed.exit_code == 1
+        report = json.loads(printed.stdout)  # the import report, as for every refusal of the guard
+        assert report["written"] is False
+        assert report["errors"] == [{"workbook": "bad.xlsx", "sheet": None, "cell": None, "message": message}]
+    assert db_path.read_bytes() == before

@@ -431,3 +431,16 @@ def test_refusals_are_heard_by_clients_that_send_the_whole_body_first(db_path, t
         process.terminate()
         output = process.communicate(timeout=20)[0]
     assert "Traceback" not in output, output[-3000:]
+
+
+def test_an_unknown_xml_encoding_is_refused_by_the_guard_not_a_500(importer, db_path, tmp_path):
+    """Issue 27: `encoding="bogus-enc"` in a worksheet was a LookupError and a 500."""
+    from helpers import declaring, rewrite
+
+    source = build_workbook(tmp_path / "book.xlsx", {"S": [[1]]})
+    bad = rewrite(source, tmp_path / "bad.xlsx", "xl/worksheets/sheet1.xml", declaring("bogus-enc"))
+    before = db_path.read_bytes()
+    response = upload(importer, bad.read_bytes(), "name=bad.xlsx")
+    assert response.status_code == 422, response.text
+    assert "the encoding ('bogus-enc') is unknown" in json.dumps(response.json()["errors"])
+    assert db_path.read_bytes() == before

@@ -121,6 +121,7 @@ def _check_encoding(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str
     if head.startswith((b"\xfe\xff", b"\xff\xfe")) or head[:2] in (b"\x00<", b"<\x00"):
         raise refuse(name, f"part {member.filename} is encoded in UTF-16; the reader reads only UTF-8 "
                            "(save the workbook from a spreadsheet program)")
+    parts.check_encoding(name, member.filename, head)  # an encoding no reader knows: the same refusal as every part
     declared = re.match(rb"""(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']""", head)
     if declared and declared.group(1).strip().lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
         raise refuse(name, f"part {member.filename} is encoded in {declared.group(1).decode('ascii', 'replace')}; "

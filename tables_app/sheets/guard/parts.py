@@ -5,11 +5,14 @@ counted against what each part declares, and XML parsed by expat, streaming,
 with DOCTYPEs and entities refused.
 
 Every exception the zip, zlib and expat modules raise on bad bytes becomes
-one WorkbookInvalid naming the part.
+one WorkbookInvalid naming the part; a declared encoding expat cannot read
+(unknown to Python, not a text encoding, multi-byte, or contradicted by the
+bytes) is one refusal, the same for every part of every format.
 """
 
 from __future__ import annotations
 
+import re
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -24,6 +27,11 @@ MAX_MEMBERS = 2_000
 MAX_UNPACKED_BYTES = 100 * 1024 * 1024  # all parts together, as declared and as read (Rolemaster scale: ~10 MB)
 MAX_RATIO = 200  # a part may unpack to at most 200× its packed size (beyond 1 MB)
 CHUNK = 1 << 20
+# expat's errors for a declared encoding it has no decoder for, or one the
+# part's bytes contradict (UTF-16 declared on single-byte text).
+ENCODING_ERRORS = (expat.errors.codes[expat.errors.XML_ERROR_UNKNOWN_ENCODING],
+                   expat.errors.codes[expat.errors.XML_ERROR_INCORRECT_ENCODING])
+_DECLARED = re.compile(rb"""(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*["']([^"'>]{0,64})["']""")
 # What the zip and zlib modules raise on a corrupt, encrypted or unsupported
 # member (a bad CRC, corrupt deflate data, an encryption bit, an unknown
 # compression method or zip version).
@@ -118,17 +126,62 @@ def parse(xml: expat.XMLParserType, archive: zipfile.ZipFile, member: zipfile.Zi
           sheet: str | None = None) -> None:
     """Feed a part to ``xml``; refusals raised by its handlers (as
     ``raise_refusal``) and XML errors come out as WorkbookInvalid."""
+    head = b""
     try:
         for block in blocks(archive, member, name, budget):
+            if not head:
+                head = block[:256]
             xml.Parse(block, False)
         xml.Parse(b"", True)
     except _Refused as refused:
         raise refused.refusal from None
+    except LookupError as exc:  # expat asked Python's codecs for the declared encoding: none (or not a text encoding)
+        check_encoding(name, member.filename, head, sheet)
+        raise refuse(name, f"part {member.filename} cannot be read ({_reason(exc)})", sheet) from None
     except expat.ExpatError as exc:
+        if exc.code in ENCODING_ERRORS:
+            raise encoding_refusal(name, member.filename, head, sheet) from None
         raise refuse(name, f"part {member.filename} is not well-formed XML ({expat.ErrorString(exc.code)}, "
                            f"line {exc.lineno})", sheet) from None
     except (RecursionError, MemoryError, UnicodeError, ValueError, OverflowError) as exc:
+        if isinstance(exc, ValueError):  # a codec expat cannot use ("multi-byte encodings are not supported")
+            check_encoding(name, member.filename, head, sheet)
         raise refuse(name, f"part {member.filename} cannot be read ({_reason(exc)})", sheet) from None
+
+
+def declared_encoding(head: bytes) -> str | None:
+    """The encoding a part's XML declaration names, if it names one in ASCII."""
+    found = _DECLARED.match(head)
+    return found.group(1).decode("ascii", "replace") if found else None
+
+
+def encoding_refusal(name: str, part: str, head: bytes, sheet: str | None = None) -> WorkbookInvalid:
+    """The one refusal for a part whose declared encoding cannot be read."""
+    declared = declared_encoding(head)
+    named = f" ({declared!r})" if declared else ""
+    return refuse(name, f"part {part}: the encoding{named} is unknown, unsupported or not the one its bytes are in "
+                        "(save the workbook from a spreadsheet program)", sheet)
+
+
+def check_encoding(name: str, part: str, head: bytes, sheet: str | None = None) -> None:
+    """Refuse, as `parse` would, a part whose declared encoding expat cannot
+    read: its XML declaration, alone, parsed by a fresh parser."""
+    declared = _DECLARED.match(head)
+    if declared is None:
+        return
+    end = head.find(b"?>", declared.end())
+    if end < 0:
+        return
+    xml = expat.ParserCreate()
+    try:
+        xml.Parse(head[:end + 2] + b"<x/>", True)
+    except LookupError:
+        raise encoding_refusal(name, part, head, sheet) from None
+    except expat.ExpatError as exc:
+        if exc.code in ENCODING_ERRORS:
+            raise encoding_refusal(name, part, head, sheet) from None
+    except ValueError:
+        raise encoding_refusal(name, part, head, sheet) from None
 
 
 def raise_refusal(refusal: WorkbookInvalid) -> NoReturn:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 import zipfile
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from tables_app.errors import WorkbookInvalid
 import tables_app.sheets.guard.parts as parts
@@ -55,9 +55,14 @@ def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
     """Worksheet part path → sheet title, in workbook order, from workbook.xml and its relationships."""
     import defusedxml.ElementTree as ElementTree
 
+    def read(part: str) -> Any:  # an xml.etree Element
+        data = parts.read_small(archive, part, name, parts.Budget())
+        parts.check_encoding(name, part, data[:256])  # the same refusal as for every other part
+        return ElementTree.fromstring(data)
+
     try:
-        book = ElementTree.fromstring(parts.read_small(archive, "xl/workbook.xml", name, parts.Budget()))
-        rels = ElementTree.fromstring(parts.read_small(archive, "xl/_rels/workbook.xml.rels", name, parts.Budget()))
+        book = read("xl/workbook.xml")
+        rels = read("xl/_rels/workbook.xml.rels")
     except KeyError:
         raise refuse(name, "the workbook's part list is missing (xl/_rels/workbook.xml.rels); the file is corrupt") from None
     except WorkbookInvalid:
