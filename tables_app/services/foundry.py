@@ -344,13 +344,14 @@ def _exists(path: Path) -> str:
 def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool) -> None:
     """Write every document, or none: files already there are refused
     (without ``force``) before the first is written, and a write that fails
-    removes the files this export made."""
+    removes the files (and directories) this export made."""
     if directory.exists() and not directory.is_dir():
         raise TablesError(f"{directory} is not a directory")
     if not force:
         for path in paths:
             if path.exists() or path.is_symlink():
                 raise TablesError(_exists(path))
+    new_directories = [d for d in (directory, *directory.parents) if not d.exists()]  # removed again if the export fails
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -373,6 +374,11 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
     except BaseException as exc:
         for path in made:
             path.unlink(missing_ok=True)
+        for made_directory in new_directories:  # innermost first; never one holding anything else
+            try:
+                made_directory.rmdir()
+            except OSError:
+                break
         if isinstance(exc, OSError):
             raise TablesError(f"cannot write {getattr(exc, 'filename', None) or directory}: {exc.strerror or exc}") from None
         raise

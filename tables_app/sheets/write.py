@@ -86,8 +86,25 @@ class Sheets:
         return self.book.create_sheet(candidate)
 
     def save(self, target: Target) -> None:
-        """Save to a path or an open binary file."""
-        self.book.save(target)
+        """Save to a path or an open binary file, as openpyxl's Workbook.save
+        does, but with the zip closed whatever happens: a write that fails (a
+        full disk) leaves no open zip whose finalizer would write to a file
+        closed meanwhile (`Exception ignored in: ZipFile.__del__`)."""
+        import datetime
+        import zipfile
+
+        from openpyxl.writer.excel import ExcelWriter
+
+        archive = zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        try:
+            self.book.properties.modified = datetime.datetime.now(tz=datetime.timezone.utc).replace(tzinfo=None)
+            ExcelWriter(self.book, archive).save()  # writes every part, then closes the zip
+        except BaseException:
+            try:
+                archive.close()  # the caller removes the file; closing may fail again (the disk is still full)
+            except Exception:
+                pass
+            raise
 
 
 def put(sheet: Worksheet, row: int, column: int, value: CellValue) -> None:
