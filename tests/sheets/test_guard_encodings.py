@@ -68,3 +68,23 @@ def test_encodings_expat_reads_still_pass(tmp_path, suffix, part):
     for encoding in ("UTF-8", "utf8", "ISO-8859-1", "US-ASCII"):
         path = one_part_declaring(tmp_path, suffix, part, encoding)
         guard.inspect(path, path.name)
+
+
+def utf16_declaring(encoding: str):  # type: ignore[no-untyped-def]
+    """The part in UTF-16, after its byte-order mark, declaring ``encoding``."""
+    def change(data: bytes) -> bytes:
+        text = declaring(encoding)(data).decode()
+        return "\ufeff".encode("utf-16-le") + text.encode("utf-16-le")
+    return change
+
+
+@pytest.mark.parametrize("suffix, part", [("xlsx", "xl/styles.xml"), ("xlsx", "xl/workbook.xml"), ("ods", "styles.xml")])
+@pytest.mark.parametrize("change, shown", [
+    (utf16_declaring("bogus-enc"), " ('bogus-enc')"),  # found after the byte-order mark
+    (declaring("x" * 100), " ('" + "x" * 40 + "…')"),  # a long name is cut
+    (declaring("x" * 300), ""),  # beyond the part's first bytes: not quoted at all
+])
+def test_odd_declarations_get_the_same_refusal(tmp_path, suffix, part, change, shown):
+    source = xlsx(tmp_path) if suffix == "xlsx" else ods(tmp_path)
+    path = rewrite(source, tmp_path / f"bad.{suffix}", part, change)
+    assert refused(path) == f"bad.{suffix}: part {part}: " + REFUSAL.format(shown)

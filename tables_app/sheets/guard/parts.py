@@ -31,7 +31,8 @@ CHUNK = 1 << 20
 # part's bytes contradict (UTF-16 declared on single-byte text).
 ENCODING_ERRORS = (expat.errors.codes[expat.errors.XML_ERROR_UNKNOWN_ENCODING],
                    expat.errors.codes[expat.errors.XML_ERROR_INCORRECT_ENCODING])
-_DECLARED = re.compile(rb"""(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*["']([^"'>]{0,64})["']""")
+_DECLARED = re.compile(rb"""(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"'>]*)["']""")
+NAME_SHOWN = 40  # characters of a declared encoding's name the refusal quotes
 # What the zip and zlib modules raise on a corrupt, encrypted or unsupported
 # member (a bad CRC, corrupt deflate data, an encryption bit, an unknown
 # compression method or zip version).
@@ -135,8 +136,9 @@ def parse(xml: expat.XMLParserType, archive: zipfile.ZipFile, member: zipfile.Zi
         xml.Parse(b"", True)
     except _Refused as refused:
         raise refused.refusal from None
-    except LookupError as exc:  # expat asked Python's codecs for the declared encoding: none (or not a text encoding)
-        check_encoding(name, member.filename, head, sheet)
+    except LookupError as exc:
+        if type(exc) is LookupError:  # expat asked Python's codecs for the declared encoding: none, or not a text one
+            raise encoding_refusal(name, member.filename, head, sheet) from None
         raise refuse(name, f"part {member.filename} cannot be read ({_reason(exc)})", sheet) from None
     except expat.ExpatError as exc:
         if exc.code in ENCODING_ERRORS:
@@ -150,9 +152,15 @@ def parse(xml: expat.XMLParserType, archive: zipfile.ZipFile, member: zipfile.Zi
 
 
 def declared_encoding(head: bytes) -> str | None:
-    """The encoding a part's XML declaration names, if it names one in ASCII."""
+    """The encoding a part's XML declaration names, if it names one in ASCII
+    (in UTF-8, or in UTF-16 after its byte-order mark)."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = head.decode("utf-16", "replace").encode("ascii", "replace")
     found = _DECLARED.match(head)
-    return found.group(1).decode("ascii", "replace") if found else None
+    if found is None:
+        return None
+    text = found.group(1).decode("ascii", "replace")
+    return text if len(text) <= NAME_SHOWN else text[:NAME_SHOWN] + "…"
 
 
 def encoding_refusal(name: str, part: str, head: bytes, sheet: str | None = None) -> WorkbookInvalid:

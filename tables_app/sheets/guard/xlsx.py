@@ -58,7 +58,12 @@ def _sheet_parts(archive: zipfile.ZipFile, name: str) -> dict[str, str]:
     def read(part: str) -> Any:  # an xml.etree Element
         data = parts.read_small(archive, part, name, parts.Budget())
         parts.check_encoding(name, part, data[:256])  # the same refusal as for every other part
-        return ElementTree.fromstring(data)
+        try:
+            return ElementTree.fromstring(data)
+        except LookupError as exc:
+            if type(exc) is LookupError:  # no codec for the declared encoding (in UTF-16, say)
+                raise parts.encoding_refusal(name, part, data[:256]) from None
+            raise
 
     try:
         book = read("xl/workbook.xml")
