@@ -64,7 +64,13 @@ def created_notice(database: Database, *, bundled: bool = True) -> str:
 def _init_hint(path: Path) -> str:
     import shlex
 
-    return f"tables db init {shlex.quote(str(path))}"
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8: the shell's $'\\xff' spelling, copied as it is
+        return "tables db init $'" + "".join(chr(b) if 32 < b < 127 and chr(b) not in "\\'" else f"\\x{b:02x}"
+                                             for b in os.fsencode(text)) + "'"
+    return f"tables db init {shlex.quote(text)}"
 
 
 def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool = False) -> Database:
