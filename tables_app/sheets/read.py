@@ -50,6 +50,7 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet: SheetDon
     """
     path = Path(path)
     name = label or path.name
+    guard.check_file(path, name)  # before the child opens it: a named pipe would block it
     # The sandboxed child reads while this process checks the file on the other
     # core: nothing it sends is used unless the guard passes the file.
     child = calamine_read.start(path, name, MAX_ROWS, MAX_COLUMNS) if reader == "calamine" and calamine_read.available() else None
