@@ -118,3 +118,19 @@ def test_a_link_to_a_fifo_is_the_fifo(run, fifo: Path, tmp_path: Path) -> None: 
     link.symlink_to(fifo)
     assert one_error(run("import", str(link))) == "Error: link.xlsx: it is a named pipe (FIFO), not a file"
     assert one_error(run("export", "-o", str(link), "--force")).startswith(f"Error: {link} is a named pipe (FIFO), not a file")
+
+
+def test_a_database_path_that_is_not_a_file(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tables_app.cli.root import cli
+
+    pipe = tmp_path / "pipe.db"
+    os.mkfifo(pipe)
+    runner = CliRunner()
+    for args in (["--db", str(pipe), "list"], ["db", "init", str(pipe)], ["--db", str(pipe), "db", "check"]):
+        line = one_error(runner.invoke(cli, args))
+        assert line == f"Error: {pipe}: a named pipe (FIFO), not a database file; nothing was changed; give a file's path", args
+    assert pipe.is_fifo()  # never replaced by a new database
+    line = one_error(runner.invoke(cli, ["--db", "/dev/null", "list"]))  # (never `db init /dev/null`: a regression would replace it)
+    assert line == "Error: /dev/null: a character device, not a database file; nothing was changed; give a file's path"
