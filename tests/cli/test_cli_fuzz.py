@@ -248,6 +248,7 @@ def fuzz_folder(tmp_path_factory, bundled_db_template) -> Path:
     (folder / "junk.ods").write_bytes(bytes(range(256)) * 8)
     (folder / "text.xls").write_text("not a workbook\n")
     os.mkfifo(folder / "pipe.xlsx")
+    shutil.copyfile(next(iter(example_workbooks().values())), folder / f"{NOT_UTF8}.xlsx")  # a workbook, its name not UTF-8
     return folder
 
 
@@ -314,6 +315,7 @@ REGRESSIONS: list[tuple[list[str], int]] = [
     (["export", "-o", "{folder}/pipe.xlsx", "--force"], 1),
     (["template", "weapons", "-o", "{folder}/pipe.xlsx", "--force"], 1),
     (["import", "{folder}/pipe.xlsx"], 1),
+    (["lint", f"{{folder}}/{NOT_UTF8}.xlsx"], 1),  # found by the fuzzer: its name was bound into SQL (a traceback)
 ]
 
 

@@ -94,3 +94,17 @@ def test_through_click_runner(run) -> None:  # type: ignore[no-untyped-def]
     assert error_lines(result).startswith("Error: no weapon named 'Long\\udcffsword' (its bytes are not UTF-8")
     shown = run("show", "weapon", f"Long{BAD}sword", "--json")
     assert json.loads(shown.stdout)["error"]["message"].startswith("no weapon named 'Long\\udcffsword'")
+
+
+@pytest.mark.parametrize("verb", [b"import", b"lint"])
+def test_a_workbook_whose_file_name_is_not_utf8(db_path: Path, tmp_path: Path, verb: bytes) -> None:
+    """The database keeps a workbook by its file name: one that is not UTF-8 is refused, in one line, nothing changed."""
+    from tables_app.services.database_setup import example_workbook
+
+    path = os.fsencode(tmp_path) + b"/\xffp.xlsx"
+    shutil.copyfile(example_workbook("printed"), path)
+    before = db_path.read_bytes()
+    line = one_error(tables(b"--db", os.fsencode(db_path), verb, path))
+    assert line == ("Error: \\udcffp.xlsx: its file name is not UTF-8 text, and the database keeps a workbook by its name; "
+                    "rename the file")
+    assert db_path.read_bytes() == before
