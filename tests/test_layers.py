@@ -156,6 +156,7 @@ def test_no_module_imports_itself_back_through_others():
 ORDER = {
     "domain": 0,
     "errors": 1,  # the library's errors name near names with domain/names.py
+    "files": 1,  # what is at a path (a regular file, a FIFO, ...), for whoever reads or writes one
     "import_model": 2,
     "storage": 3, "sheets": 3,
     "services": 4,

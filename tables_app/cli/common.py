@@ -118,7 +118,15 @@ def say(line: str) -> None:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+    """``data`` as one line of JSON; text of bytes that are not UTF-8 (lone
+    surrogates, from the command line) as JSON's ``\\udcff`` escapes, so the
+    line is always UTF-8 and reads back as the same text."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    click.echo(text)
 
 
 def output(data: Any, as_json: bool, for_people: Callable[[Any], Callable[[dict[str, Any]], Any]]) -> None:

@@ -43,6 +43,7 @@ class RootGroup(Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         argv = list(sys.argv[1:] if args is None else args)
+        _printable_streams()
         try:
             returned = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
@@ -57,6 +58,15 @@ class RootGroup(Group):
             click.echo("Aborted!", err=True)
             sys.exit(1)
         sys.exit(returned if isinstance(returned, int) else 0)
+
+
+def _printable_streams() -> None:
+    """Text that cannot be encoded for the console (bytes of the command line
+    that are not UTF-8, Python's lone surrogates, on a strict UTF-8 console)
+    is printed escaped (``\\udcff``) rather than ending the command in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 @click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})

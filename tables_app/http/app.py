@@ -100,7 +100,8 @@ class CliJSON(JSONResponse):
     """The body exactly as ``--json`` prints it (json.dumps, ensure_ascii=False), without the newline."""
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False).encode("utf-8")
+        # a lone surrogate (JSON's "\udcff" in a body) as that escape again, as --json prints it
+        return json.dumps(content, ensure_ascii=False).encode("utf-8", "backslashreplace")
 
 
 def failure(status: int, error: dict[str, Any]) -> CliJSON:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tables_app.errors import DatabaseError, DatabaseFault, WorkbookInvalid
+from tables_app.files import not_a_file
 from tables_app.storage.connection import CHECK, SCHEMA_HEAD, UNCHANGED, fault_problem, has_tables, schema_version
 from tables_app.storage.database import Database
 from tables_app.storage.location import locate_database, resource_dir, sqlite_url
@@ -64,7 +65,13 @@ def created_notice(database: Database, *, bundled: bool = True) -> str:
 def _init_hint(path: Path) -> str:
     import shlex
 
-    return f"tables db init {shlex.quote(str(path))}"
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8: the shell's $'\\xff' spelling, copied as it is
+        return "tables db init $'" + "".join(chr(b) if 32 < b < 127 and chr(b) not in "\\'" else f"\\x{b:02x}"
+                                             for b in os.fsencode(text)) + "'"
+    return f"tables db init {shlex.quote(text)}"
 
 
 def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool = False) -> Database:
@@ -77,8 +84,7 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
                                   "(db init makes new databases only)")
     created = False
     try:
-        if path.is_dir():
-            raise DatabaseFault(path, f"a directory, not a database file; give a file's path, such as {path / 'tables.db'}")
+        _refuse_other_than_a_file(path)
         missing = not path.exists()
         if missing or path.stat().st_size == 0:
             if not create:
@@ -121,6 +127,17 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
         created = True
     database.created = created
     return database
+
+
+def _refuse_other_than_a_file(path: Path) -> None:
+    """A directory, a named pipe, a device, a socket at ``path``: refused,
+    told without opening it (a named pipe would block), and never replaced
+    by a new database (``db init /dev/null``). An OSError of the path is raised."""
+    what = not_a_file(path)
+    if what == "a directory":
+        raise DatabaseFault(path, f"a directory, not a database file; give a file's path, such as {path / 'tables.db'}")
+    if what is not None:
+        raise DatabaseFault(path, f"{what}, not a database file; {UNCHANGED}; give a file's path")
 
 
 def _os_problem(error: OSError, verb: str) -> str:
@@ -232,8 +249,7 @@ def check_database(location: str | None = None) -> dict:
 
     path = locate_database(location).path
     try:
-        if path.is_dir():
-            raise DatabaseFault(path, f"a directory, not a database file; give a file's path, such as {path / 'tables.db'}")
+        _refuse_other_than_a_file(path)
         if not path.exists():
             raise DatabaseError(f"no database at {path} (create one with: {_init_hint(path)})")
         found = ["an empty file, not a database"] if path.stat().st_size == 0 else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, row_label
 from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.tables import AttackTable, ColumnChoice, EffectTable, Entry, RollKind, TableKind, condition_feature
 from tables_app.errors import TablesError, UsageMistake
+from tables_app.files import not_a_file, os_problem
 from tables_app.storage.database import Database
 
 FOUNDRY_VERSIONS = (12, 13)  # Foundry VTT core generations these documents import into
@@ -345,11 +347,17 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
     """Write every document, or none: files already there are refused
     (without ``force``) before the first is written, and a write that fails
     removes the files (and directories) this export made."""
+    try:  # told without opening anything (a named pipe would block)
+        what = not_a_file(directory)
+    except OSError as exc:  # a name over 255 bytes, a parent that is a file
+        raise TablesError(f"cannot write {directory}: {os_problem(exc)}") from None
+    if what is not None and what != "a directory":
+        raise TablesError(f"{directory} is {what}, not a directory")
     if directory.exists() and not directory.is_dir():
         raise TablesError(f"{directory} is not a directory")
     if not force:
         for path in paths:
-            if path.exists() or path.is_symlink():
+            if os.path.lexists(path):  # a link too, even to nothing (an error of the name is open's, below)
                 raise TablesError(_exists(path))
     new_directories = [d for d in (directory, *directory.parents) if not d.exists()]  # removed again if the export fails
     try:

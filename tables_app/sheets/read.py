@@ -50,6 +50,8 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet: SheetDon
     """
     path = Path(path)
     name = label or path.name
+    _check_name(name)
+    guard.check_file(path, name)  # before the child opens it: a named pipe would block it
     # The sandboxed child reads while this process checks the file on the other
     # core: nothing it sends is used unless the guard passes the file.
     child = calamine_read.start(path, name, MAX_ROWS, MAX_COLUMNS) if reader == "calamine" and calamine_read.available() else None
@@ -70,6 +72,16 @@ def read_workbook(path: str | Path, label: str | None = None, on_sheet: SheetDon
             child.stop()
     sheets = [_with_layout(raw, inspection.layouts.get(raw.name, guard.SheetLayout())) for raw in sheets]
     return RawWorkbook(name, sha256, size, tuple(sheets))
+
+
+def _check_name(name: str) -> None:
+    """A workbook is kept in the database by its file name: one of bytes that
+    are not UTF-8 (lone surrogates, from the command line) cannot be."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise WorkbookInvalid([Problem(name, None, None, "its file name is not UTF-8 text, and the database keeps a "
+                                       "workbook by its name; rename the file")]) from None
 
 
 def _with_layout(raw: RawSheet, layout: guard.SheetLayout) -> RawSheet:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote_to_bytes
 
 from tables_app.errors import DatabaseError, UsageMistake
 
@@ -92,8 +92,11 @@ def _absolute(value: str, path: Path, *, expand: bool) -> Path:
 
 def sqlite_url(path: Path) -> str:
     """The SQLite URL of a file: every character a URL would read otherwise
-    (``%``, ``?``, ``#``, a space) percent-encoded, as sqlite_path decodes it."""
-    return "sqlite:///" + quote(str(path), safe="/")
+    (``%``, ``?``, ``#``, a space) percent-encoded, as sqlite_path decodes it.
+
+    The file name's bytes are encoded, as the system gave them: a name whose
+    bytes are not UTF-8 (``--db $'\\xff.db'``) is the same file again when decoded."""
+    return "sqlite:///" + quote(os.fsencode(path), safe="/")
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -102,4 +105,4 @@ def sqlite_path(url: str) -> Path | None:
     prefix = "sqlite:///"
     if not url.startswith(prefix) or url == prefix or ":memory:" in url:
         return None
-    return Path(unquote(url[len(prefix):].split("?", 1)[0]))
+    return Path(os.fsdecode(unquote_to_bytes(url[len(prefix):].split("?", 1)[0])))

@@ -119,6 +119,8 @@ class Reader:
     def _matches(self, c: sqlite3.Connection, kind: str, name: str, ruleset_id: int | None) -> list[sqlite3.Row]:
         """The rows named ``name`` by the one rule of names, in one ruleset or
         in all; a critical table also answers to its code (its name first)."""
+        if not _utf8(name):  # bytes that are not UTF-8 (lone surrogates from the command line): no name is one
+            return []
         cursor = c.cursor()
         cursor.row_factory = sqlite3.Row
         table = NAMED_TABLES[kind]
@@ -169,6 +171,8 @@ class Reader:
                 rulesets = self._rulesets(c)
                 places = ", ".join(qualified(rulesets[row["ruleset_id"]], row["name"]) for row in elsewhere)
                 raise NotFound(f"{subject} (there is {places})", [qualified(rulesets[r["ruleset_id"]], r["name"]) for r in elsewhere])
+        if not _utf8(name):
+            subject += " (its bytes are not UTF-8; no name can be)"
         raise NotFound.unknown(subject, name, known, f"see `tables list {kind}`")
 
     def locate(self, kind: str, name: str, ruleset: str | None = None) -> Found:
@@ -453,6 +457,16 @@ class Reader:
             """SELECT s.name, a.name, r.high FROM attack_table a JOIN attack_row r ON r.attack_table_id = a.id
                JOIN ruleset s ON s.id = a.ruleset_id
                WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id AND NOT unmodified)""")})
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` is UTF-8 text: a name given as bytes that are not
+    (Python's lone surrogates, from the command line) cannot be stored, nor found."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _fold_or_null(value: str | None) -> str | None:

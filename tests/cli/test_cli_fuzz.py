@@ -49,8 +49,11 @@ floats = st.one_of(
     numbers,
 )
 LONG = "x" * 100_000
+NOT_UTF8 = os.fsdecode(b"\xff")  # a byte of the command line that is not UTF-8, as Python hands it over: '\udcff'
+TOO_LONG = "a" * 300  # a path component over the 255 bytes a file name may have
 weird = st.one_of(
-    st.sampled_from(["", " ", "\t", "\n", "é", "名前", "🎲", "\x00", "-", "--", "--json", "-h", LONG, "NaN", "None", "null", "'", "%s", "../..", "*"]),
+    st.sampled_from(["", " ", "\t", "\n", "é", "名前", "🎲", "\x00", "-", "--", "--json", "-h", LONG, "NaN", "None", "null", "'", "%s", "../..", "*",
+                     NOT_UTF8, f"Long{NOT_UTF8}sword", TOO_LONG]),
     st.text(max_size=20),
 )
 def mostly(valid, invalid=None):  # type: ignore[no-untyped-def]
@@ -183,12 +186,14 @@ def formula_options(system_id: str, folder: Path, mode: str):  # type: ignore[no
 
 def files(folder: Path):  # type: ignore[no-untyped-def]
     return st.sampled_from([str(folder / "missing.xlsx"), str(folder / "empty.xlsx"), str(folder / "junk.ods"),
-                            str(folder / "text.xls"), str(folder), "", "nope.xlsx", str(folder / "名前.xlsx")])
+                            str(folder / "text.xls"), str(folder), "", "nope.xlsx", str(folder / "名前.xlsx"),
+                            str(folder / f"{NOT_UTF8}.xlsx"), str(folder / f"{TOO_LONG}.xlsx"), str(folder / "pipe.xlsx"), "/dev/null"])
 
 
 def outputs(folder: Path):  # type: ignore[no-untyped-def]
     return st.sampled_from([str(folder / "out.xlsx"), str(folder / "out.txt"), str(folder / "missing" / "o.xlsx"), str(folder),
-                            "", str(folder / "é.xlsx")])
+                            "", str(folder / "é.xlsx"), str(folder / f"{NOT_UTF8}.xlsx"), str(folder / f"{TOO_LONG}.xlsx"),
+                            str(folder / "pipe.xlsx")])  # a named pipe: never opened (it would block)
 
 
 def invocations(folder: Path):  # type: ignore[no-untyped-def]
@@ -228,7 +233,8 @@ def invocations(folder: Path):  # type: ignore[no-untyped-def]
     json_flag = st.sampled_from([[], [], ["--json"]])
     # Now and then another --db (the last one given counts): none of them is created by a command.
     other_db = st.sampled_from([str(folder / "text.xls"), str(folder), str(folder / "missing" / "x.db"), f"sqlite:///{folder}/new.db",
-                                "postgresql://u@h/db", "", "sqlite://", "sqlite:///", str(folder / "empty.xlsx")])
+                                "postgresql://u@h/db", "", "sqlite://", "sqlite:///", str(folder / "empty.xlsx"),
+                                str(folder / f"{NOT_UTF8}.db"), str(folder / f"{TOO_LONG}.db"), str(folder / "pipe.xlsx")])
     db = mostly(st.just([]), other_db.map(lambda path: ["--db", path]))
     return st.tuples(db, st.one_of(*commands), json_flag).map(lambda parts: parts[0] + parts[1] + parts[2])
 
@@ -241,6 +247,8 @@ def fuzz_folder(tmp_path_factory, bundled_db_template) -> Path:
     (folder / "empty.xlsx").write_bytes(b"")
     (folder / "junk.ods").write_bytes(bytes(range(256)) * 8)
     (folder / "text.xls").write_text("not a workbook\n")
+    os.mkfifo(folder / "pipe.xlsx")
+    shutil.copyfile(next(iter(example_workbooks().values())), folder / f"{NOT_UTF8}.xlsx")  # a workbook, its name not UTF-8
     return folder
 
 
@@ -297,11 +305,23 @@ REGRESSIONS: list[tuple[list[str], int]] = [
     (["odds", "table", "--weapon", "Dagger", "--cmb", "10", "--armor", "MA", "--sweep-cmb", "0:99999999999999999999"], 2),
     (["template", "attack", "-o", "out.xlsx", "--rows", "1-99999999999/1"], 2),
     (["--db", "postgresql://u@h/db", "list"], 1),
+    # issue 27: bytes that are not UTF-8, a name over 255 bytes, a named pipe
+    (["show", "weapon", f"Long{NOT_UTF8}sword"], 1),
+    (["query", "attack", NOT_UTF8, "55", "MA"], 1),
+    (["--db", f"{{folder}}/{NOT_UTF8}.db", "list"], 1),
+    (["import", f"{{folder}}/{TOO_LONG}.xlsx"], 1),
+    (["template", "weapons", "-o", f"{{folder}}/{TOO_LONG}.xlsx"], 1),
+    (["export", "--format", "foundry", "-o", f"{{folder}}/{TOO_LONG}"], 1),
+    (["export", "-o", "{folder}/pipe.xlsx", "--force"], 1),
+    (["template", "weapons", "-o", "{folder}/pipe.xlsx", "--force"], 1),
+    (["import", "{folder}/pipe.xlsx"], 1),
+    (["lint", f"{{folder}}/{NOT_UTF8}.xlsx"], 1),  # found by the fuzzer: its name was bound into SQL (a traceback)
 ]
 
 
 @pytest.mark.parametrize("args, exit_code", REGRESSIONS)
 def test_fuzzer_regressions(fuzz_folder: Path, args: list[str], exit_code: int) -> None:
+    args = [arg.replace("{folder}", str(fuzz_folder)) for arg in args]  # files of the fuzz folder
     runner = CliRunner(env={"COLUMNS": "120"})
     check(runner, fuzz_folder, args)
     result = runner.invoke(cli, ["--db", str(fuzz_folder / "tables.db"), *args])

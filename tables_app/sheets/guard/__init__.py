@@ -16,22 +16,42 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tables_app.files import not_a_file, os_problem
 from tables_app.sheets.guard.common import (MAX_COLUMNS, MAX_FILE_BYTES, MAX_ROWS, Inspection, SheetLayout, column_number,
                                             refuse)
 
 if TYPE_CHECKING:  # parts imports zipfile only when a zip file is checked
     import zipfile
 
-__all__ = ["MAX_COLUMNS", "MAX_FILE_BYTES", "MAX_ROWS", "Inspection", "SheetLayout", "column_number", "inspect", "refuse"]
+__all__ = ["MAX_COLUMNS", "MAX_FILE_BYTES", "MAX_ROWS", "Inspection", "SheetLayout", "check_file", "column_number", "inspect", "refuse"]
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
 
 
+def check_file(path: Path, name: str) -> None:
+    """Refuse anything but a regular file, without opening it (a named pipe
+    would block): what is there, or the system's reason (a name too long)."""
+    try:
+        what = not_a_file(path)
+        if what is None and not path.exists():
+            raise refuse(name, "no such file")
+    except OSError as exc:
+        raise refuse(name, f"cannot read it ({os_problem(exc)})") from None
+    if what is not None:
+        raise refuse(name, f"it is {what}, not a file")
+
+
 def inspect(path: Path, name: str) -> Inspection:
     """Check the file; raise WorkbookInvalid with one clear problem, or say what it holds."""
-    if not path.is_file():
-        raise refuse(name, "no such file")
+    check_file(path, name)
+    try:
+        return _inspect(path, name)
+    except OSError as exc:  # the file's own reads (a formats' readers' errors are theirs: parts, xls)
+        raise refuse(name, f"cannot read it ({os_problem(exc)})") from None
+
+
+def _inspect(path: Path, name: str) -> Inspection:
     size = path.stat().st_size
     if size == 0:
         raise refuse(name, "the file is empty")

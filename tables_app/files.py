@@ -1,0 +1,36 @@
+"""What is at a path the commands read or write, told before it is opened.
+
+Only a regular file is read or written (or a new name, for a write): a
+named pipe would block the command forever, a device or a socket is no
+workbook. ``os.stat`` says what is there without opening it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+__all__ = ["not_a_file", "os_problem"]
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_a_file(path: str | Path) -> str | None:
+    """What is at ``path`` (links followed) when it is not a regular file:
+    ``"a named pipe (FIFO)"``, ``"a directory"``, ...; None for a regular
+    file or nothing there. Never opens it. An OSError of the path itself (a
+    name over 255 bytes, a parent that is a file) is raised."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def os_problem(error: OSError) -> str:
+    """The system's reason, as a sentence's end: ``File name too long``."""
+    return error.strerror or str(error)
