@@ -77,9 +77,12 @@ def test_the_json_error_then_nothing(db_path, tmp_path):
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_export_onto_dev_full(db_path, tmp_path):
-    """The real thing: a name that is /dev/full (ENOSPC on every write)."""
+    """A name that is /dev/full (ENOSPC on every write) is a device, refused
+    before anything is written (docs/security.md, "Files and the command line");
+    a disk that fills while writing is the cases above."""
     target = tmp_path / "full.xlsx"
     target.symlink_to("/dev/full")
     result = subprocess.run([sys.executable, "-m", "tables_app", "--db", str(db_path), "export", "-o",
                              str(target), "--force"], capture_output=True, text=True, timeout=120)
-    assert (result.returncode, result.stderr) == (1, f"Error: cannot write {target}: {NO_SPACE}\n")
+    assert (result.returncode, result.stderr) == (
+        1, f"Error: {target} is a character device, not a file; give the name of a new or a regular .xlsx file\n")
