@@ -64,7 +64,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
     import os
 
-    from tables_app.http.access import TOKEN_ENV, serving_problem
+    from tables_app.http.access import TOKEN_ENV, bind_problem, listen_address, serving_problem
 
     token = os.environ.get(TOKEN_ENV)
     problem = serving_problem(host, token, allow_import)
@@ -80,11 +80,15 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
             raise Failure([SERVE_EXTRA]) from None
         raise
     path = database_of(ctx).path
+    host = listen_address(host)  # uvicorn binds ::1, not [::1]
+    unbound = bind_problem(host, port)  # before uvicorn, whose failure is its log lines and exit 3
+    if unbound is not None:
+        raise Failure([unbound])
     access = Access(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
     settings = ServerSettings(host=host, port=port, log_level="info", access_log=access_log,
                               http="tables_app.http.protocol:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
     if token is not None:
-        shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "[::]", "") else f"[{host}]" if ":" in host else host
+        shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "") else f"[{host}]" if ":" in host else host
         click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
                    f"the page asks for it, or open it as http://{shown}:{port}/#token=...", err=True)
     if workers == 1:
