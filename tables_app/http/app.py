@@ -277,6 +277,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> CliJSON:
+        if exc.status_code in (404, 405):  # no route took it: its body is unread; drop it, so the client hears this
+            await drain(request.receive)
         message = f"no such endpoint: {request.url.path} (see /docs)" if exc.status_code == 404 else str(exc.detail)
         return failure(exc.status_code, error_json(message))
 
