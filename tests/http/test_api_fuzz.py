@@ -2,7 +2,8 @@
 with valid and invalid fields (the commands' own option names and junk
 ones; numbers huge, negative, NaN and infinite as Python's JSON reads
 them; strings empty, long, unicode, control characters, lone surrogates; lists, objects,
-booleans, null), random query strings, and random bytes as bodies.
+booleans, null), random query strings, and random bytes as bodies; and
+valid attacks with one text field holding a lone surrogate.
 Every answer must be as the API promises: a status the docs list (never
 500), a JSON body, and on a failure the error object with a message.
 
@@ -53,6 +54,9 @@ VALID = {
     "d10-pool": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"},
     "pte": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15},
 }
+TEXT_FIELDS = {"table": ["weapon", "armor", "target", "critical", "ruleset", "has", "sweep_cmb"],
+               "rise": ["damage"], "worlds-awakening": ["damage"], "d10-pool": ["damage", "modifier"],
+               "pte": ["effectiveness"]}
 SURROGATES = "surrogatepass"  # a lone surrogate in a URL: its (invalid) UTF-8 bytes
 HUGE = [10**20, -(10**20), 2**63, -(2**63), 10**400, 1e308, -1e308, float("nan"), float("inf"), float("-inf")]
 
@@ -74,8 +78,16 @@ def body_bytes(body: object) -> bytes:
 @st.composite
 def requests(draw):  # type: ignore[no-untyped-def]
     """(method, path, body bytes or None, headers)."""
-    kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import"]))
+    kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import", "surrogate", "surrogate"]))
     headers = {} if draw(st.integers(0, 19)) == 19 else {"Authorization": f"Bearer {TOKEN}"}
+    if kind == "surrogate":  # a valid attack but for one text field, holding a lone surrogate
+        action = draw(st.sampled_from(["resolve", "odds", "simulate"]))
+        system = draw(st.sampled_from(["table", "table", *VALID]))
+        body = dict(VALID[system], **({"count": 10} if action == "simulate" else {}))
+        field = draw(st.sampled_from(TEXT_FIELDS[system]))
+        body[field] = draw(st.text(st.characters(categories=["Cs", "L", "N"]), min_size=1, max_size=6).map(
+            lambda text: text if any("\ud800" <= c <= "\udfff" for c in text) else text + "\udc80"))
+        return "POST", f"/api/v1/{action}/{system}", body_bytes(body), {**headers, "Content-Type": "application/json"}
     if kind == "post":
         action = draw(st.sampled_from(["resolve", "odds", "simulate"]))
         system = draw(st.sampled_from(SYSTEMS))
