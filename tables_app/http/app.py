@@ -57,8 +57,9 @@ Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`
 the object `--json` prints; a refused field is named as the request wrote it
 (`'cmb': 99999 is not between -10000 and 10000`). 404 for an unknown name
 (with the closest known names in `suggestions`), 422 for bad fields or
-values, 401 without the token, 413 for a body over its limit, 415 for a
-body not declared JSON, 503 when the database file cannot be read.
+values, 401 without the token, 408 for a request too slow to arrive, 413
+for a body over its limit, 415 for a body not declared JSON, 503 when the
+database file cannot be read.
 """
 
 RESOLVE_EXAMPLES = {
