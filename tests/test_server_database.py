@@ -71,3 +71,31 @@ def test_an_answer_reads_in_one_transaction(db_path):
     finally:
         writer.close()
         database.dispose()
+
+
+def test_a_repaired_database_is_read_again_on_the_next_request(db_path, tmp_path):
+    """Pages damaged and another process's commit (so that the server reads
+    the damage), then the good file copied back: the server's connection had
+    kept the damaged pages, and said "damaged" until another commit. A
+    database judged at fault is opened afresh on the next request."""
+    import shutil
+
+    good = tmp_path / "good.db"
+    shutil.copyfile(db_path, good)
+    databases = PerThreadDatabases(db_path)
+    database = databases.get()
+    assert schema(database) == SCHEMA_HEAD
+    size = db_path.stat().st_size
+    with open(db_path, "r+b") as damaged:
+        damaged.seek(4096)
+        damaged.write(b"\xff" * (size - 4096))
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("PRAGMA user_version = 7")  # a commit of another process: page 1 only
+    other.close()
+    with pytest.raises(DatabaseFault, match="damaged"):
+        schema(database)
+    shutil.copyfile(good, db_path)  # repaired: the good file copied back
+    assert schema(databases.get()) == SCHEMA_HEAD
+    with read_transaction(databases.get()) as connection:
+        assert connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    databases.get().dispose()

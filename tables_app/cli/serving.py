@@ -39,6 +39,7 @@ class ServerSettings(TypedDict):
     log_level: str
     access_log: bool
     http: str
+    timeout_keep_alive: int
 
 
 MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
@@ -57,14 +58,23 @@ MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheet
               help=f"The largest workbook accepted by --allow-import, in MB (1-{MAX_UPLOAD_MB}).")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN", callback=_origins,
               help="A web origin whose pages may call the API (a Foundry VTT server: http://localhost:30000); repeatable.")
+@click.option("--header-timeout", type=click.FloatRange(0.5, 600), default=10, show_default=True, metavar="SECONDS",
+              help="A request's headers must all arrive within this, or 408 and the connection closed (0.5-600).")
+@click.option("--body-timeout", type=click.FloatRange(0.5, 600), default=30, show_default=True, metavar="SECONDS",
+              help="While a body arrives, each read must bring bytes within this, or 408 and closed (0.5-600).")
+@click.option("--keep-alive", type=click.IntRange(1, 600), default=5, show_default=True, metavar="SECONDS",
+              help="A connection idle between requests is closed after this (1-600).")
+@click.option("--max-connections", type=click.IntRange(1, 100_000), default=1000, show_default=True, metavar="N",
+              help="Open connections each server process holds at most; one more is answered 503 (1-100000).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bool, allow_import: bool,
-          max_upload: int, cors_origins: tuple[str, ...]) -> None:
+          max_upload: int, cors_origins: tuple[str, ...], header_timeout: float, body_timeout: float, keep_alive: int,
+          max_connections: int) -> None:
     """Answer look-ups, resolve, odds and simulate over HTTP, as --json would (docs/api.md).
     Read-only unless --allow-import; with TABLES_TOKEN set, every request must give it."""
     import os
 
-    from tables_app.http.access import TOKEN_ENV, serving_problem
+    from tables_app.http.access import TOKEN_ENV, bind_problem, listen_address, serving_problem
 
     token = os.environ.get(TOKEN_ENV)
     problem = serving_problem(host, token, allow_import)
@@ -75,16 +85,24 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
         import uvicorn
 
         from tables_app.http.app import SERVE_SETTINGS, WORKER_APP, create_app, freeze_long_lived
+        from tables_app.http.protocol import LIMITS_ENV
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
             raise Failure([SERVE_EXTRA]) from None
         raise
     path = database_of(ctx).path
+    host = listen_address(host)  # uvicorn binds ::1, not [::1]
+    unbound = bind_problem(host, port)  # before uvicorn, whose failure is its log lines and exit 3
+    if unbound is not None:
+        raise Failure([unbound])
     access = Access(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
     settings = ServerSettings(host=host, port=port, log_level="info", access_log=access_log,
-                              http="tables_app.http.protocol:NoDelayHTTPProtocol")  # TCP_NODELAY on every connection
+                              http="tables_app.http.protocol:NoDelayHTTPProtocol",  # TCP_NODELAY, slow clients' limits
+                              timeout_keep_alive=keep_alive)
+    os.environ[LIMITS_ENV] = json.dumps({"header_timeout": header_timeout, "body_timeout": body_timeout,
+                                         "max_connections": max_connections})  # read by the protocol, in each worker
     if token is not None:
-        shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "[::]", "") else f"[{host}]" if ":" in host else host
+        shown = "THIS-MACHINE" if host in ("0.0.0.0", "::", "") else f"[{host}]" if ":" in host else host
         click.echo(f"Every request must give the token: 'Authorization: Bearer ...' ({TOKEN_ENV}); "
                    f"the page asks for it, or open it as http://{shown}:{port}/#token=...", err=True)
     if workers == 1:

@@ -39,6 +39,37 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def listen_address(host: str) -> str:
+    """An --host value as a socket binds it: an IPv6 address without the
+    brackets of a URL (``[::1]`` is ``::1``)."""
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
+
+
+def bind_problem(host: str, port: int) -> str | None:
+    """Why `tables serve` cannot listen on ``host`` (listen_address's) and
+    ``port``, or None: tried as the server will bind it (SO_REUSEADDR, the
+    IPv6 family for an address with a colon), then let go."""
+    import errno
+    import socket
+
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}: {exc.strerror} (give an address of this machine, or localhost)"
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return f"port {port} is in use ({shown}: another server listens there; choose another with --port)"
+        if exc.errno == errno.EACCES:
+            return f"cannot listen on {shown}: permission denied (ports below 1024 need privileges; choose another with --port)"
+        if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+            return f"cannot listen on {shown}: the address is not one of this machine's ({exc.strerror})"
+        return f"cannot listen on {shown}: {exc.strerror or exc}"
+    return None
+
+
 def serving_problem(host: str, token: str | None, allow_import: bool) -> str | None:
     """Why the server must not start with these settings, or None
     (``token``: TABLES_TOKEN as the environment has it, "" when set empty)."""

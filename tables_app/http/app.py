@@ -57,8 +57,9 @@ Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`
 the object `--json` prints; a refused field is named as the request wrote it
 (`'cmb': 99999 is not between -10000 and 10000`). 404 for an unknown name
 (with the closest known names in `suggestions`), 422 for bad fields or
-values, 401 without the token, 413 for a body over its limit, 415 for a
-body not declared JSON, 503 when the database file cannot be read.
+values, 401 without the token, 408 for a request too slow to arrive, 413
+for a body over its limit, 415 for a body not declared JSON, 503 when the
+database file cannot be read.
 """
 
 RESOLVE_EXAMPLES = {
@@ -278,6 +279,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> CliJSON:
+        if exc.status_code in (404, 405):  # no route took it: its body is unread; drop it, so the client hears this
+            await drain(request.receive)
         message = f"no such endpoint: {request.url.path} (see /docs)" if exc.status_code == 404 else str(exc.detail)
         return failure(exc.status_code, error_json(message))
 

@@ -116,6 +116,7 @@ class Param:
                 value = f"{name}={number:+d}"
         if not isinstance(value, str):
             raise ParamError(self.field, f"one text value, not {type(value).__name__}")
+        unicode_problem(value, self.field)
         if self.not_blank and not value.strip():
             raise ParamError(self.field, "must not be empty")
         if self.kind == "choice":
@@ -227,9 +228,20 @@ def dice_text(text: str) -> tuple[int, ...]:
         raise ValueError(f"{text!r} is not a list of whole numbers (e.g. 97,34,45)") from None
 
 
+def unicode_problem(text: str, field: str) -> None:
+    """ParamError when ``text`` is not valid Unicode: a lone surrogate
+    (``"\\ud800"`` in JSON reads as one) can be neither stored, looked up
+    nor answered in UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ParamError(field, "not valid Unicode (a lone surrogate)") from None
+
+
 def dice_of(value: Any, field: str) -> tuple[int, ...]:
     """Dice given as a list of whole numbers or as text (``97,34,45``)."""
     if isinstance(value, str):
+        unicode_problem(value, field)
         try:
             return dice_text(value)
         except ValueError as exc:

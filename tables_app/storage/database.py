@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from tables_app.errors import TablesError
+from tables_app.errors import DatabaseFault, TablesError
 from tables_app.storage.connection import connect, fault_or_bug, judged
 from tables_app.storage.reader import Reader
 
@@ -70,14 +70,21 @@ class Database:
         except sqlite3.Error as exc:
             if self._connection is not None and self._connection.in_transaction:  # BEGIN done, data_version failed
                 self._connection.rollback()
-            raise fault_or_bug(self.path, exc) from None
+            fault = fault_or_bug(self.path, exc)
+            if isinstance(fault, DatabaseFault):
+                self._reopen()
+            raise fault from None
         self._held, self._generation = True, generation
+        at_fault = False
         try:
             yield connection
-        except TablesError:
+        except TablesError as exc:
+            at_fault = isinstance(exc, DatabaseFault)
             raise
         except Exception as exc:
-            raise judged(connection, self.path, exc) from None
+            error = judged(connection, self.path, exc)
+            at_fault = isinstance(error, DatabaseFault)
+            raise error from None
         finally:
             self._held, self._generation = False, None
             if connection.in_transaction:
@@ -85,6 +92,23 @@ class Database:
                     connection.execute("COMMIT")
                 except sqlite3.Error:  # a read transaction: nothing to keep; the error above, if any, is the one said
                     connection.rollback()
+            if at_fault:
+                self._reopen()
+
+    def _reopen(self) -> None:
+        """Close the reading connection after a fault of the file: the next
+        snapshot opens it afresh. SQLite keeps the pages it read for as long
+        as no other process commits; a file repaired by hand (the good copy
+        put back) would otherwise still read as damaged from them."""
+        if self._connection is None:
+            return
+        if self.compiled is not None:
+            self.compiled.forget(self._connection)
+        try:
+            self._connection.close()
+        except sqlite3.Error:
+            pass
+        self._connection = None
 
     def reader(self) -> Reader:
         return Reader(self.snapshot)

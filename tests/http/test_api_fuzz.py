@@ -1,8 +1,9 @@
 """A fuzzer of the HTTP API (docs/api.md): random requests to every endpoint,
 with valid and invalid fields (the commands' own option names and junk
 ones; numbers huge, negative, NaN and infinite as Python's JSON reads
-them; strings empty, long, unicode, control characters; lists, objects,
-booleans, null), random query strings, and random bytes as bodies.
+them; strings empty, long, unicode, control characters, lone surrogates; lists, objects,
+booleans, null), random query strings, and random bytes as bodies; and
+valid attacks with one text field holding a lone surrogate.
 Every answer must be as the API promises: a status the docs list (never
 500), a JSON body, and on a failure the error object with a message.
 
@@ -44,7 +45,7 @@ FIELDS = ["weapon", "cmb", "def", "defense", "armor", "dice", "seed", "target", 
           "ignore_crit_reduction", "max_result", "clumsy", "critical", "critical_column", "ruleset", "sweep_cmb",
           "sweep_def", "count", "accuracy", "damage", "stat", "level", "bonus", "attacks", "ad", "toughness",
           "modifier", "ac", "evasion", "damage_base", "effectiveness", "stab", "explode_on", "json", "plot", "help",
-          "table", "result", "roll", "severity", "column", "name", "kind", "bogus", "cmb=5", "-", "é"]
+          "table", "result", "roll", "severity", "column", "name", "kind", "bogus", "cmb=5", "-", "é", "\ud800"]
 NAMES = ["Longsword", "Edged", "Impact", "Melee Fumbles", "Orc Warrior", "MA", "NA", "Printed:S", "default:Edged"]
 VALID = {
     "table": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"},
@@ -53,14 +54,19 @@ VALID = {
     "d10-pool": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"},
     "pte": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15},
 }
+TEXT_FIELDS = {"table": ["weapon", "armor", "target", "critical", "ruleset", "has", "sweep_cmb"],
+               "rise": ["damage"], "worlds-awakening": ["damage"], "d10-pool": ["damage", "modifier"],
+               "pte": ["effectiveness"]}
+SURROGATES = "surrogatepass"  # a lone surrogate in a URL: its (invalid) UTF-8 bytes
 HUGE = [10**20, -(10**20), 2**63, -(2**63), 10**400, 1e308, -1e308, float("nan"), float("inf"), float("-inf")]
 
 scalars = st.one_of(
     st.integers(-300, 300), st.integers(-(10**12), 10**12), st.sampled_from(HUGE), st.floats(allow_nan=True),
     st.booleans(), st.none(),
     st.sampled_from(NAMES), st.sampled_from(["", " ", "\x00", "é", "🎲", "x" * 10_000, "0:150:10", "2d6+3", "97,99",
-                                             "flank=+10", "helm", "--json", "../.."]),
-    st.text(max_size=12),
+                                             "flank=+10", "helm", "--json", "../..", "\ud800", "\udfff",
+                                             "Long\udc80sword"]),
+    st.text(max_size=12), st.text(st.characters(categories=["Cs", "L"]), max_size=6),  # lone surrogates too
 )
 values = st.one_of(scalars, st.lists(scalars, max_size=5), st.dictionaries(st.text(max_size=3), scalars, max_size=2))
 
@@ -72,8 +78,16 @@ def body_bytes(body: object) -> bytes:
 @st.composite
 def requests(draw):  # type: ignore[no-untyped-def]
     """(method, path, body bytes or None, headers)."""
-    kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import"]))
+    kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import", "surrogate", "surrogate"]))
     headers = {} if draw(st.integers(0, 19)) == 19 else {"Authorization": f"Bearer {TOKEN}"}
+    if kind == "surrogate":  # a valid attack but for one text field, holding a lone surrogate
+        action = draw(st.sampled_from(["resolve", "odds", "simulate"]))
+        system = draw(st.sampled_from(["table", "table", *VALID]))
+        body = dict(VALID[system], **({"count": 10} if action == "simulate" else {}))
+        field = draw(st.sampled_from(TEXT_FIELDS[system]))
+        body[field] = draw(st.text(st.characters(categories=["Cs", "L", "N"]), min_size=1, max_size=6).map(
+            lambda text: text if any("\ud800" <= c <= "\udfff" for c in text) else text + "\udc80"))
+        return "POST", f"/api/v1/{action}/{system}", body_bytes(body), {**headers, "Content-Type": "application/json"}
     if kind == "post":
         action = draw(st.sampled_from(["resolve", "odds", "simulate"]))
         system = draw(st.sampled_from(SYSTEMS))
@@ -86,13 +100,13 @@ def requests(draw):  # type: ignore[no-untyped-def]
     if kind == "query":
         what = draw(st.sampled_from(["attack", "critical", "fumble", "sideways"]))
         fields = draw(st.lists(st.tuples(st.sampled_from(FIELDS), scalars), max_size=6))
-        query = "&".join(f"{quote(str(k))}={quote(str(v))}" for k, v in fields)
+        query = "&".join(f"{quote(str(k), errors=SURROGATES)}={quote(str(v), errors=SURROGATES)}" for k, v in fields)
         return "GET", f"/api/v1/query/{what}?{query}", None, headers
     if kind == "look":
         kind_name = draw(st.sampled_from(["attack", "critical", "fumble", "weapons", "weapon", "creatures", "rulesets",
                                           "severities", "nothing", "import"]))
         name = draw(st.one_of(st.sampled_from(NAMES), st.text(max_size=10)))
-        path = f"/api/v1/{kind_name}" + (f"/{quote(name, safe='')}" if name and draw(st.booleans()) else "")
+        path = f"/api/v1/{kind_name}" + (f"/{quote(name, safe='', errors=SURROGATES)}" if name and draw(st.booleans()) else "")
         return "GET", path, None, headers
     if kind == "import":
         query = draw(st.sampled_from(["name=a.xlsx", "name=a.xlsx&dry_run=true", "", "name=%00", "name=a.xlsx&strict=2"]))

@@ -1,0 +1,138 @@
+"""Slow clients and many connections (tables_app/http/protocol.py, the
+options of `tables serve`): a request's headers must arrive within
+--header-timeout, each read of its body within --body-timeout, an idle
+connection closes after --keep-alive, and a process holds at most
+--max-connections; a refusal of a route that reads no body still drains
+it, so that the client hears the status. On a real server, over loopback."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from helpers import serving
+
+OPTIONS = ("--header-timeout", "1", "--body-timeout", "1", "--keep-alive", "1", "--max-connections", "4")
+MARGIN = 4.0  # seconds past a timeout that the server may take, on a loaded machine
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path):  # type: ignore[no-untyped-def]
+    import shutil
+
+    path = tmp_path_factory.mktemp("protocol") / "tables.db"
+    shutil.copyfile(bundled_db_template, path)
+    with serving(path, options=OPTIONS) as (base, _process):
+        yield ("127.0.0.1", int(base.rsplit(":", 1)[1]))
+
+
+def connect(address: tuple[str, int]) -> socket.socket:
+    sock = socket.create_connection(address, timeout=10)
+    return sock
+
+
+def until_closed(sock: socket.socket, started: float, limit: float) -> bytes:
+    """What the server sends until it closes the connection, within ``limit`` seconds of ``started``."""
+    received = b""
+    sock.settimeout(0.2)
+    while time.monotonic() - started < limit:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return received
+        if not chunk:
+            return received
+        received += chunk
+    pytest.fail(f"the connection was still open after {limit} s (received {received[:200]!r})")
+
+
+def status_and_error(answer: bytes) -> tuple[int, str]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)["error"]["message"]
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off(server):
+    with connect(server) as sock:
+        started = time.monotonic()
+        sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        answer = b""
+        for byte in b"X-Slow: " + b"a" * 100:  # a byte every 0.1 s: each read is quick, the headers never end
+            try:
+                sock.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            time.sleep(0.1)
+            if time.monotonic() - started > 1 + MARGIN:
+                break
+        answer = until_closed(sock, started, 1 + MARGIN)
+    assert time.monotonic() - started < 1 + MARGIN
+    assert status_and_error(answer) == (408, "the request's headers did not arrive in time (within 1 s)")
+
+
+def test_a_connection_that_sends_nothing_is_closed(server):
+    with connect(server) as sock:
+        started = time.monotonic()
+        answer = until_closed(sock, started, 1 + MARGIN)
+    assert status_and_error(answer)[0] == 408
+
+
+def test_a_body_that_stops_arriving_is_cut_off(server):
+    with connect(server) as sock:
+        sock.sendall(b"POST /api/v1/resolve/table HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{\"weapon\": ")
+        started = time.monotonic()
+        answer = until_closed(sock, started, 1 + MARGIN)
+    assert status_and_error(answer) == (408, "the request's body did not arrive in time (nothing for 1 s)")
+
+
+def test_a_body_in_slow_reads_each_within_the_timeout_is_answered(server):
+    body = json.dumps({"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "seed": 1}).encode()
+    with connect(server) as sock:
+        sock.sendall(b"POST /api/v1/resolve/table HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+        for part in (body[:10], body[10:30], body[30:]):
+            time.sleep(0.4)  # 1.2 s in all, each read within the second
+            sock.sendall(part)
+        answer = until_closed(sock, time.monotonic(), 10)
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+
+
+def test_an_idle_connection_is_closed_after_the_keep_alive(server):
+    with connect(server) as sock:
+        sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        started = time.monotonic()
+        answer = until_closed(sock, started, 1 + MARGIN)
+    assert answer.startswith(b"HTTP/1.1 200")
+
+
+def test_connections_past_the_most_are_503(server):
+    held = [connect(server) for _ in range(4)]
+    try:
+        time.sleep(0.2)
+        with connect(server) as extra:
+            answer = until_closed(extra, time.monotonic(), 5)
+        status, message = status_and_error(answer)
+        assert status == 503 and "the server holds its most connections (4)" in message
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.3)
+    with connect(server) as again:  # the held ones gone, it answers again
+        again.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert until_closed(again, time.monotonic(), 5).startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize(("path", "status"), [("/nothing", 404), ("/api/v1/health", 405), ("/api/v1/a/b/c", 405)])
+def test_a_refused_large_body_is_drained_so_the_status_is_heard(server, path, status):
+    body = b"x" * (4 << 20)
+    with connect(server) as sock:
+        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        sock.sendall(body)  # all of it, then read the answer, as most clients do
+        answer = until_closed(sock, time.monotonic(), 10)
+    assert status_and_error(answer)[0] == status, answer[:300]
