@@ -468,14 +468,13 @@ def test_answers_from_many_threads_at_once_are_each_their_own(db_path):
 
 
 def test_a_lone_surrogate_in_a_body_is_not_found_or_answered_escaped(client) -> None:  # type: ignore[no-untyped-def]
-    """JSON's ``"\\udcff"`` (no UTF-8 text): no name is it (404, as the command
-    line's bytes that are not UTF-8), and text holding it is answered as that
-    escape again, never a 500."""
+    """JSON's ``"\\udcff"`` (no Unicode text): over HTTP the field is refused
+    by name, 422 (docs/api.md), in a name and in a modifier's label alike, never a 500."""
     headers = {"content-type": "application/json"}
     missing = client.post(f"{API}/resolve/table", content=b'{"weapon": "Long\\udcffsword", "cmb": 50, "armor": "MA"}', headers=headers)
-    assert missing.status_code == 404
-    assert missing.json()["error"]["message"].startswith("no weapon named 'Long\\udcffsword' (its bytes are not UTF-8")
+    assert missing.status_code == 422
+    assert missing.json()["error"]["message"].startswith("'weapon': not valid Unicode")
     labelled = client.post(f"{API}/resolve/table", content=b'{"weapon": "Dagger", "cmb": 50, "armor": "MA", "mod": ["\\udcff=3"]}',
                            headers=headers)
-    assert labelled.status_code == 200
-    assert "(\udcff)" in labelled.json()["steps"][1]
+    assert labelled.status_code == 422
+    assert labelled.json()["error"]["message"].startswith("'mod': not valid Unicode")
