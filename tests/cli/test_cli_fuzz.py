@@ -9,7 +9,7 @@ traceback in the output, and within a few seconds (hypothesis's deadline).
 Derandomized (the same invocations on every run, as CI needs), 200 of them
 by default (~30 s). A longer run, with a summary of the exit codes:
 
-    TABLES_FUZZ_EXAMPLES=1000 pytest -q -s -n 0 -m slow -p no:cacheprovider tests/cli/test_cli_fuzz.py
+    TABLES_FUZZ_EXAMPLES=1000 pytest -q -s -n 0 -m slow --timeout=0 -p no:cacheprovider tests/cli/test_cli_fuzz.py
 
 TABLES_FUZZ_SEED=N draws a different (still reproducible) set of invocations.
 Every crash the fuzzer found is kept as a plain regression test below.

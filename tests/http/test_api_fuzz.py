@@ -10,7 +10,7 @@ Every answer must be as the API promises: a status the docs list (never
 Derandomized (the same requests on every run), 300 by default. A longer
 run, with a summary of the statuses:
 
-    TABLES_FUZZ_EXAMPLES=3000 pytest -q -s -p no:cacheprovider tests/test_api_fuzz.py
+    TABLES_FUZZ_EXAMPLES=3000 pytest -q -s -n 0 -m "" --timeout=0 -p no:cacheprovider tests/http/test_api_fuzz.py
 
 TABLES_FUZZ_SEED=N draws a different (still reproducible) set.
 """

@@ -16,7 +16,7 @@ database, and may end only in a report (with problems or not).
 The suite runs FUZZ_MUTANTS mutants from FUZZ_SEED. A longer run:
 
     TABLES_FUZZ_MUTANTS=2000 TABLES_FUZZ_SEED=1 TABLES_DB=/tmp/none/x.db \\
-        pytest -q -s -n 0 -m slow -p no:cacheprovider tests/sheets/test_fuzz_workbooks.py
+        pytest -q -s -n 0 -m slow --timeout=0 -p no:cacheprovider tests/sheets/test_fuzz_workbooks.py
 
 (``-s`` with ``-n 0``, in this process, shows the counts: read ok / refused / crashed, and the imports.) Mutants
 are read by calamine and by openpyxl in turn.

@@ -138,7 +138,7 @@ def test_a_zip_file_that_lists_the_workbook_but_whose_part_is_missing_data(workb
 # an exported workbook imports or is refused with one line, in bounded time,
 # and a refused import leaves the database exactly as it was. The suite runs
 # a few; a long run by hand:
-#   TABLES_FUZZ_MUTANTS=2000 pytest -q -s -n 0 -m slow tests/sheets/test_guard_mutations.py -k exports
+#   TABLES_FUZZ_MUTANTS=2000 pytest -q -s -n 0 -m slow --timeout=0 tests/sheets/test_guard_mutations.py -k exports
 MUTANTS = int(os.environ.get("TABLES_FUZZ_MUTANTS", "24"))
 SEED = int(os.environ.get("TABLES_FUZZ_SEED", "2647"))
 
