@@ -11,7 +11,9 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["not_a_file", "os_problem"]
+from tables_app.errors import TablesError
+
+__all__ = ["check_write_target", "not_a_file", "os_problem"]
 
 _KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -29,6 +31,18 @@ def not_a_file(path: str | Path) -> str | None:
     if stat.S_ISREG(mode):
         return None
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def check_write_target(path: str | Path, *, named: str, suffix: str) -> None:
+    """A TablesError unless ``path`` is a new name or a regular file, told
+    without opening it (a named pipe opened for writing would block);
+    ``named`` is how the message names it, ``suffix`` the kind of file wanted."""
+    try:
+        what = not_a_file(path)
+    except OSError as exc:  # a name over 255 bytes, a parent that is a file
+        raise TablesError(f"cannot write {named}: {os_problem(exc)}") from None
+    if what is not None:
+        raise TablesError(f"{named} is {what}, not a file; give the name of a new or a regular {suffix} file")
 
 
 def os_problem(error: OSError) -> str:

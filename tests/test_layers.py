@@ -156,14 +156,14 @@ def test_no_module_imports_itself_back_through_others():
 ORDER = {
     "domain": 0,
     "errors": 1,  # the library's errors name near names with domain/names.py
-    "files": 1,  # what is at a path (a regular file, a FIFO, ...), for whoever reads or writes one
-    "import_model": 2,
-    "storage": 3, "sheets": 3,
-    "services": 4,
-    "operations": 5,
-    "library": 6,
-    "http": 7,
-    "cli": 8,
+    "files": 2,  # what is at a path (a regular file, a FIFO, ...), for whoever reads or writes one; its refusals are errors
+    "import_model": 3,
+    "storage": 4, "sheets": 4,
+    "services": 5,
+    "operations": 6,
+    "library": 7,
+    "http": 8,
+    "cli": 9,
 }
 FACADES = ("tables_app", "tables_app.__main__")  # the package's lazy names (docs/library.md); the console script
 

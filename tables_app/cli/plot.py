@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tables_app.cli.render import heading, percent
 from tables_app.errors import TablesError
-from tables_app.files import not_a_file, os_problem
+from tables_app.files import check_write_target
 
 if TYPE_CHECKING:  # matplotlib is the optional plot extra: imported when a chart is drawn
     from matplotlib.axes import Axes
@@ -25,12 +25,7 @@ OTHER_STYLE = {"linewidth": 1.2, "alpha": 0.7, "zorder": 2}
 
 def save(data: dict[str, Any], path: str) -> None:
     """Write the chart of ``data`` (odds or a sweep, as the JSON output) to a PNG."""
-    try:  # told without opening it: a named pipe opened for writing would block
-        what = not_a_file(path)
-    except OSError as exc:  # a name over 255 bytes, a parent that is a file
-        raise TablesError(f"cannot write the plot {path}: {os_problem(exc)}") from None
-    if what is not None:
-        raise TablesError(f"the plot {path} is {what}, not a file; give the name of a new or a regular .png file")
+    check_write_target(path, named=f"the plot {path}", suffix=".png")
     chart = figure(data)
     import matplotlib.pyplot as plt
 

@@ -12,7 +12,7 @@ from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import AttackTable, EffectTable, TableKind
 from tables_app.errors import Ambiguous, NotFound, TablesError, UsageMistake
-from tables_app.files import not_a_file, os_problem
+from tables_app.files import check_write_target
 from tables_app.storage.database import Database
 
 if TYPE_CHECKING:
@@ -183,12 +183,7 @@ def _output(path: str | Path, force: bool) -> Path:
     path = Path(path)
     if path.suffix.casefold() != WORKBOOK_SUFFIX:
         raise UsageMistake(f"-o {str(path)!r} must name an {WORKBOOK_SUFFIX} file (the format import reads)")
-    try:  # told without opening it: a named pipe opened for writing would block
-        what = not_a_file(path)
-    except OSError as exc:  # a name over 255 bytes, a parent that is a file
-        raise TablesError(f"cannot write {path}: {os_problem(exc)}") from None
-    if what is not None:
-        raise TablesError(f"{path} is {what}, not a file; give the name of a new or a regular .xlsx file")
+    check_write_target(path, named=str(path), suffix=WORKBOOK_SUFFIX)
     if path.exists() and not force:
         raise TablesError(_exists(path))
     return path
