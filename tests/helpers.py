@@ -391,3 +391,13 @@ def counted_work(max_lines: int | None = None):  # type: ignore[no-untyped-def]
         work.peak = max(tracemalloc.get_traced_memory()[1] - before, 0)
         if not tracing:
             tracemalloc.stop()
+
+
+# A valid body of resolve (and odds) in each system, for the HTTP tests that change one field of it.
+VALID_ATTACKS = {
+    "table": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"},
+    "rise": {"accuracy": 6, "def": 12, "damage": "2d6+3"},
+    "worlds-awakening": {"stat": 2, "level": 3, "def": 15, "damage": ["2d6+1"]},
+    "d10-pool": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"},
+    "pte": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15},
+}

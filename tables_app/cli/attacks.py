@@ -49,7 +49,8 @@ def resolve_command(operation: Operation) -> click.Command:
     def resolved(ctx: click.Context, as_json: bool, **values: Any) -> None:
         data = to_json(operation.run(database_for(ctx, operation), **values))
         warn_unused(data)
-        output(data, as_json, (lambda render: render.attack) if operation.uses_database else (lambda render: render.formula))
+        on_the_tables = operation.words[1] == "table"  # the d100 tables' account, else a formula system's
+        output(data, as_json, (lambda render: render.attack) if on_the_tables else (lambda render: render.formula))
     return resolved
 
 

@@ -88,7 +88,7 @@ class Param:
         if value is None:
             if self.required:
                 raise ParamError(self.field, "a value is required")
-            return () if self.multiple or self.kind in ("modifiers",) else None
+            return () if self.multiple else None
         if self.kind == "modifiers" and isinstance(value, dict):  # {"flank": 10}, from Python
             value = list(value.items())
         if self.multiple:

@@ -30,7 +30,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from helpers import LOCAL_BASE
+from helpers import LOCAL_BASE, VALID_ATTACKS
 
 from tables_app.http.app import create_app
 
@@ -47,13 +47,7 @@ FIELDS = ["weapon", "cmb", "def", "defense", "armor", "dice", "seed", "target", 
           "modifier", "ac", "evasion", "damage_base", "effectiveness", "stab", "explode_on", "json", "plot", "help",
           "table", "result", "roll", "severity", "column", "name", "kind", "bogus", "cmb=5", "-", "é", "\ud800"]
 NAMES = ["Longsword", "Edged", "Impact", "Melee Fumbles", "Orc Warrior", "MA", "NA", "Printed:S", "default:Edged"]
-VALID = {
-    "table": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"},
-    "rise": {"accuracy": 6, "def": 12, "damage": "2d6+3"},
-    "worlds-awakening": {"stat": 2, "level": 3, "def": 15, "damage": ["2d6+1"]},
-    "d10-pool": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"},
-    "pte": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15},
-}
+VALID = VALID_ATTACKS
 TEXT_FIELDS = {"table": ["weapon", "armor", "target", "critical", "ruleset", "has", "sweep_cmb"],
                "rise": ["damage"], "worlds-awakening": ["damage"], "d10-pool": ["damage", "modifier"],
                "pte": ["effectiveness"]}

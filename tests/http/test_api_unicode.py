@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import LOCAL_BASE
+from helpers import LOCAL_BASE, VALID_ATTACKS
 
 import tables_app
 from tables_app.http.app import create_app
@@ -19,13 +19,7 @@ from tables_app.operations.params import TEXTS
 
 API = "/api/v1"
 SURROGATES = ["\ud800", "\udfff", "Long\udc80sword"]
-VALID = {
-    "table": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA"},
-    "rise": {"accuracy": 6, "def": 12, "damage": "2d6+3"},
-    "worlds-awakening": {"stat": 2, "level": 3, "def": 15, "damage": ["2d6+1"]},
-    "d10-pool": {"bonus": 3, "attacks": 2, "ad": 7, "toughness": 4, "damage": "2d6"},
-    "pte": {"accuracy": 2, "ac": 2, "evasion": 3, "stat": 15, "damage_base": 10, "def": 15},
-}
+VALID = VALID_ATTACKS
 
 
 @pytest.fixture(scope="module")
