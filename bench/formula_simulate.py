@@ -44,8 +44,8 @@ def main() -> None:
     for system_id, values in COMMON:
         system = get(system_id)
         p = params(system, values)
-        fast = seconds(lambda: simulate(system.sample, p, system.outcomes, 1_000_000, 1))
-        slow = 10 * seconds(lambda: simulate_formula(system.resolve, p, system.outcomes, 100_000, 1))
+        fast = seconds(lambda system=system, p=p: simulate(system.sample, p, system.outcomes, 1_000_000, 1))
+        slow = 10 * seconds(lambda system=system, p=p: simulate_formula(system.resolve, p, system.outcomes, 100_000, 1))
         print(f"{system_id:18} {fast:14.2f} s {slow:29.1f} s", flush=True)
     system_id, values = WORST
     system = get(system_id)

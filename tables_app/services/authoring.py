@@ -12,7 +12,7 @@ from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import AttackTable, EffectTable, TableKind
 from tables_app.errors import Ambiguous, NotFound, TablesError, UsageMistake
-from tables_app.files import check_write_target
+from tables_app.files import check_write_target, os_problem, save
 from tables_app.storage.database import Database
 
 if TYPE_CHECKING:
@@ -194,22 +194,14 @@ def _exists(path: Path) -> str:
 
 
 def _save(path: Path, force: bool, write: Callable[[IO[bytes]], object]) -> None:
-    """Run ``write(handle)`` into ``path``. Without ``force`` the file is
-    created exclusively (nothing written meanwhile is overwritten); a write
-    that fails leaves no half-written file behind."""
+    """Run ``write(handle)`` into ``path`` (files.save: without ``force``
+    created exclusively; with it, the old file replaced only by a whole new
+    one); every failure one TablesError."""
     try:
-        handle = open(path, "wb" if force else "xb")
+        save(path, write, overwrite=force)
     except FileExistsError:
         raise TablesError(_exists(path)) from None
     except OSError as exc:
-        raise TablesError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with handle:
-            write(handle)
-    except BaseException as exc:
-        path.unlink(missing_ok=True)
-        if isinstance(exc, ValueError):
-            raise TablesError(str(exc)) from None
-        if isinstance(exc, OSError):
-            raise TablesError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
+        raise TablesError(f"cannot write {path}: {os_problem(exc)}") from None
+    except ValueError as exc:
+        raise TablesError(str(exc)) from None

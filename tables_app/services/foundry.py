@@ -14,6 +14,7 @@ The conversion functions are pure (domain tables in, dicts out); only
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -22,7 +23,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import IO, Any, Iterable
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100, ROLL_LIMIT
 from tables_app.domain.effects import effect_words
@@ -33,7 +34,7 @@ from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, row_label
 from tables_app.domain.rulesets import qualified, shown
 from tables_app.domain.tables import AttackTable, ColumnChoice, EffectTable, Entry, RollKind, TableKind, condition_feature
 from tables_app.errors import TablesError, UsageMistake
-from tables_app.files import not_a_file, os_problem
+from tables_app.files import not_a_file, os_problem, save
 from tables_app.storage.database import Database
 
 FOUNDRY_VERSIONS = (12, 13)  # Foundry VTT core generations these documents import into
@@ -343,10 +344,17 @@ def _exists(path: Path) -> str:
     return f"{path} already exists; give --force to overwrite it, or another directory"
 
 
+def _write_json(data: dict[str, Any], handle: IO[bytes]) -> None:
+    handle.write((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+
+
 def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool) -> None:
     """Write every document, or none: files already there are refused
     (without ``force``) before the first is written, and a write that fails
-    removes the files (and directories) this export made."""
+    removes the files (and directories) this export made. With ``force`` a
+    file there is replaced by a whole new one (files.save), never written
+    through a link; one that was replaced before a later write failed stays
+    replaced."""
     try:  # told without opening anything (a named pipe would block)
         what = not_a_file(directory)
     except OSError as exc:  # a name over 255 bytes, a parent that is a file
@@ -369,16 +377,13 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
         for path, data in zip(paths, documents):
             if path.is_dir() and not path.is_symlink():
                 raise TablesError(f"cannot write {path}: it is a directory")
-            if force and (path.is_symlink() or path.exists()):
-                path.unlink()  # replaced, never written through (a link there may point anywhere)
+            new = not os.path.lexists(path)
             try:
-                handle = open(path, "x", encoding="utf-8", newline="\n")
+                save(path, functools.partial(_write_json, data), overwrite=force)
             except FileExistsError:
                 raise TablesError(_exists(path)) from None
-            made.append(path)
-            with handle:
-                json.dump(data, handle, ensure_ascii=False, indent=2)
-                handle.write("\n")
+            if new:
+                made.append(path)
     except BaseException as exc:
         for path in made:
             path.unlink(missing_ok=True)

@@ -2,21 +2,31 @@
 with valid and invalid fields (the commands' own option names and junk
 ones; numbers huge, negative, NaN and infinite as Python's JSON reads
 them; strings empty, long, unicode, control characters, lone surrogates; lists, objects,
-booleans, null), random query strings, and random bytes as bodies; and
-valid attacks with one text field holding a lone surrogate.
-Every answer must be as the API promises: a status the docs list (never
-500), a JSON body, and on a failure the error object with a message.
+booleans, null), random query strings, and random bytes as bodies;
+valid attacks with one text field holding a lone surrogate; and uploads of
+real workbooks (.xlsx, .ods, .xls) damaged, or with a part declaring an
+encoding no reader reads. Every answer must be as the API promises: a
+status the docs list (never 500), a JSON body, and on a failure the error
+object with a message; an upload refused leaves the database as it was.
+
+``test_api_fuzz_over_sockets`` sends the same requests to a real
+`tables serve`, many at once, some of them as slow clients do: in pieces,
+headers a byte at a time, a body that stops arriving, nothing at all. Each
+is answered (408 for the ones that stall) well within 10 s.
 
 Derandomized (the same requests on every run), 300 by default. A longer
 run, with a summary of the statuses:
 
     TABLES_FUZZ_EXAMPLES=3000 pytest -q -s -n 0 -m "" --timeout=0 -p no:cacheprovider tests/http/test_api_fuzz.py
 
+(over sockets, in batches of 50 at once, as many requests in all).
+
 TABLES_FUZZ_SEED=N draws a different (still reproducible) set.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -27,10 +37,10 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from helpers import LOCAL_BASE, VALID_ATTACKS
+from helpers import LOCAL_BASE, VALID_ATTACKS, db_dump
 
 from tables_app.http.app import create_app
 
@@ -39,6 +49,7 @@ SEED = int(os.environ.get("TABLES_FUZZ_SEED", "0"))
 DEADLINE = timedelta(seconds=10)
 TOKEN = "the-fuzzers-token-0123456789"
 STATUSES = {200, 400, 401, 403, 404, 405, 409, 413, 415, 422, 503}
+ENCODINGS = ("bogus-enc", "utf-16", "utf-32", "cp037", "rot13", "")  # none of them a reader reads
 
 SYSTEMS = ["table", "rise", "worlds-awakening", "d10-pool", "pte", "rice", "", "TABLE", "%2e%2e"]
 FIELDS = ["weapon", "cmb", "def", "defense", "armor", "dice", "seed", "target", "mod", "has", "rank", "crit_reduction",
@@ -65,6 +76,42 @@ scalars = st.one_of(
 values = st.one_of(scalars, st.lists(scalars, max_size=5), st.dictionaries(st.text(max_size=3), scalars, max_size=2))
 
 
+@functools.cache
+def uploads() -> tuple[tuple[str, bytes], ...]:
+    """(suffix, bytes) of workbooks to upload: a small fumble table as .xlsx,
+    .ods and .xls, clean; each XML part declaring each encoding above; and
+    seeded mutants of each (tests/sheets/test_guard_mutations.py's)."""
+    import sys
+    import tempfile
+    import zipfile
+
+    from helpers import build_workbook, declaring, rewrite
+    from ods_files import xlsx_to_ods
+    from xls_files import xlsx_to_xls
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "sheets"))
+    from test_guard_mutations import ROWS, part_mutants, xls_mutants
+
+    found: list[tuple[str, bytes]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        xlsx = build_workbook(Path(folder) / "book.xlsx", {"F": ROWS})
+        clean = {"xlsx": xlsx, "ods": xlsx_to_ods(xlsx, Path(folder) / "book.ods"),
+                 "xls": xlsx_to_xls(xlsx, Path(folder) / "book.xls")}
+        for suffix, path in clean.items():
+            found.append((suffix, path.read_bytes()))
+            if suffix != "xls":
+                with zipfile.ZipFile(path) as archive:
+                    xml_parts = [name for name in archive.namelist() if name.endswith((".xml", ".rels"))]
+                for part in xml_parts:
+                    for encoding in ENCODINGS:
+                        damaged = rewrite(path, Path(folder) / f"bad.{suffix}", part, declaring(encoding))
+                        found.append((suffix, damaged.read_bytes()))
+            made = (xls_mutants(path.read_bytes(), 5, 40) if suffix == "xls"
+                    else part_mutants(path.read_bytes(), 5, 40, suffix))
+            found.extend((suffix, mutant) for mutant in made)
+    return tuple(found)
+
+
 def body_bytes(body: object) -> bytes:
     return json.dumps(body, allow_nan=True).encode()  # NaN and Infinity: Python's json.loads reads them
 
@@ -72,7 +119,8 @@ def body_bytes(body: object) -> bytes:
 @st.composite
 def requests(draw):  # type: ignore[no-untyped-def]
     """(method, path, body bytes or None, headers)."""
-    kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import", "surrogate", "surrogate"]))
+    kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import", "surrogate", "surrogate",
+                                 "upload"]))
     headers = {} if draw(st.integers(0, 19)) == 19 else {"Authorization": f"Bearer {TOKEN}"}
     if kind == "surrogate":  # a valid attack but for one text field, holding a lone surrogate
         action = draw(st.sampled_from(["resolve", "odds", "simulate"]))
@@ -102,6 +150,10 @@ def requests(draw):  # type: ignore[no-untyped-def]
         name = draw(st.one_of(st.sampled_from(NAMES), st.text(max_size=10)))
         path = f"/api/v1/{kind_name}" + (f"/{quote(name, safe='', errors=SURROGATES)}" if name and draw(st.booleans()) else "")
         return "GET", path, None, headers
+    if kind == "upload":  # a real workbook, clean, damaged or declaring an encoding no reader reads
+        suffix, data = draw(st.integers(0, len(uploads()) - 1).map(lambda n: uploads()[n]))
+        flags = draw(st.sampled_from(["", "&dry_run=true", "&replace=true", "&strict=true"]))
+        return "POST", f"/api/v1/import?name=upload.{suffix}{flags}", data, headers
     if kind == "import":
         query = draw(st.sampled_from(["name=a.xlsx", "name=a.xlsx&dry_run=true", "", "name=%00", "name=a.xlsx&strict=2"]))
         data = draw(st.one_of(st.binary(max_size=300), st.sampled_from([b"PK\x03\x04" + b"\x00" * 100, b"\xd0\xcf\x11\xe0"])))
@@ -113,27 +165,46 @@ def requests(draw):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path) -> TestClient:
+def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path):  # type: ignore[no-untyped-def]
     path = tmp_path_factory.mktemp("api-fuzz") / "tables.db"
     shutil.copyfile(bundled_db_template, path)
     app = create_app(path, token=TOKEN, allow_import=True, upload_limit=1 << 20)
     with TestClient(app, raise_server_exceptions=False, base_url=LOCAL_BASE) as client:
-        yield client
+        yield client, Database(path)
 
 
-def check(client: TestClient, request: tuple, statuses: Counter) -> None:
+class Database:
+    """The fuzzed database's dump, taken again only after an import that wrote."""
+
+    def __init__(self, path: Path):
+        self.path, self.dump = path, db_dump(path)
+
+    def after_import(self, wrote: bool, request: tuple) -> None:
+        now = db_dump(self.path)
+        if not wrote:
+            assert now == self.dump, ("a refused (or dry-run) import changed the database", request[:2])
+        self.dump = now
+
+
+def check(client: TestClient, request: tuple, statuses: Counter, database: Database | None = None) -> None:
     method, path, body, headers = request
     response = client.request(method, path, content=body, headers=headers)
     statuses[response.status_code] += 1
     assert response.status_code in STATUSES, (request[:2], body and body[:300], response.status_code, response.text[:500])
-    answer = response.json()
-    if response.status_code != 200 and "error" in answer:
+    if database is not None and path.startswith("/api/v1/import"):
+        database.after_import(response.status_code == 200 and "dry_run" not in path, request)
+    check_answer(path, response.status_code, response.json())
+
+
+def check_answer(path: str, status: int, answer: dict) -> None:
+    if status != 200 and "error" in answer:
         assert isinstance(answer["error"]["message"], str) and answer["error"]["message"], answer
-    elif response.status_code != 200:  # an import refused with its report
+    elif status != 200:  # an import refused with its report
         assert path.startswith("/api/v1/import") and answer["errors"], answer
 
 
-def test_api_fuzz(fuzzed_app: TestClient) -> None:
+def test_api_fuzz(fuzzed_app) -> None:  # type: ignore[no-untyped-def]
+    client, database = fuzzed_app
     statuses: Counter = Counter()
 
     @seed(SEED)
@@ -141,9 +212,133 @@ def test_api_fuzz(fuzzed_app: TestClient) -> None:
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
     @given(requests())
     def one(request: tuple) -> None:
-        check(fuzzed_app, request, statuses)
+        check(client, request, statuses, database)
 
     one()
     assert statuses[200] > 0 and statuses[422] > 0  # the fuzzer reaches answers, not only refusals
     if os.environ.get("TABLES_FUZZ_EXAMPLES"):
         print(f"\nfuzzed {sum(statuses.values())} requests: " + ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items())))
+
+
+# -- over sockets, with slow clients ------------------------------------------
+
+TIMEOUT = 0.5  # the server's --header-timeout and --body-timeout here (their least)
+MARGIN = 4.0  # seconds past a timeout the server may take, on a loaded machine
+BATCH = 50  # requests per example, sent at once from as many threads
+# How a request is sent: whole; in pieces, each well within the timeout
+# (answered as if whole); headers a byte at a time past the header timeout,
+# a body that stops half-way, nothing at all (each a 408); half a request
+# and gone (no answer to hear; the server must simply go on).
+PACINGS = ("whole", "whole", "whole", "pieces", "pieces", "slow_headers", "stalled_body", "silent", "gone")
+
+
+def raw_request(method: str, path: str, body: bytes | None, headers: dict[str, str]) -> tuple[bytes, bytes]:
+    head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
+    head += [f"{name}: {value}" for name, value in headers.items()]
+    if body is not None:
+        head.append(f"Content-Length: {len(body)}")
+    return ("\r\n".join(head) + "\r\n\r\n").encode("utf-8", "surrogateescape"), body or b""
+
+
+def exchange(address: tuple[str, int], request: tuple, pacing: str, pieces: int) -> tuple[int | None, bytes, float]:
+    """Send ``request`` as ``pacing`` says; (status or None, answer, seconds until the server closed)."""
+    import socket
+    import time
+
+    head, body = raw_request(*request)
+    started = time.monotonic()
+    with socket.create_connection(address, timeout=10) as sock:
+        try:
+            match pacing:
+                case "whole":
+                    sock.sendall(head + body)
+                case "pieces":  # the headers all within the header timeout, each piece of body within the body's
+                    for data, pause in ((head, TIMEOUT / (3 * pieces)), (body, TIMEOUT / 5)):
+                        step = max(1, -(-len(data) // pieces))
+                        for at in range(0, len(data), step):
+                            sock.sendall(data[at:at + step])
+                            time.sleep(pause)
+                case "slow_headers":
+                    sock.sendall(head[:head.index(b"\r\n") + 2])
+                    for byte in b"X-Slow: " + b"a" * 200:  # each byte quick, the headers never end
+                        sock.sendall(bytes([byte]))
+                        time.sleep(TIMEOUT / 5)
+                case "stalled_body":
+                    sock.sendall(head + body[:len(body) // 2] if body else head.replace(b"\r\n\r\n", b"\r\nContent-Length: 9\r\n\r\n"))
+                case "silent":
+                    pass
+                case "gone":
+                    sock.sendall((head + body)[:len(head) // 2])
+                    return None, b"", time.monotonic() - started
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server cut us off (a 408, or 413 for a body too large) and closed: read what it said
+        answer = b""
+        sock.settimeout(0.2)
+        while time.monotonic() - started < 10:
+            try:
+                chunk = sock.recv(65536)
+            except socket.timeout:
+                continue
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+        else:
+            pytest.fail(f"the server held a {pacing} connection past 10 s: {request[:2]}")
+    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else None
+    return status, answer, time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def fuzzed_server(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path):  # type: ignore[no-untyped-def]
+    from helpers import serving
+
+    path = tmp_path_factory.mktemp("socket-fuzz") / "tables.db"
+    shutil.copyfile(bundled_db_template, path)
+    options = ("--allow-import", "--max-upload", "1", "--header-timeout", str(TIMEOUT), "--body-timeout", str(TIMEOUT),
+               "--keep-alive", "1", "--max-connections", str(BATCH + 14))
+    with serving(path, env={**os.environ, "TABLES_TOKEN": TOKEN}, options=options) as (base, process):
+        yield ("127.0.0.1", int(base.rsplit(":", 1)[1])), process
+
+
+@pytest.mark.slow  # ~15 s: real connections, some held until the server's timeouts (`pytest -m slow`, and CI)
+def test_api_fuzz_over_sockets(fuzzed_server) -> None:  # type: ignore[no-untyped-def]
+    from concurrent.futures import ThreadPoolExecutor
+
+    address, process = fuzzed_server
+    statuses: Counter = Counter()
+    slowest = 0.0
+
+    @seed(SEED)
+    @settings(max_examples=max(1, EXAMPLES // BATCH), derandomize=SEED == 0, database=None, deadline=None,
+              phases=[Phase.explicit, Phase.generate],  # a batch's failure names its request; shrinking 50 real exchanges would take minutes
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @given(st.lists(st.tuples(requests(), st.sampled_from(PACINGS), st.integers(2, 6)), min_size=BATCH, max_size=BATCH))
+    def batch(sent: list) -> None:
+        nonlocal slowest
+        with ThreadPoolExecutor(len(sent)) as pool:
+            answers = list(pool.map(lambda one: exchange(address, *one), sent))
+        for (request, pacing, _), (status, answer, seconds) in zip(sent, answers):
+            slowest = max(slowest, seconds)
+            statuses[status if status is not None else pacing] += 1
+            if pacing == "gone":
+                continue
+            assert status is not None, (pacing, request[:2], answer[:300])
+            if pacing in ("slow_headers", "silent"):  # cut off in time (the most connections, 503, may come first)
+                assert status in (408, 503), (pacing, request[:2], answer[:300])
+                assert seconds < TIMEOUT + MARGIN, (pacing, request[:2], seconds)
+            elif pacing == "stalled_body":  # cut off in time, or answered at once by a refusal that reads no body
+                assert status in STATUSES | {408}, (pacing, request[:2], answer[:300])
+                assert seconds < TIMEOUT + MARGIN, (pacing, request[:2], seconds)
+            else:
+                assert status in STATUSES, (pacing, request[:2], answer[:500])
+                _, _, payload = answer.partition(b"\r\n\r\n")
+                check_answer(request[1], status, json.loads(payload))
+        assert process.poll() is None, "the server stopped"
+
+    batch()
+    assert statuses[200] > 0 and statuses[408] > 0  # answers and cut-offs both
+    if os.environ.get("TABLES_FUZZ_EXAMPLES"):
+        print(f"\nover sockets, {sum(statuses.values())} requests, slowest {slowest:.2f} s: "
+              + ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=str)))

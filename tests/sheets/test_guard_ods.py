@@ -221,6 +221,9 @@ def test_utf16_parts_are_read_as_utf16(tmp_path, good_xml):
     latin = package(tmp_path / "latin.ods", good_xml.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"'))
     assert refused(latin) == ("latin.ods: part content.xml is encoded in ISO-8859-1; the reader reads only UTF-8 "
                               "(save the workbook from a spreadsheet program)")
+    empty = package(tmp_path / "empty.ods", good_xml.replace('encoding="UTF-8"', 'encoding=""'))  # found by the fuzzer
+    assert refused(empty) == ("empty.ods: part content.xml is encoded in ''; the reader reads only UTF-8 "
+                              "(save the workbook from a spreadsheet program)")
 
 
 ROW_5 = '<table:table-row table:style-name="ro1"><table:table-cell office:value-type="string" calcext:value-type="string"><text:p>1-50'

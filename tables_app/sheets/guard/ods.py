@@ -124,7 +124,8 @@ def _check_encoding(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str
     parts.check_encoding(name, member.filename, head)  # an encoding no reader knows: the same refusal as every part
     declared = re.match(rb"""(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']""", head)
     if declared and declared.group(1).strip().lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
-        raise refuse(name, f"part {member.filename} is encoded in {declared.group(1).decode('ascii', 'replace')}; "
+        encoding = declared.group(1).decode("ascii", "replace")
+        raise refuse(name, f"part {member.filename} is encoded in {encoding if encoding.strip() else repr(encoding)}; "
                            "the reader reads only UTF-8 (save the workbook from a spreadsheet program)")
 
 
