@@ -45,6 +45,9 @@ def _bounds(param: Param) -> str:
     return f" ({low} to {high})"
 
 
+CHOICES_SHOWN = 30  # characters of `a|b|c` past which an option's choices go in its help
+
+
 def _type(param: Param) -> Any:
     if param.kind == "choice":
         return click.Choice(param.choices, case_sensitive=param.case_sensitive)
@@ -95,6 +98,11 @@ def click_param(param: Param) -> click.Parameter:
     help_text = param.help + ("" if param.click_range else _bounds(param))
     if param.metavar:
         settings["metavar"] = param.metavar
+    elif param.kind == "choice" and len("|".join(param.choices)) > CHOICES_SHOWN:
+        # Click would print [a|b|...] as one unbreakable column, past 80: a
+        # name for it, and the choices in the help, which wraps.
+        settings["metavar"] = param.name.upper()
+        help_text += f" One of: {', '.join(param.choices)}."
     if param.kind == "flag":
         return click.Option(declaration, is_flag=True, help=help_text, **settings)
     if param.kind not in ("text", "dice", "modifiers"):

@@ -63,6 +63,19 @@ def error_of(exc: click.ClickException) -> dict[str, Any]:
 
 
 class Group(click.Group):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its whole first sentence, wrapped to the width
+        (Click cuts it to the line with ``...``, which at 80 columns left
+        most of them unreadable)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from tables_app.cli.common import Failure, database_of, emit_json, json_option, say
+from tables_app.cli.common import Failure, Group, database_of, emit_json, json_option, say
 
 
-@click.group("db")
+@click.group("db", cls=Group)
 def db_group() -> None:
     """The database: create it, its schema."""
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from tables_app.cli.build import command
-from tables_app.cli.common import database_of, output
+from tables_app.cli.common import Group, database_of, output
 from tables_app.operations import lookups, to_json
 
 
@@ -22,7 +22,7 @@ def show(ctx: click.Context, as_json: bool, **values: Any) -> None:
     output(lookups.SHOW.run(database_of(ctx), **values), as_json, lambda render: render.shown)
 
 
-@click.group()
+@click.group(cls=Group)
 def query() -> None:
     """Look up one cell or entry of a table."""
 

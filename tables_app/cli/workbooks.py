@@ -111,7 +111,7 @@ def _cell_text(value: str | None, flag: str) -> str | None:
 @json_option
 @click.pass_context
 def import_command(ctx: click.Context, workbooks: tuple[str, ...], dry_run: bool, replace: bool, strict: bool, as_json: bool) -> None:
-    """Import workbooks: .xlsx, .ods or .xls (all or nothing; re-importing a workbook replaces it and reports what changed)."""
+    """Import workbooks: .xlsx, .ods or .xls (all or nothing; importing a workbook again replaces it and reports what changed)."""
     from tables_app.services.importing import import_workbooks
 
     with sheet_progress() as on_sheet:

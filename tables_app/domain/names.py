@@ -16,6 +16,8 @@ from typing import Iterable
 
 SUGGESTIONS = 3  # near names offered for an unknown one
 CLOSENESS = 0.6  # difflib ratio a near name must reach
+SHORT_NAME = 5  # a name this long or shorter may be one edit off, a longer one two,
+TINY_NAME = 2  # ... and one this short none (any letter is one edit from `F`)
 MARGIN = 0.1  # ... and how far it may trail the closest (Longsword, not also Longbow)
 
 
@@ -38,14 +40,22 @@ def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[s
     """Up to ``limit`` known names close to ``name`` (as the known spell
     them), compared folded: names that start with ``name`` first (``long``
     is the start of ``Longsword`` more than it is close to ``Sling``), then
-    the closest, then names that contain ``name``."""
+    the names a typo or two away (a letter wrong, missing, added, or two
+    swapped: ``Egded`` is ``Edged`` with one swap), then the closest by
+    difflib's ratio, then names that contain ``name``."""
     by_key: dict[str, str] = {}
     for spelling in known:
         by_key.setdefault(fold(spelling), spelling)
     key = fold(name)
     if not key:
         return []
-    import difflib  # only for a name not found: a lookup that finds it never loads difflib
+    import difflib  # only for a name not found: a lookup that finds it never loads these
+
+    from rapidfuzz.distance import OSA  # edit distance where a transposition is one edit
+
+    allowed = 0 if len(key) <= TINY_NAME else 1 if len(key) <= SHORT_NAME else 2
+    edits = sorted((OSA.distance(key, candidate, score_cutoff=allowed), candidate) for candidate in by_key)
+    typos = [candidate for distance, candidate in edits if distance <= allowed and candidate != key]
 
     matcher = difflib.SequenceMatcher(b=key)
     scored = []
@@ -57,7 +67,7 @@ def suggest(name: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[s
     close = [k for ratio, k in sorted(scored, key=lambda s: (-s[0], s[1])) if ratio >= max(CLOSENESS, best - MARGIN)]
     starting = [k for k in sorted(by_key) if k.startswith(key) and k != key]
     containing = [k for k in sorted(by_key) if key in k]
-    return [by_key[k] for k in dict.fromkeys(starting + close + containing)][:limit]
+    return [by_key[k] for k in dict.fromkeys(starting + typos + close + containing)][:limit]
 
 
 SHOWN = 100  # characters of a text an error message quotes; a longer one is shortened

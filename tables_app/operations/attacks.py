@@ -128,7 +128,11 @@ def simulate_table(database: Any, progress_bar: ProgressBar | None = None, **opt
 
 
 RESOLVE_TABLE = Operation(words=("resolve", "table"), run=resolve_table, params=(*TABLE_PARAMS, SEEDED, DICE),
-                          help="Resolve one attack on the d100 tables (docs/table-system.md).")
+                          help="Resolve one attack on the d100 tables (docs/table-system.md).\n\n"
+                               "--dice order: the attack die and the dice its open end adds or subtracts, then "
+                               "the critical dice (the cell's first critical, its further criticals, the secondary "
+                               "critical) or the fumble die; a die of an open-ended (oeh) critical or fumble table "
+                               "is followed by the dice its open end adds.")
 ODDS_TABLE = Operation(words=("odds", "table"), run=odds_table, params=(*TABLE_PARAMS, *SWEEPS),
                        help="Exact odds of one attack on the d100 tables, or a sweep over CMB or DEF.")
 SIMULATE_TABLE = Operation(words=("simulate", "table"), run=simulate_table, params=(*TABLE_PARAMS, *SIMULATED),

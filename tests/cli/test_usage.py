@@ -270,6 +270,19 @@ def test_a_misspelt_reference_in_a_workbook_gets_a_suggestion(run, write_workboo
     assert "unknown critical table 'Cutt' — did you mean 'Cut'?" in result.stderr
 
 
+def test_a_swapped_reference_in_a_workbook_gets_a_suggestion(run, write_workbook):
+    """Typos are mostly swaps (issue 28, item 9): every reference of a weapons sheet."""
+    path = write_workbook("swap.xlsx", {"Weapons": [
+        ["Kind", "weapons"], [],
+        ["Name", "Attack table", "Max result", "Clumsy", "Critical", "Secondary critical", "Fumble table"],
+        ["Stick", "Egded", 100, 2, "Impcat", "Ctu", "Mlee Fumbles"]]})
+    result = run("lint", str(path))
+    assert result.exit_code == 1
+    for typed, meant, what in [("Egded", "Edged", "attack table"), ("Impcat", "Impact", "critical table"),
+                               ("Ctu", "Cut", "critical table"), ("Mlee Fumbles", "Melee Fumbles", "fumble table")]:
+        assert f"unknown {what} '{typed}' — did you mean '{meant}'" in result.stderr, (typed, result.stderr)
+
+
 def test_export_of_a_misspelt_name_gets_a_suggestion(run, tmp_path):
     result = run("export", "-o", str(tmp_path / "x.xlsx"), "Longswrd")
     assert result.exit_code == 1 and result.stderr == "Error: nothing named 'Longswrd' to export — did you mean 'Longsword'?\n"

@@ -45,6 +45,21 @@ def test_suggest_offers_close_names_as_the_known_spell_them():
     assert len(suggest("a", [f"a{i}" for i in range(10)])) == 3
 
 
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("Egded", "Edged"), ("Impcat", "Impact"), ("Lnogsword", "Longsword"), ("Wlof", "Wolf"),  # one swap (issue 28)
+    ("Edgd", "Edged"), ("Edgee", "Edged"), ("Lnogswrod", "Longsword"),  # a letter missing or added; two swaps
+])
+def test_a_transposition_is_one_edit(typed: str, meant: str) -> None:
+    known = ["Edged", "Impact", "Longsword", "Wolf", "Blunt", "Missile", "Claws and Teeth", "Long Bow"]
+    assert suggest(typed, known)[:1] == [meant]
+
+
+def test_a_short_name_is_allowed_one_edit_a_longer_two() -> None:
+    assert suggest("Wxlf", ["Wolf"]) == ["Wolf"]
+    assert suggest("Wxlx", ["Wolf"]) == []  # two edits in four letters: another word
+    assert suggest("Lgonswrod", ["Longsword"]) == ["Longsword"]
+
+
 def test_not_found_carries_its_suggestions_in_one_line():
     error = NotFound.unknown("no weapon named 'Longswrd'", "Longswrd", ["Longsword", "Dagger"], "see `tables list weapons`")
     assert str(error) == "no weapon named 'Longswrd' — did you mean 'Longsword'?" and error.suggestions == ["Longsword"]
