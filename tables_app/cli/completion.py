@@ -10,13 +10,34 @@ from __future__ import annotations
 from typing import Callable
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import BashComplete, CompletionItem, add_completion_class
 
 from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
 
 MAX_ITEMS = 200
 COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks")
+
+
+class QuotingBashComplete(BashComplete):
+    """Click's bash script, but each name inserted as one shell word: Click's
+    puts ``Morning Star`` in unquoted, which the shell then reads as two
+    arguments (and a ``*`` in a name as a glob). Escaped with ``printf %q``
+    (``Morning\\ Star``, ``Smith\\'s\\ Hammer``), or as typed inside a quote the
+    user opened. zsh's ``compadd`` and fish quote what they insert already."""
+
+    source_template = BashComplete.source_template.replace(
+        "            COMPREPLY+=($value)\n",
+        "            if [[ ${COMP_WORDS[COMP_CWORD]} == [\\\"\\']* ]]; then\n"
+        "                COMPREPLY+=(\"$value\")  # inside the quote the user opened\n"
+        "            else\n"
+        "                printf -v value '%%q' \"$value\"\n"  # %% : Click fills the template with %
+        "                COMPREPLY+=(\"$value\")\n"
+        "            fi\n")
+    assert source_template != BashComplete.source_template, "Click's bash script changed: look again"
+
+
+add_completion_class(QuotingBashComplete, "bash")
 
 
 def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
@@ -59,10 +80,42 @@ def _matching(names: list[tuple[str, str]], incomplete: str) -> list[CompletionI
 
 
 def complete(what: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
-    """A ``shell_complete`` callback offering the database's names of ``what``."""
+    """A ``shell_complete`` callback offering the database's names of ``what``;
+    armor codes are those of the attack table already named, if one is."""
     def callback(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        if what == "armor":
+            codes = table_columns(ctx)
+            if codes:
+                return _matching([(code, code) for code in codes], incomplete)
         return _matching(names_in_database(ctx, what), incomplete)
     return callback
+
+
+def table_columns(ctx: click.Context) -> list[str]:
+    """The armor codes of the attack table the command line names so far:
+    `--attack-table` (or `query attack TABLE`), else `--weapon`'s table;
+    none when it names none, or a name no table has (every code is offered
+    then, as before)."""
+    from tables_app.domain.rulesets import split_qualified
+    from tables_app.storage.location import locate_database
+    from tables_app.storage.name_lists import armor_columns
+
+    named = [(what, ctx.params.get(field)) for what, field in (("attack", "attack_table"), ("attack", "table"),
+                                                                ("weapons", "weapon"))]
+    what, name = next(((what, value) for what, value in named if isinstance(value, str) and value.strip()), (None, None))
+    if what is None or name is None:
+        return []
+    try:
+        path = locate_database(ctx.find_root().params.get("db")).path
+        if not path.is_file():
+            return []
+        rows = armor_columns(path, what)
+    except Exception:  # completion must never fail loudly  # noqa: BLE001
+        return []
+    ruleset, bare = split_qualified(name, {row[0] for row in rows})
+    codes = [code for row_ruleset, row_name, code in rows
+             if fold(row_name) == fold(bare) and (ruleset is None or fold(row_ruleset) == fold(ruleset))]
+    return list(dict.fromkeys(codes))
 
 
 def complete_shown(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:

@@ -19,6 +19,7 @@ import gc
 _COLLECTING = gc.isenabled()
 gc.disable()
 
+import os  # noqa: E402
 import sys  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -44,6 +45,8 @@ class RootGroup(Group):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         argv = list(sys.argv[1:] if args is None else args)
         _printable_streams()
+        if os.environ.get(complete_var or "_TABLES_COMPLETE"):
+            import tables_app.cli.completion  # noqa: F401  (its bash script quotes names with spaces)
         try:
             returned = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:

@@ -24,6 +24,25 @@ LISTS = {
 }
 
 
+# The armor columns, in order, of the attack table a weapon or a table's name designates
+COLUMNS_OF = {
+    "weapons": ("SELECT r.name, w.name, c.code FROM weapon w JOIN ruleset r ON r.id = w.ruleset_id "
+                "JOIN armor_column c ON c.attack_table_id = w.attack_table_id ORDER BY c.position"),
+    "attack": ("SELECT r.name, t.name, c.code FROM attack_table t JOIN ruleset r ON r.id = t.ruleset_id "
+               "JOIN armor_column c ON c.attack_table_id = t.id ORDER BY c.position"),
+}
+
+
+def armor_columns(path: Path, what: str) -> list[tuple[str, str, str]]:
+    """(ruleset, name, armor code) of every weapon's (``what="weapons"``) or
+    attack table's (``"attack"``) armor columns, each table's in its order."""
+    connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
+    try:
+        return connection.execute(COLUMNS_OF[what]).fetchall()
+    finally:
+        connection.close()
+
+
 def every_name(path: Path, what: str) -> set[tuple[str | None, str]]:
     """(ruleset, or None for what has none, name) of every name of ``what``
     (a key of LISTS) in the database file at ``path``, opened read only."""

@@ -57,3 +57,28 @@ def test_every_kind_completed_has_its_query():
     from tables_app.storage.name_lists import LISTS
 
     assert set(COMPLETED) == set(LISTS)
+
+
+@pytest.fixture
+def printed_db(run, db_path):  # type: ignore[no-untyped-def]
+    from tables_app import example_workbook
+
+    assert run("import", str(example_workbook("printed"))).exit_code == 0
+    return db_path
+
+
+@pytest.mark.parametrize("args", [["resolve", "table", "--weapon", "Printed:Falchion", "--armor"],
+                                  ["odds", "table", "--weapon", "falchion", "--armor"],
+                                  ["resolve", "table", "--attack-table", "Printed:Bladework", "--armor"],
+                                  ["query", "attack", "Printed:Bladework", "50"]])
+def test_armor_completes_the_named_tables_columns(printed_db, args):
+    """After --weapon or an attack table, --armor offers that table's columns, in its order (issue 28)."""
+    offered = completions(printed_db, args, "")
+    assert offered == [str(n) for n in range(20, 0, -1)]
+    assert completions(printed_db, args, "1") == ["19", "18", "17", "16", "15", "14", "13", "12", "11", "10", "1"]
+
+
+def test_armor_of_a_bundled_weapon_and_of_an_unknown_one(printed_db):
+    assert completions(printed_db, ["resolve", "table", "--weapon", "Longsword", "--armor"], "") == ["NA", "LA", "MA", "HA"]
+    every = completions(printed_db, ["resolve", "table", "--weapon", "Nothing", "--armor"], "")
+    assert {"NA", "MA", "20", "1"} <= set(every)  # a name no table has: every code, as before
