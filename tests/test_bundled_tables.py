@@ -205,7 +205,7 @@ def test_resolve_a_um_row_with_two_criticals(run, printed):
     result = run("resolve", "table", "--weapon", "Falchion", "--cmb", "-50", "--armor", "1", "--dice", "100,60,40")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "Printed:Falchion (Bladework, clumsy 1-3) vs DEF 0, 1\n"
+        "Printed:Falchion (Bladework, clumsy 1-3) vs DEF 0, AT 1\n"
         "Unmodified roll 100 reads row UM 99-100, whatever the modifiers.\n"
         "Bladework UM 99-100 1: 37 E Hacking + C Mauling.\n"
         "Critical: E on Hacking, column E, roll 60 (46-60; +10 hits, bleed 3, stun 1, penalty -20).\n"

@@ -8,7 +8,6 @@ split into column groups, and text wraps at spaces. No word is ever cut to
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from rich.console import Console, Group, RenderableType
@@ -20,6 +19,7 @@ from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import FUMBLE_TEXT
 from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.rulesets import shown as shown_name
+from tables_app.domain.tables import states_its_condition
 from tables_app.cli.layout import (
     BORDER,
     AtWidth,
@@ -181,7 +181,7 @@ def _printed_entries(console: Console, data: dict[str, Any], width: int) -> Text
         for column in data["columns"]:
             for e in columns.get(column, []):
                 head = Text(column, style="bold")
-                if e["condition"] and not _states_its_condition(e):
+                if e["condition"] and not states_its_condition(e["text"], e["condition"]):
                     head.append(f" ({e['condition']})")
                 head.append(": ")
                 head.append_text(_entry_text(e))
@@ -198,17 +198,15 @@ def _entry_text(e: dict[str, Any]) -> Text:
 
 
 NOTHING_HAPPENS = "(nothing happens)"
-_MARKER_WORDS = {True: ("with", "w/", "if"), False: ("without", "w/o", "if not")}
 
 
-def _states_its_condition(e: dict[str, Any]) -> bool:
-    """Whether the text of a branch says its condition (`With helm: ...`);
-    a lone branch's other entry (plain text for everyone else) does not."""
-    condition = e["condition"]
-    positive = not condition.startswith("not ")
-    feature = condition.removeprefix("not ")
-    words = "|".join(re.escape(word) for word in _MARKER_WORDS[positive])
-    return re.search(rf"(?<![\w/])(?:{words})\s*{re.escape(feature)}\s*:", e["text"], re.IGNORECASE) is not None
+def other_branch(e: dict[str, Any]) -> str:
+    """The branch not taken, as a reminder: `if leg armor: Greave ...`, or
+    its text alone when that says its condition already (`w/ leg armor: ...`)."""
+    shown = e["title"] or e["text"]
+    if not e["title"] and states_its_condition(e["text"], e["condition"]):
+        return f"({shown})"
+    return f"(if {e['condition']}: {shown})"
 
 
 def _zero(n: int) -> str:
@@ -240,7 +238,7 @@ def entry_result(data: dict[str, Any]) -> AtWidth:
         text.append(summary + "\n", style="yellow")
     for other in data.get("branches", []):
         if other["condition"] != e["condition"]:
-            text.append(f"(if {other['condition']}: {other['title'] or other['text']})\n", style="dim")
+            text.append(other_branch(other) + "\n", style="dim")
     text.rstrip()
     return wrapped(text)
 
@@ -249,9 +247,15 @@ def entry_result(data: dict[str, Any]) -> AtWidth:
 OUTCOME_STYLE = {"fumble": "bold magenta", "miss": "dim", "ineffective": "dim", "no_damage": "", "hit": "bold", "critical": "bold red"}
 
 
+def armor_words(code: str) -> str:
+    """An armor column as words: ``MA``; a numbered armor type ``AT 9``."""
+    return f"AT {code}" if str(code).isdigit() else str(code)
+
+
 def target_words(a: dict[str, Any], defense: object = None) -> str:
-    """``vs Orc Warrior (DEF 20, MA, heroic)`` or ``vs DEF 20, MA``."""
-    facts = [f"DEF {a['defense'] if defense is None else defense}", a["armor"]]
+    """``vs Orc Warrior (DEF 20, MA, heroic)`` or ``vs DEF 20, MA``; a
+    printed table's numbered armor type as ``AT 9``."""
+    facts = [f"DEF {a['defense'] if defense is None else defense}", armor_words(a["armor"])]
     if a.get("rank", "normal") != "normal":
         facts.append(a["rank"])
     if a.get("features"):

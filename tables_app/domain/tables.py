@@ -88,6 +88,25 @@ def condition_feature(condition: str) -> tuple[str, bool]:
     return fold(condition), True
 
 
+_MARKER_WORDS = {True: ("with", "w/", "if"), False: ("without", "w/o", "if not")}
+
+
+def states_its_condition(text: str, condition: str | None) -> bool:
+    """Whether a branch's text says its condition itself (`w/ leg armor:
+    Greave takes ...`, `Without helm: ...`), so that showing it as
+    `if leg armor: w/ leg armor: ...` would say it twice; a lone branch's
+    other entry (plain text for everyone else) does not."""
+    if not condition:
+        return False
+    import re
+
+    words = condition.split(maxsplit=1)
+    positive = not (len(words) == 2 and fold(words[0]) == "not")
+    feature = words[-1] if not positive else condition
+    markers = "|".join(re.escape(word) for word in _MARKER_WORDS[positive])
+    return re.search(rf"(?<![\w/])(?:{markers})\s*{re.escape(feature)}\s*:", text, re.IGNORECASE) is not None
+
+
 @dataclass(frozen=True)
 class Choice:
     """The entry a target gets, and the branch it did not (None if no branches)."""

@@ -16,7 +16,7 @@ from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.tables import (
-    AttackTable, ColumnChoice, EffectTable, Entry, TableKind, Weapon, unknown_feature_warnings,
+    AttackTable, ColumnChoice, EffectTable, Entry, TableKind, Weapon, states_its_condition, unknown_feature_warnings,
 )
 from tables_app.errors import BadInput, NotFound
 from tables_app.storage.database import Database
@@ -53,6 +53,7 @@ def entry_json(entry: Entry) -> dict:
         "effects": list(entry.effects), "condition": entry.condition,
         "must_parry": entry.must_parry, "no_parry": entry.no_parry, "attacker_bonus": entry.attacker_bonus,
         "death_in": entry.death_in, "column": entry.column, "parry_penalty": entry.parry_penalty,
+        "states_condition": states_its_condition(entry.text, entry.condition),
     }
 
 

@@ -6,7 +6,8 @@ import pytest
 
 ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "effects", "condition",
               "must_parry", "no_parry", "attacker_bonus", "death_in", "column",  # printed tables (0005)
-              "parry_penalty"}  # legends (0006): `(π-10)`
+              "parry_penalty",  # legends (0006): `(π-10)`
+              "states_condition"}  # issue 28: the text says its condition itself
 
 
 def as_json(result):
@@ -120,3 +121,28 @@ def test_show_for_people(run):
     assert as_json(weapon)["attack_table"] == "Edged"
     creature = as_json(run("show", "creature", "Elder Wyrm", "--json"))
     assert creature["rank"] == "epic"
+
+
+def test_a_branch_that_says_its_condition_is_not_said_twice(run):
+    """Issue 28, item 8: the printed `w/ leg armor: ...` branch not taken is
+    shown as its own text, not `(if leg armor: w/ leg armor: ...)`."""
+    from tables_app import example_workbook
+
+    assert run("import", str(example_workbook("printed"))).exit_code == 0
+    result = run("query", "critical", "Printed:Hacking", "40", "--severity", "D")
+    assert result.exit_code == 0, result.output
+    assert "(w/ leg armor: Greave takes the stroke" in result.output
+    assert "if leg armor" not in result.output
+    entry = json.loads(run("query", "critical", "Printed:Hacking", "40", "--severity", "D", "--json").output)
+    assert [b["states_condition"] for b in entry["branches"]] == [True, True]
+
+
+def test_a_branch_whose_text_does_not_say_its_condition_gets_an_if(run, write_workbook):
+    path = write_workbook("helm.xlsx", {"Crit": [
+        ["Kind", "critical"], ["Name", "Knocks"], [],
+        ["Roll", "Condition", "Text", "Hits"],
+        ["01-50", "helm", "The blow rings off the helm.", 1], ["01-50", "not helm", "Dazed.", 5],
+        ["51+", None, "A clean hit.", 8]]})
+    assert run("import", str(path)).exit_code == 0
+    result = run("query", "critical", "Knocks", "20", "--severity", "Moderate")
+    assert "(if helm: The blow rings off the helm.)" in result.output, result.output

@@ -174,7 +174,7 @@ def resolved(run, *args: str) -> str:  # type: ignore[no-untyped-def]
 def test_resolve_a_um_row_whatever_the_modifiers(imported):
     # printed layouts: "its cell is the result whatever the modifiers": CMB −40 is not ineffective here.
     assert resolved(imported, "--cmb", "-40", "--armor", "20", "--dice", "97,40") == (
-        "PR:Printed blade (Printed blade, clumsy 1-2) vs DEF 0, 20\n"
+        "PR:Printed blade (Printed blade, clumsy 1-2) vs DEF 0, AT 20\n"
         "Unmodified roll 97 reads row UM 96-99, whatever the modifiers.\n"
         "Printed blade UM 96-99 20: 20 E.\n"
         "Critical: E on Slash, 40 + 20 = 60 (51-80; +5 hits).\n"
@@ -187,7 +187,7 @@ def test_resolve_a_um_row_whatever_the_modifiers(imported):
 def test_resolve_an_opened_low_roll_that_reads_an_f_cell(imported):
     # printed layouts: "`F`: ... roll on the weapon's fumble table with its modifier".
     assert resolved(imported, "--cmb", "0", "--armor", "1", "--dice", "4,2,10") == (
-        "PR:Printed blade (Printed blade, clumsy 1-2) vs DEF 0, 1\n"
+        "PR:Printed blade (Printed blade, clumsy 1-2) vs DEF 0, AT 1\n"
         "Roll 4 - 2 = 2 (open-ended low).\n"
         "CMB 0; 2 + 0 - DEF 0 = 2.\n"
         "Printed blade 1-8 1: F.\n"
@@ -201,7 +201,7 @@ def test_resolve_an_opened_low_roll_that_reads_an_f_cell(imported):
 def test_resolve_below_the_lowest_row(imported):
     # printed layouts: "Results below the lowest row miss."
     assert resolved(imported, "--cmb", "0", "--def", "10", "--armor", "20", "--dice", "7") == (
-        "PR:Printed blade (Printed blade, clumsy 1-2) vs DEF 10, 20\n"
+        "PR:Printed blade (Printed blade, clumsy 1-2) vs DEF 10, AT 20\n"
         "Roll 7.\n"
         "CMB 0; 7 + 0 - DEF 10 = -3.\n"
         "Result -3 is below the lowest row (1-8): a miss.\n"

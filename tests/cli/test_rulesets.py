@@ -136,7 +136,7 @@ def test_export_of_a_plain_name_in_two_rulesets_must_be_qualified(run, write_wor
 def test_people_read_names_outside_default_qualified(run, write_workbook):
     imported_rm(run, write_workbook)
     first = run("resolve", "table", "--weapon", "RM:Longsword", "--target", "Orc Warrior", "--cmb", "50", "--dice", "8").stdout
-    assert first.splitlines()[0] == "RM:Longsword (Broadsword, Max 150, clumsy 1-4) vs RM:Orc Warrior (DEF 25, 12, helm)"
+    assert first.splitlines()[0] == "RM:Longsword (Broadsword, Max 150, clumsy 1-4) vs RM:Orc Warrior (DEF 25, AT 12, helm)"
     odds = run("odds", "table", "--weapon", "Longsword", "--ruleset", "default", "--cmb", "50", "--armor", "MA").stdout
     assert odds.splitlines()[0] == "Longsword (Edged), CMB 50 vs DEF 0, MA"
 

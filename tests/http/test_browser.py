@@ -61,8 +61,13 @@ def child_env(home: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Path) -> Path:
+    """The bundled tables and the printed example (20 armor columns, a bestiary with numbered armor types)."""
+    from tables_app import example_workbook
+
     path = tmp_path_factory.mktemp("browser") / "tables.db"
     shutil.copyfile(bundled_db_template, path)
+    subprocess.run([sys.executable, "-m", "tables_app", "--db", str(path), "import", str(example_workbook("printed"))],
+                   env=child_env(path.parent / "user-data"), capture_output=True, check=True)
     return path
 
 
@@ -468,3 +473,70 @@ def test_the_documented_macro_posts_the_cli_answer_to_the_chat(cors_server, toke
     done, shown = run_page(browser, macro_origin, "foundry.html", tables=token_server, token=TOKEN, dice="42")
     assert (done, shown) == ("error", f"tables: no answer from {token_server} (Failed to fetch): "
                                       f"is it running, with --cors-origin {macro_origin}?")
+
+
+# ------------------------------------------------------------------ at the table (issue 28)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_grid_keeps_its_armor_row_and_roll_column_in_view_when_scrolled(server, browser, width):
+    """Scrolled to the last row and the last column of a 20-column printed
+    table, the armor header and the roll column are still on the screen, at
+    the grid's edges."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.set_window_size(width, 800)
+    browser.get(f"{server}/#/attack/Printed:Bladework")
+    WebDriverWait(browser, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#grid table.grid tbody tr")) > 20)
+    seen = browser.execute_script("""
+        const box = document.getElementById("grid"), rows = box.querySelectorAll("tbody tr");
+        const last = rows[rows.length - 1], cells = last.querySelectorAll("td");
+        cells[cells.length - 1].scrollIntoView({ block: "end", inline: "end" });
+        const rect = (e) => e.getBoundingClientRect();
+        const head = box.querySelector("thead th:last-child"), roll = last.querySelector("th");
+        return { box: rect(box), head: rect(head), roll: rect(roll), lastRow: rect(last), text: head.textContent,
+                 scrolled: [box.scrollTop, box.scrollLeft], view: [innerWidth, innerHeight] };
+    """)
+    assert seen["scrolled"][0] > 0, seen  # the grid itself scrolled down (its header could stick to it)
+    assert seen["text"] == "1"  # the last armor column's header
+    for cell in ("head", "roll"):
+        assert 0 <= seen[cell]["top"] and seen[cell]["bottom"] <= seen["view"][1] + 1, (cell, seen)
+        assert 0 <= seen[cell]["left"] and seen[cell]["right"] <= seen["view"][0] + 1, (cell, seen)
+    assert abs(seen["head"]["top"] - seen["box"]["top"]) <= 2, seen  # stuck to the grid's top
+    assert abs(seen["roll"]["left"] - seen["box"]["left"]) <= 2, seen  # and the roll to its left
+    assert seen["head"]["bottom"] <= seen["lastRow"]["top"] + 1, seen  # above the row scrolled to
+    if width == 1280:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "grid-scrolled-390.png"))
+
+
+def test_a_target_shows_its_own_def_and_armor_in_the_greyed_fields(server, browser):
+    """Choosing a bestiary target greys DEF and armor and shows the
+    creature's values there (not the last ones typed); clearing it gives the
+    typed ones back."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.set_window_size(1280, 900)
+    browser.get(f"{server}/")
+    wait = WebDriverWait(browser, 20)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#weapons option[value='Longsword']"))
+    browser.find_element(By.ID, "weapon").send_keys("Longsword")
+    defense = browser.find_element(By.ID, "def")
+    defense.click()
+    defense.clear()
+    defense.send_keys("20")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#armor option[value='MA']"))
+    browser.execute_script("document.getElementById('armor').value = 'MA'")
+    target = browser.find_element(By.ID, "target")
+    target.send_keys("Printed:Hill Brigand")
+    wait.until(lambda d: d.find_element(By.ID, "def").get_property("disabled"))
+    fields = browser.execute_script("return [document.getElementById('def').value, document.getElementById('armor').value,"
+                                    " document.getElementById('target-facts').textContent]")
+    assert fields[:2] == ["10", "9"], fields  # Hill Brigand: DEF 10, armor type 9
+    assert fields[2].startswith("DEF 10, AT 9"), fields
+    browser.execute_script("const t = document.getElementById('target'); t.value = '';"
+                           " t.dispatchEvent(new Event('input'))")
+    wait.until(lambda d: not d.find_element(By.ID, "def").get_property("disabled"))
+    assert browser.execute_script("return [document.getElementById('def').value,"
+                                  " document.getElementById('armor').value]") == ["20", "MA"]

@@ -293,7 +293,7 @@ def test_show_prints_a_printed_table_column_by_column(run, exported):
     # a lone branch's other entry does not say its condition: the head line does
     assert "  D (not shield): (nothing happens)" in out  # `With shield: shield blackens.` and nothing after
     assert ok(run("query", "critical", "Inv:Scorch", "50", "--severity", "D")).splitlines() == [
-        "Scorch 50 (46-90, column D, not shield)", "(nothing happens)", "(if shield: With shield: shield blackens.)"]
+        "Scorch 50 (46-90, column D, not shield)", "(nothing happens)", "(With shield: shield blackens.)"]
     assert "  D (not shield): +11H – 3∑∏." in out[out.index("91+"):]
     assert "  D: With shield: grip lost." in out[out.index("91+"):]
 

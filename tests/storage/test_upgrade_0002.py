@@ -25,7 +25,9 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          "must_parry", "no_parry", "attacker_bonus", "death_in", "column", "criticals",
          "choice", "columns", "critical_column", "fumble_column", "roll_kind",
          # legends and printed weapons (0006): an entry's parry penalty, a weapon's Max critical
-         "parry_penalty", "max_critical", "legend"}
+         "parry_penalty", "max_critical", "legend",
+         # issue 28: whether an entry's text says its condition itself
+         "states_condition"}
 
 
 ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}

@@ -10,7 +10,7 @@ const HISTORY_SIZE = 25;
 const DEFAULT_RULESET = "default";
 const OUTCOMES = ["fumble", "miss", "ineffective", "no_damage", "hit", "critical"];
 
-const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null };
+const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null };
 
 // ------------------------------------------------------------------ helpers
 const $ = (id) => document.getElementById(id);
@@ -152,9 +152,20 @@ function effects(e) {
   return parts.filter(Boolean).join(", ");
 }
 
+// An armor column as words: a printed table's numbered armor type is ``AT 9`` (as render.armor_words).
+function armorWords(code) {
+  return /^\d+$/.test(String(code)) ? `AT ${code}` : code;
+}
+
+// The branch not taken: ``If leg armor: Greave ...``, or its text alone when
+// that says its condition already (``w/ leg armor: ...``; render.other_branch).
+function otherBranchWords(b) {
+  return !b.title && b.states_condition ? b.text : `If ${b.condition}: ${b.title || b.text}`;
+}
+
 // ``vs Orc Warrior (DEF 20, MA, heroic)`` or ``vs DEF 20, MA`` (as render.target_words).
 function targetWords(a) {
-  const facts = [`DEF ${a.defense}`, a.armor];
+  const facts = [`DEF ${a.defense}`, armorWords(a.armor)];
   if (a.rank && a.rank !== "normal") facts.push(a.rank);
   if (a.features && a.features.length) facts.push(a.features.join(", "));
   if (a.target) return `vs ${qualified({ name: a.target, ruleset: a.target_ruleset })} (${facts.join(", ")})`;
@@ -183,7 +194,7 @@ function entryCard(heading, roll, entry, otherBranch) {
   if (otherBranch) {
     const other = effects(otherBranch);
     card.append(el("p", { class: "branch other" },
-      `If ${otherBranch.condition}: ${otherBranch.title || otherBranch.text}${other ? ` (${other})` : ""}`));
+      `${otherBranchWords(otherBranch)}${other ? ` (${other})` : ""}`));
   }
   return card;
 }
@@ -303,12 +314,26 @@ function showWeapon() {
 function showTarget() {
   const creature = selectedCreature();
   $("target-facts").textContent = creature
-    ? `DEF ${creature.defense}, ${creature.armor}, ${creature.rank}${creature.hp ? `, ${creature.hp} hp` : ""}` +
+    ? `DEF ${creature.defense}, ${armorWords(creature.armor)}, ${creature.rank}${creature.hp ? `, ${creature.hp} hp` : ""}` +
       `${creature.features && creature.features.length ? `, ${creature.features.join(", ")}` : ""}`
     : "";
   const byHand = !$("target").value.trim();
-  $("def").disabled = !byHand;
-  $("armor").disabled = !byHand;
+  const def = $("def"), armor = $("armor");
+  if (!byHand && !state.byHand) state.byHand = { def: def.value, armor: armor.value };  // kept for when the target is cleared
+  if (creature) {  // the greyed fields show what the attack will use: the creature's own DEF and armor
+    def.value = creature.defense;
+    if (![...armor.options].some((o) => o.value === String(creature.armor))) {
+      armor.append(el("option", { value: creature.armor, "data-creature": "1" }, String(creature.armor)));
+    }
+    armor.value = String(creature.armor);
+  } else if (byHand && state.byHand) {
+    def.value = state.byHand.def;
+    armor.querySelectorAll("option[data-creature]").forEach((o) => o.remove());
+    armor.value = state.byHand.armor;
+    state.byHand = null;
+  }
+  def.disabled = !byHand;
+  armor.disabled = !byHand;
   $("by-hand").classList.toggle("off", !byHand);
 }
 
@@ -459,7 +484,7 @@ async function readCritical(table, row, armor, text, criticals) {
     const d = answer.data;
     const card = entryCard(`${i ? `Critical ${i + 1}` : "Critical"}: ${c.severity} on ${d.table}`, d, d.entry, null);
     for (const other of d.branches || []) {
-      if (other.condition !== d.entry.condition) card.append(el("p", { class: "branch other" }, `If ${other.condition}: ${other.title || other.text}`));
+      if (other.condition !== d.entry.condition) card.append(el("p", { class: "branch other" }, otherBranchWords(other)));
     }
     cards.push(card);
   }
