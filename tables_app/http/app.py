@@ -31,6 +31,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from tables_app import __version__
 from tables_app.errors import Ambiguous, DatabaseError, NotFound, TablesError, UsageMistake, error_json, error_object
 from tables_app.http.bodies import Gone, TooLarge, drain, read_body
+from tables_app.http.docs_pages import add_docs
+from tables_app.http.openapi_errors import declare_errors
 from tables_app.http.page import add_page
 from tables_app.operations import Operation, ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
@@ -275,7 +277,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     from tables_app.http.upload import DEFAULT_UPLOAD_BYTES, add_import
     databases = PerThreadDatabases(database_path)  # checked (and migrated if behind) now
 
-    app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON)
+    app = FastAPI(title="tables", version=__version__, description=DESCRIPTION, default_response_class=CliJSON,
+                  docs_url=None, redoc_url=None)  # served from the package, not a CDN (docs_pages.py)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> CliJSON:
@@ -362,6 +365,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     add_import(app, databases.get, allow_import, upload_limit or DEFAULT_UPLOAD_BYTES,
                lambda status, report: CliJSON(report, status_code=status), failure)
     add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
+    add_docs(app)  # /docs, with its assets from the package
+    declare_errors(app)  # the OpenAPI document's error answers, as the server sends them
     if token is not None:
         app.add_middleware(TokenGuard, token=token)
     else:

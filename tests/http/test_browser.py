@@ -540,3 +540,28 @@ def test_a_target_shows_its_own_def_and_armor_in_the_greyed_fields(server, brows
     wait.until(lambda d: not d.find_element(By.ID, "def").get_property("disabled"))
     assert browser.execute_script("return [document.getElementById('def').value,"
                                   " document.getElementById('armor').value]") == ["20", "MA"]
+
+
+def outside_requests(driver, base: str) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
+    """(every URL requested since the last read, those that left the server)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls, [url for url in urls if url.split(":", 1)[0] in ("http", "https", "ws", "wss", "ftp")
+                  and not url.startswith(f"{base}/")]
+
+
+def test_the_api_docs_load_with_nothing_from_outside(server, browser):
+    """Issue 28, item 3: /docs renders every route from this server alone."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.set_window_size(1280, 900)
+    outside_requests(browser, server)  # what earlier tests asked, read away
+    browser.get(f"{server}/docs")
+    WebDriverWait(browser, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")) > 10)
+    assert "/api/v1/resolve/table" in browser.find_element(By.TAG_NAME, "body").text
+    urls, outside = outside_requests(browser, server)
+    assert f"{server}/openapi.json" in urls and outside == [], urls

@@ -136,3 +136,31 @@ def test_a_refused_large_body_is_drained_so_the_status_is_heard(server, path, st
         sock.sendall(body)  # all of it, then read the answer, as most clients do
         answer = until_closed(sock, time.monotonic(), 10)
     assert status_and_error(answer)[0] == status, answer[:300]
+
+
+def test_the_protocols_refusals_are_the_documented_error_object(server):
+    """408 and 503 come from the protocol, before any route: their bodies
+    are the error object /openapi.json declares (issue 28, item 4)."""
+    import urllib.request
+
+    from jsonschema import Draft202012Validator
+
+    with urllib.request.urlopen(f"http://{server[0]}:{server[1]}/openapi.json", timeout=10) as response:
+        document = json.load(response)
+    validator = Draft202012Validator({"$ref": "#/components/schemas/Error", "components": document["components"]})
+    with connect(server) as sock:
+        answer = until_closed(sock, time.monotonic(), 1 + MARGIN)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert int(head.split()[1]) == 408
+    assert [e.message for e in validator.iter_errors(json.loads(body))] == []
+    held = [connect(server) for _ in range(4)]
+    try:
+        time.sleep(0.2)
+        with connect(server) as extra:
+            answer = until_closed(extra, time.monotonic(), 5)
+    finally:
+        for sock in held:
+            sock.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert int(head.split()[1]) == 503
+    assert [e.message for e in validator.iter_errors(json.loads(body))] == []
