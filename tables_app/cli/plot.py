@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tables_app.cli.render import heading, percent
+from tables_app.cli.render import formula_heading, heading, percent
 from tables_app.errors import TablesError
 from tables_app.files import check_write_target
 
@@ -52,10 +52,11 @@ def figure(data: dict[str, Any]) -> Figure:
 
 
 def title(data: dict[str, Any]) -> str:
-    if data.get("attack"):
-        return heading(data)
-    system: str = data["system"]  # a formula system's id
-    return system
+    """Who attacks whom, as the human output heads it, wrapped to the figure."""
+    import textwrap
+
+    words = heading(data) if data["system"] == "table" else formula_heading(data)
+    return "\n".join(textwrap.wrap(words, 90)) or data["system"]
 
 
 def _odds(data: dict[str, Any]) -> Figure:

@@ -348,8 +348,7 @@ def _distribution(title: str, values: dict[str, Any], label: str) -> Group:
 
 def odds(data: dict[str, Any]) -> Group:
     parts: list[RenderableType] = []
-    if data["system"] == "table":
-        parts.append(title_line(heading(data)))
+    parts.append(title_line(heading(data) if data["system"] == "table" else formula_heading(data)))
     parts.append(_distribution("Outcomes", data["outcomes"], "outcome"))
     if data.get("critical_severity") and any(data["critical_severity"].values()):
         parts.append(_distribution("Critical severity (after reduction)", data["critical_severity"], "severity"))
@@ -365,10 +364,17 @@ def _without_zero_tail(values: dict[str, Any]) -> dict[str, Any]:
     """A count's distribution up to its last count that can happen: the JSON
     keeps every count, but a column of zeros after it says nothing (and the
     JSON rounds chances below 1e-12 to 0)."""
-    keys = list(values)
+    keys = list(values)  # (the JSON leaves out counts whose odds round to 0; one the library gives may be 0)
     while len(keys) > 1 and values[keys[-1]] == 0:
         keys.pop()
     return {key: values[key] for key in keys}
+
+
+def formula_heading(data: dict[str, Any]) -> str:
+    """A formula system's attack as given: ``rise: accuracy 5, damage 2d6, def 3``. Plots use it too."""
+    given = ", ".join(f"{name.replace('_', ' ')} {', '.join(map(str, value)) if isinstance(value, list) else value}"
+                      if value is not True else name.replace("_", " ") for name, value in (data.get("attack") or {}).items())
+    return f"{data['system']}: {given}" if given else data["system"]
 
 
 def heading(data: dict[str, Any]) -> str:

@@ -187,7 +187,7 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
         else:
             status = 503 if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else 422
         error = error_object(exc)
-        if isinstance(exc, UsageMistake):
+        if status == 422:  # a usage mistake, or dice that do not fit: worded with the request's fields
             error["message"] = fields_named(error["message"], words)
         return failure(status, error)
 

@@ -76,4 +76,9 @@ def formula(system_id: str, values: dict[str, Any]) -> FormulaOdds:
     params = formulas.build(system_id, values)
     if system.odds is None:
         raise TablesError(f"{system_id} has no exact odds yet")
-    return FormulaOdds(system_id, system.odds(params))
+    given = {}  # in the system's own order of options, however they were given
+    for option in system.options:
+        value = values.get(option.key)
+        if value is not None and value != () and value is not False:
+            given[option.key] = list(value) if isinstance(value, tuple) else value
+    return FormulaOdds(system_id, system.odds(params), given)

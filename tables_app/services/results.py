@@ -8,7 +8,7 @@ Exact probabilities stay Fractions here; they become floats once, in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -255,13 +255,18 @@ class FormulaResolution:
 
 @dataclass(frozen=True)
 class FormulaOdds:
-    """The exact odds of one attack in a formula system."""
+    """The exact odds of one attack in a formula system; ``given`` the
+    attack's options as given (defaults filled in, the unset left out)."""
 
     system: str
     odds: Odds
+    given: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = {"system": self.system, "outcomes": as_float(self.odds.outcomes),
-                "expected_damage": float(self.odds.expected_damage)}
-        data.update(as_float(self.odds.extras))
+                "expected_damage": float(self.odds.expected_damage), "attack": dict(self.given)}
+        # A distribution's counts whose odds print as 0 at 12 decimals (a
+        # 40-wound tail of 1e-40) are left out, as the human output leaves them.
+        data.update({name: {k: v for k, v in shares.items() if v != 0} if isinstance(shares, dict) else shares
+                     for name, shares in as_float(self.odds.extras).items()})
         return data

@@ -298,3 +298,16 @@ def test_a_long_sweep_shows_progress(run, monkeypatch):
     assert run("odds", "table", *LONGSWORD, "--sweep-cmb", "0:10", "--json").exit_code == 0  # 44 attacks: no bar
     [(count, description, advanced)] = shown
     assert (count, description, sum(advanced)) == (1000, "computing odds", 1000)  # 250 values × 4 armor columns
+
+
+def test_a_formula_distribution_leaves_out_what_rounds_to_zero(run):
+    """Issue 28: `odds d10-pool --json` listed dozens of `"29": 0.0`; only values that print stay."""
+    import json
+
+    result = run("odds", "d10-pool", "--attacks", "2", "--damage", "2d6", "--bonus", "3", "--ad", "2",
+                 "--toughness", "3", "--json")
+    data = json.loads(result.output)
+    for name in ("wounds", "hits"):
+        assert data[name] and all(value > 0 for value in data[name].values()), name
+        assert abs(sum(data[name].values()) - 1) < 1e-9
+    assert set(data["outcomes"]) == {"miss", "hit"}  # outcomes keep their zeros (every word of the system)

@@ -127,7 +127,8 @@ def test_a_formula_odds_plot_has_one_panel(invoke, figure_of):
     data = json.loads(invoke("odds", "rise", "--accuracy", "6", "--def", "12", "--damage", "2d6+3", "--json").stdout)
     figure = figure_of(data)
     # By hand in test_odds_cli.py: E = 1171/180 = 6.51, P(critical) 1/10 · 1/2 = 5%
-    assert figure._suptitle.get_text() == "rise\nexpected damage 6.51, P(critical) 5.0%"
+    assert figure._suptitle.get_text() == ("rise: accuracy 6, defense 12, damage 2d6+3, crit bonus 0, multiplier 1, "
+                                           "explode on 10\nexpected damage 6.51, P(critical) 5.0%")  # the attack named (issue 28)
     (outcomes,) = figure.axes
     assert bars(outcomes) == {"miss": 0.3, "glancing": 0.2, "hit": 0.45, "critical": 0.05}
 
@@ -136,5 +137,6 @@ def test_a_formula_system_without_criticals_says_none(invoke, figure_of):
     data = json.loads(invoke("odds", "d10-pool", "--bonus", "3", "--attacks", "2", "--ad", "7", "--toughness", "4",
                              "--damage", "2d6", "--json").stdout)
     figure = figure_of(data)
-    assert figure._suptitle.get_text() == "d10-pool\nexpected damage 10.89"  # 98/9, by hand in test_odds_cli.py
+    assert figure._suptitle.get_text().startswith("d10-pool: bonus 3, attacks 2, ad 7, toughness 4, option normal, damage 2d6")
+    assert figure._suptitle.get_text().endswith("\nexpected damage 10.89")  # 98/9, by hand in test_odds_cli.py
     assert bars(figure.axes[0]) == {"miss": 0.09, "hit": 0.91}

@@ -56,8 +56,15 @@ def command_line(body: dict[str, Any]) -> list[str]:
 
 
 def same(response, run, *args: str, status: int = 200) -> Any:  # type: ignore[no-untyped-def]
-    """The response is the command's --json, with the status for its exit code."""
+    """The response is the command's --json, with the status for its exit code;
+    a 422's message naming the request's fields where the command line's names
+    its options (``'ruleset'`` for ``--ruleset``: http/app.py's fields_named)."""
+    from tables_app.http.app import fields_named
+
     code, printed = cli_json(run, *args)
+    if status == 422 and "error" in printed:
+        words = tuple(args[:2]) if args[0] in ("resolve", "odds", "simulate", "query") else (args[0],)
+        printed["error"]["message"] = fields_named(printed["error"]["message"], words)
     assert response.status_code == status, response.text
     assert response.json() == printed
     assert response.content == json.dumps(printed, ensure_ascii=False).encode()  # byte for byte
@@ -478,3 +485,17 @@ def test_a_lone_surrogate_in_a_body_is_not_found_or_answered_escaped(client) -> 
                            headers=headers)
     assert labelled.status_code == 422
     assert labelled.json()["error"]["message"].startswith("'mod': not valid Unicode")
+
+
+@pytest.mark.parametrize(("system", "body", "message"), [
+    ("table", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [5]},
+     "'dice' gave 1 die; this attack needs at least 1 more: open-ended roll, low (d100)"),
+    ("table", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [101]},
+     "die 1 of 'dice' is 101, but the attack roll is a d100 (1-100)"),
+    ("rise", {"accuracy": 5, "damage": "2d6", "def": 3, "dice": [5]},
+     "'dice' gave 1 die; this attack needs 2 more: damage roll (2d6) (d6), damage roll (2d6) (d6)"),
+])
+def test_dice_that_do_not_fit_are_told_by_the_field(client, system, body, message):
+    """Issue 28: over HTTP an error names the JSON field, not the command line's --dice."""
+    response = client.post(f"/api/v1/resolve/{system}", json=body)
+    assert response.status_code == 422 and response.json()["error"]["message"] == message

@@ -68,10 +68,11 @@ def test_a_weapon_s_tables_are_read_once_and_answers_stay_the_cli_s(app, made, r
             assert response.status_code == 200
             assert response.content == expected
         assert compiled.loads == loads + 2  # the table set, the attacker's rules
-        stronger = {**BODY, "cmb": 90, "def": 5}  # the same attacker's rules, moved to this CMB and DEF
+        stronger = {**BODY, "cmb": 90, "def": 5, "dice": [42, 50]}  # the same attacker's rules, moved to this CMB and DEF
         response = client.post(f"{API}/resolve/table", json=stronger)
+        assert response.status_code == 200  # a critical, read with the second die
         assert response.content == cli_json(run, "resolve", "table", "--weapon", "Longsword", "--cmb", "90", "--def", "5",
-                                             "--armor", "MA", "--dice", "42")
+                                             "--armor", "MA", "--dice", "42,50")
         assert compiled.loads == loads + 2
         seeded = {**BODY, "dice": None, "seed": 4, "cmb": -5}  # another attacker on the same tables: its rules only
         response = client.post(f"{API}/resolve/table", json=seeded)
