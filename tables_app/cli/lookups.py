@@ -3,6 +3,7 @@ table), each made from its operation (tables_app/operations/lookups.py)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import click
@@ -17,9 +18,15 @@ def list_command(ctx: click.Context, as_json: bool, **values: Any) -> None:
     output(lookups.LIST.run(database_of(ctx), **values), as_json, lambda render: render.listings)
 
 
-@command(lookups.SHOW)
-def show(ctx: click.Context, as_json: bool, **values: Any) -> None:
-    output(lookups.SHOW.run(database_of(ctx), **values), as_json, lambda render: render.shown)
+FULL_NAMES = click.option("--full-names", is_flag=True,
+                          help="An attack table's cells with the critical tables spelt out (18 E Hacking), "
+                               "not in the printed books' compact notation (18EH) with its key.")
+
+
+@command(lookups.SHOW, FULL_NAMES)
+def show(ctx: click.Context, as_json: bool, full_names: bool, **values: Any) -> None:
+    output(lookups.SHOW.run(database_of(ctx), **values), as_json,
+           lambda render: functools.partial(render.shown, full_names=full_names))
 
 
 @click.group(cls=Group)

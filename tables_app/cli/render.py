@@ -93,21 +93,29 @@ def attack_cell(data: dict[str, Any]) -> AtWidth:
 def _cell(text: str) -> Text:
     if text == FUMBLE_TEXT:
         return Text(text, style=OUTCOME_STYLE["fumble"])
-    words = text.split()
-    if len(words) > 1:
+    if text[:1].isdigit() and not text.isdigit():  # hits and a critical: `18 E Hacking`, `18ES+BK`
         return Text(text, style="bold red")
     if text in ("0",) or not text[:1].isdigit():
         return Text(text, style="dim")
     return Text(text)
 
 
-def shown(data: dict[str, Any]) -> RenderableType:
+def shown(data: dict[str, Any], full_names: bool = False) -> RenderableType:
+    """A table, weapon or creature as `tables show` prints it. An attack
+    table whose cells name critical tables (`18 E Hacking + B Mauling`) is
+    printed in the books' compact notation (`18ES+BK`) with its key, unless
+    ``full_names``."""
     kind = data["kind"]
     ruleset = data.get("ruleset", DEFAULT_RULESET)
     if kind == "attack":
         title: RenderableType = title_line(f"{shown_name(ruleset, data['table'])} (attack table)")
-        miss = automatic_miss_line(data["automatic_miss"])
-        return Group(title, *([wrapped(Text(miss))] if miss else []), AtWidth(lambda console, width: _attack_grid(data, width)))
+        lines = [automatic_miss_line(data["automatic_miss"])]
+        compact = not full_names and "critical_codes" in data
+        if compact and data["critical_codes"]:
+            key = ", ".join(f"{code} {name}" for name, code in data["critical_codes"].items())
+            lines.append(f"Criticals: {key} (18ES: 18 hits and an E critical on the S table; --full-names to spell them out).")
+        return Group(title, *(wrapped(Text(line)) for line in lines if line),
+                     AtWidth(lambda console, width: _attack_grid(data, width, compact)))
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
         code += f", rolled {data['roll_kind']}" if data.get("roll_kind", "d100") != "d100" else ""  # `Roll kind | oeh`
@@ -134,12 +142,13 @@ def automatic_miss_line(automatic_miss: int | None) -> str | None:
     return f"Automatic miss: a result of {automatic_miss} or less misses."
 
 
-def _attack_grid(data: dict[str, Any], width: int) -> Group:
+def _attack_grid(data: dict[str, Any], width: int, compact: bool = False) -> Group:
     # Highest first, as printed tables are: the JSON lists the UM rows after
     # the others, so they come out on top, as printed.
     rows = list(reversed(data["rows"]))
     key = ("Result", [row["range"] for row in rows])
-    blocks = [[(armor, [_cell(row["cells"][i]) for row in rows])] for i, armor in enumerate(data["armor"])]
+    field = "compact" if compact else "cells"
+    blocks = [[(armor, [_cell(row.get(field, row["cells"])[i]) for row in rows])] for i, armor in enumerate(data["armor"])]
     return column_groups(key, blocks, width)
 
 

@@ -78,6 +78,23 @@ class AttackCell:
         return f"{self.hits} {named}" if named else str(self.hits)
 
 
+def compact_text(text: str, codes: Mapping[str, str]) -> str:
+    """A cell's canonical text in the printed books' compact notation:
+    ``18 E Hacking + B Mauling`` → ``18ES+BK`` for the codes {Hacking: S,
+    Mauling: K}; ``12 C`` (the weapon's critical) → ``12C``. A critical
+    table without a code keeps its name (``18E Hacking``); a miss, a fumble
+    and hits alone are as they were."""
+    found = _HITS.match(text)
+    if found is None or not found.group(2):
+        return text
+    hits, rest = found.groups()
+    parts = []
+    for part in rest.split(CRITICAL_JOINER):
+        severity, _, name = part.partition(" ")
+        parts.append(severity + (codes.get(name, f" {name}") if name else ""))
+    return hits + "+".join(parts)
+
+
 MISS_CELL = AttackCell(Outcome.MISS)
 FUMBLE_CELL = AttackCell(Outcome.FUMBLE)
 

@@ -31,10 +31,10 @@ LIST = Operation(
     ))
 
 
-def show(database: Any, kind: str, name: str, ruleset: str | None = None) -> dict[str, Any]:
+def show(database: Any, kind: str, name: str, ruleset: str | None = None, armor: tuple[str, ...] = ()) -> dict[str, Any]:
     from tables_app.services import lookups
 
-    return lookups.show(database, kind.lower(), name, ruleset=ruleset)
+    return lookups.show(database, kind.lower(), name, ruleset=ruleset, armor=armor)
 
 
 SHOW = Operation(
@@ -46,6 +46,8 @@ SHOW = Operation(
         Param(field="name", kind="text", argument=True, required=True, complete="shown",
               help="Its name (RULESET:NAME for one ruleset's)."),
         RULESET_FILTER,
+        Param(field="armor", kind="text", multiple=True, metavar="CODES", complete="armor", not_blank=True,
+              help="Only these armor columns of an attack table, in this order (repeatable, or A,B,C)."),
     ))
 
 

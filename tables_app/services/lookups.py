@@ -7,18 +7,20 @@ docs/cli.md as dicts, being rows of the database.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tables_app.domain.bounds import D100
 from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
 from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
-from tables_app.domain.cells import AttackCell
+from tables_app.domain.cells import AttackCell, compact_text
 from tables_app.domain.tables import (
     AttackTable, ColumnChoice, EffectTable, Entry, TableKind, Weapon, states_its_condition, unknown_feature_warnings,
 )
-from tables_app.errors import BadInput, NotFound
+from tables_app.errors import BadInput, NotFound, UsageMistake
 from tables_app.storage.database import Database
 
 
@@ -138,13 +140,38 @@ def query_attack(database: Database, table_name: str, result: int, armor: str, *
                       table.rows.values[row][column], table.automatic_miss)
 
 
-def attack_rows_json(table: AttackTable) -> list[dict]:
+def attack_rows_json(table: AttackTable, columns: Sequence[int] | None = None,
+                     codes: Mapping[str, str] | None = None) -> list[dict]:
     """Every row, ascending: the rows the modified result reads, then the
-    `UM` rows the unmodified die reads (labelled `UM 96-100`)."""
+    `UM` rows the unmodified die reads (labelled `UM 96-100`); only the
+    armor ``columns`` given (all by default). With ``codes`` (of the critical
+    tables the cells name) each row has its cells in compact notation too."""
     unmodified = table.unmodified or RangeTable([])
-    return [{"range": row_label(span, by_die), "unmodified": by_die, "cells": [cell.text for cell in cells]}
-            for rows, by_die in ((table.rows, False), (unmodified, True))
-            for span, cells in zip(rows.ranges, rows.values)]
+    shown = range(len(table.armors)) if columns is None else columns
+    rows = []
+    for group, by_die in ((table.rows, False), (unmodified, True)):
+        for span, cells in zip(group.ranges, group.values):
+            row: dict[str, Any] = {"range": row_label(span, by_die), "unmodified": by_die,
+                                   "cells": [cells[i].text for i in shown]}
+            if codes is not None:
+                row["compact"] = [compact_text(cells[i].text, codes) for i in shown]
+            rows.append(row)
+    return rows
+
+
+def named_criticals(table: AttackTable) -> set[str]:
+    """The critical tables an attack table's cells name themselves (`18 E Hacking`)."""
+    return {critical for group in (table.rows, table.unmodified or RangeTable([])) for cells in group.values
+            for cell in cells for _, critical in cell.criticals if critical}
+
+
+def chosen_columns(table: AttackTable, armor: Sequence[str]) -> list[int]:
+    """The indices of the armor columns asked for (codes, or `A,B,C`), in the
+    order asked; every column when none is asked for."""
+    codes = [code.strip() for text in armor for code in text.split(",") if code.strip()]
+    if not codes:
+        return list(range(len(table.armors)))
+    return list(dict.fromkeys(armor_column(table, code) for code in codes))
 
 
 def _natural_d100(roll: int) -> None:
@@ -216,17 +243,27 @@ def query_fumble(database: Database, table_name: str, roll: int, *, modifier: in
                        None if index is None else table.columns[index])
 
 
-def show(database: Database, kind: str, name: str, *, ruleset: str | None = None) -> dict:
+def show(database: Database, kind: str, name: str, *, ruleset: str | None = None, armor: Sequence[str] = ()) -> dict:
     """The whole table (or weapon, creature) as rows for a grid."""
     kind = KIND_OF_WORD[kind]
     reader = database.reader()
     found = reader.locate(kind, name, ruleset)
     if kind == "attack":
         table = reader.load_attack_table(found)
-        return {
-            "kind": "attack", "table": table.name, "severities": table.scale.name, "armor": list(table.armors),
-            "automatic_miss": table.automatic_miss, "rows": attack_rows_json(table), "ruleset": found.ruleset,
+        columns = chosen_columns(table, armor)
+        named = named_criticals(table)
+        codes = {item["name"]: item["code"] for item in reader.list_named("critical", found.ruleset)
+                 if item["name"] in named and item.get("code")}
+        data: dict[str, Any] = {
+            "kind": "attack", "table": table.name, "severities": table.scale.name,
+            "armor": [table.armors[i] for i in columns], "automatic_miss": table.automatic_miss,
+            "rows": attack_rows_json(table, columns, codes if named else None), "ruleset": found.ruleset,
         }
+        if named:  # the key of the compact notation
+            data["critical_codes"] = codes
+        return data
+    if armor:
+        raise UsageMistake(f"--armor chooses the columns of an attack table, not of a {SINGULAR.get(kind, kind)}")
     if kind in ("critical", "fumble"):
         effect = reader.load_effect_table(TableKind(kind), found)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],

@@ -146,3 +146,52 @@ def test_a_branch_whose_text_does_not_say_its_condition_gets_an_if(run, write_wo
     assert run("import", str(path)).exit_code == 0
     result = run("query", "critical", "Knocks", "20", "--severity", "Moderate")
     assert "(if helm: The blow rings off the helm.)" in result.output, result.output
+
+
+@pytest.fixture
+def printed(run):  # type: ignore[no-untyped-def]
+    from tables_app import example_workbook
+
+    assert run("import", str(example_workbook("printed"))).exit_code == 0
+
+
+def test_a_printed_grid_is_compact_with_its_key(run, printed):
+    """Issue 28: `18 E Hacking + B Mauling` in every cell made a 363-line grid at 80 columns."""
+    result = run("show", "attack", "Printed:Bladework")
+    assert "Criticals: S Hacking, K Mauling" in result.output
+    assert "18ES+BK" in result.output and "Hacking + B" not in result.output
+    full = run("show", "attack", "Printed:Bladework", "--full-names")
+    assert "18 E Hacking + B Mauling" in full.output and "Criticals:" not in full.output
+
+
+def test_compact_text_is_the_printed_notation():
+    from tables_app.domain.cells import compact_text
+
+    codes = {"Hacking": "S", "Mauling": "K"}
+    assert compact_text("18 E Hacking + B Mauling", codes) == "18ES+BK"
+    assert compact_text("12 C", codes) == "12C"  # the weapon's own critical
+    assert compact_text("9 B Lightning", codes) == "9B Lightning"  # a table without a code keeps its name
+    assert [compact_text(t, codes) for t in ("—", "F", "12", "0")] == ["—", "F", "12", "0"]
+
+
+def test_show_attack_json_has_compact_cells_and_codes(run, printed):
+    data = json.loads(run("show", "attack", "Printed:Bladework", "--json").output)
+    assert data["critical_codes"] == {"Hacking": "S", "Mauling": "K"}
+    top = data["rows"][-1]
+    assert top["cells"][0] == "18 E Hacking + B Mauling" and top["compact"][0] == "18ES+BK"
+    plain = json.loads(run("show", "attack", "Edged", "--json").output)  # cells that name no table: as before
+    assert "critical_codes" not in plain and all("compact" not in row for row in plain["rows"])
+
+
+def test_show_attack_armor_chooses_columns_in_order(run, printed):
+    data = json.loads(run("show", "attack", "Printed:Bladework", "--armor", "20,10", "--armor", "1", "--json").output)
+    assert data["armor"] == ["20", "10", "1"]
+    assert all(len(row["cells"]) == 3 == len(row["compact"]) for row in data["rows"])
+    whole = json.loads(run("show", "attack", "Printed:Bladework", "--json").output)
+    assert [row["cells"][10] for row in whole["rows"]] == [row["cells"][1] for row in data["rows"]]  # column 10
+    header = run("show", "attack", "Edged", "--armor", "ma").output.splitlines()[2]
+    assert "MA" in header and "NA" not in header and "HA" not in header
+    unknown = run("show", "attack", "Edged", "--armor", "XX")
+    assert unknown.exit_code == 1 and "has no armor column 'XX' (columns: NA, LA, MA, HA)" in unknown.stderr
+    elsewhere = run("show", "weapon", "Longsword", "--armor", "MA")
+    assert elsewhere.exit_code == 2 and "--armor chooses the columns of an attack table, not of a weapon" in elsewhere.stderr

@@ -565,3 +565,30 @@ def test_the_api_docs_load_with_nothing_from_outside(server, browser):
     assert "/api/v1/resolve/table" in browser.find_element(By.TAG_NAME, "body").text
     urls, outside = outside_requests(browser, server)
     assert f"{server}/openapi.json" in urls and outside == [], urls
+
+
+def test_a_printed_grid_is_compact_with_its_key_and_columns_can_be_picked(server, browser):
+    """Issue 28: a 20-column printed table was 3,906 px wide with full names in every cell."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.set_window_size(390, 844)
+    browser.get(f"{server}/#/attack/Printed:Bladework")
+    wait = WebDriverWait(browser, 20)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#grid table.grid tbody tr")) > 20)
+    assert browser.find_element(By.ID, "grid-key").text.startswith("Criticals: S Hacking, K Mauling")
+    first_row = browser.find_element(By.CSS_SELECTOR, "#grid tbody tr")
+    assert first_row.find_elements(By.TAG_NAME, "td")[0].text == "18ES+BK"
+    wide = browser.execute_script("return document.querySelector('#grid table').scrollWidth")
+    browser.find_element(By.CSS_SELECTOR, "#grid-columns-box summary").click()
+    for box in browser.find_elements(By.CSS_SELECTOR, "#grid-columns input")[3:]:  # keep 20, 19, 18
+        box.click()
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#grid thead th")]
+    assert headers == ["Result", "20", "19", "18"]
+    narrow = browser.execute_script("return document.querySelector('#grid table').scrollWidth")
+    assert narrow < wide / 3 and narrow <= 390, (narrow, wide)
+    button = browser.find_element(By.CSS_SELECTOR, "#grid tbody td.has-critical button")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", button)  # a compact cell still reads its critical
+    wait.until(lambda d: "Critical: E on Hacking" in d.find_element(By.ID, "cell-critical").text)
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "grid-compact-390.png"))

@@ -15,7 +15,7 @@ from tables_app.operations import Param, ParamError, find, system_ids
 
 WORDS = [("list",), ("show",), ("query", "attack"), ("query", "critical"), ("query", "fumble"),
          *((verb, system) for verb in ("resolve", "odds", "simulate") for system in ("table", *system_ids()))]
-PRINTING = {"as_json", "plot_file"}  # the options of printing, the command line's own
+PRINTING = {"as_json", "plot_file", "full_names"}  # the options of printing, the command line's own
 
 
 def command_of(words: tuple[str, ...]) -> click.Command:

@@ -10,7 +10,7 @@ const HISTORY_SIZE = 25;
 const DEFAULT_RULESET = "default";
 const OUTCOMES = ["fumble", "miss", "ineffective", "no_damage", "hit", "critical"];
 
-const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null };
+const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null, gridColumns: {} };
 
 // ------------------------------------------------------------------ helpers
 const $ = (id) => document.getElementById(id);
@@ -453,20 +453,41 @@ async function showGrid(name) {
     .map((c) => el("option", { value: c.name }, `${c.name}${c.code ? ` (${c.code})` : ""}`)));
   if (weapon) select.value = weapon.critical;
 
-  const head = el("tr", {}, el("th", { scope: "col" }, "Result"), ...table.armor.map((a) => el("th", { scope: "col" }, a)));
+  // The books' compact notation (18ES+BK) where the cells name critical tables, with its key.
+  const codes = table.critical_codes || {};
+  $("grid-key").textContent = Object.keys(codes).length
+    ? `Criticals: ${Object.entries(codes).map(([name, code]) => `${code} ${name}`).join(", ")} (18ES: 18 hits and an E critical on the S table).`
+    : "";
+  // The column picker: every armor column shown at first; a phone may keep a few.
+  const shown = new Set(state.gridColumns[qualified(table)] || table.armor);
+  const picker = $("grid-columns");
+  picker.replaceChildren(...table.armor.map((armor) => el("label", { class: "chip" },
+    el("input", { type: "checkbox", value: armor, checked: shown.has(armor) ? "" : null,
+      onchange: (event) => {
+        if (event.target.checked) shown.add(armor); else shown.delete(armor);
+        state.gridColumns[qualified(table)] = table.armor.filter((a) => shown.has(a));
+        drawGrid(table, shown);
+      } }), ` ${armor}`)));
+  drawGrid(table, shown);
+}
+
+function drawGrid(table, shown) {
+  const columns = table.armor.map((armor, i) => [armor, i]).filter(([armor]) => shown.has(armor));
+  const head = el("tr", {}, el("th", { scope: "col" }, "Result"), ...columns.map(([a]) => el("th", { scope: "col" }, a)));
   const body = el("tbody");
   for (const row of [...table.rows].reverse()) { // printed as the CLI shows it: highest first
-    const cells = row.cells.map((text, i) => {
+    const cells = columns.map(([armor, i]) => {
+      const text = row.cells[i], written = (row.compact || row.cells)[i];
       const criticals = cellCriticals(text);
-      if (!criticals.length) return el("td", {}, text);
+      if (!criticals.length) return el("td", {}, written);
       return el("td", { class: "has-critical" },
         el("button", { type: "button", title: `critical ${text}`,
-          onclick: () => readCritical(table, row, table.armor[i], text, criticals) }, text));
+          onclick: () => readCritical(table, row, armor, text, criticals) }, written));
     });
     body.append(el("tr", {}, el("th", { scope: "row", class: row.unmodified ? "unmodified" : null }, row.range), ...cells));
   }
   const caption = table.automatic_miss ? el("caption", {}, `Results of ${table.automatic_miss} or less miss.`) : null;
-  grid.replaceChildren(el("table", { class: "grid" }, caption, el("thead", {}, head), body));
+  $("grid").replaceChildren(el("table", { class: "grid" }, caption, el("thead", {}, head), body));
 }
 
 async function readCritical(table, row, armor, text, criticals) {
