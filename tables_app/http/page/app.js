@@ -133,7 +133,10 @@ function errorBox(data) {
   return box;
 }
 
-const percent = (p) => (p === 0 ? "0" : p >= 0.001 ? `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%` : `${(p * 100).toFixed(3)}%`);
+// A probability as the command line prints a sweep's (render.percent at 2
+// decimals): exact 0 and 1 as 0 and 100%, others too near them said so.
+const percent = (p) => (p === 0 ? "0" : p === 1 ? "100%" : p < 0.00005 ? "<0.01%" : p > 0.99995 ? ">99.99%"
+  : `${(p * 100).toFixed(2)}%`);
 const outcomeWords = (outcome) => outcome.replace(/_/g, " ");
 
 // An entry's hits, bleeding, stun, parry, penalty, bonus, death and effects in words (as the CLI's
@@ -210,16 +213,19 @@ function account(data) {
   box.append(el("div", { class: "verdict" },
     el("span", { class: "outcome" }, outcomeWords(data.outcome).toUpperCase()), `, ${data.damage} damage`));
   if (a) box.append(el("div", { class: "who" }, `${weaponWords(a)} ${targetWords(a)}`));
+  if (data.cell) box.append(el("div", { class: "cell-read" }, `${data.cell.table} ${data.cell.row} ${data.cell.armor}: `, el("strong", {}, data.cell.text)));
 
-  // The account as the CLI tells it: its steps, line for line.
+  // Told once: the verdict above, the critical and fumble cards below; how
+  // it was resolved (the CLI's steps, line for line, and the facts one by
+  // one) folded, opened on request.
+  const how = el("details", { class: "how" }, el("summary", {}, "How it was resolved"));
   const steps = el("div", { class: "steps" });
   for (const step of data.steps || []) {
     const indented = step.startsWith("  ");
     steps.append(el("div", { class: indented ? (step.trimStart().startsWith("(") ? "step aside" : "step more") : "step" }, step.trim()));
   }
-  box.append(steps);
+  how.append(steps);
 
-  // The same facts, one by one.
   const facts = el("dl", { class: "facts" });
   const fact = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
   if (data.roll) {
@@ -229,20 +235,20 @@ function account(data) {
   if (data.result !== null && data.result !== undefined) {
     fact("Result", data.capped ? `${data.uncapped_result}, capped at ${data.result}` : `${data.result}`);
   }
-  if (data.cell) fact("Cell", `${data.cell.table} ${data.cell.row} ${data.cell.armor}: `, el("strong", {}, data.cell.text));
   if (data.cancelled_critical) {
     fact("Critical", `${data.cancelled_critical.rolled_severity} cancelled by ${data.cancelled_critical.reduction} degree(s) of reduction`);
   }
   fact("Damage", el("strong", {}, String(data.damage)));
   fact("Dice", `${(data.dice || []).join(", ") || "none"} (${"seed" in data ? `seed ${data.seed}` : "given"})`);
   if (data.unused_dice && data.unused_dice.length) fact("Unused dice", data.unused_dice.join(", "));
-  box.append(facts);
+  how.append(facts);
 
   if (data.critical) box.append(criticalCard("Critical", data.critical));
   (data.more_criticals || []).forEach((c, i) => box.append(criticalCard(`Critical ${i + 2}`, c)));
   if (data.secondary_critical) box.append(criticalCard("Secondary critical", data.secondary_critical));
   if (data.fumble) box.append(entryCard(`Fumble on ${data.fumble.table}`, data.fumble, data.fumble.entry, null));
   for (const warning of data.warnings || []) box.append(el("p", { class: "hint" }, `Warning: ${warning}`));
+  box.append(how);
   return box;
 }
 
@@ -413,7 +419,7 @@ function showHistory() {
       el("span", { class: "hint" }, ` dice ${(data.dice || []).join(", ")}`));
     return el("li", {}, line);
   }));
-  if (!items.length) list.append(el("li", { class: "hint" }, "None yet in this session."));
+  $("history").hidden = !items.length;  // nothing to list: no "1. None yet" item, no heading either
 }
 
 // ------------------------------------------------------------------ browse the tables
