@@ -48,6 +48,18 @@ def _bounds(param: Param) -> str:
 CHOICES_SHOWN = 30  # characters of `a|b|c` past which an option's choices go in its help
 
 
+def long_choices(param: Param) -> bool:
+    """Whether a choice's ``a|b|c`` is too long to print as its metavar."""
+    return param.kind == "choice" and len("|".join(param.choices)) > CHOICES_SHOWN
+
+
+def arguments_help(operation: Operation) -> str:
+    """The command's help, with the choices of an argument that prints as a name (KIND)."""
+    lines = [f"{p.name.upper()} is one of: {', '.join(p.choices)}." for p in operation.params
+             if p.argument and long_choices(p)]
+    return "\n\n".join([operation.help, *lines])
+
+
 def _type(param: Param) -> Any:
     if param.kind == "choice":
         return click.Choice(param.choices, case_sensitive=param.case_sensitive)
@@ -93,12 +105,14 @@ def click_param(param: Param) -> click.Parameter:
     if param.argument:
         if not param.required:
             settings["required"] = False
+        if long_choices(param):  # `KIND`, its choices in the command's help (arguments_help), not a 60-column usage line
+            settings["metavar"] = param.name.upper() if param.required else f"[{param.name.upper()}]"
         return click.Argument([param.name], type=_type(param), **settings)
     declaration = [param.flag, *(f"--{alias}" for alias in param.aliases), param.name]
     help_text = param.help + ("" if param.click_range else _bounds(param))
     if param.metavar:
         settings["metavar"] = param.metavar
-    elif param.kind == "choice" and len("|".join(param.choices)) > CHOICES_SHOWN:
+    elif long_choices(param):
         # Click would print [a|b|...] as one unbreakable column, past 80: a
         # name for it, and the choices in the help, which wraps.
         settings["metavar"] = param.name.upper()
@@ -141,7 +155,7 @@ def command(operation: Operation, *extra: Callable[[click.Command], object],
     def make(function: Callable[..., Any]) -> click.Command:
         settings = {"ignore_unknown_options": True} if operation.dash_arguments else {}
         made = OperationCommand(operation, name=name or operation.words[-1], callback=click.pass_context(function),
-                                params=[click_param(p) for p in operation.params], help=operation.help,
+                                params=[click_param(p) for p in operation.params], help=arguments_help(operation),
                                 short_help=operation.short_help, context_settings=settings)
         added: tuple[Callable[[click.Command], object], ...] = (*extra, json_option)
         for add in added:

@@ -57,3 +57,12 @@ def test_many_choices_are_a_name_and_a_list() -> None:
 def test_resolve_table_gives_the_dice_order() -> None:
     output = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["resolve", "table", "--help"], terminal_width=80).output
     assert "--dice order: the attack die and the dice its open end adds" in " ".join(output.split())
+
+
+def test_an_argument_of_many_choices_is_a_name_with_its_choices_in_the_help(run) -> None:  # type: ignore[no-untyped-def]
+    output = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["show", "--help"], terminal_width=80).output
+    assert output.startswith("Usage: cli show [OPTIONS] KIND NAME")  # (CliRunner names the program cli)
+    assert "KIND is one of: attack, critical, fumble, weapon, weapons, creature, creatures." in " ".join(output.split())
+    assert CliRunner().invoke(cli, ["list", "--help"]).output.startswith("Usage: cli list [OPTIONS] [KIND]")
+    refused = run("list", "nothing")
+    assert refused.exit_code == 2 and "Invalid value for '[KIND]': 'nothing' is not one of 'attack'" in refused.stderr
