@@ -33,6 +33,7 @@ from tables_app.cli.layout import (
     title_line,
     wrapped,
 )
+from tables_app.cli.unbroken import unbroken, unbroken_list
 
 # ------------------------------------------------------------------ lists
 LIST_COLUMNS = {
@@ -55,10 +56,18 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _names(value: object) -> str:
+    """A listed value: a name, or a list of them, each kept on one line
+    where the column or line allows (layout.unbroken)."""
+    if isinstance(value, list):
+        return unbroken_list(str(v) for v in value)
+    return unbroken(_text(value))
+
+
 def listing(kind: str, items: list[dict[str, Any]]) -> Group:
     columns = LIST_COLUMNS[kind]
     headers = [column.replace("_", " ") for column in columns]
-    rows = [[_text(_named(item) if c == "name" and kind != "rulesets" else item.get(c)) for c in columns] for item in items]
+    rows = [[_names(_named(item) if c == "name" and kind != "rulesets" else item.get(c)) for c in columns] for item in items]
     title = "Rulesets" if kind == "rulesets" else kinds.label(kind, 2).capitalize()
     return Group(title_line(f"{title} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
 
