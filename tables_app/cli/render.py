@@ -1,9 +1,10 @@
 """Human output: lists, grids, entries and odds (never for --json).
 
 Everything is laid out for the width it is printed at: tables whose columns
-would be squeezed below their longest word become blocks of text, wide grids
-split into column groups, and text wraps at spaces. No word is ever cut to
-``…`` and no line ends in padding.
+would be squeezed below their longest word (or name: lists and the fields
+that name things keep each name on one line, layout.py) become blocks of
+text, wide grids split into column groups, and text wraps at spaces. No word
+is ever cut to ``…`` and no line ends in padding.
 """
 
 from __future__ import annotations
@@ -129,9 +130,14 @@ def shown(data: dict[str, Any]) -> RenderableType:
             return Group(title, choice, AtWidth(lambda console, width: _printed_entries(console, data, width)))
         return Group(title, AtWidth(lambda console, width: _entries(console, data["entries"], width)))
     unset_columns = {key for key in ("critical_column", "fumble_column", "max_critical") if key in data and data[key] is None}
-    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items()
-            if key not in ("kind", "name", "ruleset", *unset_columns)]
+    rows = [[key.replace("_", " "), _names(value) if key in NAMED_FIELDS or isinstance(value, list) else _text(value)]
+            for key, value in data.items() if key not in ("kind", "name", "ruleset", *unset_columns)]
     return Group(title_line(f"{shown_name(ruleset, data['name'])} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
+
+
+# A weapon's or creature's fields that name something (kept on one line where
+# they fit, as lists are); any other text wraps at its spaces.
+NAMED_FIELDS = ("attack_table", "critical", "secondary_critical", "fumble_table", "workbook", "sheet")
 
 
 def automatic_miss_line(automatic_miss: int | None) -> str | None:

@@ -120,3 +120,11 @@ def test_plain_lines_keep_names_whole(monkeypatch, width):
     for name in names:
         if len(name) + 1 <= width - 2:  # with its comma, on an indented line
             assert any(name in row for row in out.splitlines()), (width, name, out)
+
+
+@pytest.mark.parametrize("width", (30, 40, 80))
+def test_show_keeps_the_names_it_lists_whole(many_names, width):
+    for kind, name in (("creature", LONG), ("creature", "Armoured Knight"), ("weapon", "Large Bite")):
+        data = json.loads(invoke(many_names, "show", kind, name, "--json", width=80))
+        names = {data[key] for key in render.NAMED_FIELDS if data.get(key)} | set(data.get("features") or [])
+        assert_whole(invoke(many_names, "show", kind, name, width=width), names, width)
