@@ -1,8 +1,12 @@
 """Laying text out for the width it is printed at (render.py's toolbox).
 
-Tables whose columns would be squeezed below their longest word become
-blocks of text, wide grids split into column groups, and text wraps at
-spaces: no word is ever cut to ``…`` and no line ends in padding.
+Tables whose columns would be squeezed below their longest word (or name)
+become blocks of text, wide grids split into column groups, and text wraps
+at spaces: no word is ever cut to ``…`` and no line ends in padding.
+
+A name's words are joined by JOIN (cli/unbroken.py), a space no line breaks
+at: lines break between names, and inside one only when it alone is wider
+than the room it has (then at its spaces). JOIN is printed as a space.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
+
+from tables_app.cli.unbroken import JOIN, spaced
 
 Column = tuple[str, Sequence[str | Text]]  # a header and its cells, top to bottom
 
@@ -36,13 +42,42 @@ def output_width() -> int:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else piped_width()
 
 
+def _breakable_where_too_wide(text: str, room: int) -> str:
+    """``text`` with the names wider than ``room`` (with what sticks to them:
+    ``(Name,``) made breakable at their spaces."""
+    return " ".join(word.replace(JOIN, " ") if cell_len(word) > room else word for word in text.split(" "))
+
+
 def plain_lines(line: str, indent: str = "  ") -> str:
     """One message line wrapped at spaces for the output width, its
-    continuation lines indented (words are never cut)."""
+    continuation lines indented (words are never cut; names, see JOIN,
+    are broken only when wider than a continuation line)."""
     import textwrap
 
-    return textwrap.fill(line, output_width(), subsequent_indent=indent + " " * (len(line) - len(line.lstrip(" "))),
-                         break_long_words=False, break_on_hyphens=False)
+    width = output_width()
+    subsequent = indent + " " * (len(line) - len(line.lstrip(" ")))
+    line = _breakable_where_too_wide(line, max(width - len(subsequent), 1))
+    return spaced(textwrap.fill(line, width, subsequent_indent=subsequent, break_long_words=False, break_on_hyphens=False))
+
+
+def name_lines(text: str, width: int) -> list[str]:
+    """``text`` wrapped at spaces to ``width``, names (JOIN) kept whole
+    unless wider than ``width``; a word wider than ``width`` folds."""
+    from rich.cells import chop_cells
+
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in _breakable_where_too_wide(paragraph, width).split():
+            for piece in chop_cells(spaced(word), width) if cell_len(word) > width else [spaced(word)]:
+                if line and cell_len(line) + 1 + cell_len(piece) <= width:
+                    line += " " + piece
+                else:
+                    if line:
+                        lines.append(line)
+                    line = piece
+        lines.append(line)
+    return lines
 
 
 def piped_width() -> int:
@@ -73,7 +108,7 @@ def widest_word(cell: str | Text) -> int:
 
 
 def widest_line(cell: str | Text) -> int:
-    return max((cell_len(line) for line in plain(cell).splitlines()), default=0)
+    return max((cell_len(line) for line in spaced(plain(cell)).splitlines()), default=0)
 
 
 def fitting_widths(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], width: int) -> list[int] | None:
@@ -102,8 +137,17 @@ def boxed_table(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], wi
     for header, width in zip(headers, widths):
         table.add_column(header, width=width, justify="right" if header in right else "left", overflow="fold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(_laid_out(cell, width) for cell, width in zip(row, widths)))
     return table
+
+
+def _laid_out(cell: str | Text, width: int) -> str | Text:
+    """A cell naming names (JOIN) wrapped here, between names, to its
+    column's ``width``: rich would print JOIN as is."""
+    if JOIN not in plain(cell):
+        return cell
+    lines = "\n".join(name_lines(plain(cell), width))
+    return Text(lines, style=cell.style) if isinstance(cell, Text) else lines
 
 
 def hanging_lines(console: Console, text: Text, width: int, indent: int) -> list[Text]:
@@ -147,7 +191,7 @@ def records(console: Console, headers: Sequence[str], rows: Sequence[Sequence[st
     wrapped under it."""
     lines: list[Text] = []
     for row in rows:
-        lines.append(Text(plain(row[0]), style="bold"))
+        lines += [Text(line, style="bold") for line in name_lines(plain(row[0]), width)]
         pairs = [f"{header}: {plain(cell)}" for header, cell in zip(headers[1:], row[1:]) if plain(cell)]
         lines += [Text(line) for line in packed(console, pairs, width, 2)]
     return joined_lines(lines)
@@ -160,9 +204,9 @@ def packed(console: Console, pairs: list[str], width: int, indent: int) -> list[
     room = max(width - indent, 1)
     for pair in pairs:
         if lines and cell_len(lines[-1]) + 2 + cell_len(pair) <= room:
-            lines[-1] += "; " + pair
+            lines[-1] += "; " + spaced(pair)
         else:
-            lines += [line.plain for line in wrap_lines(console, Text(pair), room)]
+            lines += name_lines(pair, room)
     return [" " * indent + line for line in lines]
 
 

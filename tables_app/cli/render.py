@@ -1,9 +1,10 @@
 """Human output: lists, grids, entries and odds (never for --json).
 
 Everything is laid out for the width it is printed at: tables whose columns
-would be squeezed below their longest word become blocks of text, wide grids
-split into column groups, and text wraps at spaces. No word is ever cut to
-``…`` and no line ends in padding.
+would be squeezed below their longest word (or name: lists and the fields
+that name things keep each name on one line, layout.py) become blocks of
+text, wide grids split into column groups, and text wraps at spaces. No word
+is ever cut to ``…`` and no line ends in padding.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from tables_app.cli.layout import (
     title_line,
     wrapped,
 )
+from tables_app.cli.unbroken import unbroken, unbroken_list
 
 # ------------------------------------------------------------------ lists
 LIST_COLUMNS = {
@@ -55,10 +57,18 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _names(value: object) -> str:
+    """A listed value: a name, or a list of them, each kept on one line
+    where the column or line allows (layout.unbroken)."""
+    if isinstance(value, list):
+        return unbroken_list(str(v) for v in value)
+    return unbroken(_text(value))
+
+
 def listing(kind: str, items: list[dict[str, Any]]) -> Group:
     columns = LIST_COLUMNS[kind]
     headers = [column.replace("_", " ") for column in columns]
-    rows = [[_text(_named(item) if c == "name" and kind != "rulesets" else item.get(c)) for c in columns] for item in items]
+    rows = [[_names(_named(item) if c == "name" and kind != "rulesets" else item.get(c)) for c in columns] for item in items]
     title = "Rulesets" if kind == "rulesets" else kinds.label(kind, 2).capitalize()
     return Group(title_line(f"{title} ({len(items)})"), table_or_records(headers, rows, right=NUMBERS))
 
@@ -128,9 +138,14 @@ def shown(data: dict[str, Any], full_names: bool = False) -> RenderableType:
             return Group(title, choice, AtWidth(lambda console, width: _printed_entries(console, data, width)))
         return Group(title, AtWidth(lambda console, width: _entries(console, data["entries"], width)))
     unset_columns = {key for key in ("critical_column", "fumble_column", "max_critical") if key in data and data[key] is None}
-    rows = [[key.replace("_", " "), _text(value)] for key, value in data.items()
-            if key not in ("kind", "name", "ruleset", *unset_columns)]
+    rows = [[key.replace("_", " "), _names(value) if key in NAMED_FIELDS or isinstance(value, list) else _text(value)]
+            for key, value in data.items() if key not in ("kind", "name", "ruleset", *unset_columns)]
     return Group(title_line(f"{shown_name(ruleset, data['name'])} ({kind})"), table_or_records(["field", "value"], rows, show_header=False))
+
+
+# A weapon's or creature's fields that name something (kept on one line where
+# they fit, as lists are); any other text wraps at its spaces.
+NAMED_FIELDS = ("attack_table", "critical", "secondary_critical", "fumble_table", "workbook", "sheet")
 
 
 def automatic_miss_line(automatic_miss: int | None) -> str | None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tables_app.cli.common import Failure, database_of, emit_json, json_option, names_of, option, ruleset_option, say
+from tables_app.cli.unbroken import unbroken, unbroken_list
 from tables_app.domain import kinds
 from tables_app.operations.workbooks import IMPORT_FLAGS
 
@@ -31,18 +32,18 @@ def _print_report(report: ImportReport, as_json: bool, verb: str) -> None:
     from tables_app.services.import_changes import change_lines
 
     for workbook in report.workbooks:
-        parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in workbook.defined.items()]
+        parts = [f"{_counted(kind, names)} ({_some(names)})" for kind, names in workbook.defined.items()]
         say(f"{verb} {workbook.file_name}: {'; '.join(parts) or ('unchanged' if workbook.unchanged else 'nothing')}")
         if workbook.unchanged:
-            counts = [f"{len(names)} {_plural(kind, len(names))}" for kind, names in workbook.unchanged.items()]
+            counts = [_counted(kind, names) for kind, names in workbook.unchanged.items()]
             say(f"  unchanged: {', '.join(counts)} (the database holds them just so, from other workbooks)")
         for kind, names in workbook.removed.items():
-            say(f"  removed {_plural(kind, len(names))}: {', '.join(names)}")
+            say(f"  removed {unbroken(_plural(kind, len(names)))}: {unbroken_list(names)}")
         changes = dict(workbook.changes)
         if changes and changes.get("added") == workbook.defined:
             changes["added"] = {}  # a first import: everything is new, the line above says so
         if changes:
-            for line in change_lines(changes):
+            for line in change_lines(_names_kept_whole(changes)):
                 say(f"  {line}")
 
 
@@ -86,8 +87,24 @@ def _say_waiting() -> Callable[[float], None]:
 
 
 def _some(names: list[str], shown: int = 12) -> str:
+    """The first ``shown`` names, each kept on one line where it fits (layout.unbroken)."""
     more = f", and {len(names) - shown} more" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more
+    return unbroken_list(names[:shown]) + more
+
+
+def _counted(kind: str, names: list[str]) -> str:
+    """``3 attack tables``, kept on one line."""
+    return unbroken(f"{len(names)} {_plural(kind, len(names))}")
+
+
+def _names_kept_whole(changes: dict[str, Any]) -> dict[str, Any]:
+    """An import's changes with every name in them kept on one line where it fits."""
+    kept = dict(changes)
+    kept["added"] = {kind: [unbroken(name) for name in names] for kind, names in changes.get("added", {}).items()}
+    for key in ("rows", "cells", "entries"):
+        kept[key] = [{**change, "table": unbroken(change["table"])} for change in changes.get(key, [])]
+    kept["fields"] = [{**change, "name": unbroken(change["name"])} for change in changes.get("fields", [])]
+    return kept
 
 
 def _plural(kind: str, n: int) -> str:
@@ -225,12 +242,12 @@ def remove(ctx: click.Context, workbooks: tuple[str, ...], ruleset: str | None, 
         emit_json(report.as_json())
         return
     verb = "Would remove" if dry_run else "Removed"
-    parts = [f"{len(names)} {_plural(kind, len(names))} ({_some(names)})" for kind, names in report.removed.items()]
+    parts = [f"{_counted(kind, names)} ({_some(names)})" for kind, names in report.removed.items()]
     say(f"{verb} {'; '.join(parts) or 'nothing'}")
     if report.workbooks:
-        say(f"  workbooks: {', '.join(report.workbooks)}")
+        say(f"  workbooks: {unbroken_list(report.workbooks)}")
     if report.rulesets:
-        say(f"  rulesets left empty: {', '.join(report.rulesets)}")
+        say(f"  rulesets left empty: {unbroken_list(report.rulesets)}")
 
 
 @click.command()

@@ -33,6 +33,23 @@ def label(kind: str, count: int = 1) -> str:
     return word if count == 1 else word + "s"
 
 
+def and_list(items: list[str]) -> str:
+    """Items as a sentence lists them: "A", "A and B", "A, B and C"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def named_by_kind(groups: list[tuple[str, list[str]]]) -> str:
+    """Names grouped by what they are, each kind said once, in the plural
+    when several: "weapon Great Axe", "weapons Great Axe and Hatchet",
+    "weapon Great Axe and attack table Poke" (a comma before the last kind's
+    "and" when a kind already lists several: "weapons A and B, and attack table C").
+    ``groups`` pairs a kind's word in the singular ("attack table") with its names."""
+    said = [f"{word if len(names) == 1 else word + 's'} {and_list(names)}" for word, names in groups if names]
+    if len(said) > 2 or (len(said) == 2 and any(len(names) > 1 for _, names in groups)):
+        return ", ".join(said[:-1]) + ", and " + said[-1]
+    return " and ".join(said)
+
+
 def list_words() -> list[str]:
     """The words `tables list` takes, each plural before its singular."""
     return [word for kind in KINDS for word in dict.fromkeys((kind, SINGULAR.get(kind, kind)))]

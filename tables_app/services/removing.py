@@ -50,7 +50,7 @@ def remove(database: Database, workbooks: tuple[str, ...] = (), ruleset: str | N
             removal.delete(connection, kind, list(removed_ids[kind]))
         users = repository.dangling_users(connection, removed_ids)
         if users:
-            raise TablesError(f"nothing was removed: {'; '.join(users)} (remove those too, or change them first)")
+            raise TablesError(f"nothing was removed: {'; '.join(users)}; remove those too, or change them first")
         report.workbooks = removal.drop_empty_workbooks(connection)
         report.rulesets = repository.drop_empty_rulesets(connection)
         if any_broken_reference(connection):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from tables_app.domain.kinds import LABELS
+from tables_app.domain.kinds import LABELS, named_by_kind
 from tables_app.domain.names import fold
 from tables_app.domain.rulesets import shown
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
@@ -413,8 +413,8 @@ def dangling_users(connection: sqlite3.Connection, removed: dict[str, dict[int, 
     for kind, named in removed.items():
         for row_id, name in named.items():
             # the users' names, qualified outside ``default`` (a user may be in another ruleset)
-            users = [f"{user} {n!r}" for user, statement in _USERS.get(kind, ())
-                     for n in sorted({shown(ruleset, user_name) for ruleset, user_name in connection.execute(statement, (row_id,))})]
-            if users:
-                found.append(f"{REMOVED_LABELS[kind]} {name!r}, which {', '.join(users)} still use{'s' if len(users) == 1 else ''}")
+            users = [(user, sorted({shown(ruleset, user_name) for ruleset, user_name in connection.execute(statement, (row_id,))}))
+                     for user, statement in _USERS.get(kind, ())]
+            if any(names for _, names in users):
+                found.append(f"{REMOVED_LABELS[kind]} {name!r} (still used by {named_by_kind(users)})")
     return found

@@ -188,7 +188,7 @@ def test_removing_a_table_another_workbook_uses_is_refused(run, write_workbook, 
     emptied = write_workbook("tables.xlsx", {"Other": [["Kind", "fumble"], ["Name", "Other"], [], ["Roll", "Text"], ["1+", "x"]]})
     result = run("import", str(emptied))
     assert result.exit_code == 1
-    assert error_lines(result) == "Error: tables.xlsx: no longer defines fumble table 'Oops', which weapon 'Stick' still uses; keep it, or change them in the same import\n"
+    assert error_lines(result) == "Error: tables.xlsx: no longer defines fumble table 'Oops' (still used by weapon Stick); keep it, or change them in the same import\n"
     assert dump(db_path) == before
 
 

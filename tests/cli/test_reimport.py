@@ -80,7 +80,7 @@ def test_a_renamed_table_that_is_still_used_is_refused(run, write_workbook, tmp_
     result = run("import", str(build_workbook(tmp_path / "new" / "x1.xlsx", {"C": critical("Zing2", "Z")})))
     assert result.exit_code == 1
     assert error_lines(result) == (
-        "Error: x1.xlsx: no longer defines critical table 'Zing', which weapon 'Zapper' still uses; "
+        "Error: x1.xlsx: no longer defines critical table 'Zing' (still used by weapon Zapper); "
         "keep it, or change them in the same import\n"
     )
     assert dump(db_path) == before

@@ -75,16 +75,17 @@ def test_removal_is_refused_while_something_left_uses_it(run, db_path, write_wor
     before = db_dump(db_path)
     alone = run("remove", "bundled/attacks.xlsx")  # the bundled armory uses Edged too: named among the users
     assert alone.exit_code == 1
-    assert error_lines(alone).startswith("Error: nothing was removed: attack table 'Edged', which weapon 'Battle Axe', ")
-    assert "weapon 'Sword of Mine'" in error_lines(alone)
+    assert error_lines(alone).startswith("Error: nothing was removed: attack table 'Edged' (still used by weapons Battle Axe, ")
+    assert ", Spear, Sword of Mine and Training Sword); " in error_lines(alone)
     two = run("remove", "bundled/attacks.xlsx", "bundled/armory.xlsx")
-    assert (two.exit_code, error_lines(two)) == (1, "Error: nothing was removed: attack table 'Edged', which weapon 'Sword of Mine' still uses "
-                                "(remove those too, or change them first)\n")
+    assert (two.exit_code, error_lines(two)) == (1, "Error: nothing was removed: attack table 'Edged' (still used by weapon Sword of Mine)"
+                                "; remove those too, or change them first\n")
     three = run("remove", *BUNDLED[:2], "bundled/criticals.xlsx", "--json")
     assert three.exit_code == 1
     assert json.loads(three.stdout)["error"]["message"] == (
-        "nothing was removed: attack table 'Edged', which weapon 'Sword of Mine' still uses; "
-        "critical table 'Cut', which weapon 'Sword of Mine' still uses (remove those too, or change them first)")
+        "nothing was removed: attack table 'Edged' (still used by weapon Sword of Mine); "
+        "critical table 'Cut' (still used by weapon Sword of Mine)"
+        "; remove those too, or change them first")
     assert db_dump(db_path) == before
 
 
@@ -183,9 +184,10 @@ def test_a_refusal_names_things_outside_default_qualified(run, db_path, write_wo
     before = db_dump(db_path)
     result = run("remove", "rm-crits.xlsx")
     assert (result.exit_code, error_lines(result)) == (1, (
-        "Error: nothing was removed: critical table 'RM:Slash', which weapon 'RM:Longsword', attack table 'RM:Broadsword' still use; "
-        "critical table 'RM:Krush', which attack table 'RM:Broadsword' still uses; "
-        "severity scale 'RM:RM letters', which attack table 'RM:Broadsword' still uses (remove those too, or change them first)\n"))
+        "Error: nothing was removed: critical table 'RM:Slash' (still used by weapon RM:Longsword and attack table RM:Broadsword); "
+        "critical table 'RM:Krush' (still used by attack table RM:Broadsword); "
+        "severity scale 'RM:RM letters' (still used by attack table RM:Broadsword)"
+        "; remove those too, or change them first\n"))
     assert db_dump(db_path) == before
     # the users may go first: then the ruleset keeps the rest, and goes with the last of it
     first = json.loads(run("remove", "rm-rest.xlsx", "--json").stdout)
@@ -226,6 +228,6 @@ def test_a_cells_second_critical_keeps_its_table_as_a_named_refusal(run, db_path
     before = db_dump(db_path)
     refused = run("remove", "crits.xlsx")
     assert refused.exit_code == 1
-    assert "critical table 'Gouge', which attack table 'Poke' still uses" in error_lines(refused)
+    assert "critical table 'Gouge' (still used by attack table Poke)" in error_lines(refused)
     assert "would break" not in error_lines(refused)
     assert db_dump(db_path) == before

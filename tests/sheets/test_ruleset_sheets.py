@@ -413,8 +413,8 @@ def test_a_reimport_may_not_drop_what_another_workbook_of_the_ruleset_uses(write
     write_workbook("tables.xlsx", sheets)
     result = run("import", str(tables))
     assert result.exit_code == 1
-    assert error_lines(result) == ("Error: tables.xlsx: no longer defines attack table 'RM:Broadsword', which weapon "
-                                   "'RM:Longsword' still uses; keep it, or change them in the same import\n")
+    assert error_lines(result) == ("Error: tables.xlsx: no longer defines attack table 'RM:Broadsword' (still used by "
+                                   "weapon RM:Longsword); keep it, or change them in the same import\n")
     assert db_dump(db_path) == before
 
 
