@@ -1,7 +1,8 @@
 """Foundry VTT export (`tables export --format foundry`, docs/foundry.md).
 
 Critical and fumble tables become RollTable documents (one per printed
-column), attack tables JournalEntry documents holding the grid as an HTML
+column; a one-column critical table one per severity, rolled d100 plus the
+severity's modifier), attack tables JournalEntry documents holding the grid as an HTML
 table. The documents have the shapes of Foundry VTT core version 12
 (``TableResult.text``, ``type: "text"``); version 13 imports them as they
 are, moving a text result's ``text`` into its ``description`` (its
@@ -32,6 +33,7 @@ from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, row_label
 from tables_app.domain.rulesets import qualified, shown
+from tables_app.domain.severity import Severity
 from tables_app.domain.tables import AttackTable, ColumnChoice, EffectTable, Entry, RollKind, TableKind, condition_feature
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.files import not_a_file, os_problem, save
@@ -40,6 +42,8 @@ from tables_app.storage.database import Database
 FOUNDRY_VERSIONS = (12, 13)  # Foundry VTT core generations these documents import into
 FOUNDRY_SHAPE = 12  # the generation whose field names they use (13 migrates them on import)
 FORMULA = "1d100"
+OPEN_HIGH_DIE = "1d100x>95"  # `oeh`: 96-100 rolls again and adds, while the new die shows 96-100 (Foundry's `x`)
+OPEN_AT = 96  # the face an open-ended high roll opens on
 RESULT_TYPE_TEXT = "text"  # CONST.TABLE_RESULT_TYPES.TEXT (12 and 13; a number, 0, before 11)
 PAGE_TYPE_TEXT = "text"
 PAGE_FORMAT_HTML = 1  # CONST.JOURNAL_ENTRY_PAGE_FORMATS.HTML
@@ -232,8 +236,94 @@ def rolltable(table: EffectTable, ruleset: str, column: int | None = None) -> di
     }
 
 
+def severity_formula(modifier: int, roll: RollKind = RollKind.D100) -> str:
+    """``1d100``, ``1d100 + 50``, ``1d100x>95 + 20`` (oeh), ``1d100 - 5``."""
+    die = OPEN_HIGH_DIE if roll is RollKind.OEH else FORMULA
+    return die if modifier == 0 else f"{die} {'+' if modifier > 0 else '-'} {abs(modifier)}"
+
+
+def reachable(modifier: int, roll: RollKind = RollKind.D100) -> list[tuple[int, int]]:
+    """The totals ``severity_formula`` rolls, as intervals: 1+M to 100+M; open-ended
+    high (oeh), 1+M to 95+M and 97+M up (96-100 always adds a die: 96+M is never
+    the total), its top written OPEN_TOP."""
+    if roll is RollKind.OEH:
+        return [(1 + modifier, OPEN_AT - 1 + modifier), (OPEN_AT + 1 + modifier, OPEN_TOP)]
+    return [(1 + modifier, D100 + modifier)]
+
+
+def severity_ranges(rows: RangeTable[Any], modifier: int, roll: RollKind = RollKind.D100) -> list[tuple[int, int, int]]:
+    """(row index, low, high) of every row a total of ``severity_formula`` reads,
+    as the tables read it (a total reads the last row starting at or below it;
+    below the first row, the first row): the ranges cover the totals the
+    formula rolls, each exactly once; a row no total reads is left out."""
+    spans = reachable(modifier, roll)
+    low_end, high_end = spans[0][0], spans[-1][1]
+    lows = [span.low for span in rows.ranges]
+    found = []
+    for i, low in enumerate(lows):
+        start = low_end if i == 0 else max(low, low_end)
+        end = high_end if i == len(lows) - 1 else min(lows[i + 1] - 1, high_end)
+        if any(max(start, a) <= min(end, b) for a, b in spans):  # some total it holds is rolled
+            found.append((i, start, end))
+    return found
+
+
+def severity_rolltable(table: EffectTable, ruleset: str, severity: Severity) -> dict[str, Any]:
+    """The RollTable of a one-column critical table at one severity: rolled
+    ``1d100 + M`` (M the severity's modifier), its results the rows such a
+    total reads, their ranges cut to what it rolls (docs/foundry.md)."""
+    rows: RangeTable[tuple[Entry, ...]] = table.rows
+    key = (fold(ruleset), table.kind.value, fold(table.name), severity.code)
+    formula = severity_formula(severity.modifier, table.roll)
+    kept = severity_ranges(rows, severity.modifier, table.roll)
+    results, changed = [], []
+    for i, low, high in kept:
+        span = rows.ranges[i]
+        written = f"{low}-{high}" if low != high else f"{low}"
+        if (span.low, span.high) != (low, high):
+            changed.append(f"{span.label} is written {written}")
+        results.append({
+            "_id": document_id(*key, span.label), "type": RESULT_TYPE_TEXT, "text": result_text(rows.values[i]),
+            "weight": 1, "range": [low, high], "drawn": False,
+        })
+    left_out = [rows.ranges[i].label for i in range(len(rows)) if i not in {k[0] for k in kept}]
+    levels = ", ".join(f"{s.code} {s.modifier:+d}" for s in table.scale.levels)
+    what = f"Critical table {shown(ruleset, table.name)}"
+    if table.code:
+        what += f" (code {table.code})"
+    what += f", severity {severity.code} ({severity.name}) of {levels}"
+    spans = reachable(severity.modifier, table.roll)
+    notes = [f"{what}, exported by tables_app for Foundry VTT {FOUNDRY_VERSIONS[0]}-{FOUNDRY_VERSIONS[-1]}.",
+             f"Severity {severity.code}: roll {formula}, the severity's modifier ({severity.modifier:+d}) added, "
+             "and read the total as the tables do."]
+    if table.roll is RollKind.OEH:
+        notes.append(f"The tables roll this die oeh (open-ended high): {OPEN_HIGH_DIE} rolls again and adds on "
+                     f"{OPEN_AT}-{D100}, as they do; a total above the top row reads the top row "
+                     f"(written up to {OPEN_TOP}).")
+    else:
+        notes.append(f"It rolls {spans[0][0]} to {spans[-1][1]}: a total above the top row reads the top row, "
+                     "one below the first row the first row.")
+    if changed:
+        notes.append(f"Ranges as this roll reads them: {'; '.join(changed)}.")
+    if left_out:
+        notes.append(f"Rows this roll never reads are left out: {', '.join(left_out)}.")
+    return {
+        "name": document_name(ruleset, table.name, severity.code), "description": _paragraphs(notes),
+        "formula": formula, "replacement": True, "displayRoll": True, "results": results,
+    }
+
+
+def by_severity(table: EffectTable) -> bool:
+    """Whether ``table`` is exported one RollTable per severity: a one-column critical table."""
+    return table.kind is TableKind.CRITICAL and not table.columns and table.choice is ColumnChoice.NONE
+
+
 def rolltables(table: EffectTable, ruleset: str) -> list[tuple[str | None, dict[str, Any]]]:
-    """(column, RollTable) for every column of ``table`` (one, None, for a one-column table)."""
+    """(column, RollTable) for every column of ``table``: a printed table's
+    columns, a one-column critical table's severities (its scale's codes), a
+    one-column fumble table's one (None)."""
+    if by_severity(table):
+        return [(level.code, severity_rolltable(table, ruleset, level)) for level in table.scale.levels]
     if not table.columns:
         return [(None, rolltable(table, ruleset))]
     return [(name, rolltable(table, ruleset, i)) for i, name in enumerate(table.columns)]
