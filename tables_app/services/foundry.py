@@ -9,6 +9,10 @@ are, moving a text result's ``text`` into its ``description`` (its
 data migration, deprecated since 13, kept until 15). Hence the range
 FOUNDRY_VERSIONS.
 
+With ``single_file`` every document goes into one JSON file (``bundle``)
+for the import macro of docs/foundry.md: core Foundry 12-13 imports one
+document per file ("Import Data") and nothing more without a module.
+
 The conversion functions are pure (domain tables in, dicts out); only
 ``export_foundry`` reads the database and writes files.
 """
@@ -376,18 +380,42 @@ class Document:
     table: str  # the table's name as shown
     stem: str
     data: dict[str, Any]
+    folder: str | None = None  # the id of the Folder holding a table's RollTables, when it has several
+
+
+BUNDLE_FORMAT = "tables_app-foundry"  # the single file's "format": what the import macro checks
+BUNDLE_VERSION = 1
+FOLDER_SORTING = "a"  # CONST.FOLDER_SORTING_MODES: alphabetical
+
+
+def bundle(documents: list[Document]) -> dict[str, Any]:
+    """The single file (``--single-file``): every document in one JSON
+    object, for the import macro of docs/foundry.md. A table written as
+    several RollTables (a column or a severity each) has a Folder of its
+    own, named as the table, and its RollTables name it in ``folder``."""
+    folders: dict[str, dict[str, Any]] = {}
+    for d in documents:
+        if d.folder is not None and d.folder not in folders:
+            folders[d.folder] = {"_id": d.folder, "name": d.table, "type": "RollTable", "sorting": FOLDER_SORTING}
+    return {
+        "format": BUNDLE_FORMAT, "version": BUNDLE_VERSION, "foundry": list(FOUNDRY_VERSIONS),
+        "folders": list(folders.values()),
+        "RollTable": [{**d.data, "folder": d.folder} for d in documents if d.kind != "attack"],
+        "JournalEntry": [{**d.data, "folder": None} for d in documents if d.kind == "attack"],
+    }
 
 
 def export_foundry(database: Database, directory: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
-                   force: bool = False) -> dict[str, Any]:
+                   force: bool = False, single_file: bool = False) -> dict[str, Any]:
     """Write one JSON file per Foundry document into ``directory`` (made if
     missing): the named tables (all when none are named; only ``ruleset``'s
-    when given). Files already there are refused without ``force``, before
-    anything is written."""
+    when given). With ``single_file``, ``directory`` is the one file to
+    write, holding every document (``bundle``). Files already there are
+    refused without ``force``, before anything is written."""
     from tables_app.services.authoring import Selection
 
     if not str(directory).strip():
-        raise UsageMistake("-o must name a directory for --format foundry")
+        raise UsageMistake(f"-o must name a {'file' if single_file else 'directory'} for --format foundry")
     directory = Path(directory)
     reader = database.reader()
     if ruleset is not None:
@@ -408,9 +436,11 @@ def export_foundry(database: Database, directory: str | Path, names: tuple[str, 
                                           journal(reader.load_attack_table(located), home)))
                 continue
             table = reader.load_effect_table(TableKind(kind), located)
-            for column, data in rolltables(table, home):
+            made = rolltables(table, home)
+            folder = document_id(fold(home), kind, fold(name), "folder") if len(made) > 1 else None
+            for column, data in made:
                 stem = f"{kind}-{shown_name}" + (f"-{column}" if column is not None else "")
-                documents.append(Document(kind, shown_name, safe_stem(stem), data))
+                documents.append(Document(kind, shown_name, safe_stem(stem), data, folder))
     elsewhere: dict[str, str] = {}  # folded name → why this format does not write it
     if names:  # a weapon or creature named is not for this format: say so rather than "nothing named"
         for kind in ("weapons", "creatures"):
@@ -419,26 +449,32 @@ def export_foundry(database: Database, directory: str | Path, names: tuple[str, 
                     elsewhere.setdefault(name, f"{shown(item['ruleset'], item['name'])!r} is a {LABELS[kind]}: "
                                                "--format foundry writes attack, critical and fumble tables only")
     selection.check(elsewhere)
+    counts = {"RollTable": sum(d.kind != "attack" for d in documents),
+              "JournalEntry": sum(d.kind == "attack" for d in documents)}
+    tables = {kind: len(listed) for kind, listed in exported.items()}
+    if single_file:
+        if directory.is_dir():
+            raise TablesError(f"{directory} is a directory: with --single-file, -o names the file to write")
+        one = bundle(documents)
+        _write_all(directory.parent, [directory], [one], force, elsewhere="another file")
+        return {"written": [str(directory)], "format": "foundry", "file": str(directory), "tables": tables,
+                "documents": {**counts, "Folder": len(one["folders"])}, **exported}
     paths = [directory / file for file in unique_file_names(d.stem for d in documents)]
     _write_all(directory, paths, [d.data for d in documents], force)
-    return {
-        "written": [str(p) for p in paths], "format": "foundry", "directory": str(directory),
-        "tables": {kind: len(listed) for kind, listed in exported.items()},
-        "documents": {"RollTable": sum(d.kind != "attack" for d in documents),
-                      "JournalEntry": sum(d.kind == "attack" for d in documents)},
-        **exported,
-    }
+    return {"written": [str(p) for p in paths], "format": "foundry", "directory": str(directory), "tables": tables,
+            "documents": counts, **exported}
 
 
-def _exists(path: Path) -> str:
-    return f"{path} already exists; give --force to overwrite it, or another directory"
+def _exists(path: Path, elsewhere: str = "another directory") -> str:
+    return f"{path} already exists; give --force to overwrite it, or {elsewhere}"
 
 
 def _write_json(data: dict[str, Any], handle: IO[bytes]) -> None:
     handle.write((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
 
 
-def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool) -> None:
+def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool,
+               elsewhere: str = "another directory") -> None:
     """Write every document, or none: files already there are refused
     (without ``force``) before the first is written, and a write that fails
     removes the files (and directories) this export made. With ``force`` a
@@ -456,7 +492,7 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
     if not force:
         for path in paths:
             if os.path.lexists(path):  # a link too, even to nothing (an error of the name is open's, below)
-                raise TablesError(_exists(path))
+                raise TablesError(_exists(path, elsewhere))
     new_directories = [d for d in (directory, *directory.parents) if not d.exists()]  # removed again if the export fails
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -471,7 +507,7 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
             try:
                 save(path, functools.partial(_write_json, data), overwrite=force)
             except FileExistsError:
-                raise TablesError(_exists(path)) from None
+                raise TablesError(_exists(path, elsewhere)) from None
             if new:
                 made.append(path)
     except BaseException as exc:

@@ -446,3 +446,134 @@ def test_the_version_range_is_stated():
     assert FOUNDRY_SHAPE == 12 and FOUNDRY_VERSIONS == (12, 13)
     docs = (Path(__file__).resolve().parents[2] / "docs" / "foundry.md").read_text(encoding="utf-8")
     assert "Foundry VTT 12 and 13" in docs and "Import Data" in docs
+
+
+# ---------------------------------------------------------------- one file (--single-file) and its import macro
+BUNDLE_SCHEMA = json.loads((DATA / "foundry_bundle.schema.json").read_text(encoding="utf-8"))
+
+
+def validate_bundle(path: Path) -> dict:
+    """The single file, checked against its schema, each document against its own."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.validate(data, BUNDLE_SCHEMA)
+    folder_ids = {f["_id"] for f in data["folders"]}
+    assert len(folder_ids) == len(data["folders"])
+    for kind, schema in (("RollTable", "rolltable"), ("JournalEntry", "journal")):
+        for document in data[kind]:
+            jsonschema.validate(document, SCHEMAS[schema])
+            assert document["folder"] is None or document["folder"] in folder_ids
+    return data
+
+
+def test_single_file_holds_every_document_of_the_per_document_export(printed_run, tmp_path):
+    names = ("Cut", "Printed:Hacking", "Melee Fumbles", "Edged")
+    assert export(printed_run, tmp_path / "each", *names).exit_code == 0
+    result = export(printed_run, tmp_path / "one" / "all.json", "--single-file", *names, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    path = tmp_path / "one" / "all.json"
+    assert report == {"written": [str(path)], "format": "foundry", "file": str(path),
+                      "tables": {"attack": 1, "critical": 2, "fumble": 1},
+                      "documents": {"RollTable": 11, "JournalEntry": 1, "Folder": 2},
+                      "attack": ["Edged"], "critical": ["Cut", "Printed:Hacking"], "fumble": ["Melee Fumbles"]}
+    bundle = validate_bundle(path)
+    assert (bundle["format"], bundle["version"], bundle["foundry"]) == ("tables_app-foundry", 1, [12, 13])
+    each = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((tmp_path / "each").iterdir())]
+    one = [{k: v for k, v in d.items() if k != "folder"} for d in bundle["RollTable"] + bundle["JournalEntry"]]
+    assert sorted(one, key=lambda d: d["name"]) == sorted(each, key=lambda d: d["name"])  # the same documents
+    folders = {f["_id"]: f["name"] for f in bundle["folders"]}
+    assert sorted(folders.values()) == ["Cut", "Printed:Hacking"]  # a table written as several RollTables
+    by_name = {d["name"]: d["folder"] for d in bundle["RollTable"] + bundle["JournalEntry"]}
+    assert folders[by_name["Cut \u2014 Let"]] == "Cut" and folders[by_name["Printed:Hacking \u2014 C"]] == "Printed:Hacking"
+    assert by_name["Melee Fumbles"] is None and by_name["Edged"] is None
+    assert export(printed_run, tmp_path / "again.json", "--single-file", *names).stdout == (
+        f"Wrote {tmp_path / 'again.json'}: 1 attack table, 2 critical tables, 1 fumble table "
+        "(11 RollTables, 1 JournalEntry, 2 Folders)\n")
+    assert path.read_bytes() == (tmp_path / "again.json").read_bytes()  # the same bytes each time
+
+
+def test_single_file_refusals(run, tmp_path):
+    path = tmp_path / "all.json"
+    assert export(run, path, "--single-file", "Cut").exit_code == 0
+    again = export(run, path, "--single-file", "Cut")
+    assert again.exit_code == 1
+    assert error_lines(again) == f"Error: {path} already exists; give --force to overwrite it, or another file\n"
+    assert export(run, path, "--single-file", "Cut", "--force").exit_code == 0
+    folder = export(run, tmp_path, "--single-file", "Cut")
+    assert folder.exit_code == 1
+    assert error_lines(folder) == f"Error: {tmp_path} is a directory: with --single-file, -o names the file to write\n"
+    xlsx = run("export", "--single-file", "-o", str(tmp_path / "x.xlsx"))
+    assert xlsx.exit_code == 2 and "--single-file is for --format foundry" in xlsx.stderr
+    assert not (tmp_path / "x.xlsx").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.suffix in (".json", ".xlsx")] == ["all.json"]  # nothing else written
+
+
+def doc_macro() -> str:
+    """The import macro as docs/foundry.md gives it."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "foundry.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in docs.split("```js\n")[1:]]
+    (macro,) = [b for b in blocks if b.startswith("// tables_app: import the file")]
+    return macro
+
+
+# Foundry's dialog, documents and notices stood in for: the macro runs as Foundry runs a script macro (in an async function)
+STAND_INS = """
+const made = {Folder: [], RollTable: [], JournalEntry: [], notices: []};
+const chosen = process.argv[2] === "none" ? undefined : {name: "all.json", text: async () => require("fs").readFileSync(process.argv[2], "utf8")};
+globalThis.foundry = {applications: {api: {DialogV2: {prompt: async options => {
+  made.prompt = {content: options.content, rejectClose: options.rejectClose};
+  return options.ok.callback({}, {form: {elements: {bundle: {files: chosen ? [chosen] : []}}}});
+}}}}};
+const kind = name => ({implementation: {
+  create: async data => { made[name].push(data); return {id: `new${name}${made[name].length}`}; },
+  createDocuments: async list => { made[name].push(...list); return list; },
+}});
+globalThis.Folder = kind("Folder"); globalThis.RollTable = kind("RollTable"); globalThis.JournalEntry = kind("JournalEntry");
+globalThis.ui = {notifications: Object.fromEntries(["info", "warn", "error"].map(level => [level, text => made.notices.push([level, text])]))};
+"""
+
+
+def run_macro(tmp_path: Path, file: str) -> dict:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the macro with")
+    script = tmp_path / "macro.js"
+    script.write_text(STAND_INS + "(async () => {\n" + doc_macro() + "\n})().then(() => console.log(JSON.stringify(made)));\n",
+                      encoding="utf-8")
+    done = subprocess.run([node, str(script), file], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_import_macro_is_valid_javascript(tmp_path):
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to check the macro with")
+    script = tmp_path / "check.js"
+    script.write_text("(async () => {\n" + doc_macro() + "\n});\n", encoding="utf-8")
+    checked = subprocess.run([node, "--check", str(script)], capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_import_macro_creates_the_files_documents_in_their_folders(printed_run, tmp_path):
+    path = tmp_path / "all.json"
+    assert export(printed_run, path, "--single-file", "Cut", "Printed:Hacking", "Edged").exit_code == 0
+    bundle = json.loads(path.read_text(encoding="utf-8"))
+    made = run_macro(tmp_path, str(path))
+    assert made["prompt"]["rejectClose"] is False and 'type="file"' in made["prompt"]["content"]
+    assert made["Folder"] == [{k: v for k, v in f.items() if k != "_id"} for f in bundle["folders"]]
+    new_ids = {f["_id"]: f"newFolder{i}" for i, f in enumerate(bundle["folders"], 1)}
+    assert made["RollTable"] == [{**d, "folder": new_ids.get(d["folder"])} for d in bundle["RollTable"]]
+    assert made["JournalEntry"] == bundle["JournalEntry"]
+    assert made["notices"] == [["info", "tables: imported from all.json: 10 roll table(s), 1 journal entry(ies), 2 folder(s)"]]
+    other = tmp_path / "other.json"
+    other.write_text('{"name": "Cut"}', encoding="utf-8")
+    refused = run_macro(tmp_path, str(other))
+    assert refused["RollTable"] == [] and refused["notices"][0][0] == "error"
+    assert run_macro(tmp_path, "none")["notices"][0][0] == "warn"  # Import pressed with no file chosen
