@@ -168,29 +168,36 @@ def _export_output(ctx: click.Context, param: click.Parameter, value: str | None
 @click.option("--format", "export_format", type=click.Choice(EXPORT_FORMATS), default="xlsx", show_default=True, is_eager=True,
               help="xlsx: the import format; foundry: Foundry VTT RollTable and JournalEntry JSON, a file each (docs/foundry.md).")
 @click.option("-o", "--output", "path", required=True, type=click.Path(), callback=_export_output,
-              help="The .xlsx file to write (--format foundry: the directory, made if missing).")
+              help="The .xlsx file to write (--format foundry: the directory, made if missing; with --single-file the file).")
+@click.option("--single-file", is_flag=True,
+              help="--format foundry: one JSON file (-o) holding every document, for the import macro (docs/foundry.md).")
 @click.argument("names", nargs=-1)
 @ruleset_option
 @force_option
 @json_option
 @click.pass_context
-def export(ctx: click.Context, export_format: str, path: str, names: tuple[str, ...], ruleset: str | None, force: bool,
-           as_json: bool) -> None:
+def export(ctx: click.Context, export_format: str, path: str, single_file: bool, names: tuple[str, ...], ruleset: str | None,
+           force: bool, as_json: bool) -> None:
     """Write tables, weapons and creatures (all, or the NAMES given; RULESET:NAME) to .xlsx in the import format,
     or (--format foundry) the tables as Foundry VTT documents."""
     if export_format == "foundry":
         from tables_app.services.foundry import export_foundry
 
-        data = export_foundry(database_of(ctx), path, names, ruleset=ruleset, force=force)
+        data = export_foundry(database_of(ctx), path, names, ruleset=ruleset, force=force, single_file=single_file)
         if as_json:
             emit_json(data)
             return
         tables = [f"{n} {_plural(k, n)}" for k, n in data["tables"].items() if n]
-        plurals = {"RollTable": "RollTables", "JournalEntry": "JournalEntries"}
+        plurals = {"RollTable": "RollTables", "JournalEntry": "JournalEntries", "Folder": "Folders"}
         documents = ", ".join(f"{n} {kind if n == 1 else plurals[kind]}" for kind, n in data["documents"].items() if n)
+        if single_file:
+            say(f"Wrote {path}: {', '.join(tables)} ({documents})")
+            return
         files = len(data["written"])
         say(f"Wrote {files} file{'' if files == 1 else 's'} to {path}: {', '.join(tables)} ({documents})")
         return
+    if single_file:
+        raise click.UsageError("--single-file is for --format foundry")
     from tables_app.services import authoring
 
     data = authoring.export(database_of(ctx), path, names, ruleset=ruleset, force=force)

@@ -1,12 +1,17 @@
 """Foundry VTT export (`tables export --format foundry`, docs/foundry.md).
 
 Critical and fumble tables become RollTable documents (one per printed
-column), attack tables JournalEntry documents holding the grid as an HTML
+column; a one-column critical table one per severity, rolled d100 plus the
+severity's modifier), attack tables JournalEntry documents holding the grid as an HTML
 table. The documents have the shapes of Foundry VTT core version 12
 (``TableResult.text``, ``type: "text"``); version 13 imports them as they
 are, moving a text result's ``text`` into its ``description`` (its
 data migration, deprecated since 13, kept until 15). Hence the range
 FOUNDRY_VERSIONS.
+
+With ``single_file`` every document goes into one JSON file (``bundle``)
+for the import macro of docs/foundry.md: core Foundry 12-13 imports one
+document per file ("Import Data") and nothing more without a module.
 
 The conversion functions are pure (domain tables in, dicts out); only
 ``export_foundry`` reads the database and writes files.
@@ -32,6 +37,7 @@ from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, row_label
 from tables_app.domain.rulesets import qualified, shown
+from tables_app.domain.severity import Severity
 from tables_app.domain.tables import AttackTable, ColumnChoice, EffectTable, Entry, RollKind, TableKind, condition_feature
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.files import not_a_file, os_problem, save
@@ -40,6 +46,8 @@ from tables_app.storage.database import Database
 FOUNDRY_VERSIONS = (12, 13)  # Foundry VTT core generations these documents import into
 FOUNDRY_SHAPE = 12  # the generation whose field names they use (13 migrates them on import)
 FORMULA = "1d100"
+OPEN_HIGH_DIE = "1d100x>95"  # `oeh`: 96-100 rolls again and adds, while the new die shows 96-100 (Foundry's `x`)
+OPEN_AT = 96  # the face an open-ended high roll opens on
 RESULT_TYPE_TEXT = "text"  # CONST.TABLE_RESULT_TYPES.TEXT (12 and 13; a number, 0, before 11)
 PAGE_TYPE_TEXT = "text"
 PAGE_FORMAT_HTML = 1  # CONST.JOURNAL_ENTRY_PAGE_FORMATS.HTML
@@ -232,8 +240,94 @@ def rolltable(table: EffectTable, ruleset: str, column: int | None = None) -> di
     }
 
 
+def severity_formula(modifier: int, roll: RollKind = RollKind.D100) -> str:
+    """``1d100``, ``1d100 + 50``, ``1d100x>95 + 20`` (oeh), ``1d100 - 5``."""
+    die = OPEN_HIGH_DIE if roll is RollKind.OEH else FORMULA
+    return die if modifier == 0 else f"{die} {'+' if modifier > 0 else '-'} {abs(modifier)}"
+
+
+def reachable(modifier: int, roll: RollKind = RollKind.D100) -> list[tuple[int, int]]:
+    """The totals ``severity_formula`` rolls, as intervals: 1+M to 100+M; open-ended
+    high (oeh), 1+M to 95+M and 97+M up (96-100 always adds a die: 96+M is never
+    the total), its top written OPEN_TOP."""
+    if roll is RollKind.OEH:
+        return [(1 + modifier, OPEN_AT - 1 + modifier), (OPEN_AT + 1 + modifier, OPEN_TOP)]
+    return [(1 + modifier, D100 + modifier)]
+
+
+def severity_ranges(rows: RangeTable[Any], modifier: int, roll: RollKind = RollKind.D100) -> list[tuple[int, int, int]]:
+    """(row index, low, high) of every row a total of ``severity_formula`` reads,
+    as the tables read it (a total reads the last row starting at or below it;
+    below the first row, the first row): the ranges cover the totals the
+    formula rolls, each exactly once; a row no total reads is left out."""
+    spans = reachable(modifier, roll)
+    low_end, high_end = spans[0][0], spans[-1][1]
+    lows = [span.low for span in rows.ranges]
+    found = []
+    for i, low in enumerate(lows):
+        start = low_end if i == 0 else max(low, low_end)
+        end = high_end if i == len(lows) - 1 else min(lows[i + 1] - 1, high_end)
+        if any(max(start, a) <= min(end, b) for a, b in spans):  # some total it holds is rolled
+            found.append((i, start, end))
+    return found
+
+
+def severity_rolltable(table: EffectTable, ruleset: str, severity: Severity) -> dict[str, Any]:
+    """The RollTable of a one-column critical table at one severity: rolled
+    ``1d100 + M`` (M the severity's modifier), its results the rows such a
+    total reads, their ranges cut to what it rolls (docs/foundry.md)."""
+    rows: RangeTable[tuple[Entry, ...]] = table.rows
+    key = (fold(ruleset), table.kind.value, fold(table.name), severity.code)
+    formula = severity_formula(severity.modifier, table.roll)
+    kept = severity_ranges(rows, severity.modifier, table.roll)
+    results, changed = [], []
+    for i, low, high in kept:
+        span = rows.ranges[i]
+        written = f"{low}-{high}" if low != high else f"{low}"
+        if (span.low, span.high) != (low, high):
+            changed.append(f"{span.label} is written {written}")
+        results.append({
+            "_id": document_id(*key, span.label), "type": RESULT_TYPE_TEXT, "text": result_text(rows.values[i]),
+            "weight": 1, "range": [low, high], "drawn": False,
+        })
+    left_out = [rows.ranges[i].label for i in range(len(rows)) if i not in {k[0] for k in kept}]
+    levels = ", ".join(f"{s.code} {s.modifier:+d}" for s in table.scale.levels)
+    what = f"Critical table {shown(ruleset, table.name)}"
+    if table.code:
+        what += f" (code {table.code})"
+    what += f", severity {severity.code} ({severity.name}) of {levels}"
+    spans = reachable(severity.modifier, table.roll)
+    notes = [f"{what}, exported by tables_app for Foundry VTT {FOUNDRY_VERSIONS[0]}-{FOUNDRY_VERSIONS[-1]}.",
+             f"Severity {severity.code}: roll {formula}, the severity's modifier ({severity.modifier:+d}) added, "
+             "and read the total as the tables do."]
+    if table.roll is RollKind.OEH:
+        notes.append(f"The tables roll this die oeh (open-ended high): {OPEN_HIGH_DIE} rolls again and adds on "
+                     f"{OPEN_AT}-{D100}, as they do; a total above the top row reads the top row "
+                     f"(written up to {OPEN_TOP}).")
+    else:
+        notes.append(f"It rolls {spans[0][0]} to {spans[-1][1]}: a total above the top row reads the top row, "
+                     "one below the first row the first row.")
+    if changed:
+        notes.append(f"Ranges as this roll reads them: {'; '.join(changed)}.")
+    if left_out:
+        notes.append(f"Rows this roll never reads are left out: {', '.join(left_out)}.")
+    return {
+        "name": document_name(ruleset, table.name, severity.code), "description": _paragraphs(notes),
+        "formula": formula, "replacement": True, "displayRoll": True, "results": results,
+    }
+
+
+def by_severity(table: EffectTable) -> bool:
+    """Whether ``table`` is exported one RollTable per severity: a one-column critical table."""
+    return table.kind is TableKind.CRITICAL and not table.columns and table.choice is ColumnChoice.NONE
+
+
 def rolltables(table: EffectTable, ruleset: str) -> list[tuple[str | None, dict[str, Any]]]:
-    """(column, RollTable) for every column of ``table`` (one, None, for a one-column table)."""
+    """(column, RollTable) for every column of ``table``: a printed table's
+    columns, a one-column critical table's severities (its scale's codes), a
+    one-column fumble table's one (None)."""
+    if by_severity(table):
+        return [(level.code, severity_rolltable(table, ruleset, level)) for level in table.scale.levels]
     if not table.columns:
         return [(None, rolltable(table, ruleset))]
     return [(name, rolltable(table, ruleset, i)) for i, name in enumerate(table.columns)]
@@ -286,18 +380,42 @@ class Document:
     table: str  # the table's name as shown
     stem: str
     data: dict[str, Any]
+    folder: str | None = None  # the id of the Folder holding a table's RollTables, when it has several
+
+
+BUNDLE_FORMAT = "tables_app-foundry"  # the single file's "format": what the import macro checks
+BUNDLE_VERSION = 1
+FOLDER_SORTING = "a"  # CONST.FOLDER_SORTING_MODES: alphabetical
+
+
+def bundle(documents: list[Document]) -> dict[str, Any]:
+    """The single file (``--single-file``): every document in one JSON
+    object, for the import macro of docs/foundry.md. A table written as
+    several RollTables (a column or a severity each) has a Folder of its
+    own, named as the table, and its RollTables name it in ``folder``."""
+    folders: dict[str, dict[str, Any]] = {}
+    for d in documents:
+        if d.folder is not None and d.folder not in folders:
+            folders[d.folder] = {"_id": d.folder, "name": d.table, "type": "RollTable", "sorting": FOLDER_SORTING}
+    return {
+        "format": BUNDLE_FORMAT, "version": BUNDLE_VERSION, "foundry": list(FOUNDRY_VERSIONS),
+        "folders": list(folders.values()),
+        "RollTable": [{**d.data, "folder": d.folder} for d in documents if d.kind != "attack"],
+        "JournalEntry": [{**d.data, "folder": None} for d in documents if d.kind == "attack"],
+    }
 
 
 def export_foundry(database: Database, directory: str | Path, names: tuple[str, ...] = (), *, ruleset: str | None = None,
-                   force: bool = False) -> dict[str, Any]:
+                   force: bool = False, single_file: bool = False) -> dict[str, Any]:
     """Write one JSON file per Foundry document into ``directory`` (made if
     missing): the named tables (all when none are named; only ``ruleset``'s
-    when given). Files already there are refused without ``force``, before
-    anything is written."""
+    when given). With ``single_file``, ``directory`` is the one file to
+    write, holding every document (``bundle``). Files already there are
+    refused without ``force``, before anything is written."""
     from tables_app.services.authoring import Selection
 
     if not str(directory).strip():
-        raise UsageMistake("-o must name a directory for --format foundry")
+        raise UsageMistake(f"-o must name a {'file' if single_file else 'directory'} for --format foundry")
     directory = Path(directory)
     reader = database.reader()
     if ruleset is not None:
@@ -318,9 +436,11 @@ def export_foundry(database: Database, directory: str | Path, names: tuple[str, 
                                           journal(reader.load_attack_table(located), home)))
                 continue
             table = reader.load_effect_table(TableKind(kind), located)
-            for column, data in rolltables(table, home):
+            made = rolltables(table, home)
+            folder = document_id(fold(home), kind, fold(name), "folder") if len(made) > 1 else None
+            for column, data in made:
                 stem = f"{kind}-{shown_name}" + (f"-{column}" if column is not None else "")
-                documents.append(Document(kind, shown_name, safe_stem(stem), data))
+                documents.append(Document(kind, shown_name, safe_stem(stem), data, folder))
     elsewhere: dict[str, str] = {}  # folded name → why this format does not write it
     if names:  # a weapon or creature named is not for this format: say so rather than "nothing named"
         for kind in ("weapons", "creatures"):
@@ -329,26 +449,32 @@ def export_foundry(database: Database, directory: str | Path, names: tuple[str, 
                     elsewhere.setdefault(name, f"{shown(item['ruleset'], item['name'])!r} is a {LABELS[kind]}: "
                                                "--format foundry writes attack, critical and fumble tables only")
     selection.check(elsewhere)
+    counts = {"RollTable": sum(d.kind != "attack" for d in documents),
+              "JournalEntry": sum(d.kind == "attack" for d in documents)}
+    tables = {kind: len(listed) for kind, listed in exported.items()}
+    if single_file:
+        if directory.is_dir():
+            raise TablesError(f"{directory} is a directory: with --single-file, -o names the file to write")
+        one = bundle(documents)
+        _write_all(directory.parent, [directory], [one], force, elsewhere="another file")
+        return {"written": [str(directory)], "format": "foundry", "file": str(directory), "tables": tables,
+                "documents": {**counts, "Folder": len(one["folders"])}, **exported}
     paths = [directory / file for file in unique_file_names(d.stem for d in documents)]
     _write_all(directory, paths, [d.data for d in documents], force)
-    return {
-        "written": [str(p) for p in paths], "format": "foundry", "directory": str(directory),
-        "tables": {kind: len(listed) for kind, listed in exported.items()},
-        "documents": {"RollTable": sum(d.kind != "attack" for d in documents),
-                      "JournalEntry": sum(d.kind == "attack" for d in documents)},
-        **exported,
-    }
+    return {"written": [str(p) for p in paths], "format": "foundry", "directory": str(directory), "tables": tables,
+            "documents": counts, **exported}
 
 
-def _exists(path: Path) -> str:
-    return f"{path} already exists; give --force to overwrite it, or another directory"
+def _exists(path: Path, elsewhere: str = "another directory") -> str:
+    return f"{path} already exists; give --force to overwrite it, or {elsewhere}"
 
 
 def _write_json(data: dict[str, Any], handle: IO[bytes]) -> None:
     handle.write((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
 
 
-def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool) -> None:
+def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any]], force: bool,
+               elsewhere: str = "another directory") -> None:
     """Write every document, or none: files already there are refused
     (without ``force``) before the first is written, and a write that fails
     removes the files (and directories) this export made. With ``force`` a
@@ -366,7 +492,7 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
     if not force:
         for path in paths:
             if os.path.lexists(path):  # a link too, even to nothing (an error of the name is open's, below)
-                raise TablesError(_exists(path))
+                raise TablesError(_exists(path, elsewhere))
     new_directories = [d for d in (directory, *directory.parents) if not d.exists()]  # removed again if the export fails
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -381,7 +507,7 @@ def _write_all(directory: Path, paths: list[Path], documents: list[dict[str, Any
             try:
                 save(path, functools.partial(_write_json, data), overwrite=force)
             except FileExistsError:
-                raise TablesError(_exists(path)) from None
+                raise TablesError(_exists(path, elsewhere)) from None
             if new:
                 made.append(path)
     except BaseException as exc:
