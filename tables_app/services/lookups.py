@@ -170,6 +170,8 @@ def chosen_columns(table: AttackTable, armor: Sequence[str]) -> list[int]:
     order asked; every column when none is asked for."""
     codes = [code.strip() for text in armor for code in text.split(",") if code.strip()]
     if not codes:
+        if armor:  # `--armor ,,,`: given, naming nothing
+            raise UsageMistake(f"--armor {','.join(armor)!r} names no armor column (e.g. --armor {table.armors[0]})")
         return list(range(len(table.armors)))
     return list(dict.fromkeys(armor_column(table, code) for code in codes))
 

@@ -195,3 +195,8 @@ def test_show_attack_armor_chooses_columns_in_order(run, printed):
     assert unknown.exit_code == 1 and "has no armor column 'XX' (columns: NA, LA, MA, HA)" in unknown.stderr
     elsewhere = run("show", "weapon", "Longsword", "--armor", "MA")
     assert elsewhere.exit_code == 2 and "--armor chooses the columns of an attack table, not of a weapon" in elsewhere.stderr
+
+
+def test_show_attack_armor_that_names_no_column_is_a_usage_mistake(run):
+    result = run("show", "attack", "Edged", "--armor", ",,,")
+    assert result.exit_code == 2 and "--armor ',,,' names no armor column (e.g. --armor NA)" in result.stderr
