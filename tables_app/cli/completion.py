@@ -19,6 +19,21 @@ MAX_ITEMS = 200
 COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks")
 
 
+# How a name goes in: inside a double quote the user opened, with \ $ ` "
+# escaped; inside a single quote, each ' as '\''; else escaped by printf %q.
+# (%% because Click fills the template with %.)
+_QUOTED = r"""            local word=${COMP_WORDS[COMP_CWORD]}
+            if [[ $word == \"* ]]; then
+                value=${value//\\/\\\\}; value=${value//\$/\\\$}; value=${value//\`/\\\`}; value=${value//\"/\\\"}
+            elif [[ $word == \'* ]]; then
+                value=${value//\'/\'\\\'\'}
+            else
+                printf -v value '%%q' "$value"
+            fi
+            COMPREPLY+=("$value")
+"""
+
+
 class QuotingBashComplete(BashComplete):
     """Click's bash script, but each name inserted as one shell word: Click's
     puts ``Morning Star`` in unquoted, which the shell then reads as two
@@ -27,13 +42,8 @@ class QuotingBashComplete(BashComplete):
     user opened. zsh's ``compadd`` and fish quote what they insert already."""
 
     source_template = BashComplete.source_template.replace(
-        "            COMPREPLY+=($value)\n",
-        "            if [[ ${COMP_WORDS[COMP_CWORD]} == [\\\"\\']* ]]; then\n"
-        "                COMPREPLY+=(\"$value\")  # inside the quote the user opened\n"
-        "            else\n"
-        "                printf -v value '%%q' \"$value\"\n"  # %% : Click fills the template with %
-        "                COMPREPLY+=(\"$value\")\n"
-        "            fi\n")
+        "IFS=',' read type value", "IFS=',' read -r type value",  # -r: a backslash in a name stays
+    ).replace("            COMPREPLY+=($value)\n", _QUOTED)
     assert source_template != BashComplete.source_template, "Click's bash script changed: look again"
 
 

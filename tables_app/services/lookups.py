@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tables_app.domain.bounds import D100
-from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR
+from tables_app.domain.kinds import KIND_OF_WORD, LISTED, SINGULAR, label
 from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
@@ -171,7 +171,7 @@ def chosen_columns(table: AttackTable, armor: Sequence[str]) -> list[int]:
     codes = [code.strip() for text in armor for code in text.split(",") if code.strip()]
     if not codes:
         if armor:  # `--armor ,,,`: given, naming nothing
-            raise UsageMistake(f"--armor {','.join(armor)!r} names no armor column (e.g. --armor {table.armors[0]})")
+            raise UsageMistake(f"--armor {','.join(armor)!r} names no armor column (give codes such as {table.armors[0]})")
         return list(range(len(table.armors)))
     return list(dict.fromkeys(armor_column(table, code) for code in codes))
 
@@ -265,7 +265,7 @@ def show(database: Database, kind: str, name: str, *, ruleset: str | None = None
             data["critical_codes"] = codes
         return data
     if armor:
-        raise UsageMistake(f"--armor chooses the columns of an attack table, not of a {SINGULAR.get(kind, kind)}")
+        raise UsageMistake(f"--armor chooses the columns of an attack table, not of a {label(kind)}")
     if kind in ("critical", "fumble"):
         effect = reader.load_effect_table(TableKind(kind), found)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],

@@ -72,14 +72,19 @@ def completion_db(run, db_path: Path, write_workbook) -> Path:  # type: ignore[n
     """The bundled tables and a weapon whose name holds a `'`."""
     path = write_workbook("quoted.xlsx", {"Weapons": [
         ["Kind", "weapons"], [], ["Name", "Attack table", "Max result", "Clumsy", "Critical"],
-        ["Smith's Hammer", "Blunt", 100, 3, "Impact"]]})
+        ["Smith's Hammer", "Blunt", 100, 3, "Impact"], ["Cost$HOME Blade", "Edged", 100, 3, "Cut"],
+        ["Back\\slash Axe", "Edged", 100, 3, "Cut"]]})
     result = run("import", str(path))
     assert result.exit_code == 0, result.output
     return db_path
 
 
 @pytest.mark.parametrize("shell", sorted(SETUP))
-@pytest.mark.parametrize(("typed", "argument"), [("Morn", "Morning Star"), ("Smith", "Smith's Hammer"), ('"Morn', "Morning Star")])
+@pytest.mark.parametrize(("typed", "argument"), [
+    ("Morn", "Morning Star"), ("Smith", "Smith's Hammer"), ('"Morn', "Morning Star"),
+    ("'Smith", "Smith's Hammer"), ("Cost", "Cost$HOME Blade"), ('"Cost', "Cost$HOME Blade"),  # found by review
+    ("Back", "Back\\slash Axe"), ('"Back', "Back\\slash Axe"),
+])
 def test_a_name_with_a_space_or_a_quote_completes_as_one_argument(completion_db: Path, shell: str, typed: str,
                                                                    argument: str) -> None:
     argv, setup = SETUP[shell]

@@ -184,11 +184,12 @@ def test_show_attack_json_has_compact_cells_and_codes(run, printed):
 
 
 def test_show_attack_armor_chooses_columns_in_order(run, printed):
-    data = json.loads(run("show", "attack", "Printed:Bladework", "--armor", "20,10", "--armor", "1", "--json").output)
-    assert data["armor"] == ["20", "10", "1"]
+    data = json.loads(run("show", "attack", "Printed:Bladework", "--armor", "1,20", "--armor", "10", "--json").output)
+    assert data["armor"] == ["1", "20", "10"]  # in the order asked, not the table's
+    assert json.loads(run("show", "attack", "Edged", "--armor", "LA,la", "--armor", "LA", "--json").output)["armor"] == ["LA"]
     assert all(len(row["cells"]) == 3 == len(row["compact"]) for row in data["rows"])
     whole = json.loads(run("show", "attack", "Printed:Bladework", "--json").output)
-    assert [row["cells"][10] for row in whole["rows"]] == [row["cells"][1] for row in data["rows"]]  # column 10
+    assert [row["cells"][10] for row in whole["rows"]] == [row["cells"][2] for row in data["rows"]]  # column 10
     header = run("show", "attack", "Edged", "--armor", "ma").output.splitlines()[2]
     assert "MA" in header and "NA" not in header and "HA" not in header
     unknown = run("show", "attack", "Edged", "--armor", "XX")
@@ -199,4 +200,6 @@ def test_show_attack_armor_chooses_columns_in_order(run, printed):
 
 def test_show_attack_armor_that_names_no_column_is_a_usage_mistake(run):
     result = run("show", "attack", "Edged", "--armor", ",,,")
-    assert result.exit_code == 2 and "--armor ',,,' names no armor column (e.g. --armor NA)" in result.stderr
+    assert result.exit_code == 2 and "--armor ',,,' names no armor column (give codes such as NA)" in result.stderr
+    critical = run("show", "critical", "Cut", "--armor", "LA")
+    assert "--armor chooses the columns of an attack table, not of a critical table" in critical.stderr

@@ -311,3 +311,5 @@ def test_a_formula_distribution_leaves_out_what_rounds_to_zero(run):
         assert data[name] and all(value > 0 for value in data[name].values()), name
         assert abs(sum(data[name].values()) - 1) < 1e-9
     assert set(data["outcomes"]) == {"miss", "hit"}  # outcomes keep their zeros (every word of the system)
+    assert data["attack"] == {"bonus": 3, "attacks": 2, "ad": 2, "toughness": 3, "option": "normal", "damage": "2d6",
+                              "weapons": 1}  # the attack as given, defaults filled in, in the system's order

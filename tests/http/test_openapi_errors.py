@@ -114,6 +114,8 @@ def test_fastapis_own_error_shape_is_declared_nowhere(client: TestClient) -> Non
     for route, operations in document["paths"].items():
         for method, operation in operations.items():
             assert set(operation["responses"]) == {"200", *statuses(route, method)}, (route, method)
+    assert set(document["paths"]["/api/v1/health"]["get"]["responses"]) == {"200", "400", "405", "408", "503"}
+    assert statuses("/docs", "get") == [] and statuses("/", "get") == []  # the pages are not the API
 
 
 def test_a_declared_error_schema_refuses_what_the_server_never_sends(client: TestClient) -> None:
