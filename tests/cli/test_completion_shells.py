@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timeout(90)
+# Slow (~25 s of real shells in terminals), so run by `pytest -m slow` (and CI), not a plain `pytest`.
+pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
 
 SETUP = {
     "bash": (["bash", "--norc", "--noprofile", "-i"], 'eval "$(_TABLES_COMPLETE=bash_source tables)"'),
