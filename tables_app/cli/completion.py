@@ -7,6 +7,7 @@ writes a database: a missing or unreadable database completes nothing.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 import click
@@ -50,14 +51,22 @@ class QuotingBashComplete(BashComplete):
 add_completion_class(QuotingBashComplete, "bash")
 
 
+def _database_file(ctx: click.Context) -> Path | None:
+    """The database file the command line names (--db, $TABLES_DB, else the
+    default), if there is one: completing never creates one."""
+    from tables_app.storage.location import locate_database
+
+    path = locate_database(ctx.find_root().params.get("db")).path
+    return path if path.is_file() else None
+
+
 def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
     """(offered, bare name) of every name of ``what``, sorted as offered."""
-    from tables_app.storage.location import locate_database
     from tables_app.storage.name_lists import every_name
 
     try:
-        path = locate_database(ctx.find_root().params.get("db")).path
-        if not path.is_file():
+        path = _database_file(ctx)
+        if path is None:
             return []
         rows = every_name(path, what)
         homes: dict[str, set[str]] = {}  # folded name → the rulesets that have it
@@ -107,7 +116,6 @@ def table_columns(ctx: click.Context) -> list[str]:
     none when it names none, or a name no table has (every code is offered
     then, as before)."""
     from tables_app.domain.rulesets import split_qualified
-    from tables_app.storage.location import locate_database
     from tables_app.storage.name_lists import armor_columns
 
     named = [(what, ctx.params.get(field)) for what, field in (("attack", "attack_table"), ("attack", "table"),
@@ -116,8 +124,8 @@ def table_columns(ctx: click.Context) -> list[str]:
     if what is None or name is None:
         return []
     try:
-        path = locate_database(ctx.find_root().params.get("db")).path
-        if not path.is_file():
+        path = _database_file(ctx)
+        if path is None:
             return []
         rows = armor_columns(path, what)
     except Exception:  # completion must never fail loudly  # noqa: BLE001

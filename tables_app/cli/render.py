@@ -396,9 +396,14 @@ def _without_zero_tail(values: dict[str, Any]) -> dict[str, Any]:
 
 def formula_heading(data: dict[str, Any]) -> str:
     """A formula system's attack as given: ``rise: accuracy 5, damage 2d6, def 3``. Plots use it too."""
-    given = ", ".join(f"{name.replace('_', ' ')} {', '.join(map(str, value)) if isinstance(value, list) else value}"
-                      if value is not True else name.replace("_", " ") for name, value in (data.get("attack") or {}).items())
-    return f"{data['system']}: {given}" if given else data["system"]
+    words = []
+    for name, value in (data.get("attack") or {}).items():
+        option = name.replace("_", " ")
+        if value is True:  # a flag given: its name alone
+            words.append(option)
+        else:
+            words.append(f"{option} {', '.join(map(str, value)) if isinstance(value, list) else value}")
+    return f"{data['system']}: {', '.join(words)}" if words else data["system"]
 
 
 def heading(data: dict[str, Any]) -> str:

@@ -290,7 +290,8 @@ def severity_rolltable(table: EffectTable, ruleset: str, severity: Severity) -> 
             "_id": document_id(*key, span.label), "type": RESULT_TYPE_TEXT, "text": result_text(rows.values[i]),
             "weight": 1, "range": [low, high], "drawn": False,
         })
-    left_out = [rows.ranges[i].label for i in range(len(rows)) if i not in {k[0] for k in kept}]
+    read = {i for i, _, _ in kept}
+    left_out = [rows.ranges[i].label for i in range(len(rows)) if i not in read]
     levels = ", ".join(f"{s.code} {s.modifier:+d}" for s in table.scale.levels)
     what = f"Critical table {shown(ruleset, table.name)}"
     if table.code:
