@@ -252,8 +252,18 @@ class Weapon:
 
 
 @dataclass(frozen=True)
+class CreatureAttack:
+    """One attack a bestiary prints for a creature (`Scimitar 55`): a weapon
+    of the creature's ruleset, by name, and its CMB."""
+
+    weapon: str
+    cmb: int
+
+
+@dataclass(frozen=True)
 class Creature:
-    """A creature of the bestiary: its DEF, armor column, rank, hits and features."""
+    """A creature of the bestiary: its DEF, armor column, rank, hits,
+    features and attacks (the first is the one used unless another is named)."""
 
     name: str
     defense: int
@@ -262,3 +272,4 @@ class Creature:
     hp: int | None = None
     features: tuple[str, ...] = field(default_factory=tuple)
     notes: str | None = None
+    attacks: tuple[CreatureAttack, ...] = ()

@@ -11,7 +11,7 @@ import sqlite3
 from tables_app.storage.sql import quoted
 
 # The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0006"
+SCHEMA_HEAD = "0007"
 BUSY_TIMEOUT_MS = 10_000
 
 

@@ -288,3 +288,47 @@ class CreatureFeature(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     creature_id: int = Field(foreign_key="creature.id", ondelete="CASCADE")
     feature: str = Field(sa_type=NOCASE)
+
+
+class CreatureAttack(SQLModel, table=True):
+    """One attack of a creature, as the bestiary prints them (`Scimitar 55;
+    Bite 40`): a weapon of the creature's ruleset, by name (checked at the
+    import; a fight looks it up when the creature joins), and its CMB (0007)."""
+
+    __tablename__ = "creature_attack"
+    __table_args__ = (UniqueConstraint("creature_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    creature_id: int = Field(foreign_key="creature.id", ondelete="CASCADE")
+    position: int  # 0 = the first, used unless the GM names another
+    weapon: str = Field(sa_type=NOCASE)
+    cmb: int
+
+
+FIGHT_EVENT_KINDS = ("join", "attack", "round", "edit")
+
+
+class Fight(SQLModel, table=True):
+    """A fight: its name and the ruleset its combatants' weapons are looked
+    up in, by name, so that a fight outlives the tables it used (0007)."""
+
+    __tablename__ = "fight"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+    ruleset: str | None = None  # NULL: names are looked up wherever they are
+    created_at: str  # ISO 8601, UTC
+
+
+class FightEvent(SQLModel, table=True):
+    """One event of a fight's log, in order: ``seq`` 1, 2, ... (unique, so
+    that of two writers who read the same log only the first can append);
+    ``data`` the event as JSON, an attack with its dice and its whole
+    resolved outcome, replayed as recorded (0007)."""
+
+    __tablename__ = "fight_event"
+    __table_args__ = (UniqueConstraint("fight_id", "seq"), CheckConstraint(_in("kind", FIGHT_EVENT_KINDS), name="kind"))
+    id: int | None = Field(default=None, primary_key=True)
+    fight_id: int = Field(foreign_key="fight.id", ondelete="CASCADE")
+    seq: int
+    kind: str
+    data: str
+    at: str  # ISO 8601, UTC
