@@ -82,6 +82,10 @@ class Ambiguous(NotFound):
     the qualified names (``RULESET:NAME``) it could mean."""
 
 
+class FightChanged(TablesError):
+    """A fight's log moved on since it was read: another writer won (exit 1, HTTP 409)."""
+
+
 class DatabaseError(TablesError):
     """The database cannot be opened, migrated or written."""
 

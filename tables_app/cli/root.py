@@ -26,7 +26,7 @@ from typing import Any  # noqa: E402
 import click  # noqa: E402
 
 from tables_app import __version__  # noqa: E402
-from tables_app.cli import attacks, database, lookups, serving, workbooks  # noqa: E402
+from tables_app.cli import attacks, database, fights, lookups, serving, workbooks  # noqa: E402
 from tables_app.cli.common import Group, Interrupted, emit_json, error_of  # noqa: E402
 from tables_app.cli.serving import MAX_UPLOAD_MB  # noqa: E402
 
@@ -81,7 +81,7 @@ def cli(db: str | None) -> None:
 
 for command in (workbooks.import_command, workbooks.lint, workbooks.export, workbooks.template, workbooks.remove,
                 workbooks.example, lookups.list_command, lookups.show, lookups.query,
-                attacks.resolve, attacks.odds, attacks.simulate, serving.serve, database.db_group):
+                attacks.resolve, attacks.odds, attacks.simulate, fights.fight_group, serving.serve, database.db_group):
     cli.add_command(command)
 del command
 

@@ -1,0 +1,118 @@
+"""A fight in words: each event's account and each combatant's status
+line, from the states before and after it (rules.py made them)."""
+
+from __future__ import annotations
+
+from tables_app.domain.fights.events import Attack, Edit, EndRound, Event, Join
+from tables_app.domain.fights.rules import skipped
+from tables_app.domain.fights.state import Combatant, Fight, Harm, Status
+
+
+def _rounds(n: int) -> str:
+    return f"{n} round{'' if n == 1 else 's'}"
+
+
+def hits_left(c: Combatant) -> str:
+    """`27/45 hits`: hits left of the most (below 0 when taken passes them)."""
+    return f"{c.fighter.hits - c.taken}/{c.fighter.hits} hits"
+
+
+def status_words(c: Combatant) -> list[str]:
+    """What a combatant carries, as now: `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`."""
+    n = c.now
+    words = [f"bleeding {n.bleed}/rnd" if n.bleed else "", f"stunned {n.stun}" if n.stun else "",
+             f"no parry {n.no_parry}" if n.no_parry else "", f"must parry {n.must_parry}" if n.must_parry else "",
+             f"penalty {n.penalty}" if n.penalty else "", f"bonus +{c.bonus}" if c.bonus else "",
+             f"dying in {n.dying}" if n.dying is not None and c.status is not Status.DEAD else ""]
+    return [w for w in words if w]
+
+
+def status_line(c: Combatant, width: int = 0) -> str:
+    """`Orc Warrior #1  27/45 hits  bleeding 3/rnd  stunned 2  dying in 4` (``width``: the name's column)."""
+    state = [] if c.up else [c.status.value.upper()]
+    return "  ".join([c.name.ljust(width), hits_left(c), *state, *status_words(c)])
+
+
+def _harm_words(harm: Harm) -> list[str]:
+    words = [f"bleeding {harm.bleed}/rnd" if harm.bleed else "", f"stunned {_rounds(harm.stun)}" if harm.stun else "",
+             f"unable to parry {_rounds(harm.no_parry)}" if harm.no_parry else "",
+             f"must parry {_rounds(harm.must_parry)}" if harm.must_parry else "",
+             f"penalty {harm.penalty}" if harm.penalty else "",
+             f"dies in {_rounds(harm.death_in)}" if harm.death_in else ""]
+    return [w for w in words if w]
+
+
+def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[str]:
+    lines = []
+    if harm.hits or harm.death_in == 0:
+        lines.append(f"{after.name} {verb} {harm.hits} hit{'' if harm.hits == 1 else 's'} ({hits_left(after)} left).")
+    effects = _harm_words(harm)
+    if effects:
+        lines.append(f"{after.name}: {', '.join(effects)} (from the next round).")
+    if harm.death_in is not None and harm.death_in > 0 and after.now.dying != harm.death_in:
+        lines.append(f"{after.name} was already dying sooner: dying in {after.now.dying}.")
+    lines += _fell(before, after)
+    return lines
+
+
+def _fell(before: Combatant, after: Combatant) -> list[str]:
+    if before.status is after.status:
+        return []
+    if after.status is Status.DEAD:
+        return [f"{after.name} is dead."]
+    if after.status is Status.DOWN:
+        return [f"{after.name} is down."]
+    return [f"{after.name} is up."]
+
+
+def _ending(after: Fight) -> list[str]:
+    if not after.over:
+        return []
+    return [f"The fight is over: side {after.winner} wins." if after.winner else "The fight is over: nobody is standing."]
+
+
+def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
+    """The event in words: what it did to whom, who fell, whether the fight ended."""
+    lines: list[str] = []
+    if isinstance(event, Join):
+        f = event.fighter
+        arms = "; ".join(f"{a.weapon} {a.cmb}" for a in f.attacks) or "no attacks"
+        parry = f", parry {f.parry}" if f.parry else ""
+        lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}, armor {f.armor}{parry}; {arms}.")
+    elif isinstance(event, Attack):
+        a0, t0 = before.find(event.attacker), before.find(event.target)
+        a1, t1 = after.find(event.attacker), after.find(event.target)
+        assert a0 and t0 and a1 and t1
+        lines.append(f"{a1.name} attacks {t1.name} with {event.weapon}: CMB {event.cmb} against DEF {event.defense}"
+                     + (f" (its bonus +{a0.bonus} spent)" if a0.bonus else "") + ".")
+        blow = event.blow
+        if blow.to_attacker:
+            lines += _struck(a0, a1, blow.to_attacker, "fumbles and takes")
+        if blow.to_target or not blow.to_attacker:
+            lines += _struck(t0, t1, blow.to_target, "takes") or [f"{t1.name} takes no hits."]
+        if blow.attacker_bonus:
+            lines.append(f"{a1.name} gains +{blow.attacker_bonus} for its next attack.")
+        if blow.target_bonus:
+            lines.append(f"{t1.name} gains +{blow.target_bonus} for its next attack.")
+    elif isinstance(event, EndRound):
+        lines.append(f"Round {before.round} ends.")
+        for c0, c1 in zip(before.combatants, after.combatants):
+            if c0.up and not c0.acted:
+                lines.append(f"{c0.name} did not attack: {skipped(c0) or 'no attack was made'}.")
+            if c1.taken > c0.taken:
+                lines.append(f"{c1.name} bleeds {c1.taken - c0.taken} ({hits_left(c1)} left).")
+            for word, was, now in (("stunned", c0.start.stun, c1.now.stun), ("unable to parry", c0.start.no_parry, c1.now.no_parry),
+                                   ("must parry", c0.start.must_parry, c1.now.must_parry)):
+                if was and c1.status is not Status.DEAD:
+                    lines.append(f"{c1.name}: {word}, {_rounds(now)} left." if now else f"{c1.name}: no longer {word}.")
+            if c1.status is not Status.DEAD and c0.now.dying is not None and c1.now.dying is not None \
+                    and c1.now.dying < c0.now.dying:
+                lines.append(f"{c1.name}: dying in {_rounds(c1.now.dying)}.")
+            lines += _fell(c0, c1)
+    elif isinstance(event, Edit):
+        values = ", ".join(f"{k} {v}" for k, v in event.values)
+        lines.append(f"{event.combatant} set by hand: {values}.")
+        edited_before, edited_after = before.find(event.combatant), after.find(event.combatant)
+        if edited_before and edited_after:
+            lines += _fell(edited_before, edited_after)
+    return tuple(lines + _ending(after) if not before.over else lines)

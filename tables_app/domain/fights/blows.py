@@ -1,0 +1,50 @@
+"""A resolved attack as the blow it deals in a fight (docs/fights.md, "An attack").
+
+The table system: the damage (the cell's hits and every critical's) to the
+target; each critical's effects (the further and secondary criticals too)
+added up, the least death countdown; `(+N)` to the attacker. A fumble's
+entry strikes the attacker: its hits and effects are the attacker's, its
+`(+N)` the foe's. A formula system: its damage, and the conditions its
+rules give (``conditions`` of its resolution's extras).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tables_app.domain.fights.state import Blow, Harm
+from tables_app.domain.resolve import AttackResult
+from tables_app.domain.tables import Entry
+
+
+def _least(deaths: Iterable[int | None]) -> int | None:
+    known = [d for d in deaths if d is not None]
+    return min(known) if known else None
+
+
+def harm_of(entries: Iterable[Entry], hits: int) -> Harm:
+    """``hits`` and the effects of ``entries`` (their own hits are in ``hits``)."""
+    listed = list(entries)
+    return Harm(hits=hits, bleed=sum(e.bleed for e in listed), stun=sum(e.stun for e in listed),
+                no_parry=sum(e.no_parry for e in listed), must_parry=sum(e.must_parry for e in listed),
+                penalty=sum(e.penalty for e in listed), death_in=_least(e.death_in for e in listed))
+
+
+def table_blow(result: AttackResult) -> Blow:
+    """The blow of one attack resolved on the d100 tables."""
+    if result.fumble is not None:
+        entry = result.fumble.entry
+        return Blow(to_attacker=harm_of([entry], entry.hits), target_bonus=entry.attacker_bonus)
+    criticals = [c.entry for c in (result.critical, *result.more_criticals, result.secondary_critical) if c is not None]
+    return Blow(to_target=harm_of(criticals, result.damage), attacker_bonus=sum(e.attacker_bonus for e in criticals))
+
+
+CONDITIONS = ("bleed", "stun", "no_parry", "must_parry", "penalty", "death_in")
+
+
+def formula_blow(damage: int, extras: Mapping[str, Any]) -> Blow:
+    """The blow of a formula system's attack: its damage, and the conditions
+    its rules define (``extras["conditions"]``: fields of Harm), if any."""
+    conditions = extras.get("conditions") or {}
+    return Blow(to_target=Harm(hits=damage, **{k: conditions[k] for k in CONDITIONS if k in conditions}))

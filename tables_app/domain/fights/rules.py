@@ -1,0 +1,201 @@
+"""The fight's rules, once (docs/fights.md, "The rules"): who may attack,
+with what CMB against what DEF, what a blow does, what a round's end does.
+
+``apply(fight, event)`` is the whole of it: the tracker replays a log with
+it, and the exact odds and the simulation of a fight build their states
+with the same function. A refused event raises FightRuleError saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import reduce
+from collections.abc import Iterable
+from typing import Any
+
+from tables_app.domain.fights.events import EDITABLE, Attack, Edit, EndRound, Event, Join
+from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Harm, Status
+from tables_app.domain.names import fold
+
+
+class FightRuleError(ValueError):
+    """An event the rules refuse (an attack by a stunned combatant, a round after the end), saying why."""
+
+
+def _rounds(n: int) -> str:
+    return f"{n} round{'' if n == 1 else 's'}"
+
+
+def skipped(combatant: Combatant) -> str | None:
+    """Why ``combatant`` does not attack in this round (None: it may).
+    Stun and must parry count as they stood when the round began."""
+    if combatant.status is not Status.UP:
+        return combatant.status.value
+    if combatant.start.stun:
+        return f"stunned, {_rounds(combatant.start.stun)} left"
+    if combatant.start.must_parry:
+        return f"must parry, {_rounds(combatant.start.must_parry)} left"
+    if combatant.acted:
+        return "has already attacked this round"
+    return None
+
+
+def refusal(fight: Fight, attacker: str, target: str) -> str | None:
+    """Why ``attacker`` may not attack ``target`` now (None: it may)."""
+    if fight.over:
+        return "the fight is over"
+    a, t = fight.find(attacker), fight.find(target)
+    if a is None or t is None:
+        return f"no combatant named {attacker if a is None else target!r} in the fight"
+    if (why := skipped(a)) is not None:
+        return f"{a.name} cannot attack: {why}"
+    if a is t:
+        return f"{a.name} cannot attack itself"
+    if not t.up:
+        return f"{t.name} is {t.status.value}"
+    return None
+
+
+def cmb_modifiers(fight: Fight, attacker: str) -> tuple[tuple[str, int], ...]:
+    """What the fight adds to an attack's CMB, named (those that are not 0):
+    the parry it keeps back while it can parry, its penalty (as the round
+    began) and its pending bonus."""
+    a = fight.find(attacker)
+    assert a is not None
+    terms = (("parry", -a.fighter.parry if a.can_parry else 0), ("penalty", a.start.penalty), ("bonus", a.bonus))
+    return tuple((name, value) for name, value in terms if value)
+
+
+def defense_of(fight: Fight, target: str) -> int:
+    """The target's DEF, plus its parry while it can parry."""
+    t = fight.find(target)
+    assert t is not None
+    return t.fighter.defense + (t.fighter.parry if t.can_parry else 0)
+
+
+def attack_terms(fight: Fight, attacker: str, target: str, cmb: int) -> tuple[int, int]:
+    """(CMB, DEF) of an attack with ``cmb`` (the weapon's, with the attack's own modifiers)."""
+    return cmb + sum(n for _, n in cmb_modifiers(fight, attacker)), defense_of(fight, target)
+
+
+def auto_target(fight: Fight, attacker: str) -> str | None:
+    """The targeting rule: the first combatant up of another side, in initiative order."""
+    a = fight.find(attacker)
+    assert a is not None
+    return next((c.name for c in fight.combatants if c.up and c.side != a.side), None)
+
+
+def apply(fight: Fight, event: Event) -> Fight:
+    """The fight after ``event``; FightRuleError if the rules refuse it."""
+    if isinstance(event, Join):
+        return _join(fight, event)
+    if isinstance(event, Attack):
+        return _attack(fight, event)
+    if isinstance(event, EndRound):
+        return end_round(fight)
+    return _edit(fight, event)
+
+
+def replay(fight: Fight, events: Iterable[Event]) -> Fight:
+    """The fight after every event, in order."""
+    return reduce(apply, events, fight)
+
+
+def _join(fight: Fight, event: Join) -> Fight:
+    if fight.over:
+        raise FightRuleError("the fight is over (undo to go back)")
+    name = event.fighter.name
+    if fight.find(name) is not None:
+        raise FightRuleError(f"a combatant named {name!r} is already in the fight (give another name: --as)")
+    if event.fighter.hits < 1:
+        raise FightRuleError(f"{name} needs hits (1 or more)")
+    return replace(fight, combatants=(*fight.combatants, Combatant(event.fighter)))
+
+
+def _with(fight: Fight, *changed: Combatant) -> Fight:
+    by_name = {fold(c.name): c for c in changed}
+    return replace(fight, combatants=tuple(by_name.get(fold(c.name), c) for c in fight.combatants))
+
+
+def _attack(fight: Fight, event: Attack) -> Fight:
+    if (why := refusal(fight, event.attacker, event.target)) is not None:
+        raise FightRuleError(why)
+    a, t = fight.find(event.attacker), fight.find(event.target)
+    assert a is not None and t is not None
+    blow: Blow = event.blow
+    a = replace(a, acted=True, bonus=blow.attacker_bonus)  # the pending bonus is spent on this attack
+    t = replace(t, bonus=t.bonus + blow.target_bonus)
+    return _with(fight, _harmed(a, blow.to_attacker), _harmed(t, blow.to_target))
+
+
+def _harmed(c: Combatant, harm: Harm) -> Combatant:
+    """Hits, instant death and down act at once; the rest counts from the next round."""
+    if not harm or c.status is Status.DEAD:
+        return c
+    now = c.now
+    dying, fresh = now.dying, c.fresh_dying
+    if harm.death_in is not None and harm.death_in > 0 and (dying is None or harm.death_in < dying):
+        dying, fresh = harm.death_in, True  # the least countdown wins, and keeps its own start
+    now = replace(now, bleed=now.bleed + harm.bleed, stun=now.stun + harm.stun, no_parry=now.no_parry + harm.no_parry,
+                  must_parry=now.must_parry + harm.must_parry, penalty=now.penalty + harm.penalty, dying=dying)
+    taken = c.taken + harm.hits
+    status: Status = c.status
+    if harm.death_in == 0:
+        status = Status.DEAD
+    elif status is Status.UP and taken >= c.fighter.hits:
+        status = Status.DOWN
+    return replace(c, taken=taken, now=now, fresh_dying=fresh, status=status)
+
+
+def end_round(fight: Fight) -> Fight:
+    """The round's end, for every combatant not dead, with the values as the
+    round began: bleeding, then counters down by one, then the death
+    countdown (dead at 0), then down at taken ≥ hits."""
+    if fight.over:
+        raise FightRuleError("the fight is over (undo to go back)")
+    if len(fight.sides) < 2:
+        raise FightRuleError("a fight needs combatants of two sides before a round can end")
+    return replace(fight, round=fight.round + 1, combatants=tuple(_ended(c) for c in fight.combatants))
+
+
+def _ended(c: Combatant) -> Combatant:
+    if c.status is Status.DEAD:
+        return replace(c, start=c.now, fresh_dying=False, acted=False)
+    start, now = c.start, c.now
+    taken = c.taken + start.bleed
+    dying = now.dying
+    status: Status = c.status
+    if start.dying is not None and not c.fresh_dying and dying is not None:
+        dying -= 1
+        if dying <= 0:
+            status, dying = Status.DEAD, 0
+    now = replace(now, stun=now.stun - (start.stun > 0), no_parry=now.no_parry - (start.no_parry > 0),
+                  must_parry=now.must_parry - (start.must_parry > 0), dying=dying)
+    if status is Status.UP and taken >= c.fighter.hits:
+        status = Status.DOWN
+    return replace(c, taken=taken, now=now, start=now, status=status, fresh_dying=False, acted=False)
+
+
+def _edit(fight: Fight, event: Edit) -> Fight:
+    c = fight.find(event.combatant)
+    if c is None:
+        raise FightRuleError(f"no combatant named {event.combatant!r} in the fight")
+    counters: dict[str, Any] = {}
+    changes: dict[str, Any] = {}
+    for key, value in event.values:
+        if key not in EDITABLE:
+            raise FightRuleError(f"{key!r} cannot be edited (one of {', '.join(EDITABLE)})")
+        if key in ("taken", "bonus"):
+            changes[key] = value
+        elif key == "status":
+            changes[key] = Status(value)
+        else:
+            counters[key] = value
+    # Set by hand, a value counts at once: the round's start is corrected too.
+    now, start = replace(c.now, **counters), replace(c.start, **counters)
+    fresh = c.fresh_dying and "dying" not in counters
+    edited = replace(c, now=now, start=start, fresh_dying=fresh, **changes)
+    return _with(fight, edited)
+
+
+__all__ = ["Counters", "FightRuleError", "apply", "attack_terms", "auto_target", "end_round", "refusal", "replay", "skipped"]

@@ -1,0 +1,158 @@
+"""A fight's state: who fights, and what each one carries from round to round.
+
+Every value is immutable and hashable: the tracker builds a new state per
+event, and the exact odds of a fight merge identical states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from tables_app.domain.names import fold
+from tables_app.domain.tables import Rank
+
+
+class Status(StrEnum):
+    UP = "up"
+    DOWN = "down"  # taken ≥ hits: out of the fight, alive
+    DEAD = "dead"  # instant death, or a `dying` countdown run out
+
+
+@dataclass(frozen=True)
+class Armament:
+    """One attack a combatant can make: a weapon of the fight's ruleset (by
+    name) and its CMB; in a formula system, the system's id and its option
+    values (``options``, as `resolve SYSTEM` takes them) instead of a weapon."""
+
+    weapon: str
+    cmb: int
+    system: str = "table"
+    options: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """Who a combatant is: fixed for the whole fight."""
+
+    name: str
+    side: str
+    hits: int
+    defense: int
+    armor: str
+    rank: Rank = Rank.NORMAL
+    features: tuple[str, ...] = ()
+    parry: int = 0  # moved from CMB to DEF each round while it can parry
+    attacks: tuple[Armament, ...] = ()
+    creature: str | None = None  # the bestiary's creature it came from, as the bestiary spells it
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What a combatant carries from round to round (docs/fights.md, "State")."""
+
+    bleed: int = 0
+    stun: int = 0
+    no_parry: int = 0
+    must_parry: int = 0
+    penalty: int = 0  # 0 or less: added to its CMB
+    dying: int | None = None  # rounds left until death; None: no countdown
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """A fighter and its state. ``now`` is every effect received so far;
+    ``start`` the same as the round began, which is what counts in the round
+    (may it act, its CMB, its parry, what ticks at the round's end).
+    ``fresh_dying``: ``now.dying`` was set in this round (it first ticks at
+    the next round's end); ``acted``: it attacked in this round."""
+
+    fighter: Fighter
+    taken: int = 0
+    now: Counters = Counters()
+    start: Counters = Counters()
+    bonus: int = 0  # from `(+N)` of criticals it dealt: added to its next attack, then spent
+    status: Status = Status.UP
+    fresh_dying: bool = False
+    acted: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.fighter.name
+
+    @property
+    def side(self) -> str:
+        return self.fighter.side
+
+    @property
+    def up(self) -> bool:
+        return self.status is Status.UP
+
+    @property
+    def can_parry(self) -> bool:
+        """Whether it parries in this round: up, and not unable to (as the round began)."""
+        return self.up and self.start.no_parry == 0
+
+
+@dataclass(frozen=True)
+class Harm:
+    """What a blow does to one combatant: hits at once, and the effects that
+    count from the next round (``death_in`` 0: instant death)."""
+
+    hits: int = 0
+    bleed: int = 0
+    stun: int = 0
+    no_parry: int = 0
+    must_parry: int = 0
+    penalty: int = 0
+    death_in: int | None = None
+
+    def __bool__(self) -> bool:
+        return any((self.hits, self.bleed, self.stun, self.no_parry, self.must_parry, self.penalty)) or \
+            self.death_in is not None
+
+
+@dataclass(frozen=True)
+class Blow:
+    """The recorded outcome of one attack, as the fight applies it: harm to
+    the target, harm to the attacker (its fumble), and the `(+N)` bonus each
+    side gains for its next attack."""
+
+    to_target: Harm = Harm()
+    to_attacker: Harm = Harm()
+    attacker_bonus: int = 0
+    target_bonus: int = 0  # a fumble's `(+N)`: the foe's
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A fight: ``round`` is the round being fought (1 before any ended);
+    combatants in initiative order (the order they joined)."""
+
+    name: str
+    ruleset: str | None = None
+    round: int = 1
+    combatants: tuple[Combatant, ...] = ()
+
+    def find(self, name: str) -> Combatant | None:
+        key = fold(name)
+        return next((c for c in self.combatants if fold(c.name) == key), None)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.side for c in self.combatants))
+
+    @property
+    def standing(self) -> tuple[str, ...]:
+        """The sides with a combatant up, in the order they joined."""
+        return tuple(dict.fromkeys(c.side for c in self.combatants if c.up))
+
+    @property
+    def over(self) -> bool:
+        """At most one side has a combatant up, once two sides have joined."""
+        return len(self.sides) >= 2 and len(self.standing) <= 1
+
+    @property
+    def winner(self) -> str | None:
+        """The side left standing when the fight is over (None: nobody is, or it goes on)."""
+        return self.standing[0] if self.over and self.standing else None

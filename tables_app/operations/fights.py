@@ -1,0 +1,163 @@
+"""The fight operations, declared (docs/fights.md; services/fights.py answers them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables_app.operations.operation import Operation
+from tables_app.operations.params import BONUS, SEED, Param
+
+HITS = (1, 100_000)
+FIGHT = Param(field="name", kind="text", argument=True, required=True, not_blank=True, complete="fights",
+              help="The fight's name.")
+AFTER = Param(field="after", kind="int", minimum=0, maximum=10**9, metavar="SEQ",
+              help="The last event you saw (fight show's seq): refused if the fight has moved on since.")
+DICE = Param(field="dice", kind="dice", metavar="D1,D2,...",
+             help="Dice rolled at the table, in the order the attacks read them (each attack in resolve's order).")
+SEEDED = Param(field="seed", kind="int", minimum=SEED[0], maximum=SEED[1], help="Seed for reproducible random dice.")
+
+
+def _services() -> Any:
+    from tables_app.services import fights
+
+    return fights
+
+
+def _seed_or_dice(values: dict[str, Any]) -> tuple[int | None, tuple[int, ...] | None]:
+    from tables_app.operations.attacks import seed_or_dice
+
+    return seed_or_dice(values)
+
+
+def run_new(database: Any, name: str, ruleset: str | None) -> Any:
+    return _services().new(database, name, ruleset)
+
+
+def run_join(database: Any, name: str, after: int | None, **values: Any) -> Any:
+    fights = _services()
+    return fights.join(database, name, fights.Joining(**values), after)
+
+
+def modifiers(texts: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """``--mod``: ``+10`` or ``NAME=±N`` (``flank=+10``), each bounded as resolve's."""
+    from tables_app.errors import UsageMistake
+    from tables_app.operations.params import modifier
+
+    out = []
+    for text in texts:
+        try:
+            number = int(text)
+        except ValueError:
+            try:
+                out.append(modifier(text))
+            except ValueError as exc:
+                raise UsageMistake(f"--mod {exc}; or a number (+10)") from None
+            continue
+        if not BONUS[0] <= number <= BONUS[1]:
+            raise UsageMistake(f"--mod {text}: a modifier must be between {BONUS[0]} and {BONUS[1]}")
+        out.append(("mod", number))
+    return tuple(out)
+
+
+def run_attack(database: Any, name: str, attacker: str, target: str, mods: tuple[str, ...], **values: Any) -> Any:
+    seed, forced = _seed_or_dice(values)
+    return _services().attack(database, name, attacker, target, seed=seed, forced=forced, mods=modifiers(mods), **values)
+
+
+def run_round(database: Any, name: str, auto: bool, after: int | None, **values: Any) -> Any:
+    seed, forced = _seed_or_dice(values)
+    return _services().round_(database, name, auto=auto, seed=seed, forced=forced, after=after)
+
+
+def run_show(database: Any, name: str, at: int | None) -> Any:
+    return _services().show(database, name, at)
+
+
+def run_log(database: Any, name: str) -> Any:
+    return _services().log(database, name)
+
+
+def run_undo(database: Any, name: str, after: int | None) -> Any:
+    return _services().undo(database, name, after)
+
+
+def run_list(database: Any) -> Any:
+    return _services().listing(database)
+
+
+def run_remove(database: Any, name: str) -> Any:
+    return _services().remove(database, name)
+
+
+def run_edit(database: Any, name: str, combatant: str, after: int | None, **values: Any) -> Any:
+    return _services().edit(database, name, combatant, values, after)
+
+
+COUNT = (0, 100_000)
+NEW = Operation(words=("fight", "new"), run=run_new, params=(
+    FIGHT, Param(field="ruleset", kind="text", complete="rulesets", not_blank=True,
+                 help="Look the combatants' creatures and weapons up in this ruleset (else wherever they are)."),
+), help="Start a fight: then add combatants (fight join).")
+JOIN = Operation(words=("fight", "join"), run=run_join, params=(
+    FIGHT,
+    Param(field="creature", kind="text", complete="creatures", not_blank=True,
+          help="A creature of the bestiary: its hits, DEF, armor, rank, features and attacks (options override them)."),
+    Param(field="hits", kind="int", minimum=HITS[0], maximum=HITS[1], help="Hits (most hit points)."),
+    Param(field="def", key="defense", kind="int", minimum=BONUS[0], maximum=BONUS[1], help="DEF."),
+    Param(field="armor", kind="text", complete="armor", not_blank=True, help="Armor column (e.g. MA)."),
+    Param(field="weapon", kind="text", complete="weapons", not_blank=True,
+          help="A weapon of the armory (with --cmb): its attack, first of its attacks."),
+    Param(field="cmb", kind="int", minimum=BONUS[0], maximum=BONUS[1], help="The CMB of --weapon."),
+    Param(field="as", key="label", kind="text", not_blank=True, metavar="LABEL",
+          help="Its name in the fight (default: the creature's, numbered: Orc Warrior #2)."),
+    Param(field="side", kind="text", not_blank=True, help="Its side (any label; default A by hand, B for a creature)."),
+    Param(field="parry", kind="int", minimum=0, maximum=BONUS[1], default=0,
+          help="Moved from its CMB to its DEF each round while it can parry."),
+    Param(field="has", key="features", kind="text", multiple=True, metavar="FEATURE", complete="features", not_blank=True,
+          help="A feature (helm, ...) for the critical branches; adds to the creature's."),
+    Param(field="rank", kind="choice", choices=("normal", "heroic", "epic"),
+          help="Its rank (heroic -1, epic -2 critical degrees)."),
+    AFTER,
+), help="Add a combatant to a fight: a creature of the bestiary (--creature), or one by hand "
+        "(--as, --hits, --def, --armor, --weapon and --cmb).")
+ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
+    FIGHT,
+    Param(field="attacker", kind="text", argument=True, required=True, not_blank=True, help="Who attacks."),
+    Param(field="target", kind="text", argument=True, required=True, not_blank=True, help="Whom."),
+    DICE, SEEDED,
+    Param(field="attack", key="weapon", kind="text", not_blank=True, metavar="WEAPON",
+          help="Which of its attacks (default: its first)."),
+    Param(field="mod", key="mods", kind="text", multiple=True, metavar="N",
+          help="A modifier to this attack's CMB: +10, or NAME=±N (repeatable)."),
+    AFTER,
+), help="One attack in the fight, resolved on the tables with the fight's CMB and DEF (parry, penalty, bonus), "
+        "and what it did carried into the fight.\n\n--dice order: as resolve table's.")
+ROUND = Operation(words=("fight", "round"), run=run_round, params=(
+    FIGHT,
+    Param(field="auto", kind="flag", default=False,
+          help="First, every combatant able to attack that has not attacks, in initiative order, the first "
+               "combatant up of another side."),
+    DICE, SEEDED, AFTER,
+), help="End the round: bleeding, stun and the other counters, death countdowns.\n\n--dice order (with --auto): "
+        "each attack's dice in resolve's order, attack after attack in initiative order.")
+SHOW = Operation(words=("fight", "show"), run=run_show, params=(
+    FIGHT, Param(field="at", kind="int", minimum=0, maximum=10**9, metavar="SEQ",
+                 help="The fight as it stood after event SEQ (fight log numbers them)."),
+), help="Every combatant's state: hits left, bleeding, stun, parry, penalty, bonus, dying.")
+LOG = Operation(words=("fight", "log"), run=run_log, params=(FIGHT,), help="The fight's events, in order.")
+UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER), help="Take the last event back.")
+LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every fight.")
+REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT,), help="Remove a fight and its log.")
+EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
+    FIGHT,
+    Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, help="Whose state."),
+    *(Param(field=name, kind="int", minimum=COUNT[0], maximum=COUNT[1], help=f"Set its {words}.")
+      for name, words in (("taken", "hits taken"), ("bleed", "bleeding per round"), ("stun", "rounds stunned"),
+                          ("no_parry", "rounds unable to parry"), ("must_parry", "rounds that must parry"),
+                          ("bonus", "bonus to its next attack"), ("dying", "rounds left until death"))),
+    Param(field="penalty", kind="int", minimum=-COUNT[1], maximum=0, help="Set its penalty (0 or less)."),
+    Param(field="status", kind="choice", choices=("up", "down", "dead"), help="Set its status."),
+    AFTER,
+), help="Set a combatant's state by hand (healing, a ruling): recorded in the log, counted at once.")
+
+OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT)

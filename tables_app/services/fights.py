@@ -1,0 +1,440 @@
+"""The fight operations (docs/fights.md): a fight is read from its log,
+replayed with the domain's rules (domain/fights), and written back by
+appending events, after the log it read.
+
+An attack is looked up and resolved as `resolve table` does it
+(services/attacks.py), with the fight's CMB and DEF; the resolved account
+and the blow it deals are recorded in the event, never recomputed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tables_app.domain.fights import (
+    Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, auto_target, cmb_modifiers,
+    defense_of, event_json, event_of, refusal, skipped,
+)
+from tables_app.domain.fights.account import account, status_line
+from tables_app.domain.fights.state import Combatant
+from tables_app.domain.names import fold, suggest
+from tables_app.domain.tables import Rank
+from tables_app.errors import FightChanged, NotFound, TablesError, UsageMistake
+from tables_app.storage import fights as store
+from tables_app.storage.database import Database
+
+MAX_NAME = 200  # characters of a fight's or a combatant's name
+MAX_EVENTS = 100_000  # events of one fight: far past any evening's fight, and what a replay reads in a moment
+
+
+# ------------------------------------------------------------------ reading
+@dataclass(frozen=True)
+class Loaded:
+    """A fight as its log makes it: the state after every event; ``seq`` the last event's."""
+
+    row: store.FightRow
+    logged: tuple[store.LoggedEvent, ...]
+    fight: Fight
+
+    @property
+    def seq(self) -> int:
+        return self.logged[-1].seq if self.logged else 0
+
+
+def _replayed(row: store.FightRow, logged: list[store.LoggedEvent], upto: int | None = None) -> Fight:
+    fight = Fight(row.name, row.ruleset)
+    for event in logged:
+        if upto is not None and event.seq > upto:
+            break
+        try:
+            fight = apply(fight, event_of(event.data))
+        except (KeyError, TypeError, ValueError) as exc:  # FightRuleError is a ValueError
+            raise TablesError(f"fight {row.name!r}: its log does not replay at event {event.seq} ({exc}); "
+                              "undo back past it, or remove the fight") from None
+    return fight
+
+
+def load(database: Database, name: str, upto: int | None = None) -> Loaded:
+    """The fight named ``name`` (any letter case), replayed (to event ``upto`` if given)."""
+    with database.snapshot() as connection:
+        row = store.find(connection, name)
+        if row is None:
+            known = store.names(connection)
+            raise NotFound.unknown(f"no fight named {name!r}", name, known,
+                                   f"fights: {', '.join(known)}" if known else "there are none: tables fight new NAME")
+        logged = store.events(connection, row.id)
+    return Loaded(row, tuple(logged), _replayed(row, logged, upto))
+
+
+def _written(database: Database, loaded: Loaded, events: list[Event], after: int | None) -> Fight:
+    """``events`` applied to the fight (FightRuleError refused, nothing
+    written), then appended after the log read (or ``after``, the last event
+    the caller saw); the fight after them."""
+    _check_after(loaded, after)
+    fight = loaded.fight
+    for event in events:
+        fight = _applied(fight, event)
+    if loaded.seq + len(events) > MAX_EVENTS:
+        raise TablesError(f"fight {loaded.row.name!r} has {MAX_EVENTS:,} events, the most a fight keeps: start a new one")
+    with database.writing(commit=True, breaking="the fight's log") as connection:
+        store.append(connection, loaded.row.name, loaded.seq, [event_json(e) for e in events])
+    return fight
+
+
+def _check_after(loaded: Loaded, after: int | None) -> None:
+    if after is not None and after != loaded.seq:
+        raise FightChanged(f"the fight {loaded.row.name!r} changed (its log is at event {loaded.seq}, not {after}): "
+                           "show it again, then retry") if after < loaded.seq else \
+            UsageMistake(f"--after {after}: the fight {loaded.row.name!r} has {loaded.seq} events")
+
+
+def _applied(fight: Fight, event: Event) -> Fight:
+    try:
+        return apply(fight, event)
+    except FightRuleError as exc:
+        raise TablesError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ results
+def combatant_json(c: Combatant) -> dict[str, Any]:
+    n, f = c.now, c.fighter
+    return {"name": c.name, "side": c.side, "hits": f.hits, "taken": c.taken, "bleed": n.bleed, "stun": n.stun,
+            "no_parry": n.no_parry, "must_parry": n.must_parry, "penalty": n.penalty, "bonus": c.bonus, "dying": n.dying,
+            "status": c.status.value, "def": f.defense, "armor": f.armor, "rank": f.rank.value, "parry": f.parry,
+            "features": list(f.features), "creature": f.creature,
+            "attacks": [{"weapon": a.weapon, "cmb": a.cmb} for a in f.attacks],
+            "acted": c.acted, "cannot_attack": skipped(c)}
+
+
+@dataclass(frozen=True)
+class FightState:
+    """`fight show`: the fight after event ``seq``."""
+
+    fight: Fight
+    seq: int
+    ruleset: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.fight
+        return {"fight": f.name, "ruleset": f.ruleset, "round": f.round, "over": f.over, "winner": f.winner,
+                "seq": self.seq, "combatants": [combatant_json(c) for c in f.combatants]}
+
+    def lines(self) -> list[str]:
+        width = max((len(c.name) for c in self.fight.combatants), default=0)
+        return [status_line(c, width) for c in self.fight.combatants]
+
+
+@dataclass(frozen=True)
+class FightStep:
+    """What a write did: the events' accounts, the resolved attacks, the fight after."""
+
+    state: FightState
+    account: tuple[str, ...] = ()
+    attacks: tuple[dict[str, Any], ...] = ()
+    parts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # each event's (attack steps, account), for people
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if len(self.attacks) == 1:
+            data["attack"] = self.attacks[0]
+        elif self.attacks:
+            data["attacks"] = list(self.attacks)
+        data["account"] = list(self.account)
+        data["fight"] = self.state.to_json()
+        return data
+
+
+@dataclass(frozen=True)
+class FightLog:
+    loaded: Loaded
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fight": self.loaded.row.name, "ruleset": self.loaded.row.ruleset,
+                "events": [{"seq": e.seq, "at": e.at, **e.data} for e in self.loaded.logged]}
+
+    def lines(self) -> list[str]:
+        fight = Fight(self.loaded.row.name, self.loaded.row.ruleset)
+        out = []
+        for logged in self.loaded.logged:
+            event = event_of(logged.data)
+            after = apply(fight, event)
+            words = account(fight, event, after)
+            out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
+            out += [f"      {line}" for line in words[1:]]
+            fight = after
+        return out
+
+
+@dataclass(frozen=True)
+class FightList:
+    fights: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fights": self.fights}
+
+
+def _step(fight: Fight, seq: int, before: Fight, events: list[Event], attacks: tuple[dict[str, Any], ...] = ()) -> FightStep:
+    parts = []
+    state = before
+    steps = iter(attacks)
+    for event in events:
+        after = apply(state, event)
+        parts.append((tuple(next(steps)["steps"]) if isinstance(event, Attack) else (), account(state, event, after)))
+        state = after
+    return FightStep(FightState(fight, seq), tuple(line for _, words in parts for line in words), attacks, tuple(parts))
+
+
+# ------------------------------------------------------------------ the operations
+def _name(text: str, what: str) -> str:
+    name = " ".join(text.split())
+    if not name:
+        raise UsageMistake(f"{what} must not be empty")
+    if len(name) > MAX_NAME:
+        raise UsageMistake(f"{what} is {len(name):,} characters, more than {MAX_NAME}")
+    return name
+
+
+def new(database: Database, name: str, ruleset: str | None = None) -> FightState:
+    name = _name(name, "a fight's name")
+    if ruleset is not None:
+        ruleset = database.reader().rulesets_named(ruleset)
+    with database.writing(commit=True, breaking="a fight's name") as connection:
+        if (found := store.find(connection, name)) is not None:
+            raise TablesError(f"a fight named {found.name!r} exists (show it: tables fight show {found.name!r}, "
+                              "or remove it first)")
+        store.create(connection, name, ruleset)
+    return FightState(Fight(name, ruleset), 0)
+
+
+def show(database: Database, name: str, at: int | None = None) -> FightState:
+    loaded = load(database, name, at)
+    if at is not None and not 0 <= at <= loaded.seq:
+        raise UsageMistake(f"--at {at}: the fight {loaded.row.name!r} has events 0 to {loaded.seq}")
+    return FightState(loaded.fight, loaded.seq if at is None else at)
+
+
+def log(database: Database, name: str) -> FightLog:
+    return FightLog(load(database, name))
+
+
+def listing(database: Database) -> FightList:
+    with database.snapshot() as connection:
+        return FightList(store.listing(connection))
+
+
+def remove(database: Database, name: str) -> dict[str, Any]:
+    loaded = load(database, name)
+    with database.writing(commit=True, breaking="a fight") as connection:
+        store.delete(connection, loaded.row.id)
+    return {"removed": loaded.row.name, "events": loaded.seq}
+
+
+def undo(database: Database, name: str, after: int | None = None) -> FightStep:
+    loaded = load(database, name)
+    _check_after(loaded, after)
+    if not loaded.logged:
+        raise TablesError(f"the fight {loaded.row.name!r} has no events to undo")
+    last = loaded.logged[-1]
+    with database.writing(commit=True, breaking="the fight's log") as connection:
+        store.drop_last(connection, loaded.row.name, last.seq)
+    before = _replayed(loaded.row, list(loaded.logged[:-1]))
+    return FightStep(FightState(before, last.seq - 1), (f"Undone: event {last.seq} ({last.data['kind']}).",))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Joining:
+    """A combatant as `fight join` gives it: a creature of the bestiary, or by hand (each option overrides)."""
+
+    creature: str | None = None
+    hits: int | None = None
+    defense: int | None = None
+    armor: str | None = None
+    weapon: str | None = None
+    cmb: int | None = None
+    label: str | None = None
+    side: str | None = None
+    parry: int = 0
+    features: tuple[str, ...] = ()
+    rank: str | None = None
+
+
+def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
+    loaded = load(database, name)
+    fighter = _fighter(database, loaded, joining)
+    event = Join(fighter)
+    fight = _written(database, loaded, [event], after)
+    return _step(fight, loaded.seq + 1, loaded.fight, [event])
+
+
+def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
+    reader = database.reader()
+    ruleset = loaded.row.ruleset
+    attacks: list[Armament] = []
+    if (j.weapon is None) != (j.cmb is None):
+        raise UsageMistake("give --weapon and --cmb together (an attack is a weapon and its CMB)")
+    if j.weapon is not None and j.cmb is not None:
+        found = reader.locate("weapons", j.weapon, ruleset)
+        attacks.append(Armament(found.name, j.cmb))
+    if j.creature:
+        found = reader.locate("creatures", j.creature, ruleset)
+        creature = reader.load_creature(found)
+        hits = j.hits if j.hits is not None else creature.hp
+        if hits is None:
+            raise UsageMistake(f"the bestiary gives {creature.name} no hits: give them (--hits N)")
+        for arm in creature.attacks:
+            if not any(fold(a.weapon) == fold(arm.weapon) for a in attacks):
+                attacks.append(Armament(reader.locate("weapons", arm.weapon, found.ruleset).name, arm.cmb))
+        copies = sum(1 for c in loaded.fight.combatants if c.fighter.creature == creature.name)
+        label = _name(j.label, "--as") if j.label else f"{creature.name} #{copies + 1}"
+        fighter = Fighter(name=label, side=j.side or "B", hits=hits,
+                          defense=creature.defense if j.defense is None else j.defense,
+                          armor=j.armor or creature.armor, rank=Rank(j.rank) if j.rank else creature.rank,
+                          features=tuple(dict.fromkeys([*creature.features, *(fold(f) for f in j.features)])),
+                          parry=j.parry, attacks=tuple(attacks), creature=creature.name)
+    else:
+        missing = [flag for flag, value in (("--as", j.label), ("--hits", j.hits), ("--armor", j.armor)) if value is None]
+        if missing:
+            raise UsageMistake(f"give --creature NAME, or the combatant by hand ({' and '.join(missing)} missing)")
+        assert j.label is not None and j.hits is not None and j.armor is not None
+        fighter = Fighter(name=_name(j.label, "--as"), side=j.side or "A", hits=j.hits, defense=j.defense or 0,
+                          armor=j.armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
+                          features=tuple(dict.fromkeys(fold(f) for f in j.features)), parry=j.parry,
+                          attacks=tuple(attacks))
+    if not fighter.attacks:
+        where = f"the bestiary gives {fighter.creature} no attacks: " if fighter.creature else ""
+        raise UsageMistake(f"{where}give its attack (--weapon NAME --cmb N)")
+    _name(fighter.side, "--side")
+    return fighter
+
+
+# ------------------------------------------------------------------ attacks
+def _armament(c: Combatant, weapon: str | None) -> Armament:
+    if weapon is None:
+        return c.fighter.attacks[0]
+    for arm in c.fighter.attacks:
+        if fold(arm.weapon) == fold(weapon):
+            return arm
+    known = [a.weapon for a in c.fighter.attacks]
+    raise NotFound.unknown(f"{c.name} has no attack {weapon!r}", weapon, known, f"its attacks: {', '.join(known)}")
+
+
+def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, weapon: str | None,
+                 mods: tuple[tuple[str, int], ...], dice: Any) -> tuple[Attack, dict[str, Any]]:
+    """One attack resolved as `resolve table` does, with the fight's CMB and DEF."""
+    from tables_app.domain.dice import DiceError, ForcedDice, SeededDice
+    from tables_app.domain.fights.blows import table_blow
+    from tables_app.domain.resolve import resolve_attack
+    from tables_app.services.attacks import TargetParts, WeaponParts, prepare, setup_of
+    from tables_app.services.results import DiceUsed, TableResolution
+
+    if (why := refusal(fight, attacker, target)) is not None:
+        raise TablesError(why)
+    a, t = fight.find(attacker), fight.find(target)
+    assert a is not None and t is not None
+    arm = _armament(a, weapon)
+    modifiers = (*cmb_modifiers(fight, a.name), *mods)
+    prepared = prepare(database, WeaponParts(name=arm.weapon),
+                       TargetParts(defense=defense_of(fight, t.name), armor=t.fighter.armor, rank=t.fighter.rank.value,
+                                   features=t.fighter.features),
+                       ruleset=fight.ruleset, cmb=arm.cmb, modifiers=modifiers)
+    first = len(dice.used)
+    try:
+        result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)
+    except DiceError as exc:
+        raise TablesError(str(exc)) from None
+    used = tuple(dice.used[first:])
+    seed = dice.seed if isinstance(dice, SeededDice) else None
+    resolved = TableResolution(setup_of(prepared), result, DiceUsed(used, seed, None if not isinstance(dice, ForcedDice) else ()))
+    data = resolved.to_json()
+    data.pop("unused_dice", None)
+    data["attack"]["target"] = t.name
+    event = Attack(a.name, t.name, table_blow(result), arm.weapon, prepared.attack.effective_cmb,
+                   prepared.attack.defense, used, data)
+    return event, data
+
+
+def _enough(dice: Any) -> None:
+    from tables_app.services.rolling import check_enough
+
+    check_enough(dice, open_ended=("attack roll", "open-ended"))
+
+
+def attack(database: Database, name: str, attacker: str, target: str, *, seed: int | None = None,
+           forced: tuple[int, ...] | None = None, weapon: str | None = None, mods: tuple[tuple[str, int], ...] = (),
+           after: int | None = None) -> FightStep:
+    from tables_app.services.rolling import dice_source
+
+    loaded = load(database, name)
+    dice = dice_source(seed, forced)
+    event, data = _resolve_one(database, loaded.fight, attacker, target, weapon, mods, dice)
+    _enough(dice)
+    _refuse_unused(dice)
+    fight = _written(database, loaded, [event], after)
+    return _step(fight, loaded.seq + 1, loaded.fight, [event], (data,))
+
+
+def _refuse_unused(dice: Any) -> None:
+    from tables_app.domain.dice import ForcedDice
+
+    if isinstance(dice, ForcedDice) and dice.unused:
+        unused = ", ".join(map(str, dice.unused))
+        raise UsageMistake(f"--dice: {len(dice.unused)} of the given dice were not needed ({unused}); "
+                           "nothing was written: give exactly the dice the attacks read")
+
+
+def round_(database: Database, name: str, *, auto: bool = False, seed: int | None = None,
+           forced: tuple[int, ...] | None = None, after: int | None = None) -> FightStep:
+    """End the round; with ``auto``, first every combatant able to attack
+    that has not attacks, in initiative order, by the targeting rule (the
+    dice of each attack in resolve's order, attack after attack)."""
+    from tables_app.services.rolling import dice_source
+
+    if not auto and (seed is not None or forced is not None):
+        raise UsageMistake("--dice and --seed roll the attacks of --auto: give --auto too")
+    loaded = load(database, name)
+    fight = loaded.fight
+    if fight.over:
+        raise TablesError("the fight is over (undo to go back)")
+    events: list[Event] = []
+    attacks: list[dict[str, Any]] = []
+    if auto:
+        dice = dice_source(seed, forced)
+        for c in loaded.fight.combatants:
+            current = fight.find(c.name)
+            assert current is not None
+            if fight.over:
+                break
+            if skipped(current) is not None:
+                continue
+            target = auto_target(fight, current.name)
+            if target is None:
+                continue
+            event, data = _resolve_one(database, fight, current.name, target, None, (), dice)
+            events.append(event)
+            attacks.append(data)
+            fight = _applied(fight, event)
+        _enough(dice)
+        _refuse_unused(dice)
+    if not fight.over:
+        events.append(EndRound())
+    written = _written(database, loaded, events, after)
+    return _step(written, loaded.seq + len(events), loaded.fight, events, tuple(attacks))
+
+
+def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None) -> FightStep:
+    loaded = load(database, name)
+    given = tuple((k, None if k == "dying" and v == 0 else v) for k, v in values.items() if v is not None)
+    if not given:
+        raise UsageMistake("give what to set (--taken N, --stun N, --status down, ...)")
+    c = loaded.fight.find(combatant)
+    if c is None:
+        known = [x.name for x in loaded.fight.combatants]
+        raise NotFound(f"no combatant named {combatant!r} in the fight", suggest(combatant, known))
+    event = Edit(c.name, given)
+    fight = _written(database, loaded, [event], after)
+    return _step(fight, loaded.seq + 1, loaded.fight, [event])
+
+
+__all__ = ["EndRound", "FightList", "FightLog", "FightState", "FightStep", "Joining", "attack", "edit", "join", "listing",
+           "load", "log", "new", "remove", "round_", "show", "undo"]
