@@ -17,7 +17,7 @@ from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
 
 MAX_ITEMS = 200
-COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks")
+COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks", "fights")
 
 
 # How a name goes in: inside a double quote the user opened, with \ $ ` "

@@ -21,6 +21,7 @@ LISTS = {
     "features": "SELECT DISTINCT NULL, feature FROM creature_feature",
     "rulesets": "SELECT NULL, name FROM ruleset",
     "workbooks": "SELECT NULL, file_name FROM workbook",
+    "fights": "SELECT NULL, name FROM fight",
 }
 
 
