@@ -139,6 +139,20 @@ class Tables:
         simulation: Simulation = self._answer(("simulate", system), options)  # operations/attacks.py
         return simulation
 
+    # ------------------------------------------------------------ fights
+    def fight(self, command: str, name: str | None = None, **options: Any) -> Any:
+        """`tables fight COMMAND NAME ...` (docs/fights.md): ``command`` is
+        new, join, attack, round, show, log, undo, list, remove or edit;
+        ``options`` the command's, by their Python names (``label`` for
+        ``--as``, ``defense`` for ``--def``, ``features`` for ``--has``,
+        ``weapon`` for ``--attack``, ``mods`` for ``--mod``). A write
+        returns a ``FightStep``, show a ``FightState``, log a ``FightLog``,
+        each with ``to_json()`` as `--json` prints it."""
+        values = dict(options)
+        if name is not None:
+            values["name"] = name
+        return self._answer(("fight", command), values)
+
     # ------------------------------------------------------------ workbooks
     def import_workbooks(self, *paths: str | Path, dry_run: bool = False, replace: bool = False,
                          strict: bool = False) -> ImportReport:

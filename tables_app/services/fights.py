@@ -63,7 +63,10 @@ def load(database: Database, name: str, upto: int | None = None) -> Loaded:
             known = store.names(connection)
             raise NotFound.unknown(f"no fight named {name!r}", name, known,
                                    f"fights: {', '.join(known)}" if known else "there are none: tables fight new NAME")
-        logged = store.events(connection, row.id)
+        try:
+            logged = store.events(connection, row.id)
+        except ValueError as exc:  # an event's JSON changed by hand
+            raise TablesError(f"fight {row.name!r}: an event of its log is not JSON ({exc}); remove the fight") from None
     return Loaded(row, tuple(logged), _replayed(row, logged, upto))
 
 

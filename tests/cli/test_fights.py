@@ -177,3 +177,24 @@ def test_a_fight_survives_removing_and_reimporting_its_tables(fight, run):  # ty
     assert shown(fight) == before
     refused = fight("fight", "attack", FIGHT, "Orc Warrior #1", "Hero", "--dice", "50")
     assert refused.exit_code == 1 and "Scimitar" in refused.stderr
+
+
+def test_an_auto_round_skips_the_stunned_saying_why(fight):  # type: ignore[no-untyped-def]
+    fight("fight", "attack", FIGHT, "Hero", "Orc Warrior #1", "--dice", "80,95")
+    fight("fight", "round", FIGHT)
+    result = fight("fight", "round", FIGHT, "--auto", "--dice", "40", "--json")
+    data = json.loads(result.stdout)
+    assert [a["attack"]["weapon"] for a in data["attacks"]] == ["Longsword"]  # the Orc is stunned: no dice for it
+    assert "Orc Warrior #1 did not attack: stunned, 1 round left." in data["account"]
+
+
+def test_a_log_changed_by_hand_is_said_plainly(fight, db_path):  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    connection = sqlite3.connect(db_path)
+    connection.execute("UPDATE fight_event SET data = '{\"kind\": \"attack\"}' WHERE seq = 2")
+    connection.commit()
+    connection.close()
+    result = fight("fight", "show", FIGHT)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: fight 'Orc ambush': its log does not replay at event 2 (")
