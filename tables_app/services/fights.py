@@ -136,13 +136,14 @@ class FightStep:
     account: tuple[str, ...] = ()
     attacks: tuple[dict[str, Any], ...] = ()
     parts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # each event's (attack steps, account), for people
+    a_round: bool = False  # a round's: its attacks (none or more) under "attacks"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if len(self.attacks) == 1:
-            data["attack"] = self.attacks[0]
-        elif self.attacks:
+        if self.a_round:
             data["attacks"] = list(self.attacks)
+        elif self.attacks:
+            data["attack"] = self.attacks[0]
         data["account"] = list(self.account)
         data["fight"] = self.state.to_json()
         return data
@@ -177,7 +178,8 @@ class FightList:
         return {"fights": self.fights}
 
 
-def _step(fight: Fight, seq: int, before: Fight, events: list[Event], attacks: tuple[dict[str, Any], ...] = ()) -> FightStep:
+def _step(fight: Fight, seq: int, before: Fight, events: list[Event], attacks: tuple[dict[str, Any], ...] = (),
+          a_round: bool = False) -> FightStep:
     parts = []
     state = before
     steps = iter(attacks)
@@ -185,7 +187,8 @@ def _step(fight: Fight, seq: int, before: Fight, events: list[Event], attacks: t
         after = apply(state, event)
         parts.append((tuple(next(steps)["steps"]) if isinstance(event, Attack) else (), account(state, event, after)))
         state = after
-    return FightStep(FightState(fight, seq), tuple(line for _, words in parts for line in words), attacks, tuple(parts))
+    return FightStep(FightState(fight, seq), tuple(line for _, words in parts for line in words), attacks, tuple(parts),
+                     a_round)
 
 
 # ------------------------------------------------------------------ the operations
@@ -422,7 +425,7 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
     if not fight.over:
         events.append(EndRound())
     written = _written(database, loaded, events, after)
-    return _step(written, loaded.seq + len(events), loaded.fight, events, tuple(attacks))
+    return _step(written, loaded.seq + len(events), loaded.fight, events, tuple(attacks), a_round=True)
 
 
 def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None) -> FightStep:
