@@ -117,6 +117,8 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
           help="A feature (helm, ...) for the critical branches; adds to the creature's."),
     Param(field="rank", kind="choice", choices=("normal", "heroic", "epic"),
           help="Its rank (heroic -1, epic -2 critical degrees)."),
+    Param(field="initiative", kind="int", minimum=-1_000, maximum=1_000, default=0,
+          help="Its place in the round: the higher acts first; equal ones in the order they joined."),
     AFTER,
 ), help="Add a combatant to a fight: a creature of the bestiary (--creature), or one by hand "
         "(--as, --hits, --def, --armor, --weapon and --cmb).")

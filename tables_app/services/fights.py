@@ -105,7 +105,7 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
     return {"name": c.name, "side": c.side, "hits": f.hits, "taken": c.taken, "bleed": n.bleed, "stun": n.stun,
             "no_parry": n.no_parry, "must_parry": n.must_parry, "penalty": n.penalty, "bonus": c.bonus, "dying": n.dying,
             "status": c.status.value, "def": f.defense, "armor": f.armor, "rank": f.rank.value, "parry": f.parry,
-            "features": list(f.features), "creature": f.creature,
+            "features": list(f.features), "creature": f.creature, "initiative": f.initiative,
             "attacks": [{"weapon": a.weapon, "cmb": a.cmb} for a in f.attacks],
             "acted": c.acted, "cannot_attack": skipped(c)}
 
@@ -263,6 +263,7 @@ class Joining:
     parry: int = 0
     features: tuple[str, ...] = ()
     rank: str | None = None
+    initiative: int = 0
 
 
 def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
@@ -297,7 +298,7 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
                           defense=creature.defense if j.defense is None else j.defense,
                           armor=j.armor or creature.armor, rank=Rank(j.rank) if j.rank else creature.rank,
                           features=tuple(dict.fromkeys([*creature.features, *(fold(f) for f in j.features)])),
-                          parry=j.parry, attacks=tuple(attacks), creature=creature.name)
+                          parry=j.parry, attacks=tuple(attacks), creature=creature.name, initiative=j.initiative)
     else:
         missing = [flag for flag, value in (("--as", j.label), ("--hits", j.hits), ("--armor", j.armor)) if value is None]
         if missing:
@@ -306,7 +307,7 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
         fighter = Fighter(name=_name(j.label, "--as"), side=j.side or "A", hits=j.hits, defense=j.defense or 0,
                           armor=j.armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
                           features=tuple(dict.fromkeys(fold(f) for f in j.features)), parry=j.parry,
-                          attacks=tuple(attacks))
+                          attacks=tuple(attacks), initiative=j.initiative)
     if not fighter.attacks:
         where = f"the bestiary gives {fighter.creature} no attacks: " if fighter.creature else ""
         raise UsageMistake(f"{where}give its attack (--weapon NAME --cmb N)")

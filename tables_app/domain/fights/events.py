@@ -68,7 +68,7 @@ def _harm(data: dict[str, Any]) -> Harm:
 def fighter_json(fighter: Fighter) -> dict[str, Any]:
     return {"name": fighter.name, "side": fighter.side, "hits": fighter.hits, "def": fighter.defense,
             "armor": fighter.armor, "rank": fighter.rank.value, "features": list(fighter.features),
-            "parry": fighter.parry, "creature": fighter.creature,
+            "parry": fighter.parry, "creature": fighter.creature, "initiative": fighter.initiative,
             "attacks": [{"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
                         for a in fighter.attacks]}
 
@@ -78,7 +78,7 @@ def fighter_of(data: dict[str, Any]) -> Fighter:
                     for a in data["attacks"])
     return Fighter(name=data["name"], side=data["side"], hits=data["hits"], defense=data["def"], armor=data["armor"],
                    rank=Rank(data["rank"]), features=tuple(data["features"]), parry=data["parry"], attacks=attacks,
-                   creature=data.get("creature"))
+                   creature=data.get("creature"), initiative=data.get("initiative", 0))
 
 
 def event_json(event: Event) -> dict[str, Any]:

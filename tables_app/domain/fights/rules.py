@@ -109,7 +109,10 @@ def _join(fight: Fight, event: Join) -> Fight:
         raise FightRuleError(f"a combatant named {name!r} is already in the fight (give another name: --as)")
     if event.fighter.hits < 1:
         raise FightRuleError(f"{name} needs hits (1 or more)")
-    return replace(fight, combatants=(*fight.combatants, Combatant(event.fighter)))
+    # In initiative order: after every combatant of the same or a higher initiative.
+    place = sum(1 for c in fight.combatants if c.fighter.initiative >= event.fighter.initiative)
+    combatants = (*fight.combatants[:place], Combatant(event.fighter), *fight.combatants[place:])
+    return replace(fight, combatants=combatants)
 
 
 def _with(fight: Fight, *changed: Combatant) -> Fight:

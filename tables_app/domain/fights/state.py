@@ -45,6 +45,7 @@ class Fighter:
     parry: int = 0  # moved from CMB to DEF each round while it can parry
     attacks: tuple[Armament, ...] = ()
     creature: str | None = None  # the bestiary's creature it came from, as the bestiary spells it
+    initiative: int = 0  # higher acts first; equal ones in the order they joined
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ class Blow:
 @dataclass(frozen=True)
 class Fight:
     """A fight: ``round`` is the round being fought (1 before any ended);
-    combatants in initiative order (the order they joined)."""
+    combatants in initiative order (the higher first, equal ones in the
+    order they joined)."""
 
     name: str
     ruleset: str | None = None

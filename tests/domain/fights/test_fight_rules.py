@@ -258,3 +258,12 @@ def test_the_status_line():
     f = fight(fighter("Orc Warrior #1", hits=45), fighter("Hero", "B"))
     f = apply(f, hit("Hero", "Orc Warrior #1", hits=18, bleed=3, stun=2, death_in=4))
     assert status_line(state(f, "Orc Warrior #1")) == "Orc Warrior #1  27/45 hits  bleeding 3/rnd  stunned 2  dying in 4"
+
+
+def test_initiative_orders_the_round_equal_ones_as_they_joined():
+    # "Order within a round: the fight's initiative order (the order combatants joined, unless set)"
+    f = fight(fighter("Hero"), fighter("Orc", "B"))
+    f = apply(f, Join(Fighter("Scout", "A", 20, 0, "LA", initiative=5)))
+    f = apply(f, Join(Fighter("Goblin", "B", 20, 0, "LA", initiative=5)))
+    assert [c.name for c in f.combatants] == ["Scout", "Goblin", "Hero", "Orc"]
+    assert auto_target(f, "Hero") == "Goblin"
