@@ -282,7 +282,7 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
         raise UsageMistake("give --weapon and --cmb together (an attack is a weapon and its CMB)")
     if j.weapon is not None and j.cmb is not None:
         found = reader.locate("weapons", j.weapon, ruleset)
-        attacks.append(Armament(found.name, j.cmb))
+        attacks.append(Armament(found.name, j.cmb, ruleset=found.ruleset))
     if j.creature:
         found = reader.locate("creatures", j.creature, ruleset)
         creature = reader.load_creature(found)
@@ -291,7 +291,8 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
             raise UsageMistake(f"the bestiary gives {creature.name} no hits: give them (--hits N)")
         for arm in creature.attacks:
             if not any(fold(a.weapon) == fold(arm.weapon) for a in attacks):
-                attacks.append(Armament(reader.locate("weapons", arm.weapon, found.ruleset).name, arm.cmb))
+                weapon = reader.locate("weapons", arm.weapon, found.ruleset)
+                attacks.append(Armament(weapon.name, arm.cmb, ruleset=weapon.ruleset))
         copies = sum(1 for c in loaded.fight.combatants if c.fighter.creature == creature.name)
         label = _name(j.label, "--as") if j.label else f"{creature.name} #{copies + 1}"
         fighter = Fighter(name=label, side=j.side or "B", hits=hits,
@@ -344,7 +345,7 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     prepared = prepare(database, WeaponParts(name=arm.weapon),
                        TargetParts(defense=defense_of(fight, t.name), armor=t.fighter.armor, rank=t.fighter.rank.value,
                                    features=t.fighter.features),
-                       ruleset=fight.ruleset, cmb=arm.cmb, modifiers=modifiers)
+                       ruleset=arm.ruleset or fight.ruleset, cmb=arm.cmb, modifiers=modifiers)
     first = len(dice.used)
     try:
         result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)

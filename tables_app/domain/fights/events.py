@@ -69,13 +69,13 @@ def fighter_json(fighter: Fighter) -> dict[str, Any]:
     return {"name": fighter.name, "side": fighter.side, "hits": fighter.hits, "def": fighter.defense,
             "armor": fighter.armor, "rank": fighter.rank.value, "features": list(fighter.features),
             "parry": fighter.parry, "creature": fighter.creature, "initiative": fighter.initiative,
-            "attacks": [{"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
-                        for a in fighter.attacks]}
+            "attacks": [{"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options),
+                         "ruleset": a.ruleset} for a in fighter.attacks]}
 
 
 def fighter_of(data: dict[str, Any]) -> Fighter:
-    attacks = tuple(Armament(a["weapon"], a["cmb"], a.get("system", "table"), tuple(a.get("options", {}).items()))
-                    for a in data["attacks"])
+    attacks = tuple(Armament(a["weapon"], a["cmb"], a.get("system", "table"), tuple(a.get("options", {}).items()),
+                             a.get("ruleset")) for a in data["attacks"])
     return Fighter(name=data["name"], side=data["side"], hits=data["hits"], defense=data["def"], armor=data["armor"],
                    rank=Rank(data["rank"]), features=tuple(data["features"]), parry=data["parry"], attacks=attacks,
                    creature=data.get("creature"), initiative=data.get("initiative", 0))

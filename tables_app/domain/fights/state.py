@@ -29,6 +29,7 @@ class Armament:
     cmb: int
     system: str = "table"
     options: tuple[tuple[str, object], ...] = ()
+    ruleset: str | None = None  # the weapon's, found when it joined: an attack looks it up there only
 
 
 @dataclass(frozen=True)
