@@ -9,7 +9,7 @@ and the blow it deals are recorded in the event, never recomputed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tables_app.domain.fights import (
@@ -312,6 +312,13 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
     if not fighter.attacks:
         where = f"the bestiary gives {fighter.creature} no attacks: " if fighter.creature else ""
         raise UsageMistake(f"{where}give its attack (--weapon NAME --cmb N)")
+    with database.snapshot() as connection:
+        codes = store.armor_codes(connection)
+    spelled = {fold(code): code for code in codes}
+    if fold(fighter.armor) not in spelled:
+        listed = f"armor columns: {', '.join(codes)}" if len(codes) <= 30 else "see: tables show attack TABLE"
+        raise NotFound.unknown(f"no attack table has an armor column {fighter.armor!r}", fighter.armor, codes, listed)
+    fighter = replace(fighter, armor=spelled[fold(fighter.armor)])  # as the tables spell it
     _name(fighter.side, "--side")
     return fighter
 

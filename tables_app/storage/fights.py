@@ -56,6 +56,11 @@ def listing(connection: sqlite3.Connection) -> list[dict[str, Any]]:
             for name, ruleset, created, count, last in rows]
 
 
+def armor_codes(connection: sqlite3.Connection) -> list[str]:
+    """Every armor column's code of every attack table (what a combatant's armor must be one of)."""
+    return [code for (code,) in connection.execute("SELECT DISTINCT code FROM armor_column ORDER BY code")]
+
+
 def events(connection: sqlite3.Connection, fight_id: int) -> list[LoggedEvent]:
     return [LoggedEvent(seq, json.loads(data), at) for seq, data, at in connection.execute(
         "SELECT seq, data, at FROM fight_event WHERE fight_id = ? ORDER BY seq", (fight_id,))]

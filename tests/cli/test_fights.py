@@ -198,3 +198,13 @@ def test_a_log_changed_by_hand_is_said_plainly(fight, db_path):  # type: ignore[
     result = fight("fight", "show", FIGHT)
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: fight 'Orc ambush': its log does not replay at event 2 (")
+
+
+def test_an_armor_no_table_has_is_refused_at_the_join(fight):  # type: ignore[no-untyped-def]
+    result = fight("fight", "join", FIGHT, "--as", "Elf", "--hits", "30", "--armor", "MQ", "--weapon", "Dagger",
+                   "--cmb", "40")
+    assert (result.exit_code, result.stderr) == (1, "Error: no attack table has an armor column 'MQ' (armor columns: "
+                                                    "HA, LA, MA, NA)\n")
+    stored = fight("fight", "join", FIGHT, "--as", "Elf", "--hits", "30", "--armor", "la", "--weapon", "Dagger",
+                   "--cmb", "40")
+    assert stored.exit_code == 0 and combatant(shown(fight), "Elf")["armor"] == "LA"  # as the tables spell it
