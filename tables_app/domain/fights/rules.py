@@ -198,6 +198,8 @@ def _edit(fight: Fight, event: Edit) -> Fight:
     now, start = replace(c.now, **counters), replace(c.start, **counters)
     fresh = c.fresh_dying and "dying" not in counters
     edited = replace(c, now=now, start=start, fresh_dying=fresh, **changes)
+    if "status" not in changes and edited.status is not Status.DEAD:  # hits set by hand: down, or healed, at once
+        edited = replace(edited, status=Status.DOWN if edited.taken >= edited.fighter.hits else Status.UP)
     return _with(fight, edited)
 
 

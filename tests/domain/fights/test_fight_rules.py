@@ -267,3 +267,14 @@ def test_initiative_orders_the_round_equal_ones_as_they_joined():
     f = apply(f, Join(Fighter("Goblin", "B", 20, 0, "LA", initiative=5)))
     assert [c.name for c in f.combatants] == ["Scout", "Goblin", "Hero", "Orc"]
     assert auto_target(f, "Hero") == "Goblin"
+
+
+def test_hits_set_by_hand_put_down_or_heal_at_once_unless_a_status_is_set():
+    f = apply(duel(), Edit("Orc", (("taken", 40),)))
+    assert state(f, "Orc").status is Status.DOWN
+    f = fight(fighter("Hero"), fighter("Orc", "B"), fighter("Goblin", "B"))
+    f = apply(f, Edit("Orc", (("taken", 40),)))
+    f = apply(f, Edit("Orc", (("taken", 30),)))  # healed: up again
+    assert state(f, "Orc").status is Status.UP
+    f = apply(f, Edit("Orc", (("taken", 45), ("status", "up"))))  # a ruling: still up
+    assert state(f, "Orc").status is Status.UP
