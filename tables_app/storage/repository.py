@@ -38,7 +38,7 @@ def load_catalog(connection: sqlite3.Connection) -> Catalog:
         held.critical[fold(name)] = (name, scale_name)
         if code:
             held.critical.setdefault(fold(code), (name, scale_name))
-    for kind in ("attack", "fumble"):
+    for kind in ("attack", "fumble", "weapons"):
         for ruleset, name in reader.names(kind):
             getattr(catalog.contents(ruleset), kind)[fold(name)] = name
     for ruleset, legend, owner in reader.legends():
