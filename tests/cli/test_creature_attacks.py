@@ -83,3 +83,58 @@ def test_removing_a_weapon_a_creature_attacks_with_is_refused(run, write_workboo
     assert result.exit_code == 1 and "weapon 'Rusty Knife' (still used by creature Ratman)" in result.output
     assert dump(db_path) == before
     assert run("remove", "knives.xlsx", "beasts.xlsx").exit_code == 0  # the creature goes with it
+
+
+def test_export_then_import_keeps_the_attacks(run, write_workbook, tmp_path):
+    path = write_workbook("beasts.xlsx", {"Weapons": WEAPONS, "Creatures": creatures(
+        ("Ratman", 10, "LA", None, 20, None, "-5 rusty knife; Bite +20"),
+        ("Mouse", 0, "NA", None, 2, None, None))})
+    assert run("import", str(path)).exit_code == 0
+    out = tmp_path / "out.xlsx"
+    assert run("export", "-o", str(out), "Rusty Knife", "Ratman", "Mouse").exit_code == 0
+    import openpyxl
+
+    sheet = openpyxl.load_workbook(out)["Creatures"]
+    rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert rows[2] == ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Attacks", "Notes"]
+    attacks = {row[0]: row[6] for row in rows[3:]}
+    assert attacks == {"Ratman": "Rusty Knife -5; Bite 20", "Mouse": None}
+    fresh = tmp_path / "fresh.db"
+    assert run("db", "init", db=fresh).exit_code == 0
+    assert run("import", str(out), db=fresh).exit_code == 0
+    for name in ("Ratman", "Mouse"):
+        assert as_json(run("show", "creature", name, "--json", db=fresh))["attacks"] == \
+            as_json(run("show", "creature", name, "--json"))["attacks"]
+
+
+def test_creatures_without_attacks_export_as_before(run, write_workbook, tmp_path):
+    path = write_workbook("beasts.xlsx", {"Creatures": creatures(("Mouse", 0, "NA", None, 2, None, None))})
+    assert run("import", str(path)).exit_code == 0
+    out = tmp_path / "out.xlsx"
+    assert run("export", "-o", str(out), "Mouse").exit_code == 0
+    import openpyxl
+
+    rows = [[cell.value for cell in row] for row in openpyxl.load_workbook(out)["Creatures"].iter_rows()]
+    assert rows[2] == ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes"]
+
+
+def test_the_creatures_template_has_the_attacks_column_and_imports_filled(run, tmp_path):
+    path = tmp_path / "beasts.xlsx"
+    assert run("template", "creatures", "-o", str(path), "--name", "Ratman").exit_code == 0
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    sheet = book["Creatures"]
+    header = next(row for row in sheet.iter_rows(values_only=True) if row[0] == "Name")
+    assert header == ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Attacks", "Notes")
+    prompts = {v.promptTitle: v.prompt for v in sheet.data_validations.dataValidation}
+    assert prompts["Attacks"] == "Weapons and their CMB, separated by ; (Scimitar 55; Bite 40)"
+    guide = " ".join(str(c) for c in next(book["Instructions"].iter_cols(values_only=True)) if c)
+    assert "Attacks are weapons and their CMB, separated by ;" in guide
+    first = next(row[0].row for row in sheet.iter_rows() if row[0].value == "Ratman")
+    for column, value in zip("BCG", (10, "LA", "Dagger 30; 25 Bite")):
+        sheet[f"{column}{first}"] = value
+    book.save(path)
+    assert run("import", str(path)).exit_code == 0
+    assert as_json(run("show", "creature", "Ratman", "--json"))["attacks"] == [
+        {"weapon": "Dagger", "cmb": 30}, {"weapon": "Bite", "cmb": 25}]
