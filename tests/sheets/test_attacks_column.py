@@ -111,3 +111,19 @@ def test_a_weapon_whose_row_failed_is_not_a_second_problem(write_workbook):
     weapons = [*MINI_WEAPONS, ["Broken", "Poke", None, "lots", "Slash"]]
     parsed = interpret(workbook(write_workbook, "Broken 40", weapons=weapons))
     assert [p.sheet for p in parsed.problems] == ["Weapons"]
+
+
+def test_an_ods_workbook_reads_the_attacks_alike(tmp_path):
+    from ods_files import write_ods
+
+    creatures = [["Kind", "creatures"], [], HEADER, ["Beast", 10, "Cloth", None, None, None, "40 Morning Star; Needle -5", None]]
+    path = write_ods(tmp_path / "w.ods", {"Severities": MINI_SEVERITIES, "Slash": MINI_CRITICAL, "Oops": MINI_FUMBLE,
+                                           "Poke": MINI_ATTACK, "Weapons": MORE_WEAPONS, "Creatures": creatures})
+    parsed = interpret(read_workbook(path))
+    assert [str(p) for p in parsed.problems] == []
+    assert parsed.creatures[0].value.attacks == (CreatureAttack("Morning Star", 40), CreatureAttack("Needle", -5))
+    bad = [*creatures[:3], ["Beast", 10, "Cloth", None, None, None, "Needle", None]]
+    path = write_ods(tmp_path / "v.ods", {"Severities": MINI_SEVERITIES, "Slash": MINI_CRITICAL, "Oops": MINI_FUMBLE,
+                                          "Poke": MINI_ATTACK, "Weapons": MORE_WEAPONS, "Creatures": bad})
+    assert [str(p) for p in interpret(read_workbook(path)).problems] == [
+        "v.ods › Creatures › G4: 'Needle' has no CMB: write Needle 55"]
