@@ -304,20 +304,21 @@ def build_armory():
 
 
 # ---------------------------------------------------------------- bestiary
-CREATURES = [  # name, DEF, armor, rank, HP, features, notes
-    ("Goblin Scout", 20, "LA", None, 28, None, "Quick, wary and easily routed."),
-    ("Bandit", 15, "LA", "normal", 40, "helm", None),
-    ("Town Guard", 25, "MA", None, 55, "helm, metal armor", "Shield and spear."),
-    ("Wolf", 30, "NA", "normal", 35, None, "Hunts in packs."),
-    ("Orc Warrior", 20, "MA", None, 60, "helm, metal armor", None),
-    ("Skeleton Soldier", 10, "MA", None, 30, "undead, metal armor", "Rusted mail."),
-    ("Armoured Knight", 35, "HA", "normal", 80, "helm, metal armor", None),
-    ("Cave Troll", 10, "LA", None, 140, "large", "Hide like boiled leather."),
-    ("Ashen Shade", 50, "NA", "heroic", 70, "undead", "A cold shape in the smoke."),
-    ("Barrow Wight", 30, "NA", "heroic", 90, "undead", None),
-    ("Young Drake", 40, "HA", "heroic", 160, "large", "Scales count as heavy armor."),
-    ("Stone Giant", 25, "HA", "epic", 300, "large", None),
-    ("Elder Wyrm", 60, "HA", "epic", 450, "large", "Ancient and patient."),
+CREATURES = [  # name, DEF, armor, rank, HP, features, attacks (weapons of armory.xlsx; the first is used unless another is named), notes
+    ("Goblin Scout", 20, "LA", None, 28, None, "Short Sword 30; Shortbow 25", "Quick, wary and easily routed."),
+    ("Bandit", 15, "LA", "normal", 40, "helm", "Short Sword 40; Crossbow 30", None),
+    ("Town Guard", 25, "MA", None, 55, "helm, metal armor", "Spear 50; Short Sword 40", "Shield and spear."),
+    ("Wolf", 30, "NA", "normal", 35, None, "Bite 45", "Hunts in packs."),
+    ("Orc Warrior", 20, "MA", None, 60, "helm, metal armor", "Scimitar 55; Shortbow 35", None),
+    ("Skeleton Soldier", 10, "MA", None, 30, "undead, metal armor", "Short Sword 35; Claw 20", "Rusted mail."),
+    ("Armoured Knight", 35, "HA", "normal", 80, "helm, metal armor", "Longsword 75; Mace 60", None),
+    ("Cave Troll", 10, "LA", None, 140, "large", "Maul 70; Large Claw 55", "Hide like boiled leather."),
+    ("Ashen Shade", 50, "NA", "heroic", 70, "undead", "Claw 60; Frost Bolt 50", "A cold shape in the smoke."),
+    ("Barrow Wight", 30, "NA", "heroic", 90, "undead", "Longsword 65; Claw 45", None),
+    ("Young Drake", 40, "HA", "heroic", 160, "large", "Large Bite 80; Large Claw 70; Fire Bolt 60",
+     "Scales count as heavy armor."),
+    ("Stone Giant", 25, "HA", "epic", 300, "large", "Maul 90; Kick 60", None),
+    ("Elder Wyrm", 60, "HA", "epic", 450, "large", "Large Bite 120; Large Claw 110; Fire Bolt 100", "Ancient and patient."),
 ]
 
 
@@ -326,7 +327,7 @@ def build_bestiary():
     header = [("Kind", "creatures"), ("Source", SOURCE),
               ("Notes", "Sample foes and folk to test attacks against.")]
     add_sheet(wb, "Creatures", header, ["Name", "DEF", "Armor", "Rank", "HP", "Features",
-                                        "Notes"], [list(c) for c in CREATURES])
+                                        "Attacks", "Notes"], [list(c) for c in CREATURES])
     save(wb, "bestiary.xlsx")
 
 
@@ -504,12 +505,13 @@ PRINTED_WEAPONS = [  # name, table, max (None: no cap), clumsy, crit, secondary,
     ("Recurve Bow", "Barbed Shafts", 140, 3, "Skewering", None, MISHAPS, "MIS", 5, None),
     ("Windlass Bow", "Barbed Shafts", None, 5, "P", None, MISHAPS, "MIS", 10, "Slow to span."),
 ]
-PRINTED_CREATURES = [  # name, DEF, armor type, rank, HP, features, notes
-    ("Hill Brigand", 10, "9", None, 45, "helm", None),
-    ("Marsh Lurker", 20, "1", "normal", 60, None, "Slick hide, no armor."),
-    ("Border Rider", 15, "13", None, 70, "helm, shield", None),
-    ("Iron Sentinel", 30, "20", "heroic", 110, "helm, shield, leg armor", "Plate from crown to heel."),
-    ("Cave Stalker", 25, "5", "heroic", 90, None, "Thick leathery skin."),
+PRINTED_CREATURES = [  # name, DEF, armor type, rank, HP, features, attacks (bonus first, as printed), notes
+    ("Hill Brigand", 10, "9", None, 45, "helm", "55 Hewing Sword; 40 Hunting Bow", None),
+    ("Marsh Lurker", 20, "1", "normal", 60, None, "50 Iron Cudgel", "Slick hide, no armor."),
+    ("Border Rider", 15, "13", None, 70, "helm, shield", "70 Falchion; 55 Recurve Bow", None),
+    ("Iron Sentinel", 30, "20", "heroic", 110, "helm, shield, leg armor", "95 Great Chopper; 80 Spiked Maul",
+     "Plate from crown to heel."),
+    ("Cave Stalker", 25, "5", "heroic", 90, None, "80 Knobbed Club", "Thick leathery skin."),
 ]
 
 
@@ -541,7 +543,7 @@ def build_printed():
     add_sheet(wb, "Weapons", [("Kind", "weapons"), ("Source", PRINTED_SOURCE)],
               PRINTED_WEAPON_COLUMNS, [list(w) for w in PRINTED_WEAPONS])
     add_sheet(wb, "Creatures", [("Kind", "creatures"), ("Source", PRINTED_SOURCE)],
-              ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes"],
+              ["Name", "DEF", "Armor", "Rank", "HP", "Features", "Attacks", "Notes"],
               [list(c) for c in PRINTED_CREATURES], text_cols=("Armor",))
     save(wb, "examples/printed.xlsx")
 

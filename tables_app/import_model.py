@@ -55,6 +55,7 @@ class RulesetContents:
     critical: dict[str, tuple[str, str]] = field(default_factory=dict)
     attack: dict[str, str] = field(default_factory=dict)  # folded name → name
     fumble: dict[str, str] = field(default_factory=dict)
+    weapons: dict[str, str] = field(default_factory=dict)  # folded name → name (a creature's attacks name them)
     # the legends (as written) its critical and fumble tables were read with → the workbooks that hold them
     legends: dict[str, set[str]] = field(default_factory=dict)
 

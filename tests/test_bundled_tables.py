@@ -101,6 +101,16 @@ def test_weapons_and_creatures(reader):
     assert any("helm" in c["features"] for c in creatures)
 
 
+def test_every_bundled_creature_attacks_with_bundled_weapons(reader):
+    weapons = {w["name"] for w in reader.list_named("weapons", "default")}
+    creatures = reader.list_named("creatures", "default")
+    assert all(c["attacks"] for c in creatures)
+    assert {a["weapon"] for c in creatures for a in c["attacks"]} <= weapons  # in the weapon's own spelling
+    assert all(0 < a["cmb"] <= 150 for c in creatures for a in c["attacks"])
+    orc = reader.load_creature("Orc Warrior", "default")
+    assert orc.attacks[0].weapon == "Scimitar"  # the first: used unless another is named
+
+
 # ---------------------------------------------------------------- the Printed ruleset (printed.xlsx)
 PRINTED_ARMORS = tuple(str(k) for k in range(20, 0, -1))
 
@@ -197,6 +207,19 @@ def test_printed_weapons_and_creatures(printed):
     creatures = {c["name"]: c for c in printed.list_named("creatures", "Printed")}
     assert (creatures["Iron Sentinel"]["armor"], creatures["Iron Sentinel"]["features"]) == (
         "20", ["helm", "shield", "leg armor"])
+    assert all(c["attacks"] for c in creatures.values())
+    assert {a["weapon"] for c in creatures.values() for a in c["attacks"]} <= set(weapons)
+    assert creatures["Border Rider"]["attacks"] == [{"weapon": "Falchion", "cmb": 70}, {"weapon": "Recurve Bow", "cmb": 55}]
+
+
+def test_the_printed_workbook_prints_attacks_bonus_first():
+    import openpyxl
+
+    sheet = openpyxl.load_workbook(database.example_workbook("printed"))["Creatures"]
+    rows = list(sheet.iter_rows(values_only=True))
+    column = next(row for row in rows if row[0] == "Name").index("Attacks")
+    cells = [row[column] for row in rows[rows.index(next(r for r in rows if r[0] == "Name")) + 1:]]
+    assert cells and all(str(cell)[0].isdigit() for cell in cells)  # `70 Falchion; 55 Recurve Bow`, as printed
 
 
 def test_resolve_a_um_row_with_two_criticals(run, printed):

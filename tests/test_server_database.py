@@ -10,6 +10,8 @@ import threading
 
 import pytest
 
+from helpers import without_creature_attacks
+
 from tables_app.errors import DatabaseError, DatabaseFault
 from tables_app.services.server_database import PerThreadDatabases, read_transaction, schema
 from tables_app.storage.connection import SCHEMA_HEAD
@@ -37,6 +39,7 @@ def test_a_bad_location_fails_when_the_server_starts(tmp_path):
 def test_an_old_database_is_migrated_when_the_server_starts(db_path):
     from tables_app.storage import engine as db
 
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.run_alembic(engine, "downgrade", "0005")
     engine.dispose()

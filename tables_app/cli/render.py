@@ -42,7 +42,7 @@ LIST_COLUMNS = {
     "critical": ("name", "code", "rows", "workbook", "sheet"),
     "fumble": ("name", "rows", "workbook", "sheet"),
     "weapons": ("name", "attack_table", "max_result", "clumsy", "critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll"),
-    "creatures": ("name", "defense", "armor", "rank", "hp", "features", "workbook"),
+    "creatures": ("name", "defense", "armor", "rank", "hp", "features", "attacks", "workbook"),
     "severities": ("name", "workbook", "sheet"),
     "rulesets": ("name", "attack", "critical", "fumble", "weapons", "creatures", "workbooks"),
 }
@@ -59,7 +59,10 @@ def _text(value: object) -> str:
 
 def _names(value: object) -> str:
     """A listed value: a name, or a list of them, each kept on one line
-    where the column or line allows (layout.unbroken)."""
+    where the column or line allows (layout.unbroken); a creature's attacks
+    as its workbook writes them (`Scimitar 55; Bite 40`)."""
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return unbroken_list((f"{a['weapon']} {a['cmb']}" for a in value), "; ")
     if isinstance(value, list):
         return unbroken_list(str(v) for v in value)
     return unbroken(_text(value))

@@ -21,6 +21,7 @@ MODIFIER: Bound = (-1_000, 1_000)  # a weapon's Fumble modifier, a severity's Mo
 AUTOMATIC_MISS_BOUND: Bound = (0, 1_000)  # an attack sheet's Automatic miss
 DEF: Bound = (-500, 500)  # a creature's DEF
 HP: Bound = (0, EFFECT_LIMIT)  # a creature's HP
+CMB: Bound = (-10_000, 10_000)  # a combat bonus: an attack's --cmb, a creature's attack (`Scimitar 55`)
 WHOLE: Bound = (-10**15, 10**15)  # any other whole number a cell holds
 
 # How long a cell's text may be: the longest printed critical entry runs to a

@@ -16,11 +16,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from tables_app.domain.bounds import CMB
 from tables_app.errors import UsageMistake
 
 # Bounds of the table system's numbers: far beyond any published table, and
 # small enough that vectorised simulation (int64) can never overflow.
-BONUS = (-10_000, 10_000)
+BONUS = CMB  # a --cmb, --def or modifier; a creature's attack in a workbook too (domain/bounds.py)
 SEED = (0, 2**63 - 1)
 MAX_SIMULATED = 100_000_000  # attacks of one `simulate` (the HTTP API holds it lower: http/app.py)
 

@@ -31,7 +31,7 @@ COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("secondary critical", "fumble table", "fumble modifier", "roll", "notes", "critical column", "fumble column",
          "max critical"),
     ),
-    "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "notes")),
+    "creatures": (("name", "def", "armor"), ("rank", "hp", "features", "attacks", "notes")),
     "severities": (("code", "name", "modifier"), ()),
 }
 ATTACK_FIRST_COLUMN = "result"

@@ -11,7 +11,8 @@ from tables_app.domain.bounds import CLUMSY, DEF, HP, MAX_RESULT, MODIFIER
 from tables_app.domain.names import fold, shown
 from tables_app.domain.ranges import DASHES, parse_range
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import ColumnChoice, Creature, EffectTable, Rank, RollKind, Weapon
+from tables_app.domain.creature_attacks import parse_attack, split_attacks
+from tables_app.domain.tables import ColumnChoice, Creature, CreatureAttack, EffectTable, Rank, RollKind, Weapon
 from tables_app.import_model import Defined
 from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.reading import Reading
@@ -64,6 +65,8 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         fumble_column = reading.value(grid, row, "fumble column", as_text)
         max_critical = reading.value(grid, row, "max critical", as_text)
         if len(reading.out.problems) > before:
+            if name is not None:
+                reading.failed_row("weapons", ruleset, name)
             continue
         # value() and reference() give None for a required or defaulted cell only with a problem: none was found
         assert name is not None and attack is not None and clumsy is not None and critical is not None
@@ -73,6 +76,7 @@ def read_weapons(reading: Reading, grid: Grid, ruleset: str) -> None:
         if max_critical is not None:
             max_critical = _max_critical(reading, grid, row, ruleset, attack, max_critical)
         if len(reading.out.problems) > before:
+            reading.failed_row("weapons", ruleset, name)
             continue
         weapon = Weapon(name=name, attack_table=attack, max_result=max_result, clumsy=clumsy, critical=critical,
                         secondary_critical=secondary, fumble_table=fumble, fumble_modifier=modifier, roll=roll, notes=notes,
@@ -153,12 +157,43 @@ def read_creatures(reading: Reading, grid: Grid, ruleset: str) -> None:
         hp = reading.value(grid, row, "hp", lambda v: as_int(v, "HP", HP))
         features = reading.value(grid, row, "features", as_tags, default=())
         notes = reading.value(grid, row, "notes", as_text)
+        written = reading.value(grid, row, "attacks", as_text)
+        attacks = _attacks(reading, grid, row, ruleset, written) if written is not None else ()
         if len(reading.out.problems) > before:
             continue
         # value() gives None for a required or defaulted cell only with a problem: none was found
         assert name is not None and defense is not None and armor is not None and rank is not None and features is not None
-        creature = Creature(name=name, defense=defense, armor=armor, rank=rank, hp=hp, features=features, notes=notes)
+        creature = Creature(name=name, defense=defense, armor=armor, rank=rank, hp=hp, features=features, notes=notes,
+                            attacks=attacks)
         reading.out.creatures.append(Defined(creature, name, grid.sheet, reading.cell(grid, row, "name")[1], grid.meta("source"), notes, ruleset))
+
+
+def _attacks(reading: Reading, grid: Grid, row: Row, ruleset: str, written: str) -> tuple[CreatureAttack, ...]:
+    """A creature's Attacks cell (`Scimitar 55; Bite 40`, domain/creature_attacks.py):
+    each a weapon of the creature's ruleset, this workbook's or the
+    database's, in any letter case, kept as the weapon spells itself, and
+    named once. Every bad piece is a problem on the cell."""
+    cell = reading.cell(grid, row, "attacks")[1]
+    try:
+        pieces = split_attacks(written)
+    except ValueError as exc:
+        reading.problem(grid.sheet, cell, str(exc))
+        return ()
+    attacks: dict[str, CreatureAttack] = {}
+    for piece in pieces:
+        try:
+            text, cmb = parse_attack(piece)
+        except ValueError as exc:
+            reading.problem(grid.sheet, cell, str(exc))
+            continue
+        weapon = reading.weapon_named(text, ruleset)
+        if weapon is None:
+            reading.problem(grid.sheet, cell, f"unknown weapon {shown(text)}{reading.hint('weapon', text, ruleset)}")
+        elif fold(weapon) in attacks:
+            reading.problem(grid.sheet, cell, f"weapon {weapon!r} is named twice: a creature has one attack with each weapon")
+        else:
+            attacks[fold(weapon)] = CreatureAttack(weapon, cmb)
+    return tuple(attacks.values())
 
 
 def _max_result(value: object) -> int:

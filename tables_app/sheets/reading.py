@@ -319,6 +319,20 @@ class Reading:
         found = (held.attack if kind == "attack" else held.fumble).get(key)
         return found if found is not None else self._failed[(kind, fold(ruleset))].get(key)
 
+    def weapon_named(self, text: str, ruleset: str) -> str | None:
+        """A weapon of ``ruleset`` by name in any letter case, as it spells
+        itself: this workbook's (read by now), else the database's."""
+        key = fold(text)
+        for defined in self.mine(self.out.weapons, ruleset):
+            if fold(defined.name) == key:
+                return defined.name
+        found = self.catalog.contents(ruleset).weapons.get(key)
+        return found if found is not None else self._failed[("weapons", fold(ruleset))].get(key)
+
+    def failed_row(self, kind: str, ruleset: str, name: str) -> None:
+        """A weapon whose row had a problem: a creature's attack with it is not a second one."""
+        self._failed[(kind, fold(ruleset))].setdefault(fold(name), name)
+
     def reference(self, grid: Grid, row: Row, column: str, find: Callable[[str], str | None], what: str, required: bool,
                   ruleset: str) -> str | None:
         text = self.value(grid, row, column, as_text, required=required)
@@ -343,7 +357,8 @@ class Reading:
 
     def _has(self, what: str, text: str, ruleset: str) -> bool:
         held = self.catalog.contents(ruleset)
-        tables: dict[str, Mapping[str, object]] = {"critical table": held.critical, "attack table": held.attack}
+        tables: dict[str, Mapping[str, object]] = {"critical table": held.critical, "attack table": held.attack,
+                                                   "weapon": held.weapons}
         table = tables.get(what, held.fumble)
         return fold(text) in table
 
@@ -354,7 +369,8 @@ class Reading:
         if what == "critical table":
             return {d.ruleset for d in self.out.critical_tables if not same_name(d.ruleset, ruleset)
                     and key in (fold(d.name), fold(d.value.code or ""))}
-        local = self.out.attack_tables if what == "attack table" else self.out.fumble_tables
+        named: dict[str, list[Defined]] = {"attack table": self.out.attack_tables, "weapon": self.out.weapons}
+        local = named.get(what, self.out.fumble_tables)
         return {d.ruleset for d in local if not same_name(d.ruleset, ruleset) and fold(d.name) == key}
 
     def known_tables(self, what: str, ruleset: str) -> list[str]:
@@ -366,6 +382,8 @@ class Reading:
                     + [name for name, _scale in held.critical.values()])
         if what == "attack table":
             return [d.name for d in self.mine(self.out.attack_tables, ruleset)] + list(held.attack.values())
+        if what == "weapon":
+            return [d.name for d in self.mine(self.out.weapons, ruleset)] + list(held.weapons.values())
         return [d.name for d in self.mine(self.out.fumble_tables, ruleset)] + list(held.fumble.values())
 
 

@@ -21,6 +21,7 @@ from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.names import fold
 from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.branches import Branch
+from tables_app.domain.creature_attacks import attacks_text
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.sheets.grid import NOTES_KIND
 
@@ -38,7 +39,8 @@ WEAPON_HEADER = ("Name", "Attack table", "Max result", "Clumsy", "Critical", "Se
                  "Fumble table", "Fumble modifier", "Roll", "Notes")
 WEAPON_COLUMNS = ("Critical column", "Fumble column", "Max critical")  # written only when a weapon of the sheet has one
 PRINTED_ROLL = "Roll"  # a printed critical or fumble grid: `Roll | A | B | ...`
-CREATURE_HEADER = ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Notes")
+CREATURE_HEADER = ("Name", "DEF", "Armor", "Rank", "HP", "Features", "Attacks", "Notes")
+ATTACKS_COLUMN = "Attacks"  # an export writes it when a creature of the sheet has attacks (version 1 sheets stay as they were)
 SEVERITY_HEADER = ("Code", "Name", "Modifier")
 INVALID_TITLE = re.compile(r"[\[\]:*?/\\]")
 NO_AUTOMATIC_MISS = "none"  # `Automatic miss | none`: every row is read
@@ -352,8 +354,11 @@ def _weapon_column_values(weapon: Weapon, columns: tuple[str, ...]) -> tuple[str
 
 def write_creatures(book: Sheets, creatures: list[Named[Creature]]) -> None:
     for ruleset, values in _by_ruleset(creatures).items():
-        write_list(book, "Creatures", "creatures", CREATURE_HEADER, [
-            (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None, c.notes) for c in values], ruleset)
+        attacks = any(c.attacks for c in values)
+        header = CREATURE_HEADER if attacks else tuple(h for h in CREATURE_HEADER if h != ATTACKS_COLUMN)
+        write_list(book, "Creatures", "creatures", header, [
+            (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None,
+             *([attacks_text(c.attacks) or None] if attacks else []), c.notes) for c in values], ruleset)
 
 
 def write_export(target: Target, export: Export) -> None:
@@ -403,7 +408,9 @@ INSTRUCTIONS = {
                "and Fumble column, the column the weapon reads in printed critical and fumble tables (Magic, 2H), and Max "
                "critical, the highest severity its criticals reach (C).",
     "creatures": "One creature per row. Armor is an armor column of the attack tables; Rank is normal, heroic or epic; "
-                 "Features are comma-separated (helm, metal armor).",
+                 "Features are comma-separated (helm, metal armor). Attacks are weapons and their CMB, separated by ; "
+                 "(Scimitar 55; Bite 40, or 55 Scimitar as bestiaries print it), the first the one used unless another "
+                 "is named; each a weapon of this workbook or already imported.",
     "severities": "Lowest severity first. Cells may use the code or the name; the modifier is added to the critical roll.",
 }
 
@@ -518,6 +525,7 @@ def write_template(target: Target, kind: str, *, name: str | None, armor: tuple[
         elif kind == "creatures":
             _list_validation(sheet, lists.armor, f"C{first}:C{last}", "armor")
             _list_validation(sheet, tuple(r.value for r in Rank), f"D{first}:D{last}", "rank")
+            _prompt(sheet, f"G{first}:G{last}", "Attacks", "Weapons and their CMB, separated by ; (Scimitar 55; Bite 40)")
         else:
             for r, level in enumerate(DEFAULT_SCALE.levels, start=first):
                 level_cells: tuple[CellValue, ...] = (level.code, level.name, level.modifier)

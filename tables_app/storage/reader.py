@@ -23,7 +23,7 @@ from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import AttackTable, ColumnChoice, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import AttackTable, ColumnChoice, Creature, CreatureAttack, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
 from tables_app.errors import Ambiguous, NotFound
 from tables_app.storage import sql
 
@@ -304,7 +304,9 @@ class Reader:
 
     def _creature(self, c: sqlite3.Connection, row: sqlite3.Row) -> Creature:
         features = tuple(f for (f,) in c.execute("SELECT feature FROM creature_feature WHERE creature_id = ? ORDER BY id", (row["id"],)))
-        return Creature(row["name"], row["defense"], row["armor"], Rank(row["rank"]), row["hp"], features, row["notes"])
+        attacks = tuple(CreatureAttack(weapon, cmb) for weapon, cmb in c.execute(
+            "SELECT weapon, cmb FROM creature_attack WHERE creature_id = ? ORDER BY position", (row["id"],)))
+        return Creature(row["name"], row["defense"], row["armor"], Rank(row["rank"]), row["hp"], features, row["notes"], attacks)
 
     def load_table_set(self, weapon: Weapon, ruleset: str) -> TableSet:
         """The compiled tables one weapon of ``ruleset`` can reach: its attack
@@ -344,7 +346,8 @@ class Reader:
                                 fumble_modifier=w.fumble_modifier, roll=w.roll.value, max_critical=w.max_critical)
                 elif kind == "creatures":
                     cr = self._creature(c, row)
-                    item.update(defense=cr.defense, armor=cr.armor, rank=cr.rank.value, hp=cr.hp, features=list(cr.features))
+                    item.update(defense=cr.defense, armor=cr.armor, rank=cr.rank.value, hp=cr.hp, features=list(cr.features),
+                                attacks=[{"weapon": a.weapon, "cmb": a.cmb} for a in cr.attacks])
                 elif kind == "critical":
                     item["code"] = row["code"]
                 if kind == "attack":

@@ -38,7 +38,7 @@ def load_catalog(connection: sqlite3.Connection) -> Catalog:
         held.critical[fold(name)] = (name, scale_name)
         if code:
             held.critical.setdefault(fold(code), (name, scale_name))
-    for kind in ("attack", "fumble"):
+    for kind in ("attack", "fumble", "weapons"):
         for ruleset, name in reader.names(kind):
             getattr(catalog.contents(ruleset), kind)[fold(name)] = name
     for ruleset, legend, owner in reader.legends():
@@ -112,6 +112,7 @@ _INSERT_ATTACK_CELLS = ("INSERT INTO attack_cell (id, row_id, armor_column_id, t
 _INSERT_MORE_CRITICALS = ("INSERT INTO attack_cell_critical (cell_id, position, severity_id, critical_table_id) "
                           "VALUES (?, ?, ?, ?)")
 _INSERT_FEATURES = "INSERT INTO creature_feature (creature_id, feature) VALUES (?, ?)"
+_INSERT_ATTACKS = "INSERT INTO creature_attack (creature_id, position, weapon, cmb) VALUES (?, ?, ?, ?)"
 
 _NAMED_BY_IDS = sql.per_table("SELECT id, ruleset_id, name FROM {table} WHERE id IN (SELECT value FROM json_each(?))",
                               NAMED_TABLES.values())
@@ -359,6 +360,8 @@ class Writer:
         self.db.execute("DELETE FROM creature_feature WHERE creature_id = ?", (creature_id,))
         features = list(dict.fromkeys(fold(f) for f in c.features))
         self._insert(_INSERT_FEATURES, [(creature_id, f) for f in features])
+        self.db.execute("DELETE FROM creature_attack WHERE creature_id = ?", (creature_id,))
+        self._insert(_INSERT_ATTACKS, [(creature_id, i, a.weapon, a.cmb) for i, a in enumerate(c.attacks)])
 
     def _remove_dropped(self) -> dict[str, list[str]]:
         """Delete what this workbook defined before and no longer does;
@@ -410,11 +413,31 @@ def dangling_users(connection: sqlite3.Connection, removed: dict[str, dict[int, 
     """What still points at rows an import removed (foreign keys are deferred):
     one sentence per removed thing that is still used."""
     found: list[str] = []
+    attackers = _attackers_without_weapons(connection) if removed.get("weapons") else {}
     for kind, named in removed.items():
         for row_id, name in named.items():
             # the users' names, qualified outside ``default`` (a user may be in another ruleset)
             users = [(user, sorted({shown(ruleset, user_name) for ruleset, user_name in connection.execute(statement, (row_id,))}))
                      for user, statement in _USERS.get(kind, ())]
+            if kind == "weapons":
+                users.append(("creature", sorted(attackers.get(fold(name), ()))))
             if any(names for _, names in users):
                 found.append(f"{REMOVED_LABELS[kind]} {name!r} (still used by {named_by_kind(users)})")
+    return found
+
+
+_ATTACKS = ("SELECT r.name, c.name, a.weapon, c.ruleset_id FROM creature_attack a JOIN creature c ON c.id = a.creature_id "
+            "JOIN ruleset r ON r.id = c.ruleset_id")
+
+
+def _attackers_without_weapons(connection: sqlite3.Connection) -> dict[str, set[str]]:
+    """The creatures whose attacks name a weapon their ruleset no longer
+    holds, by that weapon (folded, qualified outside ``default`` as removals
+    name it): a creature's attack names its weapon, it does not point at its
+    row, so a weapon that is gone is found by name (in any letter case)."""
+    held = set(_keyed(connection, "weapon"))
+    found: dict[str, set[str]] = {}
+    for ruleset, creature, weapon, ruleset_id in connection.execute(_ATTACKS):
+        if (ruleset_id, fold(weapon)) not in held:
+            found.setdefault(fold(shown(ruleset, weapon)), set()).add(shown(ruleset, creature))
     return found

@@ -3,7 +3,7 @@
 import json
 import sqlite3
 
-from helpers import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS
+from helpers import error_lines, MINI_ATTACK, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, without_creature_attacks
 
 from tables_app.storage.connection import SCHEMA_HEAD
 
@@ -234,6 +234,7 @@ def test_db_upgrade_is_idempotent(run):
 def test_a_database_from_an_older_release_is_upgraded_when_opened(run, db_path):
     from tables_app.storage import engine as db
 
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.run_alembic(engine, "downgrade", "0001")
     engine.dispose()

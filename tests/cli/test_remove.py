@@ -77,10 +77,14 @@ def test_removal_is_refused_while_something_left_uses_it(run, db_path, write_wor
     assert alone.exit_code == 1
     assert error_lines(alone).startswith("Error: nothing was removed: attack table 'Edged' (still used by weapons Battle Axe, ")
     assert ", Spear, Sword of Mine and Training Sword); " in error_lines(alone)
-    two = run("remove", "bundled/attacks.xlsx", "bundled/armory.xlsx")
+    # the bestiary's creatures attack with the armory's weapons: named among the users too
+    armory = run("remove", "bundled/attacks.xlsx", "bundled/armory.xlsx")
+    assert armory.exit_code == 1
+    assert "; weapon 'Scimitar' (still used by creature Orc Warrior); " in error_lines(armory)
+    two = run("remove", "bundled/attacks.xlsx", "bundled/armory.xlsx", "bundled/bestiary.xlsx")
     assert (two.exit_code, error_lines(two)) == (1, "Error: nothing was removed: attack table 'Edged' (still used by weapon Sword of Mine)"
                                 "; remove those too, or change them first\n")
-    three = run("remove", *BUNDLED[:2], "bundled/criticals.xlsx", "--json")
+    three = run("remove", *BUNDLED, "--json")
     assert three.exit_code == 1
     assert json.loads(three.stdout)["error"]["message"] == (
         "nothing was removed: attack table 'Edged' (still used by weapon Sword of Mine); "
@@ -91,15 +95,15 @@ def test_removal_is_refused_while_something_left_uses_it(run, db_path, write_wor
 
 def test_removing_the_users_too_works(run, db_path, write_workbook):
     assert run("import", str(write_workbook("mine.xlsx", MINE))).exit_code == 0
-    result = run("remove", "bundled/attacks.xlsx", "bundled/armory.xlsx", "MINE.xlsx", "--json")
+    result = run("remove", "bundled/attacks.xlsx", "bundled/armory.xlsx", "bundled/bestiary.xlsx", "MINE.xlsx", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["workbooks"] == ["bundled/armory.xlsx", "bundled/attacks.xlsx", "mine.xlsx"]
+    assert data["workbooks"] == ["bundled/armory.xlsx", "bundled/attacks.xlsx", "bundled/bestiary.xlsx", "mine.xlsx"]
     assert data["removed"]["attack"] == ["Blunt", "Bolt Spells", "Claws and Teeth", "Edged", "Missile", "Unarmed"]
     assert len(data["removed"]["weapons"]) == 33 and "Sword of Mine" in data["removed"]["weapons"]
-    assert set(data["removed"]) == {"attack", "weapons"} and data["rulesets"] == []
+    assert set(data["removed"]) == {"attack", "weapons", "creatures"} and data["rulesets"] == []
     left = listed(run)
-    assert (left["attack"], left["weapons"], len(left["critical"]), len(left["creatures"])) == ([], [], 7, 13)
+    assert (left["attack"], left["weapons"], len(left["critical"]), left["creatures"]) == ([], [], 7, [])
 
 
 def test_removing_default_keeps_the_built_in_severity_scale(run, db_path, write_workbook):

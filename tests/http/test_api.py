@@ -107,6 +107,13 @@ def test_show_qualified_names_and_rulesets(client, run, printed, kind, name, rul
     assert shown["ruleset"] in ("Printed", "default")
 
 
+def test_a_creature_shows_its_attacks(client):
+    shown = client.get(f"{API}/creature/Orc Warrior").json()
+    assert shown["attacks"] == [{"weapon": "Scimitar", "cmb": 55}, {"weapon": "Shortbow", "cmb": 35}]
+    listed = {c["name"]: c for c in client.get(f"{API}/creatures").json()["creatures"]}
+    assert listed["Orc Warrior"]["attacks"] == shown["attacks"]
+
+
 def test_names_are_url_encoded(client, run):
     """A space, a colon, even a slash: the path is decoded once, the name is whole."""
     same(client.get(f"{API}/fumble/Melee%20Fumbles"), run, "show", "fumble", "Melee Fumbles")

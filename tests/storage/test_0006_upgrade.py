@@ -12,6 +12,8 @@ import pytest
 from click.testing import CliRunner
 from test_upgrade_0002 import unpack
 
+from helpers import without_creature_attacks
+
 from tables_app.cli.root import cli
 from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db
@@ -39,6 +41,7 @@ def refused_downgrade(db_path, change: str, message: str) -> None:  # type: igno
     """After ``change``, downgrading to 0005 raises ``message`` and leaves every row as it was."""
     with closing(sqlite3.connect(db_path)) as connection, connection:
         assert connection.execute(change).rowcount == 1
+    without_creature_attacks(db_path)
     with closing(sqlite3.connect(db_path)) as connection:
         before = list(connection.iterdump())
     engine = db.create_db_engine(f"sqlite:///{db_path}")

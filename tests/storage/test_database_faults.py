@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, error_lines
+from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MINI_SEVERITIES, MINI_WEAPONS, error_lines, without_creature_attacks
 
 from tables_app.cli.root import cli
 from tables_app.storage.connection import SCHEMA_HEAD
@@ -69,6 +69,7 @@ def test_any_file_name_works_through_init_upgrade_import_and_query(tmp_path, nam
     folder = tmp_path / f"dir {name}"
     target = folder / name
     assert tables("db", "init", str(target)).exit_code == 0
+    without_creature_attacks(target)
     engine = db.create_db_engine(f"sqlite:///{target}".replace("%", "%25").replace("?", "%3F").replace("#", "%23"))
     db.run_alembic(engine, "downgrade", "0001")  # so that `db upgrade` runs Alembic's migrations on this path
     engine.dispose()
@@ -260,6 +261,7 @@ def test_orphaned_rows_refuse_an_import_naming_the_row(db_path, mini, tmp_path):
 def test_orphaned_rows_refuse_an_upgrade(db_path):
     from tables_app.storage import engine as db
 
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.run_alembic(engine, "downgrade", "0004")
     engine.dispose()

@@ -12,6 +12,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from helpers import without_creature_attacks
+
 from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db, models
 from tables_app.storage.connection import BUSY_TIMEOUT_MS, SCHEMA_HEAD, has_tables, schema_version
@@ -130,6 +132,7 @@ def test_broken_foreign_keys_after_a_migration_roll_it_back(empty_engine, monkey
 def test_0002_keeps_every_row_and_every_rule(db_path):
     """0002 rebuilds three tables to spell their CHECKs as ORs: down to 0001
     and back up, the bundled tables survive whole and bad values still fail."""
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
 
     def state():  # type: ignore[no-untyped-def]
@@ -166,6 +169,7 @@ def test_0002_keeps_every_row_and_every_rule(db_path):
 
 
 def test_0002_keeps_the_users_own_views_triggers_and_indexes_exactly(db_path):
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.run_alembic(engine, "downgrade", "0001")
     own = [
@@ -358,6 +362,7 @@ def test_0003_down_gives_the_0002_schema_and_up_gives_back_every_row(populated_0
 
 def test_0003_down_and_up_on_the_bundled_tables(db_path, tmp_path):
     """A database made by init_database (the bundled tables, thousands of rows)."""
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     db.run_alembic(engine, "downgrade", "0003")
     with closing(sqlite3.connect(db_path)) as connection:
@@ -442,6 +447,7 @@ def test_0006_downgrade_is_refused_while_an_attack_row_is_bounded_by_a_clumsy_ra
     sheet = [["Kind", "attack"], ["Name", "Bounded"], ["Automatic miss", "none"], [], ["Result", "1", "2"],
              ["31+", "4", "2"], ["XX-30", "—", "—"], ["UM 01-XX", "F", "F"]]
     assert run("import", str(write_workbook("clumsy.xlsx", {"Bounded": sheet}))).exit_code == 0
+    without_creature_attacks(db_path)
     engine = db.create_db_engine(f"sqlite:///{db_path}")
     with closing(sqlite3.connect(db_path)) as connection:
         before = list(connection.iterdump())

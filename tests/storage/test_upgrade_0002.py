@@ -27,7 +27,9 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          # legends and printed weapons (0006): an entry's parry penalty, a weapon's Max critical
          "parry_penalty", "max_critical", "legend",
          # issue 28: whether an entry's text says its condition itself; an attack grid's compact cells and their key
-         "states_condition", "compact", "critical_codes"}
+         "states_condition", "compact", "critical_codes",
+         # creatures' attacks (0007): none for a creature of an older database
+         "attacks"}
 
 
 ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}
