@@ -150,8 +150,10 @@ def test_the_fight_is_over_when_one_side_stands(fight):  # type: ignore[no-untyp
 def test_join_needs_hits_or_a_creature_with_them(fight, run, write_workbook):  # type: ignore[no-untyped-def]
     result = fight("fight", "join", FIGHT, "--as", "Ghost", "--armor", "MA", "--weapon", "Dagger", "--cmb", "10")
     assert (result.exit_code, "--hits missing" in result.stderr) == (2, True)
-    result = fight("fight", "join", FIGHT, "--creature", "Orc Warrior")
-    assert result.exit_code in (0, 2)  # 2 while the bestiary gives it no attacks
+    result = fight("fight", "join", FIGHT, "--creature", "Orc Warrior", "--json")
+    assert result.exit_code == 0
+    joined = combatant(json.loads(result.stdout)["fight"], "Orc Warrior #2")
+    assert (joined["hits"], joined["attacks"]) == (60, [{"weapon": "Scimitar", "cmb": 55}, {"weapon": "Shortbow", "cmb": 35}])
 
 
 def test_unknown_names_are_suggested(fight):  # type: ignore[no-untyped-def]

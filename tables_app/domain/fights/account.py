@@ -78,7 +78,8 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
         f = event.fighter
         arms = "; ".join(f"{a.weapon} {a.cmb}" for a in f.attacks) or "no attacks"
         parry = f", parry {f.parry}" if f.parry else ""
-        lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}, armor {f.armor}{parry}; {arms}.")
+        lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}, armor {f.armor}{parry}.")
+        lines.append(f"{f.name} attacks with {arms}.")
     elif isinstance(event, Attack):
         a0, t0 = before.find(event.attacker), before.find(event.target)
         a1, t1 = after.find(event.attacker), after.find(event.target)
