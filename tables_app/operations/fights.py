@@ -8,6 +8,7 @@ from tables_app.operations.operation import Operation
 from tables_app.operations.params import BONUS, SEED, Param
 
 HITS = (1, 100_000)
+SYSTEMS = ("rise", "worlds-awakening", "d10-pool", "pte")  # the formula systems (domain/systems, MODULES)
 FIGHT = Param(field="name", kind="text", argument=True, required=True, not_blank=True, complete="fights",
               help="The fight's name.")
 AFTER = Param(field="after", kind="int", minimum=0, maximum=10**9, metavar="SEQ",
@@ -119,9 +120,15 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
           help="Its rank (heroic -1, epic -2 critical degrees)."),
     Param(field="initiative", kind="int", minimum=-1_000, maximum=1_000, default=0,
           help="Its place in the round: the higher acts first; equal ones in the order they joined."),
+    Param(field="system", kind="choice", choices=SYSTEMS,
+          help="Its attack in a formula system (instead of --weapon and --cmb), with --option."),
+    Param(field="option", key="options", kind="text", multiple=True, metavar="KEY=VALUE", not_blank=True,
+          help="An option of --system's attack, as `tables resolve SYSTEM --help` lists them (accuracy=6, "
+               "damage=2d6+3; a flag alone: stab); the target's defense is its DEF, filled in at each attack."),
     AFTER,
 ), help="Add a combatant to a fight: a creature of the bestiary (--creature), or one by hand "
-        "(--as, --hits, --def, --armor, --weapon and --cmb).")
+        "(--as, --hits, --def, --armor, --weapon and --cmb; or --system and --option instead of --armor, "
+        "--weapon and --cmb).")
 ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
     FIGHT,
     Param(field="attacker", kind="text", argument=True, required=True, not_blank=True, help="Who attacks."),
@@ -133,7 +140,8 @@ ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
           help="A modifier to this attack's CMB: +10, or NAME=±N (repeatable)."),
     AFTER,
 ), help="One attack in the fight, resolved on the tables with the fight's CMB and DEF (parry, penalty, bonus), "
-        "and what it did carried into the fight.\n\n--dice order: as resolve table's.")
+        "and what it did carried into the fight; an attack of a formula system (fight join --system) in its "
+        "system, the fight's modifiers on its bonus.\n\n--dice order: as resolve table's, or resolve SYSTEM's.")
 ROUND = Operation(words=("fight", "round"), run=run_round, params=(
     FIGHT,
     Param(field="auto", kind="flag", default=False,

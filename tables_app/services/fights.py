@@ -106,7 +106,9 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
             "no_parry": n.no_parry, "must_parry": n.must_parry, "penalty": n.penalty, "bonus": c.bonus, "dying": n.dying,
             "status": c.status.value, "def": f.defense, "armor": f.armor, "rank": f.rank.value, "parry": f.parry,
             "features": list(f.features), "creature": f.creature, "initiative": f.initiative,
-            "attacks": [{"weapon": a.weapon, "cmb": a.cmb} for a in f.attacks],
+            "attacks": [{"weapon": a.weapon, "cmb": a.cmb} if a.system == "table" else
+                        {"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
+                        for a in f.attacks],
             "acted": c.acted, "cannot_attack": skipped(c)}
 
 
@@ -264,6 +266,8 @@ class Joining:
     features: tuple[str, ...] = ()
     rank: str | None = None
     initiative: int = 0
+    system: str | None = None  # a formula system's attack (services/fight_formulas.py), with its options
+    options: tuple[str, ...] = ()  # KEY=VALUE, as `resolve SYSTEM` takes them
 
 
 def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
@@ -283,6 +287,12 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
     if j.weapon is not None and j.cmb is not None:
         found = reader.locate("weapons", j.weapon, ruleset)
         attacks.append(Armament(found.name, j.cmb, ruleset=found.ruleset))
+    if j.system is not None or j.options:
+        from tables_app.services.fight_formulas import armament
+
+        if j.weapon is not None:
+            raise UsageMistake("give --weapon and --cmb, or --system and its options, not both (one attack a join)")
+        attacks.append(armament(j.system, j.options))
     if j.creature:
         found = reader.locate("creatures", j.creature, ruleset)
         creature = reader.load_creature(found)
@@ -301,26 +311,33 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
                           features=tuple(dict.fromkeys([*creature.features, *(fold(f) for f in j.features)])),
                           parry=j.parry, attacks=tuple(attacks), creature=creature.name, initiative=j.initiative)
     else:
-        missing = [flag for flag, value in (("--as", j.label), ("--hits", j.hits), ("--armor", j.armor)) if value is None]
+        armor = j.armor if j.system is None else j.armor or ""  # a formula system's combatant needs no armor column
+        missing = [flag for flag, value in (("--as", j.label), ("--hits", j.hits), ("--armor", armor)) if value is None]
         if missing:
             raise UsageMistake(f"give --creature NAME, or the combatant by hand ({' and '.join(missing)} missing)")
-        assert j.label is not None and j.hits is not None and j.armor is not None
+        assert j.label is not None and j.hits is not None and armor is not None
         fighter = Fighter(name=_name(j.label, "--as"), side=j.side or "A", hits=j.hits, defense=j.defense or 0,
-                          armor=j.armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
+                          armor=armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
                           features=tuple(dict.fromkeys(fold(f) for f in j.features)), parry=j.parry,
                           attacks=tuple(attacks), initiative=j.initiative)
     if not fighter.attacks:
         where = f"the bestiary gives {fighter.creature} no attacks: " if fighter.creature else ""
-        raise UsageMistake(f"{where}give its attack (--weapon NAME --cmb N)")
+        raise UsageMistake(f"{where}give its attack (--weapon NAME --cmb N, or --system SYSTEM --option KEY=VALUE)")
+    if fighter.armor:  # a formula system's combatant may have none
+        fighter = replace(fighter, armor=_armor_column(database, fighter.armor))
+    _name(fighter.side, "--side")
+    return fighter
+
+
+def _armor_column(database: Database, armor: str) -> str:
+    """``armor`` as the tables spell it; NotFound if no attack table has that column."""
     with database.snapshot() as connection:
         codes = store.armor_codes(connection)
     spelled = {fold(code): code for code in codes}
-    if fold(fighter.armor) not in spelled:
+    if fold(armor) not in spelled:
         listed = f"armor columns: {', '.join(codes)}" if len(codes) <= 30 else "see: tables show attack TABLE"
-        raise NotFound.unknown(f"no attack table has an armor column {fighter.armor!r}", fighter.armor, codes, listed)
-    fighter = replace(fighter, armor=spelled[fold(fighter.armor)])  # as the tables spell it
-    _name(fighter.side, "--side")
-    return fighter
+        raise NotFound.unknown(f"no attack table has an armor column {armor!r}", armor, codes, listed)
+    return spelled[fold(armor)]
 
 
 # ------------------------------------------------------------------ attacks
@@ -348,6 +365,13 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     a, t = fight.find(attacker), fight.find(target)
     assert a is not None and t is not None
     arm = _armament(a, weapon)
+    if arm.system != "table":
+        from tables_app.services.fight_formulas import resolve_one
+
+        return resolve_one(fight, a, t, arm, mods, dice)
+    if not t.fighter.armor:
+        raise TablesError(f"{t.name} has no armor column for an attack on the tables (it joined with --system and "
+                          "no --armor): attack it in a formula system, or join it with --armor")
     modifiers = (*cmb_modifiers(fight, a.name), *mods)
     prepared = prepare(database, WeaponParts(name=arm.weapon),
                        TargetParts(defense=defense_of(fight, t.name), armor=t.fighter.armor, rank=t.fighter.rank.value,
@@ -370,9 +394,10 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
 
 
 def _enough(dice: Any) -> None:
+    from tables_app.services.fight_formulas import OPEN_ENDED
     from tables_app.services.rolling import check_enough
 
-    check_enough(dice, open_ended=("attack roll", "open-ended"))
+    check_enough(dice, open_ended=("attack roll", "open-ended", *OPEN_ENDED))
 
 
 def attack(database: Database, name: str, attacker: str, target: str, *, seed: int | None = None,

@@ -44,7 +44,9 @@ def _harm_words(harm: Harm) -> list[str]:
 
 def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[str]:
     lines = []
-    if harm.hits or harm.death_in == 0:
+    if harm.hits < 0:  # a formula system's healing (pte's absorb)
+        lines.append(f"{after.name} heals {-harm.hits} hit{'' if harm.hits == -1 else 's'} ({hits_left(after)} left).")
+    elif harm.hits or harm.death_in == 0:
         lines.append(f"{after.name} {verb} {harm.hits} hit{'' if harm.hits == 1 else 's'} ({hits_left(after)} left).")
     effects = _harm_words(harm)
     if effects:
@@ -78,7 +80,8 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
         f = event.fighter
         arms = "; ".join(f"{a.weapon} {a.cmb}" for a in f.attacks) or "no attacks"
         parry = f", parry {f.parry}" if f.parry else ""
-        lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}, armor {f.armor}{parry}.")
+        armor = f", armor {f.armor}" if f.armor else ""  # none for a formula system's combatant
+        lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}{armor}{parry}.")
         lines.append(f"{f.name} attacks with {arms}.")
     elif isinstance(event, Attack):
         a0, t0 = before.find(event.attacker), before.find(event.target)

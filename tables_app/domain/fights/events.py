@@ -74,8 +74,10 @@ def fighter_json(fighter: Fighter) -> dict[str, Any]:
 
 
 def fighter_of(data: dict[str, Any]) -> Fighter:
-    attacks = tuple(Armament(a["weapon"], a["cmb"], a.get("system", "table"), tuple(a.get("options", {}).items()),
-                             a.get("ruleset")) for a in data["attacks"])
+    attacks = tuple(Armament(a["weapon"], a["cmb"], a.get("system", "table"),
+                             tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in a.get("options", {}).items()),
+                             a.get("ruleset"))
+                    for a in data["attacks"])  # a repeatable option's values: a tuple, as it joined
     return Fighter(name=data["name"], side=data["side"], hits=data["hits"], defense=data["def"], armor=data["armor"],
                    rank=Rank(data["rank"]), features=tuple(data["features"]), parry=data["parry"], attacks=attacks,
                    creature=data.get("creature"), initiative=data.get("initiative", 0))
