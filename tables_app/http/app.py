@@ -9,7 +9,8 @@ refusal names the JSON field), then the operation answers in one read
 transaction. This module returns the answer, or the error object with an
 HTTP status for its kind.
 
-Read-only but for POST /api/v1/import (upload.py, with --allow-import).
+Read-only but for the fights (fights.py: their logs are written on every
+server) and POST /api/v1/import (upload.py, with --allow-import).
 Needs the ``serve`` extra (FastAPI; uvicorn to run it); the CLI imports
 this package only in `tables serve`, and it never imports the CLI.
 """
@@ -29,7 +30,9 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tables_app import __version__
-from tables_app.errors import Ambiguous, DatabaseError, NotFound, TablesError, UsageMistake, error_json, error_object
+from tables_app.errors import (
+    Ambiguous, DatabaseError, FightChanged, NotFound, TablesError, UsageMistake, error_json, error_object,
+)
 from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.http.docs_pages import add_docs
 from tables_app.http.openapi_errors import declare_errors
@@ -44,9 +47,12 @@ PREFIX = "/api/v1"
 DESCRIPTION = """\
 The answers of the `tables` command over HTTP: every response is exactly
 what the same command prints with `--json` (docs/cli.md has the shapes).
-Read-only unless the server was started with `--allow-import` (and a
-token): then POST /api/v1/import takes workbooks. With a token
-(TABLES_TOKEN), every request but health sends `Authorization: Bearer TOKEN`.
+The tables are read-only unless the server was started with
+`--allow-import` (and a token): then POST /api/v1/import takes workbooks.
+Fights (`/api/v1/fights`) are written on every server: each write sends
+`after`, the `seq` it last saw, and is refused with 409 if the fight moved on.
+With a token (TABLES_TOKEN), every request but health sends
+`Authorization: Bearer TOKEN`.
 
 Names in paths and query strings are URL-encoded and may be qualified
 `RULESET:NAME`; `ruleset` works as `--ruleset`. The bodies of resolve,
@@ -59,7 +65,8 @@ Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`
 the object `--json` prints; a refused field is named as the request wrote it
 (`'cmb': 99999 is not between -10000 and 10000`). 404 for an unknown name
 (with the closest known names in `suggestions`), 422 for bad fields or
-values, 401 without the token, 408 for a request too slow to arrive, 413
+values (and for a fight's rule refusing a step), 401 without the token,
+409 for a fight that changed since `after`, 408 for a request too slow to arrive, 413
 for a body over its limit, 415 for a body not declared JSON, 503 when the
 database file cannot be read.
 """
@@ -150,12 +157,13 @@ def query_doc(operation: Operation, *in_path: str) -> dict[str, Any]:
         for p in operation.params if p.field not in in_path]}
 
 
-def json_body_doc(operation: Operation, examples: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def json_body_doc(operation: Operation, examples: dict[str, dict[str, Any]], *in_path: str) -> dict[str, Any]:
     """The request body of a POST route as /docs shows it: a JSON object of
-    the operation's parameters (required ones marked), with examples."""
+    the operation's parameters but those of the path (required ones marked), with examples."""
+    params = [p for p in operation.params if p.field not in in_path]
     shape: dict[str, Any] = {"type": "object", "additionalProperties": False,
-                             "properties": {p.field: p.schema() for p in operation.params},
-                             "required": [p.field for p in operation.params if p.required]}
+                             "properties": {p.field: p.schema() for p in params},
+                             "required": [p.field for p in params if p.required]}
     if not shape["required"]:
         del shape["required"]
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": shape, "examples": examples}}}}
@@ -164,9 +172,11 @@ def json_body_doc(operation: Operation, examples: dict[str, dict[str, Any]]) -> 
 def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
            limits: dict[str, int] | None = None) -> CliJSON:
     """The answer of the operation `tables WORDS...` to a request's fields,
-    in one read transaction; or the error object, with its status: 404 for
-    an unknown name (or a path naming nothing), 422 for a refused field or
-    value, 503 when the database cannot be read. ``limits``: tighter bounds
+    in one read transaction (a fight's write takes the write lock inside
+    it); or the error object, with its status: 404 for an unknown name (or
+    a path naming nothing), 422 for a refused field or value (or a step a
+    fight's rules refuse), 409 for a fight that moved on since the
+    request's ``after``, 503 when the database cannot be read or written. ``limits``: tighter bounds
     of some fields (the server's own), refused past them."""
     try:
         operation = find(words)
@@ -184,6 +194,8 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
     except TablesError as exc:
         if isinstance(exc, NotFound) and not isinstance(exc, Ambiguous):
             status = 404
+        elif isinstance(exc, FightChanged):
+            status = 409
         else:
             status = 503 if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else 422
         error = error_object(exc)
@@ -316,6 +328,11 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     for kind in ("attack", "critical", "fumble"):
         query_route(kind)
 
+    # The fights, before the routes below that take any /api/v1/{kind}/{name}.
+    from tables_app.http.fights import add_fights
+
+    add_fights(app, lambda words, fields, in_path: operation_response(databases, words, fields, in_path))
+
     def attack_route(verb: str, system: str) -> None:
         operation = find((verb, system))
         limits = {"count": MAX_SIMULATED} if verb == "simulate" else None
@@ -375,7 +392,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     if origins:  # outside the token's guard: a browser's preflight carries no token, and a 401 must be readable
         from starlette.middleware.cors import CORSMiddleware
 
-        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Authorization", "Content-Type"], max_age=600)
     return app
 

@@ -44,13 +44,16 @@ WHEN = {
     "400": "Without a token, a request addressed to a name other than localhost, 127.0.0.1 or [::1]; a client gone before its body ended.",
     "401": "The server has a token and the request did not give it (`Authorization: Bearer TOKEN`).",
     "403": "An import on a server started without --allow-import.",
-    "404": "An unknown name (table, weapon, creature, ruleset, armor column, severity): `suggestions` has the closest.",
+    "404": "An unknown name (table, weapon, creature, ruleset, armor column, severity, fight, combatant): "
+           "`suggestions` has the closest.",
     "405": "A method this endpoint does not take.",
     "408": "The request's headers, or a read of its body, slower than --header-timeout or --body-timeout.",
-    "409": "An import while another import of this server runs.",
+    "409": "An import while another import of this server runs; a fight's write whose `after` is behind its log "
+           "(another writer moved it on: show it again, then retry).",
     "413": "A body over 64 KB (an upload: over --max-upload).",
     "415": "A body not declared application/json.",
-    "422": "Bad fields: missing, malformed, out of bounds, not valid Unicode, unknown, or that cannot go together.",
+    "422": "Bad fields: missing, malformed, out of bounds, not valid Unicode, unknown, or that cannot go together; "
+           "a step a fight's rules refuse (a stunned attacker, a fight over).",
     "503": "The database cannot be read (damaged, locked too long); a connection past --max-connections.",
 }
 
@@ -64,6 +67,8 @@ def statuses(path: str, method: str) -> list[str]:
         found += ["401", "404", "422"]
     if method == "post":
         found += ["413"] + (["403", "409"] if path == f"{PREFIX}/import" else ["415"])
+        if path.startswith(f"{PREFIX}/fights/"):  # a fight's write, after the seq it saw
+            found.append("409")
     return sorted(found)
 
 

@@ -272,6 +272,7 @@ class Joining:
 
 def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
     loaded = load(database, name)
+    _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     fighter = _fighter(database, loaded, joining)
     event = Join(fighter)
     fight = _written(database, loaded, [event], after)
@@ -341,6 +342,12 @@ def _armor_column(database: Database, armor: str) -> str:
 
 
 # ------------------------------------------------------------------ attacks
+def _no_combatant(fight: Fight, name: str) -> NotFound:
+    """A name that is none of the fight's combatants: NotFound with the closest (exit 1, HTTP 404)."""
+    known = [c.name for c in fight.combatants]
+    return NotFound(f"no combatant named {name!r} in the fight", suggest(name, known))
+
+
 def _armament(c: Combatant, weapon: str | None) -> Armament:
     if weapon is None:
         return c.fighter.attacks[0]
@@ -360,6 +367,9 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     from tables_app.services.attacks import TargetParts, WeaponParts, prepare, setup_of
     from tables_app.services.results import DiceUsed, TableResolution
 
+    for named in (attacker, target):
+        if fight.find(named) is None:
+            raise _no_combatant(fight, named)
     if (why := refusal(fight, attacker, target)) is not None:
         raise TablesError(why)
     a, t = fight.find(attacker), fight.find(target)
@@ -406,6 +416,7 @@ def attack(database: Database, name: str, attacker: str, target: str, *, seed: i
     from tables_app.services.rolling import dice_source
 
     loaded = load(database, name)
+    _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     dice = dice_source(seed, forced)
     event, data = _resolve_one(database, loaded.fight, attacker, target, weapon, mods, dice)
     _enough(dice)
@@ -433,6 +444,7 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
     if not auto and (seed is not None or forced is not None):
         raise UsageMistake("--dice and --seed roll the attacks of --auto: give --auto too")
     loaded = load(database, name)
+    _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     fight = loaded.fight
     if fight.over:
         raise TablesError("the fight is over (undo to go back)")
@@ -464,13 +476,13 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
 
 def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None) -> FightStep:
     loaded = load(database, name)
+    _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     given = tuple((k, None if k == "dying" and v == 0 else v) for k, v in values.items() if v is not None)
     if not given:
         raise UsageMistake("give what to set (--taken N, --stun N, --status down, ...)")
     c = loaded.fight.find(combatant)
     if c is None:
-        known = [x.name for x in loaded.fight.combatants]
-        raise NotFound(f"no combatant named {combatant!r} in the fight", suggest(combatant, known))
+        raise _no_combatant(loaded.fight, combatant)
     event = Edit(c.name, given)
     fight = _written(database, loaded, [event], after)
     return _step(fight, loaded.seq + 1, loaded.fight, [event])

@@ -1,0 +1,109 @@
+"""The fight endpoints of `tables serve` (docs/api.md, "Fights"): each one
+the `tables fight ...` command of its operation (operations/fights.py),
+answering what that command prints with ``--json``.
+
+The fight's name is in the path (``/api/v1/fights/{name}/...``, URL-encoded;
+it may hold a slash); the other fields in the query string of a GET, the
+JSON body of a POST, each read by the operation's declared parameters, as
+every route does (app.operation_response). The writes send ``after``, the
+last ``seq`` they saw: a fight that moved on since is 409 (FightChanged).
+Fights are written on every server, token or not (access.py's rules decide
+who reaches it at all); each request runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from fastapi import FastAPI, Request
+from starlette.concurrency import run_in_threadpool
+
+from tables_app.errors import error_json
+from tables_app.http.app import CliJSON, failure, json_body_doc, json_object, query_doc
+from tables_app.operations import find
+
+FIGHTS = "/api/v1/fights"
+# (method, the path after /fights/{name}, the command's last word), each route of a named fight;
+# the routes with a suffix first: /fights/{name} takes any path (a name may hold a slash).
+NAMED = (
+    ("post", "/combatants", "join"),
+    ("post", "/attacks", "attack"),
+    ("post", "/rounds", "round"),
+    ("post", "/undo", "undo"),
+    ("post", "/edits", "edit"),
+    ("get", "/log", "log"),
+    ("get", "", "show"),
+    ("delete", "", "remove"),
+)
+WRITES = ("join", "attack", "round", "undo", "edit")  # those that take `after` (409 when the fight moved on)
+
+
+def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
+    """The fight routes on ``app``; ``respond(words, fields, in_path)`` is
+    the operation's answer (app.operation_response over the server's database)."""
+    async def answer(words: tuple[str, ...], fields: list[tuple[str, Any]], in_path: tuple[str, ...] = ()) -> CliJSON:
+        answered: CliJSON = await run_in_threadpool(respond, words, fields, in_path)
+        return answered
+
+    listed, made = find(("fight", "list")), find(("fight", "new"))
+
+    @app.get(FIGHTS, summary="= tables fight list --json", description=listed.help, name="fight_list",
+             openapi_extra=query_doc(listed))
+    async def fight_list(request: Request) -> CliJSON:
+        return await answer(listed.words, list(request.query_params.multi_items()))
+
+    @app.post(FIGHTS, summary="= tables fight new NAME --json", description=made.help, name="fight_new",
+              openapi_extra=json_body_doc(made, {"new": {"summary": "a fight", "value": {"name": "Ambush"}}}))
+    async def fight_new(request: Request) -> CliJSON:
+        body = await json_object(request)
+        if isinstance(body, CliJSON):
+            return body
+        return await answer(made.words, list(body.items()))
+
+    def named_route(method: str, suffix: str, word: str) -> None:
+        operation = find(("fight", word))
+        arguments = " ".join(p.field.upper() for p in operation.params if p.argument)
+        summary = f"= tables fight {word} {arguments} --json"
+        path = f"{FIGHTS}/{{name:path}}{suffix}"
+        if method == "post":
+            @app.post(path, summary=summary, description=operation.help, name=f"fight_{word}",
+                      openapi_extra=json_body_doc(operation, EXAMPLES.get(word, {}), "name"))
+            async def written(request: Request, name: str) -> CliJSON:
+                body = await json_object(request)
+                if isinstance(body, CliJSON):
+                    return body
+                if "name" in body:
+                    return failure(422, error_json("'name': the fight is named in the path "
+                                                   f"({FIGHTS}/NAME{suffix}), not in the body"))
+                return await answer(operation.words, [("name", name), *body.items()], ("name",))
+            return
+
+        async def read(request: Request, name: str) -> CliJSON:
+            return await answer(operation.words, [("name", name), *request.query_params.multi_items()], ("name",))
+
+        app.add_api_route(path, read, methods=[method.upper()], summary=summary, description=operation.help,
+                          name=f"fight_{word}", openapi_extra=query_doc(operation, "name"))
+
+    for method, suffix, word in NAMED:
+        named_route(method, suffix, word)
+
+
+EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
+    "join": {
+        "by-hand": {"summary": "by hand", "value": {"as": "Hero", "hits": 50, "def": 20, "armor": "MA",
+                                                   "weapon": "Longsword", "cmb": 60, "parry": 10, "after": 0}},
+        "creature": {"summary": "a creature of the bestiary", "value": {"creature": "Orc Warrior", "weapon": "Scimitar",
+                                                                      "cmb": 55, "after": 1}},
+    },
+    "attack": {
+        "dice": {"summary": "dice rolled at the table", "value": {"attacker": "Hero", "target": "Orc Warrior #1",
+                                                                  "dice": [50], "after": 2}},
+        "seed": {"summary": "rolled by the server", "value": {"attacker": "Hero", "target": "Orc Warrior #1", "seed": 3}},
+    },
+    "round": {
+        "end": {"summary": "end the round", "value": {"after": 3}},
+        "auto": {"summary": "every able combatant attacks first", "value": {"auto": True, "seed": 5, "after": 3}},
+    },
+    "undo": {"undo": {"summary": "take the last event back", "value": {"after": 4}}},
+    "edit": {"edit": {"summary": "healing", "value": {"combatant": "Hero", "taken": 0, "bleed": 0, "after": 4}}},
+}

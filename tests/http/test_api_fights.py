@@ -1,0 +1,292 @@
+"""The fight endpoints of `tables serve` (docs/api.md, "Fights"): every answer
+is what the same `tables fight ...` command prints with ``--json``, for the
+same events; a writer whose ``after`` is behind the log is refused with 409;
+unknown names are 404 with suggestions, bad fields and refused steps 422
+naming the fields, a database that cannot be written 503."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import LOCAL_BASE
+
+from tables_app.http.app import create_app, fields_named
+
+FIGHTS = "/api/v1/fights"
+HERO = {"as": "Hero", "hits": 50, "def": 20, "armor": "MA", "weapon": "Longsword", "cmb": 60, "parry": 10}
+ORC = {"creature": "Orc Warrior", "weapon": "Scimitar", "cmb": 55}
+
+
+@pytest.fixture
+def served(db_path: Path, tmp_path: Path) -> Path:
+    """A copy of the CLI's database (db_path) for the server: the same events on both give the same fights."""
+    path = tmp_path / "served.db"
+    shutil.copyfile(db_path, path)
+    return path
+
+
+@pytest.fixture
+def client(served: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(served), base_url=LOCAL_BASE) as test_client:
+        yield test_client
+
+
+def flags(body: dict[str, Any]) -> list[str]:
+    """A body as the command's options (a list repeats its option, `true` sets a flag)."""
+    words: list[str] = []
+    for key, value in body.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif key == "dice":
+            words += [flag, ",".join(map(str, value))]
+        elif isinstance(value, list):
+            words += [word for item in value for word in (flag, str(item))]
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+def cli(run, *args: str) -> tuple[int, Any]:  # type: ignore[no-untyped-def]
+    result = run("fight", *args, "--json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+def same(response, run, *args: str, status: int = 200, drop: tuple[str, ...] = ()) -> Any:  # type: ignore[no-untyped-def]
+    """The response is `tables fight ARGS --json` (byte for byte, but for the
+    keys ``drop`` names: times), with a 422's options named as fields."""
+    code, printed = cli(run, *args)
+    if status == 422 and "error" in printed:
+        printed["error"]["message"] = fields_named(printed["error"]["message"], ("fight", args[0]))
+    assert response.status_code == status, response.text
+    answer = response.json()
+    if drop:
+        answer, printed = undated(answer, drop), undated(printed, drop)
+    else:
+        assert response.content == json.dumps(printed, ensure_ascii=False).encode()
+    assert answer == printed
+    assert (code == 0) == (status == 200), code
+    return answer
+
+
+def undated(data: Any, keys: tuple[str, ...]) -> Any:
+    if isinstance(data, dict):
+        return {k: undated(v, keys) for k, v in data.items() if k not in keys}
+    if isinstance(data, list):
+        return [undated(v, keys) for v in data]
+    return data
+
+
+def started(client: TestClient, run) -> None:  # type: ignore[no-untyped-def]
+    """Ambush, with Hero (by hand) and Orc Warrior #1 (the bestiary's), on both databases."""
+    same(client.post(FIGHTS, json={"name": "Ambush"}), run, "new", "Ambush")
+    same(client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "after": 0}), run, "join", "Ambush", *flags(HERO), "--after", "0")
+    same(client.post(f"{FIGHTS}/Ambush/combatants", json=ORC), run, "join", "Ambush", *flags(ORC))
+
+
+def test_every_endpoint_answers_the_commands_json(client, run):
+    started(client, run)
+    attack = {"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50], "after": 2}
+    done = same(client.post(f"{FIGHTS}/Ambush/attacks", json=attack), run, "attack", "Ambush", "Hero", "Orc Warrior #1",
+                *flags({k: v for k, v in attack.items() if k not in ("attacker", "target")}))
+    assert done["attack"]["dice"] == [50] and done["fight"]["seq"] == 3
+    same(client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Orc Warrior #1", "target": "Hero", "seed": 7,
+                                                       "attack": "Scimitar", "mod": ["+5", "flank=+10"]}),
+         run, "attack", "Ambush", "Orc Warrior #1", "Hero", "--seed", "7", "--attack", "Scimitar", "--mod", "+5",
+         "--mod", "flank=+10")
+    same(client.post(f"{FIGHTS}/Ambush/rounds", json={"after": 4}), run, "round", "Ambush", "--after", "4")
+    rounds = same(client.post(f"{FIGHTS}/Ambush/rounds", json={"auto": True, "seed": 5}), run, "round", "Ambush",
+                  "--auto", "--seed", "5")
+    assert len(rounds["attacks"]) == 2 and rounds["fight"]["round"] == 3
+    same(client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero", "taken": 3, "bleed": 1, "status": "up"}),
+         run, "edit", "Ambush", "Hero", "--taken", "3", "--bleed", "1", "--status", "up")
+    same(client.post(f"{FIGHTS}/Ambush/undo", json={"after": 9}), run, "undo", "Ambush", "--after", "9")
+    same(client.post(f"{FIGHTS}/Ambush/undo", json={}), run, "undo", "Ambush")
+    shown = same(client.get(f"{FIGHTS}/Ambush"), run, "show", "Ambush")
+    assert shown["seq"] == 7 and [c["name"] for c in shown["combatants"]] == ["Hero", "Orc Warrior #1"]
+    same(client.get(f"{FIGHTS}/Ambush?at=3"), run, "show", "Ambush", "--at", "3")
+    log = same(client.get(f"{FIGHTS}/Ambush/log"), run, "log", "Ambush", drop=("at",))
+    assert [e["seq"] for e in log["events"]] == list(range(1, 8))
+    same(client.get(FIGHTS), run, "list", drop=("created_at", "last_event_at"))
+    same(client.delete(f"{FIGHTS}/Ambush"), run, "remove", "Ambush")
+    assert client.get(FIGHTS).json() == {"fights": []}
+
+
+def test_the_log_and_list_are_the_commands_on_the_same_database(client, run, served):
+    """The times of the log and the list too: read by the command on the server's own database."""
+    started(client, run)
+    for route, args in ((f"{FIGHTS}/Ambush/log", ("log", "Ambush")), (FIGHTS, ("list",))):
+        result = run("fight", *args, "--json", db=served)
+        assert client.get(route).content == result.stdout.rstrip("\n").encode()
+
+
+def test_a_fight_named_with_a_slash_and_spaces(client, run):
+    same(client.post(FIGHTS, json={"name": "Bridge / night", "ruleset": "default"}), run, "new", "Bridge / night",
+         "--ruleset", "default")
+    same(client.post(f"{FIGHTS}/Bridge%20%2F%20night/combatants", json=HERO), run, "join", "Bridge / night", *flags(HERO))
+    same(client.get(f"{FIGHTS}/Bridge / night/log"), run, "log", "Bridge / night", drop=("at",))
+    same(client.get(f"{FIGHTS}/bridge%20%2F%20NIGHT"), run, "show", "bridge / NIGHT")
+
+
+def test_two_writers_that_read_the_same_seq(served, run):
+    """Two GMs' pages read seq 2; the first attack is written, the second refused with 409 (and nothing written)."""
+    with TestClient(create_app(served), base_url=LOCAL_BASE) as one, \
+            TestClient(create_app(served), base_url=LOCAL_BASE) as other:
+        started(one, run)
+        seen = [one.get(f"{FIGHTS}/Ambush").json()["seq"], other.get(f"{FIGHTS}/Ambush").json()["seq"]]
+        assert seen == [2, 2]
+        body = {"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50], "after": 2}
+        assert one.post(f"{FIGHTS}/Ambush/attacks", json=body).status_code == 200
+        for refused in (other.post(f"{FIGHTS}/Ambush/attacks", json={**body, "dice": [30]}),
+                        other.post(f"{FIGHTS}/Ambush/rounds", json={"after": 2}),
+                        other.post(f"{FIGHTS}/Ambush/undo", json={"after": 2}),
+                        other.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero", "stun": 1, "after": 2}),
+                        other.post(f"{FIGHTS}/Ambush/combatants", json={**ORC, "after": 2})):
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["error"]["message"] == \
+                "the fight 'Ambush' changed (its log is at event 3, not 2): show it again, then retry"
+        assert other.get(f"{FIGHTS}/Ambush").json()["seq"] == 3
+        # The command refuses the same write the same way (exit 1).
+        assert run("fight", "attack", "Ambush", "Hero", "Orc Warrior #1", "--dice", "50", "--after", "2").exit_code == 0
+        same(other.post(f"{FIGHTS}/Ambush/rounds", json={"after": 2}), run, "round", "Ambush", "--after", "2", status=409)
+
+
+def test_unknown_fights_and_combatants_are_404_with_suggestions(client, run):
+    started(client, run)
+    for response, args in (
+            (client.get(f"{FIGHTS}/Ambsh"), ("show", "Ambsh")),
+            (client.get(f"{FIGHTS}/Ambsh/log"), ("log", "Ambsh")),
+            (client.delete(f"{FIGHTS}/Ambsh"), ("remove", "Ambsh")),
+            (client.post(f"{FIGHTS}/Ambsh/undo", json={}), ("undo", "Ambsh")),
+            (client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Hero", "target": "Orc Wrrior #1", "dice": [50]}),
+             ("attack", "Ambush", "Hero", "Orc Wrrior #1", "--dice", "50")),
+            (client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Heor", "target": "Orc Warrior #1", "seed": 1}),
+             ("attack", "Ambush", "Heor", "Orc Warrior #1", "--seed", "1")),
+            (client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hreo", "stun": 1}), ("edit", "Ambush", "Hreo", "--stun", "1")),
+            (client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "as": "Two", "weapon": "Lngsword"}),
+             ("join", "Ambush", *flags({**HERO, "as": "Two", "weapon": "Lngsword"}))),
+            (client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Hero", "target": "Orc Warrior #1", "seed": 1,
+                                                           "attack": "Longswrd"}),
+             ("attack", "Ambush", "Hero", "Orc Warrior #1", "--seed", "1", "--attack", "Longswrd"))):
+        error = same(response, run, *args, status=404)["error"]
+        assert error.get("suggestions"), error
+    assert client.get(f"{FIGHTS}/Ambsh").json()["error"]["suggestions"] == ["Ambush"]
+    wrong = client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Hero", "target": "Orc Wrrior #1", "dice": [50]})
+    assert wrong.json()["error"]["suggestions"] == ["Orc Warrior #1"]
+    assert client.get(f"{FIGHTS}/Ambush").json()["seq"] == 2  # nothing written
+
+
+def test_bad_fields_and_refused_steps_are_422_naming_the_fields(client, run):
+    started(client, run)
+    attack = f"{FIGHTS}/Ambush/attacks"
+    cases = [
+        (client.post(f"{FIGHTS}/Ambush/combatants", json={"as": "X", "hits": "many", "armor": "MA"}),
+         "'hits': 'many' is not a whole number"),
+        (client.post(f"{FIGHTS}/Ambush/combatants", json={"as": "X", "hitz": 5}), "'hitz': no such field (did you mean 'hits'?)"),
+        (client.post(f"{FIGHTS}/Ambush/combatants", json={"weapon": "Longsword", "cmb": 50}),
+         "give 'creature' NAME, or the combatant by hand ('as' and 'hits' and 'armor' missing)"),
+        (client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "cmb": 10**6}), "'cmb': 1000000 is not between -10000 and 10000"),
+        (client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "name": "Ambush"}),
+         "'name': the fight is named in the path (/api/v1/fights/NAME/combatants), not in the body"),
+        (client.post(attack, json={"attacker": "Hero"}), "'target': a value is required"),
+        (client.post(attack, json={"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50], "seed": 1}),
+         "give 'seed' or 'dice', not both"),
+        (client.post(attack, json={"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50, 50]}),
+         "'dice': 1 of the given dice were not needed (50); nothing was written: give exactly the dice the attacks read"),
+        (client.post(attack, json={"attacker": "Hero", "target": "Orc Warrior #1", "after": 7}),
+         "'after' 7: the fight 'Ambush' has 2 events"),
+        (client.post(attack, json={"attacker": "Hero", "target": "Hero", "seed": 1}), "Hero cannot attack itself"),
+        (client.post(f"{FIGHTS}/Ambush/rounds", json={"seed": 1}), "'dice' and 'seed' roll the attacks of 'auto': give 'auto' too"),
+        (client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero"}), "give what to set ('taken' N, 'stun' N, 'status' down, ...)"),
+        (client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero", "status": "asleep"}),
+         "'status': 'asleep' is not one of up, down, dead"),
+        (client.get(f"{FIGHTS}/Ambush?at=9"), "'at' 9: the fight 'Ambush' has events 0 to 2"),
+        (client.get(f"{FIGHTS}/Ambush?at=x"), "'at': 'x' is not a whole number"),
+        (client.post(FIGHTS, json={"name": "ambush"}),
+         "a fight named 'Ambush' exists (show it: tables fight show 'Ambush', or remove it first)"),
+        (client.post(FIGHTS, json={"name": "  "}), "'name': must not be empty"),
+        (client.post(FIGHTS, json={}), "'name': a value is required"),
+    ]
+    for response, message in cases:
+        assert response.status_code == 422, (message, response.text)
+        assert response.json()["error"]["message"] == message
+    assert client.get(f"{FIGHTS}/Ambush").json()["seq"] == 2  # nothing written
+    # Each refusal is the command's, its options named as the fields.
+    same(client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero"}), run, "edit", "Ambush", "Hero", status=422)
+    same(client.post(f"{FIGHTS}/Ambush/rounds", json={"seed": 1}), run, "round", "Ambush", "--seed", "1", status=422)
+
+
+def test_a_stunned_attacker_and_a_fight_over_are_refused_as_the_command_refuses_them(client, run):
+    started(client, run)
+    same(client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero", "stun": 2}), run, "edit", "Ambush", "Hero",
+         "--stun", "2")
+    same(client.post(f"{FIGHTS}/Ambush/rounds", json={}), run, "round", "Ambush")
+    refused = same(client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Hero", "target": "Orc Warrior #1", "seed": 1}),
+                   run, "attack", "Ambush", "Hero", "Orc Warrior #1", "--seed", "1", status=422)
+    assert refused["error"]["message"].startswith("Hero cannot attack: stunned")
+    same(client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Orc Warrior #1", "status": "dead"}), run, "edit",
+         "Ambush", "Orc Warrior #1", "--status", "dead")
+    over = same(client.post(f"{FIGHTS}/Ambush/rounds", json={}), run, "round", "Ambush", status=422)
+    assert over["error"]["message"] == "the fight is over (undo to go back)"
+    assert same(client.get(f"{FIGHTS}/Ambush"), run, "show", "Ambush")["winner"] == "A"
+
+
+def test_bodies_that_are_not_json_objects(client):
+    client.post(FIGHTS, json={"name": "Ambush"})
+    assert client.post(f"{FIGHTS}/Ambush/undo", content=b"{}", headers={"Content-Type": "text/plain"}).status_code == 415
+    assert client.post(f"{FIGHTS}/Ambush/undo", json=[1]).status_code == 422
+    assert client.post(f"{FIGHTS}/Ambush/undo", content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
+    assert client.put(f"{FIGHTS}/Ambush/undo", json={}).status_code == 405
+    assert client.post(f"{FIGHTS}/Ambush", json={}).status_code in (404, 405)
+
+
+def test_a_database_that_cannot_be_written_is_503(client, monkeypatch):
+    import sqlite3
+
+    from tables_app.storage import connection, database, transactions
+
+    client.post(FIGHTS, json={"name": "Ambush"})
+
+    def connect(path: Path) -> sqlite3.Connection:  # every connection read-only (root may write any file)
+        opened = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, isolation_level=None)
+        opened.execute("PRAGMA foreign_keys = ON")
+        return opened
+
+    for module in (connection, database, transactions):
+        monkeypatch.setattr(module, "connect", connect)
+    refused = client.post(f"{FIGHTS}/Ambush/combatants", json=HERO)
+    assert refused.status_code == 503, refused.text
+    assert "the database is read-only" in refused.json()["error"]["message"]
+    assert client.post(FIGHTS, json={"name": "Other"}).status_code == 503
+    assert client.get(f"{FIGHTS}/Ambush").json()["seq"] == 0  # reading still works
+
+
+def test_a_token_server_needs_the_token_for_fights_and_a_loopback_one_its_host(served):
+    token = "the-fights-token-0123456789"
+    with TestClient(create_app(served, token=token), base_url=LOCAL_BASE) as guarded:
+        assert guarded.post(FIGHTS, json={"name": "Ambush"}).status_code == 401
+        assert guarded.get(FIGHTS).status_code == 401
+        assert guarded.delete(f"{FIGHTS}/Ambush").status_code == 401
+        good = {"Authorization": f"Bearer {token}"}
+        assert guarded.post(FIGHTS, json={"name": "Ambush"}, headers=good).status_code == 200
+    with TestClient(create_app(served), base_url=LOCAL_BASE) as open_server:  # no token: loopback names only
+        assert open_server.post(f"{FIGHTS}/Ambush/undo", json={}, headers={"Host": "evil.example"}).status_code == 400
+        assert open_server.get(f"{FIGHTS}/Ambush").json()["seq"] == 0
+
+
+def test_the_openapi_document_declares_409_on_the_fight_writes(client):
+    document = client.get("/openapi.json").json()
+    paths = document["paths"]
+    for suffix in ("combatants", "attacks", "rounds", "undo", "edits"):
+        operation = paths[f"{FIGHTS}/{{name}}/{suffix}"]["post"]
+        assert "409" in operation["responses"], suffix
+        body = operation["requestBody"]["content"]["application/json"]["schema"]["properties"]
+        assert "name" not in body and "after" in body, suffix
+    assert "409" not in paths[FIGHTS]["post"]["responses"]
+    assert set(paths[f"{FIGHTS}/{{name}}"]) == {"get", "delete"}
+    assert [p["name"] for p in paths[f"{FIGHTS}/{{name}}"]["get"]["parameters"]] == ["name", "at"]
