@@ -5,7 +5,8 @@ them; strings empty, long, unicode, control characters, lone surrogates; lists, 
 booleans, null), random query strings, and random bytes as bodies;
 valid attacks with one text field holding a lone surrogate; and uploads of
 real workbooks (.xlsx, .ods, .xls) damaged, or with a part declaring an
-encoding no reader reads. Every answer must be as the API promises: a
+encoding no reader reads; the fight routes, with their own fields (a
+fight and its combatants made first, so that most steps get far). Every answer must be as the API promises: a
 status the docs list (never 500), a JSON body, and on a failure the error
 object with a message; an upload refused leaves the database as it was.
 
@@ -63,6 +64,18 @@ TEXT_FIELDS = {"table": ["weapon", "armor", "target", "critical", "ruleset", "ha
                "rise": ["damage"], "worlds-awakening": ["damage"], "d10-pool": ["damage", "modifier"],
                "pte": ["effectiveness"]}
 SURROGATES = "surrogatepass"  # a lone surrogate in a URL: its (invalid) UTF-8 bytes
+FIGHT_FIELDS = ["name", "ruleset", "creature", "hits", "def", "armor", "weapon", "cmb", "as", "side", "parry", "has",
+                "rank", "after", "attacker", "target", "dice", "seed", "attack", "mod", "auto", "at", "combatant", "taken",
+                "bleed", "stun", "no_parry", "must_parry", "bonus", "dying", "penalty", "status", "bogus"]
+FIGHT_NAMES = ["Ambush", "ambush", "Ambsh", "Bridge / night", "", " ", "%2F", "..", "\ud800"]
+COMBATANTS = ["Hero", "Orc Warrior #1", "Orc Warrior", "Heor", "", "\udc80"]
+FIGHT_BODIES = {  # a valid body of each route, changed by a few fields
+    "combatants": {"as": "Hero 2", "hits": 40, "def": 10, "armor": "MA", "weapon": "Longsword", "cmb": 50},
+    "attacks": {"attacker": "Hero", "target": "Orc Warrior #1", "seed": 3},
+    "rounds": {"auto": True, "seed": 5},
+    "undo": {},
+    "edits": {"combatant": "Hero", "taken": 0},
+}
 HUGE = [10**20, -(10**20), 2**63, -(2**63), 10**400, 1e308, -1e308, float("nan"), float("inf"), float("-inf")]
 
 scalars = st.one_of(
@@ -120,7 +133,7 @@ def body_bytes(body: object) -> bytes:
 def requests(draw):  # type: ignore[no-untyped-def]
     """(method, path, body bytes or None, headers)."""
     kind = draw(st.sampled_from(["post", "post", "post", "query", "look", "raw", "import", "surrogate", "surrogate",
-                                 "upload"]))
+                                 "upload", "fight", "fight"]))
     headers = {} if draw(st.integers(0, 19)) == 19 else {"Authorization": f"Bearer {TOKEN}"}
     if kind == "surrogate":  # a valid attack but for one text field, holding a lone surrogate
         action = draw(st.sampled_from(["resolve", "odds", "simulate"]))
@@ -139,6 +152,22 @@ def requests(draw):  # type: ignore[no-untyped-def]
         if action == "simulate" and "count" not in body:
             body["count"] = draw(st.integers(1, 5000))  # the default count (100,000) is slow to no purpose here
         return "POST", f"/api/v1/{action}/{system}", body_bytes(body), {**headers, "Content-Type": "application/json"}
+    if kind == "fight":
+        name = quote(draw(st.one_of(st.sampled_from(FIGHT_NAMES), st.text(max_size=8))), safe="", errors=SURROGATES)
+        route = draw(st.sampled_from([*FIGHT_BODIES, "show", "log", "list", "new", "remove"]))
+        if route in ("show", "log", "list"):
+            fields = draw(st.lists(st.tuples(st.sampled_from(FIGHT_FIELDS), scalars), max_size=3))
+            query = "&".join(f"{quote(str(k), errors=SURROGATES)}={quote(str(v), errors=SURROGATES)}" for k, v in fields)
+            path = {"show": f"/api/v1/fights/{name}", "log": f"/api/v1/fights/{name}/log", "list": "/api/v1/fights"}[route]
+            return "GET", f"{path}?{query}", None, headers
+        if route == "remove":
+            return "DELETE", f"/api/v1/fights/{name}", None, headers
+        body = dict(FIGHT_BODIES.get(route, {"name": "Skirmish"})) if draw(st.integers(0, 3)) else {}
+        body.update(draw(st.dictionaries(st.sampled_from(FIGHT_FIELDS), values, max_size=3)))
+        if route in ("attacks", "edits") and draw(st.booleans()):
+            body[draw(st.sampled_from(["attacker", "target", "combatant"]))] = draw(st.sampled_from(COMBATANTS))
+        path = "/api/v1/fights" if route == "new" else f"/api/v1/fights/{name}/{route}"
+        return "POST", path, body_bytes(body), {**headers, "Content-Type": "application/json"}
     if kind == "query":
         what = draw(st.sampled_from(["attack", "critical", "fumble", "sideways"]))
         fields = draw(st.lists(st.tuples(st.sampled_from(FIELDS), scalars), max_size=6))
@@ -170,17 +199,32 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory, bundled_db_template: Pa
     shutil.copyfile(bundled_db_template, path)
     app = create_app(path, token=TOKEN, allow_import=True, upload_limit=1 << 20)
     with TestClient(app, raise_server_exceptions=False, base_url=LOCAL_BASE) as client:
+        a_fight(client)
         yield client, Database(path)
 
 
+def a_fight(client: TestClient) -> None:
+    """Ambush, with Hero and Orc Warrior #1: the fight routes' requests mostly name it."""
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    for path, body in (("/api/v1/fights", {"name": "Ambush"}),
+                       ("/api/v1/fights/Ambush/combatants", dict(FIGHT_BODIES["combatants"], **{"as": "Hero"})),
+                       ("/api/v1/fights/Ambush/combatants", {"creature": "Orc Warrior", "weapon": "Scimitar", "cmb": 55})):
+        assert client.post(path, json=body, headers=auth).status_code == 200
+
+
+def tables_dump(path: Path) -> list[str]:
+    """The database's dump but its fights (which the fight routes write on every server)."""
+    return [line for line in db_dump(path) if not line.startswith(('INSERT INTO "fight', "INSERT INTO \"sqlite_sequence\" VALUES('fight"))]
+
+
 class Database:
-    """The fuzzed database's dump, taken again only after an import that wrote."""
+    """The fuzzed database's dump (but its fights), taken again only after an import that wrote."""
 
     def __init__(self, path: Path):
-        self.path, self.dump = path, db_dump(path)
+        self.path, self.dump = path, tables_dump(path)
 
     def after_import(self, wrote: bool, request: tuple) -> None:
-        now = db_dump(self.path)
+        now = tables_dump(self.path)
         if not wrote:
             assert now == self.dump, ("a refused (or dry-run) import changed the database", request[:2])
         self.dump = now
