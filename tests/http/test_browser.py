@@ -597,3 +597,199 @@ def test_a_printed_grid_is_compact_with_its_key_and_columns_can_be_picked(server
     wait.until(lambda d: "Critical: E on Hacking" in d.find_element(By.ID, "cell-critical").text)
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "grid-compact-390.png"))
+
+
+# ------------------------------------------------------------------ the fight panel (issue 29)
+HERO = {"as": "Hero", "side": "A", "hits": "50", "def": "20", "armor": "MA", "weapon": "Longsword", "cmb": "60", "parry": "10"}
+ORC = {"creature": "Orc Warrior", "weapon": "Scimitar", "cmb": "55"}
+# Three rounds, with the dice typed as at the table: (what, attacker, target, dice); one undo.
+PLAYED = [
+    ("attack", "Hero", "Orc Warrior #1", "85, 40"), ("attack", "Orc Warrior #1", "Hero", "40"), ("end",),
+    ("attack", "Hero", "Orc Warrior #1", "50"), ("attack", "Orc Warrior #1", "Hero", "45"), ("end",), ("undo",), ("end",),
+    ("attack", "Hero", "Orc Warrior #1", "30"), ("auto", "20"),
+]
+
+
+def the_same_through_the_cli(run, copy: Path, name: str) -> tuple[dict, list[str], dict]:
+    """PLAYED through `tables fight ... --json` on ``copy``: (the last step's answer, the status lines, the fight shown)."""
+    def fight(*args: str) -> dict:
+        result = run("fight", *args, "--json", db=copy)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    fight("new", name)
+    for joining in (HERO, ORC):
+        fight("join", name, *[word for key, value in joining.items() for word in (f"--{key}", value)])
+    last: dict = {}
+    for what, *rest in PLAYED:
+        if what == "attack":
+            last = fight("attack", name, rest[0], rest[1], "--dice", rest[2].replace(" ", ""))
+        elif what == "end":
+            last = fight("round", name)
+        elif what == "auto":
+            last = fight("round", name, "--auto", "--dice", rest[0])
+        else:
+            last = fight("undo", name)
+    lines = run("fight", "show", name, db=copy).output.splitlines()[1:]
+    return last, [re.sub(r"\s{2,}", "  ", line.strip()) for line in lines], fight("show", name)
+
+
+def fresh_page(driver, url: str) -> None:  # type: ignore[no-untyped-def]
+    """Open ``url`` as a new page (a get that changes only the address's #part would keep the page as it was)."""
+    driver.get("about:blank")
+    driver.get(url)
+
+
+def page_seq(driver) -> int:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    return int(driver.find_element(By.ID, "fight-area").get_attribute("data-seq") or -1)
+
+
+def play_on_the_page(driver, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Start the fight, add Hero by hand and an orc from the bestiary, then play PLAYED, each step awaited."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(driver, 20)
+    wait.until(lambda d: d.find_element(By.ID, "fight-new-name").is_displayed())
+    driver.find_element(By.ID, "fight-new-name").send_keys(name)
+    driver.find_element(By.ID, "fight-create").click()
+    wait.until(lambda d: d.find_element(By.ID, "fight-title").text == f"{name}: round 1")
+    assert driver.find_element(By.ID, "fight-join-box").get_property("open")  # a fight without combatants: add them
+    seq = 0
+
+    def after(action) -> None:  # type: ignore[no-untyped-def]
+        nonlocal seq
+        before = page_seq(driver)
+        action()
+        wait.until(lambda d: page_seq(d) != before or d.find_elements(By.CSS_SELECTOR, "#fight-account .error"))
+        errors = driver.find_elements(By.CSS_SELECTOR, "#fight-account .error")
+        assert not errors, errors[0].text
+        seq = page_seq(driver)
+
+    for joining in (HERO, ORC):
+        def join(joining: dict = joining) -> None:
+            for key, value in joining.items():
+                field = driver.find_element(By.ID, f"fight-{key}")
+                field.clear()
+                field.send_keys(value)
+            driver.find_element(By.ID, "fight-join-go").click()
+        after(join)
+    for what, *rest in PLAYED:
+        if what == "attack":
+            def attack(rest: list = rest) -> None:
+                Select(driver.find_element(By.ID, "fight-attacker")).select_by_value(rest[0])
+                Select(driver.find_element(By.ID, "fight-target")).select_by_value(rest[1])
+                driver.find_element(By.ID, "fight-dice").send_keys(rest[2])
+                driver.find_element(By.ID, "fight-attack-go").click()
+            after(attack)
+        elif what == "auto":
+            def auto(rest: list = rest) -> None:
+                driver.find_element(By.ID, "fight-dice").send_keys(rest[0])
+                driver.find_element(By.ID, "fight-auto-round").click()
+            after(auto)
+        else:
+            after(lambda what=what: driver.find_element(By.ID, "fight-end-round" if what == "end" else "fight-undo").click())
+
+
+def posted(base: str, path: str, body: dict) -> dict:
+    from urllib.request import Request, urlopen
+
+    request = Request(f"{base}/api/v1{path}", data=json.dumps(body).encode(), method="POST",
+                      headers={"Content-Type": "application/json"})
+    with urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def fight_shown(base: str, name: str) -> dict:
+    from urllib.parse import quote
+    from urllib.request import urlopen
+
+    with urlopen(f"{base}/api/v1/fights/{quote(name)}", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_a_fight_played_on_the_page_ends_as_the_same_events_through_the_cli(server, browser, database, run, tmp_path):
+    """Issue 29: two combatants joined, three rounds of attacks with typed dice, one undo (and an auto round),
+    on a phone's width: the fight the server holds is the one the CLI makes of the same events."""
+    from selenium.webdriver.common.by import By
+
+    name = "Page fight"
+    copy = tmp_path / "cli.db"
+    shutil.copyfile(database, copy)  # before the page's fight: the CLI plays it again there
+    last, lines, expected = the_same_through_the_cli(run, copy, name)
+    assert expected["round"] == 4 and last["attack"]["attack"]["weapon"] == "Scimitar"  # the orc's attack of the auto round
+
+    browser.get_log("browser")  # what earlier tests logged is theirs
+    browser.set_window_size(390, 844)
+    fresh_page(browser, f"{server}/#/fight")
+    play_on_the_page(browser, name)
+    assert fight_shown(server, name) == expected
+    # The page shows every combatant's status in the command line's words, and the last step's account.
+    shown = [item.get_attribute("data-status") for item in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
+    assert shown == lines
+    assert browser.find_element(By.ID, "fight-title").text == f"{name}: round 4"
+    account = browser.find_element(By.ID, "fight-account").text
+    for line in [*last["attack"]["steps"], *last["account"]]:
+        assert line.strip() in account, line
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_a_write_after_another_writer_is_refused_and_the_page_shows_the_fight_again(server, browser):
+    """Two pages (or the page and the command line) on one fight: the one behind hears 409, reloads and says so."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Contested"
+    browser.set_window_size(1280, 900)
+    fresh_page(browser, f"{server}/#/fight")
+    wait = WebDriverWait(browser, 20)
+    wait.until(lambda d: d.find_element(By.ID, "fight-new-name").is_displayed())
+    browser.find_element(By.ID, "fight-new-name").send_keys(name)
+    browser.find_element(By.ID, "fight-create").click()
+    wait.until(lambda d: page_seq(d) == 0)
+    posted(server, f"/fights/{name}/combatants", {"as": "Elsewhere", "hits": 10, "armor": "MA", "weapon": "Longsword",
+                                                   "cmb": 10, "after": 0})  # another writer moved the fight to seq 1
+    browser.find_element(By.ID, "fight-end-round").click()  # the page still thinks 0
+    wait.until(lambda d: page_seq(d) == 1)
+    note = browser.find_element(By.ID, "fight-message")
+    assert note.is_displayed() and note.text.startswith("The fight changed meanwhile"), note.text
+    assert [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")] == \
+        ["Elsewhere"]
+    assert fight_shown(server, name)["round"] == 1  # the refused round was not ended
+
+
+def test_the_fight_panel_fits_a_phone(server, browser):
+    """At 390 px: no sideways scrolling, and every field and button of the panel within the screen."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    posted(server, "/fights", {"name": "On a phone"})
+    posted(server, "/fights/On%20a%20phone/combatants", {"as": "Sir Reginald of the Very Long Name", "hits": 50,
+                                                          "armor": "MA", "weapon": "Longsword", "cmb": 60})
+    posted(server, "/fights/On%20a%20phone/combatants", {"creature": "Orc Warrior", "weapon": "Scimitar", "cmb": 55})
+    posted(server, "/fights/On%20a%20phone/edits", {"combatant": "Orc Warrior #1", "bleed": 3, "stun": 2, "dying": 4,
+                                                     "penalty": -20, "no_parry": 1})
+    browser.set_window_size(390, 844)
+    fresh_page(browser, f"{server}/#/fight/On%20a%20phone")
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#fight-combatants li.combatant"))
+    browser.find_element(By.CSS_SELECTOR, "#fight-join-box summary").click()  # closed: the fight has combatants
+    assert browser.find_element(By.ID, "fight-join-box").get_property("open")
+    seen = browser.execute_script("""
+        const out = [];
+        for (const e of document.querySelectorAll('#fight-view input, #fight-view select, #fight-view button, #fight-view li')) {
+          const r = e.getBoundingClientRect();
+          if (r.width) out.push([e.id || e.className, r.left, r.right]);
+        }
+        return { fits: document.documentElement.scrollWidth <= innerWidth, width: innerWidth, boxes: out };
+    """)
+    assert seen["fits"], seen
+    outside = [box for box in seen["boxes"] if box[1] < 0 or box[2] > seen["width"] + 0.5]
+    assert outside == [], outside
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.execute_script("window.scrollTo(0, 0)")
+    assert browser.save_screenshot(str(ARTIFACTS / "fight-390.png"))
+    browser.execute_script("document.getElementById('fight-join-box').scrollIntoView({block: 'start'})")
+    assert browser.save_screenshot(str(ARTIFACTS / "fight-join-390.png"))

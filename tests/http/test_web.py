@@ -125,6 +125,8 @@ SAMPLES: dict[str, tuple[str, object, tuple[int, ...]]] = {
     "/resolve/table": ("POST", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA",
                                 "dice": [97, 99, 45, 30]}, (200,)),
     "/odds/table": ("POST", {"weapon": "Longsword", "cmb": 60, "target": "Orc Warrior", "mod": ["flank=+10"]}, (200,)),
+    "/fights": ("GET", None, (200,)),
+    "/fights/": ("GET", "Ambush", (200,)),  # a fight's routes (fightPath): the fight made first (ask)
 }
 
 
@@ -135,6 +137,8 @@ def test_the_script_calls_only_known_paths():
 def ask(client, path: str, headers: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     """The script's call of ``path``, made with SAMPLES' request."""
     method, sample, _statuses = SAMPLES[path]
+    if path == "/fights/":
+        client.post("/api/v1/fights", json={"name": sample}, headers=headers)  # refused if there (or without the token)
     if method == "POST":
         return client.post(f"/api/v1{path}", json=sample, headers=headers)
     if isinstance(sample, dict):

@@ -519,14 +519,230 @@ async function readCritical(table, row, armor, text, criticals) {
   out.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
-// ------------------------------------------------------------------ routes: #/ and #/tables, #/attack/NAME
+
+// ------------------------------------------------------------------ the fight (#/fight, #/fight/NAME)
+// A fight is its log on the server (docs/fights.md); this page shows the state
+// the server answers (`tables fight show --json`) and sends each step with
+// `after`, the seq it last saw: a 409 means another page (or the command
+// line) moved the fight on, and the page reloads it and says so.
+const fight = { name: null, data: null, lists: false };
+
+// A combatant's status as the command line's status line says it (domain/fights/account.py):
+// `27/45 hits`, DOWN or DEAD, then `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`.
+function statusWords(c) {
+  const words = [c.bleed ? `bleeding ${c.bleed}/rnd` : "", c.stun ? `stunned ${c.stun}` : "",
+    c.no_parry ? `no parry ${c.no_parry}` : "", c.must_parry ? `must parry ${c.must_parry}` : "",
+    c.penalty ? `penalty ${c.penalty}` : "", c.bonus ? `bonus +${c.bonus}` : "",
+    c.dying !== null && c.dying !== undefined && c.status !== "dead" ? `dying in ${c.dying}` : ""];
+  return words.filter(Boolean);
+}
+
+function statusLine(c) {
+  return [c.name, `${c.hits - c.taken}/${c.hits} hits`, ...(c.status === "up" ? [] : [c.status.toUpperCase()]),
+    ...statusWords(c)].join("  ");
+}
+
+function fightNote(text) {
+  const note = $("fight-message");
+  note.textContent = text || "";
+  note.hidden = !text;
+}
+
+function showFight(data) {
+  fight.data = data;
+  $("fight-area").hidden = false;
+  $("fight-area").dataset.seq = data.seq;  // the last event shown: what the next write sends as `after`
+  const over = data.over ? (data.winner ? `, over: side ${data.winner} won` : ", over") : "";
+  $("fight-title").textContent = `${data.fight}: round ${data.round}${over}`;
+  const sides = [...new Set(data.combatants.map((c) => c.side))];
+  $("fight-combatants").replaceChildren(...(data.combatants.length ? data.combatants.map((c) => {
+    const item = el("li", { class: `combatant is-${c.status}${sides.indexOf(c.side) > 0 ? " side-other" : ""}`,
+      "data-name": c.name, "data-status": statusLine(c) },
+      el("span", { class: "name" }, c.name), " ", el("span", { class: "side" }, `side ${c.side}`),
+      el("div", { class: "words" }, el("span", { class: "hits" }, `${c.hits - c.taken}/${c.hits} hits`),
+        c.status === "up" ? null : el("span", { class: "state" }, c.status.toUpperCase()),
+        ...statusWords(c).map((w) => el("span", { class: "effect" }, w))));
+    if (c.status === "up" && c.cannot_attack && !data.over) item.append(el("div", { class: "cannot" }, `cannot attack: ${c.cannot_attack}`));
+    return item;
+  }) : [el("li", { class: "hint" }, "No combatants yet: add them below.")]));
+  if (!data.combatants.length) $("fight-join-box").open = true;  // the first thing to do
+  fillChoices(data);
+}
+
+// The attacker, target and weapon lists, keeping what was picked while it is still there.
+function fillChoices(data) {
+  const attacker = $("fight-attacker"), target = $("fight-target");
+  const before = { attacker: attacker.value, target: target.value };
+  const up = data.combatants.filter((c) => c.status === "up");
+  attacker.replaceChildren(...up.map((c) => el("option", { value: c.name }, c.name)));
+  const able = up.find((c) => !c.cannot_attack);
+  if (up.some((c) => c.name === before.attacker)) attacker.value = before.attacker;
+  else if (able) attacker.value = able.name;
+  fillTargets(before.target);
+}
+
+function fillTargets(wanted) {
+  const data = fight.data;
+  const attacker = data.combatants.find((c) => c.name === $("fight-attacker").value);
+  const target = $("fight-target");
+  const others = data.combatants.filter((c) => c.status === "up" && (!attacker || c.name !== attacker.name));
+  target.replaceChildren(...others.map((c) => el("option", { value: c.name }, c.name)));
+  const foe = others.find((c) => attacker && c.side !== attacker.side);
+  if (others.some((c) => c.name === wanted) && (!attacker || wanted !== attacker.name)) target.value = wanted;
+  else if (foe) target.value = foe.name;
+  const arms = attacker ? attacker.attacks : [];
+  $("fight-with").replaceChildren(...arms.map((a) => el("option", { value: a.weapon }, `${a.weapon} ${a.cmb}`)));
+}
+
+// The account of the last step: each attack's steps (as `resolve` tells them), then what it did.
+function showStep(data) {
+  const box = el("article", { class: "account" });
+  for (const attack of data.attack ? [data.attack] : data.attacks || []) {
+    const steps = el("div", { class: "steps" });
+    for (const step of attack.steps || []) steps.append(el("div", { class: step.startsWith("  ") ? "step more" : "step" }, step.trim()));
+    box.append(steps);
+  }
+  for (const line of data.account || []) box.append(el("p", {}, line));
+  $("fight-account").replaceChildren(box);
+}
+
+async function listFights(selected) {
+  const answer = await call("/fights");
+  if (!answer.ok) return;
+  const select = $("fight-name");
+  select.replaceChildren(el("option", { value: "" }, "—"),
+    ...answer.data.fights.map((f) => el("option", { value: f.name }, `${f.name} (${f.events} events)`)));
+  if (selected) select.value = selected;
+}
+
+async function openFight(name, note) {
+  fight.name = name;
+  const answer = await call(`/fights/${encodeURIComponent(name)}`);
+  if (!answer.ok) {
+    $("fight-area").hidden = true;
+    $("fight-account").replaceChildren();
+    $("fight-message").hidden = true;
+    $("fight-view").insertBefore(errorBox(answer.data), $("fight-area"));
+    return;
+  }
+  document.querySelectorAll("#fight-view > .error").forEach((e) => e.remove());
+  fightNote(note);
+  showFight(answer.data);
+  if (!note) $("fight-account").replaceChildren();
+  const hash = `#/fight/${encodeURIComponent(name)}`;
+  if (location.hash !== hash) history.replaceState(history.state, "", hash);
+  listFights(answer.data.fight);
+}
+
+// One write: ``suffix`` of the fight's path, ``body`` with ``after``; the answer's fight shown, or why not.
+async function step(suffix, body) {
+  if (!fight.data) return false;
+  document.querySelectorAll("#fight-view > .error").forEach((e) => e.remove());
+  const answer = await call(`/fights/${encodeURIComponent(fight.name)}${suffix}`, { ...body, after: fight.data.seq });
+  if (answer.status === 409) {
+    await openFight(fight.name, `The fight changed meanwhile (another page or the command line): here it is as it stands now. Nothing was done; try again. (${answer.data.error.message})`);
+    return false;
+  }
+  if (!answer.ok) {
+    $("fight-account").replaceChildren(errorBox(answer.data));
+    return false;
+  }
+  fightNote("");
+  showFight(answer.data.fight);
+  showStep(answer.data);
+  listFights(answer.data.fight.fight);
+  return true;
+}
+
+function fightDice() {
+  const text = $("fight-dice").value.trim();
+  if (!text) return null;
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  return parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : text;
+}
+
+async function fightAttack(rollForMe) {
+  const body = { attacker: $("fight-attacker").value, target: $("fight-target").value };
+  if ($("fight-with").value) body.attack = $("fight-with").value;
+  const mods = $("fight-mods").value.split(",").map((m) => m.trim()).filter(Boolean);
+  if (mods.length) body.mod = mods;
+  const dice = rollForMe ? null : fightDice();
+  if (dice !== null) body.dice = dice;
+  if (await step("/attacks", body)) $("fight-dice").value = "";
+}
+
+async function fightRound(auto) {
+  const body = {};
+  if (auto) {
+    body.auto = true;
+    const dice = fightDice();
+    if (dice !== null) body.dice = dice;
+  }
+  if (await step("/rounds", body) && auto) $("fight-dice").value = "";
+}
+
+async function fightJoin(event) {
+  event.preventDefault();
+  const body = {};
+  const text = { creature: "fight-creature", as: "fight-as", side: "fight-side", armor: "fight-armor", weapon: "fight-weapon" };
+  const numbers = { hits: "fight-hits", def: "fight-def", parry: "fight-parry", cmb: "fight-cmb" };
+  for (const [field, id] of Object.entries(text)) if ($(id).value.trim()) body[field] = $(id).value.trim();
+  for (const [field, id] of Object.entries(numbers)) if ($(id).value.trim()) body[field] = Number($(id).value);
+  if (await step("/combatants", body)) {
+    for (const id of [...Object.values(text), ...Object.values(numbers)]) $(id).value = "";
+  }
+}
+
+async function createFight(event) {
+  event.preventDefault();
+  const name = $("fight-new-name").value.trim();
+  if (!name) return;
+  const answer = await call("/fights", { name });
+  if (!answer.ok) {
+    fightNote("");
+    document.querySelectorAll("#fight-view > .error").forEach((e) => e.remove());
+    $("fight-view").insertBefore(errorBox(answer.data), $("fight-area"));
+    return;
+  }
+  $("fight-new-name").value = "";
+  await openFight(answer.data.fight);
+}
+
+function fightRoute(hash) {
+  if (!fight.lists) {
+    fight.lists = true;
+    const armors = new Set(state.attackTables.flatMap((t) => t.armor || []));
+    $("fight-armors").replaceChildren(...[...armors].map((a) => el("option", { value: a })));
+  }
+  const name = hash.startsWith("#/fight/") ? decodeURIComponent(hash.slice("#/fight/".length)) : null;
+  if (name && name !== fight.name) openFight(name);
+  else listFights(fight.name);
+}
+
+function startFights() {
+  $("fight-pick").addEventListener("submit", createFight);
+  $("fight-name").addEventListener("change", () => { if ($("fight-name").value) openFight($("fight-name").value); });
+  $("fight-attack").addEventListener("submit", (event) => { event.preventDefault(); fightAttack(false); });
+  $("fight-roll").addEventListener("click", () => fightAttack(true));
+  $("fight-attacker").addEventListener("change", () => fillTargets($("fight-target").value));
+  $("fight-end-round").addEventListener("click", () => fightRound(false));
+  $("fight-auto-round").addEventListener("click", () => fightRound(true));
+  $("fight-undo").addEventListener("click", () => step("/undo", {}));
+  $("fight-join").addEventListener("submit", fightJoin);
+}
+
+// ------------------------------------------------------------------ routes: #/, #/fight[/NAME], #/tables, #/attack/NAME
 function route() {
   const hash = location.hash || "#/";
   const browsing = hash.startsWith("#/tables") || hash.startsWith("#/attack/");
-  $("attack-view").hidden = browsing;
+  const fighting = hash === "#/fight" || hash.startsWith("#/fight/");
+  $("attack-view").hidden = browsing || fighting;
   $("tables-view").hidden = !browsing;
-  $("nav-attack").classList.toggle("current", !browsing);
+  $("fight-view").hidden = !fighting;
+  $("nav-attack").classList.toggle("current", !browsing && !fighting);
   $("nav-tables").classList.toggle("current", browsing);
+  $("nav-fight").classList.toggle("current", fighting);
+  if (fighting) fightRoute(hash);
   if (!browsing) return;
   showTableList();
   if (hash.startsWith("#/attack/")) showGrid(decodeURIComponent(hash.slice("#/attack/".length)));
@@ -555,6 +771,7 @@ async function load() {
 async function start() {
   takeTokenFromAddress();
   $("token-form").addEventListener("submit", saveToken);
+  startFights();
   $("attack-form").addEventListener("submit", (event) => {
     event.preventDefault();
     resolve(false);
