@@ -243,6 +243,12 @@ def test_bodies_that_are_not_json_objects(client):
     assert client.post(f"{FIGHTS}/Ambush/undo", content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
     assert client.put(f"{FIGHTS}/Ambush/undo", json={}).status_code == 405
     assert client.post(f"{FIGHTS}/Ambush", json={}).status_code in (404, 405)
+    # A form of another site (text/plain needs no preflight) writes nothing.
+    plain = {"Content-Type": "text/plain"}
+    body = json.dumps({"as": "X", "hits": 5, "armor": "MA", "weapon": "Longsword", "cmb": 5}).encode()
+    assert client.post(f"{FIGHTS}/Ambush/combatants", content=body, headers=plain).status_code == 415
+    assert client.post(FIGHTS, content=b'{"name": "Other"}', headers=plain).status_code == 415
+    assert client.get(FIGHTS).json()["fights"][0]["events"] == 0 and len(client.get(FIGHTS).json()["fights"]) == 1
 
 
 def test_a_database_that_cannot_be_written_is_503(client, monkeypatch):
