@@ -19,7 +19,7 @@ from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 
 from tables_app.errors import error_json
-from tables_app.http.app import CliJSON, failure, json_body_doc, json_object, query_doc
+from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
 from tables_app.operations import find
 
 FIGHTS = "/api/v1/fights"

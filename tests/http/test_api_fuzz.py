@@ -66,7 +66,7 @@ TEXT_FIELDS = {"table": ["weapon", "armor", "target", "critical", "ruleset", "ha
 SURROGATES = "surrogatepass"  # a lone surrogate in a URL: its (invalid) UTF-8 bytes
 FIGHT_FIELDS = ["name", "ruleset", "creature", "hits", "def", "armor", "weapon", "cmb", "as", "side", "parry", "has",
                 "rank", "after", "attacker", "target", "dice", "seed", "attack", "mod", "auto", "at", "combatant", "taken",
-                "bleed", "stun", "no_parry", "must_parry", "bonus", "dying", "penalty", "status", "bogus"]
+                "bleed", "stun", "no_parry", "must_parry", "bonus", "dying", "penalty", "status", "system", "option", "bogus"]
 FIGHT_NAMES = ["Ambush", "ambush", "Ambsh", "Bridge / night", "", " ", "%2F", "..", "\ud800"]
 COMBATANTS = ["Hero", "Orc Warrior #1", "Orc Warrior", "Heor", "", "\udc80"]
 FIGHT_BODIES = {  # a valid body of each route, changed by a few fields
