@@ -86,8 +86,8 @@ def run_list(database: Any) -> Any:
     return _services().listing(database)
 
 
-def run_remove(database: Any, name: str) -> Any:
-    return _services().remove(database, name)
+def run_remove(database: Any, name: str, after: int | None) -> Any:
+    return _services().remove(database, name, after)
 
 
 def run_edit(database: Any, name: str, combatant: str, after: int | None, **values: Any) -> Any:
@@ -157,7 +157,7 @@ SHOW = Operation(words=("fight", "show"), run=run_show, params=(
 LOG = Operation(words=("fight", "log"), run=run_log, params=(FIGHT,), help="The fight's events, in order.")
 UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER), help="Take the last event back.")
 LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every fight.")
-REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT,), help="Remove a fight and its log.")
+REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT, AFTER), help="Remove a fight and its log.")
 EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
     FIGHT,
     Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, help="Whose state."),

@@ -231,10 +231,12 @@ def listing(database: Database) -> FightList:
         return FightList(store.listing(connection))
 
 
-def remove(database: Database, name: str) -> dict[str, Any]:
+def remove(database: Database, name: str, after: int | None = None) -> dict[str, Any]:
+    """Remove a fight; with ``after``, only if its log is still at that event."""
     loaded = load(database, name)
+    _check_after(loaded, after)
     with database.writing(commit=True, breaking="a fight") as connection:
-        store.delete(connection, loaded.row.id)
+        store.delete(connection, loaded.row.name, None if after is None else loaded.seq)
     return {"removed": loaded.row.name, "events": loaded.seq}
 
 

@@ -107,5 +107,8 @@ def drop_last(connection: sqlite3.Connection, name: str, after: int) -> None:
     connection.execute("DELETE FROM fight_event WHERE fight_id = ? AND seq = ?", (fight.id, after))
 
 
-def delete(connection: sqlite3.Connection, fight_id: int) -> None:
-    connection.execute("DELETE FROM fight WHERE id = ?", (fight_id,))
+def delete(connection: sqlite3.Connection, name: str, after: int | None = None) -> None:
+    """Remove the fight and its log; with ``after``, FightChanged unless the log is still at that event."""
+    fight = _current(connection, name, after) if after is not None else find(connection, name)
+    if fight is not None:
+        connection.execute("DELETE FROM fight WHERE id = ?", (fight.id,))

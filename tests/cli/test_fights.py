@@ -210,3 +210,10 @@ def test_an_armor_no_table_has_is_refused_at_the_join(fight):  # type: ignore[no
     stored = fight("fight", "join", FIGHT, "--as", "Elf", "--hits", "30", "--armor", "la", "--weapon", "Dagger",
                    "--cmb", "40")
     assert stored.exit_code == 0 and combatant(shown(fight), "Elf")["armor"] == "LA"  # as the tables spell it
+
+
+def test_remove_after_an_event_is_refused_once_the_fight_moved_on(fight):  # type: ignore[no-untyped-def]
+    fight("fight", "attack", FIGHT, "Hero", "Orc Warrior #1", "--dice", "40")
+    refused = fight("fight", "remove", FIGHT, "--after", "2")
+    assert refused.exit_code == 1 and "changed (its log is at event 3, not 2)" in refused.stderr
+    assert fight("fight", "remove", FIGHT, "--after", "3").exit_code == 0
