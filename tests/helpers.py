@@ -411,3 +411,20 @@ def without_creature_attacks(path: Path) -> None:
     tests that take the bundled tables down to an older schema."""
     with closing(sqlite3.connect(path)) as connection, connection:
         connection.execute("DELETE FROM creature_attack")
+
+
+def command_line(body: dict) -> list[str]:
+    """An HTTP body as the command line docs/api.md says it stands for: each
+    field a long option, a list repeating it, `true` a flag, dice as 97,34."""
+    words: list[str] = []
+    for key, value in body.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif key == "dice" and isinstance(value, list):
+            words += [flag, ",".join(map(str, value))]
+        elif isinstance(value, list):
+            words += [word for item in value for word in (flag, str(item))]
+        else:
+            words += [flag, str(value)]
+    return words

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from fastapi.testclient import TestClient
-from helpers import LOCAL_BASE, serving
+from helpers import LOCAL_BASE, command_line, serving
 
 from tables_app.http.app import create_app
 from tables_app.services.database_setup import example_workbook
@@ -37,22 +38,6 @@ def printed(run) -> None:  # type: ignore[no-untyped-def]
 def cli_json(run, *args: str) -> tuple[int, Any]:  # type: ignore[no-untyped-def]
     result = run(*args, "--json")
     return result.exit_code, json.loads(result.stdout)
-
-
-def command_line(body: dict[str, Any]) -> list[str]:
-    """A body as the command line docs/api.md says it stands for."""
-    words: list[str] = []
-    for key, value in body.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif key == "dice" and isinstance(value, list):
-            words += [flag, ",".join(map(str, value))]
-        elif isinstance(value, list):
-            words += [word for item in value for word in (flag, str(item))]
-        else:
-            words += [flag, str(value)]
-    return words
 
 
 def same(response, run, *args: str, status: int = 200) -> Any:  # type: ignore[no-untyped-def]

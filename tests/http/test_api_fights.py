@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from fastapi.testclient import TestClient
-from helpers import LOCAL_BASE
+from helpers import LOCAL_BASE, command_line
 
 from tables_app.http.app import create_app, fields_named
 
@@ -34,22 +35,6 @@ def served(db_path: Path, tmp_path: Path) -> Path:
 def client(served: Path):  # type: ignore[no-untyped-def]
     with TestClient(create_app(served), base_url=LOCAL_BASE) as test_client:
         yield test_client
-
-
-def flags(body: dict[str, Any]) -> list[str]:
-    """A body as the command's options (a list repeats its option, `true` sets a flag)."""
-    words: list[str] = []
-    for key, value in body.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif key == "dice":
-            words += [flag, ",".join(map(str, value))]
-        elif isinstance(value, list):
-            words += [word for item in value for word in (flag, str(item))]
-        else:
-            words += [flag, str(value)]
-    return words
 
 
 def cli(run, *args: str) -> tuple[int, Any]:  # type: ignore[no-untyped-def]
@@ -85,15 +70,15 @@ def undated(data: Any, keys: tuple[str, ...]) -> Any:
 def started(client: TestClient, run) -> None:  # type: ignore[no-untyped-def]
     """Ambush, with Hero (by hand) and Orc Warrior #1 (the bestiary's), on both databases."""
     same(client.post(FIGHTS, json={"name": "Ambush"}), run, "new", "Ambush")
-    same(client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "after": 0}), run, "join", "Ambush", *flags(HERO), "--after", "0")
-    same(client.post(f"{FIGHTS}/Ambush/combatants", json=ORC), run, "join", "Ambush", *flags(ORC))
+    same(client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "after": 0}), run, "join", "Ambush", *command_line(HERO), "--after", "0")
+    same(client.post(f"{FIGHTS}/Ambush/combatants", json=ORC), run, "join", "Ambush", *command_line(ORC))
 
 
 def test_every_endpoint_answers_the_commands_json(client, run):
     started(client, run)
     attack = {"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50], "after": 2}
     done = same(client.post(f"{FIGHTS}/Ambush/attacks", json=attack), run, "attack", "Ambush", "Hero", "Orc Warrior #1",
-                *flags({k: v for k, v in attack.items() if k not in ("attacker", "target")}))
+                *command_line({k: v for k, v in attack.items() if k not in ("attacker", "target")}))
     assert done["attack"]["dice"] == [50] and done["fight"]["seq"] == 3
     same(client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Orc Warrior #1", "target": "Hero", "seed": 7,
                                                        "attack": "Scimitar", "mod": ["+5", "flank=+10"]}),
@@ -128,7 +113,7 @@ def test_the_log_and_list_are_the_commands_on_the_same_database(client, run, ser
 def test_a_fight_named_with_a_slash_and_spaces(client, run):
     same(client.post(FIGHTS, json={"name": "Bridge / night", "ruleset": "default"}), run, "new", "Bridge / night",
          "--ruleset", "default")
-    same(client.post(f"{FIGHTS}/Bridge%20%2F%20night/combatants", json=HERO), run, "join", "Bridge / night", *flags(HERO))
+    same(client.post(f"{FIGHTS}/Bridge%20%2F%20night/combatants", json=HERO), run, "join", "Bridge / night", *command_line(HERO))
     same(client.get(f"{FIGHTS}/Bridge / night/log"), run, "log", "Bridge / night", drop=("at",))
     same(client.get(f"{FIGHTS}/bridge%20%2F%20NIGHT"), run, "show", "bridge / NIGHT")
 
@@ -169,7 +154,7 @@ def test_unknown_fights_and_combatants_are_404_with_suggestions(client, run):
              ("attack", "Ambush", "Heor", "Orc Warrior #1", "--seed", "1")),
             (client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hreo", "stun": 1}), ("edit", "Ambush", "Hreo", "--stun", "1")),
             (client.post(f"{FIGHTS}/Ambush/combatants", json={**HERO, "as": "Two", "weapon": "Lngsword"}),
-             ("join", "Ambush", *flags({**HERO, "as": "Two", "weapon": "Lngsword"}))),
+             ("join", "Ambush", *command_line({**HERO, "as": "Two", "weapon": "Lngsword"}))),
             (client.post(f"{FIGHTS}/Ambush/attacks", json={"attacker": "Hero", "target": "Orc Warrior #1", "seed": 1,
                                                            "attack": "Longswrd"}),
              ("attack", "Ambush", "Hero", "Orc Warrior #1", "--seed", "1", "--attack", "Longswrd"))):
