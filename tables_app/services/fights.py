@@ -432,7 +432,8 @@ def _refuse_unused(dice: Any) -> None:
 
     if isinstance(dice, ForcedDice) and dice.unused:
         unused = ", ".join(map(str, dice.unused))
-        raise UsageMistake(f"--dice: {len(dice.unused)} of the given dice were not needed ({unused}); "
+        verb = "was" if len(dice.unused) == 1 else "were"
+        raise UsageMistake(f"--dice: {len(dice.unused)} of the given dice {verb} not needed ({unused}); "
                            "nothing was written: give exactly the dice the attacks read")
 
 

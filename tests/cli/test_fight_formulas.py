@@ -260,7 +260,7 @@ def test_dice_that_run_out_or_are_left_over_write_nothing(run):
     short = run("fight", "attack", "Duel", "Hero", "Orc", "--dice", "10,10")
     assert short.exit_code == 1 and "this attack needs at least 5 more: explosion (d10)" in error_lines(short)
     extra = run("fight", "attack", "Duel", "Hero", "Orc", "--dice", "1,5")
-    assert extra.exit_code == 2 and "were not needed (5)" in error_lines(extra)
+    assert extra.exit_code == 2 and "was not needed (5)" in error_lines(extra)
     assert shown(run)["seq"] == 2
 
 

@@ -84,7 +84,7 @@ def test_too_few_or_too_many_dice_write_nothing(fight):  # type: ignore[no-untyp
     short = fight("fight", "attack", FIGHT, "Hero", "Orc Warrior #1", "--dice", "80")
     assert short.exit_code == 1 and "needs" in short.stderr and "critical roll on Cut" in short.stderr
     extra = fight("fight", "attack", FIGHT, "Hero", "Orc Warrior #1", "--dice", "40,7")
-    assert extra.exit_code == 2 and "1 of the given dice were not needed (7)" in extra.stderr
+    assert extra.exit_code == 2 and "1 of the given dice was not needed (7)" in extra.stderr
     assert shown(fight) == before
 
 

@@ -182,7 +182,7 @@ def test_bad_fields_and_refused_steps_are_422_naming_the_fields(client, run):
         (client.post(attack, json={"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50], "seed": 1}),
          "give 'seed' or 'dice', not both"),
         (client.post(attack, json={"attacker": "Hero", "target": "Orc Warrior #1", "dice": [50, 50]}),
-         "'dice': 1 of the given dice were not needed (50); nothing was written: give exactly the dice the attacks read"),
+         "'dice': 1 of the given dice was not needed (50); nothing was written: give exactly the dice the attacks read"),
         (client.post(attack, json={"attacker": "Hero", "target": "Orc Warrior #1", "after": 7}),
          "'after' 7: the fight 'Ambush' has 2 events"),
         (client.post(attack, json={"attacker": "Hero", "target": "Hero", "seed": 1}), "Hero cannot attack itself"),
