@@ -217,3 +217,31 @@ def test_remove_after_an_event_is_refused_once_the_fight_moved_on(fight):  # typ
     refused = fight("fight", "remove", FIGHT, "--after", "2")
     assert refused.exit_code == 1 and "changed (its log is at event 3, not 2)" in refused.stderr
     assert fight("fight", "remove", FIGHT, "--after", "3").exit_code == 0
+
+
+def test_a_creature_without_hits_or_attacks_needs_them_given(run, mini_workbook):  # type: ignore[no-untyped-def]
+    assert run("import", str(mini_workbook)).exit_code == 0
+    run("fight", "new", "Field")
+    no_hits = run("fight", "join", "Field", "--creature", "Scarecrow")
+    assert (no_hits.exit_code, no_hits.stderr.splitlines()[-1]) == (
+        2, "Error: the bestiary gives Scarecrow no hits: give them (--hits N)")
+    no_attacks = run("fight", "join", "Field", "--creature", "Scarecrow", "--hits", "20")
+    assert no_attacks.exit_code == 2 and "the bestiary gives Scarecrow no attacks: give its attack" in no_attacks.stderr
+    assert run("fight", "join", "Field", "--creature", "Scarecrow", "--hits", "20", "--weapon", "Pin", "--cmb", "30",
+               "--side", "A").exit_code == 0
+
+
+def test_the_targets_features_choose_the_critical_branch(run, mini_workbook):  # type: ignore[no-untyped-def]
+    # The Tin Man has a helm: roll 60 on Slash reads "Helm ring" (+2 hits, stun 1), not "Scalp cut" (bleed 2)
+    assert run("import", str(mini_workbook)).exit_code == 0
+    run("fight", "new", "Field")
+    run("fight", "join", "Field", "--as", "Pinner", "--hits", "30", "--armor", "Cloth", "--weapon", "Pin", "--cmb", "30")
+    run("fight", "join", "Field", "--creature", "Tin Man", "--weapon", "Needle", "--cmb", "10")
+    # Pin: 40 + 30 - DEF 20 = 50, capped at Max Result 45: the 41+ row, `6 Bravo` on Plate; B, lowered to A for
+    # the heroic Tin Man; 55 + 0 reads 51-80, and its helm takes the "Helm ring" branch; the secondary: too light
+    result = run("fight", "attack", "Field", "Pinner", "Tin Man #1", "--dice", "40,55", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["attack"]["critical"]["entry"]["title"] == "Helm ring"
+    tin = combatant(data["fight"], "Tin Man #1")
+    assert (tin["taken"], tin["stun"], tin["bleed"], tin["penalty"]) == (6 + 2, 1, 0, 0)
