@@ -142,3 +142,31 @@ def test_a_countdown_set_by_hand_counts_at_once_even_over_one_received_this_roun
     f = apply(f, EndRound())
     assert state(f, "Orc").now.dying == 1
 
+
+
+def test_a_ruling_of_down_stays_when_something_else_is_edited():
+    # "hits taken set by hand put a combatant down at once when they reach its hits, and bring a down one up
+    # when they fall below (healing), unless --status is given too" — only hits taken: an edit of its stun
+    # does not stand up one a ruling put down with hits left
+    f = fight(fighter("Hero"), fighter("Orc", "B"), fighter("Goblin", "B"))
+    f = apply(f, Edit("Orc", (("taken", 10), ("status", "down"))))
+    f = apply(f, Edit("Orc", (("stun", 2),)))
+    assert state(f, "Orc").status is Status.DOWN
+    assert refusal(f, "Orc", "Hero") == "Orc cannot attack: down"
+    f = apply(f, Edit("Orc", (("taken", 5),)))  # healed by hand: up again
+    assert state(f, "Orc").status is Status.UP
+
+
+def test_brought_back_from_a_countdown_run_out_it_does_not_die_again():
+    # "`--dying 0` stops a countdown"; decision: set up (or down) by hand, one whose countdown ran out
+    # has none left
+    f = apply(duel(), hit("Hero", "Orc", death_in=1))
+    f = replay(f, [EndRound(), EndRound()])
+    assert state(f, "Orc").status is Status.DEAD
+    f = apply(f, Edit("Orc", (("status", "up"),)))
+    assert state(f, "Orc").now.dying is None
+    f = apply(f, EndRound())
+    assert state(f, "Orc").status is Status.UP
+    again = apply(apply(duel(), hit("Hero", "Orc", death_in=1)), EndRound())
+    again = apply(apply(again, EndRound()), Edit("Orc", (("status", "up"), ("dying", 3))))
+    assert state(again, "Orc").now.dying == 3
