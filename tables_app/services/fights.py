@@ -431,7 +431,7 @@ def _refuse_unused(dice: Any) -> None:
     from tables_app.domain.dice import ForcedDice
 
     if isinstance(dice, ForcedDice) and dice.unused:
-        unused = ", ".join(map(str, dice.unused))
+        unused = ", ".join(map(str, dice.unused[:10])) + (", …" if len(dice.unused) > 10 else "")
         raise UsageMistake(f"--dice: {len(dice.unused)} of the given dice were not needed ({unused}); "
                            "nothing was written: give exactly the dice the attacks read")
 
