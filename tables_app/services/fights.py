@@ -9,6 +9,7 @@ and the blow it deals are recorded in the event, never recomputed.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -198,6 +199,8 @@ def _name(text: str, what: str) -> str:
     name = " ".join(text.split())
     if not name:
         raise UsageMistake(f"{what} must not be empty")
+    if (control := next((ch for ch in name if unicodedata.category(ch) == "Cc"), None)) is not None:
+        raise UsageMistake(f"{what} holds the control character U+{ord(control):04X}: type it without")
     if len(name) > MAX_NAME:
         raise UsageMistake(f"{what} is {len(name):,} characters, more than {MAX_NAME}")
     return name

@@ -25,3 +25,20 @@ def test_a_thousand_dice_too_many_are_refused_in_one_short_line(run):  # type: i
         "Error: --dice: 998 of the given dice were not needed (50, 50, 50, 50, 50, 50, 50, 50, 50, 50, …); "
         "nothing was written: give exactly the dice the attacks read")
     assert len(events(run)) == 2
+
+
+def test_names_with_control_characters_are_refused(run):  # type: ignore[no-untyped-def]
+    # A name is printed on every status line: an escape or a bell in it would reach the terminal.
+    result = run("fight", "new", "a\x1b[31mred")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, "Error: a fight's name holds the control character U+001B: type it without")
+    run("fight", "new", FIGHT)
+    for option, value, code in (("--as", "Gob\x07lin", "0007"), ("--side", "B\x7f", "007F")):
+        args = {"--as": "Goblin", "--side": "B", option: value}
+        result = run("fight", "join", FIGHT, "--as", args["--as"], "--side", args["--side"], "--hits", "9", "--armor", "MA",
+                     "--weapon", "Dagger", "--cmb", "5")
+        assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+            2, f"Error: {option} holds the control character U+{code}: type it without")
+    assert events(run) == []
+    assert run("fight", "join", FIGHT, "--as", "Gob\tlin", *HERO[2:]).exit_code == 0  # whitespace is folded to one space
+    assert events(run)[0]["combatant"]["name"] == "Gob lin"
