@@ -9,6 +9,7 @@ and the blow it deals are recorded in the event, never recomputed.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -198,6 +199,8 @@ def _name(text: str, what: str) -> str:
     name = " ".join(text.split())
     if not name:
         raise UsageMistake(f"{what} must not be empty")
+    if (control := next((ch for ch in name if unicodedata.category(ch) == "Cc"), None)) is not None:
+        raise UsageMistake(f"{what} holds the control character U+{ord(control):04X}: type it without")
     if len(name) > MAX_NAME:
         raise UsageMistake(f"{what} is {len(name):,} characters, more than {MAX_NAME}")
     return name
@@ -431,7 +434,7 @@ def _refuse_unused(dice: Any) -> None:
     from tables_app.domain.dice import ForcedDice
 
     if isinstance(dice, ForcedDice) and dice.unused:
-        unused = ", ".join(map(str, dice.unused))
+        unused = ", ".join(map(str, dice.unused[:10])) + (", …" if len(dice.unused) > 10 else "")
         verb = "was" if len(dice.unused) == 1 else "were"
         raise UsageMistake(f"--dice: {len(dice.unused)} of the given dice {verb} not needed ({unused}); "
                            "nothing was written: give exactly the dice the attacks read")

@@ -198,8 +198,12 @@ def _edit(fight: Fight, event: Edit) -> Fight:
     now, start = replace(c.now, **counters), replace(c.start, **counters)
     fresh = c.fresh_dying and "dying" not in counters
     edited = replace(c, now=now, start=start, fresh_dying=fresh, **changes)
-    if "status" not in changes and edited.status is not Status.DEAD:  # hits set by hand: down, or healed, at once
+    if "taken" in changes and "status" not in changes and edited.status is not Status.DEAD:
+        # hits set by hand: down, or healed, at once (an edit of anything else leaves the status as it was)
         edited = replace(edited, status=Status.DOWN if edited.taken >= edited.fighter.hits else Status.UP)
+    if edited.status is not Status.DEAD and "dying" not in counters and edited.now.dying is not None \
+            and edited.now.dying <= 0:  # brought back from a countdown run out: that countdown is over
+        edited = replace(edited, now=replace(edited.now, dying=None), start=replace(edited.start, dying=None))
     return _with(fight, edited)
 
 
