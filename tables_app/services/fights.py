@@ -311,7 +311,7 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
                 attacks.append(Armament(weapon.name, arm.cmb, ruleset=weapon.ruleset))
         copies = sum(1 for c in loaded.fight.combatants if c.fighter.creature == creature.name)
         label = _name(j.label, "--as") if j.label else f"{creature.name} #{copies + 1}"
-        fighter = Fighter(name=label, side=j.side or "B", hits=hits,
+        fighter = Fighter(name=label, side=j.side or _default_side(loaded.fight, creature=True), hits=hits,
                           defense=creature.defense if j.defense is None else j.defense,
                           armor=j.armor or creature.armor, rank=Rank(j.rank) if j.rank else creature.rank,
                           features=tuple(dict.fromkeys([*creature.features, *(fold(f) for f in j.features)])),
@@ -322,7 +322,8 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
         if missing:
             raise UsageMistake(f"give --creature NAME, or the combatant by hand ({' and '.join(missing)} missing)")
         assert j.label is not None and j.hits is not None and armor is not None
-        fighter = Fighter(name=_name(j.label, "--as"), side=j.side or "A", hits=j.hits, defense=j.defense or 0,
+        fighter = Fighter(name=_name(j.label, "--as"), side=j.side or _default_side(loaded.fight, creature=False),
+                          hits=j.hits, defense=j.defense or 0,
                           armor=armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
                           features=tuple(dict.fromkeys(fold(f) for f in j.features)), parry=j.parry,
                           attacks=tuple(attacks), initiative=j.initiative)
@@ -333,6 +334,11 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
         fighter = replace(fighter, armor=_armor_column(database, fighter.armor))
     _name(fighter.side, "--side")
     return fighter
+
+
+def _default_side(fight: Fight, *, creature: bool) -> str:
+    """Without --side: `A` for the first combatant of the fight, then `B` for a creature and `A` by hand."""
+    return "B" if creature and fight.combatants else "A"
 
 
 def _armor_column(database: Database, armor: str) -> str:

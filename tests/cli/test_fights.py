@@ -245,3 +245,14 @@ def test_the_targets_features_choose_the_critical_branch(run, mini_workbook):  #
     assert data["attack"]["critical"]["entry"]["title"] == "Helm ring"
     tin = combatant(data["fight"], "Tin Man #1")
     assert (tin["taken"], tin["stun"], tin["bleed"], tin["penalty"]) == (6 + 2, 1, 0, 0)
+
+
+def test_the_first_combatant_is_on_side_a_then_creatures_on_b(run):  # type: ignore[no-untyped-def]
+    # A creature that joins first is on A, and faces the creatures after it without --side
+    run("fight", "new", "Beasts")
+    run("fight", "join", "Beasts", "--creature", "Wolf")
+    run("fight", "join", "Beasts", "--creature", "Orc Warrior")
+    result = run("fight", "join", "Beasts", "--as", "Ranger", "--hits", "40", "--armor", "LA", "--weapon", "Dagger",
+                 "--cmb", "30", "--json")
+    sides = [(c["name"], c["side"]) for c in json.loads(result.stdout)["fight"]["combatants"]]
+    assert sides == [("Wolf #1", "A"), ("Orc Warrior #1", "B"), ("Ranger", "A")]
