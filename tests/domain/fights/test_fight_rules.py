@@ -4,34 +4,13 @@ it checks quoted: the state is built with ``apply`` only, event by event."""
 from __future__ import annotations
 
 import pytest
+from fight_states import duel, fight, fighter, hit, state
 
 from tables_app.domain.fights import (
-    Attack, Blow, Edit, EndRound, Fight, Fighter, FightRuleError, Harm, Join, Status, apply, attack_terms, auto_target,
+    Attack, Blow, Edit, EndRound, Fighter, FightRuleError, Harm, Join, Status, apply, attack_terms, auto_target,
     refusal, replay,
 )
 from tables_app.domain.fights.account import account, status_line
-
-
-def fighter(name: str, side: str = "A", hits: int = 40, defense: int = 10, parry: int = 0) -> Fighter:
-    return Fighter(name=name, side=side, hits=hits, defense=defense, armor="MA", parry=parry)
-
-
-def fight(*fighters: Fighter) -> Fight:
-    return replay(Fight("test"), [Join(f) for f in fighters])
-
-
-def duel() -> Fight:
-    return fight(fighter("Hero"), fighter("Orc", "B"))
-
-
-def hit(attacker: str, target: str, **harm: int | None) -> Attack:
-    return Attack(attacker, target, Blow(to_target=Harm(**harm)))  # type: ignore[arg-type]
-
-
-def state(f: Fight, name: str):  # type: ignore[no-untyped-def]
-    found = f.find(name)
-    assert found is not None
-    return found
 
 
 def test_hits_act_at_once():

@@ -7,32 +7,11 @@ docs/fights.md it pins."""
 from __future__ import annotations
 
 import pytest
+from fight_states import duel, fight, fighter, hit, state
 
 from tables_app.domain.fights import (
-    Attack, Blow, Edit, EndRound, Fight, Fighter, FightRuleError, Harm, Join, Status, apply, refusal, replay,
+    Attack, Blow, Edit, EndRound, FightRuleError, Harm, Join, Status, apply, refusal, replay,
 )
-
-
-def fighter(name: str, side: str = "A", hits: int = 40, defense: int = 10, parry: int = 0) -> Fighter:
-    return Fighter(name=name, side=side, hits=hits, defense=defense, armor="MA", parry=parry)
-
-
-def fight(*fighters: Fighter) -> Fight:
-    return replay(Fight("review"), [Join(f) for f in fighters])
-
-
-def duel() -> Fight:
-    return fight(fighter("Hero"), fighter("Orc", "B"))
-
-
-def hit(attacker: str, target: str, **harm: int | None) -> Attack:
-    return Attack(attacker, target, Blow(to_target=Harm(**harm)))  # type: ignore[arg-type]
-
-
-def state(f: Fight, name: str):  # type: ignore[no-untyped-def]
-    found = f.find(name)
-    assert found is not None
-    return found
 
 
 # ------------------------------------------------------------------ who may attack
@@ -141,7 +120,6 @@ def test_a_countdown_set_by_hand_counts_at_once_even_over_one_received_this_roun
     f = apply(f, Edit("Orc", (("dying", 2),)))
     f = apply(f, EndRound())
     assert state(f, "Orc").now.dying == 1
-
 
 
 def test_a_ruling_of_down_stays_when_something_else_is_edited():
