@@ -25,6 +25,8 @@ def names_of(what: str) -> Callable[[click.Context, click.Parameter, str], list[
 
         if what == "shown":
             return completion.complete_shown(ctx, param, incomplete)
+        if what == "combatants":
+            return completion.complete_combatants(ctx, param, incomplete)
         return completion.complete(what)(ctx, param, incomplete)
     return callback
 

@@ -136,6 +136,21 @@ def table_columns(ctx: click.Context) -> list[str]:
     return list(dict.fromkeys(codes))
 
 
+def complete_combatants(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """ATTACKER, TARGET or COMBATANT of a fight command: those who joined the fight named before it."""
+    from tables_app.storage.name_lists import combatants
+
+    fight = ctx.params.get("name")
+    try:
+        path = _database_file(ctx)
+        if path is None or not isinstance(fight, str):
+            return []
+        names = combatants(path, fight)
+    except Exception:  # completion must never fail loudly  # noqa: BLE001
+        return []
+    return _matching([(name, name) for name in names], incomplete)
+
+
 def complete_shown(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """NAME of `tables show KIND NAME`, by the KIND already typed."""
     what = KIND_OF_WORD.get(str(ctx.params.get("kind") or "").lower())

@@ -131,8 +131,10 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
         "--weapon and --cmb).")
 ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
     FIGHT,
-    Param(field="attacker", kind="text", argument=True, required=True, not_blank=True, help="Who attacks."),
-    Param(field="target", kind="text", argument=True, required=True, not_blank=True, help="Whom."),
+    Param(field="attacker", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
+          help="Who attacks."),
+    Param(field="target", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
+          help="Whom."),
     DICE, SEEDED,
     Param(field="attack", key="weapon", kind="text", not_blank=True, metavar="WEAPON",
           help="Which of its attacks (default: its first)."),
@@ -160,7 +162,8 @@ LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every f
 REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT, AFTER), help="Remove a fight and its log.")
 EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
     FIGHT,
-    Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, help="Whose state."),
+    Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
+          help="Whose state."),
     *(Param(field=name, kind="int", minimum=COUNT[0], maximum=COUNT[1], help=f"Set its {words}.")
       for name, words in (("taken", "hits taken"), ("bleed", "bleeding per round"), ("stun", "rounds stunned"),
                           ("no_parry", "rounds unable to parry"), ("must_parry", "rounds that must parry"),

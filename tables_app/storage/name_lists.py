@@ -44,6 +44,23 @@ def armor_columns(path: Path, what: str) -> list[tuple[str, str, str]]:
         connection.close()
 
 
+def combatants(path: Path, fight: str) -> list[str]:
+    """The names of the combatants that joined the fight named ``fight`` (any
+    letter case), in the order they joined, from its log's join events."""
+    import json
+
+    connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
+    try:
+        rows = connection.execute(COMBATANTS, (fight,)).fetchall()
+    finally:
+        connection.close()
+    return [json.loads(data)["combatant"]["name"] for (data,) in rows]
+
+
+COMBATANTS = ("SELECT e.data FROM fight_event e JOIN fight f ON f.id = e.fight_id "
+              "WHERE f.name = ? AND e.kind = 'join' ORDER BY e.seq")
+
+
 def every_name(path: Path, what: str) -> set[tuple[str | None, str]]:
     """(ruleset, or None for what has none, name) of every name of ``what``
     (a key of LISTS) in the database file at ``path``, opened read only."""

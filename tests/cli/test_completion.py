@@ -82,3 +82,15 @@ def test_armor_of_a_bundled_weapon_and_of_an_unknown_one(printed_db):
     assert completions(printed_db, ["resolve", "table", "--weapon", "Longsword", "--armor"], "") == ["NA", "LA", "MA", "HA"]
     every = completions(printed_db, ["resolve", "table", "--weapon", "Nothing", "--armor"], "")
     assert {"NA", "MA", "20", "1"} <= set(every)  # a name no table has: every code, as before
+
+
+def test_a_fights_combatants_complete_after_its_name(run, db_path):  # type: ignore[no-untyped-def]
+    run("fight", "new", "Orc ambush")
+    run("fight", "join", "Orc ambush", "--as", "Hero", "--hits", "50", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
+    run("fight", "join", "Orc ambush", "--creature", "Orc Warrior")
+    run("fight", "join", "Orc ambush", "--creature", "Orc Warrior")
+    assert completions(db_path, ["fight", "attack"], "orc") == ["Orc ambush"]
+    assert completions(db_path, ["fight", "attack", "orc ambush"], "") == ["Hero", "Orc Warrior #1", "Orc Warrior #2"]
+    assert completions(db_path, ["fight", "attack", "Orc ambush", "Hero"], "orc w") == ["Orc Warrior #1", "Orc Warrior #2"]
+    assert completions(db_path, ["fight", "edit", "Orc ambush"], "h") == ["Hero"]
+    assert completions(db_path, ["fight", "attack", "No such fight"], "") == []
