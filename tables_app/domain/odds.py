@@ -28,7 +28,7 @@ from tables_app.domain.table_rules import (
     Attack, AttackRules, CriticalPlan, FirstDie, Reading, TableSet, chain_goes_on, critical_faces, critical_read, critical_totals, damage,
     first_die, fumble_faces, fumble_read, fumble_totals,
 )
-from tables_app.domain.tables import EffectTable, RollKind, Weapon
+from tables_app.domain.tables import Choice, EffectTable, RollKind, Weapon
 
 OUTCOME_ORDER = tuple(o.value for o in Outcome)
 T = TypeVar("T")
@@ -340,6 +340,49 @@ def _readings(rules: AttackRules, roll: RollDistribution) -> list[tuple[Reading,
         if weight:
             found.append((reading, weight))
         start = end
+    return found
+
+
+def weighed_readings(attack: Attack, rules: AttackRules) -> tuple[RollDistribution, list[tuple[Reading, int]]]:
+    """The attack roll's distribution, and every reading of it with its weight
+    over ``roll.denominator`` (the runs of results, then the `UM` rows' faces);
+    the Clumsy Range's fumbles are ``roll.fumble``. What table_odds weighs,
+    for whoever needs the readings themselves (a fight's blows)."""
+    weapon = attack.weapon
+    unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}
+    roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
+    one_face = roll.denominator // D100
+    return roll, [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]
+
+
+def critical_choices(plan: CriticalPlan, features: frozenset[str]) -> list[tuple[Fraction, Choice]]:
+    """Every entry the critical die reads, with its exact probability (an
+    open-ended `Roll kind | oeh` die weighed over its tail, as critical_hits_over_die)."""
+    if plan.table.roll is not RollKind.OEH:
+        return [(Fraction(faces, D100), choice) for faces, choice in critical_faces(plan, features)]
+    tail, denominator = open_ended_tail()
+    found: list[tuple[Fraction, Choice]] = []
+    for face in range(1, D100 + 1):
+        if chain_goes_on(face):
+            found += [(Fraction(weight, denominator * D100), choice)
+                      for weight, choice in _over_tail(critical_totals(plan, face, len(tail), features))]
+        else:
+            found.append((Fraction(1, D100), critical_read(plan, face, features)[1]))
+    return found
+
+
+def fumble_choices(table: EffectTable, weapon: Weapon) -> list[tuple[Fraction, Choice]]:
+    """Every entry the fumble die reads, with its exact probability (as critical_choices)."""
+    if table.roll is not RollKind.OEH:
+        return [(Fraction(faces, D100), choice) for faces, choice in fumble_faces(table, weapon)]
+    tail, denominator = open_ended_tail()
+    found: list[tuple[Fraction, Choice]] = []
+    for face in range(1, D100 + 1):
+        if chain_goes_on(face):
+            found += [(Fraction(weight, denominator * D100), choice)
+                      for weight, choice in _over_tail(fumble_totals(table, weapon, face, len(tail)))]
+        else:
+            found.append((Fraction(1, D100), fumble_read(table, face, weapon)[1]))
     return found
 
 

@@ -1,0 +1,72 @@
+"""The exact distribution of the blow one attack deals in a fight: every
+blow ``blows.table_blow`` can make of a resolution, with its probability,
+computed from the readings the odds of one attack weigh (domain/odds.py),
+never sampled. What the exact odds of a fight step with."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+from tables_app.domain.cells import Outcome
+from tables_app.domain.fights.blows import harm_of
+from tables_app.domain.fights.state import Blow
+from tables_app.domain.odds import critical_choices, fumble_choices, weighed_readings
+from tables_app.domain.table_rules import Attack, AttackRules, Reading, TableSet
+from tables_app.domain.tables import Choice, Entry
+
+NOTHING = Blow()
+
+
+def blow_distribution(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> dict[Blow, Fraction]:
+    """Each blow the attack can deal, with its exact probability (they sum to 1)."""
+    rules = AttackRules.given_or_built(attack, tables, rules)
+    roll, readings = weighed_readings(attack, rules)
+    found: dict[Blow, Fraction] = {}
+    fumbles = roll.fumble
+    for reading, weight in readings:
+        p = Fraction(weight, roll.denominator)
+        if reading.outcome is Outcome.FUMBLE:  # an `F` cell fumbles as the Clumsy Range does
+            fumbles += p
+            continue
+        for blow, q in _reading_blows(reading, attack.features):
+            found[blow] = found.get(blow, Fraction(0)) + p * q
+    if fumbles:
+        for blow, q in _fumble_blows(attack, tables):
+            found[blow] = found.get(blow, Fraction(0)) + fumbles * q
+    return found
+
+
+def _reading_blows(reading: Reading, features: frozenset[str]) -> list[tuple[Blow, Fraction]]:
+    plans = reading.plans
+    if not plans:
+        return [(Blow(to_target=harm_of((), reading.hits)) if reading.hits else NOTHING, Fraction(1))]
+    merged: dict[Blow, Fraction] = {}
+    for picks in product(*(_entries(critical_choices(plan, features)) for plan in plans)):
+        entries: list[Entry] = [entry for _, entry in picks]
+        q = Fraction(1)
+        for weight, _ in picks:
+            q *= weight
+        hits = reading.hits + sum(e.hits for e in entries)
+        blow = Blow(to_target=harm_of(entries, hits), attacker_bonus=sum(e.attacker_bonus for e in entries))
+        merged[blow] = merged.get(blow, Fraction(0)) + q
+    return list(merged.items())
+
+
+def _entries(choices: list[tuple[Fraction, Choice]]) -> list[tuple[Fraction, Entry]]:
+    """The choices as (probability, entry), the same entry's merged (it deals the same blow)."""
+    merged: dict[Entry, Fraction] = {}
+    for weight, choice in choices:
+        merged[choice.entry] = merged.get(choice.entry, Fraction(0)) + weight
+    return [(weight, entry) for entry, weight in merged.items()]
+
+
+def _fumble_blows(attack: Attack, tables: TableSet) -> list[tuple[Blow, Fraction]]:
+    table = tables.fumble
+    if table is None:
+        return [(NOTHING, Fraction(1))]  # a weapon without a fumble table: the fumble does nothing
+    merged: dict[Blow, Fraction] = {}
+    for weight, entry in _entries(fumble_choices(table, attack.weapon)):
+        blow = Blow(to_attacker=harm_of([entry], entry.hits), target_bonus=entry.attacker_bonus)
+        merged[blow] = merged.get(blow, Fraction(0)) + weight
+    return list(merged.items())
