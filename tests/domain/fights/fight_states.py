@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from tables_app.domain.dice import ForcedDice
 from tables_app.domain.fights import Attack, Blow, Combatant, Fight, Fighter, Harm, Join, replay
+from tables_app.domain.fights.blows import table_blow
+from tables_app.domain.resolve import TableSet, resolve_attack
+from tables_app.domain.table_rules import Attack as TableAttack
+from tables_app.domain.table_rules import AttackRules
 
 
 def fighter(name: str, side: str = "A", hits: int = 40, defense: int = 10, parry: int = 0) -> Fighter:
@@ -26,4 +33,23 @@ def hit(attacker: str, target: str, **harm: int | None) -> Attack:
 def state(f: Fight, name: str) -> Combatant:
     found = f.find(name)
     assert found is not None
+    return found
+
+
+def enumerated(attack: TableAttack, tables: TableSet) -> dict[Blow, Fraction]:
+    """Every sequence of dice the attack can read, die by die, each weighed 1/100 per die."""
+    found: dict[Blow, Fraction] = {}
+    rules = AttackRules(attack, tables)  # read once: the rules are the same for every sequence
+
+    def explore(prefix: tuple[int, ...]) -> None:
+        dice = ForcedDice(values=prefix)
+        result = resolve_attack(attack, tables, dice, rules)
+        if dice.missing:
+            for face in range(1, 101):
+                explore((*prefix, face))
+            return
+        blow = table_blow(result)
+        found[blow] = found.get(blow, Fraction(0)) + Fraction(1, 100 ** len(prefix))
+
+    explore(())
     return found

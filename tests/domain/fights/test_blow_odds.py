@@ -11,16 +11,13 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from fight_states import enumerated
 
 from tables_app.domain.cells import parse_attack_cell
-from tables_app.domain.dice import ForcedDice
 from tables_app.domain.fights.blow_odds import blow_distribution
-from tables_app.domain.fights.blows import table_blow
-from tables_app.domain.fights.state import Blow
 from tables_app.domain.odds import table_odds
 from tables_app.domain.ranges import RangeTable, parse_range
-from tables_app.domain.resolve import Attack, TableSet, resolve_attack
-from tables_app.domain.table_rules import AttackRules
+from tables_app.domain.resolve import Attack, TableSet
 from tables_app.domain.severity import DEFAULT_SCALE
 from tables_app.domain.tables import AttackTable, EffectTable, Entry, RollKind, TableKind, Weapon
 
@@ -59,25 +56,6 @@ FUMBLES = _table(TableKind.FUMBLE, "F", [_e("1-40", "slip", hits=0), _e("41-80",
                                           _e("81+", "own foot", hits=6, bleed=1, attacker_bonus=5)])
 TABLES = TableSet(_attack_table(), {"Cut": CUT, "Impact": IMPACT}, FUMBLES)
 WEAPON = Weapon("W", "T", None, 4, "Cut", None, "F", 0, roll=RollKind.D100)
-
-
-def enumerated(attack: Attack, tables: TableSet) -> dict[Blow, Fraction]:
-    """Every sequence of dice the attack can read, die by die, each weighed 1/100 per die."""
-    found: dict[Blow, Fraction] = {}
-    rules = AttackRules(attack, tables)  # read once: the rules are the same for every sequence
-
-    def explore(prefix: tuple[int, ...]) -> None:
-        dice = ForcedDice(values=prefix)
-        result = resolve_attack(attack, tables, dice, rules)
-        if dice.missing:
-            for face in range(1, 101):
-                explore((*prefix, face))
-            return
-        blow = table_blow(result)
-        found[blow] = found.get(blow, Fraction(0)) + Fraction(1, 100 ** len(prefix))
-
-    explore(())
-    return found
 
 
 @pytest.mark.parametrize("armor, cmb, features", [("NA", 40, frozenset()), ("NA", 60, frozenset({"helm"})),
