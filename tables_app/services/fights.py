@@ -14,9 +14,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tables_app.domain.fights import (
-    Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, auto_target, cmb_modifiers,
-    defense_of, event_json, event_of, refusal, skipped,
+    Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, cmb_modifiers, defense_of,
+    event_json, event_of, refusal, skipped,
 )
+from tables_app.domain.fights.rules import turn_target
 from tables_app.domain.fights.account import account, status_line
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold, suggest
@@ -469,9 +470,7 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
             assert current is not None
             if fight.over:
                 break
-            if skipped(current) is not None:
-                continue
-            target = auto_target(fight, current.name)
+            target = turn_target(fight, current.name)
             if target is None:
                 continue
             event, data = _resolve_one(database, fight, current.name, target, None, (), dice)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from tables_app.domain.fights.events import Attack, EndRound
-from tables_app.domain.fights.rules import apply, auto_target, skipped
+from tables_app.domain.fights.rules import apply, turn_target
 from tables_app.domain.fights.state import Blow, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
@@ -67,9 +67,7 @@ def _attack_turn(going: dict[Fight, Fraction], name: str, blows: Blows, ended: d
     """Every state after ``name``'s turn: its attack where it may make one."""
     after: dict[Fight, Fraction] = {}
     for state, p in going.items():
-        c = state.find(name)
-        able = c is not None and c.fighter.attacks and skipped(c) is None  # one without an attack never attacks
-        target = auto_target(state, name) if able else None
+        target = turn_target(state, name)
         if target is None:
             _add(after, state, p)
             continue

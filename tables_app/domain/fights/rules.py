@@ -85,6 +85,17 @@ def auto_target(fight: Fight, attacker: str) -> str | None:
     return next((c.name for c in fight.combatants if c.up and c.side != a.side), None)
 
 
+def turn_target(fight: Fight, name: str) -> str | None:
+    """Whom ``name`` attacks in its turn of a round played by the targeting
+    rule (`fight round --auto`, the odds and the simulation of a fight):
+    None when it does not attack (it has no attack, may not attack now, or
+    no foe is up)."""
+    c = fight.find(name)
+    if c is None or not c.fighter.attacks or skipped(c) is not None:
+        return None
+    return auto_target(fight, name)
+
+
 def apply(fight: Fight, event: Event) -> Fight:
     """The fight after ``event``; FightRuleError if the rules refuse it."""
     if isinstance(event, Join):
