@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from tables_app.cli import attacks
 from tables_app.cli.build import command
 from tables_app.cli.common import Group, database_of, emit_json
 from tables_app.operations import Operation, fights, to_json
@@ -68,3 +69,47 @@ def _made(operation: Operation) -> click.Command:
 
 for _operation in fights.OPERATIONS:
     fight_group.add_command(_made(_operation))
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+def chances_lines(data: dict[str, Any]) -> list[str]:
+    """The odds (or the simulation) of a fight for people: a row per round, then what it comes to."""
+    rounds, simulated = data["rounds"], "count" in data
+    sides = list(rounds[0]["sides"]) if rounds else []
+    how = f"{data['count']:,} fights simulated (seed {data['seed']})" if simulated else "exact odds"
+    lines = [f"{data['fight']}: {how}, from round {data['from_round']} (after event {data['seq']})",
+             "round  over by it  " + "  ".join(f"side {side} won" for side in sides)]
+    for r in rounds:
+        cells = [_percent(r["over"]).rjust(10)] + [_percent(r["sides"][side]).rjust(len(f"side {side} won")) for side in sides]
+        lines.append(f"{r['round']:>5}  " + "  ".join(cells))
+    if rounds:
+        last = rounds[-1]
+        lines += ["", f"By the end of round {last['round']}:"]
+        lines += [f"  {name}: down {_percent(fate['down'])}, dead {_percent(fate['dead'])}"
+                  for name, fate in last["combatants"].items()]
+    margin = f" (± {data['se']['expected_rounds']:.2f})" if simulated else ""
+    lines += ["", f"Expected rounds: {data['expected_rounds']:.2f}{margin}; still going after the last: "
+                  f"{_percent(data['unfinished'])}."]
+    if simulated:
+        lines.append("Each share within about 2 standard errors of the truth, 19 times in 20 (--json has them).")
+    return lines
+
+
+def _chances(operation: Operation) -> click.Command:
+    @command(operation, name="fight")
+    def run(ctx: click.Context, as_json: bool, **values: Any) -> None:
+        from tables_app.cli.progress import progress_bar
+
+        data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values))
+        if as_json:
+            emit_json(data)
+        else:
+            _echo(chances_lines(data))
+    return run
+
+
+attacks.odds.add_command(_chances(fights.ODDS))
+attacks.simulate.add_command(_chances(fights.SIMULATE))

@@ -32,6 +32,7 @@ NAMED = (
     ("post", "/undo", "undo"),
     ("post", "/edits", "edit"),
     ("get", "/log", "log"),
+    ("get", "/odds", "odds"),  # `tables odds fight NAME`
     ("get", "", "show"),
     ("delete", "", "remove"),
 )
@@ -61,9 +62,9 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
         return await answer(made.words, list(body.items()))
 
     def named_route(method: str, suffix: str, word: str) -> None:
-        operation = find(("fight", word))
+        operation = find(("odds", "fight") if word == "odds" else ("fight", word))
         arguments = " ".join(p.field.upper() for p in operation.params if p.argument)
-        summary = f"= tables fight {word} {arguments} --json"
+        summary = f"= tables {' '.join(operation.words)} {arguments} --json"
         path = f"{FIGHTS}/{{name:path}}{suffix}"
         if method == "post":
             @app.post(path, summary=summary, description=operation.help, name=f"fight_{word}",
@@ -83,6 +84,7 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
 
         app.add_api_route(path, read, methods=[method.upper()], summary=summary, description=operation.help,
                           name=f"fight_{word}", openapi_extra=query_doc(operation, "name"))
+        # (odds: worked out in the request's thread, as every fight route; the states' bound keeps it to seconds)
 
     for method, suffix, word in NAMED:
         named_route(method, suffix, word)

@@ -173,4 +173,37 @@ EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
     AFTER,
 ), help="Set a combatant's state by hand (healing, a ruling): recorded in the log, counted at once.")
 
+ROUNDS = Param(field="rounds", kind="int", minimum=1, maximum=200, default=20, show_default=True,
+               help="How many rounds, from the fight's round now.")
+MAX_FIGHTS = 1_000_000  # fights of one `simulate fight` (a few minutes at most)
+
+
+def run_odds(database: Any, name: str, rounds: int, progress_bar: Any = None) -> Any:
+    from tables_app.services import fight_odds
+
+    return fight_odds.odds(database, name, rounds)
+
+
+def run_simulate(database: Any, name: str, rounds: int, count: int, seed: int | None, progress_bar: Any = None) -> Any:
+    from tables_app.operations.attacks import fresh_or
+    from tables_app.services import fight_odds
+
+    return fight_odds.simulate(database, name, rounds=rounds, count=count, seed=fresh_or(seed), progress_bar=progress_bar)
+
+
+ODDS = Operation(words=("odds", "fight"), run=run_odds, params=(FIGHT, ROUNDS),
+                 help="Exact odds of a tracked fight from its state now: by each round, P(over), P(each side has won), "
+                      "P(each combatant down or dead); the expected rounds and what is still going after the last; "
+                      "nothing sampled. A fight too large to work out is refused, naming its states: simulate it.",
+                 short_help="Exact odds of a tracked fight from its state now.")
+SIMULATE = Operation(words=("simulate", "fight"), run=run_simulate, params=(
+    FIGHT, ROUNDS,
+    Param(field="count", kind="int", minimum=1, maximum=MAX_FIGHTS, default=10_000, show_default=True,
+          help="How many fights."),
+    Param(field="seed", kind="int", minimum=SEED[0], maximum=SEED[1],
+          help="Seed of the random numbers (default: a fresh one, printed)."),
+), help="A tracked fight played many times from its state now, with random dice and the same rules: the shape of "
+        "odds fight, each probability with its standard error.",
+    short_help="A tracked fight played many times from its state now, with random dice.")
+
 OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT)

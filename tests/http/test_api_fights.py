@@ -281,3 +281,17 @@ def test_the_openapi_document_declares_409_on_the_fight_writes(client):
     assert "409" not in paths[FIGHTS]["post"]["responses"]
     assert set(paths[f"{FIGHTS}/{{name}}"]) == {"get", "delete"}
     assert [p["name"] for p in paths[f"{FIGHTS}/{{name}}"]["get"]["parameters"]] == ["name", "at"]
+
+
+def test_the_odds_of_a_fight_over_http_are_the_commands(client, run):  # type: ignore[no-untyped-def]
+    quick = {"as": "Hero", "hits": 3, "armor": "MA", "weapon": "Longsword", "cmb": 60}
+    goblin = {"creature": "Goblin Scout", "hits": 3}
+    same(client.post(FIGHTS, json={"name": "Quick"}), run, "new", "Quick")
+    same(client.post(f"{FIGHTS}/Quick/combatants", json=quick), run, "join", "Quick", *command_line(quick))
+    same(client.post(f"{FIGHTS}/Quick/combatants", json=goblin), run, "join", "Quick", *command_line(goblin))
+    answer = client.get(f"{FIGHTS}/Quick/odds", params={"rounds": 2})
+    printed = run("odds", "fight", "Quick", "--rounds", "2", "--json")
+    assert (answer.status_code, printed.exit_code) == (200, 0)
+    assert answer.json() == json.loads(printed.stdout)
+    assert client.get(f"{FIGHTS}/Quick/odds", params={"rounds": 0}).status_code == 422
+    assert client.get(f"{FIGHTS}/Nope/odds").status_code == 404

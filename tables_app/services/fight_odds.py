@@ -1,0 +1,160 @@
+"""`tables odds fight NAME` and `tables simulate fight NAME`: the exact odds
+of a tracked fight from its state now (domain/fights/odds.py), or the fight
+played many times with random dice (domain/fights/simulate.py); each
+attack's blow distribution looked up once per attacker, target and terms
+(domain/fights/blow_odds.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
+from tables_app.domain.fights.blow_odds import blow_distribution
+from tables_app.domain.fights.odds import FightOdds, TooManyStates, fight_odds
+from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
+from tables_app.domain.fights.state import Blow
+from tables_app.errors import TablesError
+from tables_app.services.fights import Loaded, load
+from tables_app.services.reporting import ProgressBar, reporting
+from tables_app.services.results import as_float
+from tables_app.storage.database import Database
+
+MAX_STATES = 20_000  # states of a fight held at once by the exact odds (a few seconds of work); past it: simulate
+PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second and more)
+
+
+@dataclass(frozen=True)
+class FightOddsResult:
+    """The odds of a fight from event ``seq`` of its log."""
+
+    name: str
+    seq: int
+    odds: FightOdds
+    names: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        odds = self.odds
+        return {"fight": self.name, "seq": self.seq, "from_round": odds.start, "rounds": [
+            {"round": r.round, "over": as_float(r.over), "sides": as_float(r.sides),
+             "combatants": {name: {"down": as_float(r.down[name]), "dead": as_float(r.dead[name])} for name in self.names},
+             "states": r.states}
+            for r in odds.rounds],
+            "expected_rounds": as_float(odds.expected_rounds), "unfinished": as_float(odds.unfinished),
+            "largest_states": odds.largest}
+
+
+def _odds_ready(loaded: Loaded) -> Fight:
+    """The fight, if its odds can be asked for: not over, two sides, attacks on the tables."""
+    fight = loaded.fight
+    if fight.over:
+        won = f": side {fight.winner} won" if fight.winner else ": nobody is standing"
+        raise TablesError(f"the fight {fight.name!r} is over{won} (undo to go back, then ask again)")
+    if len(fight.sides) < 2:
+        raise TablesError(f"the fight {fight.name!r} has one side only: add a foe (tables fight join)")
+    for c in fight.combatants:
+        if c.up and c.fighter.attacks and c.fighter.attacks[0].system != "table":
+            raise TablesError(f"{c.name} attacks in {c.fighter.attacks[0].system}: the odds and the simulation of a fight "
+                              "are worked out for attacks on the tables")
+    return fight
+
+
+def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATES) -> FightOddsResult:
+    loaded = load(database, name)
+    fight = _odds_ready(loaded)
+    try:
+        computed = fight_odds(fight, _Blows(database, fight), rounds, limit)
+    except TooManyStates as exc:
+        raise TablesError(f"the fight {fight.name!r} is too large to work out exactly: {exc}; "
+                          f"simulate it instead: tables simulate fight {_quoted(fight.name)}") from None
+    return FightOddsResult(fight.name, loaded.seq, computed, tuple(c.name for c in fight.combatants))
+
+
+def _quoted(name: str) -> str:
+    import shlex
+
+    return shlex.quote(name)
+
+
+@dataclass(frozen=True)
+class FightSimulation:
+    """``tally`` of fights played from event ``seq`` with the random numbers of ``seed``."""
+
+    name: str
+    seq: int
+    start: int
+    seed: int
+    tally: Tally
+    names: tuple[str, ...]
+    sides: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        t = self.tally
+        rounds = []
+        for j in range(t.rounds):
+            over, over_se = share(t.over[j], t.count)
+            sides = {side: share(t.won[side][j], t.count) for side in self.sides}
+            fates = {name: {"down": share(t.down[name][j], t.count), "dead": share(t.dead[name][j], t.count)}
+                     for name in self.names}
+            rounds.append({"round": self.start + j, "over": over, "sides": {s: v[0] for s, v in sides.items()},
+                           "combatants": {n: {k: v[0] for k, v in f.items()} for n, f in fates.items()},
+                           "se": {"over": over_se, "sides": {s: v[1] for s, v in sides.items()},
+                                  "combatants": {n: {k: v[1] for k, v in f.items()} for n, f in fates.items()}}})
+        mean, mean_se = t.mean_rounds()
+        unfinished, unfinished_se = share(t.unfinished, t.count)
+        return {"fight": self.name, "seq": self.seq, "from_round": self.start, "count": t.count, "seed": self.seed,
+                "rounds": rounds, "expected_rounds": mean, "unfinished": unfinished,
+                "se": {"expected_rounds": mean_se, "unfinished": unfinished_se}}
+
+
+def simulate(database: Database, name: str, *, rounds: int = 20, count: int = 10_000, seed: int,
+             progress_bar: ProgressBar | None = None) -> FightSimulation:
+    from random import Random
+
+    loaded = load(database, name)
+    fight = _odds_ready(loaded)
+    with reporting(progress_bar, count, count >= PROGRESS_FROM, "fights") as progress:
+        tally = simulate_fights(fight, Drawn(_Blows(database, fight)), rounds, count, Random(seed), progress)
+    return FightSimulation(fight.name, loaded.seq, fight.round, seed, tally, tuple(c.name for c in fight.combatants),
+                           fight.sides)
+
+
+class _Blows:
+    """Each attack's blow distribution, worked out once per attacker and the
+    terms the fight gives it (its CMB modifiers, the target's DEF, armor,
+    rank and features): the tables are looked up once per weapon."""
+
+    def __init__(self, database: Database, fight: Fight):
+        self.database, self.ruleset = database, fight.ruleset
+        self._prepared: dict[tuple[str, str], Any] = {}
+        self._blows: dict[tuple[Any, ...], dict[Blow, Fraction]] = {}
+
+    def __call__(self, state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
+        a, t = state.find(attacker), state.find(target)
+        assert a is not None and t is not None
+        arm = a.fighter.attacks[0]  # the targeting rule's attack: the first
+        modifiers = cmb_modifiers(state, attacker)
+        defense = defense_of(state, target)
+        key = (a.name, arm, modifiers, defense, t.fighter.armor, t.fighter.rank, t.fighter.features)
+        found = self._blows.get(key)
+        if found is None:
+            found = self._blows[key] = self._distribution(arm, modifiers, defense, t.fighter)
+        return found
+
+    def _distribution(self, arm: Any, modifiers: tuple[tuple[str, int], ...], defense: int, target: Any) -> dict[Blow, Fraction]:
+        from tables_app.domain.fights.state import Fighter
+        from tables_app.services.attacks import TargetParts, WeaponParts, prepare
+
+        assert isinstance(target, Fighter)
+        at = (target.armor, target.rank.value, target.features)
+        key = (arm.weapon, arm.ruleset or "", *map(str, at))
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            prepared = self._prepared[key] = prepare(
+                self.database, WeaponParts(name=arm.weapon), TargetParts(defense=0, armor=target.armor,
+                                                                         rank=target.rank.value, features=target.features),
+                ruleset=arm.ruleset or self.ruleset, cmb=arm.cmb)
+        attack = replace(prepared.attack, cmb=arm.cmb, modifiers=modifiers, defense=defense)
+        rules = prepared.rules.for_attack(attack) if prepared.rules is not None else None
+        return blow_distribution(attack, prepared.tables, rules)

@@ -1,0 +1,92 @@
+"""`tables odds fight` and `tables simulate fight` on a tracked fight
+(docs/fights.md, "Odds of a fight"): from its state now, in the contract's
+JSON; a fight too large to work out is refused naming its states and
+offering the simulation; the simulation is seeded and agrees with the odds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+QUICK = ("--as", "Hero", "--hits", "3", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
+GOBLIN = ("--creature", "Goblin Scout", "--hits", "3")
+
+
+@pytest.fixture
+def quick(run):  # type: ignore[no-untyped-def]
+    """A fight over in a round or two: 3 hits each."""
+    run("fight", "new", "Quick")
+    run("fight", "join", "Quick", *QUICK)
+    run("fight", "join", "Quick", *GOBLIN)
+    return run
+
+
+def answer(run: Any, *args: str) -> dict[str, Any]:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_odds_fight_json_has_the_contracts_shape(quick):  # type: ignore[no-untyped-def]
+    data = answer(quick, "odds", "fight", "Quick", "--rounds", "3")
+    assert {"fight", "rounds", "expected_rounds", "unfinished"} <= set(data)
+    assert [r["round"] for r in data["rounds"]] == [1, 2, 3]
+    first = data["rounds"][0]
+    assert set(first["sides"]) == {"A", "B"} and set(first["combatants"]) == {"Hero", "Goblin Scout #1"}
+    assert set(first["combatants"]["Hero"]) == {"down", "dead"}
+    overs = [r["over"] for r in data["rounds"]]
+    assert overs == sorted(overs) and 0 < overs[0] < 1  # P(over by round r) only grows
+    last = data["rounds"][-1]
+    assert abs(last["over"] + data["unfinished"] - 1) < 1e-9
+    assert abs(last["sides"]["A"] - last["combatants"]["Goblin Scout #1"]["down"] - last["combatants"]["Goblin Scout #1"]["dead"]) < 1e-9
+
+
+def test_odds_from_the_fight_as_it_stands(quick):  # type: ignore[no-untyped-def]
+    before = answer(quick, "odds", "fight", "Quick", "--rounds", "2")
+    quick("fight", "attack", "Quick", "Hero", "Goblin Scout #1", "--dice", "4,90")  # opened low: a miss
+    after = answer(quick, "odds", "fight", "Quick", "--rounds", "2")
+    assert after["seq"] == before["seq"] + 1 and after["rounds"][0]["round"] == 1
+    assert after["rounds"][0]["sides"]["A"] < before["rounds"][0]["sides"]["A"]  # Hero's first attack is spent
+    quick("fight", "round", "Quick")
+    assert answer(quick, "odds", "fight", "Quick", "--rounds", "2")["rounds"][0]["round"] == 2  # as the fight numbers them
+
+
+def test_a_fight_too_large_is_refused_naming_its_states(run):  # type: ignore[no-untyped-def]
+    run("fight", "new", "Duel")
+    run("fight", "join", "Duel", "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--weapon", "Longsword",
+        "--cmb", "60")
+    run("fight", "join", "Duel", "--creature", "Orc Warrior")
+    result = run("odds", "fight", "Duel")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: the fight 'Duel' is too large to work out exactly: the fight reaches more "
+                                    "than 20,000 states (")
+    assert result.stderr.endswith("simulate it instead: tables simulate fight Duel\n")
+
+
+def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]
+    quick("fight", "edit", "Quick", "Goblin Scout #1", "--taken", "3")
+    result = quick("odds", "fight", "Quick")
+    assert (result.exit_code, result.stderr) == (1, "Error: the fight 'Quick' is over: side A won (undo to go back, then "
+                                                    "ask again)\n")
+
+
+def test_simulate_fight_is_seeded_and_agrees_with_the_odds(quick):  # type: ignore[no-untyped-def]
+    exact = answer(quick, "odds", "fight", "Quick", "--rounds", "2")
+    first = answer(quick, "simulate", "fight", "Quick", "--rounds", "2", "--count", "4000", "--seed", "5")
+    assert first == answer(quick, "simulate", "fight", "Quick", "--rounds", "2", "--count", "4000", "--seed", "5")
+    assert (first["count"], first["seed"]) == (4000, 5)
+    for sampled, computed in zip(first["rounds"], exact["rounds"]):
+        assert abs(sampled["over"] - computed["over"]) <= 4.5 * sampled["se"]["over"] + 1e-9
+        for side in ("A", "B"):
+            assert abs(sampled["sides"][side] - computed["sides"][side]) <= 4.5 * sampled["se"]["sides"][side] + 1e-9
+    assert abs(first["expected_rounds"] - exact["expected_rounds"]) <= 4.5 * first["se"]["expected_rounds"] + 1e-9
+    assert set(first["se"]) == {"expected_rounds", "unfinished"}
+
+
+def test_the_counts_are_bounded(quick):  # type: ignore[no-untyped-def]
+    assert quick("simulate", "fight", "Quick", "--count", "0").exit_code == 2
+    assert quick("simulate", "fight", "Quick", "--count", "1000001").exit_code == 2
+    assert quick("odds", "fight", "Quick", "--rounds", "201").exit_code == 2
