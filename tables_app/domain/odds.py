@@ -358,31 +358,31 @@ def weighed_readings(attack: Attack, rules: AttackRules) -> tuple[RollDistributi
 def critical_choices(plan: CriticalPlan, features: frozenset[str]) -> list[tuple[Fraction, Choice]]:
     """Every entry the critical die reads, with its exact probability (an
     open-ended `Roll kind | oeh` die weighed over its tail, as critical_hits_over_die)."""
-    if plan.table.roll is not RollKind.OEH:
-        return [(Fraction(faces, D100), choice) for faces, choice in critical_faces(plan, features)]
-    tail, denominator = open_ended_tail()
-    found: list[tuple[Fraction, Choice]] = []
-    for face in range(1, D100 + 1):
-        if chain_goes_on(face):
-            found += [(Fraction(weight, denominator * D100), choice)
-                      for weight, choice in _over_tail(critical_totals(plan, face, len(tail), features))]
-        else:
-            found.append((Fraction(1, D100), critical_read(plan, face, features)[1]))
-    return found
+    return _die_choices(plan.table.roll is RollKind.OEH, lambda: critical_faces(plan, features),
+                        lambda face: critical_read(plan, face, features)[1],
+                        lambda face, count: critical_totals(plan, face, count, features))
 
 
 def fumble_choices(table: EffectTable, weapon: Weapon) -> list[tuple[Fraction, Choice]]:
     """Every entry the fumble die reads, with its exact probability (as critical_choices)."""
-    if table.roll is not RollKind.OEH:
-        return [(Fraction(faces, D100), choice) for faces, choice in fumble_faces(table, weapon)]
+    return _die_choices(table.roll is RollKind.OEH, lambda: fumble_faces(table, weapon),
+                        lambda face: fumble_read(table, face, weapon)[1],
+                        lambda face, count: fumble_totals(table, weapon, face, count))
+
+
+def _die_choices(opens: bool, faces: Callable[[], list[tuple[int, Choice]]], read: Callable[[int], Choice],
+                 totals: Callable[[int, int], list[tuple[int, Choice]]]) -> list[tuple[Fraction, Choice]]:
+    """A critical's or fumble's die: each entry with its probability; ``faces`` of a closed
+    die, or face by face (``read``) with the tail each 96+ face opens (``totals``)."""
+    if not opens:
+        return [(Fraction(count, D100), choice) for count, choice in faces()]
     tail, denominator = open_ended_tail()
     found: list[tuple[Fraction, Choice]] = []
     for face in range(1, D100 + 1):
         if chain_goes_on(face):
-            found += [(Fraction(weight, denominator * D100), choice)
-                      for weight, choice in _over_tail(fumble_totals(table, weapon, face, len(tail)))]
+            found += [(Fraction(weight, denominator * D100), choice) for weight, choice in _over_tail(totals(face, len(tail)))]
         else:
-            found.append((Fraction(1, D100), fumble_read(table, face, weapon)[1]))
+            found.append((Fraction(1, D100), read(face)))
     return found
 
 

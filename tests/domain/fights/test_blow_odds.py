@@ -84,3 +84,21 @@ def test_its_expected_damage_is_the_odds_of_one_attack():  # type: ignore[no-unt
     assert sum(p * blow.to_target.hits for blow, p in exact.items()) == table_odds(attack, TABLES).expected_damage
     fumble = sum(p for blow, p in exact.items() if blow.to_attacker or blow.target_bonus)
     assert fumble == Fraction(4, 100) * Fraction(60, 100)  # the Clumsy Range 1-4, then a twist or own foot
+
+
+def test_an_open_ended_critical_die_is_weighed_over_its_tail():  # type: ignore[no-untyped-def]
+    # `Roll kind | oeh`: a 96-100 opens the die again, so totals past 100 read rows a closed die never reaches.
+    # Every cell is `0 Sup` (modifier 0); P(151+) = P(face f of 96-100, then a die of 151 - f or more)
+    # = (46 + 47 + 48 + 49 + 50) / 100², whatever opens after it.
+    rows = [(parse_range("01+"), (parse_attack_cell("0 Sup", DEFAULT_SCALE, lambda t: None),) * 2)]
+    every = AttackTable("Every", ("NA", "HA"), RangeTable(rows), automatic_miss=None)
+    huge = _table(TableKind.CRITICAL, "Huge", [_e("1-95", "small", hits=1), _e("96-150", "big", hits=5, stun=1),
+                                                _e("151+", "huge", hits=9, death_in=2)])
+    tables = TableSet(every, {"Huge": replace(huge, roll=RollKind.OEH)}, FUMBLES)
+    attack = Attack(replace(WEAPON, attack_table="Every", critical="Huge"), cmb=0, armor="NA")
+    exact = blow_distribution(attack, tables)
+    assert sum(exact.values()) == 1
+    hit = Fraction(96, 100)  # past the Clumsy Range 1-4
+    assert sum(p for blow, p in exact.items() if blow.to_target.death_in == 2) == hit * Fraction(240, 100 ** 2)
+    assert sum(p for blow, p in exact.items() if blow.to_target.stun == 1) == hit * Fraction(500 - 240, 100 ** 2)
+    assert sum(p * blow.to_target.hits for blow, p in exact.items()) == table_odds(attack, tables).expected_damage
