@@ -21,6 +21,7 @@ from tables_app.domain.fights.rules import apply, turn_target
 from tables_app.domain.fights.state import Blow, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
+Ending = tuple["str | None", tuple[Status, ...]]  # an ended fight as the odds read it: its winner, each one's status
 MAX_STATES = 200_000  # states of a fight held at once: past it, the odds are refused (simulate fight samples them)
 
 
@@ -74,8 +75,8 @@ def _attack_turn(going: dict[Fight, Fraction], name: str, blows: Blows, ended: d
         for blow, q in blows(state, name, target).items():
             new = apply(state, Attack(name, target, blow))
             _add(ended if new.over else after, new, p * q)
-        if len(after) > limit:
-            raise TooManyStates(len(after), round_, limit)
+        if len(after) + len(ended) > limit:  # the states held: those going on, and those that ended in the round
+            raise TooManyStates(len(after) + len(ended), round_, limit)
     return after
 
 
@@ -98,7 +99,8 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES)
     names = tuple(c.name for c in fight.combatants)
     sides = fight.sides
     going: dict[Fight, Fraction] = {fight: Fraction(1)}
-    finished: dict[Fight, Fraction] = {}  # every state the fight ended in, so far
+    # how the fight ended, so far: its winner and each combatant's status (all a measure reads of an ended fight)
+    finished: dict[Ending, Fraction] = {}
     results: list[RoundOdds] = []
     largest = 1
     expected = Fraction(0)
@@ -108,31 +110,33 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES)
         expected += sum(going.values(), Fraction(0))  # P(the fight lasts into this round)
         going, ended = _round(going, names, blows, limit, fight.round + k)
         for state, p in ended.items():
-            _add(finished, state, p)
+            key = (state.winner, tuple(c.status for c in state.combatants))
+            finished[key] = finished.get(key, Fraction(0)) + p
         largest = max(largest, len(going))
         results.append(_measured(fight.round + k, going, finished, names, sides))
     unfinished = sum(going.values(), Fraction(0))
     return FightOdds(fight.round, tuple(results), expected, unfinished, largest, sides)
 
 
-def _states(*groups: dict[Fight, Fraction]) -> Iterator[tuple[Fight, Fraction]]:
-    for group in groups:
-        yield from group.items()
+def _endings(going: dict[Fight, Fraction], finished: dict[Ending, Fraction]) -> Iterator[tuple[Ending, Fraction]]:
+    yield from finished.items()
+    for state, p in going.items():
+        yield (None, tuple(c.status for c in state.combatants)), p
 
 
-def _measured(round_: int, going: dict[Fight, Fraction], finished: dict[Fight, Fraction], names: tuple[str, ...],
+def _measured(round_: int, going: dict[Fight, Fraction], finished: dict[Ending, Fraction], names: tuple[str, ...],
               sides: tuple[str, ...]) -> RoundOdds:
     over = sum(finished.values(), Fraction(0))
     won = {side: Fraction(0) for side in sides}
-    for state, p in finished.items():
-        if state.winner is not None:
-            won[state.winner] += p
+    for (winner, _), p in finished.items():
+        if winner is not None:
+            won[winner] += p
     down = dict.fromkeys(names, Fraction(0))
     dead = dict.fromkeys(names, Fraction(0))
-    for state, p in _states(going, finished):
-        for c in state.combatants:
-            if c.status is Status.DOWN:
-                down[c.name] += p
-            elif c.status is Status.DEAD:
-                dead[c.name] += p
+    for (_, statuses), p in _endings(going, finished):
+        for name, status in zip(names, statuses):
+            if status is Status.DOWN:
+                down[name] += p
+            elif status is Status.DEAD:
+                dead[name] += p
     return RoundOdds(round_, over, won, down, dead, len(going))
