@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tables_app.operations.operation import Operation
-from tables_app.operations.params import BONUS, SEED, Param
+from tables_app.operations.attacks import SEEDED, SIMULATED
+from tables_app.operations.params import BONUS, Param
 
 HITS = (1, 100_000)
 SYSTEMS = ("rise", "worlds-awakening", "d10-pool", "pte")  # the formula systems (domain/systems, MODULES)
@@ -15,7 +16,6 @@ AFTER = Param(field="after", kind="int", minimum=0, maximum=10**9, metavar="SEQ"
               help="The last event you saw (fight show's seq): refused if the fight has moved on since.")
 DICE = Param(field="dice", kind="dice", metavar="D1,D2,...",
              help="Dice rolled at the table, in the order the attacks read them (each attack in resolve's order).")
-SEEDED = Param(field="seed", kind="int", minimum=SEED[0], maximum=SEED[1], help="Seed for reproducible random dice.")
 
 
 def _services() -> Any:
@@ -175,6 +175,7 @@ EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
 
 ROUNDS = Param(field="rounds", kind="int", minimum=1, maximum=200, default=20, show_default=True,
                help="How many rounds, from the fight's round now.")
+SIMULATED_SEED = next(p for p in SIMULATED if p.field == "seed")  # a fresh seed when none, printed
 MAX_FIGHTS = 1_000_000  # fights of one `simulate fight` (a few minutes at most)
 
 
@@ -200,8 +201,7 @@ SIMULATE = Operation(words=("simulate", "fight"), run=run_simulate, params=(
     FIGHT, ROUNDS,
     Param(field="count", kind="int", minimum=1, maximum=MAX_FIGHTS, default=10_000, show_default=True,
           help="How many fights."),
-    Param(field="seed", kind="int", minimum=SEED[0], maximum=SEED[1],
-          help="Seed of the random numbers (default: a fresh one, printed)."),
+    SIMULATED_SEED,
 ), help="A tracked fight played many times from its state now, with random dice and the same rules: the shape of "
         "odds fight, each probability with its standard error.",
     short_help="A tracked fight played many times from its state now, with random dice.")

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution
 from tables_app.domain.fights.odds import FightOdds, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
-from tables_app.domain.fights.state import Blow
+from tables_app.domain.fights.state import Armament, Blow, Fighter
+from tables_app.domain.tables import Rank
 from tables_app.errors import TablesError
-from tables_app.services.fights import Loaded, load
+from tables_app.services.fights import Loaded, load, prepared_attack
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import as_float
 from tables_app.storage.database import Database
+
+if TYPE_CHECKING:
+    from tables_app.services.attacks import Prepared
 
 MAX_STATES = 20_000  # states of a fight held at once by the exact odds (a few seconds of work); past it: simulate
 PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second and more)
@@ -121,40 +125,32 @@ def simulate(database: Database, name: str, *, rounds: int = 20, count: int = 10
 
 
 class _Blows:
-    """Each attack's blow distribution, worked out once per attacker and the
+    """Each attack's blow distribution, worked out once per attack and the
     terms the fight gives it (its CMB modifiers, the target's DEF, armor,
-    rank and features): the tables are looked up once per weapon."""
+    rank and features): the tables are looked up once per weapon and target."""
 
     def __init__(self, database: Database, fight: Fight):
         self.database, self.ruleset = database, fight.ruleset
-        self._prepared: dict[tuple[str, str], Any] = {}
+        self._prepared: dict[tuple[Armament, str, Rank, tuple[str, ...]], Prepared] = {}
         self._blows: dict[tuple[Any, ...], dict[Blow, Fraction]] = {}
 
     def __call__(self, state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
         a, t = state.find(attacker), state.find(target)
         assert a is not None and t is not None
         arm = a.fighter.attacks[0]  # the targeting rule's attack: the first
-        modifiers = cmb_modifiers(state, attacker)
-        defense = defense_of(state, target)
-        key = (a.name, arm, modifiers, defense, t.fighter.armor, t.fighter.rank, t.fighter.features)
+        modifiers, defense = cmb_modifiers(state, attacker), defense_of(state, target)
+        key = (arm, modifiers, defense, t.fighter.armor, t.fighter.rank, t.fighter.features)
         found = self._blows.get(key)
         if found is None:
             found = self._blows[key] = self._distribution(arm, modifiers, defense, t.fighter)
         return found
 
-    def _distribution(self, arm: Any, modifiers: tuple[tuple[str, int], ...], defense: int, target: Any) -> dict[Blow, Fraction]:
-        from tables_app.domain.fights.state import Fighter
-        from tables_app.services.attacks import TargetParts, WeaponParts, prepare
-
-        assert isinstance(target, Fighter)
-        at = (target.armor, target.rank.value, target.features)
-        key = (arm.weapon, arm.ruleset or "", *map(str, at))
+    def _distribution(self, arm: Armament, modifiers: tuple[tuple[str, int], ...], defense: int,
+                      target: Fighter) -> dict[Blow, Fraction]:
+        key = (arm, target.armor, target.rank, target.features)
         prepared = self._prepared.get(key)
         if prepared is None:
-            prepared = self._prepared[key] = prepare(
-                self.database, WeaponParts(name=arm.weapon), TargetParts(defense=0, armor=target.armor,
-                                                                         rank=target.rank.value, features=target.features),
-                ruleset=arm.ruleset or self.ruleset, cmb=arm.cmb)
-        attack = replace(prepared.attack, cmb=arm.cmb, modifiers=modifiers, defense=defense)
+            prepared = self._prepared[key] = prepared_attack(self.database, self.ruleset, arm, target)
+        attack = replace(prepared.attack, modifiers=modifiers, defense=defense)
         rules = prepared.rules.for_attack(attack) if prepared.rules is not None else None
         return blow_distribution(attack, prepared.tables, rules)

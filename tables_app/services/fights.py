@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.fights import (
     Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, cmb_modifiers, defense_of,
@@ -22,9 +22,12 @@ from tables_app.domain.fights.account import account, status_line
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold, suggest
 from tables_app.domain.tables import Rank
-from tables_app.errors import FightChanged, NotFound, TablesError, UsageMistake
+from tables_app.errors import NotFound, TablesError, UsageMistake
 from tables_app.storage import fights as store
 from tables_app.storage.database import Database
+
+if TYPE_CHECKING:
+    from tables_app.services.attacks import Prepared
 
 MAX_NAME = 200  # characters of a fight's or a combatant's name
 MAX_EVENTS = 100_000  # events of one fight: far past any evening's fight, and what a replay reads in a moment
@@ -72,26 +75,27 @@ def load(database: Database, name: str, upto: int | None = None) -> Loaded:
     return Loaded(row, tuple(logged), _replayed(row, logged, upto))
 
 
-def _written(database: Database, loaded: Loaded, events: list[Event], after: int | None) -> Fight:
+def _written(database: Database, loaded: Loaded, events: list[Event]) -> list[Fight]:
     """``events`` applied to the fight (FightRuleError refused, nothing
-    written), then appended after the log read (or ``after``, the last event
-    the caller saw); the fight after them."""
-    _check_after(loaded, after)
-    fight = loaded.fight
+    written), then appended after the log read (the caller has checked its
+    ``after`` first: _check_after); the fight after each of them."""
+    states = [loaded.fight]
     for event in events:
-        fight = _applied(fight, event)
+        states.append(_applied(states[-1], event))
     if loaded.seq + len(events) > MAX_EVENTS:
         raise TablesError(f"fight {loaded.row.name!r} has {MAX_EVENTS:,} events, the most a fight keeps: start a new one")
     with database.writing(commit=True, breaking="the fight's log") as connection:
         store.append(connection, loaded.row.name, loaded.seq, [event_json(e) for e in events])
-    return fight
+    return states[1:]
 
 
 def _check_after(loaded: Loaded, after: int | None) -> None:
-    if after is not None and after != loaded.seq:
-        raise FightChanged(f"the fight {loaded.row.name!r} changed (its log is at event {loaded.seq}, not {after}): "
-                           "show it again, then retry") if after < loaded.seq else \
-            UsageMistake(f"--after {after}: the fight {loaded.row.name!r} has {loaded.seq} events")
+    """Refused when the caller saw another log than the one read: FightChanged
+    if it is behind (another writer won), a usage mistake past its end."""
+    if after is not None and after < loaded.seq:
+        raise store.changed(loaded.row.name, loaded.seq, after)
+    if after is not None and after > loaded.seq:
+        raise UsageMistake(f"--after {after}: the fight {loaded.row.name!r} has {loaded.seq} events")
 
 
 def _applied(fight: Fight, event: Event) -> Fight:
@@ -120,7 +124,6 @@ class FightState:
 
     fight: Fight
     seq: int
-    ruleset: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         f = self.fight
@@ -182,17 +185,15 @@ class FightList:
         return {"fights": self.fights}
 
 
-def _step(fight: Fight, seq: int, before: Fight, events: list[Event], attacks: tuple[dict[str, Any], ...] = (),
+def _step(loaded: Loaded, events: list[Event], states: list[Fight], attacks: tuple[dict[str, Any], ...] = (),
           a_round: bool = False) -> FightStep:
+    """What writing ``events`` did, from the fight as ``loaded`` to ``states`` (one after each event)."""
     parts = []
-    state = before
     steps = iter(attacks)
-    for event in events:
-        after = apply(state, event)
-        parts.append((tuple(next(steps)["steps"]) if isinstance(event, Attack) else (), account(state, event, after)))
-        state = after
-    return FightStep(FightState(fight, seq), tuple(line for _, words in parts for line in words), attacks, tuple(parts),
-                     a_round)
+    for before, event, after in zip([loaded.fight, *states], events, states):
+        parts.append((tuple(next(steps)["steps"]) if isinstance(event, Attack) else (), account(before, event, after)))
+    return FightStep(FightState(states[-1], loaded.seq + len(events)), tuple(line for _, words in parts for line in words),
+                     attacks, tuple(parts), a_round)
 
 
 # ------------------------------------------------------------------ the operations
@@ -240,7 +241,7 @@ def remove(database: Database, name: str, after: int | None = None) -> dict[str,
     loaded = load(database, name)
     _check_after(loaded, after)
     with database.writing(commit=True, breaking="a fight") as connection:
-        store.delete(connection, loaded.row.name, None if after is None else loaded.seq)
+        store.delete(connection, loaded.row.name, after)
     return {"removed": loaded.row.name, "events": loaded.seq}
 
 
@@ -279,10 +280,8 @@ class Joining:
 def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
-    fighter = _fighter(database, loaded, joining)
-    event = Join(fighter)
-    fight = _written(database, loaded, [event], after)
-    return _step(fight, loaded.seq + 1, loaded.fight, [event])
+    events: list[Event] = [Join(_fighter(database, loaded, joining))]
+    return _step(loaded, events, _written(database, loaded, events))
 
 
 def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
@@ -376,7 +375,7 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     from tables_app.domain.dice import DiceError, ForcedDice, SeededDice
     from tables_app.domain.fights.blows import table_blow
     from tables_app.domain.resolve import resolve_attack
-    from tables_app.services.attacks import TargetParts, WeaponParts, prepare, setup_of
+    from tables_app.services.attacks import setup_of
     from tables_app.services.results import DiceUsed, TableResolution
 
     for named in (attacker, target):
@@ -394,11 +393,8 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     if not t.fighter.armor:
         raise TablesError(f"{t.name} has no armor column for an attack on the tables (it joined with --system and "
                           "no --armor): attack it in a formula system, or join it with --armor")
-    modifiers = (*cmb_modifiers(fight, a.name), *mods)
-    prepared = prepare(database, WeaponParts(name=arm.weapon),
-                       TargetParts(defense=defense_of(fight, t.name), armor=t.fighter.armor, rank=t.fighter.rank.value,
-                                   features=t.fighter.features),
-                       ruleset=arm.ruleset or fight.ruleset, cmb=arm.cmb, modifiers=modifiers)
+    prepared = prepared_attack(database, fight.ruleset, arm, t.fighter, (*cmb_modifiers(fight, a.name), *mods),
+                               defense_of(fight, t.name))
     first = len(dice.used)
     try:
         result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)
@@ -413,6 +409,18 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     event = Attack(a.name, t.name, table_blow(result), arm.weapon, prepared.attack.effective_cmb,
                    prepared.attack.defense, used, data)
     return event, data
+
+
+def prepared_attack(database: Database, ruleset: str | None, arm: Armament, target: Fighter,
+                    modifiers: tuple[tuple[str, int], ...] = (), defense: int = 0) -> Prepared:
+    """``arm``'s attack on ``target`` looked up as `resolve table` looks it up
+    (services/attacks.prepare): its weapon in the ruleset it was found in (else
+    the fight's), the target's armor, rank and features, the fight's terms."""
+    from tables_app.services.attacks import TargetParts, WeaponParts, prepare
+
+    parts = TargetParts(defense=defense, armor=target.armor, rank=target.rank.value, features=target.features)
+    return prepare(database, WeaponParts(name=arm.weapon), parts, ruleset=arm.ruleset or ruleset, cmb=arm.cmb,
+                   modifiers=modifiers)
 
 
 def _enough(dice: Any) -> None:
@@ -433,8 +441,8 @@ def attack(database: Database, name: str, attacker: str, target: str, *, seed: i
     event, data = _resolve_one(database, loaded.fight, attacker, target, weapon, mods, dice)
     _enough(dice)
     _refuse_unused(dice)
-    fight = _written(database, loaded, [event], after)
-    return _step(fight, loaded.seq + 1, loaded.fight, [event], (data,))
+    events: list[Event] = [event]
+    return _step(loaded, events, _written(database, loaded, events), (data,))
 
 
 def _refuse_unused(dice: Any) -> None:
@@ -465,15 +473,13 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
     attacks: list[dict[str, Any]] = []
     if auto:
         dice = dice_source(seed, forced)
-        for c in loaded.fight.combatants:
-            current = fight.find(c.name)
-            assert current is not None
+        for c in loaded.fight.combatants:  # in initiative order
             if fight.over:
                 break
-            target = turn_target(fight, current.name)
+            target = turn_target(fight, c.name)
             if target is None:
                 continue
-            event, data = _resolve_one(database, fight, current.name, target, None, (), dice)
+            event, data = _resolve_one(database, fight, c.name, target, None, (), dice)
             events.append(event)
             attacks.append(data)
             fight = _applied(fight, event)
@@ -481,8 +487,7 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
         _refuse_unused(dice)
     if not fight.over:
         events.append(EndRound())
-    written = _written(database, loaded, events, after)
-    return _step(written, loaded.seq + len(events), loaded.fight, events, tuple(attacks), a_round=True)
+    return _step(loaded, events, _written(database, loaded, events), tuple(attacks), a_round=True)
 
 
 def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None) -> FightStep:
@@ -494,9 +499,8 @@ def edit(database: Database, name: str, combatant: str, values: dict[str, Any], 
     c = loaded.fight.find(combatant)
     if c is None:
         raise _no_combatant(loaded.fight, combatant)
-    event = Edit(c.name, given)
-    fight = _written(database, loaded, [event], after)
-    return _step(fight, loaded.seq + 1, loaded.fight, [event])
+    events: list[Event] = [Edit(c.name, given)]
+    return _step(loaded, events, _written(database, loaded, events))
 
 
 __all__ = ["EndRound", "FightList", "FightLog", "FightState", "FightStep", "Joining", "attack", "edit", "join", "listing",

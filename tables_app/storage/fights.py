@@ -74,22 +74,25 @@ def _last_seq(connection: sqlite3.Connection, fight_id: int) -> int:
     return connection.execute("SELECT coalesce(max(seq), 0) FROM fight_event WHERE fight_id = ?", (fight_id,)).fetchone()[0]
 
 
+def changed(name: str, last: int, after: int) -> FightChanged:
+    """The fight's log is at event ``last``, not at ``after`` as the writer read it."""
+    return FightChanged(f"the fight {name!r} changed (its log is at event {last}, not {after}): show it again, then retry")
+
+
 def _current(connection: sqlite3.Connection, name: str, after: int) -> FightRow:
     fight = find(connection, name)
     if fight is None:
         raise FightChanged(f"the fight {name!r} was removed meanwhile")
     last = _last_seq(connection, fight.id)
     if last != after:
-        raise FightChanged(f"the fight {fight.name!r} changed (its log is at event {last}, not {after}): "
-                           "show it again, then retry")
+        raise changed(fight.name, last, after)
     return fight
 
 
-def append(connection: sqlite3.Connection, name: str, after: int, added: Iterable[dict[str, Any]]) -> list[int]:
+def append(connection: sqlite3.Connection, name: str, after: int, added: Iterable[dict[str, Any]]) -> None:
     """Append ``added`` (events' JSON, each with its ``kind``) after event
-    ``after``; their seqs. FightChanged if the log is no longer at ``after``."""
+    ``after``; FightChanged if the log is no longer at ``after``."""
     fight = _current(connection, name, after)
-    seqs = []
     at = now()
     for seq, data in enumerate(added, start=after + 1):
         try:
@@ -97,8 +100,6 @@ def append(connection: sqlite3.Connection, name: str, after: int, added: Iterabl
                                (fight.id, seq, data["kind"], json.dumps(data, ensure_ascii=False), at))
         except sqlite3.IntegrityError:  # another writer took this number (a database without the lock's order)
             raise FightChanged(f"the fight {fight.name!r} changed: show it again, then retry") from None
-        seqs.append(seq)
-    return seqs
 
 
 def drop_last(connection: sqlite3.Connection, name: str, after: int) -> None:

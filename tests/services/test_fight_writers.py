@@ -28,7 +28,7 @@ def _writer(path: str, barrier: Any, results: Any, index: int) -> None:
     barrier.wait(timeout=30)  # ... before either writes
     event = Attack("Hero", "Orc", Blow(to_target=Harm(hits=index + 1))) if index == 0 else EndRound()
     try:
-        fights._written(database, loaded, [event], None)
+        fights._written(database, loaded, [event])
         results.put((index, "written"))
     except FightChanged as exc:
         results.put((index, str(exc)))

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tables_app.domain.fights.events import EDITABLE, Attack, Edit, EndRound, Event, Join
-from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Harm, Status
+from tables_app.domain.fights.state import Blow, Combatant, Fight, Harm, Status
 from tables_app.domain.names import fold
 
 
@@ -218,4 +218,4 @@ def _edit(fight: Fight, event: Edit) -> Fight:
     return _with(fight, edited)
 
 
-__all__ = ["Counters", "FightRuleError", "apply", "attack_terms", "auto_target", "end_round", "refusal", "replay", "skipped"]
+__all__ = ["FightRuleError", "apply", "attack_terms", "auto_target", "end_round", "refusal", "replay", "skipped"]
