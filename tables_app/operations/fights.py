@@ -182,7 +182,7 @@ MAX_FIGHTS = 1_000_000  # fights of one `simulate fight` (a few minutes at most)
 def run_odds(database: Any, name: str, rounds: int, progress_bar: Any = None) -> Any:
     from tables_app.services import fight_odds
 
-    return fight_odds.odds(database, name, rounds)
+    return fight_odds.odds(database, name, rounds, progress_bar=progress_bar)
 
 
 def run_simulate(database: Any, name: str, rounds: int, count: int, seed: int | None, progress_bar: Any = None) -> Any:

@@ -25,7 +25,7 @@ from tables_app.storage.database import Database
 if TYPE_CHECKING:
     from tables_app.services.attacks import Prepared
 
-MAX_STATES = 20_000  # states of a fight held at once by the exact odds (a few seconds of work); past it: simulate
+MAX_STATES = 1_000_000  # states of a fight held at once by the exact odds (seconds of work, 200 MB); past it: simulate
 PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second and more)
 
 
@@ -64,14 +64,20 @@ def _odds_ready(loaded: Loaded) -> Fight:
     return fight
 
 
-def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATES) -> FightOddsResult:
+def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATES,
+         progress_bar: ProgressBar | None = None) -> FightOddsResult:
     loaded = load(database, name)
     fight = _odds_ready(loaded)
     try:
-        computed = fight_odds(fight, _Blows(database, fight), rounds, limit)
+        # a bar by rounds: how long a round takes is known only once it is worked out
+        with reporting(progress_bar, rounds, True, "rounds") as progress:
+            computed = fight_odds(fight, _Blows(database, fight), rounds, limit, progress)
     except TooManyStates as exc:
+        done = exc.round - fight.round  # the rounds worked out before the bound was passed
+        fewer = f"ask for {done} round{'s' if done > 1 else ''} (tables odds fight {_quoted(fight.name)} --rounds {done}) " \
+            "or " if done else ""
         raise TablesError(f"the fight {fight.name!r} is too large to work out exactly: {exc}; "
-                          f"simulate it instead: tables simulate fight {_quoted(fight.name)}") from None
+                          f"{fewer}simulate it instead: tables simulate fight {_quoted(fight.name)}") from None
     return FightOddsResult(fight.name, loaded.seq, computed, tuple(c.name for c in fight.combatants))
 
 

@@ -62,8 +62,9 @@ def test_a_fight_too_large_is_refused_naming_its_states(run):  # type: ignore[no
     result = run("odds", "fight", "Duel")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: the fight 'Duel' is too large to work out exactly: the fight reaches more "
-                                    "than 20,000 states (")
-    assert result.stderr.endswith("simulate it instead: tables simulate fight Duel\n")
+                                    "than 1,000,000 states (")
+    assert result.stderr.endswith("by round 3); ask for 2 rounds (tables odds fight Duel --rounds 2) or simulate it "
+                                  "instead: tables simulate fight Duel\n")
 
 
 def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]

@@ -8,21 +8,42 @@ the first combatant up of another side (the targeting rule); the blow it
 deals has the exact distribution ``blows(fight, attacker, target)`` gives
 (blow_odds.py for the d100 tables). A state where the fight is over leaves
 the distribution: it ended in that round, with that winner.
+
+How the states are held. Two states that differ only in the hits taken by
+combatants still up are stepped by the rules alike: who attacks whom, with
+what CMB and DEF, and what a blow's effects do, never read the hits taken
+(only the down rule does, once they reach the combatant's hits). So the
+states are grouped by their *condition* (the state with the hits taken of
+the combatants up set to 0), the rules are applied once per condition and
+effect, and each condition holds an array of weights over the hits taken of
+its combatants up, one axis each: a blow's hits shift the target's axis,
+bleeding shifts every axis at the round's end, and the cells that reach a
+combatant's hits are the states where it went down (rules.down_if_beaten).
+The weights are integers over one common denominator, multiplied at each
+attack by the least common multiple of the denominators of the blows
+dealt: exact, as Fractions would be, without a Fraction per state.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
 
 from tables_app.domain.fights.events import Attack, EndRound
-from tables_app.domain.fights.rules import apply, turn_target
-from tables_app.domain.fights.state import Blow, Fight, Status
+from tables_app.domain.fights.rules import apply, down_if_beaten, turn_target
+from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
 Ending = tuple["str | None", tuple[Status, ...]]  # an ended fight as the odds read it: its winner, each one's status
+Progress = Callable[[int], None]  # called with 1 after each round worked out
 MAX_STATES = 200_000  # states of a fight held at once: past it, the odds are refused (simulate fight samples them)
+CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) past which the states are counted mid-turn
 
 
 class TooManyStates(ValueError):
@@ -59,46 +80,214 @@ class FightOdds:
     sides: tuple[str, ...] = field(default=())
 
 
-def _add(into: dict[Fight, Fraction], state: Fight, p: Fraction) -> None:
-    into[state] = into.get(state, Fraction(0)) + p
+@dataclass
+class _Spread:
+    """The states of one condition: ``weights[i, j, …]`` is the weight of
+    the state whose combatants up have taken ``origin + (i, j, …)`` hits."""
+
+    origin: tuple[int, ...]
+    weights: Any  # a numpy array of Python ints (exact), one axis per combatant up
+
+    @property
+    def end(self) -> tuple[int, ...]:
+        return tuple(o + n for o, n in zip(self.origin, self.weights.shape))
 
 
-def _attack_turn(going: dict[Fight, Fraction], name: str, blows: Blows, ended: dict[Fight, Fraction],
-                 limit: int, round_: int) -> dict[Fight, Fraction]:
-    """Every state after ``name``'s turn: its attack where it may make one."""
-    after: dict[Fight, Fraction] = {}
-    for state, p in going.items():
-        target = turn_target(state, name)
-        if target is None:
-            _add(after, state, p)
-            continue
-        for blow, q in blows(state, name, target).items():
-            new = apply(state, Attack(name, target, blow))
-            _add(ended if new.over else after, new, p * q)
-        if len(after) + len(ended) > limit:  # the states held: those going on, and those that ended in the round
-            raise TooManyStates(len(after) + len(ended), round_, limit)
-    return after
+def _add(into: dict[Fight, _Spread], condition: Fight, origin: tuple[int, ...], weights: Any) -> None:
+    """Add ``weights`` at ``origin`` to the condition's spread (the two boxes joined)."""
+    held = into.get(condition)
+    if held is None:
+        into[condition] = _Spread(origin, weights)
+        return
+    if held.origin == origin and held.weights.shape == weights.shape:
+        held.weights = held.weights + weights
+        return
+    start = tuple(map(min, held.origin, origin))
+    end = tuple(map(max, held.end, tuple(o + n for o, n in zip(origin, weights.shape))))
+    joined = np.zeros(tuple(e - s for s, e in zip(start, end)), dtype=object)
+    for spread_origin, w in ((held.origin, held.weights), (origin, weights)):
+        joined[tuple(slice(o - s, o - s + n) for o, s, n in zip(spread_origin, start, w.shape))] += w
+    into[condition] = _Spread(start, joined)
 
 
-def _round(going: dict[Fight, Fraction], order: tuple[str, ...], blows: Blows, limit: int,
-           round_: int) -> tuple[dict[Fight, Fraction], dict[Fight, Fraction]]:
-    """One round: (the states still going after its end, the states that ended in it)."""
-    ended: dict[Fight, Fraction] = {}
-    for name in order:
-        going = _attack_turn(going, name, blows, ended, limit, round_)
-    after: dict[Fight, Fraction] = {}
-    for state, p in going.items():
-        new = apply(state, EndRound())
-        _add(ended if new.over else after, new, p)
-    return after, ended
+def _axes(fight: Fight) -> tuple[int, ...]:
+    """The combatants with an axis: those up (the others' hits taken no longer count)."""
+    return tuple(i for i, c in enumerate(fight.combatants) if c.up)
 
 
-def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES) -> FightOdds:
+def _reduced(c: Combatant) -> Combatant:
+    """What the rules still read of a combatant in a condition: nothing of the
+    hits taken (its axis, while it is up); once down, only its death
+    countdown; once dead, nothing."""
+    if c.status is Status.UP:
+        return replace(c, taken=0) if c.taken else c
+    if c.status is Status.DEAD:
+        return Combatant(c.fighter, status=Status.DEAD)
+    return Combatant(c.fighter, now=Counters(dying=c.now.dying), start=Counters(dying=c.start.dying),
+                     fresh_dying=c.fresh_dying, status=Status.DOWN)
+
+
+def _condition(fight: Fight) -> Fight:
+    return replace(fight, combatants=tuple(_reduced(c) for c in fight.combatants))
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One way an event moves a condition's states: the condition it leads
+    to (before the down rule), how many hits each axis gains, the weight of
+    the move, and which axes the down rule looks at (those harmed)."""
+
+    condition: Fight
+    shifts: tuple[tuple[int, ...], ...]  # per move: the hits gained on each axis
+    weights: tuple[int, ...]  # per move
+    checked: tuple[bool, ...]  # per axis: the down rule is applied to it
+
+
+class _Turn:
+    """The ways one attacker's blows move each condition: the rules applied
+    once per condition and blow with its hits left out, the hits as shifts."""
+
+    def __init__(self, name: str, blows: Blows):
+        self.name, self.blows = name, blows
+        self._grouped: dict[int, tuple[dict[Blow, Fraction], list[_Split]]] = {}
+
+    def distributions(self, going: dict[Fight, _Spread]) -> dict[Fight, tuple[str, dict[Blow, Fraction]] | None]:
+        found: dict[Fight, tuple[str, dict[Blow, Fraction]] | None] = {}
+        for condition in going:
+            target = turn_target(condition, self.name)
+            found[condition] = None if target is None else (target, self.blows(condition, self.name, target))
+        return found
+
+    def steps(self, condition: Fight, target: str, distribution: dict[Blow, Fraction], scale: int) -> Iterator[_Step]:
+        axes = _axes(condition)
+        index = {condition.combatants[i].name: k for k, i in enumerate(axes)}
+        t, a = index[target], index[self.name]
+        moves: dict[tuple[Blow, bool, bool], tuple[list[tuple[int, ...]], list[int]]] = {}
+        for split in self._split(distribution):
+            shifts, weights = moves.setdefault((split.effects, split.harms_target, split.harms_attacker), ([], []))
+            shift = [0] * len(axes)
+            shift[t], shift[a] = split.hits_to_target, split.hits_to_attacker
+            shifts.append(tuple(shift))
+            weight = split.p * scale
+            assert weight.denominator == 1, "the scale is a multiple of every denominator"
+            weights.append(weight.numerator)
+        for (effects, harms_target, harms_attacker), (shifts, weights) in moves.items():
+            after = apply(condition, Attack(self.name, target, effects))
+            checked = [False] * len(axes)
+            checked[t], checked[a] = harms_target, harms_attacker
+            yield _Step(after, tuple(shifts), tuple(weights), tuple(checked))
+
+    def _split(self, distribution: dict[Blow, Fraction]) -> list[_Split]:
+        found = self._grouped.get(id(distribution))
+        if found is not None and found[0] is distribution:
+            return found[1]
+        split = [_Split(replace(blow, to_target=replace(blow.to_target, hits=0), to_attacker=replace(blow.to_attacker, hits=0)),
+                        blow.to_target.hits, blow.to_attacker.hits, bool(blow.to_target), bool(blow.to_attacker), p)
+                 for blow, p in distribution.items()]
+        self._grouped[id(distribution)] = (distribution, split)
+        return split
+
+
+@dataclass(frozen=True)
+class _Split:
+    """A blow as the grouped states take it: its effects (the blow with its
+    hits left out), its hits to each side, whether it harms each side (the
+    rules apply the down rule to whom a blow harms: rules._harmed), its P."""
+
+    effects: Blow
+    hits_to_target: int
+    hits_to_attacker: int
+    harms_target: bool
+    harms_attacker: bool
+    p: Fraction
+
+
+def _moved(spread: _Spread, step: _Step) -> tuple[tuple[int, ...], Any]:
+    """The spread's weights after each move of ``step``: (origin, weights)."""
+    weights = spread.weights
+    reach = tuple(max(s[k] for s in step.shifts) for k in range(weights.ndim))
+    out = np.zeros(tuple(n + r for n, r in zip(weights.shape, reach)), dtype=object)
+    for shift, w in zip(step.shifts, step.weights):
+        out[tuple(slice(s, s + n) for s, n in zip(shift, weights.shape))] += weights * w if w != 1 else weights
+    return spread.origin, out
+
+
+class _Ledger:
+    """Where the moved states go: a condition still going, or the endings."""
+
+    def __init__(self) -> None:
+        self.going: dict[Fight, _Spread] = {}
+        self.ended: dict[Ending, int] = {}  # weights at the scale of the event that ended them
+        self.cells = 0  # of the arrays placed (an upper bound of the states they hold)
+
+    def place(self, before: Fight, step_condition: Fight, checked: tuple[bool, ...], origin: tuple[int, ...],
+              weights: Any) -> None:
+        """The states of ``weights`` (one axis per combatant up in ``before``),
+        now in ``step_condition``: each axis the down rule looks at is cut where
+        the hits taken reach the combatant's hits, and every part placed."""
+        axes = _axes(before)
+        combatants = step_condition.combatants
+        # A combatant the event killed has no axis any more: its hits taken no longer count.
+        alive = [k for k, i in enumerate(axes) if combatants[i].status is Status.UP]
+        gone = tuple(k for k in range(len(axes)) if k not in alive)
+        if gone:
+            weights = np.asarray(weights.sum(axis=gone), dtype=object)
+            origin = tuple(origin[k] for k in alive)
+            checked = tuple(checked[k] for k in alive)
+        ids = [axes[k] for k in alive]
+        # Per axis, its parts: (the cells, down or not, the first cell's index); one part when none can be down.
+        parts: list[tuple[tuple[slice, bool, int], ...]] = []
+        for k, i in enumerate(ids):
+            at = max(combatants[i].fighter.hits - origin[k], 0)  # the first cell whose hits taken reach its hits
+            if checked[k] and at < weights.shape[k]:
+                parts.append(((slice(0, at), False, 0), (slice(at, None), True, at)))
+            else:
+                parts.append(((slice(None), False, 0),))
+        for picked in product(*parts):
+            part = weights[tuple(cells for cells, _, _ in picked)] if picked else weights  # (no axis: every one dead)
+            if part.size == 0 or not part.any():
+                continue
+            fallen = tuple(k for k, (_, down, _) in enumerate(picked) if down)
+            condition = step_condition
+            part_origin = tuple(o + first for o, (_, _, first) in zip(origin, picked))
+            if fallen:
+                part = np.asarray(part.sum(axis=fallen), dtype=object)
+                down_ids = {ids[k] for k in fallen}
+                condition = replace(step_condition, combatants=tuple(
+                    _reduced(down_if_beaten(replace(c, taken=c.fighter.hits))) if i in down_ids else c
+                    for i, c in enumerate(combatants)))
+                part_origin = tuple(o for k, o in enumerate(part_origin) if k not in fallen)
+            if condition.over:
+                key = (condition.winner, tuple(c.status for c in condition.combatants))
+                self.ended[key] = self.ended.get(key, 0) + int(part.sum())
+            else:
+                self.cells += part.size
+                _add(self.going, condition, part_origin, part)
+
+
+def _bounded(going: dict[Fight, _Spread], ended: int, limit: int, round_: int) -> int:
+    """The distinct states held (going, and ended in the round); TooManyStates past ``limit``."""
+    states = _states(going) + ended
+    if states > limit:
+        raise TooManyStates(states, round_, limit)
+    return states
+
+
+def _states(going: dict[Fight, _Spread]) -> int:
+    return sum(int(np.count_nonzero(s.weights)) for s in going.values())
+
+
+def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
+               progress: Progress | None = None) -> FightOdds:
     """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
     current one first, from wherever it stands); TooManyStates past ``limit``."""
     names = tuple(c.name for c in fight.combatants)
     sides = fight.sides
-    going: dict[Fight, Fraction] = {fight: Fraction(1)}
+    turns = [_Turn(name, blows) for name in names]
+    start = np.zeros((1,) * len(_axes(fight)), dtype=object)
+    start[(0,) * start.ndim] = 1
+    going = {_condition(fight): _Spread(tuple(fight.combatants[i].taken for i in _axes(fight)), start)}
+    scale = 1  # every weight is over it
     # how the fight ended, so far: its winner and each combatant's status (all a measure reads of an ended fight)
     finished: dict[Ending, Fraction] = {}
     results: list[RoundOdds] = []
@@ -107,25 +296,75 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES)
     for k in range(rounds):
         if not going:
             break
-        expected += sum(going.values(), Fraction(0))  # P(the fight lasts into this round)
-        going, ended = _round(going, names, blows, limit, fight.round + k)
-        for state, p in ended.items():
-            key = (state.winner, tuple(c.status for c in state.combatants))
-            finished[key] = finished.get(key, Fraction(0)) + p
-        largest = max(largest, len(going))
-        results.append(_measured(fight.round + k, going, finished, names, sides))
-    unfinished = sum(going.values(), Fraction(0))
+        round_ = fight.round + k
+        expected += Fraction(_total(going), scale)  # P(the fight lasts into this round)
+        ended_in_round = 0
+        for turn in turns:
+            going, ended, scale = _attack_turn(going, turn, scale, limit, round_)
+            ended_in_round += _settle(ended, scale, finished)
+            largest = max(largest, _bounded(going, ended_in_round, limit, round_))
+        ledger = _Ledger()
+        for condition, spread in going.items():
+            after = apply(condition, EndRound())
+            axes = _axes(condition)
+            # bleeding, as the rules add it to the hits taken of the condition (whose axes are at 0)
+            shift = tuple(after.combatants[i].taken for i in axes)
+            unbeaten = replace(after, combatants=tuple(
+                replace(c, taken=0, status=Status.UP) if i in axes and c.status is Status.DOWN else _reduced(c)
+                for i, c in enumerate(after.combatants)))
+            ledger.place(condition, unbeaten, (True,) * len(axes), tuple(o + s for o, s in zip(spread.origin, shift)),
+                         spread.weights)
+        going = ledger.going
+        _settle(ledger.ended, scale, finished)
+        largest = max(largest, _bounded(going, 0, limit, round_))
+        results.append(_measured(round_, going, scale, finished, names, sides))
+        if progress is not None:
+            progress(1)
+    unfinished = Fraction(_total(going), scale)
     return FightOdds(fight.round, tuple(results), expected, unfinished, largest, sides)
 
 
-def _endings(going: dict[Fight, Fraction], finished: dict[Ending, Fraction]) -> Iterator[tuple[Ending, Fraction]]:
+def _attack_turn(going: dict[Fight, _Spread], turn: _Turn, scale: int, limit: int,
+                 round_: int) -> tuple[dict[Fight, _Spread], dict[Ending, int], int]:
+    """Every state after ``turn``'s attacker's turn, the endings in it, and the new scale."""
+    dealt = turn.distributions(going)
+    grow = math.lcm(1, *{p.denominator for found in dealt.values() if found is not None for p in found[1].values()})
+    ledger = _Ledger()
+    count_at = limit * CELLS_PER_STATE  # the states are counted (and the fight refused) before the turn is done
+    for condition, spread in going.items():
+        found = dealt[condition]
+        if found is None:
+            _add(ledger.going, condition, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
+            continue
+        target, distribution = found
+        for step in turn.steps(condition, target, distribution, grow):
+            origin, moved = _moved(spread, step)
+            ledger.place(condition, _condition(step.condition), step.checked, origin, moved)
+        if ledger.cells > count_at:
+            _bounded(ledger.going, len(ledger.ended), limit, round_)
+            count_at *= 2
+    return ledger.going, ledger.ended, scale * grow
+
+
+def _settle(ended: dict[Ending, int], scale: int, finished: dict[Ending, Fraction]) -> int:
+    """Add the endings (weights over ``scale``) to ``finished``; how many there were."""
+    for key, weight in ended.items():
+        finished[key] = finished.get(key, Fraction(0)) + Fraction(weight, scale)
+    return len(ended)
+
+
+def _total(going: dict[Fight, _Spread]) -> int:
+    return sum((int(s.weights.sum()) for s in going.values()), 0)
+
+
+def _endings(going: dict[Fight, _Spread], scale: int, finished: dict[Ending, Fraction]) -> Iterator[tuple[Ending, Fraction]]:
     yield from finished.items()
-    for state, p in going.items():
-        yield (None, tuple(c.status for c in state.combatants)), p
+    for state, spread in going.items():
+        yield (None, tuple(c.status for c in state.combatants)), Fraction(int(spread.weights.sum()), scale)
 
 
-def _measured(round_: int, going: dict[Fight, Fraction], finished: dict[Ending, Fraction], names: tuple[str, ...],
-              sides: tuple[str, ...]) -> RoundOdds:
+def _measured(round_: int, going: dict[Fight, _Spread], scale: int, finished: dict[Ending, Fraction],
+              names: tuple[str, ...], sides: tuple[str, ...]) -> RoundOdds:
     over = sum(finished.values(), Fraction(0))
     won = {side: Fraction(0) for side in sides}
     for (winner, _), p in finished.items():
@@ -133,10 +372,14 @@ def _measured(round_: int, going: dict[Fight, Fraction], finished: dict[Ending, 
             won[winner] += p
     down = dict.fromkeys(names, Fraction(0))
     dead = dict.fromkeys(names, Fraction(0))
-    for (_, statuses), p in _endings(going, finished):
+    for (_, statuses), p in _endings(going, scale, finished):
         for name, status in zip(names, statuses):
             if status is Status.DOWN:
                 down[name] += p
             elif status is Status.DEAD:
                 dead[name] += p
-    return RoundOdds(round_, over, won, down, dead, len(going))
+    states = _states(going)
+    return RoundOdds(round_, over, won, down, dead, states)
+
+
+__all__ = ["Blows", "FightOdds", "MAX_STATES", "RoundOdds", "TooManyStates", "fight_odds"]

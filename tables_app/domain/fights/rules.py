@@ -152,13 +152,17 @@ def _harmed(c: Combatant, harm: Harm) -> Combatant:
         dying, fresh = harm.death_in, True  # the least countdown wins, and keeps its own start
     now = replace(now, bleed=now.bleed + harm.bleed, stun=now.stun + harm.stun, no_parry=now.no_parry + harm.no_parry,
                   must_parry=now.must_parry + harm.must_parry, penalty=now.penalty + harm.penalty, dying=dying)
-    taken = c.taken + harm.hits
-    status: Status = c.status
-    if harm.death_in == 0:
-        status = Status.DEAD
-    elif status is Status.UP and taken >= c.fighter.hits:
-        status = Status.DOWN
-    return replace(c, taken=taken, now=now, fresh_dying=fresh, status=status)
+    status = Status.DEAD if harm.death_in == 0 else c.status
+    return down_if_beaten(replace(c, taken=c.taken + harm.hits, now=now, fresh_dying=fresh, status=status))
+
+
+def down_if_beaten(c: Combatant) -> Combatant:
+    """The down rule: a combatant up whose hits taken reach its hits is down
+    (alive, out of the fight). Applied where hits or effects are taken: a
+    harming blow, a round's end."""
+    if c.status is Status.UP and c.taken >= c.fighter.hits:
+        return replace(c, status=Status.DOWN)
+    return c
 
 
 def end_round(fight: Fight) -> Fight:
@@ -185,9 +189,7 @@ def _ended(c: Combatant) -> Combatant:
             status, dying = Status.DEAD, 0
     now = replace(now, stun=now.stun - (start.stun > 0), no_parry=now.no_parry - (start.no_parry > 0),
                   must_parry=now.must_parry - (start.must_parry > 0), dying=dying)
-    if status is Status.UP and taken >= c.fighter.hits:
-        status = Status.DOWN
-    return replace(c, taken=taken, now=now, start=now, status=status, fresh_dying=False, acted=False)
+    return down_if_beaten(replace(c, taken=taken, now=now, start=now, status=status, fresh_dying=False, acted=False))
 
 
 def _edit(fight: Fight, event: Edit) -> Fight:
@@ -218,4 +220,5 @@ def _edit(fight: Fight, event: Edit) -> Fight:
     return _with(fight, edited)
 
 
-__all__ = ["FightRuleError", "apply", "attack_terms", "auto_target", "end_round", "refusal", "replay", "skipped"]
+__all__ = ["FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round", "refusal", "replay",
+           "skipped"]

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 from fight_states import TINY_FIGHTERS, dice_blows, fighter_on_tiny, tiny_blows, tiny_fight
 
-from tables_app.domain.fights import Attack, EndRound, Fight, apply, auto_target
+from tables_app.domain.fights import Attack, Blow, Edit, EndRound, Fight, Harm, apply, auto_target
 from tables_app.domain.fights import replay, skipped
 from tables_app.domain.fights.odds import TooManyStates, fight_odds
 from tables_app.domain.fights.state import Status
@@ -87,3 +87,44 @@ def test_past_its_bound_a_fight_is_refused_naming_its_states():  # type: ignore[
     start = tiny_fight((fighter_on_tiny("Hero", "A", 30), fighter_on_tiny("Orc", "B", 30)))
     with pytest.raises(TooManyStates, match=r"more than 50 states \(\d+ by round \d\)"):
         fight_odds(start, tiny_blows, 10, limit=50)
+
+
+def _two_against_two() -> Fight:
+    return tiny_fight((fighter_on_tiny("Hero", "A", 3), fighter_on_tiny("Elf", "A", 2, cmb=20),
+                       fighter_on_tiny("Orc", "B", 3, parry=10), fighter_on_tiny("Rat", "B", 2, armed=False)))
+
+
+def _mid_round() -> Fight:
+    """Hero has struck (the Orc bleeds and is dying) and taken hits; the Orc has yet to strike back."""
+    start = tiny_fight(TINY_FIGHTERS["duel"])
+    return replay(start, [Attack("Hero", "Orc", Blow(to_target=Harm(hits=2, bleed=1, death_in=2), attacker_bonus=5)),
+                          Edit("Hero", (("taken", 3),))])
+
+
+def _beaten_but_up() -> Fight:
+    """A ruling keeps the Orc up past its hits: the down rule downs it at the next harm or round's end, not before."""
+    return replay(tiny_fight(TINY_FIGHTERS["duel"]), [Edit("Orc", (("taken", 7), ("status", "up")))])
+
+
+@pytest.mark.parametrize("make, rounds", [(_two_against_two, 2), (_mid_round, 3), (_beaten_but_up, 2)])
+def test_the_odds_from_any_state_are_every_path_played_out(make, rounds):  # type: ignore[no-untyped-def]
+    """The states grouped by condition (odds.py) step as the rules do from
+    wherever the fight stands: combatants down but alive (a countdown still
+    runs), a round half played, hits taken set by hand."""
+    start = make()
+    odds = fight_odds(start, tiny_blows, rounds)
+    paths = the_long_way(start, rounds)
+    for j, measured in enumerate(odds.rounds):
+        assert measured.over == sum(p for p, _, ended in paths if ended is not None and ended <= j)
+        for side in start.sides:
+            assert measured.sides[side] == sum(p for p, ends, ended in paths
+                                               if ended is not None and ended <= j and ends[-1].winner == side)
+        for c in start.combatants:
+            fates = [(p, s.status) for p, ends, _ in paths if (s := _at(ends, j).find(c.name)) is not None]
+            assert measured.down[c.name] == sum(p for p, status in fates if status is Status.DOWN)
+            assert measured.dead[c.name] == sum(p for p, status in fates if status is Status.DEAD)
+        # the distinct states going, at most (those differing only in what the rules no longer read are one)
+        assert (measured.states > 0) == (measured.over < 1)
+        assert measured.states <= len({_at(ends, j) for _, ends, ended in paths if ended is None or ended > j})
+    assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
+    assert odds.expected_rounds == sum(p * (rounds if ended is None else ended + 1) for p, _, ended in paths)
