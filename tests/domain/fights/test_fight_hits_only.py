@@ -7,7 +7,8 @@ independent damages: the damage distribution convolved r times, written
 here with plain Fractions and no fight at all.
 
 docs/fights.md, "Odds of a fight": ``down``, ``sides`` and ``over`` are by
-the end of each round (cumulative), ``expected_rounds`` is E[min(end, N)]
+the end of each round (cumulative), listed up to the round by which every
+fight has ended, ``expected_rounds`` is E[min(end, N)]
 over the N rounds asked, ``unfinished`` the probability the fight is still
 going after them, ``states`` the distinct states still going after a
 round. "The rules": down the moment hits taken reach its hits; in a round
