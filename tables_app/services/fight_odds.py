@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.dice import DiceExpressionError
+from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.odds import FightOdds, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights

@@ -16,8 +16,8 @@ from tables_app.domain.cells import Outcome
 from tables_app.domain.fights.blows import formula_blow, harm_of
 from tables_app.domain.fights.formulas import attack_params, dealt
 from tables_app.domain.fights.state import Armament, Blow, Fight
-from tables_app.domain.systems import get
 from tables_app.domain.odds import critical_choices, fumble_choices, weighed_readings
+from tables_app.domain.systems import get
 from tables_app.domain.table_rules import Attack, AttackRules, Reading, TableSet
 from tables_app.domain.tables import Choice, Entry
 

@@ -22,6 +22,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tables_app.domain.dice import ForcedDice
 from tables_app.domain.distributions import TAIL_CUT
@@ -253,3 +255,28 @@ def test_a_damage_distribution_past_its_bound_is_refused_before_the_work(system:
         formula_blow_distribution(fight, "Hero", "Orc", arm, limit=5_000)
     assert raised.value.values > 5_000 and raised.value.limit == 5_000
 
+
+
+SMALL_DICE = st.builds(lambda count, sides, flat: f"{count}d{sides}" + (f"{flat:+d}" if flat else ""),
+                       st.integers(1, 3), st.integers(1, 6), st.integers(-6, 4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(system=st.sampled_from(["rise", "worlds-awakening", "d10-pool"]), damage=SMALL_DICE, bonus=st.integers(-5, 15),
+       defense=st.integers(-5, 20), extra=st.integers(0, 3), flag=st.booleans())
+def test_any_small_attacks_damage_is_the_odds_of_one_attack(system: str, damage: str, bonus: int, defense: int,
+                                                            extra: int, flag: bool) -> None:
+    """Over many options: each system's damage distribution sums to 1 and its mean is `odds SYSTEM`'s expected damage."""
+    options = {
+        "rise": [f"accuracy={bonus}", f"damage={damage}", f"crit-bonus={extra}", f"multiplier={extra}"],
+        "worlds-awakening": [f"stat={bonus}", f"damage={damage}", "damage=1d4", f"cha={2 * extra}"],
+        "d10-pool": [f"bonus={bonus}", f"attacks={1 + extra}", f"damage={damage.split('-')[0]}", "toughness=3"],
+    }[system] + (["heavy"] if flag and system == "d10-pool" else [])
+    fight = duel(system, options, defense=defense)
+    arm = fight.combatants[0].fighter.attacks[0]
+    _, params = formulas.attack_params(fight, "Hero", "Orc", arm)
+    chosen = get(system)
+    assert chosen.damages is not None and chosen.odds is not None
+    damages = chosen.damages(params, None)
+    assert sum(damages.values()) == 1 and min(damages) >= 0
+    assert sum(p * d for d, p in damages.items()) == chosen.odds(params).expected_damage
