@@ -36,9 +36,8 @@ def resolve_one(fight: Fight, a: Combatant, t: Combatant, arm: Armament, mods: t
     """One attack of ``a`` on ``t`` in ``arm``'s system, with the fight's
     modifiers and the target's side; the event and its recorded account."""
     system = get(arm.system)
-    options = rules.attack_options(fight, a.name, t.name, arm, mods)
     try:
-        params = system.build(rules.values_of(arm.system, options))
+        options, params = rules.attack_params(fight, a.name, t.name, arm, mods)
     except (OptionError, DiceExpressionError) as exc:
         raise UsageMistake(f"{a.name}'s {arm.system} attack on {t.name}: {exc}") from None
     first = len(dice.used)

@@ -1,20 +1,25 @@
 """`tables odds fight NAME` and `tables simulate fight NAME`: the exact odds
 of a tracked fight from its state now (domain/fights/odds.py), or the fight
 played many times with random dice (domain/fights/simulate.py); each
-attack's blow distribution looked up once per attacker, target and terms
-(domain/fights/blow_odds.py)."""
+attack's blow distribution (on the tables or in a formula system) looked up
+once per attacker, target and terms (domain/fights/blow_odds.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from tables_app.domain.dice import DiceExpressionError
 from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
-from tables_app.domain.fights.blow_odds import blow_distribution
+from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
+from tables_app.domain.fights.formulas import reads_taken
 from tables_app.domain.fights.odds import FightOdds, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 from tables_app.domain.fights.state import Armament, Blow, Fighter
+from tables_app.domain.systems import get
+from tables_app.domain.systems.base import OptionError, TooManyDamages
 from tables_app.domain.tables import Rank
 from tables_app.errors import TablesError
 from tables_app.services.fights import Loaded, load, prepared_attack
@@ -26,6 +31,7 @@ if TYPE_CHECKING:
     from tables_app.services.attacks import Prepared
 
 MAX_STATES = 1_000_000  # states of a fight held at once by the exact odds (seconds of work, 200 MB); past it: simulate
+MAX_DAMAGES = 5_000  # different damages of one formula attack (each a blow the states step with); past it: refused
 PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second and more)
 
 
@@ -58,9 +64,12 @@ def _odds_ready(loaded: Loaded) -> Fight:
     if len(fight.sides) < 2:
         raise TablesError(f"the fight {fight.name!r} has one side only: add a foe (tables fight join)")
     for c in fight.combatants:
-        if c.up and c.fighter.attacks and c.fighter.attacks[0].system != "table":
-            raise TablesError(f"{c.name} attacks in {c.fighter.attacks[0].system}: the odds and the simulation of a fight "
-                              "are worked out for attacks on the tables")
+        if not (c.up and c.fighter.attacks and c.fighter.attacks[0].system == "table"):
+            continue
+        for foe in fight.combatants:  # an attack on the tables needs its target's armor column, as the tracker does
+            if foe.side != c.side and foe.up and not foe.fighter.armor:
+                raise TablesError(f"{c.name} attacks on the tables, and {foe.name} has no armor column (it joined with "
+                                  "--system and no --armor): join it with --armor to work out the fight")
     return fight
 
 
@@ -71,7 +80,8 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
     try:
         # a bar by rounds: how long a round takes is known only once it is worked out
         with reporting(progress_bar, rounds, True, "rounds") as progress:
-            computed = fight_odds(fight, _Blows(database, fight), rounds, limit, progress)
+            blows = _Blows(database, fight)
+            computed = fight_odds(fight, blows, rounds, limit, progress, blows.reads_taken)
     except TooManyStates as exc:
         done = exc.round - fight.round  # the rounds worked out before the bound was passed
         fewer = f"ask for {done} round{'s' if done > 1 else ''} (tables odds fight {_quoted(fight.name)} --rounds {done}) " \
@@ -132,23 +142,56 @@ def simulate(database: Database, name: str, *, rounds: int = 20, count: int = 10
 
 class _Blows:
     """Each attack's blow distribution, worked out once per attack and the
-    terms the fight gives it (its CMB modifiers, the target's DEF, armor,
-    rank and features): the tables are looked up once per weapon and target."""
+    terms the fight gives it: its CMB modifiers and the target's DEF (its
+    parry in), and on the tables its armor, rank and features (the tables
+    looked up once per weapon and target), in a formula system its hits and
+    hits taken (pte reads them; a heal is held to the hits taken), each
+    system's damage distribution once per option values."""
 
     def __init__(self, database: Database, fight: Fight):
         self.database, self.ruleset = database, fight.ruleset
         self._prepared: dict[tuple[Armament, str, Rank, tuple[str, ...]], Prepared] = {}
         self._blows: dict[tuple[Any, ...], dict[Blow, Fraction]] = {}
+        self._damages: dict[tuple[str, tuple[tuple[str, Any], ...]], Mapping[int, Fraction]] = {}
 
     def __call__(self, state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
         a, t = state.find(attacker), state.find(target)
         assert a is not None and t is not None
         arm = a.fighter.attacks[0]  # the targeting rule's attack: the first
         modifiers, defense = cmb_modifiers(state, attacker), defense_of(state, target)
-        key = (arm, modifiers, defense, t.fighter.armor, t.fighter.rank, t.fighter.features)
+        if arm.system != "table":
+            key: tuple[Any, ...] = (arm, modifiers, defense, t.fighter.hits, t.taken)
+        else:
+            key = (arm, modifiers, defense, t.fighter.armor, t.fighter.rank, t.fighter.features)
         found = self._blows.get(key)
         if found is None:
-            found = self._blows[key] = self._distribution(arm, modifiers, defense, t.fighter)
+            found = self._blows[key] = (self._formula(state, attacker, target, arm) if arm.system != "table" else
+                                        self._distribution(arm, modifiers, defense, t.fighter))
+        return found
+
+    @staticmethod
+    def reads_taken(state: Fight, attacker: str) -> bool:
+        """Whether ``attacker``'s blows depend on its target's hits taken (the odds then ask state by state)."""
+        a = state.find(attacker)
+        assert a is not None
+        arm = a.fighter.attacks[0]
+        return arm.system != "table" and reads_taken(arm.system)
+
+    def _formula(self, state: Fight, attacker: str, target: str, arm: Armament) -> dict[Blow, Fraction]:
+        where = f"{attacker}'s {arm.system} attack on {target}"
+        try:
+            return formula_blow_distribution(state, attacker, target, arm, damages_of=self._damages_of)
+        except (OptionError, DiceExpressionError) as exc:  # a value the fight fills in, past the system's bounds
+            raise TablesError(f"{where}: {exc} (in a state the fight can reach)") from None
+        except TooManyDamages as exc:
+            raise TablesError(f"{where} is too large for the odds of a fight: {exc}") from None
+
+    def _damages_of(self, system_id: str, options: tuple[tuple[str, Any], ...], params: Any) -> Mapping[int, Fraction]:
+        found = self._damages.get((system_id, options))
+        if found is None:
+            damages = get(system_id).damages
+            assert damages is not None  # every formula system has its exact damage distribution
+            found = self._damages[(system_id, options)] = damages(params, MAX_DAMAGES)
         return found
 
     def _distribution(self, arm: Armament, modifiers: tuple[tuple[str, int], ...], defense: int,

@@ -1,21 +1,29 @@
 """The exact distribution of the blow one attack deals in a fight: every
 blow ``blows.table_blow`` can make of a resolution, with its probability,
-computed from the readings the odds of one attack weigh (domain/odds.py),
-never sampled. What the exact odds of a fight step with."""
+computed from the readings the odds of one attack weigh (domain/odds.py);
+for an attack in a formula system, every blow ``formulas.blow_of`` makes of
+its damage, from the system's exact damage distribution (``System.damages``).
+Never sampled. What the exact odds of a fight step with."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 from tables_app.domain.cells import Outcome
-from tables_app.domain.fights.blows import harm_of
-from tables_app.domain.fights.state import Blow
+from tables_app.domain.fights.blows import formula_blow, harm_of
+from tables_app.domain.fights.formulas import attack_params, dealt
+from tables_app.domain.fights.state import Armament, Blow, Fight
 from tables_app.domain.odds import critical_choices, fumble_choices, weighed_readings
+from tables_app.domain.systems import get
 from tables_app.domain.table_rules import Attack, AttackRules, Reading, TableSet
 from tables_app.domain.tables import Choice, Entry
 
 NOTHING = Blow()
+# (system, the attack's options, its parameters) → the exact distribution of its damage
+DamagesOf = Callable[[str, tuple[tuple[str, Any], ...], Any], Mapping[int, Fraction]]
 
 
 def blow_distribution(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> dict[Blow, Fraction]:
@@ -70,3 +78,44 @@ def _fumble_blows(attack: Attack, tables: TableSet) -> list[tuple[Blow, Fraction
         blow = Blow(to_attacker=harm_of([entry], entry.hits), target_bonus=entry.attacker_bonus)
         merged[blow] = merged.get(blow, Fraction(0)) + weight
     return list(merged.items())
+
+
+def formula_blows(system_id: str, options: Iterable[tuple[str, Any]], damages: Mapping[int, Fraction],
+                  taken: int) -> dict[Blow, Fraction]:
+    """Each blow of an attack in a formula system, with its exact probability:
+    each damage of ``damages`` (the system's distribution for the attack's
+    options) dealt to a target that has taken ``taken`` as the tracker deals it
+    (``formulas.dealt``, then ``blows.formula_blow``). A system's damage
+    distribution carries no conditions: none of the four gives one the fight
+    tracks (docs/fights.md, "Formula systems")."""
+    listed = tuple(options)
+    found: dict[Blow, Fraction] = {}
+    for damage, p in damages.items():
+        blow = formula_blow(dealt(system_id, listed, damage, taken), {})
+        found[blow] = found.get(blow, Fraction(0)) + p
+    return found
+
+
+def formula_blow_distribution(fight: Fight, attacker: str, target: str, arm: Armament, limit: int | None = None,
+                              damages_of: DamagesOf | None = None) -> dict[Blow, Fraction]:
+    """Each blow ``attacker``'s attack ``arm`` (in a formula system) deals
+    ``target`` in the fight as it stands, with its exact probability: the
+    options the tracker fills in (``formulas.attack_params``: the target's
+    DEF and parry, its hits for pte, the CMB modifiers on the system's bonus),
+    the system's exact damage distribution (``damages_of(system, options,
+    params)``, by default ``System.damages``: TooManyDamages past ``limit``
+    values), each damage turned into a blow as the tracker does."""
+    options, params = attack_params(fight, attacker, target, arm)
+    t = fight.find(target)
+    assert t is not None
+    found = (damages_of or _damages(limit))(arm.system, options, params)
+    return formula_blows(arm.system, options, found, t.taken)
+
+
+def _damages(limit: int | None) -> DamagesOf:
+    def damages_of(system_id: str, options: tuple[tuple[str, Any], ...], params: Any) -> Mapping[int, Fraction]:
+        damages = get(system_id).damages
+        assert damages is not None  # every formula system has its exact damage distribution
+        return damages(params, limit)
+
+    return damages_of

@@ -154,19 +154,41 @@ def attack_options(fight: Fight, attacker: str, target: str, arm: Armament,
     return tuple(sorted(values.items(), key=lambda item: order.index(item[0])))
 
 
-def blow_of(fight: Fight, target: str, system_id: str, options: Iterable[tuple[str, Any]],
-            resolution: Resolution) -> Blow:
-    """What the attack does in the fight: the system's damage to the target's
-    hits, with two exceptions its rules make: a d10-pool sunder strikes the
-    item, not its holder (no hits); a pte absorbed attack heals, at most the
-    hits the target has taken."""
-    damage = resolution.damage
+def attack_params(fight: Fight, attacker: str, target: str, arm: Armament,
+                  mods: tuple[tuple[str, int], ...] = ()) -> tuple[tuple[tuple[str, Any], ...], Any]:
+    """The attack's options (``attack_options``) and the system's parameters
+    built from them; OptionError (or DiceExpressionError) when a value filled
+    in is outside the system's bounds. What the tracker resolves an attack
+    with, and what the odds of a fight weigh."""
+    options = attack_options(fight, attacker, target, arm, mods)
+    return options, get(arm.system).build(values_of(arm.system, options))
+
+
+def dealt(system_id: str, options: Iterable[tuple[str, Any]], damage: int, taken: int) -> int:
+    """The hits the system's ``damage`` deals a target that has taken
+    ``taken``, with two exceptions its rules make: a d10-pool sunder strikes
+    the item, not its holder (no hits); a pte absorbed attack heals (negative
+    damage), at most the hits the target has taken."""
     if system_id == "d10-pool" and dict(options).get("option") == "sunder":
         damage = 0
+    return max(damage, -taken)
+
+
+def reads_taken(system_id: str) -> bool:
+    """Whether an attack's blows depend on its target's hits taken: pte fills
+    in the target's hits left (and its absorbed attack, the one that heals,
+    is held to the hits taken: ``dealt``); the other systems read its DEF only."""
+    return "hp" in TERMS[system_id].target
+
+
+def blow_of(fight: Fight, target: str, system_id: str, options: Iterable[tuple[str, Any]],
+            resolution: Resolution) -> Blow:
+    """What the attack does in the fight: the hits it deals (``dealt``) to the
+    target, as ``formula_blow`` makes them."""
     t = fight.find(target)
     assert t is not None
-    return formula_blow(max(damage, -t.taken), resolution.extras)
+    return formula_blow(dealt(system_id, options, resolution.damage, t.taken), resolution.extras)
 
 
-__all__ = ["TERMS", "Terms", "armament", "attack_options", "blow_of", "bonus_of", "parse_options", "placeholders",
-           "values_of"]
+__all__ = ["TERMS", "Terms", "armament", "attack_options", "attack_params", "blow_of", "bonus_of", "dealt", "reads_taken",
+           "parse_options", "placeholders", "values_of"]

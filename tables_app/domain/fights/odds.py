@@ -42,6 +42,9 @@ from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Sta
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
 Ending = tuple["str | None", tuple[Status, ...]]  # an ended fight as the odds read it: its winner, each one's status
 Progress = Callable[[int], None]  # called with 1 after each round worked out
+# (state, attacker) → whether its blows depend on its target's hits taken (pte's hits left): looked up state by state
+ReadsTaken = Callable[[Fight, str], bool]
+Dealt = list[tuple[dict[Blow, Fraction], Any]]  # each distribution of a condition's blows, with the weights it deals on
 MAX_STATES = 200_000  # states of a fight held at once: past it, the odds are refused (simulate fight samples them)
 CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) past which the states are counted mid-turn
 
@@ -147,16 +150,43 @@ class _Turn:
     """The ways one attacker's blows move each condition: the rules applied
     once per condition and blow with its hits left out, the hits as shifts."""
 
-    def __init__(self, name: str, blows: Blows):
-        self.name, self.blows = name, blows
+    def __init__(self, name: str, blows: Blows, reads_taken: ReadsTaken | None):
+        self.name, self.blows, self.reads_taken = name, blows, reads_taken
         self._grouped: dict[int, tuple[dict[Blow, Fraction], list[_Split]]] = {}
 
-    def distributions(self, going: dict[Fight, _Spread]) -> dict[Fight, tuple[str, dict[Blow, Fraction]] | None]:
-        found: dict[Fight, tuple[str, dict[Blow, Fraction]] | None] = {}
-        for condition in going:
+    def distributions(self, going: dict[Fight, _Spread]) -> dict[Fight, tuple[str, Dealt] | None]:
+        """For each condition, its attacker's target and blows (None: no attack)."""
+        found: dict[Fight, tuple[str, Dealt] | None] = {}
+        for condition, spread in going.items():
             target = turn_target(condition, self.name)
-            found[condition] = None if target is None else (target, self.blows(condition, self.name, target))
+            if target is None:
+                found[condition] = None
+            elif self.reads_taken is not None and self.reads_taken(condition, self.name):
+                found[condition] = (target, self._by_state(condition, spread, target))
+            else:
+                found[condition] = (target, [(self.blows(condition, self.name, target), spread.weights)])
         return found
+
+    def _by_state(self, condition: Fight, spread: _Spread, target: str) -> Dealt:
+        """The blows of each state of the spread (they read its hits taken), the
+        states dealt the same distribution together (the others' weights at 0)."""
+        axes = _axes(condition)
+        groups: dict[int, tuple[dict[Blow, Fraction], list[tuple[int, ...]]]] = {}
+        for cell in zip(*np.nonzero(spread.weights)):
+            taken = dict(zip(axes, (o + int(c) for o, c in zip(spread.origin, cell))))
+            state = replace(condition, combatants=tuple(replace(c, taken=taken[i]) if i in taken else c
+                                                        for i, c in enumerate(condition.combatants)))
+            distribution = self.blows(state, self.name, target)
+            groups.setdefault(id(distribution), (distribution, []))[1].append(tuple(int(c) for c in cell))
+        if len(groups) == 1:
+            return [(distribution, spread.weights) for distribution, _ in groups.values()]
+        dealt: Dealt = []
+        for distribution, cells in groups.values():
+            index = tuple(np.array(axis) for axis in zip(*cells))
+            weights = np.zeros(spread.weights.shape, dtype=object)
+            weights[index] = spread.weights[index]
+            dealt.append((distribution, weights))
+        return dealt
 
     def steps(self, condition: Fight, target: str, distribution: dict[Blow, Fraction], scale: int) -> Iterator[_Step]:
         axes = _axes(condition)
@@ -202,14 +232,16 @@ class _Split:
     p: Fraction
 
 
-def _moved(spread: _Spread, step: _Step) -> tuple[tuple[int, ...], Any]:
-    """The spread's weights after each move of ``step``: (origin, weights)."""
-    weights = spread.weights
-    reach = tuple(max(s[k] for s in step.shifts) for k in range(weights.ndim))
-    out = np.zeros(tuple(n + r for n, r in zip(weights.shape, reach)), dtype=object)
+def _moved(origin: tuple[int, ...], weights: Any, step: _Step) -> tuple[tuple[int, ...], Any]:
+    """The weights after each move of ``step``: (origin, weights). A shift may
+    be negative (a heal, held by the rules to the hits taken)."""
+    low = tuple(min(0, *(s[k] for s in step.shifts)) for k in range(weights.ndim))
+    high = tuple(max(0, *(s[k] for s in step.shifts)) for k in range(weights.ndim))
+    out = np.zeros(tuple(n + h - lo for n, h, lo in zip(weights.shape, high, low)), dtype=object)
     for shift, w in zip(step.shifts, step.weights):
-        out[tuple(slice(s, s + n) for s, n in zip(shift, weights.shape))] += weights * w if w != 1 else weights
-    return spread.origin, out
+        at = tuple(slice(s - lo, s - lo + n) for s, lo, n in zip(shift, low, weights.shape))
+        out[at] += weights * w if w != 1 else weights
+    return tuple(o + lo for o, lo in zip(origin, low)), out
 
 
 class _Ledger:
@@ -278,12 +310,14 @@ def _states(going: dict[Fight, _Spread]) -> int:
 
 
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
-               progress: Progress | None = None) -> FightOdds:
+               progress: Progress | None = None, reads_taken: ReadsTaken | None = None) -> FightOdds:
     """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
-    current one first, from wherever it stands); TooManyStates past ``limit``."""
+    current one first, from wherever it stands); TooManyStates past ``limit``.
+    ``blows`` is asked with a state whose hits taken are 0 for those up,
+    unless ``reads_taken`` says the attacker's blows depend on them."""
     names = tuple(c.name for c in fight.combatants)
     sides = fight.sides
-    turns = [_Turn(name, blows) for name in names]
+    turns = [_Turn(name, blows, reads_taken) for name in names]
     start = np.zeros((1,) * len(_axes(fight)), dtype=object)
     start[(0,) * start.ndim] = 1
     going = {_condition(fight): _Spread(tuple(fight.combatants[i].taken for i in _axes(fight)), start)}
@@ -328,7 +362,8 @@ def _attack_turn(going: dict[Fight, _Spread], turn: _Turn, scale: int, limit: in
                  round_: int) -> tuple[dict[Fight, _Spread], dict[Ending, int], int]:
     """Every state after ``turn``'s attacker's turn, the endings in it, and the new scale."""
     dealt = turn.distributions(going)
-    grow = math.lcm(1, *{p.denominator for found in dealt.values() if found is not None for p in found[1].values()})
+    grow = math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
+                         for distribution, _ in found[1] for p in distribution.values()})
     ledger = _Ledger()
     count_at = limit * CELLS_PER_STATE  # the states are counted (and the fight refused) before the turn is done
     for condition, spread in going.items():
@@ -336,10 +371,11 @@ def _attack_turn(going: dict[Fight, _Spread], turn: _Turn, scale: int, limit: in
         if found is None:
             _add(ledger.going, condition, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
             continue
-        target, distribution = found
-        for step in turn.steps(condition, target, distribution, grow):
-            origin, moved = _moved(spread, step)
-            ledger.place(condition, _condition(step.condition), step.checked, origin, moved)
+        target, parts = found
+        for distribution, weights in parts:
+            for step in turn.steps(condition, target, distribution, grow):
+                origin, moved = _moved(spread.origin, weights, step)
+                ledger.place(condition, _condition(step.condition), step.checked, origin, moved)
         if ledger.cells > count_at:
             _bounded(ledger.going, len(ledger.ended), limit, round_)
             count_at *= 2

@@ -26,6 +26,21 @@ class OptionError(ValueError):
     """An invalid option or combination of options (a usage error)."""
 
 
+class TooManyDamages(ValueError):
+    """A damage distribution that could hold more than ``limit`` values
+    (``values``, as counted before the work: a bound, not the exact count)."""
+
+    def __init__(self, values: int, limit: int):
+        super().__init__(f"it can deal {values:,} different damages (more than {limit:,})")
+        self.values, self.limit = values, limit
+
+
+def check_damages(values: int, limit: int | None) -> None:
+    """TooManyDamages when ``values`` is past ``limit`` (None: no bound)."""
+    if limit is not None and values > limit:
+        raise TooManyDamages(values, limit)
+
+
 @dataclass(frozen=True)
 class Option:
     """One command-line option of a system.
@@ -119,3 +134,7 @@ class System(Generic[Params]):
     # n attacks at once for `simulate` (numpy): (params, rng, n) → (outcome indexes, damage) arrays
     # (domain/systems/vectorised.py); without it, simulate runs ``resolve`` once per attack.
     sample: Callable[[Params, np.random.Generator, int], tuple[NDArray[np.int64], NDArray[np.int64]]] | None = None
+    # (params, limit) → the exact distribution of ``resolve``'s damage (value → probability, summing to 1;
+    # Fractions, cut as ``odds`` cuts its chains), for the odds of a fight (domain/fights/blow_odds.py);
+    # TooManyDamages, before the work, if it could hold more than ``limit`` values.
+    damages: Callable[[Params, int | None], dict[int, Fraction]] | None = None

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from tables_app.domain.dice import Dice, DiceExpression
 from tables_app.domain.counts import as_counts, convolve_counts, dice_counts, power_counts
-from tables_app.domain.distributions import TAIL_CUT, mean
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
+from tables_app.domain.distributions import TAIL_CUT, Dist, mean
+from tables_app.domain.systems.base import (Odds, Option, OptionError, Resolution, System, check_bounds, check_damages,
+                                            dice_option)
 from tables_app.domain.systems.vectorised import by_face, by_value
 
 if TYPE_CHECKING:  # numpy is imported when a simulation runs
@@ -354,15 +355,46 @@ def _chain_shapes(
         criticals += 1
 
 
-def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
-    """Exact odds of one use of ``resolve``: independent chains, one per attack die."""
+def _shapes(params: D10Pool, cut: Fraction) -> dict[tuple[int, int], Fraction]:
+    """(hits, criticals) of one chain of ``params``'s attack → probability."""
     bonus = total_bonus(params)
     defense = params.defense[1]
-    toughness = params.target_toughness
     faces = [judge(params, die, bonus, defense) for die in range(1, DIE + 1)]
     p_critical = Fraction(sum(critical for _, critical in faces), DIE)
     p_hit = Fraction(sum(hit and not critical for hit, critical in faces), DIE)
-    shapes = _chain_shapes(p_critical, p_hit, 1 - p_critical - p_hit, cut)
+    return _chain_shapes(p_critical, p_hit, 1 - p_critical - p_hit, cut)
+
+
+def damages(params: D10Pool, limit: int | None = None, cut: Fraction = TAIL_CUT) -> Dist:
+    """The exact distribution of ``resolve``'s damage: the hits of every chain
+    added (each chain's as ``odds`` weighs them), then the sum of that many
+    hits' damage, each floored at 0; nothing for an option that deals none.
+    TooManyDamages before the work past ``limit`` values."""
+    if params.option not in DEALS_DAMAGE:
+        return {0: Fraction(1)}
+    by_hits: dict[int, Fraction] = defaultdict(Fraction)
+    for (hits, _), p in _shapes(params, cut).items():
+        by_hits[hits] += p
+    total_hits = _sum_of(by_hits, params.dice_count)
+    most = max(total_hits)
+    check_damages(most * hit_damage(params.damage.maximum) + 1, limit)  # each sum is one of 0 to the most
+    # Added up as whole numbers over one denominator (far faster than Fractions): P(hits) × ways / sides^hits.
+    counts, denominator = as_counts(total_hits)
+    sides = _hit_damage(params.damage)[1]
+    ways_of: dict[int, int] = defaultdict(int)
+    for hits, n in counts.items():
+        amounts, _ = _chain_damage(params.damage, hits)
+        scale = n * sides ** (most - hits)
+        for amount, ways in amounts.items():
+            ways_of[amount] += ways * scale
+    whole = denominator * sides**most
+    return {amount: Fraction(ways, whole) for amount, ways in sorted(ways_of.items())}
+
+
+def odds(params: D10Pool, cut: Fraction = TAIL_CUT) -> Odds:
+    """Exact odds of one use of ``resolve``: independent chains, one per attack die."""
+    toughness = params.target_toughness
+    shapes = _shapes(params, cut)
     by_hits: dict[int, Fraction] = defaultdict(Fraction)
     for (hits, _), p in shapes.items():
         by_hits[hits] += p
@@ -436,4 +468,5 @@ SYSTEM = System(
     dice_order="each attack die followed by the chain it starts, then the damage dice of each chain in order",
     odds=odds,
     sample=sample,
+    damages=damages,
 )

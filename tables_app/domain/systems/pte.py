@@ -233,6 +233,17 @@ def odds(params: Pte) -> Odds:
     return Odds(outcomes, expected_damage, extras)
 
 
+def damages(params: Pte, limit: int | None = None) -> dict[int, Fraction]:
+    """The exact distribution of ``resolve``'s damage (negative: it heals):
+    each of the d20's faces resolved as ``resolve`` does (at most 20 values,
+    so ``limit`` is never reached)."""
+    out: dict[int, Fraction] = {}
+    for natural in range(1, DIE + 1):
+        damage = resolve_natural(params, natural).damage
+        out[damage] = out.get(damage, Fraction(0)) + Fraction(1, DIE)
+    return out
+
+
 def sample(params: Pte, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``resolve`` for n attacks at once: the d20 is the only die, so each face's
     outcome and damage are ``resolve_natural``'s, looked up per roll."""
@@ -273,4 +284,5 @@ SYSTEM = System(
     dice_order="the d20 (accuracy roll)",
     odds=odds,
     sample=sample,
+    damages=damages,
 )

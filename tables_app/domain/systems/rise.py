@@ -13,9 +13,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import Dice, DiceExpression
-from tables_app.domain.counts import ClampedScale
-from tables_app.domain.distributions import chain, constant, mix, transform, uniform
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
+from tables_app.domain.counts import ClampedScale, dice_counts
+from tables_app.domain.distributions import TAIL_CUT, Dist, chain, constant, mix, transform, uniform
+from tables_app.domain.systems.base import (Odds, Option, OptionError, Resolution, System, check_bounds, check_damages,
+                                            dice_option)
 from tables_app.domain.systems.vectorised import by_face, by_value, codes
 
 if TYPE_CHECKING:  # numpy is imported when a simulation runs
@@ -121,9 +122,10 @@ def resolve(params: Rise, dice: Dice) -> Resolution:
     return Resolution(outcome, damage, tuple(steps), {"result": result, "criticals": criticals})
 
 
-def attack_totals(params: Rise) -> dict[int, Fraction]:
-    """The exact distribution of the attack dice (first die and explosions)."""
-    explosions = chain(uniform(DIE), lambda face: explodes(params, face, first=False))
+def attack_totals(params: Rise, cut: Fraction = TAIL_CUT) -> dict[int, Fraction]:
+    """The exact distribution of the attack dice (first die and explosions),
+    the explosions cut as ``distributions.chain`` cuts them."""
+    explosions = chain(uniform(DIE), lambda face: explodes(params, face, first=False), cut)
     parts = []
     for face, p in uniform(DIE).items():
         parts.append((p, transform(explosions, _adding(face)) if explodes(params, face, first=True) else constant(face)))
@@ -153,6 +155,40 @@ def odds(params: Rise) -> Odds:
         if expression is not None:
             expected += p * damage_scale(params, outcome).mean_over(expression, damage_sets(n))
     return Odds(outcomes, expected, {"criticals": dict(sorted(criticals.items()))})
+
+
+def damages(params: Rise, limit: int | None = None, cut: Fraction = TAIL_CUT) -> Dist:
+    """The exact distribution of ``resolve``'s damage: for each outcome and n
+    criticals (the attack total's distribution, as ``odds`` has it), the sum
+    of its 1 + n damage rolls convolved, then scaled as ``damage_scale`` says.
+    TooManyDamages before the work when the sums could take more than
+    ``limit`` values (the union of each number of rolls' range)."""
+    by_outcome: dict[tuple[str, int], Fraction] = {}
+    for total, p in attack_totals(params, cut).items():
+        key = classify(params, total + params.accuracy)
+        by_outcome[key] = by_outcome.get(key, Fraction(0)) + p
+    expression = params.damage
+    rolled = sorted({damage_sets(n) for (outcome, n) in by_outcome if damage_dice(params, outcome) is not None})
+    if expression is not None and rolled:
+        spans = sorted((sets * expression.minimum, sets * expression.maximum) for sets in rolled)
+        covered, reach = 0, None  # the number of totals in the union of the spans
+        for low, high in spans:
+            start = low if reach is None else max(low, reach + 1)
+            covered += max(high - start + 1, 0)
+            reach = high if reach is None else max(reach, high)
+        check_damages(covered, limit)
+    sums = {sets: dice_counts(expression, sets) for sets in rolled} if expression is not None else {}
+    out: dict[int, Fraction] = {}
+    for (outcome, n), p in by_outcome.items():
+        if damage_dice(params, outcome) is None:
+            out[0] = out.get(0, Fraction(0)) + p
+            continue
+        counts, outcomes = sums[damage_sets(n)]
+        scale = damage_scale(params, outcome)
+        for value, ways in counts.items():
+            damage = scale(value)
+            out[damage] = out.get(damage, Fraction(0)) + p * Fraction(ways, outcomes)
+    return out
 
 
 def sample(params: Rise, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -198,4 +234,5 @@ SYSTEM = System(
     dice_order="the attack die and its explosions, then the damage dice (each of the 1 + n sets in turn)",
     odds=odds,
     sample=sample,
+    damages=damages,
 )

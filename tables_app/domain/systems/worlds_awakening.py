@@ -12,9 +12,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import Dice, DiceExpression, combined
-from tables_app.domain.counts import ClampedScale
-from tables_app.domain.distributions import uniform
-from tables_app.domain.systems.base import Odds, Option, OptionError, Resolution, System, check_bounds, dice_option
+from tables_app.domain.counts import ClampedScale, dice_counts
+from tables_app.domain.distributions import Dist, uniform
+from tables_app.domain.systems.base import (Odds, Option, OptionError, Resolution, System, check_bounds, check_damages,
+                                            dice_option)
 from tables_app.domain.systems.vectorised import by_face, by_value, codes
 
 if TYPE_CHECKING:  # numpy is imported when a simulation runs
@@ -146,6 +147,28 @@ def odds(params: WorldsAwakening) -> Odds:
     return Odds(outcomes, expected, {"opponent_advantage": outcomes["critical_failure"]})
 
 
+def damages(params: WorldsAwakening, limit: int | None = None) -> Dist:
+    """The exact distribution of ``resolve``'s damage: per face of the d20, a
+    hit's every expression rolled and added (never below 0), a critical's
+    maximum, nothing otherwise (a support action deals nothing). TooManyDamages
+    before the work when a hit could roll more than ``limit`` totals."""
+    if params.support:
+        return {0: Fraction(1)}
+    rolled = combined(params.damage)
+    check_damages(rolled.maximum - rolled.minimum + 3, limit)  # a hit's totals, a critical's and a miss's
+    counts, outcomes = dice_counts(rolled)
+    hit: dict[int, Fraction] = {}
+    for value, ways in counts.items():
+        hit[NEVER_HEALS(value)] = hit.get(NEVER_HEALS(value), Fraction(0)) + Fraction(ways, outcomes)
+    out: dict[int, Fraction] = {}
+    for natural, p in uniform(DIE).items():
+        outcome = classify(params, natural)
+        dealt = hit if outcome == "hit" else {NEVER_HEALS(critical_total(params)) if outcome == "critical" else 0: Fraction(1)}
+        for damage, q in dealt.items():
+            out[damage] = out.get(damage, Fraction(0)) + p * q
+    return out
+
+
 def sample(params: WorldsAwakening, rng: np.random.Generator, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``resolve`` for n attacks at once (domain/systems/vectorised.py): the
     outcome read per face of the d20, the hits' damage rolled, the rest exact."""
@@ -181,4 +204,5 @@ SYSTEM = System(
     dice_order="the d20, then the damage dice of each expression in order (none on a critical, whose dice are maximal)",
     odds=odds,
     sample=sample,
+    damages=damages,
 )

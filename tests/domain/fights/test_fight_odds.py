@@ -8,6 +8,7 @@ strike back."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -15,10 +16,10 @@ from fight_states import TINY_FIGHTERS, dice_blows, fighter_on_tiny, tiny_blows,
 
 from tables_app.domain.fights import Attack, Blow, Edit, EndRound, Fight, Harm, apply, auto_target
 from tables_app.domain.fights import replay, skipped
-from tables_app.domain.fights.odds import TooManyStates, fight_odds
+from tables_app.domain.fights.odds import Blows, TooManyStates, fight_odds
 from tables_app.domain.fights.state import Status
 
-def the_long_way(start: Fight, rounds: int) -> list[tuple[Fraction, list[Fight], int | None]]:
+def the_long_way(start: Fight, rounds: int, blows: Blows = dice_blows) -> list[tuple[Fraction, list[Fight], int | None]]:
     """Every path: its probability, the fight at each round's end (its last
     state after the round it ended in), and the round (0-based) it ended in."""
     order = [c.name for c in start.combatants]
@@ -37,7 +38,7 @@ def the_long_way(start: Fight, rounds: int) -> list[tuple[Fraction, list[Fight],
         if target is None:
             play(state, p, k, i + 1, ends)
             return
-        for blow, q in dice_blows(state, order[i], target).items():
+        for blow, q in blows(state, order[i], target).items():
             after = apply(state, Attack(order[i], target, blow))
             if after.over:
                 paths.append((p * q, [*ends, after], k))
@@ -128,3 +129,37 @@ def test_the_odds_from_any_state_are_every_path_played_out(make, rounds):  # typ
         assert measured.states <= len({_at(ends, j) for _, ends, ended in paths if ended is None or ended > j})
     assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
     assert odds.expected_rounds == sum(p * (rounds if ended is None else ended + 1) for p, _, ended in paths)
+
+
+def _reading_taken(blows: Blows) -> Blows:
+    """Blows that depend on the target's hits taken (as pte's do): one more hit on a target
+    that has taken 2 or more; a miss on one that has taken 1 heals it by 1 (held to the hits taken)."""
+    def dealt(state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
+        t = state.find(target)
+        assert t is not None
+        found: dict[Blow, Fraction] = {}
+        for blow, p in blows(state, attacker, target).items():
+            if t.taken >= 2 and blow.to_target.hits:
+                blow = replace(blow, to_target=replace(blow.to_target, hits=blow.to_target.hits + 1))
+            elif t.taken == 1 and blow == Blow():
+                blow = Blow(to_target=Harm(hits=-1))
+            found[blow] = found.get(blow, Fraction(0)) + p
+        return found
+    return dealt
+
+
+def test_blows_that_read_the_hits_taken_are_asked_state_by_state():  # type: ignore[no-untyped-def]
+    """The states grouped by condition ask for blows with the hits taken at 0,
+    unless told that an attacker's blows read them: then state by state, a
+    heal's negative hits shifting back (fight_odds(reads_taken=...))."""
+    start = replay(tiny_fight(TINY_FIGHTERS["duel"]), [Edit("Orc", (("taken", 1),))])
+    exact = _reading_taken(tiny_blows)
+    odds = fight_odds(start, exact, 3, reads_taken=lambda state, attacker: True)
+    paths = the_long_way(start, 3, _reading_taken(dice_blows))
+    for j, measured in enumerate(odds.rounds):
+        for side in start.sides:
+            assert measured.sides[side] == sum(p for p, ends, ended in paths
+                                               if ended is not None and ended <= j and ends[-1].winner == side)
+    assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
+    assert odds.expected_rounds == sum(p * (3 if ended is None else ended + 1) for p, _, ended in paths)
+    assert fight_odds(start, exact, 3).rounds[-1].sides != odds.rounds[-1].sides  # asked at 0: another answer
