@@ -75,18 +75,12 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def chances_heading(data: dict[str, Any]) -> str:
-    """``Quick: exact odds, from round 1 (after event 2)``: the first line of
-    the odds (or the simulation) of a fight, and the title of its plot."""
-    simulated = "count" in data
-    how = f"{data['count']:,} fights simulated (seed {data['seed']})" if simulated else "exact odds"
-    return f"{data['fight']}: {how}, from round {data['from_round']} (after event {data['seq']})"
-
-
 def chances_lines(data: dict[str, Any]) -> list[str]:
     """The odds (or the simulation) of a fight for people: a row per round, then what it comes to."""
     rounds, simulated = data["rounds"], "count" in data
     sides = list(rounds[0]["sides"]) if rounds else []
+    from tables_app.cli.render import chances_heading
+
     lines = [chances_heading(data),
              "round  over by it  " + "  ".join(f"side {side} won" for side in sides)]
     for r in rounds:

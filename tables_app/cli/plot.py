@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tables_app.cli.render import formula_heading, heading, percent
+from tables_app.cli.render import chances_heading, formula_heading, heading, percent
 from tables_app.errors import TablesError
 from tables_app.files import check_write_target
 
@@ -124,8 +124,6 @@ def _fight(data: dict[str, Any]) -> Figure:
     """P(side has won by the end of round r), a line per side; a simulation's with its error bars."""
     import matplotlib.pyplot as plt  # loaded by figure, on the Agg backend
     from matplotlib.ticker import MaxNLocator
-
-    from tables_app.cli.fights import chances_heading
 
     rounds, simulated = data["rounds"], "count" in data
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)

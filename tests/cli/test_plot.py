@@ -238,3 +238,14 @@ def test_a_fights_plot_that_cannot_be_written_is_one_error_and_no_file(quick, tm
     refused = quick(verb, "fight", "Nope", "--plot", str(folder / "chances.svg"))
     assert refused.exit_code == 2 and "ending in .png" in refused.stderr
     assert list(folder.iterdir()) == []
+
+
+def test_a_fights_plot_without_matplotlib_is_one_error(quick, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    path = tmp_path / "plots" / "chances.png"
+    path.parent.mkdir()
+    result = quick("simulate", "fight", "Quick", "--count", "10", "--seed", "1", "--plot", str(path))
+    assert (result.exit_code, result.stderr) == (1, "Error: --plot needs matplotlib: pip install 'tables-app[plot]'\n")
+    assert not path.exists()
