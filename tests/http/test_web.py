@@ -311,7 +311,9 @@ def test_the_chances_fall_back_on_what_the_odds_route_answers_for_a_fight_too_la
     refused = client.get("/api/v1/fights/Duel/odds", params={"rounds": 20})
     assert refused.status_code == 422
     found = too_large.search(refused.json()["error"]["message"])
-    assert found and re.fullmatch(r"the fight reaches more than 20,000 states \([\d,]+ by round \d+\)", found.group(1))
+    assert found and re.fullmatch(r"the fight reaches more than [\d,]+ states \([\d,]+ by round \d+\)", found.group(1))
+    fewer = re.search(script_constant("FEWER_ROUNDS").strip("/"), refused.json()["error"]["message"])  # the rounds it offers
+    assert fewer and client.get("/api/v1/fights/Duel/odds", params={"rounds": fewer.group(1)}).status_code == 200
     simulated = client.get("/api/v1/fights/Duel/simulate", params={"rounds": 20, "count": script_constant("CHANCES_COUNT"),
                                                                    "seed": 1})
     assert simulated.status_code == 200, simulated.text

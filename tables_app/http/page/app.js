@@ -723,11 +723,13 @@ function fightRoute(hash) {
 // ------------------------------------------------------------------ a fight's chances (odds fight, simulate fight)
 // The exact odds from the fight as it stands (`tables odds fight --json`); a fight too large for them is
 // answered 422 with the command's words (`... is too large to work out exactly: the fight reaches more than
-// 20,000 states (...); simulate it instead ...`), and then it is simulated (`tables simulate fight --json`),
-// within the server's bound of count × rounds a request (docs/api.md, "Odds and simulation of a fight").
+// 1,000,000 states (...); ask for 2 rounds (...) or simulate it instead ...`), and then it is simulated
+// (`tables simulate fight --json`) within the server's bound of count × rounds a request, saying so and for
+// how many rounds the exact odds could be had (docs/api.md, "Odds and simulation of a fight").
 const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
 const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
 const TOO_LARGE = /too large to work out exactly: ([^;]*)/;
+const FEWER_ROUNDS = /ask for (\d+) rounds?/;
 const SE_BARS = 2; // standard errors each side of a simulated share (as `simulate fight --plot` draws them)
 
 async function fightChances() {
@@ -746,7 +748,9 @@ async function fightChances() {
     if (large && asked === fight.chancesAsked) {
       const count = Math.max(1, Math.min(CHANCES_COUNT, Math.floor(FIGHT_ROUNDS / rounds)));
       const words = count.toLocaleString("en");
-      note = `Too large to work out exactly (${large[1]}): ${words} fights simulated instead.`;
+      const fewer = FEWER_ROUNDS.exec(answer.data.error.message);
+      const exactly = fewer ? ` The exact odds can be had for ${fewer[1]} round${fewer[1] === "1" ? "" : "s"}: give Rounds ${fewer[1]}.` : "";
+      note = `Too large to work out exactly (${large[1]}): ${words} fights simulated instead.${exactly}`;
       out.replaceChildren(el("p", { class: "hint" }, `Too large to work out exactly: simulating ${words} fights…`));
       answer = await call(`/fights/${encodeURIComponent(name)}/simulate?rounds=${rounds}&count=${count}`);
     }
@@ -755,7 +759,7 @@ async function fightChances() {
       out.replaceChildren(errorBox(answer.data));
       return;
     }
-    out.replaceChildren(...chancesParts(answer.data, note));
+    out.replaceChildren(...chancesParts(answer.data, note, rounds));
     out.dataset.seq = answer.data.seq;  // the event they were worked out after
   } finally {
     if (asked === fight.chancesAsked) button.disabled = false;
@@ -776,8 +780,9 @@ function chancesMovedOn(data) {
     ? `The fight has moved on (event ${data.seq}): work the chances out again.` : fight.chancesHint));
 }
 
-// What the chances come to, as `odds fight` prints them: the heading, the chart, the last round, the expected rounds.
-function chancesParts(data, note) {
+// What the chances come to, as `odds fight` prints them: the heading, the chart, the last round, the expected
+// rounds (within the ``asked`` rounds; the odds' list stops sooner when every fight has ended by then).
+function chancesParts(data, note, asked) {
   const rounds = data.rounds, simulated = "count" in data;
   const how = simulated ? `${data.count.toLocaleString("en")} fights simulated (seed ${data.seed})` : "exact odds";
   const parts = [el("p", { class: "who" }, `${data.fight}: ${how}, from round ${data.from_round} (after event ${data.seq})`)];
@@ -794,7 +799,7 @@ function chancesParts(data, note) {
     el("li", {}, `${name}: down ${percent(fate.down)}, dead ${percent(fate.dead)}`))));
   const margin = simulated ? ` (± ${data.se.expected_rounds.toFixed(2)})` : "";
   parts.push(el("p", {}, "Expected rounds: ", el("strong", {}, data.expected_rounds.toFixed(2)), margin,
-    ` (within the ${rounds.length} rounds asked).`));
+    ` (within the ${asked} round${asked === 1 ? "" : "s"} asked).`));
   if (simulated) parts.push(el("p", { class: "hint" }, `Each share within about ${SE_BARS} standard errors of the truth, 19 times in 20 (the bars on the chart).`));
   return parts;
 }
