@@ -804,7 +804,7 @@ def got(base: str, path: str) -> dict:
 
 
 def chances_on_the_page(driver, base: str, name: str, rounds: int | None = None):  # type: ignore[no-untyped-def]
-    """Open the fight, give the rounds (else the page's 20), press *Work out the chances*, and return them once shown."""
+    """Open the fight, give the rounds (else the page's 10), press *Work out the chances*, and return them once shown."""
     from urllib.parse import quote
 
     from selenium.webdriver.common.by import By
@@ -871,7 +871,7 @@ def test_the_chances_of_a_small_fight_are_its_exact_odds(server, browser):
 
 def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browser):
     """The odds route answers 422 for a fight past its states (docs/api.md): the page simulates it
-    (…/simulate, 5,000 fights of 20 rounds: within the server's bound) and says so; error bars on the chart."""
+    (…/simulate, 5,000 fights of the page's 10 rounds: within the server's bound) and says so; error bars on the chart."""
     from selenium.webdriver.common.by import By
 
     name = "Chances-duel"
@@ -886,15 +886,16 @@ def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browse
     assert re.search(r"Too large to work out exactly \(the fight reaches more than [\d,]+ states \([\d,]+ by round 3\)\)", text)
     assert "The exact odds can be had for 2 rounds: give Rounds 2." in text  # what the odds' answer offers
     assert "): 5,000 fights simulated instead." in text
-    simulated = got(server, f"/fights/Chances-duel/simulate?rounds=20&count=5000&seed={heading.group(1)}")  # the same
+    simulated = got(server, f"/fights/Chances-duel/simulate?rounds=10&count=5000&seed={heading.group(1)}")  # the same
     assert f"Expected rounds: {simulated['expected_rounds']:.2f} (± {simulated['se']['expected_rounds']:.2f})" in text
     assert "Each share within about 2 standard errors of the truth" in text
-    assert side_points(chances) == {"A": 20, "B": 20}
-    assert len(chances.find_elements(By.CSS_SELECTOR, "svg.chances .chance-bar")) == 40  # a bar per side and round
+    assert side_points(chances) == {"A": 10, "B": 10}
+    assert len(chances.find_elements(By.CSS_SELECTOR, "svg.chances .chance-bar")) == 20  # a bar per side and round
+    assert "(within the 10 rounds asked)" in text
     ARTIFACTS.mkdir(exist_ok=True)
     browser.execute_script("document.getElementById('fight-chances').scrollIntoView({block: 'start'})")
     assert browser.save_screenshot(str(ARTIFACTS / "fight-chances-1280.png"))
     # the one thing logged: the odds' 422 the page reads (the browser logs every 4xx answer), no script error
     logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert [(entry["source"], entry["message"].split(" - ")[0]) for entry in logged] == \
-        [("network", f"{server}/api/v1/fights/{name}/odds?rounds=20")]
+        [("network", f"{server}/api/v1/fights/{name}/odds?rounds=10")]

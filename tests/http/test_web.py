@@ -274,7 +274,8 @@ def test_the_fight_view_has_a_chances_control():
     for name in ("fight-chances-rounds", "fight-chances-go", "fight-chances-out"):
         assert "fight-area" in by_id[name][2] and "fight-chances" in by_id[name][2], name  # in the fight's view
     tag, attrs, around = by_id["fight-chances-rounds"]
-    assert (tag, attrs["type"], attrs["min"], attrs["max"], attrs["value"]) == ("input", "number", "1", "200", "20")
+    assert (tag, attrs["type"], attrs["min"], attrs["max"]) == ("input", "number", "1", "200")  # odds fight's --rounds
+    assert attrs["value"] == script_constant("CHANCES_ROUNDS") == "10"
     assert "label" in around
     assert by_id["fight-chances-go"][0] == "button" and by_id["fight-chances-go"][1]["type"] == "button"
     assert by_id["fight-chances-out"][1]["aria-live"] == "polite"
@@ -293,7 +294,7 @@ def test_the_chances_ask_the_odds_then_the_simulation_within_the_servers_bound()
     assert "call(`/fights/${encodeURIComponent(name)}/simulate?rounds=${rounds}&count=${count}`)" in asked
     assert "Math.floor(FIGHT_ROUNDS / rounds)" in asked
     assert int(script_constant("FIGHT_ROUNDS")) == MAX_FIGHT_ROUNDS
-    assert int(script_constant("CHANCES_COUNT")) * 20 <= MAX_FIGHT_ROUNDS  # the page's 20 rounds: its whole count
+    assert int(script_constant("CHANCES_COUNT")) * 20 <= MAX_FIGHT_ROUNDS  # up to 20 rounds: its whole count
 
 
 def started_fight(client, name: str, *joining: dict) -> None:  # type: ignore[no-untyped-def]
