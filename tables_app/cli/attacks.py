@@ -26,9 +26,9 @@ def _png(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str 
     return path
 
 
-def plot_option(command: click.Command) -> click.Command:
+def plot_option(command: click.Command, words: str = "the odds") -> click.Command:
     return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=_png,
-                        help="Draw the odds to a PNG file (needs the plot extra).")(command)
+                        help=f"Draw {words} to a PNG file (needs the plot extra).")(command)
 
 
 def draw(path: str | None, data: dict[str, Any]) -> None:

@@ -79,8 +79,9 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
     """The odds (or the simulation) of a fight for people: a row per round, then what it comes to."""
     rounds, simulated = data["rounds"], "count" in data
     sides = list(rounds[0]["sides"]) if rounds else []
-    how = f"{data['count']:,} fights simulated (seed {data['seed']})" if simulated else "exact odds"
-    lines = [f"{data['fight']}: {how}, from round {data['from_round']} (after event {data['seq']})",
+    from tables_app.cli.render import chances_heading
+
+    lines = [chances_heading(data),
              "round  over by it  " + "  ".join(f"side {side} won" for side in sides)]
     for r in rounds:
         cells = [_percent(r["over"]).rjust(10)] + [_percent(r["sides"][side]).rjust(len(f"side {side} won")) for side in sides]
@@ -99,11 +100,12 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
 
 
 def _chances(operation: Operation) -> click.Command:
-    @command(operation, name="fight")
-    def run(ctx: click.Context, as_json: bool, **values: Any) -> None:
+    @command(operation, lambda made: attacks.plot_option(made, "P(won by round r) for each side"), name="fight")
+    def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
         data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values))
+        attacks.draw(plot_file, data)  # P(won by round r) per side (cli/plot.py)
         if as_json:
             emit_json(data)
         else:

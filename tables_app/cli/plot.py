@@ -3,14 +3,17 @@
 A sweep is two panels over the swept value, expected damage above and
 P(critical) below, one line per armor column with the target's armor drawn
 heavier; one attack's odds are outcome bars (and its critical severities
-beside them). Titles say who attacks whom, as the text output does.
+beside them). Titles say who attacks whom, as the text output does. A
+fight's odds (or its simulation) are a line per side of P(it has won by the
+end of round r), over the rounds as the fight numbers them; a simulation's
+with error bars of two standard errors.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tables_app.cli.render import formula_heading, heading, percent
+from tables_app.cli.render import chances_heading, formula_heading, heading, percent
 from tables_app.errors import TablesError
 from tables_app.files import check_write_target
 
@@ -46,7 +49,7 @@ def figure(data: dict[str, Any]) -> Figure:
         matplotlib.use("Agg")  # files only, no screen needed
     except ImportError:
         raise TablesError("--plot needs matplotlib: pip install 'tables-app[plot]'") from None
-    chart = _sweep(data) if "sweep" in data else _odds(data)
+    chart = _fight(data) if "fight" in data else _sweep(data) if "sweep" in data else _odds(data)
     chart.tight_layout()
     return chart
 
@@ -110,6 +113,42 @@ def _sweep(data: dict[str, Any]) -> Figure:
         panel.grid(alpha=0.3)
     damage.legend(title="armor", fontsize=8)
     figure.suptitle(f"Expected damage and P(critical) by {axis.upper()}\n{title(data)}", fontsize=11)
+    return figure
+
+
+SIDE_COLORS = ("#4C72B0", "#C44E52", "#55A868", "#8172B2", "#CCB974", "#64B5CD")
+ERROR_BARS = 2  # standard errors each side of a simulated share: about 19 times in 20 (as the text output says)
+
+
+def _fight(data: dict[str, Any]) -> Figure:
+    """P(side has won by the end of round r), a line per side; a simulation's with its error bars."""
+    import matplotlib.pyplot as plt  # loaded by figure, on the Agg backend
+    from matplotlib.ticker import MaxNLocator
+
+    rounds, simulated = data["rounds"], "count" in data
+    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)
+    xs = [r["round"] for r in rounds]
+    for i, side in enumerate(rounds[0]["sides"] if rounds else ()):
+        ys = [r["sides"][side] for r in rounds]
+        style: dict[str, Any] = {"marker": "o", "markersize": 3.5, "linewidth": 2.0, "color": SIDE_COLORS[i % len(SIDE_COLORS)],
+                 "label": f"side {side}"}
+        if simulated:
+            errors = [ERROR_BARS * r["se"]["sides"][side] for r in rounds]
+            axes.errorbar(xs, ys, yerr=errors, capsize=3, elinewidth=1.0, **style)
+        else:
+            axes.plot(xs, ys, **style)
+    axes.set_xlabel("round")
+    axes.set_ylabel("P(won by the end of the round)")
+    axes.set_ylim(0, 1)
+    axes.yaxis.set_major_formatter(_percent_formatter())
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    margin = f" (± {data['se']['expected_rounds']:.2f})" if simulated else ""
+    last = f"still going after round {rounds[-1]['round']}: {percent(data['unfinished'], 2)}" if rounds else ""
+    bars = f"\nerror bars: {ERROR_BARS} standard errors" if simulated else ""
+    figure.suptitle(f"{chances_heading(data)}\nexpected rounds {data['expected_rounds']:.2f}{margin}, {last}{bars}",
+                    fontsize=11)
     return figure
 
 

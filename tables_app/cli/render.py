@@ -330,6 +330,14 @@ BAR_WIDTH = 30
 EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
+def chances_heading(data: dict[str, Any]) -> str:
+    """``Quick: exact odds, from round 1 (after event 2)``: the first line of
+    the odds (or the simulation) of a fight, and the title of its plot."""
+    simulated = "count" in data
+    how = f"{data['count']:,} fights simulated (seed {data['seed']})" if simulated else "exact odds"
+    return f"{data['fight']}: {how}, from round {data['from_round']} (after event {data['seq']})"
+
+
 def percent(p: float, digits: int = 4) -> str:
     """A probability at ``digits`` decimals of a percent. Exact 0 and 1 print
     as ``0`` and ``100%``; others too near them to show say so

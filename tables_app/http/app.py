@@ -20,7 +20,7 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -107,20 +107,23 @@ EXAMPLES = {"resolve": RESOLVE_EXAMPLES, "odds": ODDS_EXAMPLES, "simulate": SIMU
 
 
 def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
-           limits: dict[str, int] | None = None) -> CliJSON:
+           limits: dict[str, int] | None = None, check: Callable[[dict[str, Any]], None] | None = None) -> CliJSON:
     """The answer of the operation `tables WORDS...` to a request's fields,
     in one read transaction (a fight's write takes the write lock inside
     it); or the error object, with its status: 404 for an unknown name (or
     a path naming nothing), 422 for a refused field or value (or a step a
     fight's rules refuse), 409 for a fight that moved on since the
     request's ``after``, 503 when the database cannot be read or written. ``limits``: tighter bounds
-    of some fields (the server's own), refused past them."""
+    of some fields (the server's own), refused past them; ``check``: a bound of the values together
+    (the server's own), raising ParamError."""
     try:
         operation = find(words)
         values = operation.read(fields)
         for name, most in (limits or {}).items():
             if isinstance(values.get(name), int) and values[name] > most:
                 raise ParamError(name, f"at most {most:,} over HTTP (the command line takes more)")
+        if check is not None:
+            check(values)
         if not operation.uses_database:
             return CliJSON(to_json(operation.run(None, **values)))
         database = databases.get()
@@ -268,7 +271,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     # The fights, before the routes below that take any /api/v1/{kind}/{name}.
     from tables_app.http.fights import add_fights
 
-    add_fights(app, lambda words, fields, in_path: operation_response(databases, words, fields, in_path))
+    add_fights(app, lambda words, fields, in_path, check=None: operation_response(databases, words, fields, in_path,
+                                                                                   check=check))
 
     def attack_route(verb: str, system: str) -> None:
         operation = find((verb, system))

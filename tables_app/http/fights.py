@@ -20,7 +20,8 @@ from starlette.concurrency import run_in_threadpool
 
 from tables_app.errors import error_json
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
-from tables_app.operations import find
+from tables_app.operations import ParamError, find
+from tables_app.operations.fights import ROUNDS
 
 FIGHTS = "/api/v1/fights"
 # (method, the path after /fights/{name}, the command's last word), each route of a named fight;
@@ -33,17 +34,31 @@ NAMED = (
     ("post", "/edits", "edit"),
     ("get", "/log", "log"),
     ("get", "/odds", "odds"),  # `tables odds fight NAME`
+    ("get", "/simulate", "simulate"),  # `tables simulate fight NAME`
     ("get", "", "show"),
     ("delete", "", "remove"),
 )
 WRITES = ("join", "attack", "round", "undo", "edit")  # those that take `after` (409 when the fight moved on)
+CHANCES = {"odds": ("odds", "fight"), "simulate": ("simulate", "fight")}  # not `tables fight WORD`
+# Fights simulated times the rounds asked, at most, a request: the work of a simulation grows with both (about
+# 0.1 ms a fight-round here: a few seconds at most); the command line takes count 1,000,000 of 200 rounds.
+MAX_FIGHT_ROUNDS = 100_000
+
+
+def simulation_bound(values: dict[str, Any]) -> None:
+    """A simulation over HTTP plays at most MAX_FIGHT_ROUNDS fight-rounds (count × rounds)."""
+    count, rounds = values["count"], values["rounds"]
+    if count * rounds > MAX_FIGHT_ROUNDS:
+        raise ParamError("count", f"at most {MAX_FIGHT_ROUNDS // rounds:,} fights of {rounds} rounds over HTTP "
+                                  f"(count × rounds at most {MAX_FIGHT_ROUNDS:,} a request; the command line takes more)")
 
 
 def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
     """The fight routes on ``app``; ``respond(words, fields, in_path)`` is
     the operation's answer (app.operation_response over the server's database)."""
-    async def answer(words: tuple[str, ...], fields: list[tuple[str, Any]], in_path: tuple[str, ...] = ()) -> CliJSON:
-        answered: CliJSON = await run_in_threadpool(respond, words, fields, in_path)
+    async def answer(words: tuple[str, ...], fields: list[tuple[str, Any]], in_path: tuple[str, ...] = (),
+                     check: Callable[[dict[str, Any]], None] | None = None) -> CliJSON:
+        answered: CliJSON = await run_in_threadpool(respond, words, fields, in_path, check)
         return answered
 
     listed, made = find(("fight", "list")), find(("fight", "new"))
@@ -62,7 +77,7 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
         return await answer(made.words, list(body.items()))
 
     def named_route(method: str, suffix: str, word: str) -> None:
-        operation = find(("odds", "fight") if word == "odds" else ("fight", word))
+        operation = find(CHANCES.get(word, ("fight", word)))
         arguments = " ".join(p.field.upper() for p in operation.params if p.argument)
         summary = f"= tables {' '.join(operation.words)} {arguments} --json"
         path = f"{FIGHTS}/{{name:path}}{suffix}"
@@ -79,15 +94,23 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
                 return await answer(operation.words, [("name", name), *body.items()], ("name",))
             return
 
-        async def read(request: Request, name: str) -> CliJSON:
-            return await answer(operation.words, [("name", name), *request.query_params.multi_items()], ("name",))
+        check = simulation_bound if word == "simulate" else None
 
-        app.add_api_route(path, read, methods=[method.upper()], summary=summary, description=operation.help,
+        async def read(request: Request, name: str) -> CliJSON:
+            return await answer(operation.words, [("name", name), *request.query_params.multi_items()], ("name",), check)
+
+        description = operation.help + (SIMULATE_HELP if check else "")
+        app.add_api_route(path, read, methods=[method.upper()], summary=summary, description=description,
                           name=f"fight_{word}", openapi_extra=query_doc(operation, "name"))
-        # (odds: worked out in the request's thread, as every fight route; the states' bound keeps it to seconds)
+        # (odds and simulate: worked out in the request's worker thread, as every fight route; the states' bound
+        # keeps the odds to seconds, MAX_FIGHT_ROUNDS the simulation)
 
     for method, suffix, word in NAMED:
         named_route(method, suffix, word)
+
+
+SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request ({MAX_FIGHT_ROUNDS // ROUNDS.default:,} "
+                 f"fights of the default {ROUNDS.default} rounds); without `seed` a fresh one is drawn, and the answer's `seed` says which.")
 
 
 EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {

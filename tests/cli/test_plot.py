@@ -140,3 +140,112 @@ def test_a_formula_system_without_criticals_says_none(invoke, figure_of):
     assert figure._suptitle.get_text().startswith("d10-pool: bonus 3, attacks 2, ad 7, toughness 4, option normal, damage 2d6")
     assert figure._suptitle.get_text().endswith("\nexpected damage 10.89")  # 98/9, by hand in test_odds_cli.py
     assert bars(figure.axes[0]) == {"miss": 0.09, "hit": 0.91}
+
+
+# ------------------------------------------------------------------ a fight's odds (issue #30)
+# docs/fights.md, "Odds of a fight": `--plot` draws P(each side has won by the end of round r), a line per
+# side over the rounds as the fight numbers them; a simulation's with error bars of two standard errors.
+QUICK = [("--as", "Hero", "--hits", "3", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60"),
+         ("--creature", "Goblin Scout", "--hits", "3")]
+
+
+@pytest.fixture
+def quick(invoke):  # type: ignore[no-untyped-def]
+    """A fight over in a round or two (3 hits each), small enough to work out exactly."""
+    assert invoke("fight", "new", "Quick").exit_code == 0
+    for joining in QUICK:
+        assert invoke("fight", "join", "Quick", *joining).exit_code == 0
+    return invoke
+
+
+@pytest.mark.parametrize("verb", ["odds", "simulate"])
+def test_a_fights_plot_is_written_and_said_on_stderr(quick, tmp_path, verb):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / f"{verb}.png"
+    extra = ("--count", "500", "--seed", "1") if verb == "simulate" else ()
+    result = quick(verb, "fight", "Quick", "--rounds", "2", *extra, "--plot", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["fight"] == "Quick"  # stdout stays the one JSON object
+    assert result.stderr == f"Wrote {path}\n"
+    assert path.read_bytes()[:8] == PNG
+
+
+def side_lines(figure) -> dict:  # type: ignore[no-untyped-def]
+    (axes,) = figure.axes
+    return {line.get_label(): line for line in axes.get_lines() if not line.get_label().startswith("_")}
+
+
+def test_a_fights_odds_plot_is_a_line_per_side_of_the_jsons_figures(quick, figure_of):
+    data = json.loads(quick("odds", "fight", "Quick", "--rounds", "3", "--json").stdout)
+    figure = figure_of(data)
+    (axes,) = figure.axes
+    assert figure._suptitle.get_text() == (
+        f"Quick: exact odds, from round 1 (after event 2)\nexpected rounds {data['expected_rounds']:.2f}, "
+        "still going after round 3: <0.01%")  # unfinished is 1 − P(over by round 3), not 0: a short fight, not over
+    assert 0 < data["unfinished"] < 0.00005
+    assert (axes.get_xlabel(), axes.get_ylabel(), axes.get_ylim()) == ("round", "P(won by the end of the round)", (0, 1))
+    lines = side_lines(figure)
+    assert list(lines) == ["side A", "side B"]
+    for side, line in lines.items():
+        assert list(line.get_xdata()) == [1, 2, 3]
+        assert list(line.get_ydata()) == [r["sides"][side.split()[1]] for r in data["rounds"]]
+    a, b = (lines[f"side {s}"].get_ydata() for s in "AB")
+    assert all(x <= y for x, y in zip(a, a[1:])) and a[-1] + b[-1] + data["unfinished"] == pytest.approx(1)
+    assert axes.containers == []  # exact odds: no error bars
+    assert [tick.get_text() for tick in axes.get_yticklabels()][-1] == "100%"
+
+
+def test_a_fights_plot_numbers_the_rounds_as_the_fight_does(quick, figure_of):
+    quick("fight", "round", "Quick")
+    quick("fight", "round", "Quick")
+    data = json.loads(quick("odds", "fight", "Quick", "--rounds", "2", "--json").stdout)
+    lines = side_lines(figure_of(data))
+    assert list(lines["side A"].get_xdata()) == [3, 4]  # from round 3, where the fight stands
+    assert figure_of(data)._suptitle.get_text().startswith("Quick: exact odds, from round 3 (after event 4)\n")
+
+
+def test_a_simulated_fights_plot_has_error_bars_of_two_standard_errors(quick, figure_of):
+    data = json.loads(quick("simulate", "fight", "Quick", "--rounds", "3", "--count", "2000", "--seed", "4", "--json").stdout)
+    figure = figure_of(data)
+    (axes,) = figure.axes
+    assert figure._suptitle.get_text() == (
+        f"Quick: 2,000 fights simulated (seed 4), from round 1 (after event 2)\nexpected rounds "
+        f"{data['expected_rounds']:.2f} (± {data['se']['expected_rounds']:.2f}), still going after round 3: 0\n"
+        "error bars: 2 standard errors")
+    assert [c.get_label() for c in axes.containers] == ["side A", "side B"]
+    for container in axes.containers:
+        side = container.get_label().split()[1]
+        line, _caps, (bars,) = container.lines
+        assert list(line.get_ydata()) == [r["sides"][side] for r in data["rounds"]]
+        spans = [(segment[0][1], segment[1][1]) for segment in bars.get_segments()]
+        assert len(spans) == 3
+        for (low, high), r in zip(spans, data["rounds"]):
+            p, se = r["sides"][side], r["se"]["sides"][side]
+            assert se > 0 and (low, high) == pytest.approx((p - 2 * se, p + 2 * se))
+
+
+@pytest.mark.parametrize("verb", ["odds", "simulate"])
+def test_a_fights_plot_that_cannot_be_written_is_one_error_and_no_file(quick, tmp_path, verb):
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "plots"
+    folder.mkdir()
+    path = folder / "missing" / "chances.png"
+    result = quick(verb, "fight", "Quick", "--rounds", "2", "--plot", str(path))
+    assert result.exit_code == 1, result.output
+    assert result.stderr == f"Error: cannot write the plot {path}: No such file or directory\n"
+    assert "Traceback" not in result.output
+    # not a PNG: a usage error before any work (the fight is not even looked up: no 'no fight named' exit 1)
+    refused = quick(verb, "fight", "Nope", "--plot", str(folder / "chances.svg"))
+    assert refused.exit_code == 2 and "ending in .png" in refused.stderr
+    assert list(folder.iterdir()) == []
+
+
+def test_a_fights_plot_without_matplotlib_is_one_error(quick, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    path = tmp_path / "plots" / "chances.png"
+    path.parent.mkdir()
+    result = quick("simulate", "fight", "Quick", "--count", "10", "--seed", "1", "--plot", str(path))
+    assert (result.exit_code, result.stderr) == (1, "Error: --plot needs matplotlib: pip install 'tables-app[plot]'\n")
+    assert not path.exists()

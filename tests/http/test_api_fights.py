@@ -7,6 +7,7 @@ naming the fields, a database that cannot be written 503."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -295,3 +296,93 @@ def test_the_odds_of_a_fight_over_http_are_the_commands(client, run):  # type: i
     assert answer.json() == json.loads(printed.stdout)
     assert client.get(f"{FIGHTS}/Quick/odds", params={"rounds": 0}).status_code == 422
     assert client.get(f"{FIGHTS}/Nope/odds").status_code == 404
+
+
+# ------------------------------------------------------------------ a fight simulated over HTTP (issue #30)
+QUICK = {"as": "Hero", "hits": 3, "armor": "MA", "weapon": "Longsword", "cmb": 60}
+GOBLIN = {"creature": "Goblin Scout", "hits": 3}
+
+
+def quick_fight(client: TestClient, run) -> None:  # type: ignore[no-untyped-def]
+    """Quick (3 hits each: over in a round or two), on both databases."""
+    same(client.post(FIGHTS, json={"name": "Quick"}), run, "new", "Quick")
+    same(client.post(f"{FIGHTS}/Quick/combatants", json=QUICK), run, "join", "Quick", *command_line(QUICK))
+    same(client.post(f"{FIGHTS}/Quick/combatants", json=GOBLIN), run, "join", "Quick", *command_line(GOBLIN))
+
+
+def test_a_simulated_fight_over_http_is_the_commands(client, run):  # type: ignore[no-untyped-def]
+    """docs/api.md: GET /api/v1/fights/{name}/simulate answers `tables simulate fight NAME ... --json`."""
+    quick_fight(client, run)
+    answer = client.get(f"{FIGHTS}/Quick/simulate", params={"rounds": 3, "count": 800, "seed": 9})
+    printed = run("simulate", "fight", "Quick", "--rounds", "3", "--count", "800", "--seed", "9", "--json")
+    assert (answer.status_code, printed.exit_code) == (200, 0)
+    assert answer.content == printed.stdout.rstrip("\n").encode()  # byte for byte
+    data = answer.json()
+    assert (data["count"], data["seed"], [r["round"] for r in data["rounds"]]) == (800, 9, [1, 2, 3])
+    # without a seed the server draws one and says which: asked again with it, the same answer
+    drawn = client.get(f"{FIGHTS}/Quick/simulate", params={"count": 300}).json()
+    assert isinstance(drawn["seed"], int) and len(drawn["rounds"]) == 20  # the command's default rounds
+    again = client.get(f"{FIGHTS}/Quick/simulate", params={"count": 300, "seed": drawn["seed"]}).json()
+    assert again == drawn
+
+
+def test_a_simulation_over_http_is_bounded(client, run):  # type: ignore[no-untyped-def]
+    """The command's bounds (count 1 to 1,000,000, rounds 1 to 200), and the server's: count × rounds
+    at most MAX_FIGHT_ROUNDS a request (docs/api.md), refused naming the field, before any work."""
+    from tables_app.http.fights import MAX_FIGHT_ROUNDS
+
+    quick_fight(client, run)
+    route = f"{FIGHTS}/Quick/simulate"
+    for params, field in (({"count": 0}, "count"), ({"count": 1_000_001}, "count"), ({"rounds": 0}, "rounds"),
+                          ({"rounds": 201}, "rounds"), ({"count": "many"}, "count"), ({"seed": -1}, "seed")):
+        refused = client.get(route, params=params)
+        assert refused.status_code == 422, params
+        assert refused.json()["error"]["message"].startswith(f"'{field}': "), refused.text
+    assert MAX_FIGHT_ROUNDS == 100_000
+    over = client.get(route, params={"count": 5_001, "seed": 1})  # 5,001 × the default 20 rounds
+    assert (over.status_code, over.json()["error"]["message"]) == (422, (
+        "'count': at most 5,000 fights of 20 rounds over HTTP (count × rounds at most 100,000 a request; "
+        "the command line takes more)"))
+    assert client.get(route, params={"count": 501, "rounds": 200}).json()["error"]["message"].startswith(
+        "'count': at most 500 fights of 200 rounds over HTTP")
+    assert run("simulate", "fight", "Quick", "--count", "5001", "--rounds", "1", "--seed", "1").exit_code == 0  # the CLI's own
+    at_most = client.get(route, params={"count": 5_000, "seed": 1})  # the bound itself is taken
+    assert at_most.status_code == 200 and at_most.json()["count"] == 5_000
+
+
+def test_a_simulation_over_http_refuses_as_the_other_fight_routes(client, run):  # type: ignore[no-untyped-def]
+    quick_fight(client, run)
+    missing = client.get(f"{FIGHTS}/Quik/simulate", params={"count": 10})
+    assert missing.status_code == 404 and missing.json()["error"]["suggestions"] == ["Quick"]
+    unknown = client.get(f"{FIGHTS}/Quick/simulate", params={"cuont": 10})
+    assert (unknown.status_code, unknown.json()["error"]["message"]) == (422, "'cuont': no such field (did you mean "
+                                                                             "'count'?)")
+    assert set(unknown.json()["error"]) >= {"message", "workbook", "sheet", "cell"}  # the error object of --json
+    client.post(f"{FIGHTS}/Quick/edits", json={"combatant": "Goblin Scout #1", "taken": 3})
+    over = client.get(f"{FIGHTS}/Quick/simulate", params={"count": 10})
+    assert (over.status_code, over.json()["error"]["message"]) == (422, "the fight 'Quick' is over: side A won (undo "
+                                                                        "to go back, then ask again)")
+
+
+def test_a_fight_too_large_for_its_odds_is_simulated_instead(client):  # type: ignore[no-untyped-def]
+    """What the page does (docs/api.md, "The page"): the odds answer 422 naming the states and offering
+    the simulation; the simulation of the same fight answers."""
+    client.post(FIGHTS, json={"name": "Duel"})
+    client.post(f"{FIGHTS}/Duel/combatants", json=HERO)
+    client.post(f"{FIGHTS}/Duel/combatants", json={"creature": "Orc Warrior"})
+    odds = client.get(f"{FIGHTS}/Duel/odds")
+    assert odds.status_code == 422
+    assert re.match(r"the fight 'Duel' is too large to work out exactly: the fight reaches more than [\d,]+ states \(",
+                    odds.json()["error"]["message"])
+    simulated = client.get(f"{FIGHTS}/Duel/simulate", params={"count": 40, "rounds": 3, "seed": 2})
+    assert simulated.status_code == 200 and simulated.json()["count"] == 40
+
+
+def test_the_openapi_document_declares_the_simulation(client):  # type: ignore[no-untyped-def]
+    route = client.get("/openapi.json").json()["paths"][f"{FIGHTS}/{{name}}/simulate"]
+    assert set(route) == {"get"}
+    parameters = {p["name"]: p for p in route["get"]["parameters"]}
+    assert list(parameters) == ["name", "rounds", "count", "seed"]
+    assert (parameters["count"]["schema"]["minimum"], parameters["count"]["schema"]["maximum"]) == (1, 1_000_000)
+    assert "count` × `rounds` is at most 100,000" in route["get"]["description"]
+    assert route["get"]["summary"] == "= tables simulate fight NAME --json"

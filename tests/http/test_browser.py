@@ -793,3 +793,109 @@ def test_the_fight_panel_fits_a_phone(server, browser):
     assert browser.save_screenshot(str(ARTIFACTS / "fight-390.png"))
     browser.execute_script("document.getElementById('fight-join-box').scrollIntoView({block: 'start'})")
     assert browser.save_screenshot(str(ARTIFACTS / "fight-join-390.png"))
+
+
+# ------------------------------------------------------------------ a fight's chances (issue #30)
+def got(base: str, path: str) -> dict:
+    from urllib.request import urlopen
+
+    with urlopen(f"{base}/api/v1{path}", timeout=60) as response:
+        return json.loads(response.read())
+
+
+def chances_on_the_page(driver, base: str, name: str, rounds: int | None = None):  # type: ignore[no-untyped-def]
+    """Open the fight, give the rounds (else the page's 10), press *Work out the chances*, and return them once shown."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get_log("browser")  # what earlier tests logged is theirs
+    fresh_page(driver, f"{base}/#/fight/{quote(name)}")
+    wait = WebDriverWait(driver, 60)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#fight-combatants li.combatant"))
+    if rounds is not None:
+        field = driver.find_element(By.ID, "fight-chances-rounds")
+        field.clear()
+        field.send_keys(str(rounds))
+    driver.find_element(By.ID, "fight-chances-go").click()
+    wait.until(lambda d: d.find_element(By.ID, "fight-chances-out").get_attribute("data-seq")
+               or d.find_elements(By.CSS_SELECTOR, "#fight-chances-out .error"))
+    assert not driver.find_elements(By.CSS_SELECTOR, "#fight-chances-out .error")
+    return driver.find_element(By.ID, "fight-chances-out")
+
+
+def side_points(chances) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    return {line.get_attribute("data-side"): len(line.get_attribute("points").split())
+            for line in chances.find_elements(By.CSS_SELECTOR, "svg.chances polyline")}
+
+
+def test_the_chances_of_a_small_fight_are_its_exact_odds(server, browser):
+    """docs/api.md, "The page": *Chances* asks …/odds and draws P(won by round r) per side, with the last
+    round's figures and the expected rounds as text (percentages as the page prints them: render.percent's)."""
+    from selenium.webdriver.common.by import By
+
+    from tables_app.cli.render import percent
+
+    name = "Chances-small"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", {"as": "Hero", "hits": 3, "armor": "MA", "weapon": "Longsword", "cmb": 60})
+    posted(server, f"/fights/{name}/combatants", {"creature": "Goblin Scout", "hits": 3})
+    browser.set_window_size(390, 844)
+    chances = chances_on_the_page(browser, server, name, rounds=3)  # 3 rounds: within the odds' bound of states
+    exact = got(server, "/fights/Chances-small/odds?rounds=3")
+    text = chances.text
+    assert text.startswith(f"{name}: exact odds, from round 1 (after event 2)\n"), text
+    assert "Too large" not in text and "standard errors" not in text
+    last = exact["rounds"][-1]
+    assert (f"By the end of round 3: side A won {percent(last['sides']['A'], 2)}, side B won "
+            f"{percent(last['sides']['B'], 2)}; still going: {percent(exact['unfinished'], 2)}.") in text
+    assert f"Expected rounds: {exact['expected_rounds']:.2f} (within the 3 rounds asked)." in text
+    assert f"Hero: down {percent(last['combatants']['Hero']['down'], 2)}, dead 0" in text
+    assert side_points(chances) == {"A": 3, "B": 3}  # a line per side, a point per round
+    assert chances.find_elements(By.CSS_SELECTOR, "svg.chances .chance-bar") == []  # exact: no error bars
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.execute_script("document.getElementById('fight-chances').scrollIntoView({block: 'start'})")
+    assert browser.save_screenshot(str(ARTIFACTS / "fight-chances-390.png"))
+    # a step of the fight: the chances shown were of the state before, and are dropped, saying so
+    browser.find_element(By.ID, "fight-end-round").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 20).until(lambda d: "moved on" in d.find_element(By.ID, "fight-chances-out").text)
+    assert browser.find_element(By.ID, "fight-chances-out").text == \
+        "The fight has moved on (event 3): work the chances out again."
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browser):
+    """The odds route answers 422 for a fight past its states (docs/api.md): the page simulates it
+    (…/simulate, 5,000 fights of the page's 10 rounds: within the server's bound) and says so; error bars on the chart."""
+    from selenium.webdriver.common.by import By
+
+    name = "Chances-duel"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", HERO)
+    posted(server, f"/fights/{name}/combatants", ORC)
+    browser.set_window_size(1280, 900)
+    chances = chances_on_the_page(browser, server, name)
+    text = chances.text
+    heading = re.match(rf"{name}: 5,000 fights simulated \(seed (\d+)\), from round 1 \(after event 2\)\n", text)
+    assert heading, text
+    assert re.search(r"Too large to work out exactly \(the fight reaches more than [\d,]+ states \([\d,]+ by round 3\)\)", text)
+    assert "The exact odds can be had for 2 rounds: give Rounds 2." in text  # what the odds' answer offers
+    assert "): 5,000 fights simulated instead." in text
+    simulated = got(server, f"/fights/Chances-duel/simulate?rounds=10&count=5000&seed={heading.group(1)}")  # the same
+    assert f"Expected rounds: {simulated['expected_rounds']:.2f} (± {simulated['se']['expected_rounds']:.2f})" in text
+    assert "Each share within about 2 standard errors of the truth" in text
+    assert side_points(chances) == {"A": 10, "B": 10}
+    assert len(chances.find_elements(By.CSS_SELECTOR, "svg.chances .chance-bar")) == 20  # a bar per side and round
+    assert "(within the 10 rounds asked)" in text
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.execute_script("document.getElementById('fight-chances').scrollIntoView({block: 'start'})")
+    assert browser.save_screenshot(str(ARTIFACTS / "fight-chances-1280.png"))
+    # the one thing logged: the odds' 422 the page reads (the browser logs every 4xx answer), no script error
+    logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert [(entry["source"], entry["message"].split(" - ")[0]) for entry in logged] == \
+        [("network", f"{server}/api/v1/fights/{name}/odds?rounds=10")]

@@ -257,3 +257,86 @@ def test_the_errors_the_script_shows_are_messages(client, path, body):
     response = client.post(f"/api/v1{path}", json=body)
     assert response.status_code in (404, 422), response.text
     assert response.json()["error"]["message"]
+
+
+# ------------------------------------------------------------------ a fight's chances (issue #30)
+def script_constant(name: str) -> str:
+    found = re.search(rf"^const {name} = (.+?);(?:\s*//.*)?$", text_of("app.js"), re.MULTILINE)
+    assert found, name
+    return found.group(1)
+
+
+def test_the_fight_view_has_a_chances_control():
+    """docs/api.md, "The page": *Chances* in the fight view: its rounds (1 to 200, as odds fight's) and its button."""
+    parser = Elements()
+    parser.feed(text_of("index.html"))
+    by_id = {attrs["id"]: (tag, attrs, around) for tag, attrs, around in parser.found if attrs.get("id")}
+    for name in ("fight-chances-rounds", "fight-chances-go", "fight-chances-out"):
+        assert "fight-area" in by_id[name][2] and "fight-chances" in by_id[name][2], name  # in the fight's view
+    tag, attrs, around = by_id["fight-chances-rounds"]
+    assert (tag, attrs["type"], attrs["min"], attrs["max"]) == ("input", "number", "1", "200")  # odds fight's --rounds
+    assert attrs["value"] == script_constant("CHANCES_ROUNDS") == "10"
+    assert "label" in around
+    assert by_id["fight-chances-go"][0] == "button" and by_id["fight-chances-go"][1]["type"] == "button"
+    assert by_id["fight-chances-out"][1]["aria-live"] == "polite"
+    script = text_of("app.js")
+    assert '$("fight-chances-go").addEventListener("click", fightChances)' in script
+
+
+def test_the_chances_ask_the_odds_then_the_simulation_within_the_servers_bound():
+    """The script asks …/odds, and …/simulate with a count whose count × rounds the server takes."""
+    from tables_app.http.fights import MAX_FIGHT_ROUNDS
+
+    script = text_of("app.js")
+    asked = script[script.index("async function fightChances()"):]
+    asked = asked[:asked.index("\n}\n")]
+    assert "call(`/fights/${encodeURIComponent(name)}/odds?rounds=${rounds}`)" in asked
+    assert "call(`/fights/${encodeURIComponent(name)}/simulate?rounds=${rounds}&count=${count}`)" in asked
+    assert "Math.floor(FIGHT_ROUNDS / rounds)" in asked
+    assert int(script_constant("FIGHT_ROUNDS")) == MAX_FIGHT_ROUNDS
+    assert int(script_constant("CHANCES_COUNT")) * 20 <= MAX_FIGHT_ROUNDS  # up to 20 rounds: its whole count
+
+
+def started_fight(client, name: str, *joining: dict) -> None:  # type: ignore[no-untyped-def]
+    assert client.post("/api/v1/fights", json={"name": name}).status_code == 200
+    for combatant in joining:
+        assert client.post(f"/api/v1/fights/{name}/combatants", json=combatant).status_code == 200
+
+
+def test_the_chances_fall_back_on_what_the_odds_route_answers_for_a_fight_too_large(client):
+    """TOO_LARGE, the script's test of the odds' answer, matches the 422 of a fight past the odds' bound of
+    states (and what it shows: the states), and no other refusal of the odds (an ended fight, one side)."""
+    too_large = re.compile(script_constant("TOO_LARGE").strip("/").replace("\\/", "/"))
+    started_fight(client, "Duel", {"as": "Hero", "hits": 50, "def": 20, "armor": "MA", "weapon": "Longsword", "cmb": 60},
+                  {"creature": "Orc Warrior"})
+    refused = client.get("/api/v1/fights/Duel/odds", params={"rounds": 20})
+    assert refused.status_code == 422
+    found = too_large.search(refused.json()["error"]["message"])
+    assert found and re.fullmatch(r"the fight reaches more than [\d,]+ states \([\d,]+ by round \d+\)", found.group(1))
+    fewer = re.search(script_constant("FEWER_ROUNDS").strip("/"), refused.json()["error"]["message"])  # the rounds it offers
+    assert fewer and client.get("/api/v1/fights/Duel/odds", params={"rounds": fewer.group(1)}).status_code == 200
+    simulated = client.get("/api/v1/fights/Duel/simulate", params={"rounds": 20, "count": script_constant("CHANCES_COUNT"),
+                                                                   "seed": 1})
+    assert simulated.status_code == 200, simulated.text
+    started_fight(client, "Alone", {"as": "Hero", "hits": 5, "armor": "MA", "weapon": "Longsword", "cmb": 60})
+    started_fight(client, "Over", {"as": "Hero", "hits": 5, "armor": "MA", "weapon": "Longsword", "cmb": 60},
+                  {"creature": "Goblin Scout", "hits": 3})
+    client.post("/api/v1/fights/Over/edits", json={"combatant": "Goblin Scout #1", "status": "dead"})
+    for name in ("Alone", "Over"):
+        other = client.get(f"/api/v1/fights/{name}/odds")
+        assert other.status_code == 422 and not too_large.search(other.json()["error"]["message"]), other.text
+
+
+def test_the_chances_answers_have_what_the_script_reads(client):
+    """The fields chancesParts and chancesChart lay out (docs/fights.md's JSON of odds fight and simulate fight)."""
+    started_fight(client, "Quick", {"as": "Hero", "hits": 3, "armor": "MA", "weapon": "Longsword", "cmb": 60},
+                  {"creature": "Goblin Scout", "hits": 3})
+    exact = client.get("/api/v1/fights/Quick/odds", params={"rounds": 2}).json()
+    simulated = client.get("/api/v1/fights/Quick/simulate", params={"rounds": 2, "count": 100, "seed": 1}).json()
+    for data in (exact, simulated):
+        assert {"fight", "seq", "from_round", "rounds", "expected_rounds", "unfinished"} <= set(data)
+        assert {"round", "sides", "combatants"} <= set(data["rounds"][-1])
+        assert set(data["rounds"][-1]["combatants"]["Hero"]) == {"down", "dead"}
+    assert "count" not in exact  # how the script tells the two apart
+    assert {"count", "seed"} <= set(simulated) and "expected_rounds" in simulated["se"]
+    assert set(simulated["rounds"][0]["se"]["sides"]) == set(simulated["rounds"][0]["sides"]) == {"A", "B"}

@@ -525,7 +525,7 @@ async function readCritical(table, row, armor, text, criticals) {
 // the server answers (`tables fight show --json`) and sends each step with
 // `after`, the seq it last saw: a 409 means another page (or the command
 // line) moved the fight on, and the page reloads it and says so.
-const fight = { name: null, data: null, lists: false };
+const fight = { name: null, data: null, lists: false, chances: null, chancesAsked: 0, chancesHint: "" };
 
 // A combatant's status as the command line's status line says it (domain/fights/account.py):
 // `27/45 hits`, DOWN or DEAD, then `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`.
@@ -550,6 +550,7 @@ function fightNote(text) {
 
 function showFight(data) {
   fight.data = data;
+  chancesMovedOn(data);
   $("fight-area").hidden = false;
   $("fight-area").dataset.seq = data.seq;  // the last event shown: what the next write sends as `after`
   const over = data.over ? (data.winner ? `, over: side ${data.winner} won` : ", over") : "";
@@ -719,6 +720,133 @@ function fightRoute(hash) {
   else listFights(fight.name);
 }
 
+// ------------------------------------------------------------------ a fight's chances (odds fight, simulate fight)
+// The exact odds from the fight as it stands (`tables odds fight --json`); a fight too large for them is
+// answered 422 with the command's words (`... is too large to work out exactly: the fight reaches more than
+// 1,000,000 states (...); ask for 2 rounds (...) or simulate it instead ...`), and then it is simulated
+// (`tables simulate fight --json`) within the server's bound of count × rounds a request, saying so and for
+// how many rounds the exact odds could be had (docs/api.md, "Odds and simulation of a fight").
+// The rounds asked by default: the odds take longer with every round (a fight of 3 hits a side: 0.5 s for
+// 3 rounds, 6 s for 10, 39 s for 20), and 10 cover most fights on the bundled tables (a duel's 5.7 expected).
+const CHANCES_ROUNDS = 10;
+const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
+const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
+const TOO_LARGE = /too large to work out exactly: ([^;]*)/;
+const FEWER_ROUNDS = /ask for (\d+) rounds?/;
+const SE_BARS = 2; // standard errors each side of a simulated share (as `simulate fight --plot` draws them)
+
+async function fightChances() {
+  if (!fight.data) return;
+  const out = $("fight-chances-out"), button = $("fight-chances-go");
+  const name = fight.name, asked = ++fight.chancesAsked;
+  const rounds = Number($("fight-chances-rounds").value) || CHANCES_ROUNDS;  // out of 1–200: the server says so
+  fight.chances = { name: fight.data.fight, seq: fight.data.seq };  // what they are asked for
+  delete out.dataset.seq;
+  button.disabled = true;
+  out.replaceChildren(el("p", { class: "hint" }, "Working out the exact odds…"));
+  try {
+    let answer = await call(`/fights/${encodeURIComponent(name)}/odds?rounds=${rounds}`);
+    let note = null;
+    const large = !answer.ok && answer.status === 422 && TOO_LARGE.exec(answer.data.error.message);
+    if (large && asked === fight.chancesAsked) {
+      const count = Math.max(1, Math.min(CHANCES_COUNT, Math.floor(FIGHT_ROUNDS / rounds)));
+      const words = count.toLocaleString("en");
+      const fewer = FEWER_ROUNDS.exec(answer.data.error.message);
+      const exactly = fewer ? ` The exact odds can be had for ${fewer[1]} round${fewer[1] === "1" ? "" : "s"}: give Rounds ${fewer[1]}.` : "";
+      note = `Too large to work out exactly (${large[1]}): ${words} fights simulated instead.${exactly}`;
+      out.replaceChildren(el("p", { class: "hint" }, `Too large to work out exactly: simulating ${words} fights…`));
+      answer = await call(`/fights/${encodeURIComponent(name)}/simulate?rounds=${rounds}&count=${count}`);
+    }
+    if (asked !== fight.chancesAsked) return; // the fight moved on, or another was opened, meanwhile
+    if (!answer.ok) {
+      out.replaceChildren(errorBox(answer.data));
+      return;
+    }
+    out.replaceChildren(...chancesParts(answer.data, note, rounds));
+    out.dataset.seq = answer.data.seq;  // the event they were worked out after
+  } finally {
+    if (asked === fight.chancesAsked) button.disabled = false;
+  }
+}
+
+// Chances shown (or being asked) for another fight, or another event of this one, are dropped: they were
+// of another state. The page says so (the fight moved on), or shows the hint again (another fight).
+function chancesMovedOn(data) {
+  const asked = fight.chances;
+  if (!asked || (asked.name === data.fight && asked.seq === data.seq)) return;
+  fight.chances = null;
+  fight.chancesAsked++;  // an answer still on its way is not shown
+  $("fight-chances-go").disabled = false;
+  const out = $("fight-chances-out");
+  delete out.dataset.seq;
+  out.replaceChildren(el("p", { class: "hint" }, asked.name === data.fight
+    ? `The fight has moved on (event ${data.seq}): work the chances out again.` : fight.chancesHint));
+}
+
+// What the chances come to, as `odds fight` prints them: the heading, the chart, the last round, the expected
+// rounds (within the ``asked`` rounds; the odds' list stops sooner when every fight has ended by then).
+function chancesParts(data, note, asked) {
+  const rounds = data.rounds, simulated = "count" in data;
+  const how = simulated ? `${data.count.toLocaleString("en")} fights simulated (seed ${data.seed})` : "exact odds";
+  const parts = [el("p", { class: "who" }, `${data.fight}: ${how}, from round ${data.from_round} (after event ${data.seq})`)];
+  if (note) parts.push(el("p", { class: "note" }, note));
+  if (!rounds.length) return parts;
+  const sides = Object.keys(rounds[0].sides);
+  parts.push(chancesChart(data, sides));
+  parts.push(el("p", { class: "chance-keys" }, ...sides.map((side, i) => el("span", { class: `chance-key side-${i % 6}` }, `side ${side}`))));
+  const last = rounds[rounds.length - 1];
+  parts.push(el("p", {}, `By the end of round ${last.round}: `,
+    ...sides.map((side, i) => el("span", {}, i ? ", " : "", `side ${side} won `, el("strong", {}, percent(last.sides[side])))),
+    `; still going: ${percent(data.unfinished)}.`));
+  parts.push(el("ul", { class: "chance-fates" }, ...Object.entries(last.combatants).map(([name, fate]) =>
+    el("li", {}, `${name}: down ${percent(fate.down)}, dead ${percent(fate.dead)}`))));
+  const margin = simulated ? ` (± ${data.se.expected_rounds.toFixed(2)})` : "";
+  parts.push(el("p", {}, "Expected rounds: ", el("strong", {}, data.expected_rounds.toFixed(2)), margin,
+    ` (within the ${asked} round${asked === 1 ? "" : "s"} asked).`));
+  if (simulated) parts.push(el("p", { class: "hint" }, `Each share within about ${SE_BARS} standard errors of the truth, 19 times in 20 (the bars on the chart).`));
+  return parts;
+}
+
+// P(each side has won by the end of round r): a line per side over the rounds as the fight numbers them
+// (as `odds fight --plot` draws it), a simulation's with bars of SE_BARS standard errors.
+function chancesChart(data, sides) {
+  const rounds = data.rounds, simulated = "count" in data;
+  const width = 360, height = 190, left = 46, right = 12, top = 10, bottom = 30;
+  const first = rounds[0].round, last = rounds[rounds.length - 1].round;
+  const x = (r) => left + (last === first ? 0.5 : (r - first) / (last - first)) * (width - left - right);
+  const y = (p) => top + (1 - Math.min(1, Math.max(0, p))) * (height - top - bottom);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart chances",
+    "aria-label": `P(won by the end of the round), per side, rounds ${first} to ${last}` });
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    chart.append(svg("line", { x1: left, x2: width - right, y1: y(p).toFixed(1), y2: y(p).toFixed(1), class: "chance-grid" }));
+    chart.append(svg("text", { x: left - 4, y: (y(p) + 4).toFixed(1), class: "chart-value", "text-anchor": "end" }, p ? `${p * 100}%` : "0"));
+  }
+  const step = Math.max(1, Math.ceil(rounds.length / 10)), end = rounds.length - 1;
+  rounds.forEach((r, j) => {  // every step-th round and the last, none too near it
+    if (j === end || (j % step === 0 && end - j >= step)) {
+      chart.append(svg("text", { x: x(r.round).toFixed(1), y: height - bottom + 15, class: "chart-value", "text-anchor": "middle" }, String(r.round)));
+    }
+  });
+  chart.append(svg("text", { x: (left + width - right) / 2, y: height - 2, class: "chart-label", "text-anchor": "middle" }, "round"));
+  sides.forEach((side, i) => {
+    const kind = `side-${i % 6}`;
+    const points = rounds.map((r) => `${x(r.round).toFixed(1)},${y(r.sides[side]).toFixed(1)}`).join(" ");
+    chart.append(svg("polyline", { points, class: `chance-line ${kind}`, "data-side": side }));
+    for (const r of rounds) {
+      if (simulated) {
+        const spread = SE_BARS * r.se.sides[side], at = x(r.round);
+        const low = y(r.sides[side] - spread), high = y(r.sides[side] + spread);
+        chart.append(svg("path", { d: `M${(at - 3).toFixed(1)},${low.toFixed(1)}h6M${at.toFixed(1)},${low.toFixed(1)}` +
+          `V${high.toFixed(1)}M${(at - 3).toFixed(1)},${high.toFixed(1)}h6`, class: `chance-bar ${kind}` }));
+      }
+      const dot = svg("circle", { cx: x(r.round).toFixed(1), cy: y(r.sides[side]).toFixed(1), r: 2.5, class: `chance-dot ${kind}` });
+      dot.append(svg("title", {}, `side ${side} by round ${r.round}: ${percent(r.sides[side])}`));
+      chart.append(dot);
+    }
+  });
+  return chart;
+}
+
 function startFights() {
   $("fight-pick").addEventListener("submit", createFight);
   $("fight-name").addEventListener("change", () => { if ($("fight-name").value) openFight($("fight-name").value); });
@@ -729,6 +857,8 @@ function startFights() {
   $("fight-auto-round").addEventListener("click", () => fightRound(true));
   $("fight-undo").addEventListener("click", () => step("/undo", {}));
   $("fight-join").addEventListener("submit", fightJoin);
+  $("fight-chances-go").addEventListener("click", fightChances);
+  fight.chancesHint = $("fight-chances-out").textContent.trim();
 }
 
 // ------------------------------------------------------------------ routes: #/, #/fight[/NAME], #/tables, #/attack/NAME
