@@ -96,7 +96,7 @@ class _Spread:
         return tuple(o + n for o, n in zip(self.origin, self.weights.shape))
 
 
-def _add(into: dict[Fight, _Spread], condition: Fight, origin: tuple[int, ...], weights: Any) -> None:
+def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weights: Any) -> None:
     """Add ``weights`` at ``origin`` to the condition's spread (the two boxes joined)."""
     held = into.get(condition)
     if held is None:
@@ -134,37 +134,94 @@ def _condition(fight: Fight) -> Fight:
     return replace(fight, combatants=tuple(_reduced(c) for c in fight.combatants))
 
 
+class _Conditions:
+    """Every condition met, each under a number: a condition is hashed once,
+    when it is first met, not at every look-up of the states held under it."""
+
+    def __init__(self) -> None:
+        self.listed: list[Fight] = []
+        self._numbers: dict[Fight, int] = {}
+
+    def number(self, condition: Fight) -> int:
+        found = self._numbers.get(condition)
+        if found is None:
+            found = self._numbers[condition] = len(self.listed)
+            self.listed.append(condition)
+        return found
+
+
+class _Placing:
+    """Where the states an event moves from one condition to another go, worked
+    out once per such move: the axes of combatants the event killed (summed
+    away), each axis left with its hits and whether the down rule looks at it
+    (the combatant was harmed), and for each set of axes that reach their hits
+    the condition those states are in (a number), or how the fight ended."""
+
+    def __init__(self, conditions: _Conditions, before: Fight, after: Fight, checked: tuple[bool, ...]):
+        axes = _axes(before)
+        self.conditions, self.after = conditions, after
+        alive = [k for k, i in enumerate(axes) if after.combatants[i].status is Status.UP]
+        self.gone = tuple(k for k in range(len(axes)) if k not in alive)
+        self.ids = tuple(axes[k] for k in alive)
+        self.hits = tuple(after.combatants[i].fighter.hits for i in self.ids)
+        self.checked = tuple(checked[k] for k in alive)
+        self._outcomes: dict[tuple[int, ...], tuple[int | None, Ending | None]] = {}
+
+    def outcome(self, fallen: tuple[int, ...]) -> tuple[int | None, Ending | None]:
+        """(the condition's number, None) of the states whose axes ``fallen`` are down, or (None, the ending)."""
+        found = self._outcomes.get(fallen)
+        if found is None:
+            down = {self.ids[k] for k in fallen}
+            condition = replace(self.after, combatants=tuple(
+                _reduced(down_if_beaten(replace(c, taken=c.fighter.hits))) if i in down else c
+                for i, c in enumerate(self.after.combatants))) if down else self.after
+            if condition.over:
+                found = (None, (condition.winner, tuple(c.status for c in condition.combatants)))
+            else:
+                found = (self.conditions.number(condition), None)
+            self._outcomes[fallen] = found
+        return found
+
+
 @dataclass(frozen=True)
 class _Step:
-    """One way an event moves a condition's states: the condition it leads
-    to (before the down rule), how many hits each axis gains, the weight of
-    the move, and which axes the down rule looks at (those harmed)."""
+    """One way an attack moves a condition's states: where they go (before
+    the down rule), how many hits each axis gains, the weight of each move."""
 
-    condition: Fight
+    placing: _Placing
     shifts: tuple[tuple[int, ...], ...]  # per move: the hits gained on each axis
     weights: tuple[int, ...]  # per move
-    checked: tuple[bool, ...]  # per axis: the down rule is applied to it
 
 
 class _Turn:
     """The ways one attacker's blows move each condition: the rules applied
     once per condition and blow with its hits left out, the hits as shifts."""
 
-    def __init__(self, name: str, blows: Blows, reads_taken: ReadsTaken | None):
-        self.name, self.blows, self.reads_taken = name, blows, reads_taken
+    def __init__(self, name: str, blows: Blows, reads_taken: ReadsTaken | None, conditions: _Conditions):
+        self.name, self.blows, self.reads_taken, self.conditions = name, blows, reads_taken, conditions
         self._grouped: dict[int, tuple[dict[Blow, Fraction], list[_Split]]] = {}
+        # each condition's target and blows, and its steps at a scale: conditions recur round after round
+        self._dealt: dict[int, tuple[str, dict[Blow, Fraction]] | None] = {}
+        self._steps: dict[tuple[int, int, int], tuple[dict[Blow, Fraction], tuple[_Step, ...]]] = {}
 
-    def distributions(self, going: dict[Fight, _Spread]) -> dict[Fight, tuple[str, Dealt] | None]:
+    def distributions(self, going: dict[int, _Spread]) -> dict[int, tuple[str, Dealt] | None]:
         """For each condition, its attacker's target and blows (None: no attack)."""
-        found: dict[Fight, tuple[str, Dealt] | None] = {}
-        for condition, spread in going.items():
+        found: dict[int, tuple[str, Dealt] | None] = {}
+        for number, spread in going.items():
+            if number in self._dealt:
+                known = self._dealt[number]
+                found[number] = None if known is None else (known[0], [(known[1], spread.weights)])
+                continue
+            condition = self.conditions.listed[number]
             target = turn_target(condition, self.name)
             if target is None:
-                found[condition] = None
+                found[number] = self._dealt[number] = None
             elif self.reads_taken is not None and self.reads_taken(condition, self.name):
-                found[condition] = (target, self._by_state(condition, spread, target))
+                found[number] = (target, self._by_state(condition, spread, target))
             else:
-                found[condition] = (target, [(self.blows(condition, self.name, target), spread.weights)])
+                distribution = self.blows(condition, self.name, target)
+                self._dealt[number] = (target, distribution)
+                found[number] = (target, [(distribution, spread.weights)])
         return found
 
     def _by_state(self, condition: Fight, spread: _Spread, target: str) -> Dealt:
@@ -188,7 +245,16 @@ class _Turn:
             dealt.append((distribution, weights))
         return dealt
 
-    def steps(self, condition: Fight, target: str, distribution: dict[Blow, Fraction], scale: int) -> Iterator[_Step]:
+    def steps(self, number: int, target: str, distribution: dict[Blow, Fraction], scale: int) -> tuple[_Step, ...]:
+        key = (number, id(distribution), scale)
+        found = self._steps.get(key)
+        if found is None or found[0] is not distribution:  # (the distribution is kept: its id is not reused)
+            condition = self.conditions.listed[number]
+            found = self._steps[key] = (distribution, tuple(self._worked_out(condition, target, distribution, scale)))
+        return found[1]
+
+    def _worked_out(self, condition: Fight, target: str, distribution: dict[Blow, Fraction],
+                    scale: int) -> Iterator[_Step]:
         axes = _axes(condition)
         index = {condition.combatants[i].name: k for k, i in enumerate(axes)}
         t, a = index[target], index[self.name]
@@ -202,10 +268,10 @@ class _Turn:
             assert weight.denominator == 1, "the scale is a multiple of every denominator"
             weights.append(weight.numerator)
         for (effects, harms_target, harms_attacker), (shifts, weights) in moves.items():
-            after = apply(condition, Attack(self.name, target, effects))
+            after = _condition(apply(condition, Attack(self.name, target, effects)))
             checked = [False] * len(axes)
             checked[t], checked[a] = harms_target, harms_attacker
-            yield _Step(after, tuple(shifts), tuple(weights), tuple(checked))
+            yield _Step(_Placing(self.conditions, condition, after, tuple(checked)), tuple(shifts), tuple(weights))
 
     def _split(self, distribution: dict[Blow, Fraction]) -> list[_Split]:
         found = self._grouped.get(id(distribution))
@@ -248,30 +314,22 @@ class _Ledger:
     """Where the moved states go: a condition still going, or the endings."""
 
     def __init__(self) -> None:
-        self.going: dict[Fight, _Spread] = {}
+        self.going: dict[int, _Spread] = {}
         self.ended: dict[Ending, int] = {}  # weights at the scale of the event that ended them
         self.cells = 0  # of the arrays placed (an upper bound of the states they hold)
 
-    def place(self, before: Fight, step_condition: Fight, checked: tuple[bool, ...], origin: tuple[int, ...],
-              weights: Any) -> None:
-        """The states of ``weights`` (one axis per combatant up in ``before``),
-        now in ``step_condition``: each axis the down rule looks at is cut where
-        the hits taken reach the combatant's hits, and every part placed."""
-        axes = _axes(before)
-        combatants = step_condition.combatants
-        # A combatant the event killed has no axis any more: its hits taken no longer count.
-        alive = [k for k, i in enumerate(axes) if combatants[i].status is Status.UP]
-        gone = tuple(k for k in range(len(axes)) if k not in alive)
-        if gone:
-            weights = np.asarray(weights.sum(axis=gone), dtype=object)
-            origin = tuple(origin[k] for k in alive)
-            checked = tuple(checked[k] for k in alive)
-        ids = [axes[k] for k in alive]
+    def place(self, placing: _Placing, origin: tuple[int, ...], weights: Any) -> None:
+        """The states of ``weights`` (one axis per combatant up before the
+        event), placed as ``placing`` says: each axis the down rule looks at is
+        cut where the hits taken reach the combatant's hits."""
+        if placing.gone:  # a combatant the event killed has no axis any more: its hits taken no longer count
+            weights = np.asarray(weights.sum(axis=placing.gone), dtype=object)
+            origin = tuple(o for k, o in enumerate(origin) if k not in placing.gone)
         # Per axis, its parts: (the cells, down or not, the first cell's index); one part when none can be down.
         parts: list[tuple[tuple[slice, bool, int], ...]] = []
-        for k, i in enumerate(ids):
-            at = max(combatants[i].fighter.hits - origin[k], 0)  # the first cell whose hits taken reach its hits
-            if checked[k] and at < weights.shape[k]:
+        for k, hits in enumerate(placing.hits):
+            at = max(hits - origin[k], 0)  # the first cell whose hits taken reach its hits
+            if placing.checked[k] and at < weights.shape[k]:
                 parts.append(((slice(0, at), False, 0), (slice(at, None), True, at)))
             else:
                 parts.append(((slice(None), False, 0),))
@@ -280,24 +338,20 @@ class _Ledger:
             if part.size == 0 or not part.any():
                 continue
             fallen = tuple(k for k, (_, down, _) in enumerate(picked) if down)
-            condition = step_condition
+            number, ending = placing.outcome(fallen)
+            if ending is not None:
+                self.ended[ending] = self.ended.get(ending, 0) + int(part.sum())
+                continue
+            assert number is not None
             part_origin = tuple(o + first for o, (_, _, first) in zip(origin, picked))
             if fallen:
                 part = np.asarray(part.sum(axis=fallen), dtype=object)
-                down_ids = {ids[k] for k in fallen}
-                condition = replace(step_condition, combatants=tuple(
-                    _reduced(down_if_beaten(replace(c, taken=c.fighter.hits))) if i in down_ids else c
-                    for i, c in enumerate(combatants)))
                 part_origin = tuple(o for k, o in enumerate(part_origin) if k not in fallen)
-            if condition.over:
-                key = (condition.winner, tuple(c.status for c in condition.combatants))
-                self.ended[key] = self.ended.get(key, 0) + int(part.sum())
-            else:
-                self.cells += part.size
-                _add(self.going, condition, part_origin, part)
+            self.cells += part.size
+            _add(self.going, number, part_origin, part)
 
 
-def _bounded(going: dict[Fight, _Spread], ended: int, limit: int, round_: int) -> int:
+def _bounded(going: dict[int, _Spread], ended: int, limit: int, round_: int) -> int:
     """The distinct states held (going, and ended in the round); TooManyStates past ``limit``."""
     states = _states(going) + ended
     if states > limit:
@@ -305,7 +359,7 @@ def _bounded(going: dict[Fight, _Spread], ended: int, limit: int, round_: int) -
     return states
 
 
-def _states(going: dict[Fight, _Spread]) -> int:
+def _states(going: dict[int, _Spread]) -> int:
     return sum(int(np.count_nonzero(s.weights)) for s in going.values())
 
 
@@ -317,11 +371,13 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
     unless ``reads_taken`` says the attacker's blows depend on them."""
     names = tuple(c.name for c in fight.combatants)
     sides = fight.sides
-    turns = [_Turn(name, blows, reads_taken) for name in names]
+    conditions = _Conditions()
+    turns = [_Turn(name, blows, reads_taken, conditions) for name in names]
     start = np.zeros((1,) * len(_axes(fight)), dtype=object)
     start[(0,) * start.ndim] = 1
-    going = {_condition(fight): _Spread(tuple(fight.combatants[i].taken for i in _axes(fight)), start)}
+    going = {conditions.number(_condition(fight)): _Spread(tuple(fight.combatants[i].taken for i in _axes(fight)), start)}
     scale = 1  # every weight is over it
+    ends: dict[int, tuple[_Placing, tuple[int, ...]]] = {}  # each condition's round end, worked out once
     # how the fight ended, so far: its winner and each combatant's status (all a measure reads of an ended fight)
     finished: dict[Ending, Fraction] = {}
     results: list[RoundOdds] = []
@@ -338,44 +394,54 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
             ended_in_round += _settle(ended, scale, finished)
             largest = max(largest, _bounded(going, ended_in_round, limit, round_))
         ledger = _Ledger()
-        for condition, spread in going.items():
-            after = apply(condition, EndRound())
-            axes = _axes(condition)
-            # bleeding, as the rules add it to the hits taken of the condition (whose axes are at 0)
-            shift = tuple(after.combatants[i].taken for i in axes)
-            unbeaten = replace(after, combatants=tuple(
-                replace(c, taken=0, status=Status.UP) if i in axes and c.status is Status.DOWN else _reduced(c)
-                for i, c in enumerate(after.combatants)))
-            ledger.place(condition, unbeaten, (True,) * len(axes), tuple(o + s for o, s in zip(spread.origin, shift)),
-                         spread.weights)
+        for number, spread in going.items():
+            found = ends.get(number)
+            if found is None:
+                found = ends[number] = _round_end(conditions, conditions.listed[number])
+            placing, shift = found
+            ledger.place(placing, tuple(o + s for o, s in zip(spread.origin, shift)), spread.weights)
         going = ledger.going
         _settle(ledger.ended, scale, finished)
         largest = max(largest, _bounded(going, 0, limit, round_))
-        results.append(_measured(round_, going, scale, finished, names, sides))
+        results.append(_measured(round_, going, conditions, scale, finished, names, sides))
         if progress is not None:
             progress(1)
     unfinished = Fraction(_total(going), scale)
     return FightOdds(fight.round, tuple(results), expected, unfinished, largest, sides)
 
 
-def _attack_turn(going: dict[Fight, _Spread], turn: _Turn, scale: int, limit: int,
-                 round_: int) -> tuple[dict[Fight, _Spread], dict[Ending, int], int]:
+def _round_end(conditions: _Conditions, condition: Fight) -> tuple[_Placing, tuple[int, ...]]:
+    """Where the round's end moves the condition's states, and the hits each
+    axis gains: bleeding, as the rules add it to the hits taken of the
+    condition (whose axes are at 0). The round is not counted in a condition
+    (the rules do not read it): the same one recurs round after round."""
+    after = apply(condition, EndRound())
+    axes = _axes(condition)
+    shift = tuple(after.combatants[i].taken for i in axes)
+    unbeaten = replace(after, round=condition.round, combatants=tuple(
+        replace(c, taken=0, status=Status.UP) if i in axes and c.status is Status.DOWN else _reduced(c)
+        for i, c in enumerate(after.combatants)))
+    return _Placing(conditions, condition, unbeaten, (True,) * len(axes)), shift  # the down rule looks at everyone
+
+
+def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
+                 round_: int) -> tuple[dict[int, _Spread], dict[Ending, int], int]:
     """Every state after ``turn``'s attacker's turn, the endings in it, and the new scale."""
     dealt = turn.distributions(going)
     grow = math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
                          for distribution, _ in found[1] for p in distribution.values()})
     ledger = _Ledger()
     count_at = limit * CELLS_PER_STATE  # the states are counted (and the fight refused) before the turn is done
-    for condition, spread in going.items():
-        found = dealt[condition]
+    for number, spread in going.items():
+        found = dealt[number]
         if found is None:
-            _add(ledger.going, condition, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
+            _add(ledger.going, number, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
             continue
         target, parts = found
         for distribution, weights in parts:
-            for step in turn.steps(condition, target, distribution, grow):
+            for step in turn.steps(number, target, distribution, grow):
                 origin, moved = _moved(spread.origin, weights, step)
-                ledger.place(condition, _condition(step.condition), step.checked, origin, moved)
+                ledger.place(step.placing, origin, moved)
         if ledger.cells > count_at:
             _bounded(ledger.going, len(ledger.ended), limit, round_)
             count_at *= 2
@@ -389,18 +455,12 @@ def _settle(ended: dict[Ending, int], scale: int, finished: dict[Ending, Fractio
     return len(ended)
 
 
-def _total(going: dict[Fight, _Spread]) -> int:
+def _total(going: dict[int, _Spread]) -> int:
     return sum((int(s.weights.sum()) for s in going.values()), 0)
 
 
-def _endings(going: dict[Fight, _Spread], scale: int, finished: dict[Ending, Fraction]) -> Iterator[tuple[Ending, Fraction]]:
-    yield from finished.items()
-    for state, spread in going.items():
-        yield (None, tuple(c.status for c in state.combatants)), Fraction(int(spread.weights.sum()), scale)
-
-
-def _measured(round_: int, going: dict[Fight, _Spread], scale: int, finished: dict[Ending, Fraction],
-              names: tuple[str, ...], sides: tuple[str, ...]) -> RoundOdds:
+def _measured(round_: int, going: dict[int, _Spread], conditions: _Conditions, scale: int,
+              finished: dict[Ending, Fraction], names: tuple[str, ...], sides: tuple[str, ...]) -> RoundOdds:
     over = sum(finished.values(), Fraction(0))
     won = {side: Fraction(0) for side in sides}
     for (winner, _), p in finished.items():
@@ -408,14 +468,15 @@ def _measured(round_: int, going: dict[Fight, _Spread], scale: int, finished: di
             won[winner] += p
     down = dict.fromkeys(names, Fraction(0))
     dead = dict.fromkeys(names, Fraction(0))
-    for (_, statuses), p in _endings(going, scale, finished):
+    endings = [*finished.items(), *(((None, tuple(c.status for c in conditions.listed[number].combatants)),
+                                     Fraction(int(spread.weights.sum()), scale)) for number, spread in going.items())]
+    for (_, statuses), p in endings:
         for name, status in zip(names, statuses):
             if status is Status.DOWN:
                 down[name] += p
             elif status is Status.DEAD:
                 dead[name] += p
-    states = _states(going)
-    return RoundOdds(round_, over, won, down, dead, states)
+    return RoundOdds(round_, over, won, down, dead, _states(going))
 
 
 __all__ = ["Blows", "FightOdds", "MAX_STATES", "RoundOdds", "TooManyStates", "fight_odds"]
