@@ -91,3 +91,32 @@ def test_the_counts_are_bounded(quick):  # type: ignore[no-untyped-def]
     assert quick("simulate", "fight", "Quick", "--count", "0").exit_code == 2
     assert quick("simulate", "fight", "Quick", "--count", "1000001").exit_code == 2
     assert quick("odds", "fight", "Quick", "--rounds", "201").exit_code == 2
+
+
+def test_sigint_during_the_odds_of_a_fight(run, db_path):  # type: ignore[no-untyped-def]
+    """Ctrl-C while the odds of a large fight are worked out (seconds before
+    the bound refuses it): exit 130, one line, no traceback (a real SIGINT to
+    a real process, as test_formula_bounds sends it)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from test_formula_bounds import SIGINT_AT_DEFAULT
+
+    run("fight", "new", "Duel")
+    run("fight", "join", "Duel", "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--weapon", "Longsword",
+        "--cmb", "60")
+    run("fight", "join", "Duel", "--creature", "Orc Warrior")
+    process = subprocess.Popen([sys.executable, "-c", SIGINT_AT_DEFAULT, "-m", "tables_app", "--db", str(db_path),
+                                "odds", "fight", "Duel"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, err, out) == (130, "Error: interrupted (Ctrl-C)\n", "")
