@@ -428,3 +428,39 @@ def command_line(body: dict) -> list[str]:
         else:
             words += [flag, str(value)]
     return words
+
+
+# Runs the Python command line it is given (`-m tables_app ...`) with SIGINT at its
+# default: an exec keeps a signal ignored, but one at its default stays at its
+# default, and the new Python then installs its own handler as for any user.
+# (Not preexec_fn, which is unsafe in a process with threads.)
+SIGINT_AT_DEFAULT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                     "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+
+
+def interrupted(db_path: Path, args: list[str], after: float = 1.0) -> tuple[int, str, str]:
+    """`python -m tables_app --db DB ARGS` sent a real SIGINT ``after`` seconds in
+    (past start-up: an interrupt while Python itself is still importing modules,
+    the first ~0.1 s, is Python's own): (exit code, stderr, stdout).
+
+    The child starts with SIGINT at its default whatever this process inherited
+    (SIGINT_AT_DEFAULT): Python turns SIGINT into KeyboardInterrupt only if it
+    did not start with the signal ignored, as it is under `nohup`, after `cmd &`
+    in a non-interactive shell, or in a CI runner that ignores it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-c", SIGINT_AT_DEFAULT, "-m", "tables_app", "--db", str(db_path), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(after)
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    return process.returncode, err, out

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import pytest
+from helpers import interrupted
 
 QUICK = ("--as", "Hero", "--hits", "3", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
 GOBLIN = ("--creature", "Goblin Scout", "--hits", "3")
@@ -96,27 +97,9 @@ def test_the_counts_are_bounded(quick):  # type: ignore[no-untyped-def]
 def test_sigint_during_the_odds_of_a_fight(run, db_path):  # type: ignore[no-untyped-def]
     """Ctrl-C while the odds of a large fight are worked out (seconds before
     the bound refuses it): exit 130, one line, no traceback (a real SIGINT to
-    a real process, as test_formula_bounds sends it)."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    from test_formula_bounds import SIGINT_AT_DEFAULT
-
+    a real process: helpers.interrupted)."""
     run("fight", "new", "Duel")
     run("fight", "join", "Duel", "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--weapon", "Longsword",
         "--cmb", "60")
     run("fight", "join", "Duel", "--creature", "Orc Warrior")
-    process = subprocess.Popen([sys.executable, "-c", SIGINT_AT_DEFAULT, "-m", "tables_app", "--db", str(db_path),
-                                "odds", "fight", "Duel"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1.0)
-        assert process.poll() is None, process.communicate()
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert (process.returncode, err, out) == (130, "Error: interrupted (Ctrl-C)\n", "")
+    assert interrupted(db_path, ["odds", "fight", "Duel"]) == (130, "Error: interrupted (Ctrl-C)\n", "")

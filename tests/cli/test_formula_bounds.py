@@ -4,6 +4,7 @@
 import json
 
 import pytest
+from helpers import interrupted
 
 
 @pytest.mark.parametrize(
@@ -52,38 +53,9 @@ LONG = [  # each runs for minutes: the interrupt always lands in the computation
 ]
 
 
-# Runs the Python command line it is given (`-m tables_app ...`) with SIGINT at its
-# default: an exec keeps a signal ignored, but one at its default stays at its
-# default, and the new Python then installs its own handler as for any user.
-# (Not preexec_fn, which is unsafe in a process with threads.)
-SIGINT_AT_DEFAULT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                     "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
-
-
 @pytest.mark.parametrize("args", LONG, ids=["simulate rise", "simulate table"])
 def test_sigint_during_a_long_computation(db_path, args):
-    """A real SIGINT to a real process: exit 130, one line on stderr, no traceback.
-    (Sent once the process is past start-up: an interrupt while Python itself is
-    still importing modules, the first ~0.1 s, is Python's own.)
-
-    The child starts with SIGINT at its default whatever this process inherited
-    (SIGINT_AT_DEFAULT): Python turns SIGINT into KeyboardInterrupt only if it
-    did not start with the signal ignored, as it is under `nohup`, after `cmd &`
-    in a non-interactive shell, or in a CI runner that ignores it."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    process = subprocess.Popen([sys.executable, "-c", SIGINT_AT_DEFAULT, "-m", "tables_app", "--db", str(db_path), *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1.0)
-        assert process.poll() is None, process.communicate()
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert (process.returncode, err, out) == (130, "Error: interrupted (Ctrl-C)\n", "")
+    """A real SIGINT to a real process: exit 130, one line on stderr, no
+    traceback (helpers.interrupted: sent once the process is past start-up,
+    to a child whose SIGINT is at its default whatever this process inherited)."""
+    assert interrupted(db_path, args) == (130, "Error: interrupted (Ctrl-C)\n", "")
