@@ -47,6 +47,9 @@ ReadsTaken = Callable[[Fight, str], bool]
 Dealt = list[tuple[dict[Blow, Fraction], Any]]  # each distribution of a condition's blows, with the weights it deals on
 MAX_STATES = 200_000  # states of a fight held at once: past it, the odds are refused (simulate fight samples them)
 CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) past which the states are counted mid-turn
+# moves of a fight's odds at most (a move: one condition's states stepped by one blow's effects, or by a round's end;
+# 40 µs each on a small machine, 20 s in all): what bounds the time of a fight whose states stay few but many rounds are asked
+MAX_MOVES = 500_000
 
 
 class TooManyStates(ValueError):
@@ -55,6 +58,14 @@ class TooManyStates(ValueError):
     def __init__(self, states: int, round_: int, limit: int):
         super().__init__(f"the fight reaches more than {limit:,} states ({states:,} by round {round_})")
         self.states, self.round, self.limit = states, round_, limit
+
+
+class TooMuchWork(TooManyStates):
+    """The fight's states took more than ``limit`` moves to step by ``round``."""
+
+    def __init__(self, moves: int, round_: int, limit: int):
+        ValueError.__init__(self, f"its states take more than {limit:,} steps to work out ({moves:,} by round {round_})")
+        self.states, self.round, self.limit = moves, round_, limit
 
 
 @dataclass(frozen=True)
@@ -317,11 +328,13 @@ class _Ledger:
         self.going: dict[int, _Spread] = {}
         self.ended: dict[Ending, int] = {}  # weights at the scale of the event that ended them
         self.cells = 0  # of the arrays placed (an upper bound of the states they hold)
+        self.moves = 0  # place() calls
 
     def place(self, placing: _Placing, origin: tuple[int, ...], weights: Any) -> None:
         """The states of ``weights`` (one axis per combatant up before the
         event), placed as ``placing`` says: each axis the down rule looks at is
         cut where the hits taken reach the combatant's hits."""
+        self.moves += 1
         if placing.gone:  # a combatant the event killed has no axis any more: its hits taken no longer count
             weights = np.asarray(weights.sum(axis=placing.gone), dtype=object)
             origin = tuple(o for k, o in enumerate(origin) if k not in placing.gone)
@@ -364,9 +377,11 @@ def _states(going: dict[int, _Spread]) -> int:
 
 
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
-               progress: Progress | None = None, reads_taken: ReadsTaken | None = None) -> FightOdds:
+               progress: Progress | None = None, reads_taken: ReadsTaken | None = None,
+               moves: int = MAX_MOVES) -> FightOdds:
     """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
-    current one first, from wherever it stands); TooManyStates past ``limit``.
+    current one first, from wherever it stands); TooManyStates past ``limit``
+    states held, TooMuchWork past ``moves`` moves.
     ``blows`` is asked with a state whose hits taken are 0 for those up,
     unless ``reads_taken`` says the attacker's blows depend on them."""
     names = tuple(c.name for c in fight.combatants)
@@ -382,6 +397,7 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
     finished: dict[Ending, Fraction] = {}
     results: list[RoundOdds] = []
     largest = 1
+    done = 0  # moves
     expected = Fraction(0)
     for k in range(rounds):
         if not going:
@@ -390,7 +406,7 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
         expected += Fraction(_total(going), scale)  # P(the fight lasts into this round)
         ended_in_round = 0
         for turn in turns:
-            going, ended, scale = _attack_turn(going, turn, scale, limit, round_)
+            going, ended, scale, done = _attack_turn(going, turn, scale, limit, round_, done, moves)
             ended_in_round += _settle(ended, scale, finished)
             largest = max(largest, _bounded(going, ended_in_round, limit, round_))
         ledger = _Ledger()
@@ -401,6 +417,9 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
             placing, shift = found
             ledger.place(placing, tuple(o + s for o, s in zip(spread.origin, shift)), spread.weights)
         going = ledger.going
+        done += ledger.moves
+        if done > moves:
+            raise TooMuchWork(done, round_, moves)
         _settle(ledger.ended, scale, finished)
         largest = max(largest, _bounded(going, 0, limit, round_))
         results.append(_measured(round_, going, conditions, scale, finished, names, sides))
@@ -424,9 +443,10 @@ def _round_end(conditions: _Conditions, condition: Fight) -> tuple[_Placing, tup
     return _Placing(conditions, condition, unbeaten, (True,) * len(axes)), shift  # the down rule looks at everyone
 
 
-def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
-                 round_: int) -> tuple[dict[int, _Spread], dict[Ending, int], int]:
-    """Every state after ``turn``'s attacker's turn, the endings in it, and the new scale."""
+def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int, round_: int, done: int,
+                 moves: int) -> tuple[dict[int, _Spread], dict[Ending, int], int, int]:
+    """Every state after ``turn``'s attacker's turn, the endings in it, the
+    new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``)."""
     dealt = turn.distributions(going)
     grow = math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
                          for distribution, _ in found[1] for p in distribution.values()})
@@ -445,7 +465,9 @@ def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
         if ledger.cells > count_at:
             _bounded(ledger.going, len(ledger.ended), limit, round_)
             count_at *= 2
-    return ledger.going, ledger.ended, scale * grow
+        if done + ledger.moves > moves:
+            raise TooMuchWork(done + ledger.moves, round_, moves)
+    return ledger.going, ledger.ended, scale * grow, done + ledger.moves
 
 
 def _settle(ended: dict[Ending, int], scale: int, finished: dict[Ending, Fraction]) -> int:
@@ -479,4 +501,4 @@ def _measured(round_: int, going: dict[int, _Spread], conditions: _Conditions, s
     return RoundOdds(round_, over, won, down, dead, _states(going))
 
 
-__all__ = ["Blows", "FightOdds", "MAX_STATES", "RoundOdds", "TooManyStates", "fight_odds"]
+__all__ = ["Blows", "FightOdds", "MAX_MOVES", "MAX_STATES", "RoundOdds", "TooManyStates", "TooMuchWork", "fight_odds"]

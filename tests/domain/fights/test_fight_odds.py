@@ -16,7 +16,7 @@ from fight_states import TINY_FIGHTERS, dice_blows, fighter_on_tiny, tiny_blows,
 
 from tables_app.domain.fights import Attack, Blow, Edit, EndRound, Fight, Harm, apply, auto_target
 from tables_app.domain.fights import replay, skipped
-from tables_app.domain.fights.odds import Blows, TooManyStates, fight_odds
+from tables_app.domain.fights.odds import Blows, TooManyStates, TooMuchWork, fight_odds
 from tables_app.domain.fights.state import Status
 
 def the_long_way(start: Fight, rounds: int, blows: Blows = dice_blows) -> list[tuple[Fraction, list[Fight], int | None]]:
@@ -163,3 +163,13 @@ def test_blows_that_read_the_hits_taken_are_asked_state_by_state():  # type: ign
     assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
     assert odds.expected_rounds == sum(p * (3 if ended is None else ended + 1) for p, _, ended in paths)
     assert fight_odds(start, exact, 3).rounds[-1].sides != odds.rounds[-1].sides  # asked at 0: another answer
+
+
+def test_past_its_moves_a_fight_is_refused_naming_them():  # type: ignore[no-untyped-def]
+    """The time a fight's odds take is bounded too: its moves (a condition's states stepped by one blow's effects,
+    or by a round's end), whose count grows with the rounds asked even where the states stay few."""
+    start = tiny_fight(TINY_FIGHTERS["duel"])
+    done = fight_odds(start, tiny_blows, 3)
+    with pytest.raises(TooMuchWork, match=r"its states take more than 40 steps to work out \(\d+ by round [12]\)"):
+        fight_odds(start, tiny_blows, 3, moves=40)
+    assert fight_odds(start, tiny_blows, 3, moves=10_000) == done
