@@ -15,7 +15,7 @@ from tables_app.domain.dice import DiceExpressionError
 from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.formulas import reads_taken
-from tables_app.domain.fights.odds import FightOdds, TooManyStates, fight_odds
+from tables_app.domain.fights.odds import MAX_STATES, FightOdds, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 from tables_app.domain.fights.state import Armament, Blow, Fighter
 from tables_app.domain.systems import get
@@ -30,7 +30,6 @@ from tables_app.storage.database import Database
 if TYPE_CHECKING:
     from tables_app.services.attacks import Prepared
 
-MAX_STATES = 1_000_000  # states of a fight held at once by the exact odds (seconds of work, 200 MB); past it: simulate
 MAX_DAMAGES = 5_000  # different damages of one formula attack (each a blow the states step with); past it: refused
 PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second and more)
 

@@ -45,7 +45,7 @@ Progress = Callable[[int], None]  # called with 1 after each round worked out
 # (state, attacker) → whether its blows depend on its target's hits taken (pte's hits left): looked up state by state
 ReadsTaken = Callable[[Fight, str], bool]
 Dealt = list[tuple[dict[Blow, Fraction], Any]]  # each distribution of a condition's blows, with the weights it deals on
-MAX_STATES = 200_000  # states of a fight held at once: past it, the odds are refused (simulate fight samples them)
+MAX_STATES = 1_000_000  # states held at once (seconds of work, about 200 MB): past it, refused (simulate fight samples them)
 CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) past which the states are counted mid-turn
 # moves of a fight's odds at most (a move: one condition's states stepped by one blow's effects, or by a round's end;
 # 40 µs each on a small machine, 20 s in all): what bounds the time of a fight whose states stay few but many rounds are asked
