@@ -338,30 +338,29 @@ class _Ledger:
         if placing.gone:  # a combatant the event killed has no axis any more: its hits taken no longer count
             weights = np.asarray(weights.sum(axis=placing.gone), dtype=object)
             origin = tuple(o for k, o in enumerate(origin) if k not in placing.gone)
-        # Per axis, its parts: (the cells, down or not, the first cell's index); one part when none can be down.
-        parts: list[tuple[tuple[slice, bool, int], ...]] = []
+        # Per axis, its parts: (the cells, down or not); one part when none can be down. (The cells of an axis that
+        # is down are summed away: only those still up keep their origin.)
+        parts: list[tuple[tuple[slice, bool], ...]] = []
         for k, hits in enumerate(placing.hits):
             at = max(hits - origin[k], 0)  # the first cell whose hits taken reach its hits
             if placing.checked[k] and at < weights.shape[k]:
-                parts.append(((slice(0, at), False, 0), (slice(at, None), True, at)))
+                parts.append(((slice(0, at), False), (slice(at, None), True)))
             else:
-                parts.append(((slice(None), False, 0),))
+                parts.append(((slice(None), False),))
         for picked in product(*parts):
-            part = weights[tuple(cells for cells, _, _ in picked)] if picked else weights  # (no axis: every one dead)
+            part = weights[tuple(cells for cells, _ in picked)] if picked else weights  # (no axis: every one dead)
             if part.size == 0 or not part.any():
                 continue
-            fallen = tuple(k for k, (_, down, _) in enumerate(picked) if down)
+            fallen = tuple(k for k, (_, down) in enumerate(picked) if down)
             number, ending = placing.outcome(fallen)
             if ending is not None:
                 self.ended[ending] = self.ended.get(ending, 0) + int(part.sum())
                 continue
             assert number is not None
-            part_origin = tuple(o + first for o, (_, _, first) in zip(origin, picked))
             if fallen:
                 part = np.asarray(part.sum(axis=fallen), dtype=object)
-                part_origin = tuple(o for k, o in enumerate(part_origin) if k not in fallen)
             self.cells += part.size
-            _add(self.going, number, part_origin, part)
+            _add(self.going, number, tuple(o for k, o in enumerate(origin) if k not in fallen), part)
 
 
 def _bounded(going: dict[int, _Spread], ended: int, limit: int, round_: int) -> int:
@@ -383,7 +382,9 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
     current one first, from wherever it stands); TooManyStates past ``limit``
     states held, TooMuchWork past ``moves`` moves.
     ``blows`` is asked with a state whose hits taken are 0 for those up,
-    unless ``reads_taken`` says the attacker's blows depend on them."""
+    unless ``reads_taken`` says the attacker's blows depend on them; it is
+    asked once per condition (with those hits at 0 too), so it may read the
+    attack and the condition, not the hits taken."""
     names = tuple(c.name for c in fight.combatants)
     sides = fight.sides
     conditions = _Conditions()
