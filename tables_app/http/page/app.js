@@ -727,7 +727,7 @@ function fightRoute(hash) {
 // (`tables simulate fight --json`) within the server's bound of count × rounds a request, saying so and for
 // how many rounds the exact odds could be had (docs/api.md, "Odds and simulation of a fight").
 // The rounds asked by default: the odds take longer with every round (a fight of 3 hits a side: 0.4 s for
-// 3 rounds, 3 s for 10, 21 s for 20), and 10 cover most fights on the bundled tables (a duel's 5.7 expected).
+// 3 rounds, 3 s for 10, 15-21 s for 20), and 10 cover most fights on the bundled tables (a duel's 5.7 expected).
 const CHANCES_ROUNDS = 10;
 const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
 const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
