@@ -134,7 +134,8 @@ def simulate(database: Database, name: str, *, rounds: int = 20, count: int = 10
     loaded = load(database, name)
     fight = _odds_ready(loaded)
     with reporting(progress_bar, count, count >= PROGRESS_FROM, "fights") as progress:
-        tally = simulate_fights(fight, Drawn(_Blows(database, fight)), rounds, count, Random(seed), progress)
+        blows = _Blows(database, fight)
+        tally = simulate_fights(fight, Drawn(blows), rounds, count, Random(seed), progress, blows.reads_taken)
     return FightSimulation(fight.name, loaded.seq, fight.round, seed, tally, tuple(c.name for c in fight.combatants),
                            fight.sides)
 

@@ -214,37 +214,50 @@ class _Turn:
         # each condition's target and blows, and its steps at a scale: conditions recur round after round
         self._dealt: dict[int, tuple[str, dict[Blow, Fraction]] | None] = {}
         self._steps: dict[tuple[int, int, int], tuple[dict[Blow, Fraction], tuple[_Step, ...]]] = {}
+        # each condition's blows as its states take them, blow by blow (with the places they go, by blow effect)
+        self._moves: dict[tuple[int, int], tuple[dict[Blow, Fraction], dict[tuple[Blow, bool, bool], _Placing],
+                                                 list[_Move | None]]] = {}
+
+    def dealt(self, number: int) -> tuple[str, dict[Blow, Fraction]] | None:
+        """The condition's target and blows (None: no attack), unless its blows read the hits taken."""
+        if number not in self._dealt:
+            condition = self.conditions.listed[number]
+            target = turn_target(condition, self.name)
+            self._dealt[number] = None if target is None else (target, self.blows(condition, self.name, target))
+        return self._dealt[number]
+
+    def reads(self, number: int) -> bool:
+        """Whether the condition's attacker's blows read the hits taken (asked state by state)."""
+        return self.reads_taken is not None and self.reads_taken(self.conditions.listed[number], self.name)
+
+    def dealt_at(self, number: int, taken: tuple[int, ...]) -> tuple[str, dict[Blow, Fraction]] | None:
+        """The target and blows of one state: the condition with its axes' hits ``taken``."""
+        if not self.reads(number):
+            return self.dealt(number)
+        condition = self.conditions.listed[number]
+        target = turn_target(condition, self.name)
+        return None if target is None else (target, self.blows(_with_taken(condition, taken), self.name, target))
 
     def distributions(self, going: dict[int, _Spread]) -> dict[int, tuple[str, Dealt] | None]:
         """For each condition, its attacker's target and blows (None: no attack)."""
         found: dict[int, tuple[str, Dealt] | None] = {}
         for number, spread in going.items():
-            if number in self._dealt:
-                known = self._dealt[number]
-                found[number] = None if known is None else (known[0], [(known[1], spread.weights)])
+            if self.reads(number):
+                condition = self.conditions.listed[number]
+                target = turn_target(condition, self.name)
+                found[number] = None if target is None else (target, self._by_state(condition, spread, target))
                 continue
-            condition = self.conditions.listed[number]
-            target = turn_target(condition, self.name)
-            if target is None:
-                found[number] = self._dealt[number] = None
-            elif self.reads_taken is not None and self.reads_taken(condition, self.name):
-                found[number] = (target, self._by_state(condition, spread, target))
-            else:
-                distribution = self.blows(condition, self.name, target)
-                self._dealt[number] = (target, distribution)
-                found[number] = (target, [(distribution, spread.weights)])
+            known = self.dealt(number)
+            found[number] = None if known is None else (known[0], [(known[1], spread.weights)])
         return found
 
     def _by_state(self, condition: Fight, spread: _Spread, target: str) -> Dealt:
         """The blows of each state of the spread (they read its hits taken), the
         states dealt the same distribution together (the others' weights at 0)."""
-        axes = _axes(condition)
         groups: dict[int, tuple[dict[Blow, Fraction], list[tuple[int, ...]]]] = {}
         for cell in zip(*np.nonzero(spread.weights)):
-            taken = dict(zip(axes, (o + int(c) for o, c in zip(spread.origin, cell))))
-            state = replace(condition, combatants=tuple(replace(c, taken=taken[i]) if i in taken else c
-                                                        for i, c in enumerate(condition.combatants)))
-            distribution = self.blows(state, self.name, target)
+            taken = tuple(o + int(c) for o, c in zip(spread.origin, cell))
+            distribution = self.blows(_with_taken(condition, taken), self.name, target)
             groups.setdefault(id(distribution), (distribution, []))[1].append(tuple(int(c) for c in cell))
         if len(groups) == 1:
             return [(distribution, spread.weights) for distribution, _ in groups.values()]
@@ -260,29 +273,55 @@ class _Turn:
         key = (number, id(distribution), scale)
         found = self._steps.get(key)
         if found is None or found[0] is not distribution:  # (the distribution is kept: its id is not reused)
-            condition = self.conditions.listed[number]
-            found = self._steps[key] = (distribution, tuple(self._worked_out(condition, target, distribution, scale)))
+            found = self._steps[key] = (distribution, tuple(self._worked_out(number, target, distribution, scale)))
         return found[1]
 
-    def _worked_out(self, condition: Fight, target: str, distribution: dict[Blow, Fraction],
-                    scale: int) -> Iterator[_Step]:
+    def moves(self, number: int, target: str, distribution: dict[Blow, Fraction]) -> list[_Move]:
+        """Each blow of ``distribution`` (in its order) as the condition's states
+        take it: where they go, and the hits each axis gains."""
+        return [self.move(number, target, distribution, index) for index in range(len(distribution))]
+
+    def move(self, number: int, target: str, distribution: dict[Blow, Fraction], index: int) -> _Move:
+        """Blow ``index`` of ``distribution`` as the condition's states take it,
+        worked out when first asked (a simulation asks only for the blows it draws)."""
+        key = (number, id(distribution))
+        found = self._moves.get(key)
+        if found is None or found[0] is not distribution:  # (the distribution is kept: its id is not reused)
+            found = self._moves[key] = (distribution, {}, [None] * len(distribution))
+        _, placings, moves = found
+        move = moves[index]
+        if move is None:
+            move = moves[index] = self._move(self.conditions.listed[number], target, self._split(distribution)[index],
+                                             placings)
+        return move
+
+    def _move(self, condition: Fight, target: str, split: _Split,
+              placings: dict[tuple[Blow, bool, bool], _Placing]) -> _Move:
         axes = _axes(condition)
-        index = {condition.combatants[i].name: k for k, i in enumerate(axes)}
-        t, a = index[target], index[self.name]
-        moves: dict[tuple[Blow, bool, bool], tuple[list[tuple[int, ...]], list[int]]] = {}
-        for split in self._split(distribution):
-            shifts, weights = moves.setdefault((split.effects, split.harms_target, split.harms_attacker), ([], []))
-            shift = [0] * len(axes)
-            shift[t], shift[a] = split.hits_to_target, split.hits_to_attacker
-            shifts.append(tuple(shift))
-            weight = split.p * scale
+        t = next(k for k, i in enumerate(axes) if condition.combatants[i].name == target)
+        a = next(k for k, i in enumerate(axes) if condition.combatants[i].name == self.name)
+        key = (split.effects, split.harms_target, split.harms_attacker)
+        placing = placings.get(key)
+        if placing is None:  # the rules, once per condition and blow effect
+            after = _condition(apply(condition, Attack(self.name, target, split.effects)))
+            checked = [False] * len(axes)
+            checked[t], checked[a] = split.harms_target, split.harms_attacker
+            placing = placings[key] = _Placing(self.conditions, condition, after, tuple(checked))
+        shift = [0] * len(axes)
+        shift[t], shift[a] = split.hits_to_target, split.hits_to_attacker
+        return _Move(placing, tuple(shift), split.p)
+
+    def _worked_out(self, number: int, target: str, distribution: dict[Blow, Fraction], scale: int) -> Iterator[_Step]:
+        """The moves of the blows that go to the same place, as one step, their weights at ``scale``."""
+        grouped: dict[int, tuple[_Placing, list[tuple[int, ...]], list[int]]] = {}
+        for move in self.moves(number, target, distribution):
+            _, shifts, weights = grouped.setdefault(id(move.placing), (move.placing, [], []))
+            shifts.append(move.shift)
+            weight = move.p * scale
             assert weight.denominator == 1, "the scale is a multiple of every denominator"
             weights.append(weight.numerator)
-        for (effects, harms_target, harms_attacker), (shifts, weights) in moves.items():
-            after = _condition(apply(condition, Attack(self.name, target, effects)))
-            checked = [False] * len(axes)
-            checked[t], checked[a] = harms_target, harms_attacker
-            yield _Step(_Placing(self.conditions, condition, after, tuple(checked)), tuple(shifts), tuple(weights))
+        for placing, shifts, weights in grouped.values():
+            yield _Step(placing, tuple(shifts), tuple(weights))
 
     def _split(self, distribution: dict[Blow, Fraction]) -> list[_Split]:
         found = self._grouped.get(id(distribution))
@@ -293,6 +332,22 @@ class _Turn:
                  for blow, p in distribution.items()]
         self._grouped[id(distribution)] = (distribution, split)
         return split
+
+
+@dataclass(frozen=True)
+class _Move:
+    """One blow as a condition's states take it: where they go, the hits each axis gains, its P."""
+
+    placing: _Placing
+    shift: tuple[int, ...]
+    p: Fraction
+
+
+def _with_taken(condition: Fight, taken: tuple[int, ...]) -> Fight:
+    """The state of ``condition`` whose combatants up (its axes) have taken ``taken``."""
+    by_axis = dict(zip(_axes(condition), taken))
+    return replace(condition, combatants=tuple(replace(c, taken=by_axis[i]) if i in by_axis else c
+                                               for i, c in enumerate(condition.combatants)))
 
 
 @dataclass(frozen=True)
@@ -502,4 +557,54 @@ def _measured(round_: int, going: dict[int, _Spread], conditions: _Conditions, s
     return RoundOdds(round_, over, won, down, dead, _states(going))
 
 
-__all__ = ["Blows", "FightOdds", "MAX_MOVES", "MAX_STATES", "RoundOdds", "TooManyStates", "TooMuchWork", "fight_odds"]
+State = tuple[int, tuple[int, ...]]  # a state as the odds hold it: its condition's number, the hits taken on its axes
+
+
+class Walk:
+    """A fight played one blow at a time on the conditions the odds hold
+    (`simulate fight`): a state is its condition's number and the hits taken
+    of those up, stepped with the same rules, each worked out once per
+    condition and blow and kept (the rules are not applied again per fight)."""
+
+    def __init__(self, fight: Fight, blows: Blows, reads_taken: ReadsTaken | None = None):
+        self.conditions = _Conditions()
+        self.turns = {c.name: _Turn(c.name, blows, reads_taken, self.conditions) for c in fight.combatants}
+        self._ends: dict[int, tuple[_Placing, tuple[int, ...]]] = {}
+        axes = _axes(fight)
+        self.start: State = (self.conditions.number(_condition(fight)), tuple(fight.combatants[i].taken for i in axes))
+
+    def dealt(self, state: State, name: str) -> tuple[str, dict[Blow, Fraction]] | None:
+        """Whom ``name`` attacks in its turn, and its blows (None: it does not attack)."""
+        return self.turns[name].dealt_at(*state)
+
+    def attack(self, state: State, name: str, target: str, distribution: dict[Blow, Fraction],
+               index: int) -> tuple[State | None, Ending | None]:
+        """The state after blow ``index`` of ``distribution`` (its order), or how the fight ended."""
+        move = self.turns[name].move(state[0], target, distribution, index)
+        return self._placed(move.placing, tuple(t + s for t, s in zip(state[1], move.shift)))
+
+    def round_end(self, state: State) -> tuple[State | None, Ending | None]:
+        found = self._ends.get(state[0])
+        if found is None:
+            found = self._ends[state[0]] = _round_end(self.conditions, self.conditions.listed[state[0]])
+        placing, shift = found
+        return self._placed(placing, tuple(t + s for t, s in zip(state[1], shift)))
+
+    def statuses(self, state: State) -> tuple[Status, ...]:
+        return tuple(c.status for c in self.conditions.listed[state[0]].combatants)
+
+    @staticmethod
+    def _placed(placing: _Placing, taken: tuple[int, ...]) -> tuple[State | None, Ending | None]:
+        """As _Ledger.place does for a single state: the axes of those killed
+        dropped, those the down rule looks at and whose hits taken reach their
+        hits down."""
+        taken = tuple(t for k, t in enumerate(taken) if k not in placing.gone)
+        fallen = tuple(k for k, (t, hits, checked) in enumerate(zip(taken, placing.hits, placing.checked))
+                       if checked and t >= hits)
+        number, ending = placing.outcome(fallen)
+        if ending is not None:
+            return None, ending
+        assert number is not None
+        return (number, tuple(t for k, t in enumerate(taken) if k not in fallen)), None
+__all__ = ["Blows", "FightOdds", "MAX_MOVES", "MAX_STATES", "RoundOdds", "State", "TooManyStates", "TooMuchWork", "Walk",
+           "fight_odds"]

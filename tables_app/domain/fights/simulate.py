@@ -13,11 +13,11 @@ from fractions import Fraction
 from itertools import accumulate
 from random import Random
 
-from tables_app.domain.fights.events import Attack, EndRound
-from tables_app.domain.fights.rules import apply, turn_target
+from tables_app.domain.fights.odds import Ending, ReadsTaken, State, Walk
 from tables_app.domain.fights.state import Blow, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]
+REMEMBERED = 50_000  # conditions whose rules a simulation keeps worked out (about 4 KB each), at most
 
 
 class Drawn:
@@ -30,13 +30,18 @@ class Drawn:
 
     def __call__(self, state: Fight, attacker: str, target: str, rng: Random) -> Blow:
         distribution = self.blows(state, attacker, target)
+        drawn = self.index(distribution, rng)
+        return self._cumulative[id(distribution)][0][drawn]
+
+    def index(self, distribution: dict[Blow, Fraction], rng: Random) -> int:
+        """The place, in ``distribution``'s order, of a blow drawn from it (one ``rng.random()``)."""
         found = self._cumulative.get(id(distribution))
         if found is None or found[2] is not distribution:
             listed = list(distribution.items())
             found = ([blow for blow, _ in listed], list(accumulate(float(p) for _, p in listed)), distribution)
             self._cumulative[id(distribution)] = found
-        blows, cumulative, _ = found
-        return blows[min(bisect_right(cumulative, rng.random() * cumulative[-1]), len(blows) - 1)]
+        _, cumulative, _ = found
+        return min(bisect_right(cumulative, rng.random() * cumulative[-1]), len(cumulative) - 1)
 
 
 @dataclass(frozen=True)
@@ -69,8 +74,15 @@ def share(hits: int, count: int) -> tuple[float, float]:
 
 
 def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Random,
-                    progress: Callable[[int], None] | None = None) -> Tally:
-    """``count`` fights from ``fight``'s state now, ``rounds`` rounds each at most."""
+                    progress: Callable[[int], None] | None = None, reads_taken: ReadsTaken | None = None,
+                    remembered: int = REMEMBERED) -> Tally:
+    """``count`` fights from ``fight``'s state now, ``rounds`` rounds each at
+    most: each fight's states those the exact odds hold (odds.Walk: a
+    condition and the hits taken, the rules worked out once per condition and
+    blow, not again per fight), each blow drawn as ``draw`` draws it. Past
+    ``remembered`` conditions met, what was worked out is forgotten (between
+    two fights): memory stays bounded however many fights are asked."""
+    walk = Walk(fight, draw.blows, reads_taken)
     names = tuple(c.name for c in fight.combatants)
     over = [0] * rounds
     won = {side: [0] * rounds for side in fight.sides}
@@ -78,34 +90,43 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     dead = {name: [0] * rounds for name in names}
     total = squares = unfinished = 0
     for done in range(count):
-        state, ended, ends = fight, None, []
-        for k in range(rounds):
+        state: State | None = walk.start
+        ending: Ending | None = None
+        ends: list[tuple[str | None, tuple[Status, ...]]] = []  # the winner (None: none yet) and statuses after each round
+        for _ in range(rounds):
             for name in names:
-                target = turn_target(state, name)
-                if target is not None:
-                    state = apply(state, Attack(name, target, draw(state, name, target, rng)))
-                    if state.over:
+                assert state is not None
+                dealt = walk.dealt(state, name)
+                if dealt is not None:
+                    target, distribution = dealt
+                    state, ending = walk.attack(state, name, target, distribution, draw.index(distribution, rng))
+                    if ending is not None:
                         break
-            if not state.over:
-                state = apply(state, EndRound())
-            ends.append(state)
-            if state.over:
-                ended = k
+            if ending is None:
+                assert state is not None
+                state, ending = walk.round_end(state)
+            if ending is not None:
+                ends.append(ending)
                 break
+            assert state is not None
+            ends.append((None, walk.statuses(state)))
+        ended = len(ends) - 1 if ending is not None else None
         lasted = rounds if ended is None else ended + 1
         total, squares = total + lasted, squares + lasted * lasted
         unfinished += ended is None
         for j in range(rounds):
-            at = ends[min(j, len(ends) - 1)]
+            winner, statuses = ends[min(j, len(ends) - 1)]
             if ended is not None and ended <= j:
                 over[j] += 1
-                if at.winner is not None:
-                    won[at.winner][j] += 1
-            for c in at.combatants:
-                if c.status is Status.DOWN:
-                    down[c.name][j] += 1
-                elif c.status is Status.DEAD:
-                    dead[c.name][j] += 1
+                if winner is not None:
+                    won[winner][j] += 1
+            for name, status in zip(names, statuses):
+                if status is Status.DOWN:
+                    down[name][j] += 1
+                elif status is Status.DEAD:
+                    dead[name][j] += 1
+        if len(walk.conditions.listed) > remembered:
+            walk = Walk(fight, draw.blows, reads_taken)
         if progress is not None and done % 1000 == 999:
             progress(1000)
     return Tally(count, rounds, tuple(over), {s: tuple(v) for s, v in won.items()}, {n: tuple(v) for n, v in down.items()},

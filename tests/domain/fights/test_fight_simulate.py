@@ -6,6 +6,7 @@ its standard error."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from random import Random
 
@@ -13,7 +14,9 @@ import pytest
 from fight_states import TINY_FIGHTERS, tiny_blows, tiny_fight
 
 from helpers import chi_square_agrees
+from tables_app.domain.fights import Attack, EndRound, Fight, Status, apply
 from tables_app.domain.fights.odds import FightOdds, fight_odds
+from tables_app.domain.fights.rules import turn_target
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 
 
@@ -74,3 +77,86 @@ def test_the_same_seed_plays_the_same_fights():  # type: ignore[no-untyped-def]
     first = simulate_fights(start, Drawn(tiny_blows), 3, 500, Random(7))
     assert first == simulate_fights(start, Drawn(tiny_blows), 3, 500, Random(7))
     assert first != simulate_fights(start, Drawn(tiny_blows), 3, 500, Random(8))
+
+
+# The simulation as it was first written: every fight's states built by the rules (rules.apply), attack by
+# attack. simulate_fights now plays the states the exact odds hold (odds.Walk); with the same random numbers
+# it must play the very same fights.
+def state_by_state(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Random,
+                    progress: Callable[[int], None] | None = None) -> Tally:
+    """``count`` fights from ``fight``'s state now, ``rounds`` rounds each at most."""
+    names = tuple(c.name for c in fight.combatants)
+    over = [0] * rounds
+    won = {side: [0] * rounds for side in fight.sides}
+    down = {name: [0] * rounds for name in names}
+    dead = {name: [0] * rounds for name in names}
+    total = squares = unfinished = 0
+    for done in range(count):
+        state, ended, ends = fight, None, []
+        for k in range(rounds):
+            for name in names:
+                target = turn_target(state, name)
+                if target is not None:
+                    state = apply(state, Attack(name, target, draw(state, name, target, rng)))
+                    if state.over:
+                        break
+            if not state.over:
+                state = apply(state, EndRound())
+            ends.append(state)
+            if state.over:
+                ended = k
+                break
+        lasted = rounds if ended is None else ended + 1
+        total, squares = total + lasted, squares + lasted * lasted
+        unfinished += ended is None
+        for j in range(rounds):
+            at = ends[min(j, len(ends) - 1)]
+            if ended is not None and ended <= j:
+                over[j] += 1
+                if at.winner is not None:
+                    won[at.winner][j] += 1
+            for c in at.combatants:
+                if c.status is Status.DOWN:
+                    down[c.name][j] += 1
+                elif c.status is Status.DEAD:
+                    dead[c.name][j] += 1
+        if progress is not None and done % 1000 == 999:
+            progress(1000)
+    return Tally(count, rounds, tuple(over), {s: tuple(v) for s, v in won.items()}, {n: tuple(v) for n, v in down.items()},
+                 {n: tuple(v) for n, v in dead.items()}, total, squares, unfinished)
+
+
+@pytest.mark.parametrize("case", ["duel", "one-sided", "two against one"])
+def test_the_walk_plays_the_fights_the_rules_play(case):  # type: ignore[no-untyped-def]
+    start = tiny_fight(TINY_FIGHTERS[case])
+    assert simulate_fights(start, Drawn(tiny_blows), 4, 2_000, Random(11)) == \
+        state_by_state(start, Drawn(tiny_blows), 4, 2_000, Random(11))
+
+
+@pytest.mark.parametrize("make", ["_two_against_two", "_mid_round", "_beaten_but_up"])
+def test_the_walk_plays_them_from_any_state(make):  # type: ignore[no-untyped-def]
+    import test_fight_odds
+
+    start = getattr(test_fight_odds, make)()
+    assert simulate_fights(start, Drawn(tiny_blows), 3, 1_000, Random(12)) == \
+        state_by_state(start, Drawn(tiny_blows), 3, 1_000, Random(12))
+
+
+def test_the_walk_asks_blows_that_read_the_hits_taken_state_by_state():  # type: ignore[no-untyped-def]
+    from test_fight_odds import _reading_taken
+
+    from tables_app.domain.fights import Edit, replay
+
+    start = replay(tiny_fight(TINY_FIGHTERS["duel"]), [Edit("Orc", (("taken", 1),))])
+    blows = _reading_taken(tiny_blows)
+    reference = state_by_state(start, Drawn(blows), 3, 1_000, Random(13))
+    assert simulate_fights(start, Drawn(blows), 3, 1_000, Random(13), reads_taken=lambda state, name: True) == reference
+    assert simulate_fights(start, Drawn(blows), 3, 1_000, Random(13)) != reference  # asked at 0: other fights
+
+
+def test_what_the_walk_forgets_changes_no_fight():  # type: ignore[no-untyped-def]
+    """Past its bound of conditions a simulation forgets what it worked out (memory stays bounded): the fights
+    played are the same."""
+    start = tiny_fight(TINY_FIGHTERS["two against one"])
+    assert simulate_fights(start, Drawn(tiny_blows), 4, 500, Random(14), remembered=3) == \
+        simulate_fights(start, Drawn(tiny_blows), 4, 500, Random(14))
