@@ -16,7 +16,7 @@ from fight_states import TINY_FIGHTERS, dice_blows, fighter_on_tiny, tiny_blows,
 
 from tables_app.domain.fights import Attack, Blow, Edit, EndRound, Fight, Harm, apply, auto_target
 from tables_app.domain.fights import replay, skipped
-from tables_app.domain.fights.odds import Blows, TooManyStates, TooMuchWork, fight_odds
+from tables_app.domain.fights.odds import Blows, FightOdds, ReadsTaken, TooManyStates, TooMuchWork, fight_odds
 from tables_app.domain.fights.state import Status
 
 def the_long_way(start: Fight, rounds: int, blows: Blows = dice_blows) -> list[tuple[Fraction, list[Fight], int | None]]:
@@ -51,6 +51,27 @@ def the_long_way(start: Fight, rounds: int, blows: Blows = dice_blows) -> list[t
 
 def _at(ends: list[Fight], j: int) -> Fight:
     return ends[j] if j < len(ends) else ends[-1]
+
+
+def every_path(start: Fight, rounds: int, blows: Blows = tiny_blows, slow: Blows = dice_blows,
+               reads_taken: ReadsTaken | None = None) -> tuple[FightOdds, list[tuple[Fraction, list[Fight], int | None]]]:
+    """The odds of ``start`` equal every path played out: each round's P(over), P(each side won), P(each
+    combatant down, dead), the mass unfinished and the expected rounds (docs/fights.md, "Odds of a fight")."""
+    odds = fight_odds(start, blows, rounds, reads_taken=reads_taken)
+    paths = the_long_way(start, rounds, slow)
+    assert sum(p for p, _, _ in paths) == 1
+    for j, measured in enumerate(odds.rounds):
+        assert measured.over == sum(p for p, _, ended in paths if ended is not None and ended <= j)
+        for side in start.sides:
+            assert measured.sides[side] == sum(p for p, ends, ended in paths
+                                               if ended is not None and ended <= j and ends[-1].winner == side)
+        for c in start.combatants:
+            fates = [(p, s.status) for p, ends, _ in paths if (s := _at(ends, j).find(c.name)) is not None]
+            assert measured.down[c.name] == sum(p for p, status in fates if status is Status.DOWN)
+            assert measured.dead[c.name] == sum(p for p, status in fates if status is Status.DEAD)
+    assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
+    assert odds.expected_rounds == sum(p * (rounds if ended is None else ended + 1) for p, _, ended in paths)
+    return odds, paths
 
 
 @pytest.mark.parametrize("case, rounds", [("duel", 2), ("one-sided", 3), ("two against one", 2)])
@@ -112,23 +133,11 @@ def test_the_odds_from_any_state_are_every_path_played_out(make, rounds):  # typ
     """The states grouped by condition (odds.py) step as the rules do from
     wherever the fight stands: combatants down but alive (a countdown still
     runs), a round half played, hits taken set by hand."""
-    start = make()
-    odds = fight_odds(start, tiny_blows, rounds)
-    paths = the_long_way(start, rounds)
+    odds, paths = every_path(make(), rounds)
     for j, measured in enumerate(odds.rounds):
-        assert measured.over == sum(p for p, _, ended in paths if ended is not None and ended <= j)
-        for side in start.sides:
-            assert measured.sides[side] == sum(p for p, ends, ended in paths
-                                               if ended is not None and ended <= j and ends[-1].winner == side)
-        for c in start.combatants:
-            fates = [(p, s.status) for p, ends, _ in paths if (s := _at(ends, j).find(c.name)) is not None]
-            assert measured.down[c.name] == sum(p for p, status in fates if status is Status.DOWN)
-            assert measured.dead[c.name] == sum(p for p, status in fates if status is Status.DEAD)
         # the distinct states going, at most (those differing only in what the rules no longer read are one)
         assert (measured.states > 0) == (measured.over < 1)
         assert measured.states <= len({_at(ends, j) for _, ends, ended in paths if ended is None or ended > j})
-    assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
-    assert odds.expected_rounds == sum(p * (rounds if ended is None else ended + 1) for p, _, ended in paths)
 
 
 def _reading_taken(blows: Blows) -> Blows:

@@ -14,33 +14,12 @@ from dataclasses import replace
 from fractions import Fraction
 
 from fight_states import dice_blows, fighter_on_tiny, tiny_blows, tiny_fight
-from test_fight_odds import _at, the_long_way
+from test_fight_odds import every_path
 
 from tables_app.domain.fights import Attack, Blow, Edit, Fight, Harm, apply, auto_target, formulas, replay, skipped
-from tables_app.domain.fights.odds import Blows, FightOdds, ReadsTaken, fight_odds
+from tables_app.domain.fights.odds import Blows, fight_odds
 from tables_app.domain.fights.state import Combatant, Fighter, Status
 from tables_app.services.fight_odds import _Blows
-
-
-def every_path(start: Fight, rounds: int, blows: Blows = tiny_blows, slow: Blows = dice_blows,
-               reads_taken: ReadsTaken | None = None) -> tuple[FightOdds, list[tuple[Fraction, list[Fight], int | None]]]:
-    """The odds of ``start`` equal every path played out: each round's P(over), P(each side won), P(each
-    combatant down, dead), the mass unfinished and the expected rounds (docs/fights.md, "Odds of a fight")."""
-    odds = fight_odds(start, blows, rounds, reads_taken=reads_taken)
-    paths = the_long_way(start, rounds, slow)
-    assert sum(p for p, _, _ in paths) == 1
-    for j, measured in enumerate(odds.rounds):
-        assert measured.over == sum(p for p, _, ended in paths if ended is not None and ended <= j)
-        for side in start.sides:
-            assert measured.sides[side] == sum(p for p, ends, ended in paths
-                                               if ended is not None and ended <= j and ends[-1].winner == side)
-        for c in start.combatants:
-            fates = [(p, s.status) for p, ends, _ in paths if (s := _at(ends, j).find(c.name)) is not None]
-            assert measured.down[c.name] == sum(p for p, status in fates if status is Status.DOWN)
-            assert measured.dead[c.name] == sum(p for p, status in fates if status is Status.DEAD)
-    assert odds.unfinished == sum(p for p, _, ended in paths if ended is None)
-    assert odds.expected_rounds == sum(p * (rounds if ended is None else ended + 1) for p, _, ended in paths)
-    return odds, paths
 
 
 def test_three_sides_each_attacking_the_first_foe_up():  # type: ignore[no-untyped-def]
