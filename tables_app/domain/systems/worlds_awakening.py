@@ -155,7 +155,7 @@ def damages(params: WorldsAwakening, limit: int | None = None) -> Dist:
     if params.support:
         return {0: Fraction(1)}
     rolled = combined(params.damage)
-    check_damages(rolled.maximum - rolled.minimum + 3, limit)  # a hit's totals, a critical's and a miss's
+    check_damages(rolled.maximum - rolled.minimum + 2, limit)  # a hit's totals (a critical's among them) and a miss's
     counts, outcomes = dice_counts(rolled)
     hit: dict[int, Fraction] = {}
     for value, ways in counts.items():

@@ -29,8 +29,8 @@ from tables_app.domain.dice import ForcedDice
 from tables_app.domain.distributions import TAIL_CUT
 from tables_app.domain.fights import formulas
 from tables_app.domain.fights.blow_odds import formula_blow_distribution
-from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Fighter
-from tables_app.domain.systems import d10_pool, get, rise
+from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Fighter, Harm
+from tables_app.domain.systems import d10_pool, get, rise, worlds_awakening
 from tables_app.domain.systems.base import TooManyDamages
 from tables_app.services.fight_formulas import resolve_one
 
@@ -280,3 +280,76 @@ def test_any_small_attacks_damage_is_the_odds_of_one_attack(system: str, damage:
     damages = chosen.damages(params, None)
     assert sum(damages.values()) == 1 and min(damages) >= 0
     assert sum(p * d for d, p in damages.items()) == chosen.odds(params).expected_damage
+
+
+POOL_WEAPONS = (["bonus=4", "weapons=2", "damage=1d2", "toughness=2"], dict(defense=8))  # a die per weapon, −2 each
+
+
+def test_d10_pool_rolls_a_chain_per_weapon() -> None:
+    """Each weapon beyond the first gives one more attack die (docs/formula-systems.md, "d10-pool"): its chain
+    is weighed as the tracker rolls it (POOL_CUT: a critical on 10 alone, p = 1/10, 2 dice a chain at most)."""
+    options, terms = POOL_WEAPONS
+    fight = duel("d10-pool", options, **terms)
+    arm = fight.combatants[0].fighter.attacks[0]
+    _, params = formulas.attack_params(fight, "Hero", "Orc", arm)
+    assert params.dice_count == 2
+    exact = formula_blow_distribution(fight, "Hero", "Orc", arm, damages_of=with_cut("d10-pool", POOL_CUT))
+    assert exact == every_blow(fight, "Hero", "Orc", d10_stop(params, POOL_CUT))
+
+
+AS_IT_IS = [("rise", *RISE["every outcome"]), ("worlds-awakening", *WORLDS["a hit rolls both dice"]),
+            ("d10-pool", *POOL["two chains"]), ("pte", *PTE["hits left"])]
+
+
+@pytest.mark.parametrize("system, options, terms", AS_IT_IS)
+def test_an_attack_that_neither_sunders_nor_heals_deals_the_systems_damage_as_it_is(
+        system: str, options: list[str], terms: dict[str, int]) -> None:
+    """"The system's damage goes to the target's hits" (domain/fights/formulas.py; docs/fights.md, "Formula
+    systems": only a sunder and a heal are dealt otherwise): the blows are the system's own damage distribution,
+    checked apart from the tracker's ``dealt``, which the brute force above shares with the odds."""
+    fight = duel(system, options, **terms)
+    arm = fight.combatants[0].fighter.attacks[0]
+    _, params = formulas.attack_params(fight, "Hero", "Orc", arm)
+    chosen = get(system)
+    assert chosen.damages is not None
+    damages = chosen.damages(params, None)
+    assert len(damages) > 1  # something to deal
+    assert formula_blow_distribution(fight, "Hero", "Orc", arm) == {Blow(to_target=Harm(hits=d)): p
+                                                                    for d, p in damages.items()}
+
+
+EACH_TOTAL_A_DAMAGE = {
+    # accuracy 0 against DEF 1: never a miss nor a glancing blow; 0 to 4 criticals (CUT: 4 explosions at most),
+    # so 1 to 5 rolls of 1d3, whose spans overlap: every total from 1 to 15 a damage of its own
+    "rise": (["accuracy=0", "damage=1d3"], dict(defense=1)),
+    # a hit's totals 1 to 4 (the critical's 4 among them), a miss's 0
+    "worlds-awakening": (["stat=0", "damage=1d4"], dict(defense=12)),
+    # 0 to 4 hits of 1d2 (two chains, POOL_CUT): every sum from 0 to 8
+    "d10-pool": POOL["two chains"],
+}
+
+
+@pytest.mark.parametrize("system", EACH_TOTAL_A_DAMAGE)
+def test_the_count_an_attack_is_refused_with_is_its_number_of_damages_when_each_total_is_one(system: str) -> None:
+    """"An attack that can deal more than 5,000 different damages is refused, before the work, naming how many"
+    (docs/fights.md, "Odds of a fight"): the count is worked out from the dice's bounds alone, so it may be more
+    than the damages dealt where totals meet (clamped at 0, scaled); where each total is a damage of its own,
+    it is their number, counted by the brute force, and a limit of that many is not refused."""
+    options, terms = EACH_TOTAL_A_DAMAGE[system]
+    fight = duel(system, options, **terms)
+    arm = fight.combatants[0].fighter.attacks[0]
+    _, params = formulas.attack_params(fight, "Hero", "Orc", arm)
+    stop = rise_stop(CUT) if system == "rise" else d10_stop(params, POOL_CUT) if system == "d10-pool" else None
+    count = len(every_blow(fight, "Hero", "Orc", stop))
+
+    def damages(limit: int) -> dict[int, Fraction]:
+        if system == "rise":
+            return rise.damages(params, limit, CUT)
+        if system == "d10-pool":
+            return d10_pool.damages(params, limit, POOL_CUT)
+        return worlds_awakening.damages(params, limit)
+
+    assert len(damages(count)) == count
+    with pytest.raises(TooManyDamages) as raised:
+        damages(count - 1)
+    assert (raised.value.values, raised.value.limit) == (count, count - 1)
