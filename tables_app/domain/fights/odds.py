@@ -213,6 +213,7 @@ class _Turn:
         self._grouped: dict[int, tuple[dict[Blow, Fraction], list[_Split]]] = {}
         # each condition's target and blows, and its steps at a scale: conditions recur round after round
         self._dealt: dict[int, tuple[str, dict[Blow, Fraction]] | None] = {}
+        self._reads: dict[int, bool] = {}  # whether each condition's blows are asked state by state
         self._steps: dict[tuple[int, int, int], tuple[dict[Blow, Fraction], tuple[_Step, ...]]] = {}
         # each condition's blows as its states take them, blow by blow (with the places they go, by blow effect)
         self._moves: dict[tuple[int, int], tuple[dict[Blow, Fraction], dict[tuple[Blow, bool, bool], _Placing],
@@ -228,7 +229,11 @@ class _Turn:
 
     def reads(self, number: int) -> bool:
         """Whether the condition's attacker's blows read the hits taken (asked state by state)."""
-        return self.reads_taken is not None and self.reads_taken(self.conditions.listed[number], self.name)
+        found = self._reads.get(number)
+        if found is None:
+            found = self._reads[number] = self.reads_taken is not None and \
+                self.reads_taken(self.conditions.listed[number], self.name)
+        return found
 
     def dealt_at(self, number: int, taken: tuple[int, ...]) -> tuple[str, dict[Blow, Fraction]] | None:
         """The target and blows of one state: the condition with its axes' hits ``taken``."""

@@ -26,21 +26,15 @@ class Drawn:
 
     def __init__(self, blows: Blows):
         self.blows = blows
-        self._cumulative: dict[int, tuple[list[Blow], list[float], dict[Blow, Fraction]]] = {}
-
-    def __call__(self, state: Fight, attacker: str, target: str, rng: Random) -> Blow:
-        distribution = self.blows(state, attacker, target)
-        drawn = self.index(distribution, rng)
-        return self._cumulative[id(distribution)][0][drawn]
+        self._cumulative: dict[int, tuple[list[float], dict[Blow, Fraction]]] = {}
 
     def index(self, distribution: dict[Blow, Fraction], rng: Random) -> int:
         """The place, in ``distribution``'s order, of a blow drawn from it (one ``rng.random()``)."""
         found = self._cumulative.get(id(distribution))
-        if found is None or found[2] is not distribution:
-            listed = list(distribution.items())
-            found = ([blow for blow, _ in listed], list(accumulate(float(p) for _, p in listed)), distribution)
-            self._cumulative[id(distribution)] = found
-        _, cumulative, _ = found
+        if found is None or found[1] is not distribution:  # (the distribution is kept: its id is not reused)
+            found = self._cumulative[id(distribution)] = (list(accumulate(float(p) for p in distribution.values())),
+                                                          distribution)
+        cumulative = found[0]
         return min(bisect_right(cumulative, rng.random() * cumulative[-1]), len(cumulative) - 1)
 
 

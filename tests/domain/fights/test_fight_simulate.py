@@ -97,7 +97,8 @@ def state_by_state(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Rand
             for name in names:
                 target = turn_target(state, name)
                 if target is not None:
-                    state = apply(state, Attack(name, target, draw(state, name, target, rng)))
+                    distribution = draw.blows(state, name, target)
+                    state = apply(state, Attack(name, target, list(distribution)[draw.index(distribution, rng)]))
                     if state.over:
                         break
             if not state.over:
