@@ -14,7 +14,38 @@ config = context.config
 target_metadata = models.metadata
 
 
+# SQLite's NOCASE, on PostgreSQL: a case-insensitive ICU collation of the
+# same name, so the migrations' `COLLATE "NOCASE"` columns compare, index
+# and stay unique in any letter case there too.
+NOCASE_ON_SERVER = ('CREATE COLLATION IF NOT EXISTS "NOCASE" '
+                    "(provider = icu, locale = 'und-u-ks-level2', deterministic = false)")
+# Every foreign key not yet deferrable (an import defers them to its commit,
+# as SQLite's defer_foreign_keys pragma does): "table", "constraint".
+NOT_DEFERRABLE = ("SELECT t.relname, c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
+                  "WHERE c.contype = 'f' AND NOT c.condeferrable AND t.relnamespace = current_schema()::regnamespace")
+# The id sequences, each set past the highest id (the migrations insert rows with their ids: `default`).
+SERIALS = ("SELECT c.table_name, pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) "
+           "FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.column_name = 'id' "
+           "AND pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) IS NOT NULL")
+
+
+def quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def on_server(connection) -> None:
+    """What PostgreSQL needs after the revisions: deferrable foreign keys
+    and id sequences past the ids the migrations wrote."""
+    for table, constraint in connection.execute(text(NOT_DEFERRABLE)).fetchall():
+        connection.execute(text(f"ALTER TABLE {quoted(table)} ALTER CONSTRAINT {quoted(constraint)} "
+                                "DEFERRABLE INITIALLY IMMEDIATE"))
+    for table, sequence in connection.execute(text(SERIALS)).fetchall():
+        connection.execute(text(f"SELECT setval(:sequence, coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, false)"),
+                           {"sequence": sequence})
+
+
 def run_on(connection) -> None:
+    server = connection.dialect.name == "postgresql"
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
@@ -26,7 +57,12 @@ def run_on(connection) -> None:
         transactional_ddl=True,
     )
     with context.begin_transaction():
+        if server:
+            connection.execute(text(NOCASE_ON_SERVER))
         context.run_migrations()
+        if server:
+            on_server(connection)
+            return  # PostgreSQL checked every foreign key itself
         broken = connection.execute(text("PRAGMA foreign_key_check")).fetchall()
         if broken:
             raise RuntimeError(f"migration left broken foreign keys: {broken[:5]}")

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-HEAVY = ("sqlalchemy", "sqlmodel", "alembic", "openpyxl", "numpy", "matplotlib", "pydantic", "fastapi", "uvicorn", "starlette")
+HEAVY = ("sqlalchemy", "sqlmodel", "alembic", "openpyxl", "numpy", "matplotlib", "pydantic", "fastapi", "uvicorn", "starlette",
+         "psycopg")
 PROBE = """
 import json, sys
 from click.testing import CliRunner

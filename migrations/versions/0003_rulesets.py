@@ -28,6 +28,11 @@ down_revision: Union[str, None] = '0002'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
+
+def _recreate() -> str:
+    # SQLite alters a table by copying it (batch mode); PostgreSQL alters it in place.
+    return "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+
 DEFAULT_RULESET_ID = 1  # as in models.py; written out so this revision never changes with the models
 
 # Each named table and its columns that were unique across the database
@@ -59,6 +64,9 @@ def _views_triggers_and_indexes_set_aside(tables: list[str]) -> Iterator[None]:
     # So every view and trigger, and every index on these tables (0001's and
     # the user's own), is set aside exactly as written and put back afterwards
     # in the order it was made (0002's recipe).
+    if op.get_bind().dialect.name != "sqlite":  # PostgreSQL alters in place, under its views
+        yield
+        return
     marks = ", ".join("?" * len(tables))
     run = op.get_bind().exec_driver_sql  # verbatim: a user's SQL may hold colons
     kept = run(
@@ -88,7 +96,7 @@ def upgrade() -> None:
             # import always says which ruleset a row is in).
             op.add_column(table, sa.Column('ruleset_id', sa.Integer(), nullable=False,
                                            server_default=str(DEFAULT_RULESET_ID)))
-            with op.batch_alter_table(table, recreate="always", reflect_args=_nocase_columns(table)) as batch_op:
+            with op.batch_alter_table(table, recreate=_recreate(), reflect_args=_nocase_columns(table)) as batch_op:
                 batch_op.alter_column('ruleset_id', existing_type=sa.Integer(), existing_nullable=False,
                                       server_default=None)
                 batch_op.create_foreign_key(op.f(f'fk_{table}_ruleset_id_ruleset'), 'ruleset', ['ruleset_id'], ['id'])
@@ -99,7 +107,7 @@ def upgrade() -> None:
 
 def _refuse_rows_outside_the_default_ruleset() -> None:
     run = op.get_bind().exec_driver_sql
-    elsewhere = {table: run(f"SELECT count(*) FROM {table} WHERE ruleset_id != ?", (DEFAULT_RULESET_ID,)).scalar()
+    elsewhere = {table: run(f"SELECT count(*) FROM {table} WHERE ruleset_id != {DEFAULT_RULESET_ID:d}").scalar()
                  for table in TABLES}
     found = ", ".join(f"{count} {table}" for table, count in elsewhere.items() if count)
     if found:
@@ -112,7 +120,7 @@ def downgrade() -> None:
     _refuse_rows_outside_the_default_ruleset()
     with _views_triggers_and_indexes_set_aside(TABLES):
         for table in TABLES:
-            with op.batch_alter_table(table, recreate="always", reflect_args=_nocase_columns(table)) as batch_op:
+            with op.batch_alter_table(table, recreate=_recreate(), reflect_args=_nocase_columns(table)) as batch_op:
                 for column in UNIQUE_PER_RULESET[table]:
                     batch_op.drop_constraint(op.f(f'uq_{table}_ruleset_id_{column}'), type_='unique')
                     batch_op.create_unique_constraint(op.f(f'uq_{table}_{column}'), [column])

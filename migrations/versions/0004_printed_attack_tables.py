@@ -32,6 +32,11 @@ down_revision: Union[str, None] = '0003'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
+
+def _recreate() -> str:
+    # SQLite alters a table by copying it (batch mode); PostgreSQL alters it in place.
+    return "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+
 OUTCOMES_BEFORE = ("miss", "no_damage", "hit", "critical")
 OUTCOMES_AFTER = (*OUTCOMES_BEFORE, "fumble")
 REBUILT = ["attack_cell", "weapon"]
@@ -42,6 +47,9 @@ def _views_triggers_and_indexes_set_aside(tables: list[str]) -> Iterator[None]:
     # As in 0002 and 0003: SQLite will not rename a rebuilt table into place
     # under a view or trigger that names it, and dropping a table drops its
     # triggers and indexes; set every one aside exactly as written, put back after.
+    if op.get_bind().dialect.name != "sqlite":  # PostgreSQL alters in place, under its views
+        yield
+        return
     marks = ", ".join("?" * len(tables))
     run = op.get_bind().exec_driver_sql
     kept = run(
@@ -61,19 +69,19 @@ def _outcome_rule(values: tuple[str, ...]) -> str:
 
 def _rebuild(as_printed: bool) -> None:
     outcomes = OUTCOMES_AFTER if as_printed else OUTCOMES_BEFORE
-    with op.batch_alter_table("attack_cell", recreate="always") as batch_op:
+    with op.batch_alter_table("attack_cell", recreate=_recreate()) as batch_op:
         batch_op.drop_constraint(op.f("ck_attack_cell_outcome"), type_="check")
         batch_op.create_check_constraint(op.f("ck_attack_cell_outcome"), _outcome_rule(outcomes))
     # Reflection loses the name's collation: restate it (as 0002 does).
     name = [sa.Column("name", sa.String(collation="NOCASE"), nullable=False)]
-    with op.batch_alter_table("weapon", recreate="always", reflect_args=name) as batch_op:
+    with op.batch_alter_table("weapon", recreate=_recreate(), reflect_args=name) as batch_op:
         batch_op.alter_column("max_result", existing_type=sa.Integer(), nullable=as_printed)
 
 
 def upgrade() -> None:
     op.add_column("attack_table", sa.Column("automatic_miss", sa.Integer(), nullable=True))
     op.get_bind().exec_driver_sql("UPDATE attack_table SET automatic_miss = 10")
-    op.add_column("attack_row", sa.Column("unmodified", sa.Boolean(), nullable=False, server_default=sa.text("0")))
+    op.add_column("attack_row", sa.Column("unmodified", sa.Boolean(), nullable=False, server_default=sa.false()))
     with _views_triggers_and_indexes_set_aside(REBUILT):
         _rebuild(as_printed=True)
     op.create_table(
@@ -96,7 +104,7 @@ def upgrade() -> None:
 def _refuse_what_0003_cannot_hold() -> None:
     run = op.get_bind().exec_driver_sql
     uses = {
-        "attack tables without the automatic miss at 10": "SELECT count(*) FROM attack_table WHERE automatic_miss IS NOT 10",
+        "attack tables without the automatic miss at 10": "SELECT count(*) FROM attack_table WHERE automatic_miss IS NULL OR automatic_miss != 10",
         "UM rows": "SELECT count(*) FROM attack_row WHERE unmodified",
         "F cells": "SELECT count(*) FROM attack_cell WHERE outcome = 'fumble'",
         "cells with several criticals": "SELECT count(DISTINCT cell_id) FROM attack_cell_critical",
@@ -114,7 +122,7 @@ def downgrade() -> None:
     name = [sa.Column("name", sa.String(collation="NOCASE"), nullable=False)]
     with _views_triggers_and_indexes_set_aside([*REBUILT, "attack_row", "attack_table"]):
         _rebuild(as_printed=False)
-        with op.batch_alter_table("attack_row", recreate="always") as batch_op:
+        with op.batch_alter_table("attack_row", recreate=_recreate()) as batch_op:
             batch_op.drop_column("unmodified")
-        with op.batch_alter_table("attack_table", recreate="always", reflect_args=name) as batch_op:
+        with op.batch_alter_table("attack_table", recreate=_recreate(), reflect_args=name) as batch_op:
             batch_op.drop_column("automatic_miss")

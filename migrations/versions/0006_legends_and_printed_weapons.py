@@ -52,10 +52,12 @@ def upgrade() -> None:
         op.add_column(table, sa.Column("parry_penalty", sa.Integer(), nullable=False, server_default=sa.text("0")))
     op.add_column("fumble_table", sa.Column("roll_kind", sa.String(), nullable=False, server_default=sa.text("'d100'")))
     op.add_column("weapon", sa.Column("max_critical", sa.String(), nullable=True))
-    op.add_column("attack_row", sa.Column("clumsy", sa.Boolean(), nullable=False, server_default=sa.text("0")))
+    op.add_column("attack_row", sa.Column("clumsy", sa.Boolean(), nullable=False, server_default=sa.false()))
+    death = TAG_DEATH if op.get_bind().dialect.name == "sqlite" else TAG_DEATH.replace(
+        "NOT GLOB '*[^0-9]*'", "~ '^[0-9]+$'")  # PostgreSQL has no GLOB: digits only, as a regular expression
     for entries, tags in (("critical_entry", "critical_effect"), ("fumble_entry", "fumble_effect")):
-        op.execute(f"UPDATE {entries} SET death_in = ({TAG_DEATH.format(tags=tags, entries=entries)}) "
-                   f"WHERE death_in IS NULL AND ({TAG_DEATH.format(tags=tags, entries=entries)}) IS NOT NULL")
+        op.execute(f"UPDATE {entries} SET death_in = ({death.format(tags=tags, entries=entries)}) "
+                   f"WHERE death_in IS NULL AND ({death.format(tags=tags, entries=entries)}) IS NOT NULL")
 
 
 def _refuse_what_0005_cannot_hold() -> None:

@@ -57,7 +57,7 @@ def _database_file(ctx: click.Context) -> Path | None:
     from tables_app.storage.location import locate_database
 
     path = locate_database(ctx.find_root().params.get("db")).path
-    return path if path.is_file() else None
+    return path if isinstance(path, Path) and path.is_file() else None  # a server's names are not completed
 
 
 def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TypedDict
 
 import click
@@ -90,7 +91,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
         if (exc.name or "").split(".")[0] in ("fastapi", "uvicorn", "starlette", "pydantic"):
             raise Failure([SERVE_EXTRA]) from None
         raise
-    path = database_of(ctx).path
+    opened = database_of(ctx)
+    path = opened.path if isinstance(opened.path, Path) else opened.url  # a server's: its URL, password and all
     host = listen_address(host)  # uvicorn binds ::1, not [::1]
     unbound = bind_problem(host, port)  # before uvicorn, whose failure is its log lines and exit 3
     if unbound is not None:

@@ -22,7 +22,7 @@ from tables_app.errors import DatabaseError, DatabaseFault, WorkbookInvalid
 from tables_app.files import not_a_file
 from tables_app.storage.connection import CHECK, SCHEMA_HEAD, UNCHANGED, fault_problem, has_tables, schema_version
 from tables_app.storage.database import Database
-from tables_app.storage.location import locate_database, resource_dir, sqlite_url
+from tables_app.storage.location import Server, Target, locate_database, resource_dir, sqlite_url
 
 if TYPE_CHECKING:
     from sqlalchemy.exc import DBAPIError
@@ -74,12 +74,14 @@ def _init_hint(path: Path) -> str:
     return f"tables db init {shlex.quote(text)}"
 
 
-def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool = False) -> Database:
+def _open(url: str, path: Target, *, create: bool, bundled: bool, only_new: bool = False) -> Database:
     """Open ``path``; build it first if it is blank and ``create`` allows.
 
     A failed or concurrent build never leaves half a database (see
     _build_new_database). ``only_new``: refuse a database that was already there.
     """
+    if isinstance(path, Server):
+        return _open_server(url, path, bundled=bundled, only_new=only_new)
     already_there = DatabaseError(f"{path} already exists and is not empty; nothing changed "
                                   "(db init makes new databases only)")
     created = False
@@ -126,6 +128,40 @@ def _open(url: str, path: Path, *, create: bool, bundled: bool, only_new: bool =
             import_bundled(database)
         created = True
     database.created = created
+    return database
+
+
+def _open_server(url: str, server: Server, *, bundled: bool, only_new: bool) -> Database:
+    """A PostgreSQL database: the server and the database must exist (their
+    administrator makes them); ``db init`` (``only_new``) makes an empty one
+    a tables_app database, schema and bundled tables, and refuses any other.
+    Opening one behind the newest schema migrates it, as for a file."""
+    database = Database(url, server)
+    try:
+        revision = schema_version(database.connection)
+        empty = revision is None and not has_tables(database.connection)
+    except sqlite3.DatabaseError as exc:
+        database.dispose()
+        raise DatabaseFault(server, fault_problem(exc) or f"cannot read the database ({exc}); {UNCHANGED}; {CHECK}") from None
+    except Exception:
+        database.dispose()
+        raise
+    if only_new and not empty:
+        database.dispose()
+        raise DatabaseError(f"{server} already holds tables; nothing changed (db init makes an empty database a "
+                            "tables_app one, and only an empty one)")
+    if revision is None and not empty:
+        database.dispose()
+        raise DatabaseError(f"{server} is not a tables_app database (it has tables but no schema version)")
+    if revision is None and not only_new:
+        database.dispose()
+        raise DatabaseError(f"{server} is an empty database, not a tables_app one (make it one with: tables db init URL)")
+    if revision != SCHEMA_HEAD:
+        upgrade_database(database)
+    if revision is None:
+        if bundled:
+            import_bundled(database)
+        database.created = True
     return database
 
 
@@ -248,6 +284,9 @@ def check_database(location: str | None = None) -> dict:
     from tables_app.storage.connection import check_file
 
     path = locate_database(location).path
+    if isinstance(path, Server):
+        problems = check_file(path)
+        return {"database": str(path), "ok": not problems, "problems": problems}
     try:
         _refuse_other_than_a_file(path)
         if not path.exists():

@@ -8,6 +8,11 @@ version against SCHEMA_HEAD, and values of the wrong type in number columns
 (SQLite stores text in an INTEGER column without complaint). Each finding is
 one sentence.
 
+On PostgreSQL, the server's own checks stand in for SQLite's: it enforces
+every foreign key and column type itself, so what is left to check is a
+constraint switched off by hand (not valid), an index marked invalid, the
+tables and columns, and the schema version.
+
 SQLAlchemy is imported here for the models' tables: this module runs only
 when asked (``db check``) or when something has already gone wrong.
 """
@@ -16,9 +21,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from pathlib import Path
 
 from tables_app.errors import DatabaseFault
+from tables_app.storage.dialect import on_server, table_names
+from tables_app.storage.location import Target
 from tables_app.storage.faults import CHECK, SCHEMA_HEAD, UNCHANGED, broken_references, fault_problem
 from tables_app.storage.sql import quoted
 
@@ -41,8 +47,27 @@ def expected_tables() -> dict[str, dict[str, type]]:
     return tables
 
 
+_SERVER_INTEGRITY = (
+    "SELECT 'constraint ' || c.conname || ' of table ' || t.relname || ' is not valid (switched off by hand?)' "
+    "FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
+    "WHERE NOT c.convalidated AND t.relnamespace = current_schema()::regnamespace "
+    "UNION ALL SELECT 'index ' || i.relname || ' is not valid (a failed CREATE INDEX CONCURRENTLY?)' "
+    "FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+    "WHERE NOT x.indisvalid AND i.relnamespace = current_schema()::regnamespace")
+
+
+def _columns(connection: sqlite3.Connection, table: str) -> list[str]:
+    if on_server(connection):
+        return [name for (name,) in connection.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?",
+            (table,))]
+    return [row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (table,))]
+
+
 def integrity_problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
     found: list[str] = []
+    if on_server(connection):
+        return [line for (line,) in connection.execute(_SERVER_INTEGRITY).fetchmany(LIMIT)]
     statement = "SELECT * FROM pragma_quick_check(?)" if quick else "SELECT * FROM pragma_integrity_check(?)"
     for (line,) in connection.execute(statement, (LIMIT,)):
         if line != "ok":
@@ -54,14 +79,13 @@ def integrity_problems(connection: sqlite3.Connection, quick: bool = False) -> l
 def schema_problems(connection: sqlite3.Connection) -> list[str]:
     """The models' tables and columns that are missing, and the schema version."""
     expected = expected_tables()
-    present = {name for (name,) in connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    present = table_names(connection)
     found = []
     for table, columns in expected.items():
         if table not in present:
             found.append(f"table {table} is missing")
             continue
-        have = [row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (table,))]
+        have = _columns(connection, table)
         found.extend(f"table {table} has no column {column}" for column in columns if column not in have)
     # A user's own tables, views, triggers and indexes are theirs to keep (the migrations keep them too).
     if "alembic_version" in present:
@@ -83,13 +107,15 @@ _WRONG_TYPES = ("SELECT count(*), min(rowid), (SELECT {column} FROM {table} WHER
 
 def type_problems(connection: sqlite3.Connection) -> list[str]:
     """Values that are not numbers in the number columns (and not text in none)."""
+    if on_server(connection):
+        return []  # PostgreSQL keeps every column to its type
     allowed = {int: ("integer",), bool: ("integer",), float: ("integer", "real")}
-    present = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    present = table_names(connection)
     found = []
     for table, columns in expected_tables().items():
         if table not in present:
             continue
-        have = {row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (table,))}
+        have = set(_columns(connection, table))
         for column, kind in columns.items():
             if kind not in allowed or column not in have:
                 continue
@@ -120,7 +146,7 @@ def problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
     return found
 
 
-def diagnose(connection: sqlite3.Connection, path: Path | str) -> DatabaseFault | None:
+def diagnose(connection: sqlite3.Connection, path: Target | str) -> DatabaseFault | None:
     """After an unexpected error: what a quick check finds wrong in the
     database, as one DatabaseFault; None if it finds nothing (the error was
     a bug, not the database's) or cannot run."""

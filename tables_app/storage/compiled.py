@@ -32,6 +32,8 @@ import sqlite3
 import threading
 from typing import Any, Callable, Hashable, TypeVar
 
+from tables_app.storage.locking import data_version
+
 T = TypeVar("T")
 
 # values kept (a table set per weapon and ruleset read, an attack table per
@@ -54,7 +56,7 @@ class CompiledTables:
         """The generation of the read transaction just begun on ``connection``
         (BEGIN done, nothing read yet): reading data_version takes its snapshot."""
         with self._lock:
-            version = connection.execute("PRAGMA data_version").fetchone()[0]
+            version = data_version(connection)
             seen = self._seen.get(id(connection))
             if seen is None or seen[0] is not connection or seen[1] != version:
                 self._seen[id(connection)] = (connection, version)

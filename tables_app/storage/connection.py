@@ -1,8 +1,11 @@
-"""The database file with the standard library's sqlite3 only.
+"""Connections: a SQLite file with the standard library's sqlite3, a
+PostgreSQL database with psycopg behind the same face (postgres.py).
 
 Everyday commands (query, show, resolve, odds) read through here and never
 import SQLAlchemy or Alembic: the schema version is one SELECT, and the
-compiled tables are read with plain SQL (reader.py).
+compiled tables are read with plain SQL (reader.py). What the two databases
+do each their own way is here and in locking.py, asked by name (begin_read,
+defer_foreign_keys, on_server), never written twice in the callers.
 """
 
 from __future__ import annotations
@@ -10,20 +13,28 @@ from __future__ import annotations
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, cast
 
 from tables_app.errors import DatabaseFault, TablesError
+from tables_app.storage.dialect import on_server
 from tables_app.storage.faults import BUSY_TIMEOUT_MS, CHECK, SCHEMA_HEAD, UNCHANGED, broken_references, fault_problem
+from tables_app.storage.location import Server, Target
 
 __all__ = ["BUSY_TIMEOUT_MS", "SCHEMA_HEAD", "connect", "write_transaction"]  # SCHEMA_HEAD's old home: callers read it here
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: Target) -> sqlite3.Connection:
     """A connection in manual transaction mode with foreign keys and a busy timeout.
 
     ``mode=rw``: reading never creates a file (plain sqlite3.connect would
-    leave an empty one behind a mistyped path).
+    leave an empty one behind a mistyped path). A Server: a PostgreSQL
+    connection with the same face (postgres.PgConnection), in autocommit
+    mode, transactions said as statements as on SQLite.
     """
+    if isinstance(path, Server):
+        from tables_app.storage import postgres  # psycopg: only for a server's database
+
+        return cast(sqlite3.Connection, postgres.connect(path.url, str(path), BUSY_TIMEOUT_MS / 1000))
     uri = f"{path.absolute().as_uri()}?mode=rw"
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     connection.execute("PRAGMA foreign_keys = ON")
@@ -31,15 +42,51 @@ def connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
+def _target(path: Target | str) -> Target:
+    return path if isinstance(path, (Path, Server)) else Path(path)
+
+
 def set_busy_timeout(connection: sqlite3.Connection, milliseconds: int) -> None:
     """How long a statement waits for another process's lock. (A pragma takes
     no parameters: this number, made one by int(), is the only value ever
-    written into SQL text.)"""
+    written into SQL text.) PostgreSQL's lock_timeout, set the same way."""
+    if on_server(connection):
+        connection.execute(f"SET lock_timeout = {int(milliseconds)}")
+        return
     connection.execute(f"PRAGMA busy_timeout = {int(milliseconds)}")
 
 
+ADVISORY_LOCK = 0x7461626C  # PostgreSQL's write lock: a number of our own ('tabl' in ASCII)
+
+
+def take_write_lock(connection: sqlite3.Connection) -> None:
+    """Begin a write transaction holding the write lock, waiting up to the
+    busy timeout: SQLite's BEGIN IMMEDIATE; on PostgreSQL one advisory lock,
+    held to the end of the transaction, that every tables_app writer of the
+    database takes (a wait past lock_timeout is SQLSTATE 55P03, "busy": faults.py)."""
+    if not on_server(connection):
+        connection.execute("BEGIN IMMEDIATE")
+        return
+    connection.execute("BEGIN")
+    connection.execute("SELECT pg_advisory_xact_lock(?)", (ADVISORY_LOCK,)).fetchone()
+
+
+def begin_read(connection: sqlite3.Connection) -> None:
+    """A read transaction: every statement in it sees one snapshot. SQLite's
+    WAL gives that to a plain BEGIN; PostgreSQL's default (read committed)
+    takes a snapshot per statement, so it is asked for repeatable read."""
+    connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ" if on_server(connection) else "BEGIN")
+
+
+def defer_foreign_keys(connection: sqlite3.Connection) -> None:
+    """Foreign keys checked at the commit, not statement by statement (an
+    import may drop a table that a later workbook of it stops using). On
+    PostgreSQL the migrations make every foreign key deferrable (env.py)."""
+    connection.execute("SET CONSTRAINTS ALL DEFERRED" if on_server(connection) else "PRAGMA defer_foreign_keys = ON")
+
+
 @contextmanager
-def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
+def write_transaction(path: Target) -> Iterator[sqlite3.Connection]:
     """A connection of its own holding the write lock, rolled back unless
     committed inside (transactions.writing commits it).
 
@@ -54,8 +101,8 @@ def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
         raise fault_or_bug(path, exc) from None
     try:
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute("PRAGMA defer_foreign_keys = ON")
+            take_write_lock(connection)
+            defer_foreign_keys(connection)
             broken = broken_references(connection, limit=1)
             if broken:  # found before any change: the database was broken already, not by this change
                 raise DatabaseFault(path, f"{broken[0]}; nothing was changed; run: tables db check")
@@ -74,14 +121,14 @@ def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
             connection.close()
 
 
-def busy_message(error: Exception, path: Path | str | None = None) -> str:
+def busy_message(error: Exception, path: Target | str | None = None) -> str:
     """A locked, busy, full or damaged database, said plainly (fault_problem),
     after ``path`` when given; any other SQLite failure as it is."""
     problem = fault_problem(error) or f"the database failed: {error}"
     return f"{path}: {problem}" if path is not None else problem
 
 
-def integrity_failure(path: Path | str, error: sqlite3.IntegrityError, saying: str) -> Exception:
+def integrity_failure(path: Target | str, error: sqlite3.IntegrityError, saying: str) -> Exception:
     """A rule broken at the commit of a change on a connection of the
     caller's (rolled back): by the database as it already was (rows that
     refer to rows that do not exist, left by hand), a DatabaseFault naming
@@ -89,7 +136,7 @@ def integrity_failure(path: Path | str, error: sqlite3.IntegrityError, saying: s
     from tables_app.errors import DatabaseError
 
     try:
-        connection = connect(Path(path))
+        connection = connect(_target(path))
         try:
             broken = broken_references(connection, limit=1)
         finally:
@@ -101,12 +148,12 @@ def integrity_failure(path: Path | str, error: sqlite3.IntegrityError, saying: s
     return DatabaseError(f"{saying}: {error}")
 
 
-def fault_or_bug(path: Path | str, error: BaseException) -> BaseException:
+def fault_or_bug(path: Target | str, error: BaseException) -> BaseException:
     """What to raise for ``error`` met on the database at ``path`` (judged, on a connection of its own)."""
     return judged(None, path, error)
 
 
-def judged(connection: sqlite3.Connection | None, path: Path | str, error: BaseException) -> BaseException:
+def judged(connection: sqlite3.Connection | None, path: Target | str, error: BaseException) -> BaseException:
     """What to raise for ``error`` met on ``connection`` (None: one is opened
     to look): a fault of the file (fault_problem), else what a quick check of
     the database finds wrong in it (a missing table or column, text in a
@@ -120,7 +167,7 @@ def judged(connection: sqlite3.Connection | None, path: Path | str, error: BaseE
     if connection is not None:
         return diagnose(connection, path) or error
     try:
-        connection = connect(Path(path))
+        connection = connect(_target(path))
     except sqlite3.Error:
         return error
     try:
@@ -129,7 +176,7 @@ def judged(connection: sqlite3.Connection | None, path: Path | str, error: BaseE
         connection.close()
 
 
-def check_file(path: Path) -> list[str]:
+def check_file(path: Target) -> list[str]:
     """``tables db check``: every finding of storage/check.py in the database
     file at ``path``, read only (``query_only``); a file SQLite cannot read
     is a finding, one it cannot open a DatabaseFault."""
@@ -140,7 +187,7 @@ def check_file(path: Path) -> list[str]:
     except sqlite3.Error as exc:
         raise DatabaseFault(path, fault_problem(exc) or f"cannot open the database ({exc})") from None
     try:
-        connection.execute("PRAGMA query_only = ON")
+        connection.execute("SET default_transaction_read_only = on" if on_server(connection) else "PRAGMA query_only = ON")
         return problems(connection)
     except sqlite3.DatabaseError as exc:
         return [fault_problem(exc) or f"cannot be checked: {exc}"]
@@ -149,8 +196,18 @@ def check_file(path: Path) -> list[str]:
 
 
 def database_file(connection: sqlite3.Connection) -> str:
-    """The file a connection is on (for messages)."""
+    """The file a connection is on (for messages); a server's database as its URL shows it."""
+    if on_server(connection):
+        return str(cast(Any, connection).shown)
     return connection.execute("PRAGMA database_list").fetchone()[2]
+
+
+# The tables of the database (the schema's and any other), by name
+_TABLE_NAMED = {False: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                True: "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"}
+_TABLE_COUNT = {False: "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                True: "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"}
+
 
 
 def schema_version(connection: sqlite3.Connection) -> str | None:
@@ -158,7 +215,7 @@ def schema_version(connection: sqlite3.Connection) -> str | None:
 
     More than one recorded revision (a second ``alembic_version`` row) is a
     DatabaseFault: which schema the tables have is not known."""
-    found = connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'").fetchone()
+    found = connection.execute(_TABLE_NAMED[on_server(connection)], ("alembic_version",)).fetchone()
     if not found:
         return None
     rows = connection.execute("SELECT version_num FROM alembic_version").fetchmany(10)
@@ -170,4 +227,4 @@ def schema_version(connection: sqlite3.Connection) -> str | None:
 
 
 def has_tables(connection: sqlite3.Connection) -> bool:
-    return connection.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0] > 0
+    return connection.execute(_TABLE_COUNT[on_server(connection)]).fetchone()[0] > 0

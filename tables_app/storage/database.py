@@ -10,11 +10,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from tables_app.errors import DatabaseFault, TablesError
-from tables_app.storage.connection import connect, fault_or_bug, judged
+from tables_app.storage.connection import begin_read, connect, fault_or_bug, judged
+from tables_app.storage.location import Target
 from tables_app.storage.reader import Reader
 
 Checked = TypeVar("Checked")
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 class Database:
     """One database: a sqlite3 connection for reading, write transactions, an ORM engine on demand."""
 
-    def __init__(self, url: str, path: Path):
+    def __init__(self, url: str, path: Target):
         self.url = url
         self.path = path
         self.created = False  # made by this open (the CLI says so once, on stderr)
@@ -65,7 +65,7 @@ class Database:
             return
         try:
             connection = self.connection
-            connection.execute("BEGIN")
+            begin_read(connection)
             generation = None if self.compiled is None else self.compiled.pin(connection)
         except sqlite3.Error as exc:
             if self._connection is not None and self._connection.in_transaction:  # BEGIN done, data_version failed

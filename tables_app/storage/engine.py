@@ -29,6 +29,10 @@ def create_db_engine(url: str) -> Engine:
     It makes no directories: whether a database may be created, and where,
     is decided in services/database_setup.py.
     """
+    if url.startswith("postgresql"):
+        from tables_app.storage.location import Server
+
+        return create_engine(Server(url).sqlalchemy_url, connect_args={"connect_timeout": 10}, pool_pre_ping=True)
     path = sqlite_path(url)
     timeout_ms = settings.BUSY_TIMEOUT_MS  # read at call time, so it can be changed
     # A file is handed over as a path, never as URL text to parse again: a
@@ -82,6 +86,12 @@ def run_alembic(engine: Engine, direction: str, revision: str) -> None:
     from alembic import command
 
     config = alembic_config(engine)
+    if engine.dialect.name != "sqlite":  # PostgreSQL checks foreign keys itself, deferred to the commit (env.py)
+        with engine.connect() as conn:
+            config.attributes["connection"] = conn
+            getattr(command, direction)(config, revision)
+            conn.commit()
+        return
     with engine.connect() as conn:
         raw = conn.connection.driver_connection
         assert raw is not None  # a connection checked out of the pool holds its sqlite3 connection until closed

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 
+from tables_app.storage.dialect import on_server
 from tables_app.storage.sql import quoted
 
 # The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0007"
+SCHEMA_HEAD = "0008"
 BUSY_TIMEOUT_MS = 10_000
 
 
@@ -30,6 +31,8 @@ def fault_problem(error: BaseException) -> str | None:
     """
     text = str(error)
     said = text.lower()
+    if hasattr(error, "sqlstate"):  # PostgreSQL's (postgres.PgError)
+        return server_problem(error.sqlstate, text)
     code = getattr(error, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
 
@@ -54,14 +57,55 @@ def fault_problem(error: BaseException) -> str | None:
     return None
 
 
+RETRY = "try again"
+SERVER = "check that the server is running and that the URL's host and port are its own"
+
+
+def server_problem(sqlstate: str | None, text: str) -> str | None:
+    """What is wrong and what to do, for an error PostgreSQL (or libpq, on
+    connecting: no SQLSTATE then, the message says) reported; None for a
+    mistake in our own SQL (a bug), or a table or column missing (check.py
+    looks: the schema changed by hand)."""
+    said = text.lower()
+    state = sqlstate or ""
+    if state in ("28P01", "28000") or "password authentication failed" in said or "no password supplied" in said:
+        return (f"the server refused the user or password ({text}); {UNCHANGED}; check the URL's user and password "
+                "(or ~/.pgpass, $PGPASSWORD)")
+    if state == "3D000" or ("database" in said and "does not exist" in said):
+        return (f"the server has no such database ({text}); {UNCHANGED}; create it (createdb NAME), "
+                "then make it a tables_app database: tables db init URL")
+    if state in ("53100",) or "no space left" in said or "disk quota" in said:
+        return f"the server's disk is full ({text}); {UNCHANGED}; free some space on the server and try again"
+    if state == "55P03" or state in ("40001", "40P01"):
+        return f"the database is busy with another writer ({text}); {UNCHANGED}, {RETRY}"
+    if state == "25006":
+        return f"the database is read-only ({text}); {UNCHANGED}; connect to the primary server, not a standby"
+    if state == "42501":
+        return f"the database user may not do this ({text}); {UNCHANGED}; grant it the rights on the database's tables"
+    if state in ("53300", "53200", "57P03"):
+        return f"the server cannot take this now ({text}); {UNCHANGED}, {RETRY} later"
+    if state.startswith("08") or state in ("57P01", "57P02") or "server closed the connection" in said \
+            or "connection failed" in said or "consuming input failed" in said or "the connection is closed" in said \
+            or "connection refused" in said or "could not connect" in said or "timeout expired" in said:
+        return (f"cannot reach the database server, or the connection was lost ({text}); {UNCHANGED} "
+                f"(a transaction the server did not see committed is rolled back); {SERVER}, then {RETRY}")
+    return None
+
+
 def any_broken_reference(connection: sqlite3.Connection) -> bool:
-    """Whether any row's foreign key points at nothing (the first finding of ``PRAGMA foreign_key_check`` is enough)."""
+    """Whether any row's foreign key points at nothing (the first finding of
+    ``PRAGMA foreign_key_check`` is enough). PostgreSQL enforces every
+    foreign key itself (at the latest at the commit): never."""
+    if on_server(connection):
+        return False
     return connection.execute("PRAGMA foreign_key_check").fetchone() is not None
 
 
 def broken_references(connection: sqlite3.Connection, limit: int | None = None) -> list[str]:
     """Rows whose foreign keys point at nothing (``PRAGMA foreign_key_check``), one sentence each."""
     found: list[str] = []
+    if on_server(connection):
+        return found  # PostgreSQL refuses them (a constraint switched off by hand is check.py's finding)
     for table, rowid, parent, key in connection.execute("PRAGMA foreign_key_check"):
         if limit is not None and len(found) >= limit:
             break

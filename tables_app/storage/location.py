@@ -1,4 +1,7 @@
-"""Where the database file is: ``--db``, ``$TABLES_DB`` or the user data directory.
+"""Where the database is: ``--db``, ``$TABLES_DB`` or the user data directory.
+
+A SQLite file (a path or sqlite:///PATH) or a PostgreSQL server's database
+(postgresql://USER@HOST/NAME: Server, shown without its password).
 
 Also where the package's own resources are (migrations, bundled tables),
 inside the installed package or, when run from a checkout, beside it.
@@ -9,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote, unquote_to_bytes
+from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlencode, urlsplit, urlunsplit
 
 from tables_app.errors import DatabaseError, UsageMistake
 
@@ -31,6 +34,43 @@ def default_database_path() -> Path:
     return Path(user_data_dir("tables-app", appauthor=False)) / "tables.db"
 
 
+SERVER_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+
+
+@dataclass(frozen=True)
+class Server:
+    """A PostgreSQL database, by its URL (libpq's form: postgresql://USER:PASSWORD@HOST:PORT/NAME?OPTIONS).
+
+    ``str()`` is the URL without its password, for every message; ``url`` the
+    URL to connect with (psycopg's), ``sqlalchemy_url`` the engine's."""
+
+    url: str
+
+    def __str__(self) -> str:
+        return shown_url(self.url)
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return "postgresql+psycopg://" + self.url.split("://", 1)[1]
+
+
+def shown_url(url: str) -> str:
+    """A server URL with its password (in the user part or an option) left out."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            user, host = netloc.rsplit("@", 1)
+            netloc = (user.split(":", 1)[0] + ":***" if ":" in user else user) + "@" + host
+        query = urlencode([(key, "***" if key == "password" else value) for key, value in parse_qsl(parts.query)], safe="*")
+        return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    except ValueError:
+        return "postgresql://(a URL that cannot be read)"
+
+
+Target = Path | Server  # what a database is opened from
+
+
 @dataclass(frozen=True)
 class Location:
     """Where the database is, and whether the user named it.
@@ -40,7 +80,7 @@ class Location:
     """
 
     url: str
-    path: Path
+    path: Target
     named: bool
 
 
@@ -57,8 +97,15 @@ def locate_database(db: str | None = None) -> Location:
         error = UsageMistake if source == "--db" else DatabaseError
         raise error(f"{source} is empty; give a database file path or sqlite:///PATH")
     if "://" in value:
+        scheme = value.split("://", 1)[0].lower()
+        if scheme in SERVER_SCHEMES:
+            server = Server("postgresql://" + value.split("://", 1)[1])
+            if not urlsplit(server.url).path.strip("/"):
+                raise DatabaseError(f"{server}: name the database (postgresql://USER@HOST/NAME)")
+            return Location(server.url, server, named=True)
         if not value.startswith("sqlite:"):
-            raise DatabaseError(f"{value.split('://')[0]} databases are not supported; give a SQLite file path or sqlite:/// URL")
+            raise DatabaseError(f"{shown_url(value)}: {scheme} databases are not supported; give a SQLite file path, sqlite:///PATH "
+                                "or postgresql://USER@HOST/NAME")
         if "?" in value:  # options would be SQLite's, or the rest of a file name taken for them: another file
             raise DatabaseError(f"{value}: options after '?' in a database URL are not supported; "
                                 "give the file path (a '?' in a file name is %3F in a URL)")

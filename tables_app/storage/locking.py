@@ -16,18 +16,31 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
+
+from tables_app.storage.location import Server, Target
 
 from tables_app.errors import DatabaseError
-from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect, set_busy_timeout
+from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect, set_busy_timeout, take_write_lock
+from tables_app.storage.dialect import on_server
+
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for a lock wait past lock_timeout
 
 LOCK_WAIT_SECONDS = 120  # how long an import waits for another one's write (docs/security.md)
 SLICE_MS = 250  # the busy timeout of one try: how often a waiting import says so
 
 
 def data_version(connection: sqlite3.Connection) -> int:
-    """Changes when another connection commits (compare on the same connection)."""
+    """Changes when another connection commits (compare on the same
+    connection). On PostgreSQL, the generation number every import and
+    removal bumps (models.Generation), the same for every connection."""
+    if on_server(connection):
+        return connection.execute("SELECT number FROM generation WHERE id = 1").fetchone()[0]
     return connection.execute("PRAGMA data_version").fetchone()[0]
+
+
+def bump_generation(connection: sqlite3.Connection) -> None:
+    """A change to the tables: the generation number moves (in the writer's transaction)."""
+    connection.execute("UPDATE generation SET number = number + 1 WHERE id = 1")
 
 
 def begin_immediate(connection: sqlite3.Connection, on_wait: Callable[[float], None] | None = None,
@@ -41,10 +54,12 @@ def begin_immediate(connection: sqlite3.Connection, on_wait: Callable[[float], N
     try:
         while True:
             try:
-                connection.execute("BEGIN IMMEDIATE")
+                take_write_lock(connection)
                 return
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if getattr(exc, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                    connection.execute("ROLLBACK")  # PostgreSQL ends the transaction a lock wait timed out in
+                elif "locked" not in str(exc) and "busy" not in str(exc):
                     raise
                 waited = time.monotonic() - started
                 if waited >= limit:
@@ -57,9 +72,22 @@ def begin_immediate(connection: sqlite3.Connection, on_wait: Callable[[float], N
 
 
 @contextmanager
-def private_copy(path: Path) -> Iterator[sqlite3.Connection]:
+def private_copy(path: Target) -> Iterator[sqlite3.Connection]:
     """The database copied into memory (one consistent read of the file),
-    for work that must see the import's effect but never write the file."""
+    for work that must see the import's effect but never write the file.
+
+    On PostgreSQL, a connection of its own whose transaction is always rolled
+    back: the server keeps what it writes from everyone else, and forgets it."""
+    if isinstance(path, Server):
+        connection = connect(path)
+        try:
+            yield connection
+        finally:
+            try:
+                connection.rollback()
+            finally:
+                connection.close()
+        return
     source = connect(path)
     copy = sqlite3.connect(":memory:", isolation_level=None)
     try:

@@ -7,7 +7,7 @@ tables for people who query them with ``sqlite3``.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, MetaData, String, UniqueConstraint, false
 from sqlalchemy import text as sql_text
 from sqlmodel import Field, SQLModel
 
@@ -208,10 +208,10 @@ class AttackRow(SQLModel, table=True):
     high: int | None = None  # NULL: open top
     label: str
     # a printed `UM 96-100` row: matched on the unmodified first die, not the result
-    unmodified: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
+    unmodified: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # a printed row bounded by the weapon's Clumsy Range (domain/ranges.py, Range.clumsy):
     # `XX-33` (low 1, high 33) from the Clumsy top + 1, `UM 01-XX` (low 1, high NULL) the range itself
-    clumsy: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
+    clumsy: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class AttackCell(SQLModel, table=True):
@@ -332,3 +332,15 @@ class FightEvent(SQLModel, table=True):
     kind: str
     data: str
     at: str  # ISO 8601, UTC
+
+
+class Generation(SQLModel, table=True):
+    """One row: a number every import and removal bumps in its own
+    transaction, so that a server's compiled tables know they are stale
+    (storage/compiled.py) and an import checked against a snapshot knows
+    another one committed since (locking.py), on any database (0008)."""
+
+    __tablename__ = "generation"
+    __table_args__ = (CheckConstraint("id = 1", name="one_row"),)
+    id: int | None = Field(default=None, primary_key=True)
+    number: int = 0

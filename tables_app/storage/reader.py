@@ -4,8 +4,9 @@ Each public method runs in one read transaction (a consistent snapshot) and
 returns immutable domain values. Names and codes match by the one rule of
 domain/names.py (any letter case, any Unicode compatibility form): the
 columns' COLLATE NOCASE folds only ASCII, so a lookup tries the index
-first and then compares ``fold(name)``, a function registered on the
-connection; plain SQL still sees the stored spelling.
+first and then folds the stored names of that table in Python (hundreds at
+most), on SQLite and PostgreSQL alike; plain SQL still sees the stored
+spelling.
 """
 
 from __future__ import annotations
@@ -43,18 +44,23 @@ ENTRY_TABLES = {TableKind.CRITICAL: ("critical_table", "critical_entry", "critic
 # The statements that read a named table of any kind, or the entries of
 # either effect table: one per table, made once (sql.py).
 _NAMED = NAMED_TABLES.values()
-# _matches: (column, folded, in one ruleset) → table → statement; the NOCASE
-# index finds ASCII spellings, other spellings are compared folded
+# _matches: (column, in one ruleset) → table → statement; the NOCASE index
+# finds ASCII spellings (any spelling that differs in case only, on
+# PostgreSQL); the others are found among the stored spellings (_SPELLINGS)
+# folded in Python, then read by id
 _MATCHING = {
-    ("name", False, False): sql.per_table("SELECT * FROM {table} WHERE name = ? ORDER BY ruleset_id", _NAMED),
-    ("name", True, False): sql.per_table("SELECT * FROM {table} WHERE fold(name) = ? ORDER BY ruleset_id", _NAMED),
-    ("name", False, True): sql.per_table("SELECT * FROM {table} WHERE name = ? AND ruleset_id = ? ORDER BY ruleset_id", _NAMED),
-    ("name", True, True): sql.per_table("SELECT * FROM {table} WHERE fold(name) = ? AND ruleset_id = ? ORDER BY ruleset_id", _NAMED),
-    ("code", False, False): {"critical_table": "SELECT * FROM critical_table WHERE code = ? ORDER BY ruleset_id"},
-    ("code", True, False): {"critical_table": "SELECT * FROM critical_table WHERE fold(code) = ? ORDER BY ruleset_id"},
-    ("code", False, True): {"critical_table": "SELECT * FROM critical_table WHERE code = ? AND ruleset_id = ? ORDER BY ruleset_id"},
-    ("code", True, True): {"critical_table": "SELECT * FROM critical_table WHERE fold(code) = ? AND ruleset_id = ? ORDER BY ruleset_id"},
+    ("name", False): sql.per_table("SELECT * FROM {table} WHERE name = ? ORDER BY ruleset_id", _NAMED),
+    ("name", True): sql.per_table("SELECT * FROM {table} WHERE name = ? AND ruleset_id = ? ORDER BY ruleset_id", _NAMED),
+    ("code", False): {"critical_table": "SELECT * FROM critical_table WHERE code = ? ORDER BY ruleset_id"},
+    ("code", True): {"critical_table": "SELECT * FROM critical_table WHERE code = ? AND ruleset_id = ? ORDER BY ruleset_id"},
 }
+_SPELLINGS = {
+    ("name", False): sql.per_table("SELECT id, name FROM {table}", _NAMED),
+    ("name", True): sql.per_table("SELECT id, name FROM {table} WHERE ruleset_id = ?", _NAMED),
+    ("code", False): {"critical_table": "SELECT id, code FROM critical_table"},
+    ("code", True): {"critical_table": "SELECT id, code FROM critical_table WHERE ruleset_id = ?"},
+}
+_ROWS_BY_IDS = sql.per_table("SELECT * FROM {table} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY ruleset_id", _NAMED)
 _NAMES_IN = {False: sql.per_table("SELECT name FROM {table}", _NAMED),  # by: in one ruleset
              True: sql.per_table("SELECT name FROM {table} WHERE ruleset_id = ?", _NAMED)}
 _CODES_IN = {False: "SELECT code FROM critical_table", True: "SELECT code FROM critical_table WHERE ruleset_id = ?"}
@@ -99,10 +105,10 @@ class Reader:
 
     def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         if self._connection is not None:
-            return work(with_fold(self._connection))
+            return work(self._connection)
         assert self._snapshot is not None
         with self._snapshot() as connection:
-            return work(with_fold(connection))
+            return work(connection)
 
     # ------------------------------------------------------------ names
     def _rulesets(self, c: sqlite3.Connection) -> dict[int, str]:
@@ -125,11 +131,15 @@ class Reader:
         cursor.row_factory = sqlite3.Row
         table = NAMED_TABLES[kind]
         scoped, args = (False, ()) if ruleset_id is None else (True, (ruleset_id,))
+        key = fold(name)
         for column in ("name", "code") if kind == "critical" else ("name",):
             # The NOCASE index finds ASCII spellings; other spellings need a scan
             # (hundreds of rows at most).
-            rows = (cursor.execute(_MATCHING[(column, False, scoped)][table], (name, *args)).fetchall()
-                    or cursor.execute(_MATCHING[(column, True, scoped)][table], (fold(name), *args)).fetchall())
+            rows = cursor.execute(_MATCHING[(column, scoped)][table], (name, *args)).fetchall()
+            if not rows:
+                ids = [i for i, spelling in c.execute(_SPELLINGS[(column, scoped)][table], args)
+                       if spelling is not None and fold(spelling) == key]
+                rows = cursor.execute(_ROWS_BY_IDS[table], (sql.id_list(ids),)).fetchall() if ids else []
             if rows:
                 return rows
         return []
@@ -427,7 +437,7 @@ class Reader:
                    JOIN critical_table k ON k.id = w.critical_table_id
                    LEFT JOIN critical_table s ON s.id = w.secondary_critical_table_id
                    LEFT JOIN fumble_table f ON f.id = w.fumble_table_id
-                   WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
+                   WHERE b.file_name IS NULL OR b.file_name != ?""", (except_workbook or "",)).fetchall()
             cells = c.execute(  # a cell's first critical, and its further ones (`36 E Heat + A Impact`)
                 """SELECT DISTINCT r.name, k.name FROM (
                        SELECT id AS cell_id, critical_table_id FROM attack_cell
@@ -437,7 +447,7 @@ class Reader:
                    JOIN ruleset r ON r.id = k.ruleset_id
                    JOIN attack_row w ON w.id = c.row_id JOIN attack_table a ON a.id = w.attack_table_id
                    LEFT JOIN workbook b ON b.id = a.workbook_id
-                   WHERE b.file_name IS NULL OR b.file_name != ? COLLATE NOCASE""", (except_workbook or "",)).fetchall()
+                   WHERE b.file_name IS NULL OR b.file_name != ?""", (except_workbook or "",)).fetchall()
             used: dict[str, set[tuple[str, str]]] = {"attack": set(), "critical": set(), "fumble": set()}
             for ruleset, attack, critical, secondary, fumble in weapons:
                 used["attack"].add(name_key(ruleset, attack))
@@ -471,13 +481,3 @@ def _utf8(text: str) -> bool:
         return False
     return True
 
-
-def _fold_or_null(value: str | None) -> str | None:
-    return None if value is None else fold(value)
-
-
-def with_fold(connection: sqlite3.Connection) -> sqlite3.Connection:
-    """``connection`` with the SQL function ``fold(text)`` (domain/names.py);
-    registering again on the same connection is harmless and cheap."""
-    connection.create_function("fold", 1, _fold_or_null, deterministic=True)
-    return connection

@@ -59,8 +59,10 @@ def taken(connection: sqlite3.Connection, kind: str, *, workbook_ids: list[int] 
 
 
 def delete(connection: sqlite3.Connection, kind: str, ids: list[int]) -> None:
-    """Delete rows of ``kind`` by id (their child rows go with them)."""
+    """Delete rows of ``kind`` by id (their child rows go with them); the
+    generation moves (servers' compiled tables are stale from the commit on)."""
     connection.execute(_DELETE[NAMED_TABLES[kind]], (sql.id_list(ids),))
+    connection.execute("UPDATE generation SET number = number + 1 WHERE id = 1")
 
 
 def drop_empty_workbooks(connection: sqlite3.Connection) -> list[str]:

@@ -1,4 +1,4 @@
-"""Writing imports with plain SQL (sqlite3): the catalog an import checks
+"""Writing imports with plain SQL (sqlite3's face, on either database: postgres.py): the catalog an import checks
 against, the writer, and what a removal would leave dangling.
 
 Everything here runs inside the caller's write transaction
@@ -173,9 +173,7 @@ class Writer:
     def _insert_row(self, table: str, values: dict[str, object]) -> int:
         """Insert one row of a table of WRITTEN, every column given; its id."""
         _every_column(table, values)
-        cursor = self.db.execute(_INSERT_ROW[table], values)
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return self.db.execute(_INSERT_ROW[table], values).fetchone()[0]
 
     def _update_row(self, table: str, row_id: int, values: dict[str, object]) -> None:
         _every_column(table, values)
@@ -202,9 +200,7 @@ class Writer:
         """The id of a ruleset, made on first use (a namespace has nothing else to it)."""
         key = fold(name)
         if key not in self.ruleset_ids:
-            cursor = self.db.execute("INSERT INTO ruleset (name) VALUES (?)", (name,))
-            assert cursor.lastrowid is not None
-            self.ruleset_ids[key] = cursor.lastrowid
+            self.ruleset_ids[key] = self.db.execute("INSERT INTO ruleset (name) VALUES (?) RETURNING id", (name,)).fetchone()[0]
         return self.ruleset_ids[key]
 
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:

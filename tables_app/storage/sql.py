@@ -23,13 +23,13 @@ from collections.abc import Iterable
 TABLES = frozenset({
     "ruleset", "workbook", "severity_scale", "severity", "attack_table", "armor_column", "attack_row", "attack_cell",
     "attack_cell_critical", "critical_table", "critical_entry", "critical_effect", "fumble_table", "fumble_entry",
-    "fumble_effect", "weapon", "creature", "creature_feature", "creature_attack", "fight", "fight_event",
+    "fumble_effect", "weapon", "creature", "creature_feature", "creature_attack", "fight", "fight_event", "generation",
 })
 _COLUMN = re.compile(r"[a-z][a-z0-9_]*")
 
 FILLED: list[str] = []  # every statement made here (the tests prepare them all)
 
-_INSERT = "INSERT INTO {table} ({columns}) VALUES ({values})"
+_INSERT = "INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING id"
 _UPDATE = "UPDATE {table} SET {assignments} WHERE id = :id"
 
 
@@ -45,7 +45,8 @@ def per_table(template: str, tables: Iterable[str]) -> dict[str, str]:
 
 
 def insert(table: str, columns: tuple[str, ...]) -> str:
-    """``INSERT INTO table (columns) VALUES (:column, ...)``: a row given as a dict."""
+    """``INSERT INTO table (columns) VALUES (:column, ...) RETURNING id``: a
+    row given as a dict; the statement gives its id (on SQLite and PostgreSQL alike, unlike lastrowid)."""
     return _made(_INSERT.format(table=_table(table), columns=", ".join(_columns(columns)),
                                 values=", ".join(":" + column for column in columns)))
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TypeVar
 
 from tables_app.errors import DatabaseError
@@ -21,18 +20,21 @@ from tables_app.errors import DatabaseError
 # locking as a module: tests and bench/ stand in for its functions
 from tables_app.storage import locking
 from tables_app.storage.connection import (
+    begin_read,
     busy_message,
     connect,
+    defer_foreign_keys,
     fault_or_bug,
     integrity_failure,
     write_transaction,
 )
 from tables_app.storage.faults import any_broken_reference
+from tables_app.storage.location import Target
 
 Checked = TypeVar("Checked")
 
 
-def check_then_write(path: Path, check: Callable[[sqlite3.Connection], Checked],
+def check_then_write(path: Target, check: Callable[[sqlite3.Connection], Checked],
                      write: Callable[[sqlite3.Connection, Checked | None], bool], *, breaking: str,
                      on_wait: Callable[[float], None] | None = None, dry_run: bool = False) -> bool:
     """An import's one transaction; whether it was committed.
@@ -57,16 +59,17 @@ def check_then_write(path: Path, check: Callable[[sqlite3.Connection], Checked],
             return False
         connection = connect(path)
         try:
-            connection.execute("BEGIN")  # a read snapshot: blocks no one
+            begin_read(connection)  # a read snapshot: blocks no one
             version = locking.data_version(connection)
             checked: Checked | None = check(connection)
             connection.execute("ROLLBACK")
             locking.begin_immediate(connection, on_wait)
             if locking.data_version(connection) != version:  # another process wrote meanwhile: check again
                 checked = None
-            connection.execute("PRAGMA defer_foreign_keys = ON")
+            defer_foreign_keys(connection)
             if not write(connection, checked):
                 return False
+            locking.bump_generation(connection)  # readers' compiled tables are stale from this commit on
             connection.execute("COMMIT")
             return True
         finally:
@@ -80,7 +83,7 @@ def check_then_write(path: Path, check: Callable[[sqlite3.Connection], Checked],
 
 
 @contextmanager
-def writing(path: Path, *, commit: bool, breaking: str) -> Iterator[sqlite3.Connection]:
+def writing(path: Target, *, commit: bool, breaking: str) -> Iterator[sqlite3.Connection]:
     """One write transaction on a connection of its own, the write lock taken
     at once (connection.write_transaction): committed when the block ends if
     ``commit`` (else rolled back: a dry run), rolled back by any error.

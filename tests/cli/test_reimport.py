@@ -192,5 +192,6 @@ def test_unusable_databases_are_one_line_errors(tmp_path, run):
     result = run("list", db=junk)
     assert (result.exit_code, result.stderr) == (1, f"Error: {junk}: not a database (file is not a database): a wrong path "
                                                     "or a damaged file; nothing was changed; run: tables db check\n")
-    result = run("list", db="postgresql://x@localhost/db")
-    assert error_lines(result) == "Error: postgresql databases are not supported; give a SQLite file path or sqlite:/// URL\n"
+    result = run("list", db="mysql://x@localhost/db")
+    assert error_lines(result) == ("Error: mysql://x@localhost/db: mysql databases are not supported; give a SQLite file path, "
+                                   "sqlite:///PATH or postgresql://USER@HOST/NAME\n")

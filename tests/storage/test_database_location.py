@@ -34,7 +34,8 @@ def test_a_named_location_is_named_and_the_default_is_not(tmp_path, monkeypatch,
         (":memory:", ":memory: is not a database file"),
         ("sqlite://", "sqlite:// is not a database file"),
         ("sqlite:///:memory:", "sqlite:///:memory: is not a database file"),
-        ("postgresql://u@host/db", "postgresql databases are not supported"),
+        ("mysql://u:secret@host/db", "mysql://u:***@host/db: mysql databases are not supported"),
+        ("postgresql://u@host", "postgresql://u@host: name the database"),
     ],
 )
 def test_locations_that_cannot_hold_a_database_are_refused(value, message):

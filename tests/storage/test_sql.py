@@ -18,13 +18,16 @@ import pytest
 
 import tables_app
 from tables_app.storage import models, sql
-from tables_app.storage.reader import with_fold
 
 PACKAGE = Path(tables_app.__file__).parent
 STORAGE = PACKAGE / "storage"
 # A statement, told by its first word (the code writes SQL in capitals).
 STATEMENT = re.compile(r"\s*(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|PRAGMA|BEGIN|COMMIT|ROLLBACK|WITH)\b")
 TRANSACTION_CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK)\b")
+# Statements one database's catalogue answers and the other's does not: each
+# is run only on its own (storage/dialect.py asks which; the rest run on both).
+SERVER_ONLY = re.compile(r"information_schema|\bpg_|current_schema\(\)|json_array_elements_text")
+SQLITE_ONLY = re.compile(r"sqlite_master|PRAGMA|pragma_|typeof\(|json_each\(\?1\)")
 
 # f-strings allowed to make SQL, each for a reason: (module, function) → why.
 FORMATTED = {
@@ -84,8 +87,8 @@ def unprepared(connection: sqlite3.Connection, statements: list[str]) -> dict[st
 
 @pytest.fixture
 def at_head(db_path: Path):  # type: ignore[no-untyped-def]
-    """A database migrated to the newest schema (the bundled one), with fold() registered as the reader does."""
-    connection = with_fold(sqlite3.connect(db_path))
+    """A database migrated to the newest schema (the bundled one)."""
+    connection = sqlite3.connect(db_path)
     yield connection
     connection.close()
 
@@ -97,9 +100,9 @@ def test_the_tables_names_may_come_from_are_the_schemas():
 def test_every_statement_of_storage_prepares_against_the_newest_schema(at_head):
     statements = storage_statements()
     assert len(statements) > 150  # the harvest sees them: literals and filled templates
-    assert {"SELECT * FROM critical_table WHERE fold(code) = ? ORDER BY ruleset_id",
+    assert {"SELECT id, code FROM critical_table WHERE ruleset_id = ?",
             "DELETE FROM fumble_entry WHERE fumble_table_id = ?"} <= set(statements)
-    assert unprepared(at_head, statements) == {}
+    assert unprepared(at_head, [s for s in statements if not SERVER_ONLY.search(s)]) == {}
 
 
 def test_a_name_the_schema_does_not_have_fails_to_prepare(at_head):

@@ -1,0 +1,244 @@
+"""PostgreSQL through psycopg 3, behind the face of a sqlite3 connection.
+
+storage/ is written once, against the sqlite3 connection: ``execute`` with
+``?`` or ``:name`` parameters, ``cursor()`` with ``row_factory = sqlite3.Row``,
+``in_transaction``, the sqlite3 exception classes, and BEGIN/COMMIT/ROLLBACK
+said as statements. PgConnection gives a psycopg connection that face, so
+every query and write exists once and runs on either database. What each
+database does its own way (the write lock, the read snapshot, deferring
+foreign keys, what changed since: dialect.py) is asked by name, never
+written twice.
+
+Statements are translated once each (cached): ``?`` → ``%s``, ``?N`` →
+``%(pN)s``, ``:name`` → ``%(name)s``, a literal ``%`` doubled, and the one
+SQLite function the shared SQL uses, an id list's
+``SELECT value FROM json_each(?)``, into PostgreSQL's
+``json_array_elements_text``: the same JSON parameter (sql.id_list) works on
+both. psycopg errors come out as subclasses of sqlite3's classes, carrying
+PostgreSQL's SQLSTATE (faults.py says what each means to the user).
+
+This module imports psycopg, and only storage/connection.py imports it, and
+only for a postgresql:// database: the SQLite commands never load psycopg.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+from psycopg import pq
+from psycopg.rows import tuple_row
+
+DIALECT = "postgresql"
+
+
+class PgError(sqlite3.DatabaseError):
+    """What PostgreSQL reported, as the sqlite3 class storage/ catches; ``sqlstate`` says which (faults.py)."""
+
+    sqlstate: str | None = None
+
+
+class PgIntegrityError(sqlite3.IntegrityError, PgError):
+    pass
+
+
+class PgOperationalError(sqlite3.OperationalError, PgError):
+    pass
+
+
+class PgProgrammingError(sqlite3.ProgrammingError, PgError):
+    pass
+
+
+def converted(error: psycopg.Error) -> PgError:
+    """A psycopg error as the sqlite3 class of the same meaning, its SQLSTATE kept."""
+    kind: type[PgError]
+    if isinstance(error, psycopg.IntegrityError):
+        kind = PgIntegrityError
+    elif isinstance(error, psycopg.ProgrammingError):  # a mistake in the SQL: a bug (or a table changed by hand)
+        kind = PgProgrammingError
+    elif isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError)):
+        kind = PgOperationalError
+    else:
+        kind = PgError
+    message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    made = kind(message)
+    made.sqlstate = getattr(error, "sqlstate", None)
+    return made
+
+
+# ------------------------------------------------------------------ statements
+_ID_LIST = "SELECT value FROM json_each(?)"
+_ID_LIST_PG = "SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS json))"
+# a string literal, a numbered or plain parameter, a named one, a percent sign
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\?(\d+)|\?|(?<![:\w]):([A-Za-z_]\w*)|%")
+
+
+@lru_cache(maxsize=2048)
+def translated(statement: str) -> tuple[str, str]:
+    """``statement`` in psycopg's parameter style, and how its parameters are
+    given: "plain" (a sequence), "numbered" (?N: a sequence read as p1, p2…) or "named" (a dict)."""
+    statement = statement.replace(_ID_LIST, _ID_LIST_PG)
+    styles: set[str] = set()
+
+    def one(match: re.Match[str]) -> str:
+        text = match.group(0)
+        if text.startswith("'"):
+            return text.replace("%", "%%")
+        if text == "%":
+            return "%%"
+        if match.group(1) is not None:
+            styles.add("numbered")
+            return f"%(p{match.group(1)})s"
+        if text == "?":
+            styles.add("plain")
+            return "%s"
+        styles.add("named")
+        return f"%({match.group(2)})s"
+
+    made = _TOKEN.sub(one, statement)
+    if len(styles) > 1:
+        raise ValueError(f"a statement mixes parameter styles ({', '.join(sorted(styles))}): {statement}")
+    return made, styles.pop() if styles else "plain"
+
+
+def _parameters(style: str, params: Any) -> Any:
+    if style == "numbered":
+        return {f"p{i}": value for i, value in enumerate(params, start=1)}
+    return params
+
+
+# ------------------------------------------------------------------ rows
+@lru_cache(maxsize=512)
+def _row_class(names: tuple[str, ...]) -> type[tuple]:
+    index = {name: i for i, name in enumerate(names)}
+
+    class Row(tuple):
+        """A row read by position or by column name, as sqlite3.Row."""
+
+        __slots__ = ()
+
+        def __getitem__(self, key: Any) -> Any:
+            return tuple.__getitem__(self, index[key] if isinstance(key, str) else key)
+
+        def keys(self) -> list[str]:
+            return list(names)
+
+    return Row
+
+
+def _named_rows(cursor: Any) -> Any:
+    description = cursor.description
+    if description is None:
+        return tuple_row(cursor)
+    made = _row_class(tuple(column.name for column in description))
+    return made
+
+
+# ------------------------------------------------------------------ the connection
+class PgCursor:
+    """A cursor with sqlite3's face: execute returns it, rows are tuples, or
+    sqlite3.Row-like when ``row_factory`` is set (to anything: sqlite3.Row)."""
+
+    def __init__(self, connection: PgConnection):
+        self._connection = connection
+        self.row_factory: Any = None
+        self._cursor: psycopg.Cursor[Any] | None = None
+
+    def execute(self, statement: str, params: Any = ()) -> PgCursor:
+        text, style = translated(statement)
+        factory = _named_rows if self.row_factory is not None else tuple_row
+        cursor = self._connection.raw.cursor(row_factory=factory)
+        try:
+            cursor.execute(text, _parameters(style, params) if params else None)
+        except psycopg.Error as exc:
+            raise converted(exc) from None
+        self._cursor = cursor
+        return self
+
+    def executemany(self, statement: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
+        text, style = translated(statement)
+        cursor = self._connection.raw.cursor()
+        try:
+            cursor.executemany(text, [_parameters(style, row) for row in rows])
+        except psycopg.Error as exc:
+            raise converted(exc) from None
+        self._cursor = cursor
+        return self
+
+    def _rows(self) -> psycopg.Cursor[Any]:
+        assert self._cursor is not None, "nothing executed on this cursor"
+        return self._cursor
+
+    def fetchone(self) -> Any:
+        try:
+            return self._rows().fetchone() if self._rows().description is not None else None
+        except psycopg.Error as exc:
+            raise converted(exc) from None
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return self._rows().fetchall() if self._rows().description is not None else []
+        except psycopg.Error as exc:
+            raise converted(exc) from None
+
+    def fetchmany(self, size: int = 1) -> list[Any]:
+        try:
+            return self._rows().fetchmany(size) if self._rows().description is not None else []
+        except psycopg.Error as exc:
+            raise converted(exc) from None
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+    @property
+    def rowcount(self) -> int:
+        return self._rows().rowcount
+
+
+class PgConnection:
+    """A psycopg connection in autocommit mode, transactions said as
+    statements (BEGIN, COMMIT, ROLLBACK), with sqlite3's face."""
+
+    dialect = DIALECT
+
+    def __init__(self, raw: psycopg.Connection[Any], shown: str):
+        self.raw = raw
+        self.shown = shown  # the database, for messages (no password)
+
+    def cursor(self) -> PgCursor:
+        return PgCursor(self)
+
+    def execute(self, statement: str, params: Any = ()) -> PgCursor:
+        return PgCursor(self).execute(statement, params)
+
+    def executemany(self, statement: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
+        return PgCursor(self).executemany(statement, rows)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+
+    def rollback(self) -> None:
+        if self.in_transaction and not self.raw.closed:
+            try:
+                self.raw.execute("ROLLBACK")
+            except psycopg.Error as exc:
+                raise converted(exc) from None
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def connect(conninfo: str, shown: str, timeout_seconds: float) -> PgConnection:
+    """A connection to the PostgreSQL database ``conninfo`` (a libpq URL)."""
+    try:
+        raw = psycopg.connect(conninfo, autocommit=True, connect_timeout=max(1, int(timeout_seconds)),
+                              application_name="tables_app")
+    except psycopg.Error as exc:
+        raise converted(exc) from None
+    return PgConnection(raw, shown)
