@@ -4,7 +4,10 @@ Only fixtures live here; the helpers tests import are in tests/helpers.py."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable
 
@@ -76,6 +79,79 @@ def run(db_path: Path) -> Callable[..., object]:
         return runner.invoke(cli, ["--db", str(db or db_path), *args], catch_exceptions=False)
 
     return invoke
+
+
+# ------------------------------------------------------------------ PostgreSQL
+POSTGRES_ENV = "TABLES_TEST_POSTGRES"  # a server URL whose user may create and drop databases (README, "Tests")
+REQUIRE_POSTGRES_ENV = "TABLES_REQUIRE_POSTGRES"  # CI: a missing server fails the PostgreSQL tests instead of skipping them
+
+
+def on_database(server: str, name: str) -> str:
+    """The URL of database ``name`` on the server of ``server`` (user, host, port and options kept)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(server)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, ""))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    """$TABLES_TEST_POSTGRES; the test is skipped without it (failed, under $TABLES_REQUIRE_POSTGRES)."""
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        if os.environ.get(REQUIRE_POSTGRES_ENV):
+            pytest.fail(f"${POSTGRES_ENV} is not set, and ${REQUIRE_POSTGRES_ENV} asks for the PostgreSQL tests")
+        pytest.skip(f"no PostgreSQL server to test on (${POSTGRES_ENV})")
+    return url
+
+
+def _create(server: str, name: str, template: str | None = None) -> None:
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+
+
+def _drop(server: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def new_postgres(postgres_server: str) -> Iterator[Callable[..., str]]:
+    """``make(template=None)``: the URL of a new database on the test server
+    (empty, or a copy of ``template``'s), dropped after the test."""
+    made: list[str] = []
+
+    def make(template: str | None = None) -> str:
+        name = f"tables_test_{uuid.uuid4().hex[:16]}"
+        _create(postgres_server, name, template)
+        made.append(name)
+        return on_database(postgres_server, name)
+
+    yield make
+    for name in made:
+        _drop(postgres_server, name)
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server: str) -> Iterator[str]:
+    """The name of a database built once (migrated + bundled tables), for copying."""
+    name = f"tables_template_{uuid.uuid4().hex[:16]}"
+    _create(postgres_server, name)
+    try:
+        init_database(on_database(postgres_server, name)).dispose()
+        yield name
+    finally:
+        _drop(postgres_server, name)
+
+
+@pytest.fixture
+def pg_url(new_postgres: Callable[..., str], postgres_template: str) -> str:
+    """A fresh copy of the bundled database on the test server, for one test."""
+    return new_postgres(postgres_template)
 
 
 @pytest.fixture

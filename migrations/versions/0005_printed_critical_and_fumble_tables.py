@@ -52,7 +52,7 @@ def _refuse_what_0004_cannot_hold() -> None:
     # A death its own Effects tag says (`death in 6`, `instant death`: 0006 reads the tag into
     # death_in) is still held by 0004's tag: only a death without one is lost.
     uses = {f"{table} rows with printed effects or columns":
-            f"SELECT count(*) FROM {table} e WHERE must_parry OR no_parry OR attacker_bonus OR column_name IS NOT NULL "
+            f"SELECT count(*) FROM {table} e WHERE must_parry != 0 OR no_parry != 0 OR attacker_bonus != 0 OR column_name IS NOT NULL "
             f"OR (death_in IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {tags} t WHERE t.entry_id = e.id AND "
             "lower(trim(t.tag)) = CASE WHEN e.death_in = 0 THEN 'instant death' ELSE 'death in ' || e.death_in END))"
             for table, tags in (("critical_entry", "critical_effect"), ("fumble_entry", "fumble_effect"))}

@@ -34,7 +34,13 @@ def connect(path: Target) -> sqlite3.Connection:
     if isinstance(path, Server):
         from tables_app.storage import postgres  # psycopg: only for a server's database
 
-        return cast(sqlite3.Connection, postgres.connect(path.url, str(path), BUSY_TIMEOUT_MS / 1000))
+        server = cast(sqlite3.Connection, postgres.connect(path.url, str(path), BUSY_TIMEOUT_MS / 1000))
+        try:
+            set_busy_timeout(server, BUSY_TIMEOUT_MS)
+        except BaseException:
+            server.close()
+            raise
+        return server
     uri = f"{path.absolute().as_uri()}?mode=rw"
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     connection.execute("PRAGMA foreign_keys = ON")

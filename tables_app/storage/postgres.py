@@ -152,8 +152,8 @@ class PgCursor:
     def execute(self, statement: str, params: Any = ()) -> PgCursor:
         text, style = translated(statement)
         factory = _named_rows if self.row_factory is not None else tuple_row
-        cursor = self._connection.raw.cursor(row_factory=factory)
         try:
+            cursor = self._connection.raw.cursor(row_factory=factory)
             cursor.execute(text, _parameters(style, params) if params else None)
         except psycopg.Error as exc:
             raise converted(exc) from None
@@ -162,8 +162,8 @@ class PgCursor:
 
     def executemany(self, statement: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
         text, style = translated(statement)
-        cursor = self._connection.raw.cursor()
         try:
+            cursor = self._connection.raw.cursor()
             cursor.executemany(text, [_parameters(style, row) for row in rows])
         except psycopg.Error as exc:
             raise converted(exc) from None
@@ -221,7 +221,9 @@ class PgConnection:
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+        """Whether a transaction is open (a lost connection has none: the server rolled it back)."""
+        return not self.raw.closed and self.raw.info.transaction_status in (
+            pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR, pq.TransactionStatus.ACTIVE)
 
     def rollback(self) -> None:
         if self.in_transaction and not self.raw.closed:
