@@ -207,7 +207,7 @@ def test_an_import_waits_for_the_write_lock_then_writes(pg_url, write_workbook):
     worker.join(30)
     holder.close()
     assert not worker.is_alive()
-    assert getattr(outcome["report"], "written") is True
+    assert outcome["report"].written is True
     assert ok_json("show", "attack", "Poke", db=pg_url)["table"] == "Poke"
 
 
