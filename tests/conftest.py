@@ -43,6 +43,51 @@ def no_user_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return default
 
 
+# ------------------------------------------------------------------ the test database, on SQLite or PostgreSQL
+# `pytest --postgres` runs every test that uses the test database (db_path,
+# opened, run, dump) on a PostgreSQL database of $TABLES_TEST_POSTGRES's
+# server instead of a SQLite file, and deselects the others (the plain
+# `pytest` runs them); tests of what only a SQLite file has are marked
+# sqlite_only, and so is, without saying, a test that opens the file with
+# sqlite3 itself. README, "Tests".
+DATABASE_FIXTURES = {"db_path", "opened", "run", "dump"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--postgres", action="store_true",
+                     help="run the tests that use the test database on PostgreSQL ($TABLES_TEST_POSTGRES) instead of SQLite")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--postgres"):
+        return
+    import inspect
+
+    kept, dropped = [], []
+    for item in items:
+        uses = set(getattr(item, "fixturenames", ()))
+        function = getattr(item, "function", None)
+        opens_the_file = function is not None and "sqlite3" in inspect.getsource(function)
+        on_database = uses & DATABASE_FIXTURES and not item.get_closest_marker("sqlite_only") and not opens_the_file
+        (kept if on_database else dropped).append(item)
+    config.hook.pytest_deselected(items=dropped)
+    items[:] = kept
+
+
+class ServerDatabase(str):
+    """The test database on PostgreSQL: its URL, where a SQLite test has its
+    path (``str(db_path)``). ``read_bytes()``, which a test compares before
+    and after to say "nothing changed", is its every table and row (helpers.db_dump)."""
+
+    def read_bytes(self) -> bytes:
+        return "\n".join(db_dump(self)).encode()  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def on_postgres(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--postgres"))
+
+
 @pytest.fixture(scope="session")
 def bundled_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database built once (migrated + bundled tables) for copying."""
@@ -51,12 +96,80 @@ def bundled_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+class _Reused:
+    """One database of the test server per worker, put back as the bundled
+    database was after each test (a new database per test would cost a
+    second each): every table emptied and refilled from a pristine copy held
+    in a schema of its own, the id sequences set past the ids; a database
+    whose tables or columns a test changed is made afresh instead."""
+
+    def __init__(self, server: str, template: str):
+        import psycopg
+
+        self.server, self.template = server, template
+        self.name = f"tables_reused_{uuid.uuid4().hex[:16]}"
+        _create(server, self.name, template)
+        self.url = on_database(server, self.name)
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            self.tables = [name for (name,) in connection.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' "
+                "ORDER BY table_name")]
+            self.shape = self._shape(connection)
+            connection.execute("CREATE SCHEMA pristine")
+            for table in self.tables:
+                connection.execute(f'CREATE TABLE pristine."{table}" AS SELECT * FROM public."{table}"')
+
+    @staticmethod
+    def _shape(connection) -> list[tuple]:  # type: ignore[no-untyped-def]
+        return connection.execute(
+            "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns "
+            "WHERE table_schema = 'public' ORDER BY table_name, column_name").fetchall()
+
+    def reset(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as admin:  # a server or a thread a test left behind
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                          (self.name,))
+            admin.execute(f'ALTER DATABASE "{self.name}" RESET ALL')
+        with psycopg.connect(self.url) as connection:
+            if self._shape(connection) != self.shape:
+                connection.close()
+                _drop(self.server, self.name)
+                self.__init__(self.server, self.template)  # type: ignore[misc]
+                return
+            listed = ", ".join(f'public."{table}"' for table in self.tables)
+            connection.execute(f"TRUNCATE {listed} RESTART IDENTITY CASCADE")
+            connection.execute("SET CONSTRAINTS ALL DEFERRED")
+            for table in self.tables:
+                connection.execute(f'INSERT INTO public."{table}" SELECT * FROM pristine."{table}"')
+            for (sequence, table) in connection.execute(
+                    "SELECT pg_get_serial_sequence(quote_ident(table_name), 'id'), table_name FROM information_schema.columns "
+                    "WHERE table_schema = 'public' AND column_name = 'id'").fetchall():
+                if sequence:
+                    connection.execute(f"SELECT setval(%s, coalesce((SELECT max(id) FROM public.\"{table}\"), 0) + 1, false)",
+                                       (sequence,))
+            connection.commit()
+
+
+@pytest.fixture(scope="session")
+def reused_postgres(postgres_server: str, postgres_template: str) -> Iterator[_Reused]:
+    reused = _Reused(postgres_server, postgres_template)
+    yield reused
+    _drop(postgres_server, reused.name)
+
+
 @pytest.fixture
-def db_path(tmp_path: Path, bundled_db_template: Path) -> Path:
-    """A fresh copy of the bundled database for one test."""
+def db_path(request: pytest.FixtureRequest, tmp_path: Path, on_postgres: bool) -> Iterator[Path]:
+    """A fresh copy of the bundled database for one test (with --postgres, the URL of one on the test server)."""
+    if on_postgres:
+        reused: _Reused = request.getfixturevalue("reused_postgres")
+        yield ServerDatabase(reused.url)  # type: ignore[misc]
+        reused.reset()
+        return
     path = tmp_path / "tables.db"
-    shutil.copyfile(bundled_db_template, path)
-    return path
+    shutil.copyfile(request.getfixturevalue("bundled_db_template"), path)
+    yield path
 
 
 @pytest.fixture

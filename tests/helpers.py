@@ -74,11 +74,32 @@ def db_dump(path: Path) -> list[str]:
     committed (models.Generation), and says nothing of what the tables hold."""
     import sqlite3
 
+    if str(path).startswith("postgresql://"):
+        return _server_dump(str(path))
     connection = sqlite3.connect(path)
     try:
         return [line for line in connection.iterdump() if not line.startswith('INSERT INTO "generation"')]
     finally:
         connection.close()
+
+
+def _server_dump(url: str) -> list[str]:
+    """A PostgreSQL database's tables and rows, each table's in id order (the generation left out, as above)."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        names = [name for (name,) in connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+            "AND table_type = 'BASE TABLE' AND table_name != 'generation' ORDER BY table_name")]
+        lines = []
+        for name in names:
+            columns = [column for (column,) in connection.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = %s ORDER BY ordinal_position", (name,))]
+            lines.append(f"TABLE {name} ({', '.join(columns)})")
+            order = "id" if "id" in columns else ", ".join(f'"{c}"' for c in columns)
+            lines += [f"{name} {row!r}" for row in connection.execute(f'SELECT * FROM "{name}" ORDER BY {order}')]
+        return lines
 
 
 # A small valid workbook "by someone else": custom severities, codes, branches.

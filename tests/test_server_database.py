@@ -17,6 +17,7 @@ from tables_app.services.server_database import PerThreadDatabases, read_transac
 from tables_app.storage.connection import SCHEMA_HEAD
 
 
+@pytest.mark.sqlite_only  # the file's path, SQLite's data_version
 def test_each_thread_has_its_own_database_and_all_share_the_compiled_tables(db_path):
     databases = PerThreadDatabases(db_path)
     mine = databases.get()
@@ -48,6 +49,7 @@ def test_an_old_database_is_migrated_when_the_server_starts(db_path):
         assert connection.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA_HEAD,)
 
 
+@pytest.mark.sqlite_only  # the file's path, SQLite's data_version
 def test_the_health_check_reads_the_schema_version(db_path):
     database = PerThreadDatabases(db_path).get()
     assert schema(database) == SCHEMA_HEAD

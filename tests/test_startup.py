@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 HEAVY = ("sqlalchemy", "sqlmodel", "alembic", "openpyxl", "numpy", "matplotlib", "pydantic", "fastapi", "uvicorn", "starlette",
          "psycopg")
 PROBE = """
@@ -47,6 +49,7 @@ import atexit, json, sys
 atexit.register(lambda: sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n"))
 sys.argv[0] = "tables"
 from tables_app.cli.root import main
+
 main()
 """
 NOT_MADE = ("tempfile", "shutil", "shlex", "difflib")

@@ -8,13 +8,16 @@ writes a database: a missing or unreadable database completes nothing.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import click
 from click.shell_completion import BashComplete, CompletionItem, add_completion_class
 
 from tables_app.domain.kinds import KIND_OF_WORD
 from tables_app.domain.names import fold
+
+if TYPE_CHECKING:
+    from tables_app.storage.location import Target
 
 MAX_ITEMS = 200
 COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks", "fights")
@@ -51,13 +54,14 @@ class QuotingBashComplete(BashComplete):
 add_completion_class(QuotingBashComplete, "bash")
 
 
-def _database_file(ctx: click.Context) -> Path | None:
-    """The database file the command line names (--db, $TABLES_DB, else the
-    default), if there is one: completing never creates one."""
+def _database_file(ctx: click.Context) -> Target | None:
+    """The database the command line names (--db, $TABLES_DB, else the
+    default), if there is one: completing never creates one (a server's
+    database is asked as it is; one that is not there offers nothing)."""
     from tables_app.storage.location import locate_database
 
     path = locate_database(ctx.find_root().params.get("db")).path
-    return path if isinstance(path, Path) and path.is_file() else None  # a server's names are not completed
+    return path if not isinstance(path, Path) or path.is_file() else None
 
 
 def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:

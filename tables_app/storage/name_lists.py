@@ -1,13 +1,17 @@
 """Every name of one kind the database holds, read only: what shell
 completion offers (completion.py). Reading never creates, migrates or
 writes the file, and runs no check: a missing or unreadable file is the
-caller's to shrug off (sqlite3.Error).
+caller's to shrug off (sqlite3.Error). A server's database is read through
+its own connection (connection.connect), in a read-only transaction.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from tables_app.storage.location import Server, Target
 
 # what is listed → the statement listing it: (ruleset or NULL, name) rows
 LISTS = {
@@ -34,26 +38,40 @@ COLUMNS_OF = {
 }
 
 
-def armor_columns(path: Path, what: str) -> list[tuple[str, str, str]]:
-    """(ruleset, name, armor code) of every weapon's (``what="weapons"``) or
-    attack table's (``"attack"``) armor columns, each table's in its order."""
+@contextmanager
+def _reading(path: Target) -> Iterator[sqlite3.Connection]:
+    """A read-only connection: a file opened ``mode=ro``, a server's database in a read-only transaction."""
+    if isinstance(path, Server):
+        from tables_app.storage.connection import connect
+
+        connection = connect(path)
+        try:
+            connection.execute("BEGIN READ ONLY")
+            yield connection
+        finally:
+            connection.close()
+        return
     connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
     try:
-        return connection.execute(COLUMNS_OF[what]).fetchall()
+        yield connection
     finally:
         connection.close()
 
 
-def combatants(path: Path, fight: str) -> list[str]:
+def armor_columns(path: Target, what: str) -> list[tuple[str, str, str]]:
+    """(ruleset, name, armor code) of every weapon's (``what="weapons"``) or
+    attack table's (``"attack"``) armor columns, each table's in its order."""
+    with _reading(path) as connection:
+        return connection.execute(COLUMNS_OF[what]).fetchall()
+
+
+def combatants(path: Target, fight: str) -> list[str]:
     """The names of the combatants that joined the fight named ``fight`` (any
     letter case), in the order they joined, from its log's join events."""
     import json
 
-    connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
-    try:
+    with _reading(path) as connection:
         rows = connection.execute(COMBATANTS, (fight,)).fetchall()
-    finally:
-        connection.close()
     return [json.loads(data)["combatant"]["name"] for (data,) in rows]
 
 
@@ -61,11 +79,8 @@ COMBATANTS = ("SELECT e.data FROM fight_event e JOIN fight f ON f.id = e.fight_i
               "WHERE f.name = ? AND e.kind = 'join' ORDER BY e.seq")
 
 
-def every_name(path: Path, what: str) -> set[tuple[str | None, str]]:
+def every_name(path: Target, what: str) -> set[tuple[str | None, str]]:
     """(ruleset, or None for what has none, name) of every name of ``what``
     (a key of LISTS) in the database file at ``path``, opened read only."""
-    connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
-    try:
+    with _reading(path) as connection:
         return set(connection.execute(LISTS[what]).fetchall())
-    finally:
-        connection.close()

@@ -11,6 +11,7 @@ from click.shell_completion import ShellComplete
 from tables_app.cli.root import cli
 
 
+
 def completions(db_path, args: list[str], incomplete: str) -> list[str]:  # type: ignore[no-untyped-def]
     complete = ShellComplete(cli, {}, "tables", "_TABLES_COMPLETE")
     return [item.value for item in complete.get_completions(["--db", str(db_path), *args], incomplete)]

@@ -103,12 +103,13 @@ def test_db_init_without_anything_takes_the_default_location(no_user_database):
     assert result.exit_code == 0 and created_lines(result) == [f"Created the database {no_user_database} {CREATED_BUNDLED}"]
 
 
-def test_db_init_refuses_an_existing_database_and_changes_nothing(db_path):
+def test_db_init_refuses_an_existing_database_and_changes_nothing(db_path, on_postgres):
     before = db_dump(db_path)
     result = tables("db", "init", str(db_path))
     assert result.exit_code == 1
-    assert error_lines(result) == (f"Error: {db_path} already exists and is not empty; nothing changed "
-                                   "(db init makes new databases only)\n")
+    refused = ("already holds tables; nothing changed (db init makes an empty database a tables_app one, and only an empty one)"
+               if on_postgres else "already exists and is not empty; nothing changed (db init makes new databases only)")
+    assert error_lines(result) == f"Error: {db_path} {refused}\n"
     assert created_lines(result) == []
     assert db_dump(db_path) == before
 

@@ -16,7 +16,7 @@ from helpers import error_lines
 
 LONG = "a" * 300  # one path component over the 255 bytes a file name may have
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.sqlite_only]  # the SQLite file itself
 
 
 def one_error(result) -> str:  # type: ignore[no-untyped-def]

@@ -118,6 +118,7 @@ def test_an_import_while_the_app_is_alive_is_read_by_the_next_resolve(app, made,
         assert compiled.generation > generation
 
 
+@pytest.mark.sqlite_only  # the file's path, SQLite's data_version
 def test_a_transaction_older_than_the_cache_neither_reads_nor_fills_it(db_path):
     """Two connections; the second begins after a commit the first's snapshot
     does not hold: each sees its own tables, and the older never fills the cache."""

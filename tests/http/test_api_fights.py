@@ -25,8 +25,10 @@ ORC = {"creature": "Orc Warrior", "weapon": "Scimitar", "cmb": 55}
 
 
 @pytest.fixture
-def served(db_path: Path, tmp_path: Path) -> Path:
+def served(request: pytest.FixtureRequest, db_path: Path, tmp_path: Path, on_postgres: bool) -> Path:
     """A copy of the CLI's database (db_path) for the server: the same events on both give the same fights."""
+    if on_postgres:
+        return request.getfixturevalue("new_postgres")(request.getfixturevalue("postgres_template"))  # type: ignore[no-any-return]
     path = tmp_path / "served.db"
     shutil.copyfile(db_path, path)
     return path

@@ -18,6 +18,8 @@ from tables_app.cli.root import cli
 from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 TAGGED = ("SELECT e.death_in, t.tag FROM critical_entry e JOIN critical_effect t ON t.entry_id = e.id "
           "WHERE lower(t.tag) = 'instant death' OR lower(t.tag) LIKE 'death in %'")
 

@@ -11,6 +11,8 @@ import time
 import pytest
 from helpers import build_workbook, db_dump, error_lines
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 
 def version(tmp_path, hits: int, folder: str):
     """The same workbook file name, every cell of its table `hits`."""
@@ -85,6 +87,7 @@ import sys, time
 from tables_app.services.database_setup import open_database
 from tables_app.services.importing import import_workbooks
 from tables_app.storage import repository
+
 
 original = repository.Writer._remove_dropped
 def stall(self):

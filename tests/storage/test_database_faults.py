@@ -19,6 +19,8 @@ from helpers import MINI_ATTACK, MINI_CREATURES, MINI_CRITICAL, MINI_FUMBLE, MIN
 from tables_app.cli.root import cli
 from tables_app.storage.connection import SCHEMA_HEAD
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 CHECK = "nothing was changed; run: tables db check"
 QUERY = ("query", "attack", "Edged", "100", "NA")
 

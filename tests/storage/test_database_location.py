@@ -15,6 +15,8 @@ from tables_app.errors import DatabaseError, UsageMistake
 from tables_app.storage.connection import SCHEMA_HEAD, connect
 from tables_app.storage.location import locate_database
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 
 def test_a_named_location_is_named_and_the_default_is_not(tmp_path, monkeypatch, no_user_database):
     assert locate_database(str(tmp_path / "a.db")).named

@@ -18,6 +18,8 @@ from tables_app.errors import DatabaseError
 from tables_app.storage import engine as db, models
 from tables_app.storage.connection import BUSY_TIMEOUT_MS, SCHEMA_HEAD, has_tables, schema_version
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 
 @pytest.fixture
 def empty_engine(tmp_path):

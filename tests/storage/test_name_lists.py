@@ -10,6 +10,8 @@ from helpers import db_dump
 
 from tables_app.storage.name_lists import LISTS, every_name
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 
 def test_every_kind_of_name_is_listed_with_its_ruleset(db_path):
     assert {("default", "Longsword"), ("default", "Battle Axe")} <= every_name(db_path, "weapons")

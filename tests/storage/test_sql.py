@@ -19,6 +19,8 @@ import pytest
 import tables_app
 from tables_app.storage import models, sql
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite file itself (`pytest --postgres` leaves it out)
+
 PACKAGE = Path(tables_app.__file__).parent
 STORAGE = PACKAGE / "storage"
 # A statement, told by its first word (the code writes SQL in capitals).
