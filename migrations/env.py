@@ -9,6 +9,7 @@ from alembic import context
 from sqlalchemy import text
 
 from tables_app.storage import models
+from tables_app.storage.connection import ADVISORY_LOCK
 
 config = context.config
 target_metadata = models.metadata
@@ -58,6 +59,9 @@ def run_on(connection) -> None:
     )
     with context.begin_transaction():
         if server:
+            # the writers' lock (connection.take_write_lock): a migration waits
+            # for an import to end, and the next import for the migration
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
             connection.execute(text(NOCASE_ON_SERVER))
         context.run_migrations()
         if server:
