@@ -423,3 +423,28 @@ def test_connect_takes_a_server_and_gives_sqlite3s_face(pg_url):
         connection.execute("ROLLBACK")
     finally:
         connection.close()
+
+
+def test_db_check_finds_what_was_changed_by_hand_with_the_servers_own_checks(pg_url):
+    assert ok_json("db", "check", db=pg_url) == {"database": pg_url, "ok": True, "problems": []}
+    with psycopg.connect(pg_url) as connection:
+        connection.execute("ALTER TABLE weapon DROP CONSTRAINT fk_weapon_fumble_table_id_fumble_table")
+        connection.execute("ALTER TABLE weapon ADD CONSTRAINT fk_weapon_fumble_table_id_fumble_table FOREIGN KEY "
+                           "(fumble_table_id) REFERENCES fumble_table (id) NOT VALID")
+        connection.execute("ALTER TABLE creature DROP COLUMN notes")
+        connection.execute("UPDATE alembic_version SET version_num = '0007'")
+    result = tables("db", "check", "--json", db=pg_url)
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["problems"] == [
+        "constraint fk_weapon_fumble_table_id_fumble_table of table weapon is not valid (switched off by hand?)",
+        "table creature has no column notes",
+        f"the schema is version 0007, not the newest ({SCHEMA_HEAD}): run: tables db upgrade",
+    ]
+
+
+def test_a_dry_run_and_lint_write_nothing(pg_url, mini_workbook, dump):
+    before = dump(pg_url)
+    for args in (("import", "--dry-run", str(mini_workbook)), ("lint", str(mini_workbook))):
+        result = tables(*args, db=pg_url)
+        assert result.exit_code == 0, result.output
+    assert dump(pg_url) == before
