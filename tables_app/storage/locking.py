@@ -17,11 +17,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from tables_app.storage.location import Server, Target
-
 from tables_app.errors import DatabaseError
 from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect, set_busy_timeout, take_write_lock
 from tables_app.storage.dialect import on_server
+from tables_app.storage.location import Server, Target
 
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for a lock wait past lock_timeout
 

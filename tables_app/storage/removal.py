@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from tables_app.storage import sql
+from tables_app.storage.locking import bump_generation
 from tables_app.storage.reader import NAMED_TABLES
 
 BUILT_IN_SCALE_ID = 1  # the severity scale `default`, made by the first migration: tables_app's, never removed
@@ -62,7 +63,7 @@ def delete(connection: sqlite3.Connection, kind: str, ids: list[int]) -> None:
     """Delete rows of ``kind`` by id (their child rows go with them); the
     generation moves (servers' compiled tables are stale from the commit on)."""
     connection.execute(_DELETE[NAMED_TABLES[kind]], (sql.id_list(ids),))
-    connection.execute("UPDATE generation SET number = number + 1 WHERE id = 1")
+    bump_generation(connection)
 
 
 def drop_empty_workbooks(connection: sqlite3.Connection) -> list[str]:
