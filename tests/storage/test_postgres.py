@@ -138,14 +138,14 @@ def test_statements_are_translated_once_into_psycopgs_style():
 def test_db_init_makes_an_empty_database_a_tables_app_one_and_only_an_empty_one(new_postgres):
     url = new_postgres()
     result = tables("list", db=url)
-    assert (result.exit_code, result.stderr) == (1, f"Error: {url} is an empty database, not a tables_app one "
+    assert (result.exit_code, result.stderr) == (1, f"Error: {shown_url(url)} is an empty database, not a tables_app one "
                                                     "(make it one with: tables db init URL)\n")
     result = tables("db", "init", url, db=url)
     assert result.exit_code == 0, result.output
-    assert result.stderr == f"Created the database {url} (schema {SCHEMA_HEAD}, bundled tables imported)\n"
+    assert result.stderr == f"Created the database {shown_url(url)} (schema {SCHEMA_HEAD}, bundled tables imported)\n"
     assert len(ok_json("list", "weapons", db=url)["weapons"]) >= 30
     again = tables("db", "init", url, db=url)
-    assert (again.exit_code, again.stderr) == (1, f"Error: {url} already holds tables; nothing changed (db init makes an "
+    assert (again.exit_code, again.stderr) == (1, f"Error: {shown_url(url)} already holds tables; nothing changed (db init makes an "
                                                   "empty database a tables_app one, and only an empty one)\n")
     check = tables("db", "check", db=url)
     assert check.exit_code == 0 and "no problems found" in check.stdout
@@ -362,7 +362,7 @@ def test_a_read_only_database_refuses_an_import_and_nothing_changes(pg_url, post
         admin.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
     result = tables("import", str(mini_workbook), db=pg_url)
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"Error: {pg_url}: the database is read-only (")
+    assert result.stderr.startswith(f"Error: {shown_url(pg_url)}: the database is read-only (")
     with psycopg.connect(pg_url) as connection:
         assert connection.execute("SELECT count(*) FROM workbook WHERE file_name = 'mini.xlsx'").fetchone() == (0,)
 
@@ -381,7 +381,7 @@ def test_a_connection_lost_in_the_middle_of_an_import_writes_nothing(pg_url, pos
     result = tables("import", str(mini_workbook), db=pg_url)
     assert result.exit_code == 1, result.output
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith(f"Error: {pg_url}: cannot reach the database server, or the connection was lost (")
+    assert result.stderr.startswith(f"Error: {shown_url(pg_url)}: cannot reach the database server, or the connection was lost (")
     monkeypatch.undo()
     assert tables("show", "attack", "Poke", db=pg_url).exit_code == 1  # nothing of it was written
 
@@ -426,7 +426,7 @@ def test_connect_takes_a_server_and_gives_sqlite3s_face(pg_url):
 
 
 def test_db_check_finds_what_was_changed_by_hand_with_the_servers_own_checks(pg_url):
-    assert ok_json("db", "check", db=pg_url) == {"database": pg_url, "ok": True, "problems": []}
+    assert ok_json("db", "check", db=pg_url) == {"database": shown_url(pg_url), "ok": True, "problems": []}
     with psycopg.connect(pg_url) as connection:
         connection.execute("ALTER TABLE weapon DROP CONSTRAINT fk_weapon_fumble_table_id_fumble_table")
         connection.execute("ALTER TABLE weapon ADD CONSTRAINT fk_weapon_fumble_table_id_fumble_table FOREIGN KEY "
