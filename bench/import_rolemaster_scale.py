@@ -6,6 +6,8 @@ same run, on the workbook as Excel writes it and as scripts write it.
     python bench/import_rolemaster_scale.py --scale 16   # 480 attack tables: is it linear?
     python bench/import_rolemaster_scale.py --formats    # the same as .ods and .xls: same tables? how fast?
     python bench/import_rolemaster_scale.py --lock       # how long an import holds the write lock
+    python bench/import_rolemaster_scale.py --postgres postgresql://postgres@127.0.0.1:55433/postgres
+        # the same import into a fresh PostgreSQL database against a fresh SQLite file (issue 31)
 
 The workbook (made here, deterministic, values invented): 30 attack tables ×
 150 rows × 20 armor columns, 10 critical tables of 150 rows, one weapons
@@ -263,8 +265,133 @@ def lock_hold(folder: Path, runs: int = 7) -> None:
           f"write lock held median {statistics.median(holds):.3f} s (range {min(holds):.3f}-{max(holds):.3f})")
 
 
+# ---------------------------------------------------------------- PostgreSQL against SQLite (issue 31)
+def server_processes(connection) -> tuple[int, list[int]] | None:  # type: ignore[no-untyped-def]
+    """The postmaster's pid and its children (a local server only: /proc), or None."""
+    backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
+    try:
+        postmaster = int(Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()[1])
+    except OSError:
+        return None
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rpartition(")")[2].split()[1]) == postmaster:
+                    children.append(int(entry.name))
+            except OSError:
+                continue
+    return postmaster, children
+
+
+def server_cpu(connection) -> float | None:  # type: ignore[no-untyped-def]
+    """CPU seconds of the whole local PostgreSQL server so far: its processes,
+    and (the postmaster's cutime/cstime) the backends that have exited."""
+    import os
+
+    found = server_processes(connection)
+    if found is None:
+        return None
+    postmaster, children = found
+    total = 0
+    for pid in (postmaster, *children):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+        if pid == postmaster:
+            total += int(fields[13]) + int(fields[14])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def database_url(server: str, name: str) -> str:
+    """``server`` (postgresql://USER@HOST:PORT/DB?...) with its database replaced by ``name``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(server)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def postgres_against_sqlite(workbooks: list[tuple[Path, str]], folder: Path, server: str, runs: int = 7) -> None:
+    """Whole processes, `python -m tables_app --db ... import WORKBOOK`, into a
+    fresh PostgreSQL database (CREATE DATABASE and `tables db init --empty`
+    beforehand, not timed; dropped after) against a fresh copy of an empty
+    SQLite file, interleaved (the order swapped every round), median wall
+    and CPU (the import's process with its reader child; the PostgreSQL
+    server's own CPU over the import beside it, when the server is local)."""
+    import os
+
+    import psycopg
+
+    admin = psycopg.connect(server, autocommit=True)
+    settings = {name: admin.execute(f"SHOW {name}").fetchone()[0]
+                for name in ("server_version", "fsync", "synchronous_commit", "shared_buffers")}
+    print("  PostgreSQL " + ", ".join(f"{k} {v}" for k, v in settings.items()))
+    empty = folder / "empty.db"
+    if not empty.exists():
+        subprocess.run([sys.executable, "-m", "tables_app", "--db", str(empty), "db", "init", "--empty"], check=True,
+                       capture_output=True)
+    target = folder / "import.db"
+    serial = [0]
+
+    def fresh_postgres() -> tuple[str, str]:
+        serial[0] += 1
+        name = f"tables_bench_{os.getpid()}_{serial[0]}"
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+        url = database_url(server, name)
+        subprocess.run([sys.executable, "-m", "tables_app", "db", "init", url, "--empty"], check=True, capture_output=True)
+        return name, url
+
+    def one(kind: str, workbook: Path) -> tuple[float, float, float | None]:
+        """One timed import: wall, CPU, and the server's CPU meanwhile (PostgreSQL, local)."""
+        if kind == "sqlite":
+            shutil.copyfile(empty, target)
+            return (*timed([sys.executable, "-m", "tables_app", "--db", str(target), "import", str(workbook)]), None)
+        name, url = fresh_postgres()
+        before = server_cpu(admin)
+        wall, cpu = timed([sys.executable, "-m", "tables_app", "--db", url, "import", str(workbook)])
+        after = server_cpu(admin)
+        admin.execute(f'DROP DATABASE "{name}"')
+        return wall, cpu, None if before is None or after is None else after - before
+
+    for workbook, how in workbooks:
+        print(f"{workbook.name}: {workbook.stat().st_size:,} bytes, {how}; whole processes, interleaved, {runs} rounds")
+        times: dict[str, list[tuple[float, float]]] = {"postgres": [], "sqlite": []}
+        server_times: list[float] = []
+        one("sqlite", workbook), one("postgres", workbook)  # a warm-up of each, not counted
+        for round_ in range(runs):
+            for kind in ("postgres", "sqlite") if round_ % 2 else ("sqlite", "postgres"):
+                wall, cpu, on_server = one(kind, workbook)
+                times[kind].append((wall, cpu))
+                if on_server is not None:
+                    server_times.append(on_server)
+        for label, title in (("sqlite", "into a fresh SQLite file"), ("postgres", "into a fresh PostgreSQL database")):
+            walls = [w for w, _ in times[label]]
+            print(f"  tables import {title}: median {statistics.median(walls):.2f} s wall "
+                  f"(range {min(walls):.2f}-{max(walls):.2f}), median CPU {statistics.median(c for _, c in times[label]):.2f} s")
+        if server_times:
+            print(f"  the PostgreSQL server's own CPU during the import: median {statistics.median(server_times):.2f} s "
+                  f"(range {min(server_times):.2f}-{max(server_times):.2f})")
+        walls = sorted(p[0] / s[0] for p, s in zip(times["postgres"], times["sqlite"]))
+        cpus = sorted(p[1] / s[1] for p, s in zip(times["postgres"], times["sqlite"]))
+        print(f"  PostgreSQL / SQLite, pair by pair: wall median {statistics.median(walls):.2f} "
+              f"(range {walls[0]:.2f}-{walls[-1]:.2f}), the import's CPU median {statistics.median(cpus):.2f} "
+              f"(range {cpus[0]:.2f}-{cpus[-1]:.2f})")
+    admin.close()
+    print("aim (issue 31): the import into PostgreSQL <= 2 x the import into SQLite")
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
+    if sys.argv[1:2] == ["--postgres"]:  # `--postgres URL [--runs N]`: a server whose user may create databases
+        runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 7
+        workbook = make_workbook(folder / "rolemaster-scale.xlsx")
+        scripted = as_scripts_write(workbook, folder / "rolemaster-scale-scripted.xlsx")
+        postgres_against_sqlite([(workbook, "with sheet dimensions, as Excel writes it"),
+                                 (scripted, "without sheet dimensions, as scripts write it")], folder, sys.argv[2], runs)
+        return
     if sys.argv[1:2] == ["--lock"]:
         lock_hold(folder)
         return
