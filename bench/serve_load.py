@@ -501,7 +501,7 @@ class Servers:
             requests = [request_bytes(method, path, body) for method, path, body in endpoints()["resolve (many attackers)"]]
             drive(self.ports, requests, args.connections, args.warmup)
         else:
-            drive_fights(self.ports, args.connections, args.warmup, f"{tag}-warm")
+            warm = drive_fights(self.ports, args.connections, args.warmup, f"{tag}-warm")
         pids, database = self.pids(), args.database_pids()
         server_before, database_before, client_before = cpu_seconds(pids), postmaster_cpu(database), own_cpu()
         if what == "resolve":
@@ -510,6 +510,9 @@ class Servers:
             result = drive_fights(self.ports, args.connections, args.duration, tag)
         result.update(server_cpu_s=cpu_seconds(pids) - server_before, client_cpu_s=own_cpu() - client_before,
                       database_cpu_s=postmaster_cpu(database) - database_before if database else None)
+        if what != "resolve":  # the warm-up's fights are checked too (not its figures)
+            result["mismatched"] = warm["mismatched"] + result["mismatched"]
+            result["errors"] += warm["errors"]
         return result
 
     def stop(self) -> None:
