@@ -477,6 +477,87 @@ def drive_fights(ports: list[int], connections: int, duration: float, tag: str, 
     }
 
 
+def drive_shared(ports: list[int], connections: int, duration: float, tag: str, share: int) -> dict:
+    """Honest conflicts: every ``share`` connections in turn (on different
+    servers when there are several: connection i on port i mod their number)
+    write to one fight, as several pages of one table would: each ends the
+    round (POST .../rounds, always allowed) with the ``after`` it last saw.
+    The loser of a race gets 409, reads the fight again (GET, not counted)
+    and goes on. Afterwards: the writes answered 200 on a fight took distinct
+    numbers, one after another from the joins on, and its log holds exactly them."""
+    latencies: list[list[float]] = [[] for _ in range(connections)]
+    seqs: list[list[int]] = [[] for _ in range(connections)]
+    conflicts, errors = [0] * connections, [0] * connections
+    samples: list[bytes] = []
+    groups = (connections + share - 1) // share
+    names = [f"{tag}-shared-{g}" for g in range(groups)]
+    setup = Connection(ports[0])
+    for name in names:
+        post(setup, f"{API}/fights", {"name": name})
+        post(setup, f"{API}/fights/{name}/combatants", {**HERO, "after": 0})
+        post(setup, f"{API}/fights/{name}/combatants", {**ORC, "after": 1})
+    setup.close()
+    start_line = threading.Barrier(connections + 1)
+    stop = [float("inf")]
+
+    def worker(index: int) -> None:
+        connection, mine, clock = Connection(ports[index % len(ports)]), latencies[index], time.perf_counter
+        name, seq = names[index // share], 2
+        start_line.wait()
+        while clock() < stop[0]:
+            begun = clock()
+            try:
+                status, answer = post(connection, f"{API}/fights/{name}/rounds", {"after": seq})
+                if status == 200:
+                    mine.append(clock() - begun)
+                    seq = answer["fight"]["seq"]
+                    seqs[index].append(seq)
+                    continue
+                if status == 409:
+                    conflicts[index] += 1
+                else:
+                    errors[index] += 1
+                    if len(samples) < 5:
+                        samples.append(f"{status}: {answer}".encode()[:300])
+                status, data = connection.exchange(request_bytes("GET", f"{API}/fights/{name}", None))
+                seq = json.loads(data)["seq"]
+            except (OSError, ValueError, StopIteration, KeyError) as error:
+                errors[index] += 1
+                connection.close()
+                if len(samples) < 5:
+                    samples.append(repr(error).encode())
+        connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(connections)]
+    for thread in threads:
+        thread.start()
+    start_line.wait()
+    began = time.perf_counter()
+    stop[0] = began + duration
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - began
+    every = sorted(x for mine in latencies for x in mine)
+    done = len(every)
+    mismatched = []
+    reader = Connection(ports[0])
+    for g, name in enumerate(names):
+        taken = sorted(x for i in range(g * share, min(connections, (g + 1) * share)) for x in seqs[i])
+        status, data = reader.exchange(request_bytes("GET", f"{API}/fights/{name}/log", None))
+        events = [event["seq"] for event in json.loads(data)["events"]] if status == 200 else []
+        if taken != list(range(3, 3 + len(taken))) or events != [1, 2, *taken]:
+            mismatched.append((name, len(taken), len(events)))
+    reader.close()
+    return {
+        "requests": done, "seconds": elapsed, "rps": done / elapsed, "errors": sum(errors), "error_samples": samples,
+        "writes_per_s": done / elapsed, "conflicts": sum(conflicts), "refused": 0, "fights": len(names),
+        "mismatched": mismatched,
+        "p50_ms": 1000 * every[done // 2] if done else None,
+        "p99_ms": 1000 * every[min(done - 1, int(done * 0.99))] if done else None,
+        "mean_ms": 1000 * statistics.fmean(every) if done else None,
+    }
+
+
 class Servers:
     """``count`` separate `tables serve` processes over one database, each on
     its own loopback port (as on separate machines); stopped on exit."""
@@ -500,12 +581,16 @@ class Servers:
         if what == "resolve":
             requests = [request_bytes(method, path, body) for method, path, body in endpoints()["resolve (many attackers)"]]
             drive(self.ports, requests, args.connections, args.warmup)
+        elif what == "shared":
+            warm = drive_shared(self.ports, args.connections, args.warmup, f"{tag}-warm", args.share)
         else:
             warm = drive_fights(self.ports, args.connections, args.warmup, f"{tag}-warm")
         pids, database = self.pids(), args.database_pids()
         server_before, database_before, client_before = cpu_seconds(pids), postmaster_cpu(database), own_cpu()
         if what == "resolve":
             result = drive(self.ports, requests, args.connections, args.duration)
+        elif what == "shared":
+            result = drive_shared(self.ports, args.connections, args.duration, tag, args.share)
         else:
             result = drive_fights(self.ports, args.connections, args.duration, tag)
         result.update(server_cpu_s=cpu_seconds(pids) - server_before, client_cpu_s=own_cpu() - client_before,
@@ -538,12 +623,12 @@ def postmaster_of(url: str) -> int | None:
     """The postmaster's pid of a local server (the parent of our backend), else None."""
     import psycopg
 
-    with psycopg.connect(url, autocommit=True) as connection:
+    with psycopg.connect(url, autocommit=True) as connection:  # read while the backend lives
         backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
-    try:
-        return int(Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()[1])
-    except OSError:
-        return None
+        try:
+            return int(Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()[1])
+        except OSError:
+            return None
 
 
 def database_url(server: str, name: str) -> str:
@@ -597,7 +682,7 @@ def several_servers(args: argparse.Namespace, folder: Path) -> list[dict]:
                 args.database_pids = (lambda: process_tree(postmaster)) if kind == "postgresql" and postmaster else (lambda: None)
                 servers = Servers(f"{kind}-{count}", databases[kind], count, folder)
                 try:
-                    for load in ("resolve", "fight"):
+                    for load in args.loads:
                         result = servers.measure(load, args, f"r{round_}-{kind}-{count}")
                         result.update(round=round_, database=kind, servers=count, load=load)
                         rows.append(result)
@@ -625,7 +710,7 @@ def multi_summary(rows: list[dict]) -> None:
     keys = dict.fromkeys((r["database"], r["servers"], r["load"]) for r in rows if "round" in r)
     for key in keys:
         mine = [r for r in rows if "round" in r and (r["database"], r["servers"], r["load"]) == key]
-        writes = spread([r["writes_per_s"] for r in mine], ".0f") if key[2] == "fight" else "-"
+        writes = spread([r["writes_per_s"] for r in mine], ".0f") if key[2] != "resolve" else "-"
         per_request = [1000 * r["server_cpu_s"] / r["requests"] for r in mine if r["requests"]]
         on_database = [1000 * r["database_cpu_s"] / r["requests"] for r in mine if r["requests"] and r["database_cpu_s"] is not None]
         print(f"{key[0]:<10} {key[1]:>7} {key[2]:<8} {spread([r['rps'] for r in mine], '.0f'):>17} "
@@ -768,6 +853,10 @@ def main() -> None:
     parser.add_argument("--postgres", metavar="URL",
                         help="a PostgreSQL server whose user may create databases (postgresql://USER@HOST:PORT/postgres): "
                              "the --servers runs on a fresh database of it too")
+    parser.add_argument("--loads", default="resolve,fight",
+                        help="with --servers: which loads, of resolve, fight, shared (default resolve,fight)")
+    parser.add_argument("--share", type=int, default=2,
+                        help="the shared load: connections writing to one fight (default 2), their 409s honest conflicts")
     parser.add_argument("--no-import", dest="import_during", action="store_false",
                         help="with --servers: without the import in the middle of the load")
     args = parser.parse_args()
@@ -799,6 +888,9 @@ def main() -> None:
 
 def several(args: argparse.Namespace) -> None:
     args.servers = args.servers or [1, 2, 4]
+    args.loads = [load.strip() for load in args.loads.split(",")]
+    if not set(args.loads) <= {"resolve", "fight", "shared"}:
+        raise SystemExit(f"--loads: resolve, fight or shared, not {args.loads}")
     print(f"CPUs: {os.cpu_count()} (usable: {len(os.sched_getaffinity(0))}); Python {sys.version.split()[0]}; "
           f"{args.connections} keep-alive connections, {args.rounds} rounds of {args.duration:g} s per load "
           f"after {args.warmup:g} s warm-up; servers {args.servers}")
