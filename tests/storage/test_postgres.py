@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import threading
 import time
 import urllib.error
@@ -448,3 +449,28 @@ def test_a_dry_run_and_lint_write_nothing(pg_url, mini_workbook, dump):
         result = tables(*args, db=pg_url)
         assert result.exit_code == 0, result.output
     assert dump(pg_url) == before
+
+
+def test_many_rows_go_in_by_copy_and_come_out_as_by_insert(pg_url):
+    from tables_app.storage.postgres import COPY_FROM, copy_of
+
+    statement = "INSERT INTO creature_feature (creature_id, feature) VALUES (?, ?)"
+    assert copy_of(statement) == "COPY creature_feature (creature_id, feature) FROM STDIN"
+    assert copy_of("INSERT INTO ruleset (name) VALUES (?) RETURNING id") is None
+    assert copy_of("INSERT INTO t (a, b) VALUES (?, 1)") is None
+    assert copy_of("UPDATE severity SET code = '~' || id WHERE id = ?") is None
+    connection = connect(Server(pg_url))
+    try:
+        creature = connection.execute("SELECT id FROM creature ORDER BY id").fetchone()[0]
+        connection.execute("DELETE FROM creature_feature")
+        odd = ["plain", "tab\there", "new\nline", "back\\slash", "ünïcode", "'quoted'", "%s ?"]
+        many = [(creature, f"{odd[i % len(odd)]} {i}") for i in range(COPY_FROM + 7)]
+        few = [(creature, f"few {i}") for i in range(3)]
+        connection.executemany(statement, many)  # by COPY
+        connection.executemany(statement, few)  # by INSERT
+        stored = connection.execute("SELECT creature_id, feature FROM creature_feature ORDER BY id").fetchall()
+        assert [tuple(row) for row in stored] == many + few
+        with pytest.raises(sqlite3.IntegrityError):  # a broken rule is the same error either way
+            connection.executemany(statement, [(creature, "again 0")] * COPY_FROM)
+    finally:
+        connection.close()
