@@ -92,9 +92,12 @@ def defer_foreign_keys(connection: sqlite3.Connection) -> None:
 
 
 @contextmanager
-def write_transaction(path: Target) -> Iterator[sqlite3.Connection]:
+def write_transaction(path: Target, kept: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
     """A connection of its own holding the write lock, rolled back unless
-    committed inside (transactions.writing commits it).
+    committed inside (transactions.writing commits it). ``kept``: a
+    connection the caller keeps open between writes (a server's database,
+    Database.writing: connecting to PostgreSQL costs more than most writes),
+    used and left open.
 
     BEGIN IMMEDIATE takes the lock up front, so a busy database waits on the
     busy timeout here rather than failing half way. Foreign keys are checked
@@ -102,7 +105,7 @@ def write_transaction(path: Target) -> Iterator[sqlite3.Connection]:
     import stops using.
     """
     try:
-        connection = connect(path)
+        connection = kept if kept is not None else connect(path)
     except sqlite3.Error as exc:
         raise fault_or_bug(path, exc) from None
     try:
@@ -124,7 +127,8 @@ def write_transaction(path: Target) -> Iterator[sqlite3.Connection]:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
         finally:
-            connection.close()
+            if kept is None:
+                connection.close()
 
 
 def busy_message(error: Exception, path: Target | str | None = None) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from tables_app.errors import DatabaseFault, TablesError
 from tables_app.storage.connection import begin_read, connect, fault_or_bug, judged
-from tables_app.storage.location import Target
+from tables_app.storage.location import Server, Target
 from tables_app.storage.reader import Reader
 
 Checked = TypeVar("Checked")
@@ -36,6 +36,7 @@ class Database:
         self.path = path
         self.created = False  # made by this open (the CLI says so once, on stderr)
         self._connection: sqlite3.Connection | None = None
+        self._writer: sqlite3.Connection | None = None  # a server's database: the writes' connection, kept (writing)
         self._engine: Engine | None = None
         self._held = False  # inside snapshot(): a nested one joins it
         self.compiled: CompiledTables | None = None  # the process's table sets (the HTTP API sets it; compiled.py)
@@ -138,12 +139,41 @@ class Database:
         kept = self.compiled.kept(self._generation, key, lambda: AttackRules(attack, tables))
         return kept.for_attack(attack) if kept.tables is tables else AttackRules(attack, tables)
 
-    def writing(self, *, commit: bool, breaking: str) -> AbstractContextManager[sqlite3.Connection]:
+    @contextmanager
+    def writing(self, *, commit: bool, breaking: str) -> Iterator[sqlite3.Connection]:
         """One write transaction on a connection of its own, committed at the
-        end of the block if ``commit`` (transactions.writing: a removal's)."""
+        end of the block if ``commit`` (transactions.writing: a removal's, a fight's).
+
+        On a server's database the writing connection is kept between writes
+        (a fight's attack is a millisecond of work, a new PostgreSQL
+        connection several); one that failed is closed and made anew next
+        time. A SQLite file gets a connection per write, as cheap as a file open."""
         from tables_app.storage.transactions import writing
 
-        return writing(self.path, commit=commit, breaking=breaking)
+        if not isinstance(self.path, Server):
+            with writing(self.path, commit=commit, breaking=breaking) as connection:
+                yield connection
+            return
+        if self._writer is None:
+            try:
+                self._writer = connect(self.path)
+            except sqlite3.Error as exc:
+                raise fault_or_bug(self.path, exc) from None
+        try:
+            with writing(self.path, commit=commit, breaking=breaking, kept=self._writer) as connection:
+                yield connection
+        except BaseException:
+            if self._writer is not None and not self._writer.in_transaction and getattr(self._writer, "broken", False):
+                self._drop_writer()
+            raise
+
+    def _drop_writer(self) -> None:
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except sqlite3.Error:
+                pass
+            self._writer = None
 
     def check_then_write(self, check: Callable[[sqlite3.Connection], Checked],
                          write: Callable[[sqlite3.Connection, Checked | None], bool], *, breaking: str,
@@ -164,6 +194,7 @@ class Database:
         return self._engine
 
     def dispose(self) -> None:
+        self._drop_writer()
         if self._connection is not None:
             if self.compiled is not None:
                 self.compiled.forget(self._connection)

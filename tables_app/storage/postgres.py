@@ -260,6 +260,11 @@ class PgConnection:
             except psycopg.Error as exc:
                 raise converted(exc) from None
 
+    @property
+    def broken(self) -> bool:
+        """Whether the connection is lost (closed, or the server ended it): make another."""
+        return self.raw.closed or self.raw.broken
+
     def close(self) -> None:
         self.raw.close()
 

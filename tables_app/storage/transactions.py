@@ -83,7 +83,7 @@ def check_then_write(path: Target, check: Callable[[sqlite3.Connection], Checked
 
 
 @contextmanager
-def writing(path: Target, *, commit: bool, breaking: str) -> Iterator[sqlite3.Connection]:
+def writing(path: Target, *, commit: bool, breaking: str, kept: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
     """One write transaction on a connection of its own, the write lock taken
     at once (connection.write_transaction): committed when the block ends if
     ``commit`` (else rolled back: a dry run), rolled back by any error.
@@ -93,7 +93,7 @@ def writing(path: Target, *, commit: bool, breaking: str) -> Iterator[sqlite3.Co
     (connection.busy_message).
     """
     try:
-        with write_transaction(path) as connection:
+        with write_transaction(path, kept) as connection:
             yield connection
             if commit:
                 connection.execute("COMMIT")

@@ -474,3 +474,24 @@ def test_many_rows_go_in_by_copy_and_come_out_as_by_insert(pg_url):
             connection.executemany(statement, [(creature, "again 0")] * COPY_FROM)
     finally:
         connection.close()
+
+
+def test_writes_keep_one_connection_and_make_another_once_it_is_lost(pg_url, postgres_server):
+    database = open_database(pg_url)
+    try:
+        def write(name: str) -> int:
+            with database.writing(commit=True, breaking="a fight") as connection:
+                fights.create(connection, name, None)
+                return connection.execute("SELECT pg_backend_pid()").fetchone()[0]
+
+        first = write("One")
+        assert write("Two") == first  # no new connection for each write
+        with psycopg.connect(postgres_server, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+        with pytest.raises((DatabaseError, DatabaseFault), match="the connection was lost"):
+            write("Three")
+        assert write("Three") != first  # made anew, and written
+        with database.snapshot() as connection:
+            assert fights.names(connection) == ["One", "Three", "Two"]
+    finally:
+        database.dispose()
