@@ -1,8 +1,10 @@
 """Storage: the database, and every SQL statement and transaction on it.
 
-models.py describes the schema (SQLModel; Alembic's migrations make it, and
-a test keeps the two equal). The hand-written SQL reads it with plain
-sqlite3 (reader.py: domain values out) and writes it (repository.py: an
+models.py describes the schema (SQLModel; Alembic's migrations make it, on
+SQLite and PostgreSQL, and a test keeps the two equal on both). The
+hand-written SQL is written once against sqlite3's connection, which
+postgres.py gives psycopg's too (dialect.py says which a connection is); it
+reads the schema (reader.py: domain values out) and writes it (repository.py: an
 import's rows; removal.py: a removal's), each statement fixed text or made
 once from the schema's own table names (sql.py), and checked against the
 models by a test. transactions.py holds the write transactions, locking.py

@@ -135,7 +135,10 @@ class Reader:
         for column in ("name", "code") if kind == "critical" else ("name",):
             # The NOCASE index finds ASCII spellings; other spellings need a scan
             # (hundreds of rows at most).
-            rows = cursor.execute(_MATCHING[(column, scoped)][table], (name, *args)).fetchall()
+            # The index's collation is wider than the rule on PostgreSQL (ICU at
+            # level 2 also takes katakana for hiragana): only what the rule says is the name.
+            rows = [row for row in cursor.execute(_MATCHING[(column, scoped)][table], (name, *args)).fetchall()
+                    if fold(row[column]) == key]
             if not rows:
                 ids = [i for i, spelling in c.execute(_SPELLINGS[(column, scoped)][table], args)
                        if spelling is not None and fold(spelling) == key]

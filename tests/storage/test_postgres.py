@@ -495,3 +495,15 @@ def test_writes_keep_one_connection_and_make_another_once_it_is_lost(pg_url, pos
             assert fights.names(connection) == ["One", "Three", "Two"]
     finally:
         database.dispose()
+
+
+def test_a_name_the_collation_takes_for_another_is_not_that_name(pg_url):
+    """ICU's level-2 collation (the NOCASE of PostgreSQL) equates katakana
+    with hiragana; the rule of names (NFKC, case folding) does not: a lookup
+    finds only what the rule says is the name."""
+    with psycopg.connect(pg_url) as connection:
+        assert connection.execute("SELECT 'ひら' = 'ヒラ' COLLATE \"NOCASE\"").fetchone() == (True,)
+        connection.execute("UPDATE weapon SET name = 'ヒラ' WHERE name = 'Dagger'")
+    assert ok_json("show", "weapon", "ヒラ", db=pg_url)["name"] == "ヒラ"
+    result = tables("show", "weapon", "ひら", db=pg_url)
+    assert result.exit_code == 1 and "no weapon named 'ひら'" in result.stderr
