@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 # Slow (~25 s of real shells in terminals), so run by `pytest -m slow` (and CI), not a plain `pytest`.
-pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
+pytestmark = [pytest.mark.timeout(90), pytest.mark.slow, pytest.mark.sqlite_only]  # the database file beside the shell's home
 
 SETUP = {
     "bash": (["bash", "--norc", "--noprofile", "-i"], 'eval "$(_TABLES_COMPLETE=bash_source tables)"'),
