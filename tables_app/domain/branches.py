@@ -40,6 +40,7 @@ class Branch:
     text: str
     effects: Effects
     warning: str | None = None  # a reading to check (the import warns on the cell)
+    unread: tuple[str, ...] = ()  # printed pieces not read (its effects' and conditions no branch reads): flagged
 
 
 @dataclass(frozen=True)
@@ -248,7 +249,8 @@ def _joined(*parts: str) -> str:
 
 def _branch(condition: str | None, text: str, legend: Legend) -> Branch:
     text = " ".join(text.split())  # a line break read, the text is folded as every cell's is
-    return Branch(condition, text, parse_effects(text, legend))
+    effects = parse_effects(text, legend)
+    return Branch(condition, text, effects, unread=effects.unread)
 
 
 def _quoted(openers: list[_Opener], shown_openers: int = 3) -> str:

@@ -159,6 +159,7 @@ class Effects:
     parry_penalty: int = 0
     text: str = ""
     timed: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()  # printed pieces that look like effects and were not read (flagged, never applied)
 
     def __post_init__(self) -> None:
         for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus"):
@@ -169,7 +170,7 @@ class Effects:
             _check_bound("death_in", self.death_in, 0, EFFECT_LIMIT)
 
 
-_STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed"))  # what has_effects looks at
+_STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed", "unread"))  # what has_effects looks at
 
 
 def has_effects(effects: Effects, but: tuple[str, ...] = ()) -> bool:

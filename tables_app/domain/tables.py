@@ -33,6 +33,16 @@ class Rank(StrEnum):
         return {"normal": 0, "heroic": 1, "epic": 2}[self.value]
 
 
+class ConditionReading(StrEnum):
+    """How a condition that follows effects in an earlier sentence reads
+    (`X. If the target has no Y, then Z`): its targets get Z as well as X
+    (``also``, most books), or Z in place of X (``instead``, as Against the
+    Darkmaster means it). docs/workbook-format.md, "Branches inside a cell"."""
+
+    ALSO = "also"
+    INSTEAD = "instead"
+
+
 class RollKind(StrEnum):
     """How the attack's d100 opens (docs/table-system.md, "Roll kinds")."""
 
@@ -76,6 +86,7 @@ class Entry:
     death_in: int | None = None
     column: str | None = None
     parry_penalty: int = 0
+    unread: tuple[str, ...] = ()  # printed pieces not read: the GM decides them at the table
 
 
 @lru_cache(maxsize=1024)
@@ -151,6 +162,7 @@ class EffectTable:
     column_rows: tuple[RangeTable[tuple[Entry, ...]], ...] = ()  # one per column
     roll: RollKind = RollKind.D100  # how its die is rolled: d100, or oeh (large-creature criticals, some fumbles)
     legend: Legend = DEFAULT_LEGEND  # the book's key its entries were read with
+    condition_reading: ConditionReading = ConditionReading.ALSO  # how its conditions after effects were read
 
     def column(self, name: str) -> int | None:
         """The index of a printed column, its name in any spelling; None if none."""

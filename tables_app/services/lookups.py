@@ -56,6 +56,7 @@ def entry_json(entry: Entry) -> dict:
         "must_parry": entry.must_parry, "no_parry": entry.no_parry, "attacker_bonus": entry.attacker_bonus,
         "death_in": entry.death_in, "column": entry.column, "parry_penalty": entry.parry_penalty,
         "states_condition": states_its_condition(entry.text, entry.condition),
+        "unread": list(entry.unread),
     }
 
 

@@ -243,7 +243,7 @@ def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> 
     read = dict(hits=effects.hits, bleed=effects.bleed, stun=effects.stun, penalty=effects.penalty,
                 must_parry=effects.must_parry, no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus,
                 death_in=effects.death_in, parry_penalty=effects.parry_penalty)
-    return Entry(span, branch.text, condition=branch.condition, column=column,
+    return Entry(span, branch.text, condition=branch.condition, column=column, unread=branch.unread,
                  **(read | given))  # type: ignore[arg-type]  # checked against every field; each is its own's type
 
 

@@ -105,6 +105,7 @@ class CriticalTable(Provenance, table=True):
     column_choice: str = Field(default="none", sa_column_kwargs={"server_default": sql_text("'none'")})  # none, severity, attack
     roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": sql_text("'d100'")})  # d100, or oeh (0005)
     legend: str | None = None  # the book's key its entries were read with (0006); NULL: the default legend
+    condition_reading: str = Field(default="also", sa_column_kwargs={"server_default": sql_text("'also'")})  # or instead (0009)
 
 
 class FumbleTable(Provenance, table=True):
@@ -115,6 +116,7 @@ class FumbleTable(Provenance, table=True):
     column_choice: str = Field(default="none", sa_column_kwargs={"server_default": sql_text("'none'")})  # none, attack
     legend: str | None = None  # as critical_table.legend (0006)
     roll_kind: str = Field(default="d100", sa_column_kwargs={"server_default": sql_text("'d100'")})  # d100, or oeh (0006)
+    condition_reading: str = Field(default="also", sa_column_kwargs={"server_default": sql_text("'also'")})  # or instead (0009)
 
 
 class EntryColumns(SQLModel):
@@ -141,6 +143,8 @@ class EntryColumns(SQLModel):
     column_name: str | None = None
     # the penalty to the parry in the must-parry rounds, `(π-10)` (0006)
     parry_penalty: int = Field(default=0, sa_column_kwargs={"server_default": sql_text("0")})
+    # the printed pieces not read, a JSON array of strings (0009); NULL: read whole
+    unread: str | None = None
 
 
 class CriticalEntry(EntryColumns, table=True):

@@ -11,6 +11,7 @@ spelling.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
@@ -24,7 +25,8 @@ from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
-from tables_app.domain.tables import AttackTable, ColumnChoice, Creature, CreatureAttack, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import (AttackTable, ColumnChoice, ConditionReading, Creature, CreatureAttack, EffectTable, Entry, Rank,
+                                      RollKind, TableKind, Weapon)
 from tables_app.errors import Ambiguous, NotFound
 from tables_app.storage import sql
 
@@ -77,7 +79,7 @@ _TAGS = {kind: sql.fill("SELECT f.entry_id, f.tag FROM {effects} f JOIN {entries
                         "WHERE e.{table}_id = ? ORDER BY f.entry_id, f.position", effects=effects, entries=entries, table=table)
          for kind, (table, entries, effects, _) in ENTRY_TABLES.items()}
 _ENTRIES = {kind: sql.fill("SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, "
-                           "attacker_bonus, death_in, column_name, parry_penalty FROM {entries} WHERE {table}_id = ? "
+                           "attacker_bonus, death_in, column_name, parry_penalty, unread FROM {entries} WHERE {table}_id = ? "
                            "ORDER BY position", entries=entries, table=table)
             for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 _ENTRY_ROWS = {kind: sql.fill("SELECT count(DISTINCT low) FROM {entries} WHERE {table}_id = ?", entries=entries, table=table)
@@ -275,11 +277,12 @@ class Reader:
         # entries by printed column (None: a one-column table), each column by range, in order
         columns: dict[str | None, dict[Range, list[Entry]]] = {}
         for (entry_id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus,
-             death_in, column, parry_penalty) in c.execute(_ENTRIES[kind], (table["id"],)):
+             death_in, column, parry_penalty, unread) in c.execute(_ENTRIES[kind], (table["id"],)):
             span = Range(low, high)
             columns.setdefault(column, defaultdict(list))[span].append(
                 Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition,
-                      must_parry, no_parry, attacker_bonus, death_in, column, parry_penalty))
+                      must_parry, no_parry, attacker_bonus, death_in, column, parry_penalty,
+                      tuple(json.loads(unread)) if unread else ()))
         tables = {column: RangeTable((span, tuple(entries)) for span, entries in groups.items()) for column, groups in columns.items()}
         printed = [column for column in tables if column is not None]
         rows = tables[printed[0]] if printed else tables.get(None, RangeTable([]))
@@ -289,7 +292,8 @@ class Reader:
         code, scale = ((table["code"], self._scale(c, table["scale_id"])) if kind is TableKind.CRITICAL
                        else (None, self._scale(c, DEFAULT_SCALE_ID)))
         return EffectTable(kind, table["name"], rows, code, scale, roll=RollKind(table["roll_kind"]), choice=choice,
-                           columns=tuple(printed), column_rows=column_rows, legend=legend)
+                           columns=tuple(printed), column_rows=column_rows, legend=legend,
+                           condition_reading=ConditionReading(table["condition_reading"]))
 
     # ------------------------------------------------------------ weapons and creatures
     def load_weapon(self, name: str | Found, ruleset: str | None = None) -> Weapon:

@@ -10,6 +10,7 @@ to fill in, defaults included, so the rows are the same as when it wrote them.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from tables_app.domain.kinds import LABELS, named_by_kind
@@ -72,7 +73,7 @@ def drop_empty_rulesets(connection: sqlite3.Connection) -> list[str]:
 # ---------------------------------------------------------------- the statements the writer runs
 # The columns of each table an import fills in, all but id (SQLite numbers the row).
 _NAMED = ("workbook_id", "sheet", "name", "ruleset_id", "source", "notes")  # every named table has these
-_EFFECT_TABLE = ("column_choice", "roll_kind", "legend")
+_EFFECT_TABLE = ("column_choice", "roll_kind", "legend", "condition_reading")
 WRITTEN = {
     "workbook": ("sha256", "imported_at", "size_bytes", "file_name"),
     "severity_scale": _NAMED,
@@ -99,7 +100,7 @@ _DELETE_ENTRIES = {kind: sql.fill("DELETE FROM {entries} WHERE {table}_id = ?", 
                    for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 _INSERT_ENTRIES = {kind: sql.fill("INSERT INTO {entries} (id, {table}_id, position, low, high, label, condition, title, text, hits, "
                                   "bleed, stun, penalty, must_parry, no_parry, attacker_bonus, death_in, column_name, "
-                                  "parry_penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                  "parry_penalty, unread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                   entries=entries, table=table)
                    for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 _INSERT_EFFECTS = {kind: sql.fill("INSERT INTO {effects} (entry_id, position, tag) VALUES (?, ?, ?)", effects=effects)
@@ -261,7 +262,8 @@ class Writer:
         table = defined.value
         extra = dict(code=table.code, scale_id=self._scale_id(table.scale, defined.ruleset)) if kind is TableKind.CRITICAL else {}
         table_id = self._upsert_named(kind.value, defined, column_choice=table.choice.value, roll_kind=table.roll.value,
-                                      legend=table.legend.written() or None, **extra)
+                                      legend=table.legend.written() or None,
+                                      condition_reading=table.condition_reading.value, **extra)
         self.db.execute(_DELETE_ENTRIES[kind], (table_id,))
         entries = table.entries
         ids = self._new_ids(entry_table, len(entries))
@@ -269,7 +271,7 @@ class Writer:
             _INSERT_ENTRIES[kind],
             [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
               e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column,
-              e.parry_penalty)
+              e.parry_penalty, json.dumps(list(e.unread), ensure_ascii=False) if e.unread else None)
              for i, (entry_id, e) in enumerate(zip(ids, entries))],
         )
         self._insert(_INSERT_EFFECTS[kind],

@@ -7,7 +7,8 @@ import pytest
 ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "effects", "condition",
               "must_parry", "no_parry", "attacker_bonus", "death_in", "column",  # printed tables (0005)
               "parry_penalty",  # legends (0006): `(π-10)`
-              "states_condition"}  # issue 28: the text says its condition itself
+              "states_condition",  # issue 28: the text says its condition itself
+              "unread"}  # issue 40: the printed pieces not read (0009)
 
 
 def as_json(result):

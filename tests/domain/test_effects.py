@@ -18,7 +18,7 @@ UNREADABLE = "is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20)
 def effects_of(text: str) -> dict[str, int | None]:
     """The structured fields only (the text is checked on its own)."""
     found = parse_effects(text)
-    return {name: value for name, value in vars(found).items() if name not in ("text", "timed")}
+    return {name: value for name, value in vars(found).items() if name not in ("text", "timed", "unread")}
 
 
 def fields(**given: int | None) -> dict[str, int | None]:

@@ -29,7 +29,9 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          # issue 28: whether an entry's text says its condition itself; an attack grid's compact cells and their key
          "states_condition", "compact", "critical_codes",
          # creatures' attacks (0007): none for a creature of an older database
-         "attacks"}
+         "attacks",
+         # issue 40 (0009): an entry's printed pieces not read, none for an older entry
+         "unread"}
 
 
 ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}
