@@ -45,7 +45,8 @@ from functools import lru_cache
 from typing import Any
 
 from tables_app.domain.bounds import EFFECT_LIMIT
-from tables_app.domain.legend import DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, Legend, Meaning, is_lettered
+from tables_app.domain.legend import (DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, ROUND_MEANINGS, Legend, Meaning, is_lettered,
+                                      is_word)
 from tables_app.domain.names import shown
 from tables_app.domain.ranges import DASHES
 
@@ -59,14 +60,23 @@ _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 _NUMBER = re.compile(r"\d+")
 # The first words of the spellings in words: where one of these starts, a spelling may (the guard below)
 _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", "she", "kill", "instant", "it", "for", "falls",
-               "foe", "he", "and", "must", "unable", "cannot", "can't", "no")
-# `-20 to activity`, `-30 activity`, `−15 to all activity` (a dash here is the penalty's sign)
-_ACTIVITY = rf"{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?activity\b"
+               "foe", "he", "and", "must", "unable", "cannot", "can't", "no", "at", "bleed", "dying", "dead")
+# `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
+# actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
+_ACTIVITY = (rf"(?:{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
+             rf"|\b(?i:at)\s+{_MINUS}\s*\d+\b(?!\s*%))")
+_PER_ROUND = r"(?i:(?:per\s+|/\s*|a\s+|each\s+|every\s+)(?:round|rnd)s?\b)"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
 _NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"
                   r"(?:rounds?|rnds?|hours?|minutes?|days?|weeks?)\b)")
 _FOR_ROUNDS = (rf"(?:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}\s*(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b"
                r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
+
+
+def _timed_penalty(lasting: str) -> str:
+    """A lasting penalty's spelling (``lasting``) followed by a time: `for 3 rounds`, `for the next 3 rounds`,
+    `next round`, `until …` make it a penalty for a time."""
+    return rf"(?:{lasting})(?=\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*\(?\s*{_FOR_ROUNDS}\)?)?"
 
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
 _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
@@ -77,13 +87,14 @@ _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
 _ADDS = {
     Meaning.HITS: ("hits",), Meaning.STUN: ("stun",), Meaning.NO_PARRY: ("no_parry",),
     Meaning.STUN_NO_PARRY: ("stun", "no_parry"), Meaning.MUST_PARRY: ("must_parry",), Meaning.BLEED: ("bleed",),
+    Meaning.PENALTY: ("penalty",),
 }
 
 # Words read in every legend: what a keyboard types and what books print.
 _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     # `-20 to activity` (a dash here is the penalty's sign); `for 3 rounds`, `for the next 3 rounds`,
     # `next round`, `until …` make it timed
-    ("timed_penalty", rf"{_ACTIVITY}(?=\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*\(?\s*{_FOR_ROUNDS}\)?)?"),
+    ("timed_penalty", _timed_penalty(_ACTIVITY)),
     ("penalty", _ACTIVITY),
     ("timed_penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)(?=\s*(?:{_FOR_ROUNDS}|until\b))(?:\s*{_FOR_ROUNDS})?"),  # `(-20) for 3 rounds`
     # `Stunned for 6 rounds, then falls dead`: both the stun and the death
@@ -98,13 +109,22 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("no_parry", rf"(?i:\b(?:unable\s+to\s+parry|cannot\s+parry|can't\s+parry|no\s+parry)\s+(?:for\s+)?(?:the\s+)?"
                  rf"(?:next\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     ("stun", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
-    ("bleed", rf"(?i:{_COUNT}\s*(?:hits?\s*)?(?:per\s+|/\s*)(?:round|rnd)s?\b)"),
-    ("hits", rf"(?i:{_COUNT}\s*hits?\b)"),
+    # a bare `Stunned` (Against the Darkmaster prints no count): 1 round; not `stunned for 2 hours`, `stunned this
+    # round and next`, `stunned 1 hour`, `not stunned` (flagged, or prose)
+    ("stun", r"(?i:(?<!\bnot\s)(?<!\bnot\sbe\s)\bstunned\b(?!\s*(?:for\b|this\b|until\b|\d|\(|and\s+unable\b|"
+             + "|".join(rf"{word}\b" for word in _NUMBER_WORDS) + ")))"),
+    ("bleed", rf"(?i:{_COUNT}\s*(?:(?:hits?|damage)\s*)?(?:per\s+|/\s*)(?:round|rnd)s?\b)"),
+    # `Bleeds for 3` (not `bleeds for 3 rounds`: a time, flagged)
+    ("bleed", r"(?i:\bbleeds?\s+for\s+\d+\b(?!\s*(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b))"),
+    ("hits", rf"(?i:{_COUNT}\s*(?:hits?|damage)\b)"),  # `+2 Damage`, as Against the Darkmaster prints it
     ("penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)"),
     ("attacker_bonus", r"\(\s*\+\s*\d+\s*\)"),
     # `dies in 9 inactive rounds`, `in 6 agonizing rounds`; not `after 6 more rounds` (more than what? a warning)
-    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates)\s+(?:in|after)\s+{_ROUND_COUNT}\s+(?:(?!more\b)[a-z]+\s+)?"
-                 rf"(?:rounds?|rnds?)\b)"),
+    # `Dying in 6 rounds`, `dead in 3 Rounds`, `dies in 4 horrible, screaming Rounds` (up to three words between)
+    ("death_in", rf"(?i:\b(?:dies|death|expires|suffocates|dying|dead)\s+(?:in|after)\s+{_ROUND_COUNT}\s+"
+                 rf"(?:(?!more\b)[a-z]+,?\s+){{0,3}}(?:rounds?|rnds?)\b)"),
+    # `failing means death from shock in 3 Rounds`: the rounds later in the same sentence
+    ("death_in", rf"(?i:\bdeath\b[^.;!?\n]{{0,60}}?\bin\s+{_ROUND_COUNT}{_ROUNDS})"),
     ("death_in", rf"(?i:\bfor\s+{_ROUND_COUNT}{_ROUNDS}\s+before\s+dying\b)"),
     # `Dies from internal bleeding and shock in 6 rounds`: the rounds later in the same sentence
     ("death_in", rf"(?i:\bdies\s+(?:of|from)\b[^.;!?\n]{{0,80}}?\b(?:in|after)\s+{_ROUND_COUNT}{_ROUNDS})"),
@@ -208,6 +228,7 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
         prose += (text[last:match.start()], " " * (match.end() - match.start()))  # positions kept for the message
         last = match.end()
         kind = reader.kinds[int((match.lastgroup or "g0")[1:])]
+        kind, _, fixed = kind.partition("=")  # a bare word's own count: `stun=1`
         token = match.group()
         if kind == "ambiguous_parry":
             raise ValueError(f"{shown(token)}: this ruleset's legend reads must parry and no parry apart: write "
@@ -215,7 +236,7 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
         if kind == "timed_penalty":
             timed.append(token)
             continue
-        number = _number(token)
+        number = int(fixed) if fixed else _number(token)
         if kind == "death_in":
             death = _one_death(death, token, number)
         elif kind == "instant_death":
@@ -233,8 +254,10 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
             for field in kind.split("+"):
                 _add(totals, field, number)
     prose.append(text[last:])
-    _refuse_unread(reader, "".join(prose), text)
-    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))
+    blanked, pieces = _unread_pieces(reader, "".join(prose), text)
+    _refuse_unread(reader, blanked, text)
+    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed),
+                   unread=tuple(dict.fromkeys([*timed, *pieces])))
 
 
 def _one_death(death: tuple[str, int] | None, token: str, number: int) -> tuple[str, int]:
@@ -254,12 +277,32 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     signs = "".join(sorted(set(KNOWN_SIGNS + legend.signs())))
     sign_class = re.escape(signs)
     end = rf"(?![\w{sign_class}])"  # an effect ends there (`3∑x` is no effect)
-    spellings: list[tuple[str, str]] = [("timed_penalty", _WORDS_EVERYWHERE[0][1])]
-    must_parry = [symbol for symbol, meaning in symbols if meaning is Meaning.MUST_PARRY and not is_lettered(symbol)]
+    words = sorted(((symbol, meaning) for symbol, meaning in symbols if is_word(symbol)), key=lambda pair: -len(pair[0]))
+    penalties = [_word_pattern(word) for word, meaning in words if meaning is Meaning.PENALTY]
+    lasting = "|".join([_ACTIVITY, *(rf"{_MINUS}\s*\d+\s*{word}" for word in penalties)])
+    spellings: list[tuple[str, str]] = [("timed_penalty", _timed_penalty(lasting))]
+    must_parry = [symbol for symbol, meaning in symbols if meaning is Meaning.MUST_PARRY and not is_lettered(symbol)
+                  and not is_word(symbol)]
     for symbol in must_parry:  # `(π-10)`, before the bracket is read as a penalty
         spellings.append(("parry_with_penalty", rf"\(\s*(?:\+?\d+\s*)?{_symbol_pattern(symbol)}\s*{_MINUS}\s*\d+\s*\)"))
+    # The book's words first (a legend says what its words mean, before any built-in spelling):
+    # a count before, glued or spaced (`+2 Damage`, `-5 to all actions`), or bare when it counts so
+    for word, meaning in words:
+        kind, pattern = "+".join(_ADDS[meaning]), _word_pattern(word)
+        not_per_round = rf"(?!\s*{_PER_ROUND})"  # `3 Damage per Round` is bleeding, whatever Damage means
+        if meaning is Meaning.PENALTY:
+            spellings.append((kind, rf"{_MINUS}\s*\d+\s*{pattern}"))
+        else:
+            spellings.append((kind, rf"{_COUNT}\s*{pattern}{not_per_round}"))
+        if meaning in ROUND_MEANINGS:  # `Dazed for 3 rounds`, `Dazed 2 rnds`: its rounds after it
+            spellings.append((kind, rf"{pattern}\s+(?i:for\s+)?(?i:the\s+)?(?i:next\s+)?(?i:{_ROUND_COUNT}{_ROUNDS})"))
+        if bare := legend.bare_count(word, meaning):  # not before a time it does not read (`Dazed 1 hour`: flagged)
+            spellings.append((f"{kind}={bare}", rf"(?<![\w+]){pattern}(?!\s*(?i:for\b|this\b|until\b|\d|\())"
+                                                f"{not_per_round}"))
     for symbol, meaning in sorted(symbols, key=lambda pair: -len(pair[0])):  # the longest symbol first
         kind = "+".join(_ADDS[meaning])
+        if is_word(symbol):
+            continue  # read above
         if is_lettered(symbol):  # a letter needs its count, glued: `+5H`, `5h`
             spellings.append((kind, rf"{_COUNT}(?i:{re.escape(symbol)}){end}"))
         else:  # a sign may stand bare (1) or after a count: `∑`, `3∑`, `3 ∑`
@@ -269,16 +312,22 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     kinds = tuple(kind.replace("stun_no_parry", "stun+no_parry") for kind, _ in spellings)
     # Every spelling starts with a count (`+`, a digit), `(`, a dash, a sign, or a word with one of
     # these letters: the guard skips every other position at once (3 times faster on prose).
-    guard = rf"(?=[0-9+({re.escape(DASHES)}{sign_class}]|\b(?i:{'|'.join(_WORD_LEADS)}))" if guarded else ""
+    leads = [*_WORD_LEADS, *(re.escape(word.split()[0]) for word, _ in words)]
+    guard = rf"(?=[0-9+({re.escape(DASHES)}{sign_class}]|\b(?i:{'|'.join(leads)}))" if guarded else ""
     effect = re.compile(guard + "(?:" + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(spellings)) + ")")
     # What still looks like an effect once the effects are read: a sign, a
     # signed number glued to letters, a bracketed signed number.
     # (and a sign left in a bracket around a read effect, `(-20H)`; a count spaced from its letter, `+5 H`)
     looks_like = re.compile(rf"[{sign_class}]|(?<![\w.])\+\d+[^\W\d]|\(\s*(?:\+|{_MINUS})(?:\s*(?:\+|{_MINUS}))*\s*\d"
                             rf"|\(\s*(?:\+|{_MINUS})\s*\)|(?<![\w.])\+\d+\s+(?-i:[A-Z])(?!\w)")
-    own = "".join(c for symbol, _ in symbols if not is_lettered(symbol) for c in symbol)
+    own = "".join(c for symbol, _ in symbols if not is_lettered(symbol) and not is_word(symbol) for c in symbol)
     own += "".join(pasted for pasted, printed in LOOKALIKES.items() if printed in own)
     return _Reader(effect, kinds, looks_like, _hint(symbols), own)
+
+
+def _word_pattern(word: str) -> str:
+    """A legend's word or phrase, any letter case, any spaces between its words, whole words only."""
+    return r"(?<!\w)(?i:" + r"\s+".join(re.escape(part) for part in word.split()) + r")(?!\w)"
 
 
 def _symbol_pattern(symbol: str) -> str:
@@ -293,7 +342,8 @@ def _symbol_pattern(symbol: str) -> str:
 def _hint(symbols: tuple[tuple[str, Meaning], ...]) -> str:
     if symbols is _DEFAULT_SYMBOLS:
         return "write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"
-    written = ", ".join(f"+5{symbol}" if is_lettered(symbol) else f"2{symbol}" for symbol, _ in symbols)
+    written = ", ".join(f"-5 {symbol}" if meaning is Meaning.PENALTY else f"+5 {symbol}" if is_word(symbol)
+                        else f"+5{symbol}" if is_lettered(symbol) else f"2{symbol}" for symbol, meaning in symbols)
     return f"this ruleset's legend reads {written}, (-20), (+10), dies in 6 rounds"
 
 
@@ -319,6 +369,37 @@ def _bounded(token: str, digits: str) -> int:
     if number > EFFECT_LIMIT:
         raise ValueError(f"{shown(token, 40)}: {number:,} is more than {EFFECT_LIMIT:,}")
     return number
+
+
+_LETTERS = r"[^\W\d_]{2,}(?:['\u2019][^\W\d_]+)?"  # a word of two letters or more (`H` alone is a symbol)
+_WORD = r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?"
+_TIME_UNITS = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b"
+_EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry|parries|actions?|activity|activities"
+                 r"|penalty|damage|hits?)")
+# What still looks like an effect once the effects are read, and is not read: flagged (Effects.unread),
+# never dropped without a word (docs/workbook-format.md, "What is not read")
+_SUSPECTS = re.compile(
+    rf"\(\s*(?:\+|{_MINUS})\s*\d+\s*{_LETTERS}[^()\n]{{0,40}}\)"  # `(-10 BEA)`: an attribute's penalty
+    rf"|(?<![\w.]){_MINUS}\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `-10 to Perception checks`
+    rf"|(?<![\w.])\+\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `+10 to the next attack`
+    rf"|(?<![\w.])[+]?\d+\s+{_LETTERS}(?:\s+{_WORD})?\s+{_PER_ROUND}"  # `1 Fatigue per round`
+    rf"|(?<![\w.])\+\d+\s+{_LETTERS}"  # `+10 OB` (glued, `+5Hx`, is a symbol mistyped: an error)
+    rf"|(?<![\w.]){_MINUS}\d+\s+{_LETTERS}"  # `-10 BEA`
+    # a time that is no rounds: `Stunned 1 hour`, `Dying in 10 minutes`, `bleeds for 2 hours`
+    rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS}",
+    re.IGNORECASE)
+
+
+def _unread_pieces(reader: _Reader, prose: str, text: str) -> tuple[str, list[str]]:
+    """The pieces of ``prose`` (the text with its effects blanked) that look
+    like effects and were not read, as ``text`` prints them; the prose with
+    those blanked too (what is flagged is not also refused)."""
+    pieces: list[str] = []
+    blanked = prose
+    for found in _SUSPECTS.finditer(prose):
+        pieces.append(" ".join(text[found.start():found.end()].split()))
+        blanked = blanked[:found.start()] + " " * (found.end() - found.start()) + blanked[found.end():]
+    return blanked, pieces
 
 
 def _refuse_unread(reader: _Reader, prose: str, text: str) -> None:
@@ -358,3 +439,38 @@ def format_death(death_in: int | None) -> str:
     if death_in == 0:
         return "instant death"
     return f"dies in {death_in} round{'' if death_in == 1 else 's'}"
+
+
+# Prose that says the target dies, is stunned or parries: printed books word these in more ways than the
+# reader takes; an entry that says so and read none has an effect the GM must decide (sheets/quality.py warns).
+DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
+STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
+PARRY_WORDS = re.compile(r"(?i)\b(?:must|cannot|can't|unable\s+to|no)\s+parry\b")
+_SENTENCES = re.compile(r"[^.!?;\n]+")
+
+
+def words_not_read(text: str, unread: tuple[str, ...], *, died: bool, stunned: bool, parried: bool,
+                   tags: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The sentences of an entry's ``text`` that word a death, a stun or a
+    parry that none of its fields (nor an Effects tag) holds, and that no
+    piece of ``unread`` already holds: `Foe stunned this round and next`,
+    `Entire body turned to dust; he dies`."""
+    said = {
+        DEATH_WORDS: died or any("death" in tag.lower() or DEATH_WORDS.search(tag) for tag in tags),
+        STUN_WORDS: stunned or any(STUN_WORDS.search(tag) for tag in tags),
+        PARRY_WORDS: parried,
+    }
+    found: list[str] = []
+    for words, read in said.items():
+        if read or not words.search(text):
+            continue
+        for sentence in _SENTENCES.findall(text):
+            piece = " ".join(sentence.split())
+            if words.search(piece) and piece not in found and not any(piece in u or u in piece for u in unread):
+                found.append(piece)
+    return tuple(found)
+
+
+def unread_warning(piece: str) -> str:
+    """The warning on a cell for a printed piece not read (docs/workbook-format.md, "What is not read")."""
+    return f"{shown(piece, 60)} is not read: it stays in the text, flagged for the GM to decide at the table"

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
 from tables_app.domain.branches import Branch, condition_in_mid_sentence, parse_branches
+from tables_app.domain.effects import unread_warning, words_not_read
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
@@ -230,9 +231,12 @@ def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend
         reading.warn_at(sheet, cell, warning)
     if (unplaced := condition_in_mid_sentence(text, legend)) is not None:
         reading.warn_at(sheet, cell, unplaced)
-    for timed in dict.fromkeys(t for branch in branches for t in branch.effects.timed):
-        reading.warn_at(sheet, cell, f"{timed!r} is a penalty for a time: it stays in the text "
+    timed = dict.fromkeys(t for branch in branches for t in branch.effects.timed)
+    for piece in timed:
+        reading.warn_at(sheet, cell, f"{piece!r} is a penalty for a time: it stays in the text "
                                      "(an entry's penalty is a lasting one)")
+    for piece in dict.fromkeys(u for branch in branches for u in branch.unread if u not in timed):
+        reading.warn_at(sheet, cell, unread_warning(piece))
     return branches
 
 
@@ -243,8 +247,12 @@ def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> 
     read = dict(hits=effects.hits, bleed=effects.bleed, stun=effects.stun, penalty=effects.penalty,
                 must_parry=effects.must_parry, no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus,
                 death_in=effects.death_in, parry_penalty=effects.parry_penalty)
-    return Entry(span, branch.text, condition=branch.condition, column=column, unread=branch.unread,
-                 **(read | given))  # type: ignore[arg-type]  # checked against every field; each is its own's type
+    entry = Entry(span, branch.text, condition=branch.condition, column=column, unread=branch.unread,
+                  **(read | given))  # type: ignore[arg-type]  # checked against every field; each is its own's type
+    # a death, a stun or a parry its words say and no field holds: flagged too (the lint's quality warning says so)
+    return replace(entry, unread=entry.unread + words_not_read(entry.text, entry.unread, died=entry.death_in is not None,
+                                                               stunned=entry.stun > 0, parried=entry.must_parry + entry.no_parry > 0,
+                                                               tags=entry.effects))
 
 
 # ---------------------------------------------------------------- one column (version 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tables_app.domain.legend import VOCABULARY, Legend, canonical_symbol, legend_from_rows, legend_symbol, meaning_of
+from tables_app.domain.legend import VOCABULARY, Legend, bare_of, canonical_symbol, legend_from_rows, legend_symbol, meaning_of
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.rulesets import in_ruleset
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
@@ -101,7 +101,9 @@ def _legend_grid(reading: Reading, grid: Grid) -> Legend | None:
             ok = False
             continue
         try:
-            meaning = meaning_of(reading.text_of(meaning_value, f"symbol {symbol!r} needs what it means ({VOCABULARY})"), symbol)
+            written = reading.text_of(meaning_value, f"symbol {symbol!r} needs what it means ({VOCABULARY})")
+            meaning = meaning_of(written, symbol)
+            bare = bare_of(written, symbol)
         except ValueError as exc:
             reading.problem(grid.sheet, meaning_cell, str(exc))
             ok = False
@@ -112,7 +114,7 @@ def _legend_grid(reading: Reading, grid: Grid) -> Legend | None:
             ok = False
             continue
         seen[key] = symbol_cell
-        rows.append((symbol, meaning.value))
+        rows.append((symbol, meaning.value if bare is None else f"{meaning.value}, bare {bare}"))
     if not ok:
         return None
     try:

@@ -11,7 +11,7 @@ from tables_app.domain.bounds import AUTOMATIC_MISS, D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.kinds import LABELS, TABLE_KINDS
 from tables_app.domain.rulesets import name_key
-from tables_app.domain.effects import has_effects, parse_effects
+from tables_app.domain.effects import DEATH_WORDS, PARRY_WORDS, STUN_WORDS, has_effects, parse_effects
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.legend import Legend
 from tables_app.domain.tables import AttackTable, ColumnChoice, EffectTable, Entry, RollKind, TableKind
@@ -25,12 +25,6 @@ Warn = Callable[[str, str | None, str], None]  # (sheet, cell, message): one war
 ARMOR_DIGITS = 18  # numbered armor columns (`1`..`20`) compared as numbers; longer ones as text
 WIDE_CLUMSY = 10  # a Clumsy Range above 1-10 fumbles more than one attack in ten
 KNOWN_ARMOR_ORDERS = (("na", "la", "ma", "ha"),)
-# Prose that says the target dies: printed books write death in words, in
-# more ways than the entry reader takes (`domain/effects.py`); an entry that
-# says so and read no death is a death lost from resolve and odds.
-DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
-STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
-PARRY_WORDS = re.compile(r"(?i)\b(?:must|cannot|can't|unable\s+to|no)\s+parry\b")
 # The other side of an entry: the attacker on a critical table, the opponent on a fumble table.
 OTHER_PARTY = {TableKind.CRITICAL: ("attacker", re.compile(r"(?i)\battacker\b"), "its target's"),
                TableKind.FUMBLE: ("opponent", re.compile(r"(?i)\b(?:foe|opponent|enemy)\b"), "the fumbler's")}

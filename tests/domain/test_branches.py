@@ -288,5 +288,5 @@ def test_a_condition_in_mid_sentence_with_effects_is_said():
 
     assert "('if')" in condition_in_mid_sentence("Dies in 3 rounds if no helm.")
     assert "('unless')" in condition_in_mid_sentence("+5H unless foe has helm.")
-    assert condition_in_mid_sentence("Foe is stunned if you wish to believe it.") is None
+    assert condition_in_mid_sentence("Foe is dazed if you wish to believe it.") is None
     assert condition_in_mid_sentence("If helm: +2H. Without helm: +5H.") is None

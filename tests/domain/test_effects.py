@@ -190,7 +190,6 @@ def test_two_deaths_are_an_error():
         ("3∫∫", "3∫∫"),
         ("+5Hx – 2∑", "+5Hx"),
         ("+5 – (-20x)", "(-20x)"),
-        ("(+10 next round)", "(+10"),
         ("Ouch. 2∏.\n∏∏", "∏∏"),
         ("Frantic. 4∑ – (+-15)", "(+-15)"),  # two signs: a bonus or a penalty?
     ],

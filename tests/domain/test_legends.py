@@ -124,7 +124,7 @@ def test_a_legend_with_its_own_letters_and_signs():
 
 @pytest.mark.parametrize("rows, message", [
     ([("∑", "dazed")], "meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, stun no parry, "
-                       "must parry, bleed"),
+                       "must parry, bleed, penalty"),
     ([("∑", "stun"), ("Σ", "bleed")], "symbol 'Σ' is in the legend twice (it already means stun)"),
     ([("2∑", "stun")], "symbol '2∑' may not hold '2'"),
     ([("(π)", "must parry")], "symbol '(π)' may not hold '('"),

@@ -79,7 +79,7 @@ def test_bad_legends_are_located(write_workbook):
     found = parsed(write_workbook("frp.xlsx", {"Ruleset": ruleset, "Severities": LETTERS, "Gash": GASH}))
     assert [str(p) for p in found.problems] == [
         "frp.xlsx › Ruleset › B5: meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, stun no parry, "
-        "must parry, bleed",
+        "must parry, bleed, penalty",
         "frp.xlsx › Ruleset › A6: symbol '2π' may not hold '2': a symbol is printed after a count and beside other effects",
         "frp.xlsx › Ruleset › A8: symbol '∫' is in the legend twice (row A7)",
         "frp.xlsx › Ruleset › A9: a legend row needs a symbol",
@@ -88,7 +88,7 @@ def test_bad_legends_are_located(write_workbook):
     found = parsed(write_workbook("g.xlsx", {"Severities": LETTERS, "Gash": gash}))
     assert [str(p) for p in found.problems] == [
         "g.xlsx › Gash › B3: Legend: meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, "
-        "stun no parry, must parry, bleed"]
+        "stun no parry, must parry, bleed, penalty"]
 
 
 def test_a_legend_is_only_for_critical_fumble_and_ruleset_sheets(write_workbook):
@@ -221,8 +221,9 @@ def test_the_documented_one_column_example(write_workbook):
 
 
 def test_a_stun_worded_without_rounds_warns_at_its_cell(run, write_workbook):
-    # no silent misread: `Foe quite stunned.` says a stun the reader cannot count (docs/authoring.md)
-    path = write_workbook("m.xlsx", {"Crush": one_column(["01-50", "Foe quite stunned. +3 hits."],
+    # no silent misread: `Foe stunned this round and next.` says a stun the reader cannot count (docs/authoring.md);
+    # a bare `stunned` is 1 round (docs/workbook-format.md, "Effects in words")
+    path = write_workbook("m.xlsx", {"Crush": one_column(["01-50", "Foe stunned this round and next. +3 hits."],
                                                           ["51+", "Stunned 2 rounds."])})
     linted = run("lint", str(path))
     assert linted.exit_code == 0, linted.output
@@ -325,7 +326,7 @@ def test_a_ruleset_read_with_two_keys_is_said_whatever_the_order(run, write_work
 def test_a_condition_in_mid_sentence_with_effects_warns_at_its_cell(write_workbook):
     # never effects for every target unseen (a review's finding): a condition no branch opens
     crush = one_column(["01-50", "Dies in 3 rounds if no helm."], ["51-90", "+5H unless foe has helm."],
-                       ["91+", "Foe is stunned if you wish to believe it."])
+                       ["91+", "Foe is dazed if you wish to believe it."])
     found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
     assert [(w.cell, w.message.split(" reads")[0]) for w in found.warnings if "opens no branch" in w.message] == [
         ("B5", "'Dies in 3 rounds if no helm'"), ("B6", "'+5H unless foe has helm'")]
