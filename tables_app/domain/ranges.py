@@ -1,5 +1,5 @@
-"""Roll ranges (`11-35`, `1:5`, `36`, `176+`, `>250`, `<71`, `UM 96-100`) and
-tables keyed by them.
+"""Roll ranges (`11-35`, `1:5`, `36`, `176+`, `>250`, `<71`, `Up to 10`,
+`UM 96-100`) and tables keyed by them.
 
 A compiled range table maps every integer from its lowest row upward to
 exactly one row, so a lookup is one bisect.
@@ -42,6 +42,7 @@ _ABOVE = _Pattern(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
 _BELOW = _Pattern(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
 _SINGLE = _Pattern(r"^(\d+)$")
 _UP_TO = _Pattern(rf"^{_DASH}\s*(\d+)$")  # printed `-25`: every roll up to 25
+_UP_TO_WORDS = _Pattern(r"^up\s+to\s+(\d+)$", re.IGNORECASE)  # Against the Darkmaster's `Up to 10`, as `<11`
 HUNDRED = "00"  # a d100's face 100, as books print it (`00`, `96-00`)
 _UNMODIFIED = _Pattern(r"UM\s*(.*)", re.IGNORECASE | re.DOTALL)  # match(): no `$` to backtrack from
 # Arms Law's rows bounded by the attacking weapon's Clumsy Range, XX its top: `UM 01-XX`, `XX-33`.
@@ -109,7 +110,9 @@ def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) 
     25, the same as `<26` (open below, so the lowest row only); ``hundred``:
     `00` is 100 only (a `UM` row's face). Elsewhere `00` is 0 (leading
     zeros), and a leading dash is refused: an attack table's Result may be
-    negative, so `-25` could be the result -25."""
+    negative, so `-25` could be the result -25. `Up to 25` (any letter
+    case) is every value up to 25, as `<26`, in every column: worded, it
+    cannot be a negative result."""
     if isinstance(text, int):
         if text < 0:
             if rolls:
@@ -123,6 +126,8 @@ def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) 
 
     if m := _BELOW.match(s):
         return Range(NO_BOTTOM, roll(m.group(1)) - 1)
+    if m := _UP_TO_WORDS.match(s):  # worded, so never a negative result: read in every range column
+        return Range(NO_BOTTOM, roll(m.group(1)))
     if m := _ABOVE.match(s):
         return Range(roll(m.group(1)) + 1, None)
     if m := _SPAN.match(s):
@@ -256,6 +261,9 @@ def _pair_problem(ranges: Sequence[Range], prev_i: int, this_i: int) -> Coverage
         message = f"open top {prev.label} must be the highest row, but {this.label} is above it"
     elif this.low > prev.high + 1:
         message = f"gap between {prev.label} and {this.label}: {Range(prev.high + 1, this.low - 1).label} is missing"
+    elif this.low <= prev.high and prev.low == NO_BOTTOM:
+        message = (f"{prev.label} and {this.label} overlap: {prev.label} reads every value up to {prev.high}, "
+                   "so it must be the lowest row")
     elif this.low <= prev.high:
         message = f"{prev.label} and {this.label} overlap"
     else:

@@ -187,9 +187,11 @@ def test_only_the_lowest_row_may_be_open_below():
 
 
 def test_an_open_bottom_above_a_closed_row_overlaps_it():
-    # printed layouts: `<71` (= everything below 71): a row under it reads values it already holds
+    # printed layouts: `<71` (= everything below 71): a row under it reads values it already holds, and the
+    # message says the rule (docs/workbook-format.md, "Ranges": only as the lowest row)
     problems = check_coverage([Range(1, 10), parse_range("<71"), Range(71, 80)], must_cover_from=1)
-    assert [(p.message, p.rows) for p in problems] == [("<71 and 1-10 overlap", (1, 0))]
+    assert [(p.message, p.rows) for p in problems] == [
+        ("<71 and 1-10 overlap: <71 reads every value up to 70, so it must be the lowest row", (1, 0))]
 
 
 def test_a_lone_open_bottom_must_still_reach_the_top():
@@ -328,3 +330,37 @@ def test_a_um_row_is_a_d100_face_so_00_is_100():
     assert parse_row_label("UM 96-00") == (Range(96, 100), True)
     assert parse_row_label("UM 00") == (Range(100, 100), True)
     assert parse_row_label("um 00") == (Range(100, 100), True)
+
+
+# -- `Up to 10` (docs/workbook-format.md, "Ranges"), as Against the Darkmaster prints its first row ----------
+
+@pytest.mark.parametrize("text", ["Up to 10", "up to 10", "UP TO 10", "  Up  to 010 "])
+@pytest.mark.parametrize("rolls", [False, True])
+def test_up_to_is_every_value_up_to_its_number(text, rolls):
+    # "`Up to 10` ... every result from the lowest up to 10, the same as `<11`", in every range column
+    assert parse_range(text, rolls=rolls) == Range(NO_BOTTOM, 10) == parse_range("<11")
+    assert parse_range(text, rolls=rolls).label == "<11"
+    assert parse_row_label(text) == (Range(NO_BOTTOM, 10), False)
+
+
+def test_up_to_00_is_100_only_in_a_d100_column():
+    # "`00` ... 100" in a roll column; an attack Result keeps its leading-zero reading
+    assert parse_range("Up to 00", rolls=True) == Range(NO_BOTTOM, 100)
+    assert parse_range("Up to 00") == Range(NO_BOTTOM, 0)
+
+
+@pytest.mark.parametrize("text", ["Up to", "Up to -5", "Upto 10", "Up to 10+", "up to 5-10", "Up 10"])
+def test_other_up_to_spellings_are_no_range(text):
+    with pytest.raises(ValueError, match="is not a range"):
+        parse_range(text)
+
+
+def test_up_to_above_the_lowest_row_says_it_must_be_the_lowest():
+    # "only the first row": below another row it overlaps it, and the message gives the rule
+    rows = [Range(11, 15), parse_range("Up to 20"), Range(21, 30)]
+    assert [(p.message, p.rows) for p in check_coverage(rows, must_cover_from=1)] == [
+        ("<21 and 11-15 overlap: <21 reads every value up to 20, so it must be the lowest row", (1, 0))]
+    rows = [parse_range("Up to 10"), Range(11, 15), parse_range("up to 20")]
+    assert [(p.message, p.rows) for p in check_coverage(rows, must_cover_from=1)] == [
+        ("only the lowest row may be open below, but <11 and <21 both are", (0, 2)),
+        ("<21 and 11-15 overlap: <21 reads every value up to 20, so it must be the lowest row", (2, 1))]

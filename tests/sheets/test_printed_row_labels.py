@@ -50,7 +50,8 @@ def test_a_dash_row_above_the_lowest_is_refused(write_workbook):
     # docs/workbook-format.md, "Ranges": `-25` is open below, so only the lowest row may be written so
     rows = [*MISHAPS[:4], ["01-10", "a", "b"], ["-25", "c", "d"], ["26-00", "e", "f"]]
     assert workbook_problems(write_workbook("printed.xlsx", {"Mishaps": rows})) == [
-        "printed.xlsx › Mishaps › A5: <26 and 1-10 overlap (rows A6 and A5)"]
+        "printed.xlsx › Mishaps › A5: <26 and 1-10 overlap: <26 reads every value up to 25, so it must be the lowest row "
+        "(rows A6 and A5)"]
 
 
 def test_an_attack_result_column_refuses_a_leading_dash_and_reads_um_00(write_workbook):
@@ -79,3 +80,38 @@ def test_printed_tops_export_in_their_first_spelling_and_read_back(run, write_wo
     assert json.loads(run("show", "fumble", "Mishaps", "--json").output)["entries"] == shown["entries"]
     query = json.loads(run("query", "fumble", "Mishaps", "10", "--modifier", "-30", "--column", "2H", "--json").output)
     assert (query["modified_roll"], query["entry"]["range"], query["entry"]["text"]) == (-20, "<26", "Overswing. (-10)")
+
+
+# -- `Up to N` (docs/workbook-format.md, "Ranges"): Against the Darkmaster's first row ------------------------
+
+SCALE = [["Kind", "severities"], ["Name", "Two"], [], ["Code", "Name", "Modifier"], ["A", "A", 0], ["B", "B", 5]]
+
+
+def test_up_to_opens_an_attack_table_and_a_critical_table_in_both_layouts(write_workbook):
+    # "`Up to 10` (any letter case): every result from the lowest up to 10, the same as `<11`"
+    attack = [["Kind", "attack"], ["Name", "Jab"], ["Severities", "Two"], ["Automatic miss", "none"], [],
+              ["Result", "1", "2"], ["Up to 10", "—", "—"], ["11-15", "2", "1"], ["16+", "4 A", "3"]]
+    printed = [["Kind", "critical"], ["Name", "Sting"], ["Severities", "Two"], [], ["Roll", "A", "B"],
+               ["up to 5", "+1H", "+2H"], ["06-95", "+3H", "+4H"], ["96-00", "+5H", "+6H"]]
+    one_column = [["Kind", "critical"], ["Name", "Prick"], ["Severities", "Two"], [], ["Roll", "Text"],
+                  ["UP TO 5", "A scratch."], ["6-100", "A wound. +2H"], ["101+", "A gash. +4H"]]
+    result = _parsed(write_workbook, {"Two": SCALE, "Jab": attack, "Sting": printed, "Prick": one_column})
+    assert result.problems == []
+    (jab,) = result.attack_tables
+    assert jab.value.rows.ranges == (Range(NO_BOTTOM, 10), Range(11, 15), Range(16, None))
+    assert jab.value.rows.lookup(-30)[0] == Range(NO_BOTTOM, 10)  # a result far below reads it, as `<11` does
+    sting, prick = (t.value for t in result.critical_tables)
+    assert sting.rows.ranges[0] == prick.rows.ranges[0] == Range(NO_BOTTOM, 5)
+
+
+def test_up_to_below_another_row_is_an_error_on_its_cell(write_workbook):
+    # "only as the lowest row", as `<71`: the message names the cell and says so
+    attack = [["Kind", "attack"], ["Name", "Jab"], ["Automatic miss", "none"], [], ["Result", "1"],
+              ["11-15", "2"], ["Up to 20", "—"], ["21+", "4"]]
+    fumble = [["Kind", "fumble"], ["Name", "Slip"], [], ["Roll", "Text"], ["01-10", "Slips."], ["Up to 25", "Trips."],
+              ["26+", "Falls."]]
+    assert sorted(workbook_problems(write_workbook("printed.xlsx", {"Jab": attack, "Slip": fumble}))) == [
+        "printed.xlsx › Jab › A6: <21 and 11-15 overlap: <21 reads every value up to 20, so it must be the lowest row "
+        "(rows A7 and A6)",
+        "printed.xlsx › Slip › A5: <26 and 1-10 overlap: <26 reads every value up to 25, so it must be the lowest row "
+        "(rows A6 and A5)"]
