@@ -11,6 +11,7 @@ from tables_app.domain.ranges import (
     check_coverage,
     parse_range,
     parse_row_label,
+    printed_tops,
     row_label,
 )
 
@@ -364,3 +365,70 @@ def test_up_to_above_the_lowest_row_says_it_must_be_the_lowest():
     assert [(p.message, p.rows) for p in check_coverage(rows, must_cover_from=1)] == [
         ("only the lowest row may be open below, but <11 and <21 both are", (0, 2)),
         ("<21 and 11-15 overlap: <21 reads every value up to 20, so it must be the lowest row", (2, 1))]
+
+
+# -- a roll column printed as tops (docs/workbook-format.md, "Ranges": `-25`, `-30`, ..., `00`) ---------------
+
+def _spans(read):  # type: ignore[no-untyped-def]
+    return [span.label if isinstance(span, Range) else span for span in read]
+
+
+def test_a_column_of_tops_runs_each_row_from_the_row_above():
+    # "each row runs from the top of the row above + 1 up to its own top": `66` is 66 alone, `00` is 100
+    read = printed_tops(["-25", "-30", "-65", "66", "-70", "−99", "00"])
+    assert _spans(read) == ["<26", "26-30", "31-65", "66", "67-70", "71-99", "100"]
+    assert read[0] == Range(NO_BOTTOM, 25)  # the first row as `-25` always read: every roll up to 25
+
+
+def test_typed_tops_read_as_written_ones():
+    # a spreadsheet turns a typed -30 into the number -30, and 66 into 66
+    assert _spans(printed_tops([-25, -30, 66, "–80", "00"])) == ["<26", "26-30", "31-66", "67-80", "81-100"]
+
+
+def test_a_row_repeating_the_top_above_is_the_same_range():
+    # the one-column layout's second branch of a range (a printed sheet refuses the repeat itself)
+    assert _spans(printed_tops(["-25", "-50", "-50", "00"])) == ["<26", "26-50", "26-50", "51-100"]
+
+
+@pytest.mark.parametrize("column, bad", [
+    (["-25", "-30", "28", "-35"], 2),
+    (["-25", "-30", "-29", "00"], 2),
+    (["-25", "-90", "00", "-95"], 3),
+])
+def test_tops_must_rise(column, bad):
+    # "a bare number that is not above the previous top is an error naming the cell"; the rows after it still read
+    read = printed_tops(column)
+    assert [i for i, span in enumerate(read) if isinstance(span, str)] == [bad]
+    assert "in a Roll column printed as tops (-25, -30, ..., 00) each row runs from the row above's top + 1 to its own, " \
+           "so tops rise: " in read[bad]
+    assert isinstance(read[-1], Range) or bad == len(read) - 1
+
+
+def test_a_falling_top_names_the_two_tops_and_a_typed_zero_says_why():
+    assert printed_tops(["-25", "-30", "28"])[2] == (
+        "'28': in a Roll column printed as tops (-25, -30, ..., 00) each row runs from the row above's top + 1 to its own, "
+        "so tops rise: 28 is not above 30")
+    assert printed_tops(["-25", "-99", 0])[2].endswith(
+        "0 is not above 99 (a typed 00 is the number 0: type it as text, '00, or write 100)")
+
+
+@pytest.mark.parametrize("column", [
+    ["01-25", "-30", "00"],  # a range among them: every row is read on its own, as before
+    ["00", "-99", "-70", "66", "-25"],  # descending: only ascending columns are tops (the first row is `-N`)
+    ["25", "-30", "00"],  # the first row bare
+    ["-25", "-", "00"],  # a lone dash is no top
+    ["-25", "30+", "-35"],
+    ["-25", "<31", "-35"],
+    ["-25", "26", "27", "29", "28"],  # only the first dashed and not rising: each number one roll, as it always read
+    [],
+])
+def test_columns_that_are_not_tops(column):
+    assert printed_tops(column) is None
+
+
+@given(st.integers(1, 60), st.permutations(range(1, 8)))
+def test_a_column_that_read_before_reads_the_same(low, order):
+    # "no workbook that read before reads otherwise": `-N` then the single rolls above it, in any order
+    column = [f"-{low}", *(str(low + step) for step in order)]
+    read = printed_tops(column)
+    assert read is None or read == [parse_range(label, rolls=True) for label in column]
