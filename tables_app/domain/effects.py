@@ -234,7 +234,8 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
                 _add(totals, field, number)
     prose.append(text[last:])
     _refuse_unread(reader, "".join(prose), text)
-    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))
+    # totals holds count fields only (_add's names); mypy cannot tell them from the tuple fields
+    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed))  # type: ignore[arg-type]
 
 
 def _one_death(death: tuple[str, int] | None, token: str, number: int) -> tuple[str, int]:
