@@ -1,4 +1,4 @@
-"""Attack-table cells: `—`, `F`, `0`, `7`, `16 Mod`, `16Mod`, `16 moderate Cut`,
+"""Attack-table cells: `—` (or `Miss`, `Attack automatically misses`), `F`, `0`, `7`, `16 Mod`, `16Mod`, `16 moderate Cut`,
 `18ES`, `36 EH + AK`, `36 E Heat + A Impact`, and extra letters (`12G`).
 
 Lenient in notation, strict in meaning: every reading that is not exactly one
@@ -32,6 +32,11 @@ class Outcome(StrEnum):
 
 MISS_TEXT = "\u2014"  # em dash, the canonical miss
 FUMBLE_TEXT = "F"  # printed tables: the attack fumbles
+# A miss as books word it (Against the Darkmaster's first row, one box across
+# every armor column: `Attack automatically misses`), folded and without a
+# trailing full stop. No cell with hits starts with a word, so none reads otherwise.
+MISS_WORDS = frozenset({"miss", "misses", "automatic miss", "automatically misses", "attack automatically misses",
+                        "attack misses"})
 CRITICAL_JOINER = " + "  # between the criticals of one cell (`36 E Heat + A Impact`)
 # Read with match(): anchored at the start, and `.*` runs to the end (DOTALL),
 # so no `$` ever sends the engine back over the text (linear in its length).
@@ -121,6 +126,8 @@ def parse_attack_cell(
     _check_length(text)
     if len(text) == 1 and text in DASHES:
         return MISS_CELL
+    if is_miss_words(text):
+        return MISS_CELL
     # A lone F fumbles even on a scale with a severity F: a severity needs hits before it.
     if fold(text) == fold(FUMBLE_TEXT):
         return FUMBLE_CELL
@@ -137,6 +144,12 @@ def parse_attack_cell(
     folded_letters = {fold(letter): criticals for letter, criticals in (letters or {}).items()}
     first, *more = _read_criticals(text, rest, scale, critical_named, folded_letters)
     return AttackCell(Outcome.CRITICAL, hits, first[0], first[1], tuple(more))
+
+
+def is_miss_words(text: str) -> bool:
+    """`Miss`, `Attack automatically misses.`: MISS_WORDS in any letter case
+    and spacing, with or without a trailing full stop."""
+    return fold(text).removesuffix(".").rstrip() in MISS_WORDS
 
 
 def parse_letter_definition(text: str, scale: SeverityScale, critical_named: CriticalResolver) -> tuple[Critical, ...]:

@@ -1,4 +1,5 @@
-"""Roll ranges (`11-35`, `1:5`, `36`, `176+`, `>250`, `<71`, `UM 96-100`) and
+"""Roll ranges (`11-35`, `1:5`, `36`, `176+`, `>250`, `<71`, `Up to 10`,
+`UM 96-100`), roll columns printed as tops (`-25`, `-30`, ..., `00`), and
 tables keyed by them.
 
 A compiled range table maps every integer from its lowest row upward to
@@ -42,6 +43,7 @@ _ABOVE = _Pattern(r"^>\s*(\d+)$")  # printed `>250`: 251 upward
 _BELOW = _Pattern(r"^<\s*(\d+)$")  # printed `<71`: everything below 71
 _SINGLE = _Pattern(r"^(\d+)$")
 _UP_TO = _Pattern(rf"^{_DASH}\s*(\d+)$")  # printed `-25`: every roll up to 25
+_UP_TO_WORDS = _Pattern(r"^up\s+to\s+(\d+)$", re.IGNORECASE)  # Against the Darkmaster's `Up to 10`, as `<11`
 HUNDRED = "00"  # a d100's face 100, as books print it (`00`, `96-00`)
 _UNMODIFIED = _Pattern(r"UM\s*(.*)", re.IGNORECASE | re.DOTALL)  # match(): no `$` to backtrack from
 # Arms Law's rows bounded by the attacking weapon's Clumsy Range, XX its top: `UM 01-XX`, `XX-33`.
@@ -109,7 +111,10 @@ def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) 
     25, the same as `<26` (open below, so the lowest row only); ``hundred``:
     `00` is 100 only (a `UM` row's face). Elsewhere `00` is 0 (leading
     zeros), and a leading dash is refused: an attack table's Result may be
-    negative, so `-25` could be the result -25."""
+    negative, so `-25` could be the result -25. `Up to 25` (any letter
+    case) is every value up to 25, as `<26`, in every column: worded, it
+    cannot be a negative result. A whole column printed as tops is read by
+    printed_tops."""
     if isinstance(text, int):
         if text < 0:
             if rolls:
@@ -123,6 +128,8 @@ def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) 
 
     if m := _BELOW.match(s):
         return Range(NO_BOTTOM, roll(m.group(1)) - 1)
+    if m := _UP_TO_WORDS.match(s):  # worded, so never a negative result: read in every range column
+        return Range(NO_BOTTOM, roll(m.group(1)))
     if m := _ABOVE.match(s):
         return Range(roll(m.group(1)) + 1, None)
     if m := _SPAN.match(s):
@@ -144,6 +151,78 @@ def parse_range(text: str | int, *, rolls: bool = False, hundred: bool = False) 
 
 _LEADING_DASH = ("a Result row written with a leading dash could be the result -25 or every result up to 25: "
                  "write <26 (every result up to 25) or 01-25")
+
+
+def printed_tops(written: Sequence[str | int]) -> list[Range | str] | None:
+    """A d100 roll column printed as tops, as older books print a fumble or
+    critical table (docs/workbook-format.md, "Ranges"): `-25`, `-30`, ...,
+    `-65`, `66`, `-70`, ..., `00`, each row running from the top of the row
+    above + 1 up to its own top. None when the column is not written so;
+    else each row's range, or the reason it does not read (a str).
+
+    The column is written so when its first row is `-N` (any dash), every row
+    is `-N`, a bare number or `00` (100), and either some row after the first
+    is `-N` too or the tops rise. The first row reads as `-N` always has:
+    every roll up to N, open below. A column whose only dashed row is its
+    first and whose numbers do not rise reads as it always has, each number
+    one roll (any order was allowed), so no workbook that read before reads
+    otherwise: a rising column of bare numbers names the same rolls both ways.
+    Tops rise: a row whose top is not above the row above's is refused, but
+    one that repeats it exactly is the row above's range again (a one-column
+    sheet's second branch; a printed sheet refuses the repeat itself)."""
+    if not written or _printed_top(written[0]) is not True:
+        return None
+    dashed = [_printed_top(label) for label in written]
+    if None in dashed:
+        return None
+    tops: list[int | str] = []
+    for label in written:
+        try:
+            tops.append(_top_of(label))
+        except ValueError as exc:  # beyond ROLL: that row's problem, the others still read
+            tops.append(str(exc))
+    numbers = [top for top in tops if isinstance(top, int)]
+    if not any(dashed[1:]) and not all(a < b for a, b in zip(numbers, numbers[1:])):
+        return None
+    read: list[Range | str] = []
+    above: Range | None = None  # the last row that read; its top is never open
+    for label, top in zip(written, tops):
+        if isinstance(top, str):
+            read.append(top)
+        elif above is None or above.high is None:
+            above = Range(NO_BOTTOM, top)
+            read.append(above)
+        elif top == above.high:
+            read.append(above)
+        elif top < above.high:
+            typed_zero = " (a typed 00 is the number 0: type it as text, '00, or write 100)" if top == 0 else ""
+            read.append(f"{shown(label) if isinstance(label, str) else label}: in a Roll column printed as tops "
+                        f"(-25, -30, ..., 00) each row runs from the row above's top + 1 to its own, so tops rise: "
+                        f"{top} is not above {above.high}{typed_zero}")
+        else:
+            above = Range(above.high + 1, top)
+            read.append(above)
+    return read
+
+
+def _printed_top(label: str | int) -> bool | None:
+    """Whether a label of a column printed as tops is dashed (`-30`, a typed
+    -30) or bare (`66`, `00`); None when it is neither."""
+    if isinstance(label, int):
+        return label < 0
+    text = label.strip()
+    if _UP_TO.match(text):
+        return True
+    return False if _SINGLE.match(text) else None
+
+
+def _top_of(label: str | int) -> int:
+    """The top a label of a column printed as tops names: `00` is 100."""
+    if isinstance(label, int):
+        return _roll(abs(label), label)
+    text = label.strip()
+    digits = m.group(1) if (m := _UP_TO.match(text)) else text
+    return 100 if digits == HUNDRED else _roll(digits, text)
 
 
 def _roll(digits: str | int, written: str | int) -> int:
@@ -256,6 +335,9 @@ def _pair_problem(ranges: Sequence[Range], prev_i: int, this_i: int) -> Coverage
         message = f"open top {prev.label} must be the highest row, but {this.label} is above it"
     elif this.low > prev.high + 1:
         message = f"gap between {prev.label} and {this.label}: {Range(prev.high + 1, this.low - 1).label} is missing"
+    elif this.low <= prev.high and prev.low == NO_BOTTOM:
+        message = (f"{prev.label} and {this.label} overlap: {prev.label} reads every value up to {prev.high}, "
+                   "so it must be the lowest row")
     elif this.low <= prev.high:
         message = f"{prev.label} and {this.label} overlap"
     else:

@@ -184,10 +184,9 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
     numbers: list[int] = []
     first: dict[Range, str] = {}
     broken = False
-    for row in grid.rows:
+    for row, span in zip(grid.rows, reading.read_rolls(grid, ROLL_COLUMN)):  # a column of tops reads as a whole
         number, values = row
-        range_value, range_cell = reading.cell(grid, row, ROLL_COLUMN)
-        span = reading.read_range(grid, range_value, range_cell, rolls=True)
+        range_cell = reading.cell(grid, row, ROLL_COLUMN)[1]
         read = [_printed_cell(reading, grid.sheet, values[column - 1] if column <= len(values) else None, (number, column),
                               legend) for _, column in printed]
         found = [branches for branches in read if branches is not None]
@@ -268,9 +267,8 @@ def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[En
     tags, must agree with them; a text with branches and no Condition is the
     range's two branches."""
     entries = []
-    for row in grid.rows:
-        range_value, range_cell = reading.cell(grid, row, "roll")
-        parsed_range = reading.read_range(grid, range_value, range_cell, rolls=True)
+    for row, parsed_range in zip(grid.rows, reading.read_rolls(grid, ROLL_COLUMN)):  # a column of tops reads as a whole
+        range_cell = reading.cell(grid, row, ROLL_COLUMN)[1]
         text = reading.value(grid, row, "text", with_lines, required=True)  # a line break opens a sentence
         given, sound = _given_numbers(reading, grid, row)
         tags = reading.value(grid, row, "effects", as_tags, default=())

@@ -17,7 +17,7 @@ from tables_app.domain.bounds import ROLL
 from tables_app.domain.cells import AttackCell
 from tables_app.domain.names import did_you_mean, fold, same_name, shown, suggest
 from tables_app.domain.rulesets import DEFAULT_RULESET, in_ruleset, ruleset_name_problem
-from tables_app.domain.ranges import CLUMSY_MARK, Range, check_coverage, parse_range, parse_row_label
+from tables_app.domain.ranges import CLUMSY_MARK, Range, check_coverage, parse_range, parse_row_label, printed_tops
 from tables_app.errors import Problem
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend, parse_legend
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook, same_file
@@ -147,6 +147,23 @@ class Reading:
         except ValueError as exc:
             self.problem(grid.sheet, cell, str(exc))
             return None
+
+    def read_rolls(self, grid: Grid, column: str) -> list[Range | None]:
+        """Each row's range in a critical or fumble grid's d100 ``column``
+        (None for a row whose range said its problem): read as tops when the
+        column is printed so (`-25`, `-30`, ..., `00`: domain/ranges.py,
+        printed_tops), else each row on its own (read_range, ``rolls``)."""
+        located = [self.cell(grid, row, column) for row in grid.rows]
+        written = [_top_label(value) for value, _ in located]
+        tops = None if None in written else printed_tops([w for w in written if w is not None])
+        if tops is None:
+            return [self.read_range(grid, value, cell, rolls=True) for value, cell in located]
+        read: list[Range | None] = []
+        for span, (_, cell) in zip(tops, located):
+            if isinstance(span, str):
+                self.problem(grid.sheet, cell, span)
+            read.append(span if isinstance(span, Range) else None)
+        return read
 
     def read_row_label(self, grid: Grid, value: object, cell: str) -> tuple[Range, bool] | None:
         """An attack row's range, and whether it is a `UM` row (read by the
@@ -405,3 +422,19 @@ def _legend_words(written: str) -> str:
 def _owners(stored: dict[str, set[str]], legends: list[str]) -> str:
     names = sorted({owner or "tables_app" for legend in legends for owner in stored[legend]}, key=str.casefold)
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _top_label(value: object) -> str | int | None:
+    """A Roll cell as printed_tops reads it (a number as a whole number, a
+    text as it is); None for a cell that is no label of a column of tops
+    (blank, an error value, a fraction, a date): read_range then says why."""
+    if is_blank(value) or check_value(value) is not None:
+        return None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        try:
+            return as_int(value, "range", (-ROLL[1], ROLL[1]))
+        except ValueError:
+            return None
+    return value if isinstance(value, str) else None

@@ -25,6 +25,24 @@ def test_every_dash_is_a_miss(dash):
     assert parse(dash) == AttackCell(Outcome.MISS)
 
 
+@pytest.mark.parametrize("words", [
+    "miss", "Miss", "MISSES", "automatic miss", "Automatically misses", "Attack automatically misses",
+    "Attack automatically misses.", "attack misses", "Attack Misses.", "  attack   misses .",
+])
+def test_a_miss_in_words_is_a_miss(words):
+    # docs/workbook-format.md, "attack": the miss words (any case, an optional full stop) are a miss, written `—`
+    assert parse(words) == AttackCell(Outcome.MISS)
+    assert parse(words).text == "—"
+
+
+@pytest.mark.parametrize("words", ["missed", "miss..", "automatic", "attack", "attack automatic miss", "5 miss",
+                                   "miss 5", "no miss"])
+def test_other_words_are_no_miss(words):
+    # only the listed wordings: anything else stays an error naming the cell's text
+    with pytest.raises(ValueError, match="is not a cell|neither|severity"):
+        parse(words)
+
+
 @pytest.mark.parametrize(
     "value, expected",
     [

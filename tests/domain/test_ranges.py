@@ -11,6 +11,7 @@ from tables_app.domain.ranges import (
     check_coverage,
     parse_range,
     parse_row_label,
+    printed_tops,
     row_label,
 )
 
@@ -187,9 +188,11 @@ def test_only_the_lowest_row_may_be_open_below():
 
 
 def test_an_open_bottom_above_a_closed_row_overlaps_it():
-    # printed layouts: `<71` (= everything below 71): a row under it reads values it already holds
+    # printed layouts: `<71` (= everything below 71): a row under it reads values it already holds, and the
+    # message says the rule (docs/workbook-format.md, "Ranges": only as the lowest row)
     problems = check_coverage([Range(1, 10), parse_range("<71"), Range(71, 80)], must_cover_from=1)
-    assert [(p.message, p.rows) for p in problems] == [("<71 and 1-10 overlap", (1, 0))]
+    assert [(p.message, p.rows) for p in problems] == [
+        ("<71 and 1-10 overlap: <71 reads every value up to 70, so it must be the lowest row", (1, 0))]
 
 
 def test_a_lone_open_bottom_must_still_reach_the_top():
@@ -328,3 +331,104 @@ def test_a_um_row_is_a_d100_face_so_00_is_100():
     assert parse_row_label("UM 96-00") == (Range(96, 100), True)
     assert parse_row_label("UM 00") == (Range(100, 100), True)
     assert parse_row_label("um 00") == (Range(100, 100), True)
+
+
+# -- `Up to 10` (docs/workbook-format.md, "Ranges"), as Against the Darkmaster prints its first row ----------
+
+@pytest.mark.parametrize("text", ["Up to 10", "up to 10", "UP TO 10", "  Up  to 010 "])
+@pytest.mark.parametrize("rolls", [False, True])
+def test_up_to_is_every_value_up_to_its_number(text, rolls):
+    # "`Up to 10` ... every result from the lowest up to 10, the same as `<11`", in every range column
+    assert parse_range(text, rolls=rolls) == Range(NO_BOTTOM, 10) == parse_range("<11")
+    assert parse_range(text, rolls=rolls).label == "<11"
+    assert parse_row_label(text) == (Range(NO_BOTTOM, 10), False)
+
+
+def test_up_to_00_is_100_only_in_a_d100_column():
+    # "`00` ... 100" in a roll column; an attack Result keeps its leading-zero reading
+    assert parse_range("Up to 00", rolls=True) == Range(NO_BOTTOM, 100)
+    assert parse_range("Up to 00") == Range(NO_BOTTOM, 0)
+
+
+@pytest.mark.parametrize("text", ["Up to", "Up to -5", "Upto 10", "Up to 10+", "up to 5-10", "Up 10"])
+def test_other_up_to_spellings_are_no_range(text):
+    with pytest.raises(ValueError, match="is not a range"):
+        parse_range(text)
+
+
+def test_up_to_above_the_lowest_row_says_it_must_be_the_lowest():
+    # "only the first row": below another row it overlaps it, and the message gives the rule
+    rows = [Range(11, 15), parse_range("Up to 20"), Range(21, 30)]
+    assert [(p.message, p.rows) for p in check_coverage(rows, must_cover_from=1)] == [
+        ("<21 and 11-15 overlap: <21 reads every value up to 20, so it must be the lowest row", (1, 0))]
+    rows = [parse_range("Up to 10"), Range(11, 15), parse_range("up to 20")]
+    assert [(p.message, p.rows) for p in check_coverage(rows, must_cover_from=1)] == [
+        ("only the lowest row may be open below, but <11 and <21 both are", (0, 2)),
+        ("<21 and 11-15 overlap: <21 reads every value up to 20, so it must be the lowest row", (2, 1))]
+
+
+# -- a roll column printed as tops (docs/workbook-format.md, "Ranges": `-25`, `-30`, ..., `00`) ---------------
+
+def _spans(read):  # type: ignore[no-untyped-def]
+    return [span.label if isinstance(span, Range) else span for span in read]
+
+
+def test_a_column_of_tops_runs_each_row_from_the_row_above():
+    # "each row runs from the top of the row above + 1 up to its own top": `66` is 66 alone, `00` is 100
+    read = printed_tops(["-25", "-30", "-65", "66", "-70", "−99", "00"])
+    assert _spans(read) == ["<26", "26-30", "31-65", "66", "67-70", "71-99", "100"]
+    assert read[0] == Range(NO_BOTTOM, 25)  # the first row as `-25` always read: every roll up to 25
+
+
+def test_typed_tops_read_as_written_ones():
+    # a spreadsheet turns a typed -30 into the number -30, and 66 into 66
+    assert _spans(printed_tops([-25, -30, 66, "–80", "00"])) == ["<26", "26-30", "31-66", "67-80", "81-100"]
+
+
+def test_a_row_repeating_the_top_above_is_the_same_range():
+    # the one-column layout's second branch of a range (a printed sheet refuses the repeat itself)
+    assert _spans(printed_tops(["-25", "-50", "-50", "00"])) == ["<26", "26-50", "26-50", "51-100"]
+
+
+@pytest.mark.parametrize("column, bad", [
+    (["-25", "-30", "28", "-35"], 2),
+    (["-25", "-30", "-29", "00"], 2),
+    (["-25", "-90", "00", "-95"], 3),
+])
+def test_tops_must_rise(column, bad):
+    # "a bare number that is not above the previous top is an error naming the cell"; the rows after it still read
+    read = printed_tops(column)
+    assert [i for i, span in enumerate(read) if isinstance(span, str)] == [bad]
+    assert "in a Roll column printed as tops (-25, -30, ..., 00) each row runs from the row above's top + 1 to its own, " \
+           "so tops rise: " in read[bad]
+    assert isinstance(read[-1], Range) or bad == len(read) - 1
+
+
+def test_a_falling_top_names_the_two_tops_and_a_typed_zero_says_why():
+    assert printed_tops(["-25", "-30", "28"])[2] == (
+        "'28': in a Roll column printed as tops (-25, -30, ..., 00) each row runs from the row above's top + 1 to its own, "
+        "so tops rise: 28 is not above 30")
+    assert printed_tops(["-25", "-99", 0])[2].endswith(
+        "0 is not above 99 (a typed 00 is the number 0: type it as text, '00, or write 100)")
+
+
+@pytest.mark.parametrize("column", [
+    ["01-25", "-30", "00"],  # a range among them: every row is read on its own, as before
+    ["00", "-99", "-70", "66", "-25"],  # descending: only ascending columns are tops (the first row is `-N`)
+    ["25", "-30", "00"],  # the first row bare
+    ["-25", "-", "00"],  # a lone dash is no top
+    ["-25", "30+", "-35"],
+    ["-25", "<31", "-35"],
+    ["-25", "26", "27", "29", "28"],  # only the first dashed and not rising: each number one roll, as it always read
+    [],
+])
+def test_columns_that_are_not_tops(column):
+    assert printed_tops(column) is None
+
+
+@given(st.integers(1, 60), st.permutations(range(1, 8)))
+def test_a_column_that_read_before_reads_the_same(low, order):
+    # "no workbook that read before reads otherwise": `-N` then the single rolls above it, in any order
+    column = [f"-{low}", *(str(low + step) for step in order)]
+    read = printed_tops(column)
+    assert read is None or read == [parse_range(label, rolls=True) for label in column]

@@ -144,3 +144,35 @@ def test_a_list_sheet_reads_a_box_too_but_not_over_its_names(tmp_path):
     names = _merged_xlsx(tmp_path / "n.xlsx", sheets, {"W": ["A4:A5"]})
     assert problems(names) == ["n.xlsx › W › A4: merged cells A4:A5 take in the Name column; unmerge them and write each "
                                "row's name in its own cell"]
+
+
+# Against the Darkmaster prints an attack table's first row as `Up to 10` and one box across every armor column
+# (docs/workbook-format.md, "Sheet layout" and "attack": the miss words). Every value invented.
+DARKMASTER = [["Kind", "attack"], ["Name", "Club"], ["Automatic miss", "none"], [], ["Result", "NA", "LA", "MA", "HA"],
+              ["Up to 10", "Attack automatically misses.", None, None, None], ["11-15", "2", "1", "—", "—"],
+              ["16+", "5", "3", "2", "1"]]
+
+
+@pytest.mark.parametrize("fmt, reader", [("xlsx", "calamine"), ("xlsx", "openpyxl"), ("ods", "calamine"),
+                                         ("xls", "calamine")])
+def test_a_first_row_printed_as_one_miss_box_misses_in_every_armor_column(tmp_path, fmt, reader):
+    # "Sheet layout": B6:E6 merged under its top-left value; "attack": `Attack automatically misses.` is a miss
+    path = _in_format(tmp_path, fmt, {"Club": DARKMASTER}, {"Club": ["B6:E6"]})
+    result = interpret(read_workbook(path, reader=reader))
+    assert result.problems == []
+    (table,) = result.attack_tables
+    assert [r.label for r in table.value.rows.ranges] == ["<11", "11-15", "16+"]
+    assert [cell.outcome.value for cell in table.value.rows.values[0]] == ["miss"] * 4
+    assert [cell.text for cell in table.value.rows.values[1]] == ["2", "1", "—", "—"]
+
+
+def test_a_miss_box_still_refuses_what_any_box_refuses(tmp_path):
+    # "Sheet layout": a box over the Result column, or one that hides a value, stays an error as before
+    over_result = _merged_xlsx(tmp_path / "a.xlsx", {"Club": DARKMASTER}, {"Club": ["A6:E6"]})
+    assert problems(over_result) == ["a.xlsx › Club › A6: merged cells A6:E6 take in the Result column; unmerge them "
+                                     "and write each row's range in its own cell"]
+    rows = [list(row) for row in DARKMASTER]
+    rows[5][3] = "—"
+    hidden = _with_hidden_value(build_workbook(tmp_path / "plain.xlsx", {"Club": rows}), tmp_path / "b.xlsx", "B6:E6")
+    assert problems(hidden) == ["b.xlsx › Club › D6: merged cells B6:E6 hide a value in D6 ('—'): unmerge them, or clear "
+                                "the cells under the merge"]
