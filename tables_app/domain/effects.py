@@ -39,8 +39,8 @@ Decisions:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
-from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -63,8 +63,8 @@ _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", "she
                "foe", "he", "and", "must", "unable", "cannot", "can't", "no", "at", "bleed", "dying", "dead")
 # `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
-_ACTIVITY = (rf"(?:{_MINUS}\s*\d+\s+(?:to\s+)?(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
-             rf"|\b(?i:at)\s+{_MINUS}\s*\d+\b(?!\s*%))")
+_ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
+             rf"|{_MINUS}\s*\d+\s+penalty\b(?!\s+(?:to|on)\b)|\bat\s+{_MINUS}\s*\d+\b(?!\s*%))")  # `-40 to to all actions`: a typo read
 _PER_ROUND = r"(?i:(?:per\s+|/\s*|a\s+|each\s+|every\s+)(?:round|rnd)s?\b)"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
 _NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"
@@ -215,9 +215,28 @@ class _Reader:
     own_signs: str  # the signs the legend reads (with the pasted look-alikes)
 
 
+# Effects counted per die or per thing (`1d5 broken ribs, -5 penalty for each broken rib`): a count the
+# table cannot know; the sentence is flagged whole, its effects never applied
+_PER_EACH = re.compile(r"(?i)\bfor\s+(?:each|every)\b|(?<![\w.])\d*d\d+(?!\w)")
+_CLAUSES = re.compile(r"[^.;!?\n]+")
+
+
 @lru_cache(maxsize=4096)  # printed tables repeat their cells (`+2H`, `1∑`) hundreds of times
 def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
     """Read the effects printed in ``text`` with ``legend``; the text itself is kept whole."""
+    if not _PER_EACH.search(text):
+        return _read(text, legend)
+    pieces: list[str] = []
+    masked = text
+    for sentence in _CLAUSES.finditer(text):
+        if _PER_EACH.search(sentence.group()) and has_effects(_read(sentence.group(), legend)):
+            pieces.append(" ".join(sentence.group().split()))
+            masked = masked[:sentence.start()] + " " * (sentence.end() - sentence.start()) + masked[sentence.end():]
+    effects = _read(masked, legend)
+    return replace(effects, text=text, unread=tuple(dict.fromkeys([*pieces, *effects.unread])))
+
+
+def _read(text: str, legend: Legend) -> Effects:
     reader = _reader(legend)
     totals: dict[str, int] = {}
     death: tuple[str, int] | None = None
@@ -288,12 +307,14 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     # The book's words first (a legend says what its words mean, before any built-in spelling):
     # a count before, glued or spaced (`+2 Damage`, `-5 to all actions`), or bare when it counts so
     for word, meaning in words:
-        kind, pattern = "+".join(_ADDS[meaning]), _word_pattern(word)
+        kind, pattern, counted = "+".join(_ADDS[meaning]), _word_pattern(word), _word_pattern(word, counted=True)
         not_per_round = rf"(?!\s*{_PER_ROUND})"  # `3 Damage per Round` is bleeding, whatever Damage means
         if meaning is Meaning.PENALTY:
-            spellings.append((kind, rf"{_MINUS}\s*\d+\s*{pattern}"))
+            spellings.append((kind, rf"{_MINUS}\s*\d+\s*{counted}"))
         else:
-            spellings.append((kind, rf"{_COUNT}\s*{pattern}{not_per_round}"))
+            if meaning is Meaning.HITS:  # `3 Wound per round`: hits a round, bleeding
+                spellings.append(("bleed", rf"{_COUNT}\s*{counted}\s*{_PER_ROUND}"))
+            spellings.append((kind, rf"{_COUNT}\s*{counted}{not_per_round}"))
         if meaning in ROUND_MEANINGS:  # `Dazed for 3 rounds`, `Dazed 2 rnds`: its rounds after it
             spellings.append((kind, rf"{pattern}\s+(?i:for\s+)?(?i:the\s+)?(?i:next\s+)?(?i:{_ROUND_COUNT}{_ROUNDS})"))
         if bare := legend.bare_count(word, meaning):  # not before a time it does not read (`Dazed 1 hour`: flagged)
@@ -325,9 +346,10 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     return _Reader(effect, kinds, looks_like, _hint(symbols), own)
 
 
-def _word_pattern(word: str) -> str:
-    """A legend's word or phrase, any letter case, any spaces between its words, whole words only."""
-    return r"(?<!\w)(?i:" + r"\s+".join(re.escape(part) for part in word.split()) + r")(?!\w)"
+def _word_pattern(word: str, counted: bool = False) -> str:
+    """A legend's word or phrase, any letter case, any spaces between its words, whole words only
+    (``counted``: after its count, which may be glued to it, `2Wound`)."""
+    return ("" if counted else r"(?<!\w)") + "(?i:" + r"\s+".join(re.escape(part) for part in word.split()) + r")(?!\w)"
 
 
 def _symbol_pattern(symbol: str) -> str:
@@ -371,7 +393,7 @@ def _bounded(token: str, digits: str) -> int:
     return number
 
 
-_LETTERS = r"[^\W\d_]{2,}(?:['\u2019][^\W\d_]+)?"  # a word of two letters or more (`H` alone is a symbol)
+_LETTERS = r"[^\W\d_]{2,}(?:['\u2019-][^\W\d_]+)*"  # a word of two letters or more (`H` alone is a symbol)
 _WORD = r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?"
 _TIME_UNITS = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b"
 _EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry|parries|actions?|activity|activities"
@@ -429,7 +451,15 @@ def effect_words(e: Mapping[str, Any]) -> str:
              f"must parry {e['must_parry']}{f' at {parry}' if parry else ''}" if e.get("must_parry") else "",
              f"penalty {e['penalty']}" if e["penalty"] else "",
              f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", death]
-    return ", ".join(x for x in [*parts, *tags] if x)
+    said = ", ".join(x for x in [*parts, *tags] if x)
+    if e.get("unread"):  # what the GM decides: never applied (docs/workbook-format.md, "What is not read")
+        said += ("; " if said else "") + unread_words(e["unread"])
+    return said
+
+
+def unread_words(unread: Iterable[str]) -> str:
+    """`not read: '-10 BEA', 'If the attacker maintains the hold, +5 Damage', decide at the table`."""
+    return "not read: " + ", ".join(shown(piece, 80) for piece in unread) + ", decide at the table"
 
 
 def format_death(death_in: int | None) -> str:

@@ -3,6 +3,9 @@ line, from the states before and after it (rules.py made them)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from tables_app.domain.effects import unread_words
 from tables_app.domain.fights.events import Attack, Edit, EndRound, Event, Join
 from tables_app.domain.fights.rules import skipped
 from tables_app.domain.fights.state import Combatant, Fight, Harm, Status
@@ -57,6 +60,15 @@ def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[
     return lines
 
 
+def _undecided(resolved: dict[str, Any]) -> list[str]:
+    """The printed pieces not read of the entries an attack's account (resolve's JSON) read: its criticals'
+    and its fumble's, in that order, each once."""
+    rolls = [resolved.get("critical"), *(resolved.get("more_criticals") or ()), resolved.get("secondary_critical"),
+             resolved.get("fumble")]
+    pieces = [piece for roll in rolls if roll for piece in (roll.get("entry") or {}).get("unread", ())]
+    return list(dict.fromkeys(pieces))
+
+
 def _fell(before: Combatant, after: Combatant) -> list[str]:
     if before.status is after.status:
         return []
@@ -94,6 +106,8 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
             lines += _struck(a0, a1, blow.to_attacker, "fumbles and takes")
         if blow.to_target or not blow.to_attacker:
             lines += _struck(t0, t1, blow.to_target, "takes") or [f"{t1.name} takes no hits."]
+        if undecided := _undecided(event.resolved):  # what the tables printed and the rules did not apply
+            lines.append(f"For the GM: {unread_words(undecided)}.")
         if blow.attacker_bonus:
             lines.append(f"{a1.name} gains +{blow.attacker_bonus} for its next attack.")
         if blow.target_bonus:

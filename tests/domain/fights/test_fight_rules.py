@@ -257,3 +257,20 @@ def test_hits_set_by_hand_put_down_or_heal_at_once_unless_a_status_is_set():
     assert state(f, "Orc").status is Status.UP
     f = apply(f, Edit("Orc", (("taken", 45), ("status", "up"))))  # a ruling: still up
     assert state(f, "Orc").status is Status.UP
+
+
+def test_the_account_says_what_the_gm_must_decide():
+    # docs/workbook-format.md, "What is not read": an entry's pieces not read are never applied; the account
+    # of the attack that read it says them, once each, for the GM to decide at the table
+    from dataclasses import replace
+
+    entry = {"unread": ["If the attacker keeps the hold, +5 Damage", "(-10 BEA)"]}
+    attack = replace(hit("Hero", "Orc", hits=4), resolved={
+        "critical": {"entry": entry}, "more_criticals": [], "secondary_critical": {"entry": {"unread": ["(-10 BEA)"]}},
+        "fumble": None})
+    before = duel()
+    lines = account(before, attack, apply(before, attack))
+    assert ("For the GM: not read: 'If the attacker keeps the hold, +5 Damage', '(-10 BEA)', decide at the table."
+            in lines)
+    plain = hit("Hero", "Orc", hits=4)
+    assert not any("For the GM" in line for line in account(before, plain, apply(before, plain)))
