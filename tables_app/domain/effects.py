@@ -213,6 +213,7 @@ class _Reader:
     looks_like: re.Pattern[str]
     hint: str
     own_signs: str  # the signs the legend reads (with the pasted look-alikes)
+    suspects: re.Pattern[str]  # what looks like an effect and is not read: flagged (_unread_pieces)
 
 
 # Effects counted per die or per thing (`1d5 broken ribs, -5 penalty for each broken rib`): a count the
@@ -343,7 +344,10 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
                             rf"|\(\s*(?:\+|{_MINUS})\s*\)|(?<![\w.])\+\d+\s+(?-i:[A-Z])(?!\w)")
     own = "".join(c for symbol, _ in symbols if not is_lettered(symbol) and not is_word(symbol) for c in symbol)
     own += "".join(pasted for pasted, printed in LOOKALIKES.items() if printed in own)
-    return _Reader(effect, kinds, looks_like, _hint(symbols), own)
+    # a count after one of the legend's words, which read their count before (`Gash 2`, `Gash: 2`)
+    counted_after = "".join(rf"|{_word_pattern(word)}\s*:?\s*\d+\b" for word, _ in words)
+    suspects = re.compile(_SUSPECTS.pattern + counted_after, re.IGNORECASE) if counted_after else _SUSPECTS
+    return _Reader(effect, kinds, looks_like, _hint(symbols), own, suspects)
 
 
 def _word_pattern(word: str, counted: bool = False) -> str:
@@ -418,7 +422,7 @@ def _unread_pieces(reader: _Reader, prose: str, text: str) -> tuple[str, list[st
     those blanked too (what is flagged is not also refused)."""
     pieces: list[str] = []
     blanked = prose
-    for found in _SUSPECTS.finditer(prose):
+    for found in reader.suspects.finditer(prose):
         pieces.append(" ".join(text[found.start():found.end()].split()))
         blanked = blanked[:found.start()] + " " * (found.end() - found.start()) + blanked[found.end():]
     return blanked, pieces

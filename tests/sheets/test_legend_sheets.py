@@ -330,3 +330,51 @@ def test_a_condition_in_mid_sentence_with_effects_warns_at_its_cell(write_workbo
     found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
     assert [(w.cell, w.message.split(" reads")[0]) for w in found.warnings if "opens no branch" in w.message] == [
         ("B5", "'Dies in 3 rounds if no helm'"), ("B6", "'+5H unless foe has helm'")]
+
+
+# docs/workbook-format.md, "Legends": words and phrases, a bare word's count; a legend entry always reads
+WORDED_RULESET: Rows = [
+    ["Kind", "ruleset"], ["Name", "Worded"], [],
+    ["Symbol", "Means"], ["Wound", "hits"], ["Gash", "bleed"], ["Reeling", "stun, bare 2"],
+    ["from all deeds", "penalty"],
+]
+WORDED: Rows = [
+    ["Kind", "critical"], ["Name", "Maul"], ["Code", "M"], [],
+    ["Roll", "A", "B", "C"],
+    ["01-50", "+1 Wound.", "+3 Wound, Reeling.", "Flesh torn: +4 Wound, 1 Gash, -10 from all deeds."],
+    ["51+", "2 Gash.", "+5 Wound, Reeling for 3 rounds.", "+6 Wound. Gash 3."],
+]
+
+
+def test_a_ruleset_legend_of_words_reads_the_books_words(write_workbook):
+    found = parsed(write_workbook("w.xlsx", {"Ruleset": WORDED_RULESET, "Severities": LETTERS, "Maul": WORDED}))
+    assert found.problems == []
+    table = found.critical_tables[0].value
+    assert table.legend.written() == "Wound hits; Gash bleed; Reeling = stun, bare 2; from all deeds = penalty"
+    assert entries_of(table, 0) == [{"hits": 1}, {"bleed": 2}]
+    assert entries_of(table, 1) == [{"hits": 3, "stun": 2}, {"hits": 5, "stun": 3}]
+    assert entries_of(table, 2) == [{"hits": 4, "bleed": 1, "penalty": -10}, {"hits": 6}]
+    # a count after a word that reads its count before: flagged, never dropped without a word
+    assert [(w.cell, w.message) for w in found.warnings if "not read" in w.message] == [
+        ("D7", "'Gash 3' is not read: it stays in the text, flagged for the GM to decide at the table")]
+    last = table.column_rows[2].values[1][0]
+    assert last.unread == ("Gash 3",)
+
+
+def test_a_legend_of_words_exports_and_imports_back_unchanged(run, write_workbook, tmp_path):
+    path = write_workbook("w.xlsx", {"Ruleset": WORDED_RULESET, "Severities": LETTERS, "Maul": WORDED})
+    assert run("import", str(path)).exit_code == 0
+    out = tmp_path / "out.xlsx"
+    assert run("export", "-o", str(out), "--ruleset", "Worded").exit_code == 0
+    again = run("import", str(out), "--dry-run")
+    assert again.exit_code == 0, again.output
+    assert again.stdout.startswith("Would import out.xlsx: unchanged")
+
+
+def test_a_bad_word_row_is_located(write_workbook):
+    ruleset = [*WORDED_RULESET[:4], ["∑", "stun, bare 2"], ["Reeling", "stun, often"]]
+    found = parsed(write_workbook("w.xlsx", {"Ruleset": ruleset, "Severities": LETTERS, "Maul": WORDED}))
+    assert [str(p) for p in found.problems] == [
+        "w.xlsx › Ruleset › B5: symbol '∑': only a word reads bare with a count of its own (a sign counts 1)",
+        "w.xlsx › Ruleset › B6: meaning 'stun, often': after the meaning, write only the count a bare word reads "
+        "(stun, bare 2)"]
