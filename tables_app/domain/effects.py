@@ -405,6 +405,8 @@ _EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry
 # What still looks like an effect once the effects are read, and is not read: flagged (Effects.unread),
 # never dropped without a word (docs/workbook-format.md, "What is not read")
 _SUSPECTS = re.compile(
+    # each spelling starts with a bracket, a sign, a digit or an effect's word: the guard skips every other position
+    rf"(?=[\d(+{re.escape(DASHES)}]|\b{_EFFECT_WORDS})(?:"
     rf"\(\s*(?:\+|{_MINUS})\s*\d+\s*{_LETTERS}[^()\n]{{0,40}}\)"  # `(-10 BEA)`: an attribute's penalty
     rf"|(?<![\w.]){_MINUS}\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `-10 to Perception checks`
     rf"|(?<![\w.])\+\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `+10 to the next attack`
@@ -412,7 +414,7 @@ _SUSPECTS = re.compile(
     rf"|(?<![\w.])\+\d+\s+{_LETTERS}"  # `+10 OB` (glued, `+5Hx`, is a symbol mistyped: an error)
     rf"|(?<![\w.]){_MINUS}\d+\s+{_LETTERS}"  # `-10 BEA`
     # a time that is no rounds: `Stunned 1 hour`, `Dying in 10 minutes`, `bleeds for 2 hours`
-    rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS}",
+    rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS})",
     re.IGNORECASE)
 
 
