@@ -233,6 +233,8 @@ def other_branch(e: dict[str, Any]) -> str:
     shown = e["title"] or e["text"]
     if not e["title"] and states_its_condition(e["text"], e["condition"]):
         return f"({shown})"
+    if e["condition"] is None:  # the branch for everyone else, beside conditions on several features
+        return f"(otherwise: {shown or NOTHING_HAPPENS})"
     return f"(if {e['condition']}: {shown})"
 
 

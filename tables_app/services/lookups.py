@@ -110,7 +110,7 @@ class EntryAnswer:
     entry: Entry
     ruleset: str
     column: str | None  # the printed column read, if the table has several
-    branches: tuple[Entry, ...] | None = None  # a critical's entries with a condition (None: a fumble)
+    branches: tuple[Entry, ...] | None = None  # a critical's range's branches, if it has several (None: a fumble)
     warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
@@ -212,7 +212,7 @@ def query_critical(database: Database, table_name: str, roll: int, *, severity: 
     choice = table.choose(modified, frozenset(features), index)
     return EntryAnswer(table.name, roll, modified, choice.entry, found.ruleset,
                        None if index is None else table.columns[index],
-                       tuple(e for e in entries if e.condition is not None),
+                       entries if len(entries) > 1 else (),  # a range's branches: a pair, or several and everyone else's
                        tuple(unknown_feature_warnings(features, [table])))
 
 
