@@ -7,6 +7,7 @@ lookups. Text is always written as text — a name or note that begins with
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,17 @@ from tables_app.domain.names import fold
 from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.branches import Branch
 from tables_app.domain.creature_attacks import attacks_text
-from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import (
+    AttackTable,
+    ConditionReading,
+    Creature,
+    EffectTable,
+    Entry,
+    Rank,
+    RollKind,
+    TableKind,
+    Weapon,
+)
 from tables_app.sheets.grid import NOTES_KIND
 
 if TYPE_CHECKING:  # openpyxl is imported only when it writes
@@ -205,6 +216,8 @@ def write_effect(book: Sheets, item: Named[EffectTable]) -> None:
     pairs += _roll_kind_key(table)
     if not table.legend.is_default:  # the book's key travels with its entries
         pairs.append(("Legend", table.legend.written()))
+    if table.condition_reading is not ConditionReading.ALSO:  # and how its conditions after effects read
+        pairs.append(("Conditions", table.condition_reading.value))
     row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
     if table.columns:
         _write_printed_entries(sheet, row, table)
@@ -242,27 +255,34 @@ def printed_effect_rows(table: EffectTable) -> list[tuple[str, list[str]]]:
     """(range label, each column's cell text) of a printed table, ascending.
     Every column has the same ranges (the sheet gives one Roll column)."""
     by_range = [dict(zip(rows.ranges, rows.values)) for rows in table.column_rows]
-    return [(span.label, [printed_cell(column[span], table.legend) for column in by_range])
+    return [(span.label, [printed_cell(column[span], table.legend, table.condition_reading) for column in by_range])
             for span in table.column_rows[0].ranges]
 
 
-def printed_cell(entries: tuple[Entry, ...], legend: Legend = DEFAULT_LEGEND) -> str:
+_JOININGS_TRIED = 4  # own parts whose joinings (a space or a line break before each) are all tried; past it, two
+
+
+def printed_cell(entries: tuple[Entry, ...], legend: Legend = DEFAULT_LEGEND,
+                 reading: ConditionReading = ConditionReading.ALSO) -> str:
     """The text of one printed cell that reads back as ``entries``.
 
     A branch's entry holds the cell's shared text (a title, effects for
     everyone), then its own part (`Blow to head. With helm: +3H.`); a lone
-    branch's other entry the shared text and what follows for everyone else.
-    The cell is the shared text once, then each own part. Which prefix is
-    shared, and whether parts join by a space or a line break (`Title` with
-    no full stop needs the break to open a branch), is settled by reading
-    each candidate back with the importer's own parser."""
+    branch's other entry the shared text and what follows for everyone else;
+    of several features' branches, the one for everyone else the shared text
+    (and its `Otherwise:` part). The cell is the shared text once, then each
+    own part. Which prefix is shared, and whether parts join by a space or a
+    line break (`Title` with no full stop needs the break to open a branch),
+    is settled by reading each candidate back with the importer's own parser."""
     if len(entries) == 1:
         return entries[0].text
     wanted = [(entry.condition, entry.text) for entry in entries]
-    first, second = (entry.text for entry in entries)
-    for shared, own, other in _shared_splits(first, second):
-        for text in _joinings([shared, own, other]):
-            if [(branch.condition, branch.text) for branch in _branches(text, legend)] == wanted:
+    texts = [entry.text for entry in entries]
+    splits = (_shared_splits(*texts) if len(texts) == 2 else
+              [(shared, *owns) for shared, owns in _shared_prefixes(texts)])
+    for shared, *owns in splits:
+        for text in _joinings([shared, *owns]):
+            if [(branch.condition, branch.text) for branch in _branches(text, legend, reading)] == wanted:
                 return text
     label = entries[0].range.label
     raise ValueError(f"the branches of roll {label}{_in_column(entries[0])} ({', '.join(repr(t) for _, t in wanted)}) "
@@ -283,18 +303,31 @@ def _shared_splits(first: str, second: str) -> list[tuple[str, str, str]]:
     return splits
 
 
+def _shared_prefixes(texts: list[str]) -> list[tuple[str, list[str]]]:
+    """(shared text, each text's part after it) for every word boundary all
+    the texts share, the empty shared text first: several features' branches
+    (the one for everyone else may be the shared text alone)."""
+    common = os.path.commonprefix(texts)
+    return [("", list(texts))] + [(common[:end], [text[end + 1:] for text in texts])
+                                  for end in range(1, len(common) + 1)
+                                  if all(text[end:end + 1] in (" ", "") for text in texts)]
+
+
 def _joinings(parts: list[str]) -> list[str]:
-    """The non-empty parts joined by spaces, then with line breaks tried where one is needed."""
+    """The non-empty parts joined by spaces, then with line breaks tried where one is needed
+    (of many parts, all by spaces or all by line breaks: a bounded number of readings)."""
     present = [part for part in parts if part]
+    if len(present) > _JOININGS_TRIED + 1:
+        return [" ".join(present), "\n".join(present)]
     texts = [present[0]] if present else [""]
     for part in present[1:]:
         texts = [f"{text}{gap}{part}" for text in texts for gap in (" ", "\n")]
     return texts
 
 
-def _branches(text: str, legend: Legend) -> tuple[Branch, ...]:
+def _branches(text: str, legend: Legend, reading: ConditionReading = ConditionReading.ALSO) -> tuple[Branch, ...]:
     try:
-        return parse_branches(text, legend)
+        return parse_branches(text, legend, reading)
     except ValueError:
         return ()
 
