@@ -132,6 +132,7 @@ def shown(data: dict[str, Any], full_names: bool = False) -> RenderableType:
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
         code += f", rolled {data['roll_kind']}" if data.get("roll_kind", "d100") != "d100" else ""  # `Roll kind | oeh`
+        code += ", conditions read instead" if data.get("condition_reading") == "instead" else ""  # `Conditions | instead`
         title = title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})")
         if data.get("legend"):  # the book's key: how its signs were read
             key = "; ".join(f"{item['symbol']} {item['means']}" for item in data["legend"])

@@ -138,7 +138,8 @@ def _part_state(words: list[str]) -> Condition | None:
     if first is None or first.feature is None:
         return None
     rest = state[1:]
-    if len(rest) + 2 > PART_FEATURE_WORDS or any(w in _NOT_A_FEATURE and w not in ARTICLES for w in rest):
+    # what protects it is gear (`by rigid armor`, `by a gorget`), not the target's own (`by his arm`)
+    if len(rest) + 2 > PART_FEATURE_WORDS or any(w in _NOT_A_FEATURE and w not in ("a", "an", "the") for w in rest):
         return None
     if rest and (rest[0] not in ("by", "with") or len(rest) < 2 or rest[-1] in ARTICLES):
         return None  # only `by …` / `with …` say what protects it

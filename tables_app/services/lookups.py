@@ -271,7 +271,8 @@ def show(database: Database, kind: str, name: str, *, ruleset: str | None = None
         effect = reader.load_effect_table(TableKind(kind), found)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],
                 "ruleset": found.ruleset, "choice": effect.choice.value, "columns": list(effect.columns),
-                "roll_kind": effect.roll.value, "legend": legend_json(effect.legend)}
+                "roll_kind": effect.roll.value, "legend": legend_json(effect.legend),
+                "condition_reading": effect.condition_reading.value}
     items = [i for i in reader.list_named(kind, found.ruleset) if i["name"] == found.name]
     item = items[0]
     if kind == "weapons":

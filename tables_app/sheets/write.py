@@ -33,6 +33,7 @@ from tables_app.domain.tables import (
     RollKind,
     TableKind,
     Weapon,
+    condition_feature,
 )
 from tables_app.sheets.grid import NOTES_KIND
 
@@ -223,12 +224,59 @@ def write_effect(book: Sheets, item: Named[EffectTable]) -> None:
         _write_printed_entries(sheet, row, table)
         return
     grid_header(sheet, row, ENTRY_HEADER)
-    for r, entry in enumerate(table.entries, start=row + 1):
-        values = (entry.range.label, entry.title, entry.text, entry.hits, entry.bleed or None, entry.stun or None,
-                  entry.penalty or None, ", ".join(entry.effects) or None, entry.condition)
+    rows: list[tuple[CellValue, ...]] = []
+    for entries in table.rows.values:
+        cell = _one_row(entries, table.legend, table.condition_reading)
+        if cell is not None:  # the branches as the book prints them, in one Text: its numbers are the text's
+            first = entries[0]
+            rows.append((first.range.label, first.title, cell, None, None, None, None, ", ".join(first.effects) or None, None))
+            continue
+        rows += [(entry.range.label, entry.title, entry.text, entry.hits, entry.bleed or None, entry.stun or None,
+                  entry.penalty or None, ", ".join(entry.effects) or None, entry.condition) for entry in entries]
+    for r, values in enumerate(rows, start=row + 1):
         for c, value in enumerate(values, start=1):
             put(sheet, r, c, value)
     sheet.column_dimensions["C"].width = 60
+
+
+_READ_FIELDS = ("hits", "bleed", "stun", "penalty", "must_parry", "no_parry", "attacker_bonus", "death_in", "parry_penalty")
+_GIVEN_FIELDS = ("hits", "bleed", "stun", "penalty")  # a one-column row's own columns; a text reading 0 takes them
+_TEXT_FIELDS = ("must_parry", "no_parry", "attacker_bonus", "parry_penalty")  # no column: the text's alone
+
+
+def _one_row(entries: tuple[Entry, ...], legend: Legend, reading: ConditionReading) -> str | None:
+    """A one-column range's branches as one Text, without a Condition, where
+    a row per branch would not read back as its entry (`Otherwise: +4H.`
+    alone is a condition no branch reads; `If not: as above, and 2∑.` needs
+    the branch above it) and the whole cell does; else None (a row each)."""
+    if len(entries) < 2 or all(_reads_back(entry, legend, reading) for entry in entries):
+        return None
+    if len({(entry.title, entry.effects) for entry in entries}) != 1:
+        return None  # a title or tags of a branch's own: only rows can hold them
+    try:
+        text = printed_cell(entries, legend, reading)
+    except ValueError:
+        return None
+    branches = _branches(text, legend, reading)
+    same = all(entry.unread == branch.unread and all(getattr(entry, name) == getattr(branch.effects, name) for name in _READ_FIELDS)
+               for entry, branch in zip(entries, branches))
+    return text if same else None
+
+
+def _reads_back(entry: Entry, legend: Legend, reading: ConditionReading) -> bool:
+    """Whether ``entry``, written as a row with its Condition, imports as itself
+    (sheets/effect_sheet.py, _row_entries): its branch of its text reads its
+    text, its unread pieces, and effects its own columns do not contradict."""
+    branches = _branches(entry.text, legend, reading)
+    if entry.condition is not None and len(branches) > 1:
+        mine = [b for b in branches if b.condition is not None and condition_feature(b.condition) == condition_feature(entry.condition)]
+        branches = tuple(mine[:1])
+    if len(branches) != 1 or branches[0].text != entry.text or branches[0].unread != entry.unread:
+        return False
+    effects = branches[0].effects
+    return (all(getattr(effects, name) in (0, getattr(entry, name)) for name in _GIVEN_FIELDS)
+            and all(getattr(effects, name) == getattr(entry, name) for name in _TEXT_FIELDS)
+            and effects.death_in in (None, entry.death_in))
 
 
 def _roll_kind_key(table: EffectTable) -> list[tuple[str, CellValue]]:
