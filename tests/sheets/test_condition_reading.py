@@ -127,6 +127,14 @@ def test_several_features_in_a_printed_cell_import_with_a_branch_for_everyone_el
     assert gash.features >= {"metal armor", "non-metal armor", "armored"}
 
 
+def test_show_names_the_branch_for_everyone_else(run, write_workbook):
+    ok(run("import", str(write_workbook("dark.xlsx", dark()))))
+    assert "\n  A (otherwise): Foe reels.\n" in ok(run("show", "critical", "Dark:Gash"))
+    assert "\n51+ (otherwise)\n  Otherwise: +4H.\n" in ok(run("show", "fumble", "Dark:Jab"))
+    query = ok(run("query", "critical", "Dark:Gash", "10", "--severity", "A", "--has", "armored"))
+    assert "(if metal armor: Foe reels. If the target is wearing metal armor: +3H.)" in query
+
+
 @pytest.mark.parametrize("has, text", [
     (["metal armor", "armored"], "Foe reels. If the target is wearing metal armor: +3H."),
     (["non-metal armor", "armored"], "Foe reels. If the target's wearing non-metal armor: +5H – 1∑."),
@@ -184,3 +192,17 @@ def test_one_column_rows_on_several_features_and_one_for_everyone_else(write_wor
 def test_one_column_rows_that_cover_no_target_are_an_error(write_workbook, rows, message):
     bolt = [*ROWS, *(["1-150", text, 1, condition] for text, condition in rows)]
     assert [str(p) for p in read(write_workbook, {"Bolt": bolt}).problems] == [f"dark.xlsx › Bolt › {message}"]
+
+
+def test_readings_to_check_are_warnings_on_their_cells(write_workbook):
+    # docs/workbook-format.md, "Branches inside a cell": two spellings of one feature paired, and `instead`
+    # leaving the effects before a cell's prose conditions to no target, are said on the cell
+    gash = [row[:] for row in dark()["Gash"]]
+    gash[6] = ["51+", "With chest armor: +2H. If no armor: +6H – 1∫.", "+3H. If helm, 1∑. If not, +6H."]
+    result = read(write_workbook, dark(Gash=gash))
+    assert result.problems == []
+    assert [str(w) for w in result.warnings if "Gash" in str(w)] == [
+        "dark.xlsx › Gash › B7: 'If no armor' is read as the negation of 'With chest armor', one feature 'chest armor': "
+        "if they are two features, write them as two markers (With X: … With Y: …)",
+        "dark.xlsx › Gash › C7: every branch is a condition in prose, read with Conditions 'instead': the effects before "
+        "them ('+3H.') go to no target"]
