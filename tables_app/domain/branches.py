@@ -154,14 +154,14 @@ def _chosen(openers: list[_Opener], markers: bool) -> list[_Opener]:
         condition = opener.condition
         if condition is None:
             continue
-        prose_with = not opener.marker and opener.word in POSITIVE_WORDS and f"not {condition.feature}" not in worded
         if first is None:
-            if condition.feature is not None and opener.opens_sentence and opener.marker == markers and not prose_with:
+            if condition.feature is not None and opener.opens_sentence and opener.marker == markers and (
+                    markers or opener.word not in POSITIVE_WORDS or f"not {condition.feature}" in worded):
                 chosen.append(opener)
                 first = condition
         elif negates(first, condition) or negates_loosely(first, condition) or (
-                opener.opens_sentence and opener.marker == markers and condition.feature is not None and not prose_with):
-            chosen.append(opener)
+                opener.opens_sentence and opener.marker == markers and condition.feature is not None):
+            chosen.append(opener)  # (one that makes no branch is a condition no branch reads: unread)
     return chosen
 
 

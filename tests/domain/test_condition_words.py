@@ -167,6 +167,9 @@ def test_conditions_in_prose_on_other_features_are_no_alternatives():
     # decision: a condition in prose governs its sentence (a target may meet two): another feature's is unread
     assert [(b.condition, b.unread) for b in parse_branches("If foe has helm, 1∑. If no shield, 2∑.")] == [
         ("helm", ("If no shield, 2∑.",)), ("not helm", ("If no shield, 2∑.",))]
+    # `With X,` in prose beside another feature's condition: unread, never every target's
+    assert [(b.condition, b.effects.hits, b.unread) for b in parse_branches("If foe has helm, 1∑. With a shield, +2H.")] == [
+        ("helm", 0, ("With a shield, +2H.",)), ("not helm", 0, ("With a shield, +2H.",))]
 
 
 def test_a_feature_twice_among_several_is_unread():
