@@ -132,6 +132,7 @@ def shown(data: dict[str, Any], full_names: bool = False) -> RenderableType:
     if kind in ("critical", "fumble"):
         code = f", code {data['code']}" if data.get("code") else ""
         code += f", rolled {data['roll_kind']}" if data.get("roll_kind", "d100") != "d100" else ""  # `Roll kind | oeh`
+        code += ", conditions read instead" if data.get("condition_reading") == "instead" else ""  # `Conditions | instead`
         title = title_line(f"{shown_name(ruleset, data['table'])} ({kind} table{code})")
         if data.get("legend"):  # the book's key: how its signs were read
             key = "; ".join(f"{item['symbol']} {item['means']}" for item in data["legend"])
@@ -174,10 +175,13 @@ def _entries(console: Console, entries: list[dict[str, Any]], width: int) -> Tex
     """Each entry as a block: range, condition and title, then its text and
     effects indented below (a table of nine columns has no room for text)."""
     lines: list[Text] = []
+    branched = _branched(entries)
     for e in entries:
         head = Text(e["range"], style="bold")
         if e["condition"]:
             head.append(f" ({e['condition']})")
+        elif (e["range"], e["column"]) in branched:  # the branch for everyone else, beside several features'
+            head.append(" (otherwise)")
         if e["title"]:
             head.append(f" {e['title']}", style="bold")
         lines += hanging_lines(console, head, width, 2)
@@ -186,6 +190,16 @@ def _entries(console: Console, entries: list[dict[str, Any]], width: int) -> Tex
         if summary:
             lines += indented_lines(console, Text(summary, style="yellow"), width, 2)
     return joined_lines(lines)
+
+
+def _branched(entries: list[dict[str, Any]]) -> set[tuple[str, str | None]]:
+    """The (range, column) places that hold more than one entry: branches."""
+    seen: set[tuple[str, str | None]] = set()
+    branched: set[tuple[str, str | None]] = set()
+    for e in entries:
+        place = (e["range"], e.get("column"))
+        (branched if place in seen else seen).add(place)
+    return branched
 
 
 def _column_choice_line(data: dict[str, Any]) -> str:
@@ -210,6 +224,8 @@ def _printed_entries(console: Console, data: dict[str, Any], width: int) -> Text
                 head = Text(column, style="bold")
                 if e["condition"] and not states_its_condition(e["text"], e["condition"]):
                     head.append(f" ({e['condition']})")
+                elif e["condition"] is None and len(columns[column]) > 1:  # everyone else's, beside several features'
+                    head.append(" (otherwise)")
                 head.append(": ")
                 head.append_text(_entry_text(e))
                 lines += [Text("  ") + line for line in hanging_lines(console, head, max(width - 2, 1), 2)]
@@ -233,6 +249,8 @@ def other_branch(e: dict[str, Any]) -> str:
     shown = e["title"] or e["text"]
     if not e["title"] and states_its_condition(e["text"], e["condition"]):
         return f"({shown})"
+    if e["condition"] is None:  # the branch for everyone else, beside conditions on several features
+        return f"(otherwise: {shown or NOTHING_HAPPENS})"
     return f"(if {e['condition']}: {shown})"
 
 

@@ -31,8 +31,9 @@ class CriticalRoll:
     roll: int
     modified_roll: int
     entry: Entry
-    other: Entry | None  # the branch not taken, if the range has two
+    other: Entry | None  # the branch not taken, if the range has two (of several, the first not taken)
     open_ended: tuple[int, ...] = ()  # dice added on a `Roll kind | oeh` table
+    others: tuple[Entry, ...] = ()  # every branch not taken, in printed order
 
 
 @dataclass(frozen=True)
@@ -186,9 +187,10 @@ def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[s
         steps.append(f"{label}: {severity.code} on {table.name}, column {table.columns[plan.column]}, roll {chain} "
                      f"({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
-    if choice.other is not None:
-        steps.append(f"  (if {choice.other.condition}: {_describe_entry(choice.other)})")
-    return CriticalRoll(table.name, severity.code, plan.rolled.code, plan.reduction, roll, modified, entry, choice.other, rolled.extra)
+    for other in choice.others:  # the branches not taken: one of two, or each of several features' and everyone else's
+        steps.append(f"  ({f'if {other.condition}' if other.condition else 'otherwise'}: {_describe_entry(other)})")
+    return CriticalRoll(table.name, severity.code, plan.rolled.code, plan.reduction, roll, modified, entry, choice.other,
+                        rolled.extra, choice.others)
 
 
 def _roll_fumble(weapon: Weapon, table: EffectTable | None, dice: Dice, steps: list[str]) -> FumbleRoll | None:

@@ -120,27 +120,36 @@ def states_its_condition(text: str, condition: str | None) -> bool:
 
 @dataclass(frozen=True)
 class Choice:
-    """The entry a target gets, and the branch it did not (None if no branches)."""
+    """The entry a target gets, and the branches it did not (empty if no branches)."""
 
     entry: Entry
-    other: Entry | None
+    others: tuple[Entry, ...] = ()
+
+    @property
+    def other(self) -> Entry | None:
+        """The first branch not taken (of two, the other one); None if no branches."""
+        return self.others[0] if self.others else None
 
 
 def choose_branch(entries: tuple[Entry, ...], features: frozenset[str]) -> Choice:
-    """Pick the entry whose condition the target's features satisfy.
-
-    A target that does not have the feature (or whose features are unknown)
-    takes the "not" branch (docs/table-system.md step 10).
+    """Pick the entry whose condition the target's features satisfy
+    (docs/table-system.md step 10): the first with a feature the target has,
+    in printed order; else the first "not" branch whose feature it lacks;
+    else the branch for everyone else (condition None), which a range has
+    beside conditions on several features. Of a feature and its negation, a
+    target that does not have the feature (or whose features are unknown)
+    takes the "not" branch.
     """
     if len(entries) == 1:
-        return Choice(entries[0], None)
+        return Choice(entries[0])
     wanted = _folded(features)
-    for entry in entries:
-        feature, positive = condition_feature(entry.condition or "")
-        if (feature in wanted) == positive:
-            others = [e for e in entries if e is not entry]
-            return Choice(entry, others[0] if others else None)
-    raise ValueError("branches do not cover the target")  # prevented by validation
+    read = [(entry, condition_feature(entry.condition)) for entry in entries if entry.condition is not None]
+    chosen = (next((entry for entry, (feature, positive) in read if positive and feature in wanted), None)
+              or next((entry for entry, (feature, positive) in read if not positive and feature not in wanted), None)
+              or next((entry for entry in entries if entry.condition is None), None))
+    if chosen is None:
+        raise ValueError("branches do not cover the target")  # prevented by validation
+    return Choice(chosen, tuple(entry for entry in entries if entry is not chosen))
 
 
 @lru_cache(maxsize=256)
@@ -150,7 +159,7 @@ def _folded(features: frozenset[str]) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class EffectTable:
-    """A critical or fumble table: ranges → one entry or two conditional branches."""
+    """A critical or fumble table: ranges → one entry, or its conditional branches."""
 
     kind: TableKind
     name: str

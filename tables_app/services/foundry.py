@@ -145,12 +145,15 @@ def entry_text(entry: Entry) -> str:
 
 def result_text(entries: tuple[Entry, ...]) -> str:
     """A row's text (HTML-escaped, as TableResult text is HTML): its one
-    entry, or each branch after its condition (`With helm: ... Without helm: ...`)."""
+    entry, or each branch after its condition (`With helm: ... Without helm: ...`,
+    `... Otherwise: ...` for the branch for everyone else)."""
     parts = []
     for entry in entries:
         text = entry_text(entry)
         if entry.condition and not _states_its_condition(entry):
             text = f"{_condition_words(entry.condition)} {text}"
+        elif entry.condition is None and len(entries) > 1:  # everyone else's, beside conditions on several features
+            text = f"Otherwise: {text}"
         parts.append(text)
     return html.escape(" ".join(parts), quote=False)
 

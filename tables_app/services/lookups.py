@@ -110,7 +110,7 @@ class EntryAnswer:
     entry: Entry
     ruleset: str
     column: str | None  # the printed column read, if the table has several
-    branches: tuple[Entry, ...] | None = None  # a critical's entries with a condition (None: a fumble)
+    branches: tuple[Entry, ...] | None = None  # a critical's range's branches, if it has several (None: a fumble)
     warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
@@ -212,7 +212,7 @@ def query_critical(database: Database, table_name: str, roll: int, *, severity: 
     choice = table.choose(modified, frozenset(features), index)
     return EntryAnswer(table.name, roll, modified, choice.entry, found.ruleset,
                        None if index is None else table.columns[index],
-                       tuple(e for e in entries if e.condition is not None),
+                       entries if len(entries) > 1 else (),  # a range's branches: a pair, or several and everyone else's
                        tuple(unknown_feature_warnings(features, [table])))
 
 
@@ -271,7 +271,8 @@ def show(database: Database, kind: str, name: str, *, ruleset: str | None = None
         effect = reader.load_effect_table(TableKind(kind), found)
         return {"kind": kind, "table": effect.name, "code": effect.code, "entries": [entry_json(e) for e in effect.entries],
                 "ruleset": found.ruleset, "choice": effect.choice.value, "columns": list(effect.columns),
-                "roll_kind": effect.roll.value, "legend": legend_json(effect.legend)}
+                "roll_kind": effect.roll.value, "legend": legend_json(effect.legend),
+                "condition_reading": effect.condition_reading.value}
     items = [i for i in reader.list_named(kind, found.ruleset) if i["name"] == found.name]
     item = items[0]
     if kind == "weapons":

@@ -100,6 +100,7 @@ def critical_json(roll: CriticalRoll | None) -> dict[str, Any] | None:
         "severity": roll.severity, "rolled_severity": roll.rolled_severity, "reduction": roll.reduction,
         "table": roll.table, "roll": roll.roll, "modified_roll": roll.modified_roll,
         "entry": entry_json(roll.entry), "other_branch": entry_json(roll.other) if roll.other else None,
+        "other_branches": [entry_json(other) for other in roll.others],
     }
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
-from tables_app.domain.branches import Branch, condition_in_mid_sentence, parse_branches
+from tables_app.domain.branches import MAX_BRANCHES, Branch, condition_in_mid_sentence, parse_branches
 from tables_app.domain.effects import unread_warning, words_not_read
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
@@ -19,6 +19,7 @@ from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.severity import Severity, SeverityScale
 from tables_app.domain.tables import (
     ColumnChoice,
+    ConditionReading,
     EffectTable,
     Entry,
     RollKind,
@@ -43,11 +44,14 @@ from tables_app.sheets.values import (
 def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str,
                       legend: Legend = DEFAULT_LEGEND) -> None:
     """``legend``: the book's key its entries are read with (Reading.legend_for)."""
+    conditions = _condition_reading(reading, grid, ruleset)
+    if conditions is None:  # every entry's effects would be suspect: not read
+        return
     if "text" not in grid.columns:  # grid.py let no other sheet through without its Text column
-        _read_printed_table(reading, grid, kind, scale, ruleset, legend)
+        _read_printed_table(reading, grid, kind, scale, ruleset, legend, conditions)
         return
     name = grid.meta("name")
-    located = _read_entries(reading, grid, legend)
+    located = _read_entries(reading, grid, legend, conditions)
     groups: dict[Range, list[tuple[Entry, str]]] = defaultdict(list)
     row_of: dict[Range, int] = {}  # the sheet row of each range's first entry, for quality warnings
     for entry, cell, _, number in located:
@@ -66,7 +70,23 @@ def read_effect_table(reading: Reading, grid: Grid, kind: TableKind, scale: Seve
             reading.problem(grid.sheet, coordinate(grid.header_row + 1, 1), "the grid has no rows")
         return
     code = _code(grid, kind)
-    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale, legend=legend), ruleset, tuple(row_of.items()))
+    _define(reading, grid, EffectTable(kind, name, RangeTable(rows), code, scale, legend=legend, condition_reading=conditions),
+            ruleset, tuple(row_of.items()))
+
+
+def _condition_reading(reading: Reading, grid: Grid, ruleset: str) -> ConditionReading | None:
+    """How the sheet's conditions after effects read (docs/workbook-format.md,
+    "Branches inside a cell"): its own `Conditions | instead` (or `also`), else
+    its workbook's ruleset sheet's, else `also`; None after a problem, named
+    once on the key's cell."""
+    written, sheet, cell = reading.setting(grid, "conditions", ruleset)
+    if written is None:
+        return ConditionReading.ALSO
+    if fold(written) in {reading.value for reading in ConditionReading}:
+        return ConditionReading(fold(written))
+    if not any(p.sheet == sheet and p.cell == cell for p in reading.out.problems):  # a ruleset sheet's: said once
+        reading.problem(sheet, cell, f"Conditions {written!r} must be also or instead")
+    return None
 
 
 def _code(grid: Grid, kind: TableKind) -> str | None:
@@ -103,12 +123,12 @@ def _define(reading: Reading, grid: Grid, table: EffectTable, ruleset: str, rows
 # ---------------------------------------------------------------- printed layouts
 
 def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: SeverityScale, ruleset: str,
-                        legend: Legend) -> None:
+                        legend: Legend, conditions: ConditionReading) -> None:
     """`Roll | <column> | <column> ...`: one Roll column for every column; each
     cell an entry in printed notation, its branches written inside it."""
     printed = [(key, column) for key, column in grid.column_order if key != ROLL_COLUMN]
     chosen = _column_choice(reading, grid, kind, scale, printed)
-    rows, cells, numbers, broken = _read_printed_rows(reading, grid, printed, legend)
+    rows, cells, numbers, broken = _read_printed_rows(reading, grid, printed, legend, conditions)
     # The column is chosen by the severity or the attack, never by a modified roll: rows cover 1-100.
     covered = reading.check_ranges(grid.sheet, [r for r, _ in rows], cells, must_cover_from=1, must_cover_to=D100)
     if not grid.rows:
@@ -123,7 +143,7 @@ def _read_printed_table(reading: Reading, grid: Grid, kind: TableKind, scale: Se
         for i in range(len(names))
     )
     table = EffectTable(kind, name, column_rows[0], _code(grid, kind), scale, choice=choice, columns=names,
-                        column_rows=column_rows, legend=legend)
+                        column_rows=column_rows, legend=legend, condition_reading=conditions)
     _define(reading, grid, table, ruleset, tuple(zip((span for span, _ in rows), numbers)),
             columns_at=tuple(column for _, column in printed), header_at=grid.header_row)
 
@@ -174,8 +194,8 @@ def _one_column_per_severity(reading: Reading, grid: Grid, scale: SeverityScale,
     return ok
 
 
-def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, int]], legend: Legend
-                       ) -> tuple[list[tuple[Range, list[tuple[Branch, ...]]]], list[str], list[int], bool]:
+def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, int]], legend: Legend,
+                       conditions: ConditionReading) -> tuple[list[tuple[Range, list[tuple[Branch, ...]]]], list[str], list[int], bool]:
     """Every row with a readable range (each range once) and its cells'
     branches, column by column; the range cells and their sheet rows; whether
     anything was unreadable."""
@@ -188,7 +208,7 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
         number, values = row
         range_cell = reading.cell(grid, row, ROLL_COLUMN)[1]
         read = [_printed_cell(reading, grid.sheet, values[column - 1] if column <= len(values) else None, (number, column),
-                              legend) for _, column in printed]
+                              legend, conditions) for _, column in printed]
         found = [branches for branches in read if branches is not None]
         broken = broken or span is None or len(found) != len(read)
         if span is None:
@@ -205,8 +225,8 @@ def _read_printed_rows(reading: Reading, grid: Grid, printed: list[tuple[str, in
     return rows, cells, numbers, broken
 
 
-def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int], legend: Legend
-                  ) -> tuple[Branch, ...] | None:
+def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int, int], legend: Legend,
+                  conditions: ConditionReading) -> tuple[Branch, ...] | None:
     """A cell's branches (one, condition None, when it has none); None after a problem."""
     if (reason := check_value(value)) is not None:
         reading.problem(sheet, coordinate(*where), reason)
@@ -214,15 +234,16 @@ def _printed_cell(reading: Reading, sheet: str, value: object, where: tuple[int,
     if is_blank(value):
         reading.empty(sheet, where, "empty entry", "empty entries")
         return None
-    return _branches(reading, sheet, coordinate(*where), with_lines(value), legend)  # a line break opens a sentence
+    return _branches(reading, sheet, coordinate(*where), with_lines(value), legend, conditions)  # a line break opens a sentence
 
 
-def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend) -> tuple[Branch, ...] | None:
+def _branches(reading: Reading, sheet: str, cell: str, text: str, legend: Legend,
+              conditions: ConditionReading = ConditionReading.ALSO) -> tuple[Branch, ...] | None:
     """The branches of an entry's text, read with ``legend``; None after a problem.
     A penalty for a time (`-20 to activity for 3 rounds`) is a warning on the cell:
     it stays in the text, as the fields hold lasting penalties only."""
     try:
-        branches = parse_branches(text, legend)
+        branches = parse_branches(text, legend, conditions)
     except ValueError as exc:
         reading.problem(sheet, cell, str(exc))
         return None
@@ -259,7 +280,8 @@ def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> 
 _NUMBER_COLUMNS = ("hits", "bleed", "stun", "penalty")
 
 
-def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[Entry, str, bool, int]]:
+def _read_entries(reading: Reading, grid: Grid, legend: Legend, conditions: ConditionReading
+                  ) -> list[tuple[Entry, str, bool, int]]:
     """Every entry of a row with a readable range, its range cell, whether it
     is sound, and its row number. The Text's effects are read as in a printed
     cell (docs/workbook-format.md, "Effects in the one-column layout"): the
@@ -275,7 +297,7 @@ def _read_entries(reading: Reading, grid: Grid, legend: Legend) -> list[tuple[En
         condition = reading.value(grid, row, "condition", lambda v: fold(as_text(v)))
         title = reading.value(grid, row, "title", as_text)
         text_cell = coordinate(row[0], grid.columns["text"])
-        branches = None if text is None else _branches(reading, grid.sheet, text_cell, text, legend)
+        branches = None if text is None else _branches(reading, grid.sheet, text_cell, text, legend, conditions)
         if parsed_range is None:
             continue
         read = None if branches is None or not sound or tags is None else _row_entries(
@@ -315,7 +337,8 @@ def _number_reader(column: str) -> Callable[[object], int]:
 def _row_entries(reading: Reading, grid: Grid, row: tuple, text_cell: str, span: Range, branches: tuple[Branch, ...],
                  condition: str | None, given: dict[str, int], title: str | None, tags: tuple[str, ...]
                  ) -> list[Entry] | None:
-    """A one-column row's entries (two when its text holds the branches); None after a problem."""
+    """A one-column row's entries (its text's branches, when it holds some and the row has no
+    Condition); None after a problem."""
     if condition is not None and len(branches) > 1:  # the row is one branch: its own part of the text
         mine = [b for b in branches if b.condition is not None and condition_feature(b.condition) == condition_feature(condition)]
         if not mine:
@@ -397,6 +420,9 @@ def _check_critical_name(reading: Reading, grid: Grid, name: str, ruleset: str) 
 
 
 def _check_branches(reading: Reading, sheet: str, members: list[tuple[Entry, str]]) -> bool:
+    """A range's rows: one; two, a feature and its negation; or conditions on
+    several distinct features and one row without a Condition, for every
+    other target (docs/workbook-format.md, "critical")."""
     conditions = [entry.condition for entry, _ in members]
     cell = members[-1][1]
     label = members[0][0].range.label
@@ -406,16 +432,33 @@ def _check_branches(reading: Reading, sheet: str, members: list[tuple[Entry, str
             reading.problem(sheet, cell, f"condition {conditions[0]!r} needs a second row {label} for the other branch ({feature!r} / 'not {feature}')")
             return False
         return True
-    if len(members) > 2:
-        reading.problem(sheet, cell, f"roll {label} appears {len(members)} times; a range has one row or two conditional branches")
+    if len(members) == 2:
+        if None in conditions:
+            reading.problem(sheet, cell, f"roll {label} appears twice; give both rows a Condition (e.g. 'helm' and 'not helm')")
+            return False
+        (f1, p1), (f2, p2) = (condition_feature(c) for c in conditions if c is not None)
+        if f1 != f2 or p1 == p2:
+            reading.problem(sheet, cell, f"the branches of {label} must be a feature and its negation ('helm' / 'not helm'), not {conditions[0]!r} / {conditions[1]!r}")
+            return False
+        return True
+    several = f"a range has one row, a feature and its negation, or up to {MAX_BRANCHES} features and a row without a Condition for every other target"
+    if len(members) > MAX_BRANCHES + 1:
+        reading.problem(sheet, cell, f"roll {label} appears {len(members)} times; {several}")
         return False
-    if None in conditions:
-        reading.problem(sheet, cell, f"roll {label} appears twice; give both rows a Condition (e.g. 'helm' and 'not helm')")
+    if conditions.count(None) != 1:
+        reading.problem(sheet, cell, f"roll {label} appears {len(members)} times with {conditions.count(None)} rows without a "
+                                     f"Condition; {several}")
         return False
-    (f1, p1), (f2, p2) = (condition_feature(c) for c in conditions)
-    if f1 != f2 or p1 == p2:
-        reading.problem(sheet, cell, f"the branches of {label} must be a feature and its negation ('helm' / 'not helm'), not {conditions[0]!r} / {conditions[1]!r}")
-        return False
+    seen: dict[str, str] = {}
+    for condition in conditions:
+        if condition is None:
+            continue
+        feature, _ = condition_feature(condition)
+        if feature in seen:
+            reading.problem(sheet, cell, f"the branches of {label} name feature {feature!r} twice ({seen[feature]!r} / "
+                                         f"{condition!r}); {several}, each on its own feature")
+            return False
+        seen[feature] = condition
     return True
 
 

@@ -16,7 +16,8 @@ from tables_app.sheets.shape import Grid, Row
 from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
-HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss", "roll kind", "legend")
+HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss", "roll kind", "legend",
+               "conditions")
 LETTER_KEY = "severity"  # `Severity F | ...` defines an extra letter of an attack sheet
 RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block naming the ruleset of the workbook's other sheets, and its legend
 LEGEND_COLUMNS = ("symbol", "means")  # a ruleset sheet's grid: the book's key, one symbol a row
@@ -73,8 +74,10 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
     for key, only in (("roll kind", ("critical", "fumble")), ("automatic miss", ("attack",))):
         if key in header and kind not in (*only, RULESET_KIND):  # a ruleset sheet sets them for its ruleset's sheets
             reading.problem(name, header[key][1], f"only {' and '.join(only)} tables have {key.capitalize()} in the header block")
-    if "legend" in header and kind not in ("critical", "fumble", RULESET_KIND):
-        reading.problem(name, header["legend"][1], "only critical and fumble tables (and a ruleset sheet) have a Legend")
+    for key in ("legend", "conditions"):  # how a book's entries read: its key, how its conditions after effects read
+        if key in header and kind not in ("critical", "fumble", RULESET_KIND):
+            reading.problem(name, header[key][1], f"only critical and fumble tables (and a ruleset sheet) have "
+                                                  f"{'a Legend' if key == 'legend' else 'Conditions'}")
     for key, (_, cell) in header.items():
         if is_letter_key(key) and kind != "attack":
             reading.problem(name, cell.replace("B", "A", 1), f"only attack sheets define extra letters ({key.capitalize()})")
@@ -246,7 +249,7 @@ def _ruleset_sheet(reading: Reading, sheet: RawSheet, header: dict[str, tuple[ob
     """A ruleset sheet is its header block: Kind, Name (required), Source,
     Notes, and the defaults of its ruleset's sheets in the workbook:
     Automatic miss (attack), Roll kind (critical), Severities (attack,
-    critical), Legend (critical, fumble); below it, optionally, the book's
+    critical), Legend and Conditions (critical, fumble); below it, optionally, the book's
     legend as a grid, `Symbol | Means` (read in sheets/parse.py)."""
     name = sheet.name
     ok = True

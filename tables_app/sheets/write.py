@@ -7,6 +7,7 @@ lookups. Text is always written as text — a name or note that begins with
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,18 @@ from tables_app.domain.names import fold
 from tables_app.domain.rulesets import DEFAULT_RULESET
 from tables_app.domain.branches import Branch
 from tables_app.domain.creature_attacks import attacks_text
-from tables_app.domain.tables import AttackTable, Creature, EffectTable, Entry, Rank, RollKind, TableKind, Weapon
+from tables_app.domain.tables import (
+    AttackTable,
+    ConditionReading,
+    Creature,
+    EffectTable,
+    Entry,
+    Rank,
+    RollKind,
+    TableKind,
+    Weapon,
+    condition_feature,
+)
 from tables_app.sheets.grid import NOTES_KIND
 
 if TYPE_CHECKING:  # openpyxl is imported only when it writes
@@ -205,17 +217,66 @@ def write_effect(book: Sheets, item: Named[EffectTable]) -> None:
     pairs += _roll_kind_key(table)
     if not table.legend.is_default:  # the book's key travels with its entries
         pairs.append(("Legend", table.legend.written()))
+    if table.condition_reading is not ConditionReading.ALSO:  # and how its conditions after effects read
+        pairs.append(("Conditions", table.condition_reading.value))
     row = header_block(sheet, [*pairs, ("Source", item.source), ("Notes", item.notes)])
     if table.columns:
         _write_printed_entries(sheet, row, table)
         return
     grid_header(sheet, row, ENTRY_HEADER)
-    for r, entry in enumerate(table.entries, start=row + 1):
-        values = (entry.range.label, entry.title, entry.text, entry.hits, entry.bleed or None, entry.stun or None,
-                  entry.penalty or None, ", ".join(entry.effects) or None, entry.condition)
+    rows: list[tuple[CellValue, ...]] = []
+    for entries in table.rows.values:
+        cell = _one_row(entries, table.legend, table.condition_reading)
+        if cell is not None:  # the branches as the book prints them, in one Text: its numbers are the text's
+            first = entries[0]
+            rows.append((first.range.label, first.title, cell, None, None, None, None, ", ".join(first.effects) or None, None))
+            continue
+        rows += [(entry.range.label, entry.title, entry.text, entry.hits, entry.bleed or None, entry.stun or None,
+                  entry.penalty or None, ", ".join(entry.effects) or None, entry.condition) for entry in entries]
+    for r, values in enumerate(rows, start=row + 1):
         for c, value in enumerate(values, start=1):
             put(sheet, r, c, value)
     sheet.column_dimensions["C"].width = 60
+
+
+_READ_FIELDS = ("hits", "bleed", "stun", "penalty", "must_parry", "no_parry", "attacker_bonus", "death_in", "parry_penalty")
+_GIVEN_FIELDS = ("hits", "bleed", "stun", "penalty")  # a one-column row's own columns; a text reading 0 takes them
+_TEXT_FIELDS = ("must_parry", "no_parry", "attacker_bonus", "parry_penalty")  # no column: the text's alone
+
+
+def _one_row(entries: tuple[Entry, ...], legend: Legend, reading: ConditionReading) -> str | None:
+    """A one-column range's branches as one Text, without a Condition, where
+    a row per branch would not read back as its entry (`Otherwise: +4H.`
+    alone is a condition no branch reads; `If not: as above, and 2∑.` needs
+    the branch above it) and the whole cell does; else None (a row each)."""
+    if len(entries) < 2 or all(_reads_back(entry, legend, reading) for entry in entries):
+        return None
+    if len({(entry.title, entry.effects) for entry in entries}) != 1:
+        return None  # a title or tags of a branch's own: only rows can hold them
+    try:
+        text = printed_cell(entries, legend, reading)
+    except ValueError:
+        return None
+    branches = _branches(text, legend, reading)
+    same = all(entry.unread == branch.unread and all(getattr(entry, name) == getattr(branch.effects, name) for name in _READ_FIELDS)
+               for entry, branch in zip(entries, branches))
+    return text if same else None
+
+
+def _reads_back(entry: Entry, legend: Legend, reading: ConditionReading) -> bool:
+    """Whether ``entry``, written as a row with its Condition, imports as itself
+    (sheets/effect_sheet.py, _row_entries): its branch of its text reads its
+    text, its unread pieces, and effects its own columns do not contradict."""
+    branches = _branches(entry.text, legend, reading)
+    if entry.condition is not None and len(branches) > 1:
+        mine = [b for b in branches if b.condition is not None and condition_feature(b.condition) == condition_feature(entry.condition)]
+        branches = tuple(mine[:1])
+    if len(branches) != 1 or branches[0].text != entry.text or branches[0].unread != entry.unread:
+        return False
+    effects = branches[0].effects
+    return (all(getattr(effects, name) in (0, getattr(entry, name)) for name in _GIVEN_FIELDS)
+            and all(getattr(effects, name) == getattr(entry, name) for name in _TEXT_FIELDS)
+            and effects.death_in in (None, entry.death_in))
 
 
 def _roll_kind_key(table: EffectTable) -> list[tuple[str, CellValue]]:
@@ -242,27 +303,34 @@ def printed_effect_rows(table: EffectTable) -> list[tuple[str, list[str]]]:
     """(range label, each column's cell text) of a printed table, ascending.
     Every column has the same ranges (the sheet gives one Roll column)."""
     by_range = [dict(zip(rows.ranges, rows.values)) for rows in table.column_rows]
-    return [(span.label, [printed_cell(column[span], table.legend) for column in by_range])
+    return [(span.label, [printed_cell(column[span], table.legend, table.condition_reading) for column in by_range])
             for span in table.column_rows[0].ranges]
 
 
-def printed_cell(entries: tuple[Entry, ...], legend: Legend = DEFAULT_LEGEND) -> str:
+_JOININGS_TRIED = 4  # own parts whose joinings (a space or a line break before each) are all tried; past it, two
+
+
+def printed_cell(entries: tuple[Entry, ...], legend: Legend = DEFAULT_LEGEND,
+                 reading: ConditionReading = ConditionReading.ALSO) -> str:
     """The text of one printed cell that reads back as ``entries``.
 
     A branch's entry holds the cell's shared text (a title, effects for
     everyone), then its own part (`Blow to head. With helm: +3H.`); a lone
-    branch's other entry the shared text and what follows for everyone else.
-    The cell is the shared text once, then each own part. Which prefix is
-    shared, and whether parts join by a space or a line break (`Title` with
-    no full stop needs the break to open a branch), is settled by reading
-    each candidate back with the importer's own parser."""
+    branch's other entry the shared text and what follows for everyone else;
+    of several features' branches, the one for everyone else the shared text
+    (and its `Otherwise:` part). The cell is the shared text once, then each
+    own part. Which prefix is shared, and whether parts join by a space or a
+    line break (`Title` with no full stop needs the break to open a branch),
+    is settled by reading each candidate back with the importer's own parser."""
     if len(entries) == 1:
         return entries[0].text
     wanted = [(entry.condition, entry.text) for entry in entries]
-    first, second = (entry.text for entry in entries)
-    for shared, own, other in _shared_splits(first, second):
-        for text in _joinings([shared, own, other]):
-            if [(branch.condition, branch.text) for branch in _branches(text, legend)] == wanted:
+    texts = [entry.text for entry in entries]
+    splits = (_shared_splits(*texts) if len(texts) == 2 else
+              [(shared, *owns) for shared, owns in _shared_prefixes(texts)])
+    for shared, *owns in splits:
+        for text in _joinings([shared, *owns]):
+            if [(branch.condition, branch.text) for branch in _branches(text, legend, reading)] == wanted:
                 return text
     label = entries[0].range.label
     raise ValueError(f"the branches of roll {label}{_in_column(entries[0])} ({', '.join(repr(t) for _, t in wanted)}) "
@@ -283,18 +351,31 @@ def _shared_splits(first: str, second: str) -> list[tuple[str, str, str]]:
     return splits
 
 
+def _shared_prefixes(texts: list[str]) -> list[tuple[str, list[str]]]:
+    """(shared text, each text's part after it) for every word boundary all
+    the texts share, the empty shared text first: several features' branches
+    (the one for everyone else may be the shared text alone)."""
+    common = os.path.commonprefix(texts)
+    return [("", list(texts))] + [(common[:end], [text[end + 1:] for text in texts])
+                                  for end in range(1, len(common) + 1)
+                                  if all(text[end:end + 1] in (" ", "") for text in texts)]
+
+
 def _joinings(parts: list[str]) -> list[str]:
-    """The non-empty parts joined by spaces, then with line breaks tried where one is needed."""
+    """The non-empty parts joined by spaces, then with line breaks tried where one is needed
+    (of many parts, all by spaces or all by line breaks: a bounded number of readings)."""
     present = [part for part in parts if part]
+    if len(present) > _JOININGS_TRIED + 1:
+        return [" ".join(present), "\n".join(present)]
     texts = [present[0]] if present else [""]
     for part in present[1:]:
         texts = [f"{text}{gap}{part}" for text in texts for gap in (" ", "\n")]
     return texts
 
 
-def _branches(text: str, legend: Legend) -> tuple[Branch, ...]:
+def _branches(text: str, legend: Legend, reading: ConditionReading = ConditionReading.ALSO) -> tuple[Branch, ...]:
     try:
-        return parse_branches(text, legend)
+        return parse_branches(text, legend, reading)
     except ValueError:
         return ()
 

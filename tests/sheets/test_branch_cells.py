@@ -94,8 +94,9 @@ def test_cells_exported_with_line_breaks_import_as_they_were(run, write_workbook
 
 # ------------------------------------------------------------------ conditions as books word them
 
-def test_conditions_in_prose_import_as_branches_and_an_unreadable_one_names_its_cell(write_workbook):
-    # docs/workbook-format.md, "Branches inside a cell": conditions in prose; a condition no branch reads is an error
+def test_conditions_in_prose_import_as_branches_and_an_unreadable_one_is_unread(write_workbook):
+    # docs/workbook-format.md, "Branches inside a cell": conditions in prose; a condition no branch reads is an
+    # unread piece of the entry (its effects go to no target), not a refusal of the book
     glare = [row[:] for row in GLARE]
     glare[6] = ["01-50", "If foe has helm, he is in a coma. If no helm, he dies in 1 round", "If no helmet: +5H. 1∑."]
     result = interpret(read_workbook(write_workbook("w.xlsx", {**BOOK, "Glare": glare})))
@@ -104,12 +105,12 @@ def test_conditions_in_prose_import_as_branches_and_an_unreadable_one_names_its_
     assert [(e.condition, e.death_in) for e in table.row(10, table.column("A"))[1]] == [("helm", None), ("not helm", 1)]
     assert [(e.condition, e.hits, e.stun) for e in table.row(10, table.column("B"))[1]] == [
         ("not helmet", 5, 0), ("helmet", 0, 1)]
-    glare[7] = ["51+", "If foe is prone, +5H.", "Blinded. +3H"]
+    glare[7] = ["51+", "Reels, 1∑. If foe is prone, +5H.", "Blinded. +3H"]
     result = interpret(read_workbook(write_workbook("w.xlsx", {**BOOK, "Glare": glare})))
-    assert [str(p) for p in result.problems] == [
-        "w.xlsx › Glare › B8: cannot read the condition 'If foe is prone' (it is no condition on one feature: write "
-        "e.g. If foe has helm, … If not, … or With helm: … Without helm: …), and the effects after it would go to every "
-        "target"]
+    assert result.problems == []
+    table = result.critical_tables[0].value
+    assert [(e.condition, e.text, e.hits, e.stun, e.unread) for e in table.row(60, table.column("A"))[1]] == [
+        (None, "Reels, 1∑. If foe is prone, +5H.", 0, 1, ("If foe is prone, +5H.",))]
 
 
 def test_a_line_break_opens_a_branch_in_the_one_column_layout_too(write_workbook):

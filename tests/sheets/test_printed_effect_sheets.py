@@ -188,7 +188,6 @@ BRANCH_HINT = " (for different targets, write branches: With helm: ... Without h
         (None, "D8: empty entry"),
         ("+3H – 2∑x", "D8: '2∑x' is not an effect: write e.g. +5H, 3∑, 2∏, 2∑∏, 3∫, (-20), (+10), dies in 6 rounds"),
         ("dies in 2 rounds. instant death", "D8: two deaths in one entry: 'dies in 2 rounds' and 'instant death'" + BRANCH_HINT),
-        ("With helm: +2H. With shield: +3H.", "D8: branches 'With helm', 'With shield' are not a feature and its negation"),
         ("#REF!", "D8: error value #REF! (fix the formula or paste values)"),
     ],
 )

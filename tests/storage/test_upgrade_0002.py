@@ -30,8 +30,8 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          "states_condition", "compact", "critical_codes",
          # creatures' attacks (0007): none for a creature of an older database
          "attacks",
-         # issue 40 (0009): an entry's printed pieces not read, none for an older entry
-         "unread"}
+         # issue 40 (0009): an entry's printed pieces not read, none for an older entry; every branch not taken
+         "unread", "other_branches", "condition_reading"}
 
 
 ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}

@@ -163,6 +163,7 @@ function armorWords(code) {
 // The branch not taken: ``If leg armor: Greave ...``, or its text alone when
 // that says its condition already (``w/ leg armor: ...``; render.other_branch).
 function otherBranchWords(b) {
+  if (b.condition === null) return `Otherwise: ${b.title || b.text || "(nothing happens)"}`;  // everyone else's, beside several features
   return !b.title && b.states_condition ? b.text : `If ${b.condition}: ${b.title || b.text}`;
 }
 
@@ -184,7 +185,7 @@ function weaponWords(a) {
 // ------------------------------------------------------------------ the account of an attack
 // One critical or fumble entry as a card: the table, the roll, the entry, its
 // effects, and the branch taken (with the one not taken).
-function entryCard(heading, roll, entry, otherBranch) {
+function entryCard(heading, roll, entry, otherBranches) {
   const rolled = roll.modified_roll !== roll.roll ? `${roll.roll} → ${roll.modified_roll}` : `${roll.roll}`;
   const where = [entry.range, entry.column ? `column ${entry.column}` : null].filter(Boolean).join(", ");
   const card = el("div", { class: "card" },
@@ -194,7 +195,7 @@ function entryCard(heading, roll, entry, otherBranch) {
   const summary = effects(entry);
   if (summary) card.append(el("p", { class: "effects" }, summary));
   if (entry.condition) card.append(el("p", { class: "branch" }, `Branch taken: ${entry.condition}.`));
-  if (otherBranch) {
+  for (const otherBranch of otherBranches || []) {
     const other = effects(otherBranch);
     card.append(el("p", { class: "branch other" },
       `${otherBranchWords(otherBranch)}${other ? ` (${other})` : ""}`));
@@ -204,7 +205,8 @@ function entryCard(heading, roll, entry, otherBranch) {
 
 function criticalCard(label, c) {
   const reduced = c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
-  return entryCard(`${label}: ${c.severity} on ${c.table}${reduced}`, c, c.entry, c.other_branch);
+  const others = c.other_branches || (c.other_branch ? [c.other_branch] : []);
+  return entryCard(`${label}: ${c.severity} on ${c.table}${reduced}`, c, c.entry, others);
 }
 
 function account(data) {
