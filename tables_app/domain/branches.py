@@ -37,7 +37,7 @@ _WORD = r"[^\W\d_]++(?:['\u2019][^\W\d_]++)?"  # letters, perhaps with an apostr
 # `If none` standing bare (`Otherwise +3H`, `If not he dies`), read in _opener.
 _OPENER = re.compile(
     rf"(?<![\w/])(?:(?P<word>(?i:without|with|w/o|w/|if|no|otherwise))"
-    rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-){_WORD}){{0,11}})?"
+    rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-|/){_WORD}){{0,11}})?"
     rf"(?:[ \t]*(?P<mark>[:,])|(?<=\w)(?=[ \t]+(?i:you|he|she|they)\b))"
     rf"|(?P<bare>(?i:otherwise|if[ \t]+none|if[ \t]+not))(?![\w'\u2019-])(?![ \t]*[:,]))"
 )
@@ -162,6 +162,13 @@ def _chosen(openers: list[_Opener], markers: bool) -> list[_Opener]:
         elif negates(first, condition) or negates_loosely(first, condition) or (
                 opener.opens_sentence and opener.marker == markers and condition.feature is not None):
             chosen.append(opener)  # (one that makes no branch is a condition no branch reads: unread)
+    if markers and first is not None and len(chosen) == 1:
+        # the negation of the first marker worded in prose before it (`If the target is unarmored, … If the
+        # target is wearing armor: …`) is its other branch, as it is after it
+        before = [o for o in openers if o.start < chosen[0].start and o.condition is not None and not o.marker
+                  and o.opens_sentence and o.condition.feature is not None and negates(first, o.condition)]
+        if before:
+            chosen.insert(0, before[0])
     return chosen
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 ARTICLES = frozenset({"a", "an", "the", "his", "her", "its", "their"})  # dropped before a feature
 SUBJECTS = frozenset({"foe", "target", "opponent", "enemy", "victim", "defender", "he", "she", "it", "they"})
-HAS = ("has", "have", "wears", "is wearing", "carries", "has on", "was wearing", "wore", "had")
+HAS = ("has", "have", "wears", "is wearing", "carries", "has on", "was wearing", "wore", "had", "is carrying",
+       "is wielding", "wields", "is holding", "holds")
 HAS_NOT = ("has no", "have no", "does not have", "doesn't have", "do not have", "don't have", "does not wear",
            "doesn't wear", "is not wearing", "isn't wearing", "wears no", "lacks", "is without", "was not wearing",
            "wasn't wearing", "had no", "did not have", "didn't have", "did not wear", "didn't wear")
@@ -37,7 +38,8 @@ _NOT_A_FEATURE = frozenset({
     "did", "doesn't", "don't", "isn't", "not", "no", "none", "nor", "and", "but", "if", "then", "you",
     "your", "him", "them", "using", "uses", "used", "wearing", "this", "that", "any", "all", "only", "attacker",
 })
-FEATURE_WORDS = 4  # `chest armor`, `metal chest armor`, `armor over abdomen`
+FEATURE_WORDS = 6  # `chest armor`, `armor over abdomen`, `furs or heavy head clothing`, `metal armor on the legs`
+_PLACES = frozenset({"in", "on", "around", "over", "at", "across", "covering"})  # `armor on the legs`: an article after one is kept
 PART_FEATURE_WORDS = 6  # a part and its state: `neck protected by rigid armor`
 NEGATIVE_WORDS = frozenset({"without", "w/o", "no"})
 POSITIVE_WORDS = frozenset({"with", "w/"})
@@ -79,6 +81,8 @@ def read_condition(word: str, phrase: str) -> Condition | None:
             words = [owner, "is", *words[1:]]
         elif words[1:2] and any(verb.split()[0] == words[1] for verb in (*HAS, *HAS_NOT)):
             words = [owner, *words[1:]]  # `If foe's has no metal armor`: an obvious typo for `foe has`
+        elif len(words) == 2 and _unprefixed(words[1], EQUIPPED) is not None:
+            return _equipped(["is", words[1]])  # `If the target's unarmored`: `is` contracted
         else:
             return _part_state(words[1:])  # `the target's neck is protected by …`
     if words[:1] and words[0] in BODY_PARTS and words[1:2] in _BE:  # `If the neck is exposed`: the target's
@@ -91,6 +95,8 @@ def read_condition(word: str, phrase: str) -> Condition | None:
         return _equipped(words[1:])
     if words[:1] in (["no"], ["not"]):  # `If no helm`, `If not shield`
         return _condition(words[1:], True)
+    if words[:1] in (["wearing"], ["carrying"], ["wielding"], ["holding"]):  # `If wearing heavy armor`: the target's
+        return _condition(words[1:], False)
     return _condition(words, False)
 
 
@@ -155,8 +161,10 @@ def _condition(words: list[str], negated: bool) -> Condition | None:
             break
     if len(words) == 1 and (equipped := _unprefixed(words[0], EQUIPPED)) is not None:  # `If unarmored:`
         return Condition(equipped.feature, equipped.negated != negated)
-    if not 1 <= len(words) <= FEATURE_WORDS or any(w in _NOT_A_FEATURE for w in words):
-        return None
+    if not 1 <= len(words) <= FEATURE_WORDS or any(
+            w in _NOT_A_FEATURE and not (w in ARTICLES and i and words[i - 1] in _PLACES) and not (w == "and" and i)
+            for i, w in enumerate(words)):
+        return None  # (an article after a place is kept, `armor on the legs`; `and` joins what the target wears)
     return Condition(" ".join(words), negated)
 
 

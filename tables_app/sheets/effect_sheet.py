@@ -270,7 +270,8 @@ def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> 
     entry = Entry(span, branch.text, condition=branch.condition, column=column, unread=branch.unread,
                   **(read | given))  # type: ignore[arg-type]  # checked against every field; each is its own's type
     # a death, a stun or a parry its words say and no field holds: flagged too (the lint's quality warning says so)
-    implied = words_not_read(entry.text, entry.unread, died=entry.death_in is not None, stunned=entry.stun > 0,
+    # (in the text its effects were read from: what `Conditions | instead` replaced is no word left unread)
+    implied = words_not_read(effects.text, entry.unread, died=entry.death_in is not None, stunned=entry.stun > 0,
                              parried=entry.must_parry + entry.no_parry > 0, tags=entry.effects)
     return replace(entry, unread=entry.unread + implied) if implied else entry
 

@@ -277,7 +277,7 @@ def test_if_not_after_a_negative_condition_is_its_negation(text):
 # docs/workbook-format.md, "Branches inside a cell": never effects for every target — a marker whose
 # phrase is no feature, or that lost its colon, carrying effects is an unread piece (a review's findings)
 @pytest.mark.parametrize("text, pieces", [
-    ("Without armor over the abdomen: +4H.", ("Without armor over the abdomen: +4H.",)),
+    ("Without armor the foe wears: +4H.", ("Without armor the foe wears: +4H.",)),
     ("W/o a helm or a cap: +3H.", ("W/o a helm or a cap: +3H.",)),
     ("With no helm: +3H. With helm: +1H.", ("With no helm: +3H.",)),
     ("With helm +3H – 2∑", ("With helm +3H – 2∑",)),
@@ -287,6 +287,31 @@ def test_a_marker_that_cannot_be_placed_is_unread(text, pieces):
     found = parse_branches(text)
     assert found[0].unread == pieces
     assert sum(b.effects.hits + b.effects.stun for b in found if b.condition is None) == 0
+
+
+# docs/workbook-format.md, "Branches inside a cell": a feature of up to six words, an article kept after a
+# place (`on the legs`), `or`, `and` and `/` joining what the target wears, `wielding`/`holding` gear
+@pytest.mark.parametrize("text, conditions", [
+    ("Without armor over the abdomen: +4H. With armor over the abdomen: +1H.",
+     ("not armor over the abdomen", "armor over the abdomen")),
+    ("If the target is wearing rigid protection in the neck area: +2 Damage. If not: +6 Damage.",
+     ("rigid protection in the neck area", "not rigid protection in the neck area")),
+    ("If target wears rigid armor around the neck: +1 Damage. If not, +3 Damage.",
+     ("rigid armor around the neck", "not rigid armor around the neck")),
+    ("If the target is wearing furs or heavy head clothing: +1 Damage. Otherwise: +4 Damage.",
+     ("furs or heavy head clothing", "not furs or heavy head clothing")),
+    ("If target is wearing armor/heavy clothing: +1 Damage. If not: +4 Damage.",
+     ("armor/heavy clothing", "not armor/heavy clothing")),
+    ("If wearing heavy armor and clothing: +1 Damage. If not: +4 Damage.",
+     ("heavy armor and clothing", "not heavy armor and clothing")),
+    ("If the target is wielding a shield: +1 Damage. Otherwise, +4 Damage.", ("shield", "not shield")),
+    ("If the target's unarmored: +5 Damage. If not: +1 Damage.", ("not armored", "armored")),
+    # a prose negation before the marker it negates is that marker's other branch
+    ("Shot. If the target is unarmored, it pierces deep: +8 Damage. If the target is wearing armor: +4 Damage.",
+     ("not armor", "armor")),
+])
+def test_longer_features_as_books_word_them(text, conditions):
+    assert tuple(b.condition for b in parse_branches(text)) == conditions
 
 
 def test_without_x_may_end_at_its_clauses_subject():
