@@ -45,6 +45,9 @@ _OPENING_WORD = re.compile(r"(?<![\w/])(?i:with|w/|if|no|otherwise)")  # where a
 # `With helm +2H.`: a marker that lost its colon (a sentence it opens may not carry effects unread)
 _COLONLESS = re.compile(rf"(?<![\w/])(?i:without|with|w/o|w/)[ \t]*{_WORD}(?:[ \t]+{_WORD}){{0,3}}[ \t]+(?=[+\d(])")
 _CONDITIONAL = re.compile(r"(?<![\w/])(?i:if|otherwise)\b")  # a sentence that may word a condition
+# `If the target is wearing metal armor, they're also Stunned`: effects added to those before, whatever the reading
+_ALSO = re.compile(r"(?i)\b(?:also|as\s+well|in\s+addition|additionally)\b")
+_INSTEAD = re.compile(r"(?i)\b(?:instead|only)\b")  # `-40 activities instead`, `then only -10 penalty`
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+|$)|\s*\n\s*")
 # `as above but also +3 Damage`, `All of the above plus 1 Bleed`: a branch that repeats the one before it
 _AS_ABOVE = re.compile(r"(?i)(?<!\w)(?:as|all[ \t]+of[ \t]+the)[ \t]+above\b")
@@ -317,8 +320,15 @@ def _branches(text: str, plan: _Plan, unread: list[Span], legend: Legend,
     for i, (condition, mine) in enumerate(zip(conditions, parts)):
         by = opened[i]
         cut = list(unread)
-        if reading is ConditionReading.INSTEAD and by is not None and not by.marker:
-            cut.append((0, by.start))  # its sentence's effects in place of those printed before it
+        # its own effects in place of those printed before it (a lone marker's too: `+12 Damage. If no leg
+        # armor: +15 Damage.`; a feature and its negation as markers share what is before them), unless its own
+        # words say they add to them (`they are also Stunned`)
+        # (its own words decide where they say it: `also`, or `instead` / `only` under either reading)
+        own = " ".join(text[start:end] for start, end in owns[i])
+        instead = _INSTEAD.search(own) is not None if _INSTEAD.search(own) or _ALSO.search(own) else (
+            reading is ConditionReading.INSTEAD)
+        if instead and by is not None and (not by.marker or plan.lone is not None):
+            cut.append((0, by.start))
         repeated = _repeated(text, owns, i)
         branches.append(_read(text, mine, repeated, unread, condition, legend, cut))
     branches = _warn_instead(text, plan, branches, unread, legend, reading)

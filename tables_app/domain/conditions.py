@@ -93,8 +93,9 @@ def read_condition(word: str, phrase: str) -> Condition | None:
                 if words[1:1 + verb.count(" ") + 1] == verb.split():
                     return _condition(words[2 + verb.count(" "):], negated)
         return _equipped(words[1:])
-    if words[:1] in (["no"], ["not"]):  # `If no helm`, `If not shield`
-        return _condition(words[1:], True)
+    if words[:1] in (["no"], ["not"]):  # `If no helm`, `If not shield`, `If not wearing leg protection`
+        rest = words[1:]
+        return _condition(rest[1:] if rest[:1] in (["wearing"], ["carrying"], ["wielding"], ["holding"]) else rest, True)
     if words[:1] in (["wearing"], ["carrying"], ["wielding"], ["holding"]):  # `If wearing heavy armor`: the target's
         return _condition(words[1:], False)
     return _condition(words, False)

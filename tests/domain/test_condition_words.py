@@ -234,3 +234,26 @@ def test_instead_with_every_branch_in_prose_is_said():
     found = parse_branches("+3H. If helm, 1∑. If not, +6H.", reading=ConditionReading.INSTEAD)
     assert [(b.condition, b.effects.hits, b.effects.stun) for b in found] == [("helm", 0, 1), ("not helm", 6, 0)]
     assert all("go to no target" in (b.warning or "") for b in found)
+
+
+# docs/workbook-format.md, "Branches inside a cell": a branch's own words decide how it reads after effects —
+# `also` adds to them under `instead`; `instead` or `only` replaces them under `also`
+@pytest.mark.parametrize("reading", [ConditionReading.ALSO, ConditionReading.INSTEAD])
+def test_a_branchs_own_words_decide_also_or_instead(reading):
+    added = "Jolt: +3 Damage. If the target is wearing metal armor, they're also Stunned."
+    assert [(b.condition, b.effects.hits, b.effects.stun) for b in parse_branches(added, reading=reading)] == [
+        ("metal armor", 3, 1), ("not metal armor", 3, 0)]
+    replaced = "Blow to thigh. +12 Damage and -20 activities. If no leg armor: cracked bone, +15 Damage and -40 activities instead."
+    assert [(b.condition, b.effects.hits, b.effects.penalty) for b in parse_branches(replaced, reading=reading)] == [
+        ("not leg armor", 15, -40), ("leg armor", 12, -20)]
+    only = "Foot crushed. +15 Damage and -40 to all actions. If the target has hooves, then only -10 to all actions."
+    assert [(b.condition, b.effects.hits, b.effects.penalty) for b in parse_branches(only, reading=reading)] == [
+        ("hooves", 0, -10), ("not hooves", 15, -40)]
+
+
+def test_under_instead_a_lone_marker_replaces_what_is_before_it():
+    text = "Knee struck. +8 Damage and -30 to all actions. If no leg armor: crushed knee, +20 Damage and -60 to all actions."
+    assert [(b.condition, b.effects.hits, b.effects.penalty) for b in parse_branches(text, reading=ConditionReading.INSTEAD)] == [
+        ("not leg armor", 20, -60), ("leg armor", 8, -30)]
+    assert [(b.condition, b.effects.hits, b.effects.penalty) for b in parse_branches(text)] == [
+        ("not leg armor", 28, -90), ("leg armor", 8, -30)]

@@ -206,3 +206,15 @@ def test_readings_to_check_are_warnings_on_their_cells(write_workbook):
         "if they are two features, write them as two markers (With X: … With Y: …)",
         "dark.xlsx › Gash › C7: every branch is a condition in prose, read with Conditions 'instead': the effects before "
         "them ('+3H.') go to no target"]
+
+
+def test_what_instead_replaces_is_not_flagged_as_words_not_read(write_workbook):
+    # docs/workbook-format.md, "What is not read": a death, a stun or a parry worded and not read is flagged, in the
+    # text a branch's effects were read from; what `instead` replaced was read, for the other targets
+    severed = "Limb severed, +15 Damage and Stunned. If the target does not have limbs, then +25 Damage."
+    jab = [["Kind", "fumble"], ["Name", "Jab"], [], ["Roll", "Text"], ["1-50", severed], ["51+", "+1 Damage."]]
+    result = read(write_workbook, dark(Jab=jab))
+    entries = result.fumble_tables[0].value.row(10)[1]
+    assert [(e.condition, e.hits, e.stun, e.unread) for e in entries] == [
+        ("not limbs", 25, 0, ()), ("limbs", 15, 1, ())]
+    assert not [w for w in result.warnings if "Jab" in w.sheet and "not read" in w.message]
