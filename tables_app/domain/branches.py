@@ -324,9 +324,9 @@ def _branches(text: str, plan: _Plan, unread: list[Span], legend: Legend,
         # armor: +15 Damage.`; a feature and its negation as markers share what is before them), unless its own
         # words say they add to them (`they are also Stunned`)
         # (its own words decide where they say it: `also`, or `instead` / `only` under either reading)
-        own = " ".join(text[start:end] for start, end in owns[i])
-        instead = _INSTEAD.search(own) is not None if _INSTEAD.search(own) or _ALSO.search(own) else (
-            reading is ConditionReading.INSTEAD)
+        words = " ".join(text[start:end] for start, end in owns[i])
+        said = _INSTEAD.search(words) is not None if _INSTEAD.search(words) or _ALSO.search(words) else None
+        instead = reading is ConditionReading.INSTEAD if said is None else said
         if instead and by is not None and (not by.marker or plan.lone is not None):
             cut.append((0, by.start))
         repeated = _repeated(text, owns, i)
