@@ -152,7 +152,10 @@ function effects(e) {
     e.penalty ? `penalty ${e.penalty}` : "", e.attacker_bonus ? `attacker +${e.attacker_bonus}` : "", death,
     ...tags,
   ];
-  return parts.filter(Boolean).join(", ");
+  const read = parts.filter(Boolean).join(", ");
+  // what the tables printed and nothing read: the GM's to decide, never applied (domain/effects.py, unread_words)
+  const unread = (e.unread || []).map((piece) => `'${piece}'`).join(", ");
+  return unread ? `${read ? `${read}; ` : ""}not read: ${unread}, decide at the table` : read;
 }
 
 // An armor column as words: a printed table's numbered armor type is ``AT 9`` (as render.armor_words).
