@@ -38,7 +38,7 @@ _WORD = r"[^\W\d_]++(?:['\u2019][^\W\d_]++)?"  # letters, perhaps with an apostr
 _OPENER = re.compile(
     rf"(?<![\w/])(?:(?P<word>(?i:without|with|w/o|w/|if|no|otherwise))"
     rf"(?:(?<=/)[ \t]*|[ \t]+|(?=[ \t]*[:,]))(?P<phrase>{_WORD}(?:(?:[ \t]+|-|/){_WORD}){{0,11}})?"
-    rf"(?:[ \t]*(?P<mark>[:,])|(?<=\w)(?=[ \t]+(?i:you|he|she|they)\b))"
+    rf"(?:[ \t]*(?P<mark>[:,])|(?<=\w)(?=[ \t]+(?i:you|he|she|they|it)\b))"
     rf"|(?P<bare>(?i:otherwise|if[ \t]+none|if[ \t]+not))(?![\w'\u2019-])(?![ \t]*[:,]))"
 )
 _OPENING_WORD = re.compile(r"(?<![\w/])(?i:with|w/|if|no|otherwise)")  # where an opener or a conditional starts

@@ -257,3 +257,10 @@ def test_under_instead_a_lone_marker_replaces_what_is_before_it():
         ("not leg armor", 20, -60), ("leg armor", 8, -30)]
     assert [(b.condition, b.effects.hits, b.effects.penalty) for b in parse_branches(text)] == [
         ("not leg armor", 28, -90), ("leg armor", 8, -30)]
+
+
+def test_a_state_of_the_target_may_end_at_it():
+    # docs/workbook-format.md, "Branches inside a cell": a condition in prose may end at its clause's subject
+    # (`he`, `she`, `they`, `it`), as RMSS words `If the neck is exposed it freezes solid`
+    found = parse_branches("Sliced. If the neck is exposed it freezes solid and foe dies in 9 rounds.")
+    assert [(b.condition, b.effects.death_in) for b in found] == [("neck exposed", 9), ("not neck exposed", None)]
