@@ -64,7 +64,7 @@ _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", "she
 # `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
 _ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
-             rf"|{_MINUS}\s*\d+\s+penalty\b(?!\s+(?:to|on)\b)|\bat\s+{_MINUS}\s*\d+\b(?!\s*%))")  # `-40 to to all actions`: a typo read
+             rf"|(?<!special\s){_MINUS}\s*\d+\s+penalty\b(?!\s+(?:to|on)\b)|\bat\s+{_MINUS}\s*\d+\b(?!\s*%))")  # `-40 to to all actions`: a typo read
 _PER_ROUND = r"(?i:(?:per\s+|/\s*|a\s+|each\s+|every\s+)(?:round|rnd)s?\b)"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
 _NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"

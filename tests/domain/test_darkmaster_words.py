@@ -74,6 +74,8 @@ def test_times_that_are_no_rounds_are_flagged_not_read(text, expected):
         ("Weakened, -10 Strength.", {"unread": ("-10 Strength",)}),
         ("+10 OB to the attacker.", {"unread": ("+10 OB",)}),
         ("1 Fatigue per round.", {"unread": ("1 Fatigue per round",)}),
+        # a one-off penalty to one roll is no lasting penalty
+        ("Must roll to recover next round with a special -40 penalty.", {"unread": ("-40 penalty",)}),
         ("-20 to all actions for 3 rounds.", {"unread": ("-20 to all actions for 3 rounds",)}),
         # counted per die or per thing: the count is the table's to roll, the sentence is flagged whole
         ("Target is Stunned. 1d5 ribs cracked. +2 Damage and -5 to all actions for each rib.",
