@@ -47,7 +47,8 @@ _COLONLESS = re.compile(rf"(?<![\w/])(?i:without|with|w/o|w/)[ \t]*{_WORD}(?:[ \
 _CONDITIONAL = re.compile(r"(?<![\w/])(?i:if|otherwise)\b")  # a sentence that may word a condition
 # `If the target is wearing metal armor, they're also Stunned`: effects added to those before, whatever the reading
 _ALSO = re.compile(r"(?i)\b(?:also|as\s+well|in\s+addition|additionally)\b")
-_INSTEAD = re.compile(r"(?i)\b(?:instead|only)\b")  # `-40 activities instead`, `then only -10 penalty`
+# `-40 activities instead`, `then only -10 penalty` (`only` before a count: `he is only Stunned` is prose)
+_INSTEAD = re.compile(r"(?i)\binstead\b|\bonly\s+[+\-\u2013\u2212]?\s*\d")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+|$)|\s*\n\s*")
 # `as above but also +3 Damage`, `All of the above plus 1 Bleed`: a branch that repeats the one before it
 _AS_ABOVE = re.compile(r"(?i)(?<!\w)(?:as|all[ \t]+of[ \t]+the)[ \t]+above\b")

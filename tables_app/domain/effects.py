@@ -64,19 +64,22 @@ _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", "she
 # `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
 _ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
-             rf"|(?<!special\s){_MINUS}\s*\d+\s+penalty\b(?!\s+(?:to|on)\b)|\bat\s+{_MINUS}\s*\d+\b(?!\s*%))")  # `-40 to to all actions`: a typo read
+             rf"|(?<!special\s){_MINUS}\s*\d+\s+penalty\b(?!\s+(?:to|on)\b)|\bat\s+{_MINUS}\s*\d+\b(?!\s*%)(?!\s+(?:to|on)\b)(?!\s+(?-i:[A-Z]{{2,}})\b))")  # `-40 to to all actions`: a typo read
+# A bare word is no effect after a negation: `not Stunned`, `isn't stunned`, `never stunned`, `Not dazed`
+_NOT_NEGATED = "".join(rf"(?<!{word}\s)(?<!{word}\s\s)" for word in (
+    "(?i:not)", "(?i:never)", "n't", "n\u2019t", "(?i:not)\\sbe", "(?i:no)"))
 _PER_ROUND = r"(?i:(?:per\s+|/\s*|a\s+|each\s+|every\s+)(?:round|rnd)s?\b)"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
 _NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"
                   r"(?:rounds?|rnds?|hours?|minutes?|days?|weeks?)\b)")
-_FOR_ROUNDS = (rf"(?:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}\s*(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b"
+_FOR_ROUNDS = (rf"(?:(?:for\s+(?:the\s+)?(?:next\s+)?|the\s+next\s+){_ROUND_COUNT}\s*(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b"
                r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
 
 
 def _timed_penalty(lasting: str) -> str:
     """A lasting penalty's spelling (``lasting``) followed by a time: `for 3 rounds`, `for the next 3 rounds`,
     `next round`, `until …` make it a penalty for a time."""
-    return rf"(?:{lasting})(?=\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*\(?\s*{_FOR_ROUNDS}\)?)?"
+    return rf"(?:{lasting})(?=\s*,?\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*,?\s*\(?\s*{_FOR_ROUNDS}\)?)?"
 
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
 _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
@@ -108,14 +111,14 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("must_parry", r"(?i:\bmust\s+parry\s+(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)"),
     ("no_parry", rf"(?i:\b(?:unable\s+to\s+parry|cannot\s+parry|can't\s+parry|no\s+parry)\s+(?:for\s+)?(?:the\s+)?"
                  rf"(?:next\s+)?{_ROUND_COUNT}{_ROUNDS})"),
-    ("stun", rf"(?i:\bstunned\s+(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
+    ("stun", rf"(?i:\bstunned\s*(?:[:{re.escape(DASHES)}]\s*)?(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     # a bare `Stunned` (Against the Darkmaster prints no count): 1 round; not `stunned for 2 hours`, `stunned this
     # round and next`, `stunned 1 hour`, `not stunned` (flagged, or prose)
-    ("stun", r"(?i:(?<!\bnot\s)(?<!\bnot\sbe\s)\bstunned\b(?!\s*(?:for\b|this\b|until\b|\d|\(|and\s+unable\b|"
+    ("stun", _NOT_NEGATED + r"(?i:\bstunned\b(?![-\u2010\u2011])(?!\s*(?:for\b|this\b|until\b|up\s+to\b|\d|\(|[:–—-]\s*\d|and\s+unable\b|"
              + "|".join(rf"{word}\b" for word in _NUMBER_WORDS) + ")))"),
-    ("bleed", rf"(?i:{_COUNT}\s*(?:(?:hits?|damage)\s*)?(?:per\s+|/\s*)(?:round|rnd)s?\b)"),
+    ("bleed", rf"(?i:{_COUNT}\s*(?:(?:hits?|damage)\s*)?(?:per\s+|/\s*|each\s+|every\s+)(?:round|rnd)s?\b)"),
     # `Bleeds for 3` (not `bleeds for 3 rounds`: a time, flagged)
-    ("bleed", r"(?i:\bbleeds?\s+for\s+\d+\b(?!\s*(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b))"),
+    ("bleed", r"(?i:\bbleeds?\s+for\s+\d+\b(?!\s*(?:more\s+)?(?:rounds?|rnds?|minutes?|hours?|days?|weeks?)\b))"),
     ("hits", rf"(?i:{_COUNT}\s*(?:hits?|damage)\b)"),  # `+2 Damage`, as Against the Darkmaster prints it
     ("penalty", rf"\(\s*{_MINUS}\s*\d+\s*\)"),
     ("attacker_bonus", r"\(\s*\+\s*\d+\s*\)"),
@@ -145,7 +148,7 @@ _DEFAULT_WORDS: tuple[tuple[str, str], ...] = (
     ("stun_no_parry", rf"(?i:{_COUNT}\s+no[ -]parry\b)"),
     ("stun", rf"(?i:{_COUNT}\s+stun(?:ned)?\b)"),
     ("must_parry", rf"(?i:{_COUNT}\s+(?:must\s+)?parry\b)"),
-    ("bleed", rf"(?i:{_COUNT}\s+bleed\b)"),
+    ("bleed", rf"(?i:{_COUNT}\s+bleeds?\b)"),
 )
 # In a ruleset with a legend, the vocabulary's own words, each meaning what it says.
 _VOCABULARY_WORDS: tuple[tuple[str, str], ...] = (
@@ -153,7 +156,7 @@ _VOCABULARY_WORDS: tuple[tuple[str, str], ...] = (
     ("no_parry", rf"(?i:{_COUNT}\s+no[ -]parry\b)"),
     ("must_parry", rf"(?i:{_COUNT}\s+must\s+parry\b)"),
     ("stun", rf"(?i:{_COUNT}\s+stun(?:ned)?\b)"),
-    ("bleed", rf"(?i:{_COUNT}\s+bleed\b)"),
+    ("bleed", rf"(?i:{_COUNT}\s+bleeds?\b)"),
     ("ambiguous_parry", rf"(?i:{_COUNT}\s+parry\b)"),
 )
 
@@ -319,7 +322,8 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
         if meaning in ROUND_MEANINGS:  # `Dazed for 3 rounds`, `Dazed 2 rnds`: its rounds after it
             spellings.append((kind, rf"{pattern}\s+(?i:for\s+)?(?i:the\s+)?(?i:next\s+)?(?i:{_ROUND_COUNT}{_ROUNDS})"))
         if bare := legend.bare_count(word, meaning):  # not before a time it does not read (`Dazed 1 hour`: flagged)
-            spellings.append((f"{kind}={bare}", rf"(?<![\w+]){pattern}(?!\s*(?i:for\b|this\b|until\b|\d|\())"
+            spellings.append((f"{kind}={bare}", rf"{_NOT_NEGATED}(?<![\w+]){pattern}(?![-\u2010\u2011])"
+                                                rf"(?!\s*(?i:for\b|this\b|until\b|up\s+to\b|\d|\())"
                                                 f"{not_per_round}"))
     for symbol, meaning in sorted(symbols, key=lambda pair: -len(pair[0])):  # the longest symbol first
         kind = "+".join(_ADDS[meaning])
@@ -414,7 +418,9 @@ _SUSPECTS = re.compile(
     rf"|(?<![\w.])\+\d+\s+{_LETTERS}"  # `+10 OB` (glued, `+5Hx`, is a symbol mistyped: an error)
     rf"|(?<![\w.]){_MINUS}\d+\s+{_LETTERS}"  # `-10 BEA`
     # a time that is no rounds: `Stunned 1 hour`, `Dying in 10 minutes`, `bleeds for 2 hours`
-    rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS})",
+    rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS}"
+    rf"|\b(?:stun(?:s|ned)?|bleeds?|bleeding)\b[^.;!?\n]{{0,20}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?"
+    r"(?:rounds?|rnds?)\b)",
     re.IGNORECASE)
 
 

@@ -264,3 +264,10 @@ def test_a_state_of_the_target_may_end_at_it():
     # (`he`, `she`, `they`, `it`), as RMSS words `If the neck is exposed it freezes solid`
     found = parse_branches("Sliced. If the neck is exposed it freezes solid and foe dies in 9 rounds.")
     assert [(b.condition, b.effects.death_in) for b in found] == [("neck exposed", 9), ("not neck exposed", None)]
+
+
+def test_only_replaces_before_a_count_not_in_prose():
+    # a review's finding: `only` in ordinary prose is no `instead` (docs/workbook-format.md, "Branches inside a cell")
+    text = "Crushing blow, +5 Damage. If the target has no helm, he is only Stunned."
+    assert [(b.condition, b.effects.hits, b.effects.stun) for b in parse_branches(text)] == [
+        ("not helm", 5, 1), ("helm", 5, 0)]

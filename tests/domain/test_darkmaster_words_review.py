@@ -119,7 +119,6 @@ def test_words_not_read_leaves_what_a_tag_or_an_unread_piece_holds():
 
 # "Effects in words": `at -20` is a penalty to all actions; `at -20 to Perception checks` is to one thing, as
 # `-20 to Perception checks` is ("What is not read": flagged)
-@pytest.mark.xfail(strict=True, reason="review: `at -N` before a scope (to Perception checks, OB) read as a penalty to all actions")
 @pytest.mark.parametrize("text", ["Ear ringing, he listens at -20 to Perception checks.", "Swings at -10 OB."])
 def test_at_a_penalty_to_one_thing_is_flagged_not_a_lasting_penalty(text):
     found = parse_effects(text)
@@ -128,7 +127,6 @@ def test_at_a_penalty_to_one_thing_is_flagged_not_a_lasting_penalty(text):
 
 # "Effects in words": `not stunned` is no stun; the same negation in other words, or spacing, or with the book's
 # own word in its legend
-@pytest.mark.xfail(strict=True, reason="review: a negated bare Stunned read as 1 round")
 @pytest.mark.parametrize(
     "text, legend",
     [
@@ -146,27 +144,23 @@ def test_a_negated_bare_stun_is_no_stun(text, legend):
 
 # "Effects in words": a stun's rounds are read (`Stunned 2 rounds`); printed after a dash or a colon they are
 # not 1 round, read or flagged
-@pytest.mark.xfail(strict=True, reason="review: `Stunned – 2 rounds` read as 1 round, its rounds dropped unflagged")
 @pytest.mark.parametrize("text", ["Stunned – 2 rounds.", "Stunned: 2 rounds.", "Stunned up to 3 rounds."])
 def test_a_stuns_rounds_after_a_separator_are_not_one_round(text):
     found = parse_effects(text)
     assert found.stun != 1 and (found.stun or found.unread)
 
 
-@pytest.mark.xfail(strict=True, reason="review: `stunned-looking` (a hyphenated word) read as 1 round stunned")
 def test_a_hyphenated_word_is_no_bare_stun():
     assert "stun" not in read("A stunned-looking foe staggers back.")
 
 
 # "Legends": with `Damage | hits`, `3 Damage each round` is bleeding; without a legend it is read as 3 hits, and
 # `each round` dropped
-@pytest.mark.xfail(strict=True, reason="review: without a legend `3 Damage each round` is 3 hits, not bleeding")
 def test_damage_each_round_is_bleeding_without_a_legend():
     assert read("Cloak alight, 3 Damage each round.") == {"bleed": 3}
 
 
 # "Effects in words": a penalty for a time is no lasting penalty; with a comma before its time it is read as one
-@pytest.mark.xfail(strict=True, reason="review: `-5 to all actions, for 3 rounds` read as a lasting -5")
 @pytest.mark.parametrize("text", ["Winded, -5 to all actions, for 3 rounds.", "-5 to all actions the next 2 rounds."])
 def test_a_penalty_for_a_time_after_a_comma_is_not_lasting(text):
     found = parse_effects(text)
@@ -174,20 +168,17 @@ def test_a_penalty_for_a_time_after_a_comma_is_not_lasting(text):
 
 
 # "Effects in words": `bleeds for 3 rounds` is "a time, flagged" (effects.py) — nothing flags it
-@pytest.mark.xfail(strict=True, reason="review: `Bleeds for 3 rounds` dropped with no flag (no word list covers bleeding)")
 def test_bleeds_for_rounds_is_flagged():
     assert parse_effects("The wound bleeds for 3 rounds.").unread
 
 
 # `Bleeds for 3`: a count; `bleeds for 3 more rounds` (`more` hides the time from the lookahead) is a time
-@pytest.mark.xfail(strict=True, reason="review: `bleeds for 3 more rounds` read as bleeding 3")
 @pytest.mark.parametrize("text", ["The cut bleeds for 3 more rounds.", "The cut bleeds for 2 more hours."])
 def test_bleeds_for_more_rounds_is_no_bleeding_count(text):
     found = parse_effects(text)
     assert found.bleed == 0 and found.unread
 
 
-@pytest.mark.xfail(strict=True, reason="review: `3 Bleeds` dropped with no flag")
 def test_a_count_of_bleeds_is_read_or_flagged():
     found = parse_effects("Deep cut, 3 Bleeds.")
     assert found.bleed == 3 or found.unread
