@@ -59,8 +59,10 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
 _NUMBER = re.compile(r"\d+")
 # The first words of the spellings in words: where one of these starts, a spelling may (the guard below)
-_WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", "she", "kill", "instant", "it", "for", "falls",
-               "foe", "he", "and", "must", "unable", "cannot", "can't", "no", "at", "bleed", "dying", "dead")
+# (a short word is a whole word: `no` leads `no parry`, not `number`; the others lead their forms, `dies`, `killed`)
+_WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", r"she\b", "kill", "instant", r"it\b", r"for\b",
+               "falls", r"foe\b", r"he\b", r"and\b", "must", "unable", "cannot", "can't", r"no\b", r"at\b", "bleed", "dying",
+               "dead")
 # `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
 _ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
@@ -114,7 +116,7 @@ _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
     ("stun", rf"(?i:\bstunned\s*(?:[:{re.escape(DASHES)}]\s*)?(?:for\s+)?{_ROUND_COUNT}{_ROUNDS})"),
     # a bare `Stunned` (Against the Darkmaster prints no count): 1 round; not `stunned for 2 hours`, `stunned this
     # round and next`, `stunned 1 hour`, `not stunned` (flagged, or prose)
-    ("stun", _NOT_NEGATED + r"(?i:\bstunned\b(?![-\u2010\u2011])(?!\s*(?:for\b|this\b|until\b|up\s+to\b|\d|\(|[:–—-]\s*\d|and\s+unable\b|"
+    ("stun", r"(?=(?i:stunned))" + _NOT_NEGATED + r"(?i:\bstunned\b(?![-\u2010\u2011])(?!\s*(?:for\b|this\b|until\b|up\s+to\b|\d|\(|[:–—-]\s*\d|and\s+unable\b|"
              + "|".join(rf"{word}\b" for word in _NUMBER_WORDS) + ")))"),
     ("bleed", rf"(?i:{_COUNT}\s*(?:(?:hits?|damage)\s*)?(?:per\s+|/\s*|each\s+|every\s+)(?:round|rnd)s?\b)"),
     # `Bleeds for 3` (not `bleeds for 3 rounds`: a time, flagged)
@@ -322,7 +324,7 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
         if meaning in ROUND_MEANINGS:  # `Dazed for 3 rounds`, `Dazed 2 rnds`: its rounds after it
             spellings.append((kind, rf"{pattern}\s+(?i:for\s+)?(?i:the\s+)?(?i:next\s+)?(?i:{_ROUND_COUNT}{_ROUNDS})"))
         if bare := legend.bare_count(word, meaning):  # not before a time it does not read (`Dazed 1 hour`: flagged)
-            spellings.append((f"{kind}={bare}", rf"{_NOT_NEGATED}(?<![\w+]){pattern}(?![-\u2010\u2011])"
+            spellings.append((f"{kind}={bare}", rf"(?={pattern}){_NOT_NEGATED}(?<![\w+]){pattern}(?![-\u2010\u2011])"
                                                 rf"(?!\s*(?i:for\b|this\b|until\b|up\s+to\b|\d|\())"
                                                 f"{not_per_round}"))
     for symbol, meaning in sorted(symbols, key=lambda pair: -len(pair[0])):  # the longest symbol first
