@@ -25,7 +25,7 @@ from tables_app.domain.conditions import (
     read_condition,
     same_feature,
 )
-from tables_app.domain.effects import Effects, has_effects, parse_effects
+from tables_app.domain.effects import SENTENCES, Effects, has_effects, parse_effects
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import shown
 from tables_app.domain.tables import ConditionReading
@@ -446,7 +446,6 @@ def _branch(condition: str | None, text: str, legend: Legend) -> Branch:
 
 
 _MID_SENTENCE_CONDITION = re.compile(r"(?i)(?<=\S)\s+(?:if|otherwise)\b|\b(?:unless|else)\b")
-_SENTENCES = re.compile(r"[^.!?;\n]+")
 
 
 def condition_in_mid_sentence(text: str, legend: Legend = DEFAULT_LEGEND) -> str | None:
@@ -454,7 +453,7 @@ def condition_in_mid_sentence(text: str, legend: Legend = DEFAULT_LEGEND) -> str
     condition a branch does not open, in a sentence with effects, which go to every target: said."""
     if not _MID_SENTENCE_CONDITION.search(text):
         return None
-    for sentence in _SENTENCES.findall(text):
+    for sentence in SENTENCES.findall(text):
         if (found := _MID_SENTENCE_CONDITION.search(sentence)) is None:
             continue
         try:

@@ -224,7 +224,7 @@ class _Reader:
 # Effects counted per die or per thing (`1d5 broken ribs, -5 penalty for each broken rib`): a count the
 # table cannot know; the sentence is flagged whole, its effects never applied
 _PER_EACH = re.compile(r"(?i)\bfor\s+(?:each|every)\b|(?<![\w.])\d*d\d+(?!\w)")
-_CLAUSES = re.compile(r"[^.;!?\n]+")
+SENTENCES = re.compile(r"[^.;!?\n]+")  # an entry's sentences (and clauses after `;`), as printed
 
 
 @lru_cache(maxsize=4096)  # printed tables repeat their cells (`+2H`, `1∑`) hundreds of times
@@ -234,7 +234,7 @@ def parse_effects(text: str, legend: Legend = DEFAULT_LEGEND) -> Effects:
         return _read(text, legend)
     pieces: list[str] = []
     masked = text
-    for sentence in _CLAUSES.finditer(text):
+    for sentence in SENTENCES.finditer(text):
         if _PER_EACH.search(sentence.group()) and has_effects(_read(sentence.group(), legend)):
             pieces.append(" ".join(sentence.group().split()))
             masked = masked[:sentence.start()] + " " * (sentence.end() - sentence.start()) + masked[sentence.end():]
@@ -490,7 +490,6 @@ def format_death(death_in: int | None) -> str:
 DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
 STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
 PARRY_WORDS = re.compile(r"(?i)\b(?:must|cannot|can't|unable\s+to|no)\s+parry\b")
-_SENTENCES = re.compile(r"[^.!?;\n]+")
 
 
 def words_not_read(text: str, unread: tuple[str, ...], *, died: bool, stunned: bool, parried: bool,
@@ -508,7 +507,7 @@ def words_not_read(text: str, unread: tuple[str, ...], *, died: bool, stunned: b
     for words, read in said.items():
         if read or not words.search(text):
             continue
-        for sentence in _SENTENCES.findall(text):
+        for sentence in SENTENCES.findall(text):
             piece = " ".join(sentence.split())
             if words.search(piece) and piece not in found and not any(piece in u or u in piece for u in unread):
                 found.append(piece)

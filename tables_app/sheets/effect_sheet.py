@@ -82,7 +82,7 @@ def _condition_reading(reading: Reading, grid: Grid, ruleset: str) -> ConditionR
     written, sheet, cell = reading.setting(grid, "conditions", ruleset)
     if written is None:
         return ConditionReading.ALSO
-    if fold(written) in {reading.value for reading in ConditionReading}:
+    if fold(written) in {choice.value for choice in ConditionReading}:
         return ConditionReading(fold(written))
     if not any(p.sheet == sheet and p.cell == cell for p in reading.out.problems):  # a ruleset sheet's: said once
         reading.problem(sheet, cell, f"Conditions {written!r} must be also or instead")
