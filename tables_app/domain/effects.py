@@ -47,6 +47,7 @@ from typing import Any
 from tables_app.domain.bounds import EFFECT_LIMIT
 from tables_app.domain.legend import (DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, ROUND_MEANINGS, Legend, Meaning, is_lettered,
                                       is_word)
+
 from tables_app.domain.names import shown
 from tables_app.domain.ranges import DASHES
 
@@ -62,7 +63,10 @@ _NUMBER = re.compile(r"\d+")
 # (a short word is a whole word: `no` leads `no parry`, not `number`; the others lead their forms, `dies`, `killed`)
 _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", r"she\b", "kill", "instant", r"it\b", r"for\b",
                "falls", r"foe\b", r"he\b", r"and\b", "must", "unable", "cannot", "can't", r"no\b", r"at\b", "bleed", "dying",
-               "dead")
+               "dead",
+               # the rest of a critical (_CONDITION_WORDS): prone, knocked out, blinded, a weapon, a limb
+               "knock", "thrown", "fell", "fall", "goes", "slip", "drop", "prone", "unconscious", "blind", "weapon", "disarm",
+               "break", "broken", "shatter", "snap", "los", "arm", "hand", "leg", "foot", "feet", "knee", "useless")
 # `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
 _ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
@@ -83,6 +87,24 @@ def _timed_penalty(lasting: str) -> str:
     `next round`, `until …` make it a penalty for a time."""
     return rf"(?:{lasting})(?=\s*,?\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*,?\s*\(?\s*{_FOR_ROUNDS}\)?)?"
 
+# `-20 for 3 rounds`, `-10 for the next 2 rnds`: a bare signed number with its rounds is a penalty for that time
+_BARE_TIMED = (rf"(?<![\w.]){_MINUS}\s*\d+\s*,?\s*\(?\s*(?i:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
+               r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)\)?")
+_TIMED_ROUNDS = re.compile(rf"(?i:\b({_ROUND_COUNT})\s*(?:rounds?|rnds?)\b|\bnext\s+(?:round|rnd)\b)")
+
+
+def timed_rounds(token: str) -> int | None:
+    """The rounds a penalty for a time lasts (`for 3 rounds`, `next round`: 1); None for any other time
+    (`until healed`, `for 2 hours`: it stays in the text, flagged)."""
+    found = _TIMED_ROUNDS.search(token)
+    if found is None or re.search(r"(?i)\b(?:minutes?|hours?|days?|weeks?|until)\b", token):
+        return None
+    if found.group(1) is None:
+        return 1
+    count = found.group(1).lower()
+    return _NUMBER_WORDS[count] if count in _NUMBER_WORDS else int(count)
+
+
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
 _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
     ("H", Meaning.HITS), ("\u2211\u220f", Meaning.STUN_NO_PARRY), ("\u2211", Meaning.STUN),
@@ -93,7 +115,46 @@ _ADDS = {
     Meaning.HITS: ("hits",), Meaning.STUN: ("stun",), Meaning.NO_PARRY: ("no_parry",),
     Meaning.STUN_NO_PARRY: ("stun", "no_parry"), Meaning.MUST_PARRY: ("must_parry",), Meaning.BLEED: ("bleed",),
     Meaning.PENALTY: ("penalty",),
+    Meaning.PRONE: ("prone",), Meaning.BLINDED: ("blinded",), Meaning.KNOCKED_OUT: ("knocked_out",),
+    Meaning.DROPS_WEAPON: ("drops_weapon",), Meaning.BREAKS_WEAPON: ("breaks_weapon",),
+    Meaning.USELESS_ARM: ("useless_arm",), Meaning.USELESS_LEG: ("useless_leg",),
 }
+# The rest of a critical (docs/workbook-format.md, "Effects in words"): the kinds read as conditions, not summed counts.
+_FLAG_KINDS = ("drops_weapon", "breaks_weapon", "useless_arm", "useless_leg")
+CONDITION_FIELDS = ("prone", "knocked_out", "blinded", *_FLAG_KINDS, "timed_penalties")
+# rounds printed after a condition: `prone for 2 rounds`, `blind 2 rnds`, `knocked out: 3 rounds`
+_ROUNDS_AFTER = (rf"(?:\s*(?:[:{re.escape(DASHES)}]\s*)?(?:for\s+)?(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
+                 r"|\s+(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
+# ... and what a bare condition is not followed by: a time (`knocked out for 2 hours` is flagged, not read)
+_NO_TIME = r"(?![-\u2010\u2011])(?!\s*(?:[:" + re.escape(DASHES) + r"]\s*)?(?:for\b|during\b|this\b|up\s+to\b|\d|" + \
+    "|".join(rf"{word}\b" for word in _NUMBER_WORDS) + "))"
+_WHOSE = r"(?:(?:his|her|its|their|the|your|one|a|foe's|opponent's)\s+)?"
+_ARM, _LEG = r"(?:arms?|hands?)", r"(?:legs?|foot|feet|knees?)"
+_SIDE = r"(?:(?:left|right|shield|weapon|sword|other)\s+)?"
+
+
+def _condition(kind: str, words: str, timed: bool = True) -> tuple[str, str]:
+    """A condition printed in words (``words``, a pattern), not after a negation;
+    its rounds after it when ``timed`` (else bare only); bare, it is not
+    followed by a time (`knocked out for 2 hours` is no reading of it)."""
+    rounds = f"(?:{_ROUNDS_AFTER}|{_NO_TIME})" if timed else _NO_TIME
+    return kind, rf"(?=(?i:{words})){_NOT_NEGATED}(?i:{words}){rounds}"
+
+
+_CONDITION_WORDS: tuple[tuple[str, str], ...] = (
+    _condition("knocked_out", r"\bknocked\s+(?:out|unconscious|senseless)\b|\b(?:falls\s+)?unconscious\b"),
+    _condition("prone", r"\b(?:knocked|thrown|falls?|fell|goes|slips?|drops?)\s+(?:down|prone|to\s+the\s+(?:ground|floor))\b"
+                        r"|\bprone\b"),
+    _condition("blinded", r"\bblinded\b"),
+    ("blinded", rf"(?=\bblind\b){_NOT_NEGATED}(?i:\bblind\b){_ROUNDS_AFTER}"),  # `blind 2 rnds`: with its rounds only
+    _condition("breaks_weapon", rf"\bweapons?\s+(?:is\s+|are\s+)?(?:broken|breaks|shatters|shattered|snaps|snapped)\b"
+                                rf"|\b(?:breaks?|shatters?|snaps?)\s+{_WHOSE}weapons?\b|\bbroken\s+weapons?\b", timed=False),
+    _condition("drops_weapon", rf"\b(?:drops?|dropping|loses?|losing)\s+{_WHOSE}weapons?\b"
+                               r"|\bweapons?\s+(?:is\s+|are\s+)?(?:dropped|lost|knocked\s+(?:away|loose|free))\b"
+                               r"|\bdisarmed\b", timed=False),
+    _condition("useless_arm", rf"\b{_ARM}\s+(?:is\s+|are\s+)?useless\b|\buseless\s+{_SIDE}{_ARM}\b", timed=False),
+    _condition("useless_leg", rf"\b{_LEG}\s+(?:is\s+|are\s+)?useless\b|\buseless\s+{_SIDE}{_LEG}\b", timed=False),
+)
 
 # Words read in every legend: what a keyboard types and what books print.
 _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
@@ -182,17 +243,31 @@ class Effects:
     attacker_bonus: int = 0
     death_in: int | None = None
     parry_penalty: int = 0
+    # the rest of a critical (docs/fights.md, "The rest of a critical"): rounds prone, knocked out (0: until
+    # woken; None: not), rounds blinded, a weapon dropped or broken, a useless arm or leg, penalties for N rounds
+    prone: int = 0
+    knocked_out: int | None = None
+    blinded: int = 0
+    drops_weapon: bool = False
+    breaks_weapon: bool = False
+    useless_arm: bool = False
+    useless_leg: bool = False
+    timed_penalties: tuple[tuple[int, int], ...] = ()  # (penalty, rounds): `-20 for 3 rounds` is (-20, 3)
     text: str = ""
     timed: tuple[str, ...] = ()
     unread: tuple[str, ...] = ()  # printed pieces that look like effects and were not read (flagged, never applied)
 
     def __post_init__(self) -> None:
-        for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus"):
+        for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus", "prone", "blinded"):
             _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
         for name in ("penalty", "parry_penalty"):
             _check_bound(name, getattr(self, name), -EFFECT_LIMIT, 0)
-        if self.death_in is not None:
-            _check_bound("death_in", self.death_in, 0, EFFECT_LIMIT)
+        for name in ("death_in", "knocked_out"):
+            if getattr(self, name) is not None:
+                _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
+        for penalty, rounds in self.timed_penalties:
+            _check_bound("a timed penalty", penalty, -EFFECT_LIMIT, -1)
+            _check_bound("a timed penalty's rounds", rounds, 1, EFFECT_LIMIT)
 
 
 _STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed", "unread"))  # what has_effects looks at
@@ -200,7 +275,7 @@ _STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("te
 
 def has_effects(effects: Effects, but: tuple[str, ...] = ()) -> bool:
     """Whether any structured effect is read (a death, even instant, counts), ``but`` those fields."""
-    return any(getattr(effects, name) is not None if name == "death_in" else bool(getattr(effects, name))
+    return any(getattr(effects, name) is not None if name in ("death_in", "knocked_out") else bool(getattr(effects, name))
                for name in _STRUCTURED_FIELDS if name not in but)
 
 
@@ -247,6 +322,9 @@ def _read(text: str, legend: Legend) -> Effects:
     totals: dict[str, int] = {}
     death: tuple[str, int] | None = None
     timed: list[str] = []
+    timed_read: list[tuple[int, int]] = []  # (penalty, rounds) of each penalty for a number of rounds
+    flags: dict[str, bool] = {}
+    out: int | None = None  # knocked out: rounds, 0 until woken
     prose: list[str] = []  # the text with its effects blanked out, built in the one pass
     last = 0
     for match in reader.effect.finditer(text):
@@ -259,7 +337,18 @@ def _read(text: str, legend: Legend) -> Effects:
             raise ValueError(f"{shown(token)}: this ruleset's legend reads must parry and no parry apart: write "
                              f"{_number(token)} must parry or {_number(token)} no parry")
         if kind == "timed_penalty":
-            timed.append(token)
+            rounds = timed_rounds(token)
+            if rounds is None:  # a time that is no rounds: text, flagged
+                timed.append(token)
+            elif penalty := _bounded(token, _NUMBER.findall(token)[0]):
+                timed_read.append((-penalty, _bounded(token, str(rounds))))
+            continue
+        if kind in _FLAG_KINDS:
+            flags[kind] = True
+            continue
+        if kind == "knocked_out":  # no count: until the GM wakes it (0); counts add up, and `until` wins
+            rounds_out = int(fixed) if fixed else _count(token)
+            out = 0 if 0 in (out, rounds_out) else (out or 0) + rounds_out
             continue
         number = int(fixed) if fixed else _number(token)
         if kind == "death_in":
@@ -281,8 +370,18 @@ def _read(text: str, legend: Legend) -> Effects:
     prose.append(text[last:])
     blanked, pieces = _unread_pieces(reader, "".join(prose), text)
     _refuse_unread(reader, blanked, text)
-    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed),
+    return Effects(**totals, **flags, death_in=death[1] if death else None, knocked_out=out,
+                   timed_penalties=tuple(timed_read), text=text, timed=tuple(timed),
                    unread=tuple(dict.fromkeys([*timed, *pieces])))
+
+
+def _count(token: str) -> int:
+    """The rounds counted in a condition's token (digits, or a word); 0 when it gives none."""
+    found = _NUMBER.search(token)
+    if found:
+        return _bounded(token, found.group())
+    words = [_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", token.lower()) if w in _NUMBER_WORDS]
+    return words[0] if words else 0
 
 
 def _one_death(death: tuple[str, int] | None, token: str, number: int) -> tuple[str, int]:
@@ -305,7 +404,7 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     words = sorted(((symbol, meaning) for symbol, meaning in symbols if is_word(symbol)), key=lambda pair: -len(pair[0]))
     penalties = [_word_pattern(word) for word, meaning in words if meaning is Meaning.PENALTY]
     lasting = "|".join([_ACTIVITY, *(rf"{_MINUS}\s*\d+\s*{word}" for word in penalties)])
-    spellings: list[tuple[str, str]] = [("timed_penalty", _timed_penalty(lasting))]
+    spellings: list[tuple[str, str]] = [("timed_penalty", _timed_penalty(lasting)), ("timed_penalty", _BARE_TIMED)]
     must_parry = [symbol for symbol, meaning in symbols if meaning is Meaning.MUST_PARRY and not is_lettered(symbol)
                   and not is_word(symbol)]
     for symbol in must_parry:  # `(π-10)`, before the bracket is read as a penalty
@@ -323,7 +422,10 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
             spellings.append((kind, rf"{_COUNT}\s*{counted}{not_per_round}"))
         if meaning in ROUND_MEANINGS:  # `Dazed for 3 rounds`, `Dazed 2 rnds`: its rounds after it
             spellings.append((kind, rf"{pattern}\s+(?i:for\s+)?(?i:the\s+)?(?i:next\s+)?(?i:{_ROUND_COUNT}{_ROUNDS})"))
-        if bare := legend.bare_count(word, meaning):  # not before a time it does not read (`Dazed 1 hour`: flagged)
+        bare = legend.bare_count(word, meaning)
+        if meaning is Meaning.KNOCKED_OUT and word not in dict(legend.bare):
+            bare = 0  # knocked out, no time said: until the GM wakes it
+        if bare or meaning is Meaning.KNOCKED_OUT:  # not before a time it does not read (`Dazed 1 hour`: flagged)
             spellings.append((f"{kind}={bare}", rf"(?={pattern}){_NOT_NEGATED}(?<![\w+]){pattern}(?![-\u2010\u2011])"
                                                 rf"(?!\s*(?i:for\b|this\b|until\b|up\s+to\b|\d|\())"
                                                 f"{not_per_round}"))
@@ -337,6 +439,7 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
             spellings.append((kind, rf"(?:{_COUNT}\s*|(?<![\w{sign_class}])){_symbol_pattern(symbol)}{end}"))
     spellings += _DEFAULT_WORDS if legend.is_default else _VOCABULARY_WORDS
     spellings += _WORDS_EVERYWHERE[1:]
+    spellings += _CONDITION_WORDS  # after every other spelling: a legend's own word for one is read first
     kinds = tuple(kind.replace("stun_no_parry", "stun+no_parry") for kind, _ in spellings)
     # Every spelling starts with a count (`+`, a digit), `(`, a dash, a sign, or a word with one of
     # these letters: the guard skips every other position at once (3 times faster on prose).
@@ -408,11 +511,12 @@ _WORD = r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?"
 _TIME_UNITS = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b"
 _EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry|parries|actions?|activity|activities"
                  r"|penalty|damage|hits?)")
+_CONDITION_SUSPECTS = r"(?:prone|knocked\s+(?:out|down|unconscious)|unconscious|blind(?:ed)?|useless)"
 # What still looks like an effect once the effects are read, and is not read: flagged (Effects.unread),
 # never dropped without a word (docs/workbook-format.md, "What is not read")
 _SUSPECTS = re.compile(
     # each spelling starts with a bracket, a sign, a digit or an effect's word: the guard skips every other position
-    rf"(?=[\d(+{re.escape(DASHES)}]|\b{_EFFECT_WORDS})(?:"
+    rf"(?=[\d(+{re.escape(DASHES)}]|\b{_EFFECT_WORDS}|\b{_CONDITION_SUSPECTS})(?:"
     rf"\(\s*(?:\+|{_MINUS})\s*\d+\s*{_LETTERS}[^()\n]{{0,40}}\)"  # `(-10 BEA)`: an attribute's penalty
     rf"|(?<![\w.]){_MINUS}\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `-10 to Perception checks`
     rf"|(?<![\w.])\+\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `+10 to the next attack`
@@ -422,7 +526,9 @@ _SUSPECTS = re.compile(
     # a time that is no rounds: `Stunned 1 hour`, `Dying in 10 minutes`, `bleeds for 2 hours`
     rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS}"
     rf"|\b(?:stun(?:s|ned)?|bleeds?|bleeding)\b[^.;!?\n]{{0,20}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?"
-    r"(?:rounds?|rnds?)\b)",
+    r"(?:rounds?|rnds?)\b"
+    # the rest of a critical for a time that is no rounds: `knocked out for 2 hours`, `prone for 1d5 rounds`
+    rf"|\b{_CONDITION_SUSPECTS}\b[^.;!?\n]{{0,20}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:more\s+)?(?:{_TIME_UNITS}|d\d+))",
     re.IGNORECASE)
 
 
