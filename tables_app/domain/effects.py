@@ -556,12 +556,37 @@ def _refuse_unread(reader: _Reader, prose: str, text: str) -> None:
         raise ValueError(f"{shown(token)} is not an effect: {reader.hint}")
 
 
+def conditions_of(effects: Any) -> dict[str, Any]:
+    """The rest of a critical that ``effects`` (an Effects, or an Entry) holds, by field (CONDITION_FIELDS)."""
+    return {name: getattr(effects, name) for name in CONDITION_FIELDS}
+
+
+def condition_said(name: str, value: Any) -> bool:
+    """Whether condition field ``name`` holds something: a knocked out of 0 does (until woken); 0, False, () do not."""
+    return value is not None if name == "knocked_out" else bool(value)
+
+
+def tag_conditions(tags: Iterable[str], read: Mapping[str, Any], legend: Legend = DEFAULT_LEGEND) -> dict[str, Any]:
+    """The rest of a critical that an entry holds: what its text ``read`` (CONDITION_FIELDS), and, for a field the
+    text leaves empty, what its Effects tags say in the same words (`prone`, `drop weapon`, `knocked out 3`)."""
+    merged = dict(read)
+    for tag in tags:
+        try:
+            found = conditions_of(parse_effects(tag, legend))
+        except ValueError:  # a tag that is no effect (`knocked back`) stays a tag
+            continue
+        for name, value in found.items():
+            if condition_said(name, value) and not condition_said(name, merged[name]):
+                merged[name] = value
+    return merged
+
+
 def effect_words(e: Mapping[str, Any]) -> str:
     """An entry's effects in words, from its JSON (services/lookups.py, entry_json):
     `+7 hits, bleed 2/rnd, stun 1 rnd, no parry 1, must parry 1 at -10, penalty -5,
     attacker +10, dies in 6 rounds, drop weapon`. A death its tags already say
     (`death in 6`, `instant death`) is not said twice."""
-    tags = list(e["effects"])
+    tags = [tag for tag in e["effects"] if not _tag_said(tag, e)]
     death = format_death(e.get("death_in"))
     if death and any(" ".join(tag.lower().split()) in (f"death in {e['death_in']}", "instant death") for tag in tags):
         death = ""
@@ -570,11 +595,36 @@ def effect_words(e: Mapping[str, Any]) -> str:
              f"stun {e['stun']} rnd" if e["stun"] else "", f"no parry {e['no_parry']}" if e.get("no_parry") else "",
              f"must parry {e['must_parry']}{f' at {parry}' if parry else ''}" if e.get("must_parry") else "",
              f"penalty {e['penalty']}" if e["penalty"] else "",
-             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", death]
+             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", death, *condition_words(e)]
     said = ", ".join(x for x in [*parts, *tags] if x)
     if e.get("unread"):  # what the GM decides: never applied (docs/workbook-format.md, "What is not read")
         said += ("; " if said else "") + unread_words(e["unread"])
     return said
+
+
+def condition_words(e: Mapping[str, Any]) -> list[str]:
+    """The rest of a critical in words, from an entry's JSON (keys absent: nothing): `prone 1 rnd`, `knocked out`
+    (until woken), `knocked out 3 rnd`, `blinded 2 rnd`, `drops weapon`, `weapon breaks`, `useless arm`,
+    `useless leg`, `penalty -20 for 3 rnd`."""
+    out = e.get("knocked_out")
+    return [w for w in (
+        f"prone {e['prone']} rnd" if e.get("prone") else "",
+        "" if out is None else "knocked out" if out == 0 else f"knocked out {out} rnd",
+        f"blinded {e['blinded']} rnd" if e.get("blinded") else "",
+        "weapon breaks" if e.get("breaks_weapon") else "drops weapon" if e.get("drops_weapon") else "",
+        "useless arm" if e.get("useless_arm") else "", "useless leg" if e.get("useless_leg") else "",
+        *(f"penalty {t['penalty']} for {t['rounds']} rnd" for t in e.get("timed_penalties") or ()),
+    ) if w]
+
+
+def _tag_said(tag: str, e: Mapping[str, Any]) -> bool:
+    """Whether an Effects tag (`prone`, `drop weapon`) says only what the entry's fields hold, said by them."""
+    try:
+        found = conditions_of(parse_effects(tag))
+    except ValueError:
+        return False
+    said = [name for name, value in found.items() if condition_said(name, value)]
+    return bool(said) and all(condition_said(name, e.get(name)) for name in said)
 
 
 def unread_words(unread: Iterable[str]) -> str:

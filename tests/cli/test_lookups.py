@@ -8,7 +8,10 @@ ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "eff
               "must_parry", "no_parry", "attacker_bonus", "death_in", "column",  # printed tables (0005)
               "parry_penalty",  # legends (0006): `(π-10)`
               "states_condition",  # issue 28: the text says its condition itself
-              "unread"}  # issue 40: the printed pieces not read (0009)
+              "unread",  # issue 40: the printed pieces not read (0009)
+              # issue 41 (0010): the rest of a critical
+              "prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg",
+              "timed_penalties"}
 
 
 def as_json(result):

@@ -31,7 +31,10 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          # creatures' attacks (0007): none for a creature of an older database
          "attacks",
          # issue 40 (0009): an entry's printed pieces not read, none for an older entry; every branch not taken
-         "unread", "other_branches", "condition_reading"}
+         "unread", "other_branches", "condition_reading",
+         # issue 41 (0010): the rest of a critical, none for an older entry
+         "prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg",
+         "timed_penalties"}
 
 
 ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}
