@@ -370,7 +370,7 @@ def _read(text: str, legend: Legend) -> Effects:
     prose.append(text[last:])
     blanked, pieces = _unread_pieces(reader, "".join(prose), text)
     _refuse_unread(reader, blanked, text)
-    return Effects(**totals, **flags, death_in=death[1] if death else None, knocked_out=out,
+    return Effects(**totals, **flags, death_in=death[1] if death else None, knocked_out=out,  # type: ignore[arg-type]
                    timed_penalties=tuple(timed_read), text=text, timed=tuple(timed),
                    unread=tuple(dict.fromkeys([*timed, *pieces])))
 

@@ -16,7 +16,7 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
@@ -84,7 +84,7 @@ def conditions_column(entry: Entry) -> str | None:
     return json.dumps(held) if held else None
 
 
-def entry_conditions(column: str | None) -> dict[str, object]:
+def entry_conditions(column: str | None) -> dict[str, Any]:
     """The Entry fields of a `conditions` column (conditions_column's inverse)."""
     if not column:
         return {}
