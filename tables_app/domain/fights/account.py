@@ -27,12 +27,27 @@ def status_words(c: Combatant) -> list[str]:
              f"no parry {n.no_parry}" if n.no_parry else "", f"must parry {n.must_parry}" if n.must_parry else "",
              f"penalty {n.penalty}" if n.penalty else "", f"bonus +{c.bonus}" if c.bonus else "",
              f"dying in {n.dying}" if n.dying is not None and c.status is not Status.DEAD else ""]
+    return [w for w in words if w] + crippled_words(c)
+
+
+def crippled_words(c: Combatant) -> list[str]:
+    """The rest of a critical it carries, as now: `prone 1`, `knocked out 2` (`knocked out` until woken),
+    `blinded 2`, `useless arm`, `useless leg`, `dropped Longsword`, `broken Dagger`, `penalty -20 for 3`."""
+    n = c.now
+    if c.status is Status.DEAD:
+        return []
+    out = n.knocked_out
+    words = [f"prone {n.prone}" if n.prone else "",
+             "" if out is None else f"knocked out {out}" if out else "knocked out",
+             f"blinded {n.blinded}" if n.blinded else "", "useless arm" if n.useless_arm else "",
+             "useless leg" if n.useless_leg else "", *(f"dropped {w}" for w in n.dropped), *(f"broken {w}" for w in n.broken),
+             *(f"penalty {p} for {r}" for p, r in n.timed_penalties)]
     return [w for w in words if w]
 
 
 def status_line(c: Combatant, width: int = 0) -> str:
     """`Orc Warrior #1  27/45 hits  bleeding 3/rnd  stunned 2  dying in 4` (``width``: the name's column)."""
-    state = [] if c.up else [c.status.value.upper()]
+    state = [] if c.status is Status.UP else [c.status.value.upper()]  # knocked out: its words say so
     return "  ".join([c.name.ljust(width), hits_left(c), *state, *status_words(c)])
 
 
@@ -41,8 +56,30 @@ def _harm_words(harm: Harm) -> list[str]:
              f"unable to parry {_rounds(harm.no_parry)}" if harm.no_parry else "",
              f"must parry {_rounds(harm.must_parry)}" if harm.must_parry else "",
              f"penalty {harm.penalty}" if harm.penalty else "",
-             f"dies in {_rounds(harm.death_in)}" if harm.death_in else ""]
+             f"dies in {_rounds(harm.death_in)}" if harm.death_in else "",
+             f"prone {_rounds(harm.prone)}" if harm.prone else "", f"blinded {_rounds(harm.blinded)}" if harm.blinded else "",
+             "a useless arm" if harm.useless_arm else "", "a useless leg" if harm.useless_leg else "",
+             *(f"penalty {p} for {_rounds(r)}" for p, r in harm.timed_penalties)]
     return [w for w in words if w]
+
+
+def _weapon_lines(before: Combatant, after: Combatant, harm: Harm) -> list[str]:
+    """A weapon dropped or broken, named; or none left to lose."""
+    dropped = [w for w in after.now.dropped if w not in before.now.dropped]
+    broken = [w for w in after.now.broken if w not in before.now.broken]
+    lines = [f"{after.name} drops {w} (recover it by hand: fight edit --recover {w})." for w in dropped]
+    lines += [f"{after.name}'s {w} breaks." for w in broken]
+    if (harm.drops_weapon or harm.breaks_weapon) and not dropped and not broken:
+        lines.append(f"{after.name} has no weapon left to lose.")
+    return lines
+
+
+def _knocked_out_line(after: Combatant, harm: Harm) -> list[str]:
+    """Knocked out acts at once, as down does."""
+    if harm.knocked_out is None or after.status is not Status.UP:
+        return []
+    out = after.now.knocked_out
+    return [f"{after.name} is knocked out ({'until woken: fight edit --out 0' if not out else f'{_rounds(out)} left'})."]
 
 
 def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[str]:
@@ -54,6 +91,7 @@ def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[
     effects = _harm_words(harm)
     if effects:
         lines.append(f"{after.name}: {', '.join(effects)} (from the next round).")
+    lines += _weapon_lines(before, after, harm) + _knocked_out_line(after, harm)
     if harm.death_in is not None and harm.death_in > 0 and after.now.dying != harm.death_in:
         lines.append(f"{after.name} was already dying sooner: dying in {after.now.dying}.")
     lines += _fell(before, after)
@@ -83,6 +121,32 @@ def _ending(after: Fight) -> list[str]:
     if not after.over:
         return []
     return [f"The fight is over: side {after.winner} wins." if after.winner else "The fight is over: nobody is standing."]
+
+
+def _round_end_crippled(c0: Combatant, c1: Combatant) -> list[str]:
+    """At a round's end: knocked out rounds counted down, or awake; penalties for N rounds run out."""
+    if c1.status is Status.DEAD:
+        return []
+    lines = []
+    if c0.start.knocked_out and c0.now.knocked_out:
+        out = c1.now.knocked_out
+        lines.append(f"{c1.name}: knocked out, {_rounds(out)} left." if out else f"{c1.name} wakes.")
+    # every penalty for N rounds it had as the round began loses a round: those at their last run out
+    lines += [f"{c1.name}: its penalty {p} runs out." for p, r in c0.start.timed_penalties if r == 1]
+    return lines
+
+
+def edit_words(key: str, value: Any) -> str:
+    """One value set by hand, in words: `stun 2`, `dropped Longsword`, `knocked out until woken`."""
+    if key in ("dropped", "broken"):
+        return f"{key} {', '.join(value) if value else 'none'}"
+    if key == "knocked_out":
+        return "awake" if value is None else "knocked out until woken" if value == 0 else f"knocked out {_rounds(value)}"
+    if key == "timed_penalties":
+        return "penalties for a time " + (", ".join(f"{p} for {_rounds(r)}" for p, r in value) if value else "none")
+    if key in ("useless_arm", "useless_leg"):
+        return f"{key.replace('_', ' ')}" if value else f"{key.split('_')[1]} healed"
+    return f"{key} {value}"
 
 
 def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
@@ -120,15 +184,17 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
             if c1.taken > c0.taken:
                 lines.append(f"{c1.name} bleeds {c1.taken - c0.taken} ({hits_left(c1)} left).")
             for word, was, now in (("stunned", c0.start.stun, c1.now.stun), ("unable to parry", c0.start.no_parry, c1.now.no_parry),
-                                   ("must parry", c0.start.must_parry, c1.now.must_parry)):
+                                   ("must parry", c0.start.must_parry, c1.now.must_parry), ("prone", c0.start.prone, c1.now.prone),
+                                   ("blinded", c0.start.blinded, c1.now.blinded)):
                 if was and c1.status is not Status.DEAD:
                     lines.append(f"{c1.name}: {word}, {_rounds(now)} left." if now else f"{c1.name}: no longer {word}.")
+            lines += _round_end_crippled(c0, c1)
             if c1.status is not Status.DEAD and c0.now.dying is not None and c1.now.dying is not None \
                     and c1.now.dying < c0.now.dying:
                 lines.append(f"{c1.name}: dying in {_rounds(c1.now.dying)}.")
             lines += _fell(c0, c1)
     elif isinstance(event, Edit):
-        values = ", ".join(f"{k} {v}" for k, v in event.values)
+        values = ", ".join(edit_words(k, v) for k, v in event.values)
         lines.append(f"{event.combatant} set by hand: {values}.")
         edited_before, edited_after = before.find(event.combatant), after.find(event.combatant)
         if edited_before and edited_after:

@@ -14,7 +14,9 @@ from typing import Any
 from tables_app.domain.fights.state import Armament, Blow, Fighter, Harm
 from tables_app.domain.tables import Rank
 
-EDITABLE = ("taken", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying", "status")
+EDITABLE = ("taken", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying", "status",
+            # the rest of a critical (docs/fights.md, "The rest of a critical"): each list set whole
+            "prone", "knocked_out", "blinded", "useless_arm", "useless_leg", "dropped", "broken", "timed_penalties")
 
 
 @dataclass(frozen=True)
@@ -56,13 +58,26 @@ Event = Join | Attack | EndRound | Edit
 
 
 # ------------------------------------------------------------------ JSON
+_CRIPPLING = ("prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg")
+
+
 def _harm_json(harm: Harm) -> dict[str, Any]:
     return {"hits": harm.hits, "bleed": harm.bleed, "stun": harm.stun, "no_parry": harm.no_parry,
-            "must_parry": harm.must_parry, "penalty": harm.penalty, "death_in": harm.death_in}
+            "must_parry": harm.must_parry, "penalty": harm.penalty, "death_in": harm.death_in,
+            **{k: getattr(harm, k) for k in _CRIPPLING},
+            "timed_penalties": [{"penalty": p, "rounds": r} for p, r in harm.timed_penalties]}
 
 
 def _harm(data: dict[str, Any]) -> Harm:
-    return Harm(**{k: data[k] for k in ("hits", "bleed", "stun", "no_parry", "must_parry", "penalty", "death_in")})
+    """A recorded harm; a log written before the rest of a critical was carried has none of its keys."""
+    return Harm(**{k: data[k] for k in ("hits", "bleed", "stun", "no_parry", "must_parry", "penalty", "death_in")},
+                **{k: data[k] for k in _CRIPPLING if k in data},
+                timed_penalties=tuple(sorted((t["penalty"], t["rounds"]) for t in data.get("timed_penalties", ()))))
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON value as an immutable one (lists as tuples): an edit's lists."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 def fighter_json(fighter: Fighter) -> dict[str, Any]:
@@ -112,5 +127,5 @@ def event_of(data: dict[str, Any]) -> Event:
     if kind == "round":
         return EndRound()
     if kind == "edit":
-        return Edit(data["combatant"], tuple(data["set"].items()))
+        return Edit(data["combatant"], tuple((k, _frozen(v)) for k, v in data["set"].items()))
     raise ValueError(f"no event of kind {kind!r}")

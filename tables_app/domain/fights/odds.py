@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from tables_app.domain.fights.events import Attack, EndRound
-from tables_app.domain.fights.rules import apply, down_if_beaten, turn_target
+from tables_app.domain.fights.rules import apply, down_if_beaten, turn_target, turn_weapon
 from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
@@ -125,13 +125,15 @@ def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weig
 
 
 def _axes(fight: Fight) -> tuple[int, ...]:
-    """The combatants with an axis: those up (the others' hits taken no longer count)."""
-    return tuple(i for i, c in enumerate(fight.combatants) if c.up)
+    """The combatants with an axis: those whose status is up, knocked out ones too (they bleed, may go down and
+    wake); the others' hits taken no longer count."""
+    return tuple(i for i, c in enumerate(fight.combatants) if c.status is Status.UP)
 
 
 def _reduced(c: Combatant) -> Combatant:
     """What the rules still read of a combatant in a condition: nothing of the
-    hits taken (its axis, while it is up); once down, only its death
+    hits taken (its axis, while its status is up, knocked out or not: it
+    keeps all it carries, to wake with it); once down, only its death
     countdown; once dead, nothing."""
     if c.status is Status.UP:
         return replace(c, taken=0) if c.taken else c
@@ -308,7 +310,9 @@ class _Turn:
         key = (split.effects, split.harms_target, split.harms_attacker)
         placing = placings.get(key)
         if placing is None:  # the rules, once per condition and blow effect
-            after = _condition(apply(condition, Attack(self.name, target, split.effects)))
+            attacker = condition.find(self.name)
+            arm = turn_weapon(attacker) if attacker is not None else None  # its attack this turn: what it may drop
+            after = _condition(apply(condition, Attack(self.name, target, split.effects, arm.weapon if arm else "")))
             checked = [False] * len(axes)
             checked[t], checked[a] = split.harms_target, split.harms_attacker
             placing = placings[key] = _Placing(self.conditions, condition, after, tuple(checked))
