@@ -78,8 +78,8 @@ def refusal(fight: Fight, attacker: str, target: str) -> str | None:
         return f"{a.name} cannot attack: {why}"
     if a is t:
         return f"{a.name} cannot attack itself"
-    if not t.up:
-        return f"{t.name} is {t.status.value}"
+    if not t.up:  # down, dead, or knocked out (as down: *decision*, docs/fights.md)
+        return f"{t.name} is {t.status.value if t.status is not Status.UP else 'knocked out'}"
     return None
 
 
