@@ -146,7 +146,7 @@ _CONDITION_WORDS: tuple[tuple[str, str], ...] = (
     _condition("prone", r"\b(?:knocked|thrown|falls?|fell|goes|slips?|drops?)\s+(?:down|prone|to\s+the\s+(?:ground|floor))\b"
                         r"|\bprone\b"),
     _condition("blinded", r"\bblinded\b"),
-    ("blinded", rf"(?=\bblind\b){_NOT_NEGATED}(?i:\bblind\b){_ROUNDS_AFTER}"),  # `blind 2 rnds`: with its rounds only
+    ("blinded", rf"(?=(?i:\bblind\b)){_NOT_NEGATED}(?i:\bblind\b){_ROUNDS_AFTER}"),  # `blind 2 rnds`: with its rounds only
     _condition("breaks_weapon", rf"\bweapons?\s+(?:is\s+|are\s+)?(?:broken|breaks|shatters|shattered|snaps|snapped)\b"
                                 rf"|\b(?:breaks?|shatters?|snaps?)\s+{_WHOSE}weapons?\b|\bbroken\s+weapons?\b", timed=False),
     _condition("drops_weapon", rf"\b(?:drops?|dropping|loses?|losing)\s+{_WHOSE}weapons?\b"
