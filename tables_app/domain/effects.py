@@ -572,7 +572,7 @@ def tag_conditions(tags: Iterable[str], read: Mapping[str, Any], legend: Legend 
     merged = dict(read)
     for tag in tags:
         try:
-            found = conditions_of(parse_effects(tag, legend))
+            found = conditions_of(parse_effects(_tag_rounds(tag), legend))
         except ValueError:  # a tag that is no effect (`knocked back`) stays a tag
             continue
         for name, value in found.items():
@@ -617,10 +617,16 @@ def condition_words(e: Mapping[str, Any]) -> list[str]:
     ) if w]
 
 
+def _tag_rounds(tag: str) -> str:
+    """A tag counts as the workbook's tags do, its number bare after its words (`blinded 2`, as `death in 3`):
+    rounds."""
+    return f"{tag} rounds" if re.fullmatch(r"\s*[^\W\d][^\d]*\s\d+\s*", tag) else tag
+
+
 def _tag_said(tag: str, e: Mapping[str, Any]) -> bool:
     """Whether an Effects tag (`prone`, `drop weapon`) says only what the entry's fields hold, said by them."""
     try:
-        found = conditions_of(parse_effects(tag))
+        found = conditions_of(parse_effects(_tag_rounds(tag)))
     except ValueError:
         return False
     said = [name for name, value in found.items() if condition_said(name, value)]

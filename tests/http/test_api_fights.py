@@ -388,3 +388,23 @@ def test_the_openapi_document_declares_the_simulation(client):  # type: ignore[n
     assert (parameters["count"]["schema"]["minimum"], parameters["count"]["schema"]["maximum"]) == (1, 1_000_000)
     assert "count` × `rounds` is at most 100,000" in route["get"]["description"]
     assert route["get"]["summary"] == "= tables simulate fight NAME --json"
+
+
+def test_the_rest_of_a_critical_is_set_and_cleared_as_the_command_does(client, run):  # type: ignore[no-untyped-def]
+    """docs/fights.md, "The rest of a critical": `edits` takes `fight edit`'s options for it, as fields."""
+    started(client, run)
+    body = {"combatant": "Orc Warrior #1", "prone": 2, "out": "until-woken", "blind": 1, "arm": "useless",
+            "drop": ["scimitar"], "break": ["Shortbow"], "timed_penalty": ["-20:3"]}
+    done = same(client.post(f"{FIGHTS}/Ambush/edits", json=body), run, "edit", "Ambush", "Orc Warrior #1",
+                *command_line({k: v for k, v in body.items() if k != "combatant"}))
+    orc = next(c for c in done["fight"]["combatants"] if c["name"] == "Orc Warrior #1")
+    assert (orc["prone"], orc["knocked_out"], orc["blinded"], orc["useless_arm"], orc["dropped"], orc["broken"]) == \
+        (2, 0, 1, True, ["Scimitar"], ["Shortbow"])
+    assert orc["timed_penalties"] == [{"penalty": -20, "rounds": 3}] and orc["attacks_with"] is None
+    assert done["fight"]["over"] is True  # its only foe knocked out: side A stands alone
+    clear = {"combatant": "Orc Warrior #1", "out": "0", "recover": ["all"], "repair": ["all"], "timed_penalty": ["none"]}
+    same(client.post(f"{FIGHTS}/Ambush/edits", json=clear), run, "edit", "Ambush", "Orc Warrior #1",
+         *command_line({k: v for k, v in clear.items() if k != "combatant"}))
+    bad = client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Hero", "out": "soon"})
+    assert (bad.status_code, bad.json()["error"]["message"]) == \
+        (422, "'out' soon: give the rounds knocked out (0 to 100000; 0 wakes it) or until-woken")
