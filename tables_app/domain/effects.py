@@ -63,10 +63,7 @@ _NUMBER = re.compile(r"\d+")
 # (a short word is a whole word: `no` leads `no parry`, not `number`; the others lead their forms, `dies`, `killed`)
 _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", r"she\b", "kill", "instant", r"it\b", r"for\b",
                "falls", r"foe\b", r"he\b", r"and\b", "must", "unable", "cannot", "can't", r"no\b", r"at\b", "bleed", "dying",
-               "dead",
-               # the rest of a critical (_CONDITION_WORDS): prone, knocked out, blinded, a weapon, a limb
-               "knock", "thrown", "fell", "fall", "goes", "slip", "drop", "prone", "unconscious", "blind", "weapon", "disarm",
-               "break", "broken", "shatter", "snap", "los", "arm", "hand", "leg", "foot", "feet", "knee", "useless")
+               "dead")
 # `-20 to activity`, `-30 activity`, `−15 to all activity`, as Against the Darkmaster words it `-5 to all
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
 _ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
@@ -155,6 +152,13 @@ _CONDITION_WORDS: tuple[tuple[str, str], ...] = (
     _condition("useless_arm", rf"\b{_ARM}\s+(?:is\s+|are\s+)?useless\b|\buseless\s+{_SIDE}{_ARM}\b", timed=False),
     _condition("useless_leg", rf"\b{_LEG}\s+(?:is\s+|are\s+)?useless\b|\buseless\s+{_SIDE}{_LEG}\b", timed=False),
 )
+# Read in a pass of their own over the prose the other spellings leave (a legend's own word for one is read
+# there first), and only where one of these words stands: most entries say none, and pay nothing for them.
+_CONDITION_HINTS = ("prone", "knock", "unconscious", "blind", "weapon", "disarm", "useless", "thrown", "fell", "fall", "goes",
+                    "slip", "drop")
+_CONDITIONS = re.compile(r"(?=\b(?i:knock|prone|unconscious|blind|weapon|disarm|useless|thrown|fel|fall|goes|slip|drop|break"
+                         r"|broken|shatter|snap|los|arm|hand|leg|foot|feet|knee))(?:"
+                         + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(_CONDITION_WORDS)) + ")")
 
 # Words read in every legend: what a keyboard types and what books print.
 _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
@@ -258,13 +262,20 @@ class Effects:
     unread: tuple[str, ...] = ()  # printed pieces that look like effects and were not read (flagged, never applied)
 
     def __post_init__(self) -> None:
-        for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus", "prone", "blinded"):
+        for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus"):
             _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
+        if self.prone or self.blinded or self.knocked_out or self.timed_penalties:  # (most entries hold none)
+            self._check_conditions()
         for name in ("penalty", "parry_penalty"):
             _check_bound(name, getattr(self, name), -EFFECT_LIMIT, 0)
-        for name in ("death_in", "knocked_out"):
-            if getattr(self, name) is not None:
-                _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
+        if self.death_in is not None:
+            _check_bound("death_in", self.death_in, 0, EFFECT_LIMIT)
+
+    def _check_conditions(self) -> None:
+        for name in ("prone", "blinded"):
+            _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
+        if self.knocked_out is not None:
+            _check_bound("knocked_out", self.knocked_out, 0, EFFECT_LIMIT)
         for penalty, rounds in self.timed_penalties:
             _check_bound("a timed penalty", penalty, -EFFECT_LIMIT, -1)
             _check_bound("a timed penalty's rounds", rounds, 1, EFFECT_LIMIT)
@@ -368,11 +379,37 @@ def _read(text: str, legend: Legend) -> Effects:
             for field in kind.split("+"):
                 _add(totals, field, number)
     prose.append(text[last:])
-    blanked, pieces = _unread_pieces(reader, "".join(prose), text)
+    rest = "".join(prose)
+    lowered = rest.lower()
+    conditions_unread: list[str] = []
+    if any(hint in lowered for hint in _CONDITION_HINTS):  # (a substring test is many times cheaper than a regex)
+        rest, out = _read_conditions(rest, flags, totals, out)
+        rest, conditions_unread = _flagged(_CONDITION_UNREAD, rest, text)
+    blanked, pieces = _unread_pieces(reader, rest, text)
+    pieces += conditions_unread
     _refuse_unread(reader, blanked, text)
     return Effects(**totals, **flags, death_in=death[1] if death else None, knocked_out=out,  # type: ignore[arg-type]
                    timed_penalties=tuple(timed_read), text=text, timed=tuple(timed),
                    unread=tuple(dict.fromkeys([*timed, *pieces])))
+
+
+def _read_conditions(prose: str, flags: dict[str, bool], totals: dict[str, int],
+                     out: int | None) -> tuple[str, int | None]:
+    """The rest of a critical printed in words (_CONDITION_WORDS) in ``prose``: added to ``flags`` and
+    ``totals``; the knocked out rounds as ``out`` with them; the prose with them blanked (positions kept)."""
+    found = list(_CONDITIONS.finditer(prose))
+    for match in found:
+        kind, token = _CONDITION_WORDS[int((match.lastgroup or "g0")[1:])][0], match.group()
+        if kind in _FLAG_KINDS:
+            flags[kind] = True
+        elif kind == "knocked_out":
+            rounds_out = _count(token)
+            out = 0 if 0 in (out, rounds_out) else (out or 0) + rounds_out
+        else:
+            _add(totals, kind, _number(token))
+    for match in reversed(found):
+        prose = prose[:match.start()] + " " * (match.end() - match.start()) + prose[match.end():]
+    return prose, out
 
 
 def _count(token: str) -> int:
@@ -439,7 +476,6 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
             spellings.append((kind, rf"(?:{_COUNT}\s*|(?<![\w{sign_class}])){_symbol_pattern(symbol)}{end}"))
     spellings += _DEFAULT_WORDS if legend.is_default else _VOCABULARY_WORDS
     spellings += _WORDS_EVERYWHERE[1:]
-    spellings += _CONDITION_WORDS  # after every other spelling: a legend's own word for one is read first
     kinds = tuple(kind.replace("stun_no_parry", "stun+no_parry") for kind, _ in spellings)
     # Every spelling starts with a count (`+`, a digit), `(`, a dash, a sign, or a word with one of
     # these letters: the guard skips every other position at once (3 times faster on prose).
@@ -511,12 +547,16 @@ _WORD = r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?"
 _TIME_UNITS = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b"
 _EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry|parries|actions?|activity|activities"
                  r"|penalty|damage|hits?)")
-_CONDITION_SUSPECTS = r"(?:prone|knocked\s+(?:out|down|unconscious)|unconscious|blind(?:ed)?|useless)"
+# the rest of a critical for a time that is no rounds, `knocked out for 2 hours`, `prone for 1d5 rounds`: flagged
+# (looked for where the rest of a critical is, _read_conditions)
+_CONDITION_UNREAD = re.compile(
+    r"(?i)\b(?:prone|knocked\s+(?:out|down|unconscious)|unconscious|blind(?:ed)?|useless)\b[^.;!?\n]{0,20}?\b(?:\d+|"
+    + "|".join(_NUMBER_WORDS) + rf")\s*(?:more\s+)?(?:{_TIME_UNITS}|d\d+)")
 # What still looks like an effect once the effects are read, and is not read: flagged (Effects.unread),
 # never dropped without a word (docs/workbook-format.md, "What is not read")
 _SUSPECTS = re.compile(
     # each spelling starts with a bracket, a sign, a digit or an effect's word: the guard skips every other position
-    rf"(?=[\d(+{re.escape(DASHES)}]|\b{_EFFECT_WORDS}|\b{_CONDITION_SUSPECTS})(?:"
+    rf"(?=[\d(+{re.escape(DASHES)}]|\b{_EFFECT_WORDS})(?:"
     rf"\(\s*(?:\+|{_MINUS})\s*\d+\s*{_LETTERS}[^()\n]{{0,40}}\)"  # `(-10 BEA)`: an attribute's penalty
     rf"|(?<![\w.]){_MINUS}\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `-10 to Perception checks`
     rf"|(?<![\w.])\+\d+\s+to\s+{_WORD}(?:\s+{_WORD}){{0,3}}"  # `+10 to the next attack`
@@ -526,9 +566,7 @@ _SUSPECTS = re.compile(
     # a time that is no rounds: `Stunned 1 hour`, `Dying in 10 minutes`, `bleeds for 2 hours`
     rf"|\b{_EFFECT_WORDS}\b[^.;!?\n]{{0,40}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?{_TIME_UNITS}"
     rf"|\b(?:stun(?:s|ned)?|bleeds?|bleeding)\b[^.;!?\n]{{0,20}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:more\s+)?"
-    r"(?:rounds?|rnds?)\b"
-    # the rest of a critical for a time that is no rounds: `knocked out for 2 hours`, `prone for 1d5 rounds`
-    rf"|\b{_CONDITION_SUSPECTS}\b[^.;!?\n]{{0,20}}?\b(?:\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:more\s+)?(?:{_TIME_UNITS}|d\d+))",
+    r"(?:rounds?|rnds?)\b)",
     re.IGNORECASE)
 
 
@@ -536,9 +574,14 @@ def _unread_pieces(reader: _Reader, prose: str, text: str) -> tuple[str, list[st
     """The pieces of ``prose`` (the text with its effects blanked) that look
     like effects and were not read, as ``text`` prints them; the prose with
     those blanked too (what is flagged is not also refused)."""
+    return _flagged(reader.suspects, prose, text)
+
+
+def _flagged(suspects: re.Pattern[str], prose: str, text: str) -> tuple[str, list[str]]:
+    """The pieces of ``prose`` that ``suspects`` finds, as ``text`` prints them; the prose with them blanked."""
     pieces: list[str] = []
     blanked = prose
-    for found in reader.suspects.finditer(prose):
+    for found in suspects.finditer(prose):
         pieces.append(" ".join(text[found.start():found.end()].split()))
         blanked = blanked[:found.start()] + " " * (found.end() - found.start()) + blanked[found.end():]
     return blanked, pieces
