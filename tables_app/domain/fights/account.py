@@ -203,7 +203,7 @@ def _adjusted(before: Combatant, after: Combatant, deltas: dict[str, int]) -> li
 
 
 ADJUST_LABELS = {"heal": "heal", "damage": "damage", "bleed": "bleeding", "stun": "stunned", "no_parry": "unable to parry",
-                 "must_parry": "must parry", "penalty": "penalty", "bonus": "bonus", "dying": "dying in"}
+                 "must_parry": "must parry", "penalty": "penalty", "bonus": "bonus", "dying": "death countdown"}
 
 
 def event_words(before: Fight, event: Event) -> str:
@@ -217,9 +217,9 @@ def event_words(before: Fight, event: Event) -> str:
         return f"the end of round {before.round}"
     if isinstance(event, Edit):
         after = before.find(event.combatant)
-        return f"{event.combatant} set by hand ({', '.join(_set_words(k, v, after) for k, v in event.values)})"
+        return f"{event.combatant} set by hand: {', '.join(_set_words(k, v, after) for k, v in event.values)}"
     if isinstance(event, Adjust):
         changes = ", ".join(f"{ADJUST_LABELS.get(k, k)} {v}" if k in ("heal", "damage") else
                             f"{ADJUST_LABELS.get(k, k)} {v:+d}" for k, v in event.deltas)
-        return f"{event.combatant} adjusted by hand ({changes})"
+        return f"{event.combatant} adjusted by hand: {changes}"
     return f"{event.combatant} leaving the fight"
