@@ -338,3 +338,12 @@ def test_the_odds_of_a_fight_start_from_its_adjusted_left_and_rearmed_combatants
                             "--hits", "2", "--def", "50", "--parry", "20"), GOBLIN,
                       ("edit", "Quick", "Hero", "--wield", "Longsword", "--cmb", "60", "--def", "0", "--parry", "0")) == plain
     assert quick_odds(run, ("join", "Quick", *HERO, "--hits", "2"), GOBLIN, ("edit", "Quick", "Hero", "--cmb", "20")) != plain
+
+
+def test_completion_offers_the_combatants_still_in_the_fight(moves, db_path):  # type: ignore[no-untyped-def]
+    from test_completion import completions
+
+    moves("fight", "leave", FIGHT, "Borin")
+    assert completions(db_path, ["fight", "heal", FIGHT], "") == ["Aria", "Orc"]
+    moves("fight", "undo", FIGHT)
+    assert completions(db_path, ["fight", "leave", FIGHT], "") == ["Aria", "Borin", "Orc"]

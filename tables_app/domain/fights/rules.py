@@ -280,8 +280,8 @@ def _adjust(fight: Fight, event: Adjust) -> Fight:
 
 def _shifted(counters: Counters, deltas: dict[str, int]) -> Counters:
     """``counters`` with each of ``deltas`` added: at 0 or more, the penalty at 0 or less."""
-    counts = {key: max(0, getattr(counters, key) + deltas[key]) for key in ("bleed", "stun", "no_parry", "must_parry")
-              if key in deltas}
+    counts: dict[str, int] = {key: max(0, getattr(counters, key) + deltas[key])
+                              for key in ("bleed", "stun", "no_parry", "must_parry") if key in deltas}
     if "penalty" in deltas:
         counts["penalty"] = min(0, counters.penalty + deltas["penalty"])
     return replace(counters, **counts)
