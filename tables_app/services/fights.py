@@ -528,7 +528,7 @@ def _refuse_unused(dice: Any) -> None:
         unused = ", ".join(map(str, dice.unused[:10])) + (", …" if len(dice.unused) > 10 else "")
         verb = "was" if len(dice.unused) == 1 else "were"
         raise TablesError(f"--dice: {len(dice.unused)} of the given dice {verb} not needed ({unused}); "
-                           "nothing was written: give exactly the dice the attacks read")
+                          "nothing was written: give exactly the dice the attacks read")
 
 
 def round_(database: Database, name: str, *, auto: bool = False, seed: int | None = None,

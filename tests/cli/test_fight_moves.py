@@ -182,7 +182,7 @@ def test_heal_and_damage_move_the_hits_taken_and_the_status(moves):  # type: ign
     assert data["account"] == ["Orc takes 60 hits by hand (0/60 hits left).", "Orc is down.",
                                "The fight is over: side A wins."]
     data = ok(moves("fight", "heal", FIGHT, "Orc", "25", "--json"))
-    assert data["account"] == ["Orc heals 25 hits (25/60 hits left).", "Orc is up."]
+    assert data["account"] == ["Orc heals 25 hits (25/60 hits left).", "Orc is up.", "The fight goes on: sides A and B stand."]
     assert (who(data, "Orc")["taken"], who(data, "Orc")["status"], data["fight"]["over"]) == (35, "up", False)
     data = ok(moves("fight", "heal", FIGHT, "Orc", "100", "--json"))  # never below 0 taken
     assert data["account"] == ["Orc heals 35 hits (60/60 hits left)."] and who(data, "Orc")["taken"] == 0

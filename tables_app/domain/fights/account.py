@@ -95,7 +95,8 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
         armor = f", armor {f.armor}" if f.armor else ""  # none for a formula system's combatant
         lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}{armor}{parry}.")
         lines.append(f"{f.name} attacks with {arms}." if arms else f"{f.name} has no attack: it is attacked, never attacks.")
-        lines += _reinforced(before, after)
+        if before.over and after.over:  # reinforcements of the side that won
+            lines.append(f"The fight stays over: {_standing(after)} (a foe joining takes it up again).")
     elif isinstance(event, Attack):
         a0, t0 = before.find(event.attacker), before.find(event.target)
         a1, t1 = after.find(event.attacker), after.find(event.target)
@@ -141,16 +142,12 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
         lines += _adjusted(adjusted_before, adjusted_after, dict(event.deltas))
     elif isinstance(event, Leave):
         lines.append(f"{event.combatant} leaves the fight.")
-    return tuple(lines + _ending(after) if not before.over else lines)
+    return tuple(lines + _ending(after) if not before.over else lines + _taken_up(after))
 
 
-def _reinforced(before: Fight, after: Fight) -> list[str]:
-    """A join after the fight was over: whether the fight goes on."""
-    if not before.over:
-        return []
-    if after.over:
-        return [f"The fight stays over: {_standing(after)} (a foe joining takes it up again)."]
-    return [f"The fight goes on: {_standing(after)}."]
+def _taken_up(after: Fight) -> list[str]:
+    """After an event of a fight that was over (reinforcements, a healed one up again): whether it goes on."""
+    return [] if after.over else [f"The fight goes on: {_standing(after)}."]
 
 
 def _standing(fight: Fight) -> str:
@@ -181,6 +178,11 @@ def _set_words(key: str, value: object, after: Combatant | None) -> str:
     return words(value) if words else f"{key.replace('_', ' ')} {value}"
 
 
+# An adjustment's changes in words (`bleeding -2`, `death countdown +1`).
+ADJUST_LABELS = {"heal": "heal", "damage": "damage", "bleed": "bleeding", "stun": "stunned", "no_parry": "unable to parry",
+                 "must_parry": "must parry", "penalty": "penalty", "bonus": "bonus", "dying": "death countdown"}
+
+
 def _adjusted(before: Combatant, after: Combatant, deltas: dict[str, int]) -> list[str]:
     """`Hero heals 10 hits (50/50 hits left).`, then every other change with what it is now."""
     lines = []
@@ -200,10 +202,6 @@ def _adjusted(before: Combatant, after: Combatant, deltas: dict[str, int]) -> li
     if changed:
         lines.append(f"{after.name} by hand: {', '.join(changed)}.")
     return lines + _fell(before, after)
-
-
-ADJUST_LABELS = {"heal": "heal", "damage": "damage", "bleed": "bleeding", "stun": "stunned", "no_parry": "unable to parry",
-                 "must_parry": "must parry", "penalty": "penalty", "bonus": "bonus", "dying": "death countdown"}
 
 
 def event_words(before: Fight, event: Event) -> str:
