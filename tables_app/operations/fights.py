@@ -146,7 +146,8 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
     AFTER,
 ), help="Add a combatant to a fight: a creature of the bestiary (--creature), or one by hand "
         "(--as, --hits, --def, --armor, --weapon and --cmb; or --system and --option instead of --armor, "
-        "--weapon and --cmb).")
+        "--weapon and --cmb). One without attacks (a door, a captive) is attacked and never attacks. After the fight "
+        "is over, a foe joining takes it up again.")
 ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
     FIGHT,
     Param(field="attacker", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
@@ -175,7 +176,8 @@ SHOW = Operation(words=("fight", "show"), run=run_show, params=(
                  help="The fight as it stood after event SEQ (fight log numbers them)."),
 ), help="Every combatant's state: hits left, bleeding, stun, parry, penalty, bonus, dying.")
 LOG = Operation(words=("fight", "log"), run=run_log, params=(FIGHT,), help="The fight's events, in order.")
-UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER), help="Take the last event back.")
+UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER),
+                 help="Take the last command back: every event it wrote (a whole round --auto), said in words.")
 LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every fight.")
 REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT, AFTER), help="Remove a fight and its log.")
 def _combatant(help_text: str) -> Param:

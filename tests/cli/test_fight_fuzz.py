@@ -91,7 +91,18 @@ commands = st.one_of(
     st.builds(lambda n: ["fight", "remove", n], st.sampled_from(["Other", "Nope", *WEIRD])),
     st.builds(lambda n, c, rest: ["fight", "edit", n, c, *rest], names, who, seq(
         *(opt(f"--{field}", number, 2) for field in ("taken", "bleed", "stun", "no-parry", "must-parry", "penalty", "bonus", "dying")),
-        opt("--status", st.sampled_from(["up", "up", "up", "down", "dead", "alive"]), 4), after)),
+        opt("--status", st.sampled_from(["up", "up", "up", "down", "dead", "alive"]), 4),
+        opt("--def", number, 2), opt("--parry", number, 2), opt("--cmb", number, 2),
+        opt("--wield", st.sampled_from(["Dagger", "Longsword", "Nope", ""]), 2), after)),
+    st.builds(lambda n, c, rest: ["fight", "adjust", n, c, *rest], names, who, seq(  # the GM's moves
+        *(opt(f"--{field}", number, 3) for field in ("heal", "damage", "bleed", "stun", "no-parry", "must-parry",
+                                                       "penalty", "bonus", "dying")), after)),
+    st.builds(lambda verb, n, c, hits, rest: ["fight", verb, n, c, hits, *rest], st.sampled_from(["heal", "damage"]),
+              names, who, number, after),
+    st.builds(lambda n, c, rest: ["fight", "leave", n, c, *rest], names, st.sampled_from(["Goblin", "goblin", "Nobody", *WEIRD]),
+              after),
+    st.builds(lambda c: ["fight", "join", FIGHT, "--as", c, "--side", "B", "--hits", "20", "--armor", "LA"],  # reinforcements
+              st.sampled_from(["Door", "Wolf #1", "Hero"])),
 )
 invocations = st.tuples(commands, st.sampled_from([[], ["--json"]])).map(lambda parts: parts[0] + parts[1])
 
@@ -172,6 +183,13 @@ REFUSALS: list[tuple[list[str], int, str]] = [
     (["fight", "edit", FIGHT, "Orc", "--taken", "99999999999999999999"], 2, "Error: Invalid value for '--taken'"),
     (["fight", "round", FIGHT, "--seed", "1"], 2, "Error: --dice and --seed roll the attacks of --auto: give --auto too"),
     (["fight", "remove", "../../etc/passwd"], 1, "Error: no fight named '../../etc/passwd'"),
+    (["fight", "adjust", FIGHT, "Orc"], 2, "Error: give what to change, and by how much"),
+    (["fight", "adjust", FIGHT, "Orc", "--bleed", "-100001"], 2, "Error: Invalid value for '--bleed'"),
+    (["fight", "heal", FIGHT, LONG, "5"], 1, "Error: no combatant named 'xxxxxxxx"),
+    (["fight", "damage", FIGHT, "Orc", "x"], 2, "Error: Invalid value for 'HITS'"),
+    (["fight", "leave", FIGHT, "Nobody"], 1, "Error: no combatant named 'Nobody' in the fight"),
+    (["fight", "edit", FIGHT, "Orc", "--wield", LONG], 1, "Error: no weapon named 'xxxxxxxx"),
+    (["fight", "edit", FIGHT, "Orc", "--wield", "Mace"], 2, "Error: Orc has no attack 'Mace': give its CMB too"),
 ]
 
 
