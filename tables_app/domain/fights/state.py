@@ -34,7 +34,8 @@ class Armament:
 
 @dataclass(frozen=True)
 class Fighter:
-    """Who a combatant is: fixed for the whole fight."""
+    """Who a combatant is: fixed for the whole fight, but for its DEF, its
+    parry and its attacks (the one in use first), which an edit may change."""
 
     name: str
     side: str
