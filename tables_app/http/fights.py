@@ -32,13 +32,15 @@ NAMED = (
     ("post", "/rounds", "round"),
     ("post", "/undo", "undo"),
     ("post", "/edits", "edit"),
+    ("post", "/adjustments", "adjust"),  # `fight heal` and `fight damage` are adjustments too: {"heal": N}
+    ("post", "/departures", "leave"),
     ("get", "/log", "log"),
     ("get", "/odds", "odds"),  # `tables odds fight NAME`
     ("get", "/simulate", "simulate"),  # `tables simulate fight NAME`
     ("get", "", "show"),
     ("delete", "", "remove"),
 )
-WRITES = ("join", "attack", "round", "undo", "edit")  # those that take `after` (409 when the fight moved on)
+WRITES = ("join", "attack", "round", "undo", "edit", "adjust", "leave")  # those that take `after` (409 when the fight moved on)
 CHANCES = {"odds": ("odds", "fight"), "simulate": ("simulate", "fight")}  # not `tables fight WORD`
 # Fights simulated times the rounds asked, at most, a request: the work of a simulation grows with both (about
 # 0.1 ms a fight-round here: a few seconds at most); the command line takes count 1,000,000 of 200 rounds.
@@ -130,5 +132,9 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "auto": {"summary": "every able combatant attacks first", "value": {"auto": True, "seed": 5, "after": 3}},
     },
     "undo": {"undo": {"summary": "take the last event back", "value": {"after": 4}}},
-    "edit": {"edit": {"summary": "healing", "value": {"combatant": "Hero", "taken": 0, "bleed": 0, "after": 4}}},
+    "edit": {"edit": {"summary": "healing", "value": {"combatant": "Hero", "taken": 0, "bleed": 0, "after": 4}},
+             "wield": {"summary": "another weapon", "value": {"combatant": "Hero", "wield": "Dagger", "cmb": 45, "after": 4}}},
+    "adjust": {"heal": {"summary": "heal 10 hits", "value": {"combatant": "Hero", "heal": 10, "after": 4}},
+               "bleed": {"summary": "bleeding 2 less", "value": {"combatant": "Orc Warrior #1", "bleed": -2, "after": 5}}},
+    "leave": {"leave": {"summary": "it flees", "value": {"combatant": "Orc Warrior #1", "after": 6}}},
 }

@@ -174,6 +174,8 @@ class _Blows:
         """Whether ``attacker``'s blows depend on its target's hits taken (the odds then ask state by state)."""
         a = state.find(attacker)
         assert a is not None
+        if not a.fighter.attacks:  # one without attacks (a door, a captive) deals no blows at all
+            return False
         arm = a.fighter.attacks[0]
         return arm.system != "table" and reads_taken(arm.system)
 

@@ -308,7 +308,7 @@ class CreatureAttack(SQLModel, table=True):
     cmb: int
 
 
-FIGHT_EVENT_KINDS = ("join", "attack", "round", "edit")
+FIGHT_EVENT_KINDS = ("join", "attack", "round", "edit", "adjust", "leave")  # adjust, leave: 0010
 
 
 class Fight(SQLModel, table=True):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from tables_app.domain.effects import unread_words
-from tables_app.domain.fights.events import Attack, Edit, EndRound, Event, Join
+from tables_app.domain.fights.events import Adjust, Attack, Edit, EndRound, Event, Join, Leave
 from tables_app.domain.fights.rules import skipped
-from tables_app.domain.fights.state import Combatant, Fight, Harm, Status
+from tables_app.domain.fights.state import Armament, Combatant, Fight, Harm, Status
 
 
 def _rounds(n: int) -> str:
@@ -90,16 +90,19 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
     lines: list[str] = []
     if isinstance(event, Join):
         f = event.fighter
-        arms = "; ".join(f"{a.weapon} {a.cmb}" for a in f.attacks) or "no attacks"
+        arms = "; ".join(f"{a.weapon} {a.cmb}" for a in f.attacks)
         parry = f", parry {f.parry}" if f.parry else ""
         armor = f", armor {f.armor}" if f.armor else ""  # none for a formula system's combatant
         lines.append(f"{f.name} joins side {f.side}: {f.hits} hits, DEF {f.defense}{armor}{parry}.")
-        lines.append(f"{f.name} attacks with {arms}.")
+        lines.append(f"{f.name} attacks with {arms}." if arms else f"{f.name} has no attack: it is attacked, never attacks.")
+        if before.over and after.over:  # reinforcements of the side that won
+            lines.append(f"The fight stays over: {_standing(after)} (a foe joining takes it up again).")
     elif isinstance(event, Attack):
         a0, t0 = before.find(event.attacker), before.find(event.target)
         a1, t1 = after.find(event.attacker), after.find(event.target)
         assert a0 and t0 and a1 and t1
-        lines.append(f"{a1.name} attacks {t1.name} with {event.weapon}: CMB {event.cmb} against DEF {event.defense}"
+        whom = f"an ally, {t1.name}," if a0.side == t0.side else t1.name  # allowed, and said: a deliberate choice
+        lines.append(f"{a1.name} attacks {whom} with {event.weapon}: CMB {event.cmb} against DEF {event.defense}"
                      + (f" (its bonus +{a0.bonus} spent)" if a0.bonus else "") + ".")
         blow = event.blow
         if blow.to_attacker:
@@ -128,9 +131,93 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
                 lines.append(f"{c1.name}: dying in {_rounds(c1.now.dying)}.")
             lines += _fell(c0, c1)
     elif isinstance(event, Edit):
-        values = ", ".join(f"{k} {v}" for k, v in event.values)
-        lines.append(f"{event.combatant} set by hand: {values}.")
         edited_before, edited_after = before.find(event.combatant), after.find(event.combatant)
+        values = ", ".join(_set_words(key, value, edited_after) for key, value in event.values)
+        lines.append(f"{event.combatant} set by hand: {values}.")
         if edited_before and edited_after:
             lines += _fell(edited_before, edited_after)
-    return tuple(lines + _ending(after) if not before.over else lines)
+    elif isinstance(event, Adjust):
+        adjusted_before, adjusted_after = before.find(event.combatant), after.find(event.combatant)
+        assert adjusted_before and adjusted_after
+        lines += _adjusted(adjusted_before, adjusted_after, dict(event.deltas))
+    elif isinstance(event, Leave):
+        lines.append(f"{event.combatant} leaves the fight.")
+    return tuple(lines + _ending(after) if not before.over else lines + _taken_up(after))
+
+
+def _taken_up(after: Fight) -> list[str]:
+    """After an event of a fight that was over (reinforcements, a healed one up again): whether it goes on."""
+    return [] if after.over else [f"The fight goes on: {_standing(after)}."]
+
+
+def _standing(fight: Fight) -> str:
+    sides = fight.standing
+    if not sides:
+        return "nobody is standing"
+    if len(sides) == 1:
+        return f"side {sides[0]} stands"
+    return f"sides {', '.join(sides[:-1])} and {sides[-1]} stand"
+
+
+# An edit's fields in words (`must parry 2 rounds`, `hits taken 10`); a field not listed reads as its name.
+SET_WORDS = {
+    "taken": lambda v: f"hits taken {v}", "bleed": lambda v: f"bleeding {v}/rnd", "stun": lambda v: f"stunned {_rounds(v)}",
+    "no_parry": lambda v: f"unable to parry {_rounds(v)}", "must_parry": lambda v: f"must parry {_rounds(v)}",
+    "penalty": lambda v: f"penalty {v}", "bonus": lambda v: f"bonus +{v}",
+    "dying": lambda v: "no death countdown" if v is None else f"dying in {_rounds(v)}",
+    "status": lambda v: str(v), "def": lambda v: f"DEF {v}", "parry": lambda v: f"parry {v}",
+}
+
+
+def _set_words(key: str, value: object, after: Combatant | None) -> str:
+    if key == "wield" and isinstance(value, Armament):
+        return f"wields {value.weapon} (CMB {value.cmb})"
+    if key == "cmb" and after is not None and after.fighter.attacks:
+        return f"CMB {value} ({after.fighter.attacks[0].weapon})"
+    words = SET_WORDS.get(key)
+    return words(value) if words else f"{key.replace('_', ' ')} {value}"
+
+
+# An adjustment's changes in words (`bleeding -2`, `death countdown +1`).
+ADJUST_LABELS = {"heal": "heal", "damage": "damage", "bleed": "bleeding", "stun": "stunned", "no_parry": "unable to parry",
+                 "must_parry": "must parry", "penalty": "penalty", "bonus": "bonus", "dying": "death countdown"}
+
+
+def _adjusted(before: Combatant, after: Combatant, deltas: dict[str, int]) -> list[str]:
+    """`Hero heals 10 hits (50/50 hits left).`, then every other change with what it is now."""
+    lines = []
+    change = after.taken - before.taken
+    if change < 0:
+        lines.append(f"{after.name} heals {-change} hit{'' if change == -1 else 's'} ({hits_left(after)} left).")
+    elif change > 0:
+        lines.append(f"{after.name} takes {change} hit{'' if change == 1 else 's'} by hand ({hits_left(after)} left).")
+    elif "heal" in deltas or "damage" in deltas:
+        lines.append(f"{after.name}'s hits taken stay at {after.taken} ({hits_left(after)} left).")
+    n = after.now
+    now_words = {"bleed": f"{n.bleed}/rnd", "stun": _rounds(n.stun), "no_parry": _rounds(n.no_parry),
+                 "must_parry": _rounds(n.must_parry), "penalty": str(n.penalty), "bonus": f"+{after.bonus}",
+                 "dying": "none" if n.dying is None else _rounds(n.dying)}
+    changed = [f"{ADJUST_LABELS[key]} {delta:+d} (now {now_words[key]})" for key, delta in deltas.items()
+               if key in now_words]
+    if changed:
+        lines.append(f"{after.name} by hand: {', '.join(changed)}.")
+    return lines + _fell(before, after)
+
+
+def event_words(before: Fight, event: Event) -> str:
+    """The event named in a few words, from the fight before it (what `undo` says it took back):
+    `Hero's attack on Orc Warrior #1`, `the end of round 2`."""
+    if isinstance(event, Join):
+        return f"{event.fighter.name} joining side {event.fighter.side}"
+    if isinstance(event, Attack):
+        return f"{event.attacker}'s attack on {event.target}"
+    if isinstance(event, EndRound):
+        return f"the end of round {before.round}"
+    if isinstance(event, Edit):
+        after = before.find(event.combatant)
+        return f"{event.combatant} set by hand: {', '.join(_set_words(k, v, after) for k, v in event.values)}"
+    if isinstance(event, Adjust):
+        changes = ", ".join(f"{ADJUST_LABELS.get(k, k)} {v}" if k in ("heal", "damage") else
+                            f"{ADJUST_LABELS.get(k, k)} {v:+d}" for k, v in event.deltas)
+        return f"{event.combatant} adjusted by hand: {changes}"
+    return f"{event.combatant} leaving the fight"

@@ -13,8 +13,10 @@ from functools import reduce
 from collections.abc import Iterable
 from typing import Any
 
-from tables_app.domain.fights.events import EDITABLE, Attack, Edit, EndRound, Event, Join
-from tables_app.domain.fights.state import Blow, Combatant, Fight, Harm, Status
+from tables_app.domain.fights.events import (
+    ADJUSTABLE, ARMS_EDITABLE, EDITABLE, Adjust, Attack, Edit, EndRound, Event, Join, Leave,
+)
+from tables_app.domain.fights.state import Armament, Blow, Combatant, Counters, Fight, Fighter, Harm, Status
 from tables_app.domain.names import fold
 
 
@@ -104,6 +106,10 @@ def apply(fight: Fight, event: Event) -> Fight:
         return _attack(fight, event)
     if isinstance(event, EndRound):
         return end_round(fight)
+    if isinstance(event, Adjust):
+        return _adjust(fight, event)
+    if isinstance(event, Leave):
+        return _leave(fight, event)
     return _edit(fight, event)
 
 
@@ -113,11 +119,12 @@ def replay(fight: Fight, events: Iterable[Event]) -> Fight:
 
 
 def _join(fight: Fight, event: Join) -> Fight:
-    if fight.over:
-        raise FightRuleError("the fight is over (undo to go back)")
+    # A join after the fight is over is taken: reinforcements, and the fight goes on once two sides stand again.
     name = event.fighter.name
     if fight.find(name) is not None:
         raise FightRuleError(f"a combatant named {name!r} is already in the fight (give another name: --as)")
+    if (gone := fight.departed(name)) is not None:  # the log names it: one name, one combatant
+        raise FightRuleError(f"{gone.name} has left the fight, and its name stays taken (give another name: --as)")
     if event.fighter.hits < 1:
         raise FightRuleError(f"{name} needs hits (1 or more)")
     # In initiative order: after every combatant of the same or a higher initiative.
@@ -192,15 +199,25 @@ def _ended(c: Combatant) -> Combatant:
     return down_if_beaten(replace(c, taken=taken, now=now, start=now, status=status, fresh_dying=False, acted=False))
 
 
-def _edit(fight: Fight, event: Edit) -> Fight:
-    c = fight.find(event.combatant)
+def _found(fight: Fight, name: str) -> Combatant:
+    c = fight.find(name)
     if c is None:
-        raise FightRuleError(f"no combatant named {event.combatant!r} in the fight")
+        raise FightRuleError(f"no combatant named {name!r} in the fight")
+    return c
+
+
+def _edit(fight: Fight, event: Edit) -> Fight:
+    c = _found(fight, event.combatant)
     counters: dict[str, Any] = {}
     changes: dict[str, Any] = {}
+    arms = {key: value for key, value in event.values if key in ARMS_EDITABLE}
+    if arms:
+        c = replace(c, fighter=_rearmed(c.fighter, arms))
     for key, value in event.values:
+        if key in ARMS_EDITABLE:
+            continue
         if key not in EDITABLE:
-            raise FightRuleError(f"{key!r} cannot be edited (one of {', '.join(EDITABLE)})")
+            raise FightRuleError(f"{key!r} cannot be edited (one of {', '.join(EDITABLE + ARMS_EDITABLE)})")
         if key in ("taken", "bonus"):
             changes[key] = value
         elif key == "status":
@@ -218,6 +235,70 @@ def _edit(fight: Fight, event: Edit) -> Fight:
             and edited.now.dying <= 0:  # brought back from a countdown run out: that countdown is over
         edited = replace(edited, now=replace(edited.now, dying=None), start=replace(edited.start, dying=None))
     return _with(fight, edited)
+
+
+def _rearmed(fighter: Fighter, arms: dict[str, Any]) -> Fighter:
+    """``fighter`` with its DEF, parry, attack in use (``wield``: put first, in place of its attack of that
+    weapon if it has one) and that attack's CMB as ``arms`` sets them."""
+    attacks = fighter.attacks
+    if (wielded := arms.get("wield")) is not None:
+        assert isinstance(wielded, Armament)
+        attacks = (wielded, *(a for a in attacks if fold(a.weapon) != fold(wielded.weapon)))
+    if "cmb" in arms:
+        if not attacks:
+            raise FightRuleError(f"{fighter.name} has no attack to set the CMB of (give one: --wield WEAPON --cmb N)")
+        attacks = (replace(attacks[0], cmb=arms["cmb"]), *attacks[1:])
+    return replace(fighter, attacks=attacks, defense=arms.get("def", fighter.defense),
+                   parry=arms.get("parry", fighter.parry))
+
+
+def _adjust(fight: Fight, event: Adjust) -> Fight:
+    """Relative changes by hand, counted at once (the round's start too, as an edit's), each clamped: hits taken
+    and the counters at 0 or more, the penalty at 0 or less. A death countdown changed counts at once; run down
+    to 0 it is death. Hits taken changed put a combatant down, or bring it up, as an edit's do."""
+    c = _found(fight, event.combatant)
+    deltas = dict(event.deltas)
+    for key in deltas:
+        if key not in ADJUSTABLE:
+            raise FightRuleError(f"{key!r} cannot be adjusted (one of {', '.join(ADJUSTABLE)})")
+    now, start = _shifted(c.now, deltas), _shifted(c.start, deltas)
+    fresh = c.fresh_dying
+    if "dying" in deltas:
+        dying = _countdown(c.now.dying, deltas["dying"])
+        now, start, fresh = replace(now, dying=dying), replace(start, dying=dying), False
+    taken = max(0, c.taken - deltas.get("heal", 0) + deltas.get("damage", 0))
+    adjusted = replace(c, taken=taken, now=now, start=start, bonus=max(0, c.bonus + deltas.get("bonus", 0)),
+                       fresh_dying=fresh)
+    if adjusted.status is Status.DEAD:
+        return _with(fight, adjusted)
+    if "dying" in deltas and now.dying == 0:
+        adjusted = replace(adjusted, status=Status.DEAD)
+    elif "heal" in deltas or "damage" in deltas:
+        adjusted = replace(adjusted, status=Status.DOWN if taken >= c.fighter.hits else Status.UP)
+    return _with(fight, adjusted)
+
+
+def _shifted(counters: Counters, deltas: dict[str, int]) -> Counters:
+    """``counters`` with each of ``deltas`` added: at 0 or more, the penalty at 0 or less."""
+    counts: dict[str, int] = {key: max(0, getattr(counters, key) + deltas[key])
+                              for key in ("bleed", "stun", "no_parry", "must_parry") if key in deltas}
+    if "penalty" in deltas:
+        counts["penalty"] = min(0, counters.penalty + deltas["penalty"])
+    return replace(counters, **counts)
+
+
+def _countdown(dying: int | None, delta: int) -> int | None:
+    """A death countdown changed by ``delta``: at 0 or more; none running, a positive change starts one (a
+    negative one leaves none)."""
+    if dying is None:
+        return delta if delta > 0 else None
+    return max(0, dying + delta)
+
+
+def _leave(fight: Fight, event: Leave) -> Fight:
+    """The combatant is no longer one: it neither attacks nor is attacked, and its side stands without it."""
+    c = _found(fight, event.combatant)
+    return replace(fight, combatants=tuple(k for k in fight.combatants if k is not c), left=(*fight.left, c.fighter))
 
 
 __all__ = ["FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round", "refusal", "replay",
