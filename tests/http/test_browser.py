@@ -899,3 +899,129 @@ def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browse
     logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert [(entry["source"], entry["message"].split(" - ")[0]) for entry in logged] == \
         [("network", f"{server}/api/v1/fights/{name}/odds?rounds=10")]
+
+
+# ------------------------------------------------------------------ the game master's page, issue #41
+def open_fight(driver, base: str, name: str, width: int = 390, height: int = 844) -> None:  # type: ignore[no-untyped-def]
+    """Open fight ``name`` on the page at ``width``, once its cards are shown."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.set_window_size(width, height)
+    fresh_page(driver, f"{base}/#/fight/{quote(name)}")
+    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "fight-area").get_attribute("data-seq") is not None
+                                    and d.find_element(By.ID, "fight-title").text.startswith(name))
+
+
+def written(driver, action) -> int:  # type: ignore[no-untyped-def]
+    """Do ``action`` on the page and wait for the write it makes: the page's new seq (an error on the page fails)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    before = page_seq(driver)
+    action()
+    WebDriverWait(driver, 20).until(lambda d: page_seq(d) != before
+                                    or d.find_elements(By.CSS_SELECTOR, "#fight-account .error"))
+    errors = driver.find_elements(By.CSS_SELECTOR, "#fight-account .error")
+    assert not errors, errors[0].text
+    return page_seq(driver)
+
+
+def join_on_the_page(driver, fields: dict[str, str]) -> int:  # type: ignore[no-untyped-def]
+    """Fill *Add a combatant* with ``fields`` (by the ids' last word: as, side, hits, ..., has, rank) and add it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    box = driver.find_element(By.ID, "fight-join-box")
+    if not box.get_property("open"):
+        driver.find_element(By.CSS_SELECTOR, "#fight-join-box summary").click()
+
+    def join() -> None:
+        for key, value in fields.items():
+            field = driver.find_element(By.ID, f"fight-{key}")
+            if field.tag_name == "select":
+                Select(field).select_by_value(value)
+                continue
+            field.clear()
+            field.send_keys(value)
+        button = driver.find_element(By.ID, "fight-join-go")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+    return written(driver, join)
+
+
+def picked(driver, select_id: str) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    """A select's value and its options' texts."""
+    value, texts = driver.execute_script(
+        "const s = document.getElementById(arguments[0]); return [s.value, [...s.options].map((o) => o.text)]", select_id)
+    return value, texts
+
+
+def new_fight_on_the_page(driver, base: str, name: str, width: int = 390) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.set_window_size(width, 844)
+    fresh_page(driver, f"{base}/#/fight")
+    wait = WebDriverWait(driver, 20)
+    wait.until(lambda d: d.find_element(By.ID, "fight-new-name").is_displayed())
+    driver.find_element(By.ID, "fight-new-name").send_keys(name)
+    driver.find_element(By.ID, "fight-create").click()
+    wait.until(lambda d: d.find_element(By.ID, "fight-title").text == f"{name}: round 1")
+
+
+ARIA = {"as": "Aria", "hits": "40", "def": "10", "armor": "MA", "weapon": "Longsword", "cmb": "50"}
+BORIN = {"as": "Borin", "hits": "45", "def": "15", "armor": "MA", "weapon": "Longsword", "cmb": "45"}
+
+
+def test_the_target_follows_the_targeting_rule_and_an_ally_is_attacked_only_on_purpose(server, browser):
+    """Issue #41, item 1: Aria (A), Borin (A), then a Wolf: the form showed Target Borin and Attack hit Borin.
+    The target is the first combatant up of another side, in initiative order, whenever the attacker changes;
+    an ally is marked in the list, flagged when picked, and attacked only once "on purpose" is ticked."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    name = "Allies"
+    browser.get_log("browser")
+    new_fight_on_the_page(browser, server, name)
+    join_on_the_page(browser, ARIA)
+    join_on_the_page(browser, BORIN)
+    # no foe yet: nothing is picked for Aria (an ally only by a choice), and Borin is marked an ally
+    assert picked(browser, "fight-target") == ("", ["no foe up: pick one", "Borin (ally)"])
+    join_on_the_page(browser, {"creature": "Wolf"})
+    assert picked(browser, "fight-attacker")[0] == "Aria"
+    assert picked(browser, "fight-target") == ("Wolf #1", ["Borin (ally)", "Wolf #1"])
+    assert not browser.find_element(By.ID, "fight-ally").is_displayed()
+    # another attacker: the rule again; the wolf's target is the first of side A in initiative order
+    Select(browser.find_element(By.ID, "fight-attacker")).select_by_value("Borin")
+    assert picked(browser, "fight-target") == ("Wolf #1", ["Aria (ally)", "Wolf #1"])
+    Select(browser.find_element(By.ID, "fight-attacker")).select_by_value("Wolf #1")
+    assert picked(browser, "fight-target") == ("Aria", ["Aria", "Borin"])
+    Select(browser.find_element(By.ID, "fight-attacker")).select_by_value("Aria")
+    assert picked(browser, "fight-target")[0] == "Wolf #1"
+
+    # an ally picked by hand: flagged; Attack asks for "on purpose" and does nothing until it is ticked
+    Select(browser.find_element(By.ID, "fight-target")).select_by_value("Borin")
+    flag = browser.find_element(By.ID, "fight-ally")
+    assert flag.is_displayed() and flag.text.startswith("Borin is Aria's ally (side A), not a foe."), flag.text
+    seq = page_seq(browser)
+    browser.find_element(By.ID, "fight-dice").send_keys("50")
+    browser.find_element(By.ID, "fight-attack-go").click()
+    assert "tick the box to attack it on purpose" in flag.text
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "fight-ally-ok")
+    time.sleep(0.5)
+    assert page_seq(browser) == seq and fight_shown(server, name)["seq"] == seq  # nothing sent
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "fight-ally-390.png"))
+    browser.find_element(By.ID, "fight-ally-ok").click()
+    written(browser, lambda: browser.find_element(By.ID, "fight-attack-go").click())
+    shown = fight_shown(server, name)
+    borin = next(c for c in shown["combatants"] if c["name"] == "Borin")
+    assert borin["taken"] > 0 and all(c["taken"] == 0 for c in shown["combatants"] if c["name"] != "Borin")
+    # Aria has attacked: the next able one is the attacker, at the first foe up
+    assert picked(browser, "fight-attacker")[0] == "Borin"
+    assert picked(browser, "fight-target")[0] == "Wolf #1"
+    assert not flag.is_displayed()
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
