@@ -1025,3 +1025,67 @@ def test_the_target_follows_the_targeting_rule_and_an_ally_is_attacked_only_on_p
     assert picked(browser, "fight-target")[0] == "Wolf #1"
     assert not flag.is_displayed()
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def phone_screen(driver) -> None:  # type: ignore[no-untyped-def]
+    """A phone's screen: 390 x 844 CSS pixels of page (what the window shows, not the window's outer size)."""
+    driver.set_window_size(390, 1000)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1,
+                                                                 "mobile": False})
+
+
+def whole_screen(driver) -> None:  # type: ignore[no-untyped-def]
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+FIT = """
+    const top = document.getElementById('fight-combatants').getBoundingClientRect().top + scrollY;
+    const bottom = document.getElementById('fight-account').getBoundingClientRect().bottom + scrollY;
+    return { span: bottom - top, screen: innerHeight, width: innerWidth,
+             fits: document.documentElement.scrollWidth <= innerWidth,
+             form: document.getElementById('fight-attack').getBoundingClientRect().height };
+"""
+
+
+@pytest.mark.parametrize("step", ["attack", "auto round"])
+def test_the_cards_the_attack_form_and_its_result_fit_one_phone_screen(server, browser, step):
+    """Issue #41: at 390 x 844 the combatants' cards, the attack form and the result of the step (an attack with a
+    critical, or an auto round of two attacks) are within one screen's height, and nothing scrolls sideways."""
+    from selenium.webdriver.common.by import By
+
+    name = f"Phone-{step.replace(' ', '-')}"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", HERO)
+    posted(server, f"/fights/{name}/combatants", ORC)
+    posted(server, f"/fights/{name}/combatants", {"as": "Sir Reginald of the Very Long Name", "hits": 50, "armor": "MA",
+                                                   "weapon": "Longsword", "cmb": 60})
+    posted(server, f"/fights/{name}/edits", {"combatant": "Orc Warrior #1", "bleed": 3, "penalty": -20, "no_parry": 1})
+    try:
+        phone_screen(browser)
+        fresh_page(browser, f"{server}/#/fight/{name}")
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#fight-combatants li.combatant"))
+        if step == "attack":
+            browser.find_element(By.ID, "fight-dice").send_keys("97, 99, 45, 30")  # a critical, open-ended
+            written(browser, lambda: browser.find_element(By.ID, "fight-attack-go").click())
+            assert browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")
+        else:  # the knight has attacked: the auto round is Hero's attack and the orc's, each a critical
+            posted(server, f"/fights/{name}/attacks", {"attacker": "Sir Reginald of the Very Long Name",
+                                                       "target": "Orc Warrior #1", "dice": [30]})
+            open_fight(browser, server, name)
+            browser.find_element(By.ID, "fight-dice").send_keys("97, 99, 45, 30, 90, 95")
+            written(browser, lambda: browser.find_element(By.ID, "fight-auto-round").click())
+            heads = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")]
+            assert heads == ["1. Hero's attack on Orc Warrior #1: critical, 22 damage",
+                             "2. Orc Warrior #1's attack on Hero: critical, 19 damage"], heads
+        seen = browser.execute_script(FIT)
+        browser.execute_script("document.getElementById('fight-combatants').scrollIntoView({block: 'start'})")
+        time.sleep(0.2)
+        ARTIFACTS.mkdir(exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / f"fight-{step.replace(' ', '-')}-390.png"))
+        assert seen["fits"] and seen["width"] == 390, seen
+        assert seen["screen"] == 844 and seen["span"] <= 844, seen
+        print(f"{step}: cards to result {seen['span']:.0f} px of 844")
+    finally:
+        whole_screen(browser)

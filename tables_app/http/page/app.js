@@ -691,17 +691,20 @@ function showStep(data) {
   const many = parts.length > 1;
   parts.forEach((p, i) => {
     const a = p.attack, target = a.attack && a.attack.target;
-    const weapon = a.attack && a.attack.weapon;
     const whose = p.who ? `${p.who}'s attack` : "An attack";
-    const heading = `${many ? `${i + 1}. ` : ""}${whose}${target ? ` on ${target}` : ""}${weapon ? ` (${weapon})` : ""}`;
-    const turn = el("section", { class: "turn", "data-attacker": p.who || "" },
-      el("h3", { class: "turn-head" }, heading, ": ",
-        el("span", { class: `outcome outcome-${a.outcome}` }, a.damage ? `${outcomeWords(a.outcome || "")}, ${a.damage} damage`
-          : outcomeWords(a.outcome || "no damage"))));
-    for (const line of p.lines) turn.append(el("p", {}, line));
+    const heading = `${many ? `${i + 1}. ` : ""}${whose}${target ? ` on ${target}` : ""}`;
+    // what it did, in the command line's words; how (who attacked whom with what, at what CMB and DEF, and
+    // `resolve`'s steps) folded beneath: a tap on the attack opens it
+    const [first, ...did] = p.lines;
     const steps = el("div", { class: "steps" });
     for (const s of a.steps || []) steps.append(el("div", { class: s.startsWith("  ") ? "step more" : "step" }, s.trim()));
-    turn.append(el("details", { class: "how" }, el("summary", {}, "How it was resolved"), steps));
+    const turn = el("details", { class: "turn", "data-attacker": p.who || "" },
+      el("summary", { title: "How it was resolved" },
+        el("span", { class: "turn-head" }, heading, ": ",
+          el("span", { class: `outcome outcome-${a.outcome}` }, a.damage ? `${outcomeWords(a.outcome || "")}, ${a.damage} damage`
+            : outcomeWords(a.outcome || "no damage"))),
+        ...did.map((line) => el("span", { class: "did" }, line))),
+      first ? el("p", {}, first) : null, steps);
     box.append(turn);
   });
   for (const line of rest) box.append(el("p", {}, line));
