@@ -1090,3 +1090,193 @@ def test_the_cards_the_attack_form_and_its_result_fit_one_phone_screen(server, b
         print(f"{step}: cards to result {seen['span']:.0f} px of 844")
     finally:
         whole_screen(browser)
+
+
+def the_twin(base: str, name: str, steps: list[tuple[str, dict]]) -> dict:
+    """The same steps through the HTTP API (the commands' operations) on a fight of its own: the fight it ends in,
+    named as ``name``'s so that the two compare."""
+    twin = f"{name} twin"
+    posted(base, "/fights", {"name": twin})
+    for suffix, body in steps:
+        posted(base, f"/fights/{twin.replace(' ', '%20')}{suffix}", body)
+    shown = fight_shown(base, twin)
+    return shown | {"fight": name}
+
+
+def test_the_join_form_takes_initiative_features_rank_side_and_parry(server, browser):
+    """Issue #41: *Add a combatant* takes initiative, features (`has`), rank, side and parry, by hand and for a
+    creature of the bestiary; the cards list the combatants in initiative order, saying it."""
+    from selenium.webdriver.common.by import By
+
+    name = "Joined"
+    new_fight_on_the_page(browser, server, name)
+    join_on_the_page(browser, {"as": "Hero", "side": "Party", "hits": "50", "def": "20", "armor": "MA", "parry": "10",
+                               "weapon": "Longsword", "cmb": "60", "initiative": "3", "rank": "heroic",
+                               "has": "helm, shield"})
+    join_on_the_page(browser, {"creature": "Wolf", "side": "Pack", "initiative": "7", "rank": "epic", "has": "helm"})
+    expected = the_twin(server, name, [
+        ("/combatants", {"as": "Hero", "side": "Party", "hits": 50, "def": 20, "armor": "MA", "parry": 10,
+                         "weapon": "Longsword", "cmb": 60, "initiative": 3, "rank": "heroic", "has": ["helm", "shield"]}),
+        ("/combatants", {"creature": "Wolf", "side": "Pack", "initiative": 7, "rank": "epic", "has": ["helm"]}),
+    ])
+    shown = fight_shown(server, name)
+    assert shown == expected
+    wolf, hero = shown["combatants"]
+    assert (hero["initiative"], hero["rank"], hero["features"], hero["parry"]) == (3, "heroic", ["helm", "shield"], 10)
+    assert (wolf["name"], wolf["initiative"], wolf["rank"], wolf["side"]) == ("Wolf #1", 7, "epic", "Pack")
+    sides = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants .side")]
+    assert sides == ["side Pack, initiative 7", "side Party, initiative 3"]
+    # the form is emptied for the next one, the rank back to the creature's own
+    assert picked(browser, "fight-rank")[0] == "" and browser.find_element(By.ID, "fight-has").get_attribute("value") == ""
+
+
+def change_box(driver, who: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    if not driver.find_element(By.ID, "fight-change-box").get_property("open"):
+        summary = driver.find_element(By.CSS_SELECTOR, "#fight-change-box summary")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+    Select(driver.find_element(By.ID, "fight-change-who")).select_by_value(who)
+
+
+def press(driver, button_id: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    button = driver.find_element(By.ID, button_id)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
+def test_a_combatant_is_set_by_hand_on_the_page_as_fight_edit_sets_it(server, browser):
+    """Issue #41: *Change a combatant* → *Set* is `fight edit` (POST …/edits): only the fields filled in are sent,
+    each showing what the combatant carries now."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    name = "Edited"
+    posted(server, "/fights", {"name": name})
+    for body in ({"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}, {"creature": "Wolf"}):
+        posted(server, f"/fights/{name}/combatants", body)
+    posted(server, f"/fights/{name}/edits", {"combatant": "Wolf #1", "taken": 12, "bleed": 2})
+    open_fight(browser, server, name)
+    change_box(browser, "Wolf #1")
+    holders = {field: browser.find_element(By.ID, f"fight-edit-{field}").get_attribute("placeholder")
+               for field in ("taken", "bleed", "stun", "dying")}
+    assert holders == {"taken": "12", "bleed": "2", "stun": "0", "dying": "none"}
+    for field, value in (("taken", "40"), ("stun", "2")):
+        browser.find_element(By.ID, f"fight-edit-{field}").send_keys(value)
+    Select(browser.find_element(By.ID, "fight-edit-status")).select_by_value("up")
+    written(browser, lambda: press(browser, "fight-edit-go"))
+    expected = the_twin(server, name, [
+        ("/combatants", {"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}),
+        ("/combatants", {"creature": "Wolf"}),
+        ("/edits", {"combatant": "Wolf #1", "taken": 12, "bleed": 2}),
+        ("/edits", {"combatant": "Wolf #1", "taken": 40, "stun": 2, "status": "up"}),
+    ])
+    assert fight_shown(server, name) == expected
+    wolf = browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Wolf #1']")
+    assert wolf.get_attribute("data-status") == "Wolf #1  -5/35 hits  bleeding 2/rnd  stunned 2"
+    assert browser.find_element(By.ID, "fight-edit-taken").get_attribute("value") == ""  # emptied, and shows it now
+    assert browser.find_element(By.ID, "fight-edit-taken").get_attribute("placeholder") == "40"
+    account = browser.find_element(By.ID, "fight-account").text
+    assert "Wolf #1" in account
+
+
+def route_answers(base: str, name: str, suffix: str, body: dict) -> int:
+    """The status of POST …/fights/NAME/SUFFIX (an error's too)."""
+    from urllib.error import HTTPError
+
+    try:
+        posted(base, f"/fights/{name}{suffix}", body)
+    except HTTPError as error:
+        return error.code
+    return 200
+
+
+@pytest.mark.parametrize("what", ["damage and heal", "remove"])
+def test_heal_damage_and_remove_on_the_page(server, browser, what):
+    """Issue #41: *Heal* and *Damage* (POST …/adjustments) and *Remove from the fight* (POST …/departures), the
+    routes another part of the issue adds to the API. On a server without them, the page says so plainly (and
+    nothing breaks); the rest of the test then waits for them."""
+    from selenium.webdriver.common.by import By
+
+    name = f"Changed {what.split()[0]}"
+    posted(server, "/fights", {"name": name})
+    joins = [{"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}, {"creature": "Wolf"},
+             {"creature": "Wolf"}]
+    for body in joins:
+        posted(server, f"/fights/{name.replace(' ', '%20')}/combatants", body)
+    suffix = "/adjustments" if what != "remove" else "/departures"
+    probe = {"combatant": "Nobody", "damage": 1} if what != "remove" else {"combatant": "Nobody"}
+    status = route_answers(server, name.replace(" ", "%20"), suffix, probe)  # 404 naming the combatant once it exists
+    open_fight(browser, server, name)
+    change_box(browser, "Wolf #1")
+    if status == 405 or (status == 404 and route_answers(server, "No%20such%20fight", suffix, probe) == 405):
+        if what != "remove":
+            browser.find_element(By.ID, "fight-change-hits").send_keys("5")
+        press(browser, "fight-damage" if what != "remove" else "fight-remove")
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        error = WebDriverWait(browser, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, "#fight-account .error"))
+        doing = "heal or damage a combatant" if what != "remove" else "remove a combatant"
+        assert error.text.startswith(f"This server cannot {doing} yet (POST /api/v1/fights/"), error.text
+        assert "nothing was done" in error.text
+        assert fight_shown(server, name)["seq"] == 3 and page_seq(browser) == 3
+        pytest.skip(f"POST …/fights/NAME{suffix} answers {status} on this branch (not merged yet): the page's "
+                    "message checked; heal, damage and remove wait for the route")
+    if what != "remove":
+        browser.find_element(By.ID, "fight-change-hits").send_keys("8")
+        written(browser, lambda: press(browser, "fight-damage"))
+        browser.find_element(By.ID, "fight-change-hits").send_keys("3")
+        written(browser, lambda: press(browser, "fight-heal"))
+        steps = [("/adjustments", {"combatant": "Wolf #1", "damage": 8}), ("/adjustments", {"combatant": "Wolf #1", "heal": 3})]
+    else:
+        written(browser, lambda: press(browser, "fight-remove"))
+        steps = [("/departures", {"combatant": "Wolf #1"})]
+        names = [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
+        assert "Wolf #1" not in names and "Wolf #2" in names
+    expected = the_twin(server, name, [("/combatants", body) for body in joins] + steps)
+    assert fight_shown(server, name) == expected
+    if what != "remove":
+        wolf = next(c for c in expected["combatants"] if c["name"] == "Wolf #1")
+        assert wolf["taken"] == 5
+
+
+def test_the_log_is_shown_in_words(server, browser):
+    """Issue #41: *Log* shows `GET …/log`, an event a line numbered as the log numbers them (its own words when the
+    log gives them; else what it was, who, and the dice), and follows the fight while open."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Logged"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", HERO | {"hits": 50, "def": 20, "parry": 10, "cmb": 60, "initiative": 2})
+    posted(server, f"/fights/{name}/combatants", ORC | {"cmb": 55})
+    posted(server, f"/fights/{name}/attacks", {"attacker": "Hero", "target": "Orc Warrior #1", "dice": [85, 40]})
+    posted(server, f"/fights/{name}/rounds", {})
+    posted(server, f"/fights/{name}/edits", {"combatant": "Hero", "taken": 0, "dying": 0})
+    events = got(server, f"/fights/{name}/log")["events"]
+    open_fight(browser, server, name)
+    press(browser, "fight-log-box")
+    WebDriverWait(browser, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fight-log li")) == 5)
+    items = browser.find_elements(By.CSS_SELECTOR, "#fight-log li")
+    assert [li.get_attribute("value") for li in items] == ["1", "2", "3", "4", "5"]
+    words = [li.text for li in items]
+    if "words" in events[0]:  # the log's own words, once the log gives them
+        assert all(words[i].startswith(" ".join(e["words"]) if isinstance(e["words"], list) else e["words"])
+                   for i, e in enumerate(events))
+    else:
+        hits = events[2]["blow"]["target"]["hits"]
+        assert words == [
+            "Hero joins side A: 50 hits, DEF 20, armor MA, initiative 2.",
+            "Orc Warrior #1 joins side B: 60 hits, DEF 20, armor MA.",
+            f"Hero attacks Orc Warrior #1 with Longsword, CMB 50 against DEF 20, dice 85, 40: {hits} hits.",
+            "Round 1 ends.",
+            "Hero set by hand: taken 0, dying none.",
+        ], words
+    # open, it follows the fight: a step of this page adds its event
+    written(browser, lambda: press(browser, "fight-end-round"))
+    WebDriverWait(browser, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fight-log li")) == 6)
+    assert browser.find_elements(By.CSS_SELECTOR, "#fight-log li")[-1].get_attribute("data-kind") == "round"
