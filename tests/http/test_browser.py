@@ -88,8 +88,8 @@ def token_server(database: Path):  # type: ignore[no-untyped-def]
         yield base
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def chromium(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A headless Chromium of its own profile, driven by Selenium."""
     need_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -103,6 +103,22 @@ def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untype
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    driver = chromium(tmp_path_factory)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def second_browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Another device: a second browser, of its own profile (a player's phone, a second GM screen)."""
+    driver = chromium(tmp_path_factory)
     try:
         yield driver
     finally:
@@ -1280,3 +1296,73 @@ def test_the_log_is_shown_in_words(server, browser):
     written(browser, lambda: press(browser, "fight-end-round"))
     WebDriverWait(browser, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fight-log li")) == 6)
     assert browser.find_elements(By.CSS_SELECTOR, "#fight-log li")[-1].get_attribute("data-kind") == "round"
+
+
+def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(server, browser, second_browser,
+                                                                               database, run, tmp_path):
+    """Issue #41, done when: a whole fight played on the page at 390 px with two devices (two browser sessions) ends
+    in the same JSON as the same events through the CLI. The devices take turns: each step is made on one after it
+    has seen the other's last one live (no reload), and the one watching says what the other did."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Two devices"
+    copy = tmp_path / "cli.db"
+    shutil.copyfile(database, copy)  # before the page's fight: the CLI plays it again there
+    _last, lines, expected = the_same_through_the_cli(run, copy, name)
+
+    devices = (browser, second_browser)
+    for device in devices:
+        device.get_log("browser")  # what earlier tests logged is theirs
+    new_fight_on_the_page(browser, server, name)
+    open_fight(second_browser, server, name)
+
+    def seen_live(device, seq: int) -> None:  # type: ignore[no-untyped-def]
+        """``device`` shows event ``seq`` without a reload, and says the fight moved on elsewhere."""
+        started = time.monotonic()
+        WebDriverWait(device, 20).until(lambda d: page_seq(d) == seq)
+        assert time.monotonic() - started < 10
+        note = device.find_element(By.ID, "fight-message")
+        assert note.text in (f"Updated: the fight moved on elsewhere (event {seq}).",
+                             f"Updated: the fight was taken back elsewhere to event {seq}."), note.text
+
+    turn = 0
+    for joining in (HERO, ORC):
+        device = devices[turn % 2]
+        seq = join_on_the_page(device, {key: value for key, value in joining.items()})
+        turn += 1
+        seen_live(devices[turn % 2], seq)
+    watcher_saw = []
+    for what, *rest in PLAYED:
+        device = devices[turn % 2]
+        if what == "attack":
+            def attack(device=device, rest: list = rest) -> None:  # type: ignore[no-untyped-def]
+                Select(device.find_element(By.ID, "fight-attacker")).select_by_value(rest[0])
+                Select(device.find_element(By.ID, "fight-target")).select_by_value(rest[1])
+                device.find_element(By.ID, "fight-dice").send_keys(rest[2])
+                device.find_element(By.ID, "fight-attack-go").click()
+            seq = written(device, attack)
+        elif what == "auto":
+            def auto(device=device, rest: list = rest) -> None:  # type: ignore[no-untyped-def]
+                device.find_element(By.ID, "fight-dice").send_keys(rest[0])
+                device.find_element(By.ID, "fight-auto-round").click()
+            seq = written(device, auto)
+        else:
+            seq = written(device, lambda device=device, what=what: device.find_element(
+                By.ID, "fight-end-round" if what == "end" else "fight-undo").click())
+        turn += 1
+        watcher = devices[turn % 2]
+        seen_live(watcher, seq)
+        watcher_saw.append(watcher.find_element(By.ID, "fight-account").text)
+    assert fight_shown(server, name) == expected
+    for device in devices:
+        shown = [item.get_attribute("data-status") for item in device.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
+        assert shown == lines
+        assert device.find_element(By.ID, "fight-title").text == f"{name}: round 4"
+        assert device.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+        assert [entry for entry in device.get_log("browser") if entry["level"] == "SEVERE"] == []
+    # the watcher says what the other device did, in the log's words
+    assert watcher_saw[0].startswith("From another device:\nHero attacks Orc Warrior #1 with Longsword"), watcher_saw[0]
+    assert watcher_saw[2] == "From another device:\nRound 1 ends."
+    assert watcher_saw[6] == "Undone elsewhere: back at event 7.", watcher_saw[6]
