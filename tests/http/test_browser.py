@@ -1366,3 +1366,107 @@ def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(s
     assert watcher_saw[0].startswith("From another device:\nHero attacks Orc Warrior #1 with Longsword"), watcher_saw[0]
     assert watcher_saw[2] == "From another device:\nRound 1 ends."
     assert watcher_saw[6] == "Undone elsewhere: back at event 7.", watcher_saw[6]
+
+
+# A critical table worded as Against the Darkmaster words its entries (tests/cli/test_darkmaster_criticals.py):
+# one entry carries a piece the reader does not read, `(-10 BEA)`, for the GM to decide.
+REND = [["Kind", "critical"], ["Name", "Rend"], [], ["Roll", "Text"],
+        ["Up to 5", "A feeble swipe. +1 Damage."],
+        ["6-40", "Slash to the forearm: +3 Damage, 1 Bleed, -5 to all actions."],
+        ["41-80", "Blow rattles the skull. Target is Stunned, +6 Damage. Old wound reopens (-10 BEA)."],
+        ["81-120", "Deep cut across the ribs: +9 Damage, 2 Bleed, and -20 to all actions for 3 rounds."],
+        ["121+", "Throat opened. Dying in 4 rounds."]]
+
+
+def read_on_the_page(driver, roll: str, **fields: str):  # type: ignore[no-untyped-def]
+    """Fill *Read a roll* (roll, and severity, has, modifier, column by name) and return the card shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for key, value in {"roll": roll, **fields}.items():
+        field = driver.find_element(By.ID, f"entry-{key}")
+        if field.tag_name == "select":
+            Select(field).select_by_value(value)
+        else:
+            field.clear()
+            field.send_keys(value)
+    driver.execute_script("document.getElementById('entry-out').replaceChildren()")
+    press(driver, "entry-go")
+    return WebDriverWait(driver, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, "#entry-out .card, #entry-out .error"))
+
+
+def test_critical_and_fumble_tables_are_browsed_and_read_on_the_page(server, browser, database, tmp_path):
+    """Issue #41: the critical and fumble tables listed, one shown whole, and a roll read as `tables query critical`
+    reads it: with a severity and the target's features (the helm branch taken, the other told), a fumble with
+    the weapon's modifier or a printed column; an entry's effects and its unread pieces, for the GM to decide."""
+    from helpers import build_workbook
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    rend = build_workbook(tmp_path / "rend.xlsx", {"Rend": REND})
+    subprocess.run([sys.executable, "-m", "tables_app", "--db", str(database), "import", str(rend)],
+                   env=child_env(database.parent / "user-data"), capture_output=True, check=True)
+    browser.get_log("browser")
+    browser.set_window_size(390, 844)
+    fresh_page(browser, f"{server}/#/tables")
+    wait = WebDriverWait(browser, 20)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#critical-list a"))
+    criticals = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#critical-list a")]
+    fumbles = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#fumble-list a")]
+    assert criticals == [qualified(t) for t in got(server, "/critical")["critical"]] and "Printed:Hacking" in criticals
+    assert fumbles == ["Melee Fumbles", "Missile Fumbles", "Printed:Weapon Mishaps"]
+
+    # a table shown whole, an entry a row (its range, branch, words and effects)
+    link = browser.find_element(By.LINK_TEXT, "Cut")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    cut = got(server, "/critical/Cut")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")) == len(cut["entries"]))
+    assert browser.find_element(By.ID, "entry-title").text == "Critical table Cut"
+    rows = browser.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")
+    helm = next(row.text for row in rows if "Helm sheared" in row.text)
+    assert helm.startswith("111-120\nif helm\nHelm sheared."), helm
+    assert not browser.find_element(By.ID, "entry-modifier-box").is_displayed()
+
+    # a roll with a severity and the target's features: the helm branch, the other one told beside it
+    card = read_on_the_page(browser, "85", severity="Gri", has="helm")
+    queried = got(server, "/query/critical?table=Cut&roll=85&severity=Gri&has=helm")
+    assert queried["entry"]["title"] == "Helm sheared" and queried["modified_roll"] == 115
+    assert card.text.startswith("Critical: Gri on Cut\nCut, roll 85 → 115 (111-120)\nHelm sheared."), card.text
+    assert "+9 hits, bleed 2/rnd, penalty -10" in card.text and "Branch taken: helm." in card.text
+    assert "If not helm: Scalp flayed (+14 hits, bleed 3/rnd, stun 1 rnd, penalty -15, blinded 2)" in card.text
+    card = read_on_the_page(browser, "85", severity="Gri", has=" ")
+    assert "Scalp flayed." in card.text and "Branch taken: not helm." in card.text
+    card = read_on_the_page(browser, "85", severity="Nope")
+    assert card.text.startswith("unknown severity 'Nope' for 'Cut' (severities: Sup (+0)"), card.text
+
+    # what the reader did not read, for the GM
+    fresh_page(browser, f"{server}/#/critical/Rend")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")) == 5)
+    card = read_on_the_page(browser, "60")
+    assert "+6 hits, stun 1 rnd; not read: '(-10 BEA)', decide at the table" in card.text, card.text
+    assert "not read: '(-10 BEA)'" in browser.find_element(By.ID, "entry-rows").text
+
+    # fumbles: the weapon's modifier; a printed table's column
+    fresh_page(browser, f"{server}/#/fumble/Melee%20Fumbles")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr"))
+    assert not browser.find_element(By.ID, "entry-severity-box").is_displayed()
+    card = read_on_the_page(browser, "50", modifier="20")
+    queried = got(server, "/query/fumble?table=Melee%20Fumbles&roll=50&modifier=20")
+    assert card.text.startswith(f"Fumble on Melee Fumbles\nMelee Fumbles, roll 50 → {queried['modified_roll']}"), card.text
+    assert queried["entry"]["text"] in card.text
+    fresh_page(browser, f"{server}/#/fumble/Printed%3AWeapon%20Mishaps")
+    wait.until(lambda d: d.find_element(By.ID, "entry-column-box").is_displayed())
+    card = read_on_the_page(browser, "50", column="2H")
+    assert "Haft catches the ground." in card.text and "column 2H" in card.text, card.text
+    assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "fumble-390.png"))
+    logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert [entry["message"].split(" - ")[0] for entry in logged] == \
+        [f"{server}/api/v1/query/critical?table=Cut&roll=85&severity=Nope"]  # the 422 read and shown; no script error
+
+
+def qualified(table: dict) -> str:
+    return table["name"] if table["ruleset"] == "default" else f"{table['ruleset']}:{table['name']}"

@@ -10,7 +10,7 @@ const HISTORY_SIZE = 25;
 const DEFAULT_RULESET = "default";
 const OUTCOMES = ["fumble", "miss", "ineffective", "no_damage", "hit", "critical"];
 
-const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null, gridColumns: {} };
+const state = { weapons: [], creatures: [], attackTables: [], criticals: [], fumbles: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null, gridColumns: {} };
 
 // ------------------------------------------------------------------ helpers
 const $ = (id) => document.getElementById(id);
@@ -439,9 +439,90 @@ function cellCriticals(text) {
 }
 
 async function showTableList() {
-  const list = $("table-list");
-  list.replaceChildren(...state.attackTables.map((t) =>
-    el("li", {}, el("a", { href: `#/attack/${encodeURIComponent(qualified(t))}` }, qualified(t)))));
+  const chips = (kind, tables) => tables.map((t) =>
+    el("li", {}, el("a", { href: `#/${kind}/${encodeURIComponent(qualified(t))}` }, qualified(t))));
+  $("table-list").replaceChildren(...chips("attack", state.attackTables));
+  $("critical-list").replaceChildren(...chips("critical", state.criticals));
+  $("fumble-list").replaceChildren(...chips("fumble", state.fumbles));
+}
+
+// ------------------------------------------------------------------ a critical or fumble table (#/critical/NAME, #/fumble/NAME)
+// Its entries (`tables show critical|fumble --json`), and the entry of a roll, as `tables query critical|fumble`
+// reads it: the severity's modifier (a critical), the target's features (the branch taken: helm, ...), the
+// weapon's fumble modifier (a fumble), the printed column.
+const DEFAULT_SEVERITIES = ["Sup", "Lig", "Mod", "Gri", "Let"];  // the default scale (domain/severity.py)
+const entries = { kind: null, name: null, data: null };
+
+async function showEntries(kind, name) {
+  $("grid-area").hidden = true;
+  $("entry-area").hidden = false;
+  $("entry-title").textContent = `${kind === "critical" ? "Critical" : "Fumble"} table ${name}`;
+  $("entry-out").replaceChildren();
+  $("entry-facts").textContent = "";
+  const rows = $("entry-rows");
+  rows.replaceChildren(el("p", { class: "hint" }, "Loading…"));
+  entries.kind = kind;
+  entries.name = name;
+  entries.data = null;
+  const answer = kind === "critical" ? await call(`/critical/${encodeURIComponent(name)}`)
+    : await call(`/fumble/${encodeURIComponent(name)}`);
+  if (entries.name !== name || entries.kind !== kind) return;  // another was opened meanwhile
+  if (!answer.ok) {
+    rows.replaceChildren(errorBox(answer.data));
+    return;
+  }
+  const t = answer.data;
+  entries.data = t;
+  const bySeverity = kind === "critical" && t.choice === "severity";  // its columns are severities
+  const columns = t.columns || [];
+  const legend = (t.legend || []).map((l) => `${l.symbol} ${l.means}`).join(", ");
+  $("entry-facts").textContent = [t.code ? `code ${t.code}` : "", `${t.entries.length} entries`, `roll ${t.roll_kind}`,
+    columns.length ? `columns ${columns.join(", ")} (by ${bySeverity ? "severity" : "the attack"})` : "",
+    legend ? `key: ${legend}` : ""].filter(Boolean).join("; ");
+  $("entry-severity-box").hidden = kind !== "critical";
+  $("entry-has-box").hidden = kind !== "critical";
+  $("entry-modifier-box").hidden = kind !== "fumble";
+  $("entry-column-box").hidden = !columns.length || bySeverity;
+  $("entry-column").replaceChildren(...columns.map((c) => el("option", { value: c }, c)));
+  $("entry-severities").replaceChildren(...(bySeverity ? columns : DEFAULT_SEVERITIES).map((v) => el("option", { value: v })));
+  const body = el("tbody");
+  for (const e of t.entries) {
+    const where = [e.column ? `${e.column}:` : null, e.range].filter(Boolean).join(" ");
+    const said = effects(e);
+    body.append(el("tr", {}, el("th", { scope: "row" }, where, e.condition ? el("div", { class: "hint" }, `if ${e.condition}`) : null),
+      el("td", {}, e.title ? el("strong", {}, `${e.title}. `) : null, e.text || "",
+        said ? el("div", { class: "effects" }, said) : null)));
+  }
+  rows.replaceChildren(el("table", { class: "grid entries" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Roll"), el("th", { scope: "col" }, "Entry"))), body));
+}
+
+async function readEntry(event) {
+  event.preventDefault();
+  const { kind, name, data } = entries;
+  if (!data) return;
+  const query = new URLSearchParams({ table: name, roll: $("entry-roll").value.trim() });
+  const severity = $("entry-severity").value.trim();
+  if (kind === "critical") {
+    if (severity) query.append("severity", severity);
+    for (const feature of $("entry-has").value.split(",").map((f) => f.trim()).filter(Boolean)) query.append("has", feature);
+  } else if ($("entry-modifier").value.trim()) query.append("modifier", $("entry-modifier").value.trim());
+  if (!$("entry-column-box").hidden && $("entry-column").value) query.append("column", $("entry-column").value);
+  const out = $("entry-out");
+  const answer = kind === "critical" ? await call(`/query/critical?${query}`) : await call(`/query/fumble?${query}`);
+  if (!answer.ok) {
+    out.replaceChildren(errorBox(answer.data));
+    return;
+  }
+  const d = answer.data;
+  const heading = kind === "critical" ? `Critical${severity ? `: ${severity}` : ""} on ${d.table}` : `Fumble on ${d.table}`;
+  const card = entryCard(heading, d, d.entry, null);
+  for (const other of d.branches || []) {
+    if (other.condition === d.entry.condition) continue;
+    const said = effects(other);
+    card.append(el("p", { class: "branch other" }, `${otherBranchWords(other)}${said ? ` (${said})` : ""}`));
+  }
+  out.replaceChildren(card);
 }
 
 async function showGrid(name) {
@@ -1136,6 +1217,7 @@ function chancesChart(data, sides) {
 }
 
 function startFights() {
+  $("entry-query").addEventListener("submit", readEntry);
   $("fight-pick").addEventListener("submit", createFight);
   $("fight-name").addEventListener("change", () => { if ($("fight-name").value) openFight($("fight-name").value); });
   $("fight-attack").addEventListener("submit", (event) => { event.preventDefault(); fightAttack(false); });
@@ -1172,7 +1254,7 @@ function startFights() {
 // ------------------------------------------------------------------ routes: #/, #/fight[/NAME], #/tables, #/attack/NAME
 function route() {
   const hash = location.hash || "#/";
-  const browsing = hash.startsWith("#/tables") || hash.startsWith("#/attack/");
+  const browsing = ["#/tables", "#/attack/", "#/critical/", "#/fumble/"].some((start) => hash.startsWith(start));
   const fighting = hash === "#/fight" || hash.startsWith("#/fight/");
   $("attack-view").hidden = browsing || fighting;
   $("tables-view").hidden = !browsing;
@@ -1183,22 +1265,26 @@ function route() {
   if (fighting) fightRoute(hash);
   if (!browsing) return;
   showTableList();
-  if (hash.startsWith("#/attack/")) showGrid(decodeURIComponent(hash.slice("#/attack/".length)));
-  else $("grid-area").hidden = true;
+  const shown = /^#\/(attack|critical|fumble)\/(.+)$/.exec(hash);
+  if (!shown || shown[1] !== "attack") $("grid-area").hidden = true;
+  if (!shown || shown[1] === "attack") $("entry-area").hidden = true;
+  if (shown && shown[1] === "attack") showGrid(decodeURIComponent(shown[2]));
+  else if (shown) showEntries(shown[1], decodeURIComponent(shown[2]));
 }
 
 // ------------------------------------------------------------------ start
 // The lists the page needs (again after a token is given).
 async function load() {
-  const [weapons, creatures, attack, critical] = await Promise.all(
-    ["/weapons", "/creatures", "/attack", "/critical"].map((path) => call(path)));
-  for (const answer of [weapons, creatures, attack, critical]) {
+  const [weapons, creatures, attack, critical, fumble] = await Promise.all(
+    ["/weapons", "/creatures", "/attack", "/critical", "/fumble"].map((path) => call(path)));
+  for (const answer of [weapons, creatures, attack, critical, fumble]) {
     if (!answer.ok && answer.status !== 401) $("account").append(errorBox(answer.data)); // 401: the token form asks
   }
   state.weapons = weapons.ok ? weapons.data.weapons : [];
   state.creatures = creatures.ok ? creatures.data.creatures : [];
   state.attackTables = attack.ok ? attack.data.attack : [];
   state.criticals = critical.ok ? critical.data.critical : [];
+  state.fumbles = fumble.ok ? fumble.data.fumble : [];
   $("weapons").replaceChildren(...state.weapons.map((w) => el("option", { value: qualified(w) }, `${w.attack_table}, ${w.critical}`)));
   $("creatures").replaceChildren(...state.creatures.map((c) => el("option", { value: qualified(c) }, `DEF ${c.defense}, ${c.armor}`)));
   showWeapon();
