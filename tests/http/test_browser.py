@@ -1470,3 +1470,45 @@ def test_critical_and_fumble_tables_are_browsed_and_read_on_the_page(server, bro
 
 def qualified(table: dict) -> str:
     return table["name"] if table["ruleset"] == "default" else f"{table['ruleset']}:{table['name']}"
+
+
+def test_the_page_looks_for_other_devices_steps_at_a_bounded_rate_and_not_while_hidden(server, browser):
+    """Issue #41: live refresh. The open fight is asked for again every 2 s, one request at a time; a hidden tab
+    asks nothing, and asks at once when shown again. Another device's step is shown without a reload."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Watched"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", {"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60})
+    open_fight(browser, server, name)
+    shown = f"{server}/api/v1/fights/{quote(name)}"
+
+    def asked_for_it() -> int:
+        return outside_requests(browser, server)[0].count(shown)
+
+    asked_for_it()  # what the opening asked
+    time.sleep(6.5)
+    assert 2 <= asked_for_it() <= 4  # every 2 s
+    browser.execute_script("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                           "document.dispatchEvent(new Event('visibilitychange'))")
+    asked_for_it()
+    time.sleep(5)
+    assert asked_for_it() == 0  # hidden: nothing
+    posted(server, f"/fights/{name}/combatants", {"creature": "Wolf"})  # another device, meanwhile
+    browser.execute_script("Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+                           "document.dispatchEvent(new Event('visibilitychange'))")
+    WebDriverWait(browser, 1.5).until(lambda d: page_seq(d) == 2)  # at once, not after the next 2 s
+    assert [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")] == \
+        ["Hero", "Wolf #1"]
+    assert browser.find_element(By.ID, "fight-message").text == "Updated: the fight moved on elsewhere (event 2)."
+    assert browser.find_element(By.ID, "fight-account").text == \
+        "From another device:\nWolf #1 joins side B: 35 hits, DEF 30, armor NA."
+    # another view of the page: the fight is not asked for
+    browser.execute_script("location.hash = '#/tables'")
+    time.sleep(0.5)
+    asked_for_it()
+    time.sleep(4.5)
+    assert asked_for_it() == 0
