@@ -1512,3 +1512,20 @@ def test_the_page_looks_for_other_devices_steps_at_a_bounded_rate_and_not_while_
     asked_for_it()
     time.sleep(4.5)
     assert asked_for_it() == 0
+
+
+def test_a_formula_systems_attack_is_labelled_with_whose_it_is_and_on_whom(server, browser):
+    """A rise attack's answer names no target (its JSON is the system's): the heading takes it from the account."""
+    from selenium.webdriver.common.by import By
+
+    name = "Rise duel"
+    posted(server, "/fights", {"name": name})
+    for body in ({"as": "Hero", "hits": 40, "system": "rise", "option": ["accuracy=6", "damage=2d6+3"]},
+                 {"as": "Orc", "side": "B", "hits": 30, "def": 12, "system": "rise", "option": ["accuracy=6", "damage=2d6+3"]}):
+        posted(server, "/fights/Rise%20duel/combatants", body)
+    open_fight(browser, server, name)
+    browser.find_element(By.ID, "fight-dice").send_keys("10, 10, 3, 4, 5, 6, 2")  # docs/fights.md's: 23 damage
+    written(browser, lambda: browser.find_element(By.ID, "fight-attack-go").click())
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")] == \
+        ["Hero's attack on Orc: critical, 23 damage"]
+    assert "Orc takes 23 hits (7/30 hits left)." in browser.find_element(By.ID, "fight-account").text

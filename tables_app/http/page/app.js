@@ -749,7 +749,10 @@ function attackParts(data, names) {
         who = name;
       }
     }
-    starts.push({ attack: a, at: found, who });
+    // the target as the answer says it (an attack on the tables), else as its line does (a formula system's)
+    const rest = found >= 0 && who ? lines[found].slice(`${who} attacks `.length) : "";
+    const whom = target || names.filter((n) => rest.startsWith(`${n} with `)).sort((x, y) => y.length - x.length)[0] || null;
+    starts.push({ attack: a, at: found, who, whom });
     if (found >= 0) from = found + 1;
   }
   const roundEnd = lines.findIndex((line) => /^Round \d+ ends\.$/.test(line));
@@ -771,9 +774,10 @@ function showStep(data) {
   const { parts, rest } = attackParts(data, names);
   const many = parts.length > 1;
   parts.forEach((p, i) => {
-    const a = p.attack, target = a.attack && a.attack.target;
+    const a = p.attack;
     const whose = p.who ? `${p.who}'s attack` : "An attack";
-    const heading = `${many ? `${i + 1}. ` : ""}${whose}${target ? ` on ${target}` : ""}`;
+    const heading = `${many ? `${i + 1}. ` : ""}${whose}${p.whom ? ` on ${p.whom}` : ""}`;
+    const came = [a.outcome ? outcomeWords(a.outcome) : "", a.damage ? `${a.damage} damage` : ""].filter(Boolean).join(", ");
     // what it did, in the command line's words; how (who attacked whom with what, at what CMB and DEF, and
     // `resolve`'s steps) folded beneath: a tap on the attack opens it
     const [first, ...did] = p.lines;
@@ -782,8 +786,7 @@ function showStep(data) {
     const turn = el("details", { class: "turn", "data-attacker": p.who || "" },
       el("summary", { title: "How it was resolved" },
         el("span", { class: "turn-head" }, heading, ": ",
-          el("span", { class: `outcome outcome-${a.outcome}` }, a.damage ? `${outcomeWords(a.outcome || "")}, ${a.damage} damage`
-            : outcomeWords(a.outcome || "no damage"))),
+          el("span", { class: `outcome outcome-${a.outcome}` }, came || "no damage")),
         ...did.map((line) => el("span", { class: "did" }, line))),
       first ? el("p", {}, first) : null, steps);
     box.append(turn);
