@@ -1529,3 +1529,26 @@ def test_a_formula_systems_attack_is_labelled_with_whose_it_is_and_on_whom(serve
     assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")] == \
         ["Hero's attack on Orc: critical, 23 damage"]
     assert "Orc takes 23 hits (7/30 hits left)." in browser.find_element(By.ID, "fight-account").text
+
+
+def test_a_fight_removed_elsewhere_is_said_so_and_not_asked_for_again(server, browser):
+    from urllib.parse import quote
+    from urllib.request import Request, urlopen
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Removed elsewhere"
+    posted(server, "/fights", {"name": name})
+    browser.get_log("browser")
+    open_fight(browser, server, name)
+    with urlopen(Request(f"{server}/api/v1/fights/{quote(name)}", method="DELETE"), timeout=10) as response:
+        assert response.status == 200
+    note = browser.find_element(By.ID, "fight-message")
+    WebDriverWait(browser, 10).until(lambda d: note.is_displayed())
+    assert note.text.startswith(f"The fight '{name}' is no longer on the server (no fight named"), note.text
+    outside_requests(browser, server)
+    time.sleep(4.5)
+    assert f"{server}/api/v1/fights/{quote(name)}" not in outside_requests(browser, server)[0]
+    logged = [entry["message"].split(" - ")[0] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert logged == [f"{server}/api/v1/fights/{quote(name)}"]  # the one 404 read, no script error

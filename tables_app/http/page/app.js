@@ -618,7 +618,7 @@ const REFRESH_MS = 2000;
 const fight = { name: null, data: null, lists: false, chances: null, chancesAsked: 0, chancesHint: "",
   chosen: null,  // the target picked by hand, {attacker, target}; else the targeting rule's
   writing: 0, writes: 0,  // writes under way, and sent so far: a refresh read meanwhile is not shown
-  refresh: { timer: null, busy: false, every: REFRESH_MS } };
+  refresh: { timer: null, busy: false, every: REFRESH_MS, gone: null } };
 
 // A combatant's status as the command line's status line says it (domain/fights/account.py):
 // `27/45 hits`, DOWN or DEAD, then `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`.
@@ -806,6 +806,7 @@ async function listFights(selected) {
 
 async function openFight(name, note) {
   if (name !== fight.name) fight.chosen = null;
+  fight.refresh.gone = null;
   fight.name = name;
   const answer = await call(fightPath());
   if (!answer.ok) {
@@ -1017,17 +1018,21 @@ async function showLog() {
 }
 
 // ------------------------------------------------------------------ live: what another device wrote
+// Whether the page looks again now: a fight on the screen, in a tab shown, no token being asked for, and the
+// fight not found gone at the last look.
+const refreshing = () => Boolean(fight.name && fight.data && fight.refresh.every && !document.hidden
+  && !$("fight-view").hidden && !$("fight-area").hidden && $("token-box").hidden && fight.refresh.gone !== fight.name);
+
 function refreshSoon() {
   const r = fight.refresh;
   clearTimeout(r.timer);
   r.timer = null;
-  if (!fight.name || !r.every || document.hidden || $("fight-view").hidden) return;
-  r.timer = setTimeout(refreshNow, r.every);
+  if (refreshing()) r.timer = setTimeout(refreshNow, r.every);
 }
 
 async function refreshNow() {
   const r = fight.refresh;
-  if (r.busy || !fight.data || !r.every || document.hidden || $("fight-view").hidden) {
+  if (r.busy || !refreshing()) {
     if (!r.busy) refreshSoon();
     return;
   }
@@ -1038,7 +1043,10 @@ async function refreshNow() {
     // shown only if nothing was written from this page meanwhile (its own answer is newer), and if it differs
     if (name === fight.name && writes === fight.writes && !fight.writing && fight.data === before) {
       if (answer.ok && JSON.stringify(answer.data) !== JSON.stringify(before)) await showElsewhere(before, answer.data);
-      else if (!answer.ok && answer.status === 404) fightNote(`The fight '${name}' is no longer on the server (${answer.data.error.message}).`);
+      else if (!answer.ok && answer.status === 404) {  // removed elsewhere: said, and not asked for again
+        r.gone = name;
+        fightNote(`The fight '${name}' is no longer on the server (${answer.data.error.message}).`);
+      }
     }
   } finally {
     r.busy = false;
