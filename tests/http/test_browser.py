@@ -1177,7 +1177,10 @@ def test_a_combatant_is_set_by_hand_on_the_page_as_fight_edit_sets_it(server, br
         posted(server, f"/fights/{name}/combatants", body)
     posted(server, f"/fights/{name}/edits", {"combatant": "Wolf #1", "taken": 12, "bleed": 2})
     open_fight(browser, server, name)
-    change_box(browser, "Wolf #1")
+    # a card's name opens *Change a combatant* on it
+    browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Wolf #1'] button.name").click()
+    assert browser.find_element(By.ID, "fight-change-box").get_property("open")
+    assert picked(browser, "fight-change-who")[0] == "Wolf #1"
     holders = {field: browser.find_element(By.ID, f"fight-edit-{field}").get_attribute("placeholder")
                for field in ("taken", "bleed", "stun", "dying")}
     assert holders == {"taken": "12", "bleed": "2", "stun": "0", "dying": "none"}

@@ -656,7 +656,8 @@ function showFight(data) {
     const initiative = c.initiative ? `, initiative ${c.initiative}` : "";
     const item = el("li", { class: `combatant is-${c.status}${sides.indexOf(c.side) > 0 ? " side-other" : ""}`,
       "data-name": c.name, "data-status": statusLine(c) },
-      el("span", { class: "name" }, c.name), " ", el("span", { class: "side" }, `side ${c.side}${initiative}`),
+      el("button", { type: "button", class: "name", title: `Change ${c.name}`, onclick: () => changeOne(c.name) }, c.name), " ",
+      el("span", { class: "side" }, `side ${c.side}${initiative}`),
       el("div", { class: "words" }, el("span", { class: "hits" }, `${c.hits - c.taken}/${c.hits} hits`),
         c.status === "up" ? null : el("span", { class: "state" }, c.status.toUpperCase()),
         ...statusWords(c).map((w) => el("span", { class: "effect" }, w))));
@@ -936,6 +937,16 @@ function changeHints() {
     $(`fight-edit-${field}`).placeholder = c ? (value === null || value === undefined ? "none" : String(value)) : "";
   }
   $("fight-edit-status").options[0].textContent = c ? `as it is (${c.status})` : "as it is";
+}
+
+// A card's name tapped: *Change a combatant* opened on it.
+function changeOne(name) {
+  const box = $("fight-change-box");
+  box.open = true;
+  $("fight-change-who").value = name;
+  changeHints();
+  box.scrollIntoView({ behavior: "smooth", block: "start" });
+  $("fight-change-hits").focus({ preventScroll: true });
 }
 
 async function fightAdjust(kind) {
