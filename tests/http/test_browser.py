@@ -776,6 +776,9 @@ def test_a_write_after_another_writer_is_refused_and_the_page_shows_the_fight_ag
     assert [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")] == \
         ["Elsewhere"]
     assert fight_shown(server, name)["round"] == 1  # the refused round was not ended
+    # and what the other writer did, in the log's words
+    wait.until(lambda d: d.find_element(By.ID, "fight-account").text ==
+               "From another device:\nElsewhere joins side A: 10 hits, DEF 0, armor MA.")
 
 
 def test_the_fight_panel_fits_a_phone(server, browser):

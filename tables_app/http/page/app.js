@@ -844,7 +844,9 @@ async function step(suffix, body) {
     fight.writing--;
   }
   if (answer.status === 409) {
+    const before = fight.data;
     await openFight(fight.name, `The fight changed meanwhile (another page or the command line): here it is as it stands now. Nothing was done; try again. (${answer.data.error.message})`);
+    if (fight.data && fight.data !== before && fight.data.fight === before.fight) await tellElsewhere(before, fight.data);
     return false;
   }
   if (!answer.ok) {
@@ -1071,6 +1073,12 @@ async function showElsewhere(before, data) {
   fightNote(data.seq < before.seq
     ? `Updated: the fight was taken back elsewhere to event ${data.seq}.`
     : `Updated: the fight moved on elsewhere (event ${data.seq}).`);
+  await tellElsewhere(before, data);
+}
+
+// What was written elsewhere since ``before`` (the fight this page showed), now that it shows ``data``: the new
+// events in the log's words, in the place of the last step's account.
+async function tellElsewhere(before, data) {
   const log = await call(fightPath("/log"));
   if (log.ok && fight.data === data) {
     const all = logItems(log.data.events).filter((item) => Number(item.value) > before.seq);
