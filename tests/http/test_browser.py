@@ -1447,6 +1447,13 @@ def test_critical_and_fumble_tables_are_browsed_and_read_on_the_page(server, bro
     card = read_on_the_page(browser, "85", severity="Nope")
     assert card.text.startswith("unknown severity 'Nope' for 'Cut' (severities: Sup (+0)"), card.text
 
+    # a printed table of a column per severity: the severity picks the column (no column field)
+    fresh_page(browser, f"{server}/#/critical/Printed%3AHacking")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr"))
+    assert not browser.find_element(By.ID, "entry-column-box").is_displayed()
+    card = read_on_the_page(browser, "50", severity="B")
+    assert "(46-60, column B)" in card.text and "Cut to the shoulder." in card.text, card.text
+
     # what the reader did not read, for the GM
     fresh_page(browser, f"{server}/#/critical/Rend")
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")) == 5)
