@@ -1320,7 +1320,8 @@ def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(s
 
     devices = (browser, second_browser)
     for device in devices:
-        device.get_log("browser")  # what earlier tests logged is theirs
+        device.get_log("browser")  # what earlier tests logged and asked is theirs
+        outside_requests(device, server)
     new_fight_on_the_page(browser, server, name)
     open_fight(second_browser, server, name)
 
@@ -1368,6 +1369,8 @@ def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(s
         assert device.find_element(By.ID, "fight-title").text == f"{name}: round 4"
         assert device.execute_script("return document.documentElement.scrollWidth <= innerWidth")
         assert [entry for entry in device.get_log("browser") if entry["level"] == "SEVERE"] == []
+        asked, outside = outside_requests(device, server)
+        assert outside == [] and f"{server}/api/v1/fights/Two%20devices/log" in asked
     # the watcher says what the other device did, in the log's words
     assert watcher_saw[0].startswith("From another device:\nHero attacks Orc Warrior #1 with Longsword"), watcher_saw[0]
     assert watcher_saw[2] == "From another device:\nRound 1 ends."
