@@ -14,6 +14,7 @@ from typing import TypedDict
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
+from tables_app.domain.effects import effect_words
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead: re-exported)
     Attack, AttackRules, CellRead, CriticalPlan, critical_dice, FirstDie, Reading, TableSet, critical_read, damage, first_die,
@@ -252,7 +253,5 @@ def _describe_entry(entry: Entry) -> str:
     if entry.condition:
         head += f", {entry.condition}"
     title = f": {entry.title}" if entry.title else ""
-    effects = [f"+{entry.hits} hits" if entry.hits else "", f"bleed {entry.bleed}" if entry.bleed else "",
-               f"stun {entry.stun}" if entry.stun else "", f"penalty {entry.penalty}" if entry.penalty else "", *entry.effects]
-    tail = "; " + ", ".join(e for e in effects if e) if any(effects) else ""
-    return head + title + tail
+    said = effect_words(entry)  # the one wording of an entry's effects (show, query, a fight's account, Foundry)
+    return head + title + (f"; {said}" if said else "")

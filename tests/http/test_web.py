@@ -246,6 +246,19 @@ def test_the_answers_have_what_the_script_reads(client):
     assert armor == shown["armor"]
 
 
+def test_the_page_words_an_entrys_effects_as_the_server_does(client):
+    """Issue 41: one wording of an entry's effects; the page shows the entry's `effect_words` (domain/effects.py)
+    and words none itself, so an effect the server says is never missing from the page."""
+    from tables_app.domain.effects import effect_words
+
+    resolved = client.post("/api/v1/resolve/table", json=SAMPLES["/resolve/table"][1]).json()
+    entry = resolved["critical"]["entry"]
+    assert entry["effect_words"] == effect_words(entry) != ""
+    script = text_of("app.js")
+    assert "return e.effect_words" in script
+    assert "must parry ${e." not in script and "bleed ${e." not in script
+
+
 @pytest.mark.parametrize(("path", "body"), [
     ("/resolve/table", {"weapon": "Longswrd", "cmb": 60, "def": 20, "armor": "MA", "dice": [50]}),
     ("/resolve/table", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": "97, x"}),
