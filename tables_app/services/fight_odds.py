@@ -111,7 +111,7 @@ class FightSimulation:
     def to_json(self) -> dict[str, Any]:
         t = self.tally
         rounds = []
-        for j in range(t.rounds):
+        for j in range(t.listed):  # to the round by which every fight played had ended, as the odds' list stops
             over, over_se = share(t.over[j], t.count)
             sides = {side: share(t.won[side][j], t.count) for side in self.sides}
             fates = {name: {"down": share(t.down[name][j], t.count), "dead": share(t.dead[name][j], t.count)}

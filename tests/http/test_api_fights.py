@@ -320,10 +320,14 @@ def test_a_simulated_fight_over_http_is_the_commands(client, run):  # type: igno
     assert (answer.status_code, printed.exit_code) == (200, 0)
     assert answer.content == printed.stdout.rstrip("\n").encode()  # byte for byte
     data = answer.json()
-    assert (data["count"], data["seed"], [r["round"] for r in data["rounds"]]) == (800, 9, [1, 2, 3])
+    # every one of the 800 fights had ended by round 2: the rounds stop there (issue 41), as the odds' do
+    assert (data["count"], data["seed"], [r["round"] for r in data["rounds"]]) == (800, 9, [1, 2])
+    assert data["rounds"][-1]["over"] == 1.0 > data["rounds"][0]["over"]
     # without a seed the server draws one and says which: asked again with it, the same answer
     drawn = client.get(f"{FIGHTS}/Quick/simulate", params={"count": 300}).json()
-    assert isinstance(drawn["seed"], int) and len(drawn["rounds"]) == 20  # the command's default rounds
+    listed = len(drawn["rounds"])  # the command's default rounds, 20, or to the round every fight had ended by
+    assert isinstance(drawn["seed"], int) and (listed == 20 or drawn["rounds"][-1]["over"] == 1.0)
+    assert all(r["over"] < 1.0 for r in drawn["rounds"][:-1])
     again = client.get(f"{FIGHTS}/Quick/simulate", params={"count": 300, "seed": drawn["seed"]}).json()
     assert again == drawn
 
