@@ -724,7 +724,7 @@ const CHANCES_ROUNDS = 10;
 const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
 const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
 const TOO_LARGE = /too large to work out exactly: ([^;]*)/;
-const FEWER_ROUNDS = /ask for (\d+) rounds?/;
+const FEWER_ROUNDS = /ask for (?:rounds=)?(\d+)/;  // `ask for rounds=2 (GET …/odds?rounds=2)`: the request's terms
 const SE_BARS = 2; // standard errors each side of a simulated share (as `simulate fight --plot` draws them)
 
 async function fightChances() {
