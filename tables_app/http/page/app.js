@@ -194,7 +194,10 @@ function entryCard(heading, roll, entry, otherBranches) {
 }
 
 function criticalCard(label, c) {
-  const reduced = c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
+  // why the severity is not the one rolled, as the server says it (`2 degrees below the critical's Let`: the
+  // secondary critical; `rolled Gri, reduced 1 degree`), never a bare `rolled Mod, reduced 0`
+  const reduced = c.severity_why ? ` (${c.severity_why})`
+    : c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
   const others = c.other_branches || (c.other_branch ? [c.other_branch] : []);
   return entryCard(`${label}: ${c.severity} on ${c.table}${reduced}`, c, c.entry, others);
 }
