@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tables_app import __version__
 from tables_app.errors import (
-    Ambiguous, DatabaseError, FightChanged, NotFound, TablesError, UsageMistake, error_json, error_object,
+    Ambiguous, DatabaseError, FightChanged, NotFound, Offered, TablesError, UsageMistake, error_json, error_object,
 )
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
 from tables_app.http.bodies import drain
@@ -155,6 +155,12 @@ def request_words(exc: TablesError) -> str | None:
     if isinstance(exc, FightTooLarge):
         fight = f"{PREFIX}/fights/{quote(exc.name, safe='')}"
         return exc.worded(f"rounds={exc.done} (GET {fight}/odds?rounds={exc.done})", f"GET {fight}/simulate")
+    if isinstance(exc, Offered) and exc.words[0] == "fight":
+        from tables_app.http.fights import FIGHTS, NAMED
+
+        route = next(((method, suffix) for method, suffix, word in NAMED if word == exc.words[1]), None)
+        if route is not None:
+            return exc.said.format(f"{route[0].upper()} {FIGHTS}/{quote(exc.name, safe='')}{route[1]}")
     return None
 
 

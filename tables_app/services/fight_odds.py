@@ -21,7 +21,7 @@ from tables_app.domain.fights.state import Armament, Blow, Fighter
 from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, TooManyDamages
 from tables_app.domain.tables import Rank
-from tables_app.errors import TablesError
+from tables_app.errors import Offered, TablesError
 from tables_app.services.fights import Loaded, load, prepared_attack
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import as_float
@@ -61,7 +61,8 @@ def _odds_ready(loaded: Loaded) -> Fight:
         won = f": side {fight.winner} won" if fight.winner else ": nobody is standing"
         raise TablesError(f"the fight {fight.name!r} is over{won} (undo to go back, then ask again)")
     if len(fight.sides) < 2:
-        raise TablesError(f"the fight {fight.name!r} has one side only: add a foe (tables fight join)")
+        raise Offered(f"the fight {fight.name!r} has one side only: add a foe ({{}})", "tables fight join", ("fight", "join"),
+                      fight.name)
     for c in fight.combatants:
         if not (c.up and c.fighter.attacks and c.fighter.attacks[0].system == "table"):
             continue

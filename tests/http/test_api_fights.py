@@ -196,7 +196,7 @@ def test_bad_fields_and_refused_steps_are_422_naming_the_fields(client, run):
         (client.get(f"{FIGHTS}/Ambush?at=9"), "at=9: the fight 'Ambush' has events 0 to 2"),
         (client.get(f"{FIGHTS}/Ambush?at=x"), "'at': 'x' is not a whole number"),
         (client.post(FIGHTS, json={"name": "ambush"}),
-         "a fight named 'Ambush' exists (show it: tables fight show 'Ambush', or remove it first)"),
+         "a fight named 'Ambush' exists (show it: GET /api/v1/fights/Ambush, or remove it first)"),
         (client.post(FIGHTS, json={"name": "  "}), "'name': must not be empty"),
         (client.post(FIGHTS, json={}), "'name': a value is required"),
     ]

@@ -144,3 +144,14 @@ def test_the_odds_refusal_offers_fewer_rounds_and_the_simulation_as_requests(cli
     # what the page reads of it (app.js, FEWER_ROUNDS): the rounds it offers
     assert re.search(r"ask for (?:rounds=)?(\d+)", message).group(1) == "2"  # type: ignore[union-attr]
     assert client.get(f"{API}/fights/Duel%20%2F%20night/odds", params={"rounds": 2}).status_code == 200
+
+
+def test_a_refusal_offering_a_command_offers_its_route(client, run):
+    """The command line's offer (`tables fight show 'Ambush'`) is the route over HTTP."""
+    assert client.post(f"{API}/fights", json={"name": "ambush"}).json()["error"]["message"] == \
+        "a fight named 'Ambush' exists (show it: GET /api/v1/fights/Ambush, or remove it first)"
+    assert client.get(f"{API}/fights/Ambush/odds").json()["error"]["message"] == \
+        "the fight 'Ambush' has one side only: add a foe (POST /api/v1/fights/Ambush/combatants)"
+    assert run("fight", "new", "Ambush").stderr == \
+        "Error: a fight named 'Ambush' exists (show it: tables fight show 'Ambush', or remove it first)\n"
+    assert run("odds", "fight", "Ambush").stderr == "Error: the fight 'Ambush' has one side only: add a foe (tables fight join)\n"
