@@ -352,6 +352,9 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
         """KIND: attack, critical, fumble, weapons (weapon), creatures (creature); NAME may be RULESET:NAME."""
         if kind.lower() not in SHOWN and (wrong := wrong_method(app, request)) is not None:  # GET /api/v1/resolve/table
             return wrong
+        if kind == "query":  # not "'kind': 'query' is not one of attack, ...": the kind is the path's next word
+            return failure(404, error_json(f"no such endpoint: {request.url.path} (query attack, critical or fumble; "
+                                           "see /docs)"))
         return operation_response(databases, shown_op.words, [("kind", kind), ("name", name), *request.query_params.multi_items()],
                       ("kind",))
 

@@ -90,6 +90,9 @@ def test_what_no_route_takes_is_still_404_and_the_right_method_answers(client):
     named = client.post(f"{API}/fights", json={"name": "Bridge / night"}).json()  # a name may hold a slash
     assert client.get(f"{API}/fights/Bridge%20%2F%20night").json()["fight"] == named["fight"]
     assert client.post(f"{API}/resolve/nosuch", json={}).status_code == 404  # the system is what is wrong
+    nothing = client.get(f"{API}/query/nosuch")  # was "'kind': 'query' is not one of attack, critical, fumble, ..."
+    assert (nothing.status_code, nothing.json()["error"]["message"]) == (
+        404, f"no such endpoint: {API}/query/nosuch (query attack, critical or fumble; see /docs)")
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
