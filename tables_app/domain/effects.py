@@ -450,11 +450,15 @@ def _refuse_unread(reader: _Reader, prose: str, text: str) -> None:
         raise ValueError(f"{shown(token)} is not an effect: {reader.hint}")
 
 
-def effect_words(e: Mapping[str, Any]) -> str:
-    """An entry's effects in words, from its JSON (services/lookups.py, entry_json):
-    `+7 hits, bleed 2/rnd, stun 1 rnd, no parry 1, must parry 1 at -10, penalty -5,
-    attacker +10, dies in 6 rounds, drop weapon`. A death its tags already say
-    (`death in 6`, `instant death`) is not said twice."""
+def effect_words(entry: Mapping[str, Any] | Any) -> str:
+    """An entry's effects in words, from its JSON (services/lookups.py, entry_json)
+    or the entry itself (domain/tables.py, Entry): `+7 hits, bleed 2/rnd, stun 1 rnd,
+    no parry 1, must parry 1 at -10, penalty -5, attacker +10, dies in 6 rounds,
+    drop weapon`. A death its tags already say (`death in 6`, `instant death`) is
+    not said twice. The one wording of an entry's effects: resolve's account, a
+    fight's, show, query, an import's changes, Foundry and the page (the JSON's
+    `effect_words`) all say them so."""
+    e = entry if isinstance(entry, Mapping) else {f.name: getattr(entry, f.name) for f in fields(entry)}
     tags = list(e["effects"])
     death = format_death(e.get("death_in"))
     if death and any(" ".join(tag.lower().split()) in (f"death in {e['death_in']}", "instant death") for tag in tags):

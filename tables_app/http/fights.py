@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from tables_app.errors import error_json
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
+from tables_app.http.methods import FIGHT_BY_NAME, wrong_method
 from tables_app.operations import ParamError, find
 from tables_app.operations.fights import ROUNDS
 
@@ -99,6 +100,9 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
         check = simulation_bound if word == "simulate" else None
 
         async def read(request: Request, name: str) -> CliJSON:
+            # /fights/{name} takes any path: GET /fights/Ambush/attacks is the attacks' route, in another method
+            if not suffix and "/" in name and (wrong := wrong_method(app, request, FIGHT_BY_NAME)) is not None:
+                return wrong
             return await answer(operation.words, [("name", name), *request.query_params.multi_items()], ("name",), check)
 
         description = operation.help + (SIMULATE_HELP if check else "")

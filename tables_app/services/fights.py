@@ -23,7 +23,7 @@ from tables_app.domain.fights.account import account, event_words, status_line
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold
 from tables_app.domain.tables import Rank
-from tables_app.errors import Ambiguous, NotFound, TablesError, UsageMistake
+from tables_app.errors import Ambiguous, NotFound, Offered, TablesError, UsageMistake
 from tables_app.storage import fights as store
 from tables_app.storage.database import Database
 
@@ -234,8 +234,8 @@ def new(database: Database, name: str, ruleset: str | None = None) -> FightState
         ruleset = database.reader().rulesets_named(ruleset)
     with database.writing(commit=True, breaking="a fight's name") as connection:
         if (found := store.find(connection, name)) is not None:
-            raise TablesError(f"a fight named {found.name!r} exists (show it: tables fight show {found.name!r}, "
-                              "or remove it first)")
+            raise Offered(f"a fight named {found.name!r} exists (show it: {{}}, or remove it first)",
+                          f"tables fight show {found.name!r}", ("fight", "show"), found.name)
         store.create(connection, name, ruleset)
     return FightState(Fight(name, ruleset), 0)
 

@@ -8,7 +8,8 @@ ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "eff
               "must_parry", "no_parry", "attacker_bonus", "death_in", "column",  # printed tables (0005)
               "parry_penalty",  # legends (0006): `(π-10)`
               "states_condition",  # issue 28: the text says its condition itself
-              "unread"}  # issue 40: the printed pieces not read (0009)
+              "unread",  # issue 40: the printed pieces not read (0009)
+              "effect_words"}  # issue 41: the fields above in words, as every face says them
 
 
 def as_json(result):

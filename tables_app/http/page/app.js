@@ -139,23 +139,10 @@ const percent = (p) => (p === 0 ? "0" : p === 1 ? "100%" : p < 0.00005 ? "<0.01%
   : `${(p * 100).toFixed(2)}%`);
 const outcomeWords = (outcome) => outcome.replace(/_/g, " ");
 
-// An entry's hits, bleeding, stun, parry, penalty, bonus, death and effects in words (as the CLI's
-// effect_words: a death its tags already say is not said twice).
+// An entry's effects in words: the server says them (`effect_words` of the entry's JSON, domain/effects.py),
+// the one wording the command line, Foundry and a fight's account use too.
 function effects(e) {
-  const tags = e.effects || [];
-  const said = tags.some((t) => [`death in ${e.death_in}`, "instant death"].includes(t.toLowerCase().split(/\s+/).join(" ")));
-  const death = e.death_in === null || e.death_in === undefined || said ? "" : e.death_in === 0 ? "instant death" : `dies in ${e.death_in} round${e.death_in === 1 ? "" : "s"}`;
-  const parry = e.parry_penalty ? ` at ${e.parry_penalty}` : "";
-  const parts = [
-    e.hits ? `+${e.hits} hits` : "", e.bleed ? `bleed ${e.bleed}/rnd` : "", e.stun ? `stun ${e.stun} rnd` : "",
-    e.no_parry ? `no parry ${e.no_parry}` : "", e.must_parry ? `must parry ${e.must_parry}${parry}` : "",
-    e.penalty ? `penalty ${e.penalty}` : "", e.attacker_bonus ? `attacker +${e.attacker_bonus}` : "", death,
-    ...tags,
-  ];
-  const read = parts.filter(Boolean).join(", ");
-  // what the tables printed and nothing read: the GM's to decide, never applied (domain/effects.py, unread_words)
-  const unread = (e.unread || []).map((piece) => `'${piece}'`).join(", ");
-  return unread ? `${read ? `${read}; ` : ""}not read: ${unread}, decide at the table` : read;
+  return e.effect_words || "";
 }
 
 // An armor column as words: a printed table's numbered armor type is ``AT 9`` (as render.armor_words).
@@ -207,7 +194,10 @@ function entryCard(heading, roll, entry, otherBranches) {
 }
 
 function criticalCard(label, c) {
-  const reduced = c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
+  // why the severity is not the one rolled, as the server says it (`2 degrees below the critical's Let`: the
+  // secondary critical; `rolled Gri, reduced 1 degree`), never a bare `rolled Mod, reduced 0`
+  const reduced = c.severity_why ? ` (${c.severity_why})`
+    : c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
   const others = c.other_branches || (c.other_branch ? [c.other_branch] : []);
   return entryCard(`${label}: ${c.severity} on ${c.table}${reduced}`, c, c.entry, others);
 }
@@ -1131,7 +1121,7 @@ const CHANCES_ROUNDS = 10;
 const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
 const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
 const TOO_LARGE = /too large to work out exactly: ([^;]*)/;
-const FEWER_ROUNDS = /ask for (\d+) rounds?/;
+const FEWER_ROUNDS = /ask for (?:rounds=)?(\d+)/;  // `ask for rounds=2 (GET …/odds?rounds=2)`: the request's terms
 const SE_BARS = 2; // standard errors each side of a simulated share (as `simulate fight --plot` draws them)
 
 async function fightChances() {
