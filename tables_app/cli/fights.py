@@ -27,11 +27,15 @@ def _echo(lines: list[str]) -> None:
         click.echo(plain_lines(line) if line.strip() else line)
 
 
-def _state_lines(result: Any) -> list[str]:
+def _state_lines(result: Any, shown: bool = False) -> list[str]:
+    """The fight's head line and a line per combatant; ``shown``: as `fight show` gives them (whose turn, the
+    sides, each one's side and what counts from the next round)."""
     state = result.state if hasattr(result, "state") else result
     f = state.fight
     head = f"{f.name}: round {f.round}" + (f", over: side {f.winner} won" if f.winner else ", over" if f.over else "")
-    return [head, *state.lines()] if f.combatants else [head, "  (no combatants: tables fight join ...)"]
+    if not f.combatants:
+        return [head, "  (no combatants: tables fight join ...)"]
+    return [head, *(state.shown_lines() if shown else state.lines())]
 
 
 def _printed(result: Any) -> list[str]:
@@ -43,7 +47,7 @@ def _printed(result: Any) -> list[str]:
             lines += [*(f"  {step}" for step in steps), *words]
         return [*lines, "", *_state_lines(result)]
     if isinstance(result, service.FightState):
-        return _state_lines(result)
+        return _state_lines(result, shown=True)
     if isinstance(result, service.FightLog):
         return [f"{result.loaded.row.name}: {result.loaded.seq} events", *result.lines()]
     if isinstance(result, service.FightList):

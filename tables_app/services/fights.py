@@ -17,8 +17,10 @@ from tables_app.domain.fights import (
     Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, cmb_modifiers, defense_of,
     event_json, event_of, refusal, skipped,
 )
-from tables_app.domain.fights.rules import turn_target
-from tables_app.domain.fights.account import account, status_line
+from tables_app.domain.fights.rules import pending, turn_target, whose_turn
+from tables_app.domain.fights.account import (
+    account, dice_line, shown_line, side_counts, sides_line, status_line, turn_line,
+)
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold, suggest
 from tables_app.domain.tables import Rank
@@ -115,7 +117,7 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
             "attacks": [{"weapon": a.weapon, "cmb": a.cmb} if a.system == "table" else
                         {"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
                         for a in f.attacks],
-            "acted": c.acted, "cannot_attack": skipped(c)}
+            "acted": c.acted, "cannot_attack": skipped(c), "pending": pending(c), "death_at": f.death_at}
 
 
 @dataclass(frozen=True)
@@ -127,12 +129,27 @@ class FightState:
 
     def to_json(self) -> dict[str, Any]:
         f = self.fight
+        turn = whose_turn(f)
         return {"fight": f.name, "ruleset": f.ruleset, "round": f.round, "over": f.over, "winner": f.winner,
-                "seq": self.seq, "combatants": [combatant_json(c) for c in f.combatants]}
+                "seq": self.seq, "turn": turn.name if turn else None,
+                "sides": {side: {"up": up, "total": total} for side, (up, total) in side_counts(f).items()},
+                "combatants": [combatant_json(c) for c in f.combatants]}
 
     def lines(self) -> list[str]:
+        """A status line per combatant (after a write)."""
         width = max((len(c.name) for c in self.fight.combatants), default=0)
         return [status_line(c, width) for c in self.fight.combatants]
+
+    def shown_lines(self) -> list[str]:
+        """`fight show`'s: whose turn, the sides, then a line per combatant with its side and what counts from
+        the next round marked."""
+        f = self.fight
+        if not f.combatants:
+            return []
+        width = max(len(c.name) for c in f.combatants)
+        side_width = max(len(c.side) for c in f.combatants)
+        turn = turn_line(f)
+        return [*([turn] if turn else []), sides_line(f), *(shown_line(c, width, side_width) for c in f.combatants)]
 
 
 @dataclass(frozen=True)
@@ -170,7 +187,9 @@ class FightLog:
         for logged in self.loaded.logged:
             event = event_of(logged.data)
             after = apply(fight, event)
-            words = account(fight, event, after)
+            words = list(account(fight, event, after))
+            if isinstance(event, Attack):  # what it read, under the attack's line
+                words.insert(1, dice_line(event))
             out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
             out += [f"      {line}" for line in words[1:]]
             fight = after

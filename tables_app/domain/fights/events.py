@@ -66,11 +66,13 @@ def _harm(data: dict[str, Any]) -> Harm:
 
 
 def fighter_json(fighter: Fighter) -> dict[str, Any]:
+    """The fighter as a join event (and a party) keeps it; ``death_at`` only when it has a threshold."""
     return {"name": fighter.name, "side": fighter.side, "hits": fighter.hits, "def": fighter.defense,
             "armor": fighter.armor, "rank": fighter.rank.value, "features": list(fighter.features),
             "parry": fighter.parry, "creature": fighter.creature, "initiative": fighter.initiative,
             "attacks": [{"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options),
-                         "ruleset": a.ruleset} for a in fighter.attacks]}
+                         "ruleset": a.ruleset} for a in fighter.attacks],
+            **({"death_at": fighter.death_at} if fighter.death_at is not None else {})}
 
 
 def fighter_of(data: dict[str, Any]) -> Fighter:
@@ -80,7 +82,8 @@ def fighter_of(data: dict[str, Any]) -> Fighter:
                     for a in data["attacks"])  # a repeatable option's values: a tuple, as it joined
     return Fighter(name=data["name"], side=data["side"], hits=data["hits"], defense=data["def"], armor=data["armor"],
                    rank=Rank(data["rank"]), features=tuple(data["features"]), parry=data["parry"], attacks=attacks,
-                   creature=data.get("creature"), initiative=data.get("initiative", 0))
+                   creature=data.get("creature"), initiative=data.get("initiative", 0),
+                   death_at=data.get("death_at"))
 
 
 def event_json(event: Event) -> dict[str, Any]:
