@@ -7,6 +7,7 @@ from typing import Any
 from tables_app.operations.operation import Operation
 from tables_app.operations.attacks import SEEDED, SIMULATED
 from tables_app.operations.params import BONUS, Param
+from tables_app.domain.bounds import DEATH_AT
 
 HITS = (1, 100_000)
 SYSTEMS = ("rise", "worlds-awakening", "d10-pool", "pte")  # the formula systems (domain/systems, MODULES)
@@ -120,6 +121,9 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
           help="Its rank (heroic -1, epic -2 critical degrees)."),
     Param(field="initiative", kind="int", minimum=-1_000, maximum=1_000, default=0,
           help="Its place in the round: the higher acts first; equal ones in the order they joined."),
+    Param(field="death_at", kind="int", minimum=DEATH_AT[0], maximum=DEATH_AT[1], metavar="N",
+          help="Dead once its hits left are at or below N (-50; 0 or less; default: its fight's ruleset's Death at, "
+               "else it only goes down)."),
     Param(field="system", kind="choice", choices=SYSTEMS,
           help="Its attack in a formula system (instead of --weapon and --cmb), with --option."),
     Param(field="option", key="options", kind="text", multiple=True, metavar="KEY=VALUE", not_blank=True,

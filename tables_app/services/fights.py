@@ -294,6 +294,7 @@ class Joining:
     initiative: int = 0
     system: str | None = None  # a formula system's attack (services/fight_formulas.py), with its options
     options: tuple[str, ...] = ()  # KEY=VALUE, as `resolve SYSTEM` takes them
+    death_at: int | None = None  # its own death threshold (else the fight's ruleset's)
 
 
 def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
@@ -352,7 +353,17 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
     if fighter.armor:  # a formula system's combatant may have none
         fighter = replace(fighter, armor=_armor_column(database, fighter.armor))
     _name(fighter.side, "--side")
-    return fighter
+    return replace(fighter, death_at=j.death_at if j.death_at is not None else _ruleset_death_at(database, ruleset))
+
+
+def _ruleset_death_at(database: Database, ruleset: str | None) -> int | None:
+    """The fight's ruleset's death threshold (`Death at`); None without a ruleset, or one without it."""
+    if ruleset is None:
+        return None
+    try:
+        return database.reader().death_at(ruleset)
+    except NotFound:  # the ruleset went since the fight began: its combatants go down only
+        return None
 
 
 def _default_side(fight: Fight, *, creature: bool) -> str:

@@ -204,6 +204,12 @@ class Reader:
     def rulesets(self) -> list[str]:
         return self._run(lambda c: list(self._rulesets(c).values()))
 
+    def death_at(self, ruleset: str) -> int | None:
+        """The ruleset's death threshold (`Death at`): the hits left at or below which a combatant of its fights
+        is dead; None: only down. NotFound if there is no such ruleset."""
+        return self._run(lambda c: c.execute("SELECT death_at FROM ruleset WHERE id = ?",
+                                             (self._ruleset_id(c, ruleset),)).fetchone()[0])
+
     def rulesets_named(self, ruleset: str) -> str:
         """A ruleset's stored name (NotFound, with near names, if there is none)."""
         return self._run(lambda c: self._rulesets(c)[self._ruleset_id(c, ruleset)])

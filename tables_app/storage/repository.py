@@ -148,6 +148,8 @@ class Writer:
 
     def run(self) -> dict[str, list[str]]:
         p = self.parsed
+        for ruleset, death_at in p.death_at.items():  # a ruleset's setting: the last workbook to give it sets it
+            self.db.execute("UPDATE ruleset SET death_at = ? WHERE id = ?", (death_at, self.ruleset_id(ruleset)))
         if not p.defines_anything and self._workbook_id() is None:
             return {}  # nothing to write and nothing written before: the database stays as it was
         self.workbook_id = self._upsert_workbook()

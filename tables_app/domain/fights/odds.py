@@ -52,6 +52,17 @@ CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) pa
 MAX_MOVES = 500_000
 
 
+def holds_death_at(c: Combatant) -> bool:
+    """Whether a combatant not dead has a death threshold: the states here hold no hits taken for the down, and
+    cut an axis at its hits only, so such a fight is refused (a down one that bleeds could die: not followed)."""
+    return c.status is not Status.DEAD and c.fighter.death_at is not None
+
+
+def _refuse_death_at(fight: Fight) -> None:
+    if any(holds_death_at(c) for c in fight.combatants):
+        raise ValueError("the odds of a fight do not follow a death threshold (Fighter.death_at)")
+
+
 class TooManyStates(ValueError):
     """The fight's states passed the bound: ``states`` found by ``round``."""
 
@@ -445,6 +456,7 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
     unless ``reads_taken`` says the attacker's blows depend on them; it is
     asked once per condition (with those hits at 0 too), so it may read the
     attack and the condition, not the hits taken."""
+    _refuse_death_at(fight)
     names = tuple(c.name for c in fight.combatants)
     sides = fight.sides
     conditions = _Conditions()
@@ -572,6 +584,7 @@ class Walk:
     condition and blow and kept (the rules are not applied again per fight)."""
 
     def __init__(self, fight: Fight, blows: Blows, reads_taken: ReadsTaken | None = None):
+        _refuse_death_at(fight)
         self.conditions = _Conditions()
         self.turns = {c.name: _Turn(c.name, blows, reads_taken, self.conditions) for c in fight.combatants}
         self._ends: dict[int, tuple[_Placing, tuple[int, ...]]] = {}
@@ -611,5 +624,5 @@ class Walk:
             return None, ending
         assert number is not None
         return (number, tuple(t for k, t in enumerate(taken) if k not in fallen)), None
-__all__ = ["Blows", "FightOdds", "MAX_MOVES", "MAX_STATES", "RoundOdds", "State", "TooManyStates", "TooMuchWork", "Walk",
+__all__ = ["Blows", "FightOdds", "holds_death_at", "MAX_MOVES", "MAX_STATES", "RoundOdds", "State", "TooManyStates", "TooMuchWork", "Walk",
            "fight_odds"]
