@@ -55,6 +55,11 @@ def _printed(result: Any) -> list[str]:
             return ["No fights (start one: tables fight new NAME)."]
         return [f"{f['name']}  ({f['events']} events{', ruleset ' + f['ruleset'] if f['ruleset'] else ''})"
                 for f in result.fights]
+    if hasattr(result, "lines"):  # a party's answers
+        return list(result.lines())
+    if isinstance(result, dict) and "members" in result:
+        n = result["members"]
+        return [f"Removed the party {result['removed']!r} ({n} member{'' if n == 1 else 's'})."]
     if isinstance(result, dict) and "removed" in result:
         return [f"Removed the fight {result['removed']!r} ({result['events']} events)."]
     raise TypeError(type(result))
@@ -73,6 +78,15 @@ def _made(operation: Operation) -> click.Command:
 
 for _operation in fights.OPERATIONS:
     fight_group.add_command(_made(_operation))
+
+
+@fight_group.group("party", cls=Group)
+def party_group() -> None:
+    """Parties: combatants saved from a fight, to join another in one command (fight join --party)."""
+
+
+for _operation in fights.PARTY_OPERATIONS:
+    party_group.add_command(_made(_operation))
 
 
 def _percent(p: float) -> str:

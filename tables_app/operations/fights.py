@@ -124,6 +124,9 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
     Param(field="death_at", kind="int", minimum=DEATH_AT[0], maximum=DEATH_AT[1], metavar="N",
           help="Dead once its hits left are at or below N (-50; 0 or less; default: its fight's ruleset's Death at, "
                "else it only goes down)."),
+    Param(field="party", kind="text", not_blank=True, metavar="PARTY",
+          help="A saved party (fight party save): all its members join at once, as saved (--side overrides their "
+               "side); refused whole if any name is taken."),
     Param(field="system", kind="choice", choices=SYSTEMS,
           help="Its attack in a formula system (instead of --weapon and --cmb), with --option."),
     Param(field="option", key="options", kind="text", multiple=True, metavar="KEY=VALUE", not_blank=True,
@@ -211,3 +214,43 @@ SIMULATE = Operation(words=("simulate", "fight"), run=run_simulate, params=(
     short_help="A tracked fight played many times from its state now, with random dice.")
 
 OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT)
+
+
+def _parties() -> Any:
+    from tables_app.services import parties
+
+    return parties
+
+
+def run_party_save(database: Any, name: str, fight: str, only: tuple[str, ...], replace: bool) -> Any:
+    return _parties().save(database, name, fight, only, replace)
+
+
+def run_party_list(database: Any) -> Any:
+    return _parties().listing(database)
+
+
+def run_party_show(database: Any, name: str) -> Any:
+    return _parties().find(database, name)
+
+
+def run_party_remove(database: Any, name: str) -> Any:
+    return _parties().remove(database, name)
+
+
+PARTY = Param(field="name", kind="text", argument=True, required=True, not_blank=True, help="The party's name.")
+PARTY_SAVE = Operation(words=("fight", "party", "save"), run=run_party_save, params=(
+    PARTY,
+    Param(field="from", key="fight", kind="text", required=True, not_blank=True, complete="fights", metavar="FIGHT",
+          help="The fight whose combatants it saves (their definitions, not their state)."),
+    Param(field="only", kind="text", multiple=True, not_blank=True, metavar="NAME",
+          help="Only this combatant (repeatable; default: every one)."),
+    Param(field="replace", kind="flag", default=False, help="Save over a party of that name."),
+), help="Save combatants of a fight as a party: their name, side, hits, DEF, armor, rank, features, parry, attacks, "
+        "initiative and death threshold, to join another fight in one command (fight join --party).")
+PARTY_LIST = Operation(words=("fight", "party", "list"), run=run_party_list, params=(), help="Every saved party.")
+PARTY_SHOW = Operation(words=("fight", "party", "show"), run=run_party_show, params=(PARTY,),
+                       help="A party's members, as they will join.")
+PARTY_REMOVE = Operation(words=("fight", "party", "remove"), run=run_party_remove, params=(PARTY,),
+                         help="Remove a saved party (the fights it joined keep their combatants).")
+PARTY_OPERATIONS = (PARTY_SAVE, PARTY_LIST, PARTY_SHOW, PARTY_REMOVE)

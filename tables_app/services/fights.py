@@ -227,6 +227,9 @@ def _name(text: str, what: str) -> str:
     return name
 
 
+valid_name = _name  # a name as a fight's, a combatant's and a party's are: one space between words, no control character
+
+
 def new(database: Database, name: str, ruleset: str | None = None) -> FightState:
     name = _name(name, "a fight's name")
     if ruleset is not None:
@@ -295,13 +298,44 @@ class Joining:
     system: str | None = None  # a formula system's attack (services/fight_formulas.py), with its options
     options: tuple[str, ...] = ()  # KEY=VALUE, as `resolve SYSTEM` takes them
     death_at: int | None = None  # its own death threshold (else the fight's ruleset's)
+    party: str | None = None  # a saved party instead: its members join, each as saved (--side overrides theirs)
 
 
 def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
-    events: list[Event] = [Join(_fighter(database, loaded, joining))]
-    return _step(loaded, events, _written(database, loaded, events))
+    if joining.party is not None:
+        events: list[Event] = [Join(f) for f in _party_members(database, loaded, joining)]
+    else:
+        events = [Join(_fighter(database, loaded, joining))]
+    return _step(loaded, events, _written(database, loaded, events))  # one write: all of them, or none
+
+
+# Joining's fields a party's members bring themselves (each with the value that means "not given")
+PARTY_BRINGS = (("creature", None, "--creature"), ("hits", None, "--hits"), ("defense", None, "--def"),
+                ("armor", None, "--armor"), ("weapon", None, "--weapon"), ("cmb", None, "--cmb"), ("label", None, "--as"),
+                ("parry", 0, "--parry"), ("features", (), "--has"), ("rank", None, "--rank"),
+                ("initiative", 0, "--initiative"), ("system", None, "--system"), ("options", (), "--option"),
+                ("death_at", None, "--death-at"))
+
+
+def _party_members(database: Database, loaded: Loaded, j: Joining) -> list[Fighter]:
+    """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
+    from tables_app.services.parties import find as find_party
+
+    given = [flag for field_name, unset, flag in PARTY_BRINGS if getattr(j, field_name) != unset]
+    if given:
+        raise UsageMistake(f"--party joins its members as saved: give only --side with it (not {', '.join(given)})")
+    assert j.party is not None
+    party = find_party(database, j.party)
+    taken = [f.name for f in party.members if loaded.fight.find(f.name) is not None]
+    if taken:
+        verb = "is" if len(taken) == 1 else "are"
+        raise TablesError(f"the party {party.name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
+                          "(nothing joined)")
+    side = _name(j.side, "--side") if j.side else None
+    return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
+            for f in party.members]
 
 
 def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
