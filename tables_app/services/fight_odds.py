@@ -15,7 +15,7 @@ from tables_app.domain.dice import DiceExpressionError
 from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.formulas import reads_taken
-from tables_app.domain.fights.odds import MAX_STATES, FightOdds, TooManyStates, fight_odds, holds_death_at
+from tables_app.domain.fights.odds import MAX_STATES, FightOdds, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 from tables_app.domain.fights.state import Armament, Blow, Fighter
 from tables_app.domain.systems import get
@@ -62,10 +62,6 @@ def _odds_ready(loaded: Loaded) -> Fight:
         raise TablesError(f"the fight {fight.name!r} is over{won} (undo to go back, then ask again)")
     if len(fight.sides) < 2:
         raise TablesError(f"the fight {fight.name!r} has one side only: add a foe (tables fight join)")
-    if (mortal := next((c for c in fight.combatants if holds_death_at(c)), None)) is not None:
-        raise TablesError(f"the odds of a fight do not follow a death threshold yet, and {mortal.name} dies at "
-                          f"{mortal.fighter.death_at} hits left: play it out (tables fight round --auto), or join its "
-                          "combatants without one")
     for c in fight.combatants:
         if not (c.up and c.fighter.attacks and c.fighter.attacks[0].system == "table"):
             continue

@@ -78,23 +78,15 @@ def test_the_option_is_bounded(run):  # type: ignore[no-untyped-def]
     assert state(run) == {}
 
 
-def test_the_odds_of_such_a_fight_are_refused_saying_why(fight):  # type: ignore[no-untyped-def]
-    for words in (("odds", "fight"), ("simulate", "fight")):
-        result = fight(*words, FIGHT)
-        assert result.exit_code == 1
-        assert result.output.splitlines()[-1] == (
-            "Error: the odds of a fight do not follow a death threshold yet, and Hero dies at -10 hits left: play it "
-            "out (tables fight round --auto), or join its combatants without one")
-
-
-def test_the_domains_odds_and_walk_refuse_it_too() -> None:
-    """Never a silent wrong answer from the library either: the states there hold no hits taken for the down."""
-    from tables_app.domain.fights import Fight, Join, Fighter, Armament, replay
-    from tables_app.domain.fights.odds import Walk, fight_odds
-
-    fighters = (Fighter("Hero", "A", 10, 0, "MA", attacks=(Armament("Sword", 50),), death_at=-5),
-                Fighter("Orc", "B", 10, 0, "MA", attacks=(Armament("Sword", 50),)))
-    fight = replay(Fight("Pit"), [Join(f) for f in fighters])
-    for work in (lambda: fight_odds(fight, lambda *_: {}, 1), lambda: Walk(fight, lambda *_: {})):
-        with pytest.raises(ValueError, match="do not follow a death threshold"):
-            work()
+def test_the_odds_and_the_simulation_of_such_a_fight_are_worked_out(fight):  # type: ignore[no-untyped-def]
+    """The exact odds follow the threshold (tests/domain/fights/test_fight_death_odds.py checks them path by path):
+    here the Orc of 20 hits, dead at -1, can die of a blow that takes it to 0 hits left or below."""
+    odds = json.loads(fight("odds", "fight", FIGHT, "--rounds", "1", "--json").stdout)
+    for args in (("fight", "new", "Pit2"), ("fight", "join", "Pit2", *HERO), ("fight", "join", "Pit2", *ALLY),
+                 ("fight", "join", "Pit2", "--creature", "Orc Warrior", "--hits", "20")):
+        assert fight(*args).exit_code == 0
+    without = json.loads(fight("odds", "fight", "Pit2", "--rounds", "1", "--json").stdout)
+    dead = odds["rounds"][0]["combatants"]["Orc Warrior #1"]["dead"]
+    assert dead > without["rounds"][0]["combatants"]["Orc Warrior #1"]["dead"]  # the threshold kills more
+    simulated = fight("simulate", "fight", FIGHT, "--rounds", "1", "--count", "200", "--seed", "3", "--json")
+    assert simulated.exit_code == 0, simulated.output
