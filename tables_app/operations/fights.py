@@ -124,7 +124,7 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
     Param(field="death_at", kind="int", minimum=DEATH_AT[0], maximum=DEATH_AT[1], metavar="N",
           help="Dead once its hits left are at or below N (-50; 0 or less; default: its fight's ruleset's Death at, "
                "else it only goes down)."),
-    Param(field="party", kind="text", not_blank=True, metavar="PARTY",
+    Param(field="party", kind="text", not_blank=True, metavar="PARTY", complete="parties",
           help="A saved party (fight party save): all its members join at once, as saved (--side overrides their "
                "side); refused whole if any name is taken."),
     Param(field="system", kind="choice", choices=SYSTEMS,
@@ -238,12 +238,13 @@ def run_party_remove(database: Any, name: str) -> Any:
     return _parties().remove(database, name)
 
 
-PARTY = Param(field="name", kind="text", argument=True, required=True, not_blank=True, help="The party's name.")
+PARTY = Param(field="name", kind="text", argument=True, required=True, not_blank=True, complete="parties",
+              help="The party's name.")
 PARTY_SAVE = Operation(words=("fight", "party", "save"), run=run_party_save, params=(
     PARTY,
     Param(field="from", key="fight", kind="text", required=True, not_blank=True, complete="fights", metavar="FIGHT",
           help="The fight whose combatants it saves (their definitions, not their state)."),
-    Param(field="only", kind="text", multiple=True, not_blank=True, metavar="NAME",
+    Param(field="only", kind="text", multiple=True, not_blank=True, metavar="NAME", complete="combatants",
           help="Only this combatant (repeatable; default: every one)."),
     Param(field="replace", kind="flag", default=False, help="Save over a party of that name."),
 ), help="Save combatants of a fight as a party: their name, side, hits, DEF, armor, rank, features, parry, attacks, "

@@ -113,3 +113,11 @@ def test_a_fight_without_combatants_and_a_bad_name(run):  # type: ignore[no-unty
     assert (result.exit_code, result.output) == (1, "Error: the fight 'Empty' has no combatants to save (tables fight join ...)\n")
     result = run("fight", "party", "save", "a\x07b", "--from", "Empty")
     assert result.exit_code == 2 and "a party's name holds the control character U+0007" in result.output
+
+
+def test_party_names_and_the_fights_combatants_complete(party, db_path):  # type: ignore[no-untyped-def]
+    from test_completion import completions
+
+    assert completions(db_path, ["fight", "party", "show"], "he") == ["Heroes"]
+    assert completions(db_path, ["fight", "join", "Ambush", "--party"], "") == ["Heroes"]
+    assert completions(db_path, ["fight", "party", "save", "X", "--from", "Ambush", "--only"], "a") == ["Ally"]
