@@ -35,9 +35,17 @@ def run_new(database: Any, name: str, ruleset: str | None) -> Any:
     return _services().new(database, name, ruleset)
 
 
-def run_join(database: Any, name: str, after: int | None, **values: Any) -> Any:
+def run_join(database: Any, name: str, after: int | None, party: str | None, **values: Any) -> Any:
     fights = _services()
-    return fights.join(database, name, fights.Joining(**values), after)
+    return fights.join(database, name, fights.Joining(**values), after, None if party is None else _party_lookup(database, party))
+
+
+def _party_lookup(database: Any, party: str) -> Any:
+    """The saved party's name and members, looked up when the join needs them (after its own checks)."""
+    def lookup() -> tuple[str, tuple[Any, ...]]:
+        found = _parties().find(database, party)
+        return found.name, found.members
+    return lookup
 
 
 def modifiers(texts: tuple[str, ...]) -> tuple[tuple[str, int], ...]:

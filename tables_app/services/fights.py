@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from tables_app.domain.fights import (
     Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, cmb_modifiers, defense_of,
@@ -298,14 +298,21 @@ class Joining:
     system: str | None = None  # a formula system's attack (services/fight_formulas.py), with its options
     options: tuple[str, ...] = ()  # KEY=VALUE, as `resolve SYSTEM` takes them
     death_at: int | None = None  # its own death threshold (else the fight's ruleset's)
-    party: str | None = None  # a saved party instead: its members join, each as saved (--side overrides theirs)
 
 
-def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
+# A saved party, looked up when it is needed (services/parties.py): its name and its members
+PartyLookup = Callable[[], tuple[str, tuple[Fighter, ...]]]
+
+
+def join(database: Database, name: str, joining: Joining, after: int | None = None,
+         party: PartyLookup | None = None) -> FightStep:
+    """One combatant joins; with ``party``, every member of that saved party instead (``joining`` gives only its side)."""
+    if party is not None:
+        _party_alone(joining)
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
-    if joining.party is not None:
-        events: list[Event] = [Join(f) for f in _party_members(database, loaded, joining)]
+    if party is not None:
+        events: list[Event] = [Join(f) for f in _party_members(database, loaded, joining, party)]
     else:
         events = [Join(_fighter(database, loaded, joining))]
     return _step(loaded, events, _written(database, loaded, events))  # one write: all of them, or none
@@ -319,23 +326,25 @@ PARTY_BRINGS = (("creature", None, "--creature"), ("hits", None, "--hits"), ("de
                 ("death_at", None, "--death-at"))
 
 
-def _party_members(database: Database, loaded: Loaded, j: Joining) -> list[Fighter]:
-    """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
-    from tables_app.services.parties import find as find_party
-
-    given = [flag for field_name, unset, flag in PARTY_BRINGS if getattr(j, field_name) != unset]
+def _party_alone(j: Joining) -> None:
+    """A party joins as saved: a member's own option given with it is a usage mistake."""
+    given = [flag for field_name, unset, flag in PARTY_BRINGS
+             if (bool(getattr(j, field_name)) if unset == () else getattr(j, field_name) != unset)]  # a list is a tuple
     if given:
         raise UsageMistake(f"--party joins its members as saved: give only --side with it (not {', '.join(given)})")
-    assert j.party is not None
-    party = find_party(database, j.party)
-    taken = [f.name for f in party.members if loaded.fight.find(f.name) is not None]
+
+
+def _party_members(database: Database, loaded: Loaded, j: Joining, party: PartyLookup) -> list[Fighter]:
+    """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
+    party_name, members = party()
+    taken = [f.name for f in members if loaded.fight.find(f.name) is not None]
     if taken:
         verb = "is" if len(taken) == 1 else "are"
-        raise TablesError(f"the party {party.name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
+        raise TablesError(f"the party {party_name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
                           "(nothing joined)")
     side = _name(j.side, "--side") if j.side else None
     return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
-            for f in party.members]
+            for f in members]
 
 
 def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:

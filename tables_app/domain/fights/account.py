@@ -23,11 +23,8 @@ def hits_left(c: Combatant) -> str:
 
 def status_words(c: Combatant) -> list[str]:
     """What a combatant carries, as now: `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`."""
-    n = c.now
-    words = [f"bleeding {n.bleed}/rnd" if n.bleed else "", f"stunned {n.stun}" if n.stun else "",
-             f"no parry {n.no_parry}" if n.no_parry else "", f"must parry {n.must_parry}" if n.must_parry else "",
-             f"penalty {n.penalty}" if n.penalty else "", f"bonus +{c.bonus}" if c.bonus else "",
-             f"dying in {n.dying}" if n.dying is not None and c.status is not Status.DEAD else ""]
+    words = _counter_words(c)
+    words.insert(PENDING.index("dying"), f"bonus +{c.bonus}" if c.bonus else "")  # the bonus before the countdown
     return [w for w in words if w]
 
 
@@ -39,12 +36,10 @@ def status_line(c: Combatant, width: int = 0) -> str:
 
 def shown_line(c: Combatant, width: int = 0, side_width: int = 0) -> str:
     """`fight show`'s line: the side, then the status line with what counts in
-    this round, and what was received in it marked as counting from the next:
-    `B  Orc Warrior #1  36/60 hits  stunned 1 (from next round)`."""
+    this round, then what was received in it, as it will count from the next:
+    `B  Orc Warrior #1  36/60 hits  from next round: bleeding 2/rnd, stunned 1`."""
     marked = pending(c)
-    words = [w for w in _counter_words(replace(c, now=c.start)) if w]  # what counts in this round
-    if c.bonus:
-        words.append(f"bonus +{c.bonus}")
+    words = status_words(replace(c, now=c.start))  # what counts in this round
     later = _counter_words(replace(c, now=replace(c.start, **marked)))
     coming = [w for w, key in zip(later, PENDING) if key in marked and w]
     if coming:
@@ -54,7 +49,7 @@ def shown_line(c: Combatant, width: int = 0, side_width: int = 0) -> str:
 
 
 def _counter_words(c: Combatant) -> list[str]:
-    """Each counter's word of the status line, in PENDING' order ("" when it is 0)."""
+    """Each counter's word of the status line, in PENDING's order ("" when it is 0)."""
     n = c.now
     return [f"bleeding {n.bleed}/rnd" if n.bleed else "", f"stunned {n.stun}" if n.stun else "",
             f"no parry {n.no_parry}" if n.no_parry else "", f"must parry {n.must_parry}" if n.must_parry else "",
