@@ -59,6 +59,8 @@ def test_only_creatures_and_ruleset_sheets_have_it(write_workbook) -> None:  # t
 
 def test_stored_exported_and_read_back(write_workbook, run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert run("import", str(write_workbook("rm.xlsx", rm_with("Ruleset", -50)))).exit_code == 0
+    listed = json.loads(run("list", "rulesets", "--json").stdout)["rulesets"]
+    assert [(r["name"], r["death_at"]) for r in listed] == [("default", None), ("RM", -50)]
     out = tmp_path / "out.xlsx"
     assert run("export", "-o", str(out), "--ruleset", "RM").exit_code == 0
     back = interpret(read_workbook(out))
