@@ -121,3 +121,14 @@ def test_the_dice_line_names_a_branchs_condition_and_a_fumble() -> None:
         "dice 2, 40: result 2: fumble; fumble on Melee Fumbles 40 → 36-45 Slip"
     rise = {"system": "rise", "damage": 23}
     assert dice_line(Attack("Hero", "Orc", Blow(), "rise", 6, 12, (10, 10, 3), rise)) == "dice 10, 10, 3: rise, 23 damage"
+
+
+def test_one_without_an_attack_cannot_act_and_is_never_next() -> None:
+    from tables_app.domain.fights import Armament, Fight, Join, replay
+    from tables_app.domain.fights.account import turn_line
+    from tables_app.domain.fights.rules import whose_turn
+
+    fight = replay(Fight("Pit"), [Join(Fighter("Dummy", "A", 5, 0, "MA", initiative=9)),
+                                  Join(Fighter("Orc", "B", 5, 0, "MA", attacks=(Armament("Sword", 40),)))])
+    assert whose_turn(fight) is not None and whose_turn(fight).name == "Orc"  # type: ignore[union-attr]
+    assert turn_line(fight) == "Round 1: next Orc (side B); cannot act: Dummy (no attack)"

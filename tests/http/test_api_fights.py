@@ -419,3 +419,13 @@ def test_show_over_http_says_whose_turn_and_the_sides(client, run):  # type: ign
     shown = same(client.get(f"{FIGHTS}/Ambush"), run, "show", "Ambush")
     assert shown["turn"] == "Hero" and shown["sides"] == {"A": {"up": 1, "total": 1}, "B": {"up": 1, "total": 1}}
     assert [c["pending"] for c in shown["combatants"]] == [{}, {}]
+
+
+def test_a_party_with_a_members_own_field_is_422_naming_it(client, run):  # type: ignore[no-untyped-def]
+    started(client, run)
+    same(client.post(PARTIES, json={"name": "Heroes", "from": "Ambush"}), run, "party", "save", "Heroes", "--from",
+         "Ambush", drop=("saved_at",))
+    refused = client.post(f"{FIGHTS}/Ambush/combatants", json={"party": "Heroes", "hits": 5, "has": []})
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"] == \
+        "'party' joins its members as saved: give only 'side' with it (not 'hits')"  # the fields named; `has: []` is none
