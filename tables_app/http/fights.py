@@ -113,6 +113,45 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
 
     for method, suffix, word in NAMED:
         named_route(method, suffix, word)
+    add_parties(app, answer)
+
+
+PARTIES = "/api/v1/parties"
+
+
+def add_parties(app: FastAPI, answer: Callable[..., Any]) -> None:
+    """The party routes: each the `tables fight party ...` command of its operation (docs/api.md, "Parties")."""
+    listed, saved = find(("fight", "party", "list")), find(("fight", "party", "save"))
+    shown, removed = find(("fight", "party", "show")), find(("fight", "party", "remove"))
+
+    @app.get(PARTIES, summary="= tables fight party list --json", description=listed.help, name="party_list",
+             openapi_extra=query_doc(listed))
+    async def party_list(request: Request) -> CliJSON:
+        answered: CliJSON = await answer(listed.words, list(request.query_params.multi_items()))
+        return answered
+
+    @app.post(PARTIES, summary="= tables fight party save NAME --from FIGHT --json", description=saved.help,
+              name="party_save", openapi_extra=json_body_doc(saved, {"save": {"summary": "a fight's party", "value": {
+                  "name": "Heroes", "from": "Orc ambush", "only": ["Hero"]}}}))
+    async def party_save(request: Request) -> CliJSON:
+        body = await json_object(request)
+        if isinstance(body, CliJSON):
+            return body
+        answered: CliJSON = await answer(saved.words, list(body.items()))
+        return answered
+
+    def named(method: str, operation: Any) -> None:
+        async def route(request: Request, name: str) -> CliJSON:
+            answered: CliJSON = await answer(operation.words, [("name", name), *request.query_params.multi_items()],
+                                             ("name",))
+            return answered
+
+        app.add_api_route(f"{PARTIES}/{{name:path}}", route, methods=[method],
+                          summary=f"= tables {' '.join(operation.words)} NAME --json", description=operation.help,
+                          name=f"party_{operation.words[-1]}", openapi_extra=query_doc(operation, "name"))
+
+    named("GET", shown)
+    named("DELETE", removed)
 
 
 SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request ({MAX_FIGHT_ROUNDS // ROUNDS.default:,} "
@@ -125,6 +164,7 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
                                                    "weapon": "Longsword", "cmb": 60, "parry": 10, "after": 0}},
         "creature": {"summary": "a creature of the bestiary", "value": {"creature": "Orc Warrior", "weapon": "Scimitar",
                                                                       "cmb": 55, "after": 1}},
+        "party": {"summary": "a saved party, all at once", "value": {"party": "Heroes", "after": 0}},
     },
     "attack": {
         "dice": {"summary": "dice rolled at the table", "value": {"attacker": "Hero", "target": "Orc Warrior #1",

@@ -7,6 +7,7 @@ from typing import Any
 from tables_app.operations.operation import Operation
 from tables_app.operations.attacks import SEEDED, SIMULATED
 from tables_app.operations.params import BONUS, Param
+from tables_app.domain.bounds import DEATH_AT
 
 HITS = (1, 100_000)
 SYSTEMS = ("rise", "worlds-awakening", "d10-pool", "pte")  # the formula systems (domain/systems, MODULES)
@@ -34,9 +35,17 @@ def run_new(database: Any, name: str, ruleset: str | None) -> Any:
     return _services().new(database, name, ruleset)
 
 
-def run_join(database: Any, name: str, after: int | None, **values: Any) -> Any:
+def run_join(database: Any, name: str, after: int | None, party: str | None, **values: Any) -> Any:
     fights = _services()
-    return fights.join(database, name, fights.Joining(**values), after)
+    return fights.join(database, name, fights.Joining(**values), after, None if party is None else _party_lookup(database, party))
+
+
+def _party_lookup(database: Any, party: str) -> Any:
+    """The saved party's name and members, looked up when the join needs them (after its own checks)."""
+    def lookup() -> tuple[str, tuple[Any, ...]]:
+        found = _parties().find(database, party)
+        return found.name, found.members
+    return lookup
 
 
 def modifiers(texts: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -138,6 +147,12 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
           help="Its rank (heroic -1, epic -2 critical degrees)."),
     Param(field="initiative", kind="int", minimum=-1_000, maximum=1_000, default=0,
           help="Its place in the round: the higher acts first; equal ones in the order they joined."),
+    Param(field="death_at", kind="int", minimum=DEATH_AT[0], maximum=DEATH_AT[1], metavar="N",
+          help="Dead once its hits left are at or below N (-50; 0 or less; default: its fight's ruleset's Death at, "
+               "else it only goes down)."),
+    Param(field="party", kind="text", not_blank=True, metavar="PARTY", complete="parties",
+          help="A saved party (fight party save): all its members join at once, as saved (--side overrides their "
+               "side); refused whole if any name is taken."),
     Param(field="system", kind="choice", choices=SYSTEMS,
           help="Its attack in a formula system (instead of --weapon and --cmb), with --option."),
     Param(field="option", key="options", kind="text", multiple=True, metavar="KEY=VALUE", not_blank=True,
@@ -266,3 +281,44 @@ SIMULATE = Operation(words=("simulate", "fight"), run=run_simulate, params=(
     short_help="A tracked fight played many times from its state now, with random dice.")
 
 OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT, ADJUST, HEAL, DAMAGE, LEAVE)
+
+
+def _parties() -> Any:
+    from tables_app.services import parties
+
+    return parties
+
+
+def run_party_save(database: Any, name: str, fight: str, only: tuple[str, ...], replace: bool) -> Any:
+    return _parties().save(database, name, fight, only, replace)
+
+
+def run_party_list(database: Any) -> Any:
+    return _parties().listing(database)
+
+
+def run_party_show(database: Any, name: str) -> Any:
+    return _parties().find(database, name)
+
+
+def run_party_remove(database: Any, name: str) -> Any:
+    return _parties().remove(database, name)
+
+
+PARTY = Param(field="name", kind="text", argument=True, required=True, not_blank=True, complete="parties",
+              help="The party's name.")
+PARTY_SAVE = Operation(words=("fight", "party", "save"), run=run_party_save, params=(
+    PARTY,
+    Param(field="from", key="fight", kind="text", required=True, not_blank=True, complete="fights", metavar="FIGHT",
+          help="The fight whose combatants it saves (their definitions, not their state)."),
+    Param(field="only", kind="text", multiple=True, not_blank=True, metavar="NAME", complete="combatants",
+          help="Only this combatant (repeatable; default: every one)."),
+    Param(field="replace", kind="flag", default=False, help="Save over a party of that name."),
+), help="Save combatants of a fight as a party: their name, side, hits, DEF, armor, rank, features, parry, attacks, "
+        "initiative and death threshold, to join another fight in one command (fight join --party).")
+PARTY_LIST = Operation(words=("fight", "party", "list"), run=run_party_list, params=(), help="Every saved party.")
+PARTY_SHOW = Operation(words=("fight", "party", "show"), run=run_party_show, params=(PARTY,),
+                       help="A party's members, as they will join.")
+PARTY_REMOVE = Operation(words=("fight", "party", "remove"), run=run_party_remove, params=(PARTY,),
+                         help="Remove a saved party (the fights it joined keep their combatants).")
+PARTY_OPERATIONS = (PARTY_SAVE, PARTY_LIST, PARTY_SHOW, PARTY_REMOVE)

@@ -12,14 +12,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from tables_app.domain.fights import (
     Adjust, Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, Leave, apply, cmb_modifiers,
     defense_of, event_json, event_of, refusal, skipped,
 )
-from tables_app.domain.fights.rules import turn_target
-from tables_app.domain.fights.account import account, event_words, status_line
+from tables_app.domain.fights.rules import pending, turn_target, whose_turn
+from tables_app.domain.fights.account import (
+    account, dice_line, event_words, shown_line, side_counts, sides_line, status_line, turn_line,
+)
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold
 from tables_app.domain.tables import Rank
@@ -122,7 +124,8 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
             "attacks": [{"weapon": a.weapon, "cmb": a.cmb} if a.system == "table" else
                         {"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
                         for a in f.attacks],
-            "acted": c.acted, "cannot_attack": _cannot_attack(c)}
+            "acted": c.acted, "cannot_attack": _cannot_attack(c), "pending": pending(c),
+            "death_at": f.death_at}
 
 
 def _cannot_attack(c: Combatant) -> str | None:
@@ -139,10 +142,14 @@ class FightState:
 
     def to_json(self) -> dict[str, Any]:
         f = self.fight
+        turn = whose_turn(f)
         return {"fight": f.name, "ruleset": f.ruleset, "round": f.round, "over": f.over, "winner": f.winner,
-                "seq": self.seq, "combatants": [combatant_json(c) for c in f.combatants], "left": self.left_json()}
+                "seq": self.seq, "turn": turn.name if turn else None,
+                "sides": {side: {"up": up, "total": total} for side, (up, total) in side_counts(f).items()},
+                "combatants": [combatant_json(c) for c in f.combatants], "left": self.left_json()}
 
     def lines(self) -> list[str]:
+        """A status line per combatant (after a write)."""
         width = max((len(c.name) for c in self.fight.combatants), default=0)
         return [status_line(c, width) for c in self.fight.combatants] + self.left_lines()
 
@@ -153,6 +160,17 @@ class FightState:
     def left_lines(self) -> list[str]:
         left = self.fight.left
         return [f"Left the fight: {', '.join(f'{f.name} (side {f.side})' for f in left)}."] if left else []
+
+    def shown_lines(self) -> list[str]:
+        """`fight show`'s: whose turn, the sides, then a line per combatant with its side and what counts from
+        the next round marked."""
+        f = self.fight
+        if not f.combatants:
+            return []
+        width = max(len(c.name) for c in f.combatants)
+        side_width = max(len(c.side) for c in f.combatants)
+        turn = turn_line(f)
+        return [*([turn] if turn else []), sides_line(f), *(shown_line(c, width, side_width) for c in f.combatants)]
 
 
 @dataclass(frozen=True)
@@ -190,7 +208,9 @@ class FightLog:
         for logged in self.loaded.logged:
             event = event_of(logged.data)
             after = apply(fight, event)
-            words = account(fight, event, after)
+            words = list(account(fight, event, after))
+            if isinstance(event, Attack):  # what it read, under the attack's line
+                words.insert(1, dice_line(event))
             out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
             out += [f"      {line}" for line in words[1:]]
             fight = after
@@ -226,6 +246,9 @@ def _name(text: str, what: str) -> str:
     if len(name) > MAX_NAME:
         raise UsageMistake(f"{what} is {len(name):,} characters, more than {MAX_NAME}")
     return name
+
+
+valid_name = _name  # a name as a fight's, a combatant's and a party's are: one space between words, no control character
 
 
 def new(database: Database, name: str, ruleset: str | None = None) -> FightState:
@@ -322,13 +345,54 @@ class Joining:
     initiative: int = 0
     system: str | None = None  # a formula system's attack (services/fight_formulas.py), with its options
     options: tuple[str, ...] = ()  # KEY=VALUE, as `resolve SYSTEM` takes them
+    death_at: int | None = None  # its own death threshold (else the fight's ruleset's)
 
 
-def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
+# A saved party, looked up when it is needed (services/parties.py): its name and its members
+PartyLookup = Callable[[], tuple[str, tuple[Fighter, ...]]]
+
+
+def join(database: Database, name: str, joining: Joining, after: int | None = None,
+         party: PartyLookup | None = None) -> FightStep:
+    """One combatant joins; with ``party``, every member of that saved party instead (``joining`` gives only its side)."""
+    if party is not None:
+        _party_alone(joining)
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
-    events: list[Event] = [Join(_fighter(database, loaded, joining))]
-    return _step(loaded, events, _written(database, loaded, events, "join"))
+    if party is not None:
+        events: list[Event] = [Join(f) for f in _party_members(database, loaded, joining, party)]
+    else:
+        events = [Join(_fighter(database, loaded, joining))]
+    return _step(loaded, events, _written(database, loaded, events, "join"))  # one write: all of them, or none
+
+
+# Joining's fields a party's members bring themselves (each with the value that means "not given")
+PARTY_BRINGS = (("creature", None, "--creature"), ("hits", None, "--hits"), ("defense", None, "--def"),
+                ("armor", None, "--armor"), ("weapon", None, "--weapon"), ("cmb", None, "--cmb"), ("label", None, "--as"),
+                ("parry", 0, "--parry"), ("features", (), "--has"), ("rank", None, "--rank"),
+                ("initiative", 0, "--initiative"), ("system", None, "--system"), ("options", (), "--option"),
+                ("death_at", None, "--death-at"))
+
+
+def _party_alone(j: Joining) -> None:
+    """A party joins as saved: a member's own option given with it is a usage mistake."""
+    given = [flag for field_name, unset, flag in PARTY_BRINGS
+             if (bool(getattr(j, field_name)) if unset == () else getattr(j, field_name) != unset)]  # a list is a tuple
+    if given:
+        raise UsageMistake(f"--party joins its members as saved: give only --side with it (not {', '.join(given)})")
+
+
+def _party_members(database: Database, loaded: Loaded, j: Joining, party: PartyLookup) -> list[Fighter]:
+    """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
+    party_name, members = party()
+    taken = [f.name for f in members if loaded.fight.find(f.name) is not None]
+    if taken:
+        verb = "is" if len(taken) == 1 else "are"
+        raise TablesError(f"the party {party_name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
+                          "(nothing joined)")
+    side = _name(j.side, "--side") if j.side else None
+    return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
+            for f in members]
 
 
 def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
@@ -380,7 +444,17 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
     if fighter.armor:  # a formula system's combatant may have none
         fighter = replace(fighter, armor=_armor_column(database, fighter.armor))
     _name(fighter.side, "--side")
-    return fighter
+    return replace(fighter, death_at=j.death_at if j.death_at is not None else _ruleset_death_at(database, ruleset))
+
+
+def _ruleset_death_at(database: Database, ruleset: str | None) -> int | None:
+    """The fight's ruleset's death threshold (`Death at`); None without a ruleset, or one without it."""
+    if ruleset is None:
+        return None
+    try:
+        return database.reader().death_at(ruleset)
+    except NotFound:  # the ruleset went since the fight began: its combatants go down only
+        return None
 
 
 def _default_side(fight: Fight, *, creature: bool) -> str:

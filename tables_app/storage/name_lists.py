@@ -26,6 +26,7 @@ LISTS = {
     "rulesets": "SELECT NULL, name FROM ruleset",
     "workbooks": "SELECT NULL, file_name FROM workbook",
     "fights": "SELECT NULL, name FROM fight",
+    "parties": "SELECT NULL, name FROM party",
 }
 
 

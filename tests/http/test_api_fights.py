@@ -441,3 +441,44 @@ def test_the_moves_refusals_over_http(client, run):
     stale = client.post(f"{FIGHTS}/Ambush/departures", json={"combatant": "Hero", "after": 1})
     assert stale.status_code == 409
     assert client.get(f"{FIGHTS}/Ambush").json()["seq"] == 2  # nothing written
+
+
+PARTIES = "/api/v1/parties"
+
+
+def test_parties_over_http_are_the_commands(client, run):  # type: ignore[no-untyped-def]
+    """Saved, listed, shown, joined in one request (`party` in the join body), removed: each the command's JSON."""
+    started(client, run)
+    saved = same(client.post(PARTIES, json={"name": "Heroes", "from": "Ambush", "only": ["Hero"]}), run,
+                 "party", "save", "Heroes", "--from", "Ambush", "--only", "Hero", drop=("saved_at",))
+    assert [m["name"] for m in saved["members"]] == ["Hero"] and saved["replaced"] is False
+    assert client.post(PARTIES, json={"name": "heroes", "from": "Ambush"}).status_code == 422  # taken: --replace
+    same(client.get(PARTIES), run, "party", "list", drop=("saved_at",))
+    same(client.get(f"{PARTIES}/HEROES"), run, "party", "show", "HEROES", drop=("saved_at",))
+    same(client.post(FIGHTS, json={"name": "Crypt"}), run, "new", "Crypt")
+    joined = same(client.post(f"{FIGHTS}/Crypt/combatants", json={"party": "Heroes", "side": "C", "after": 0}), run,
+                  "join", "Crypt", "--party", "Heroes", "--side", "C", "--after", "0")
+    assert [(c["name"], c["side"]) for c in joined["fight"]["combatants"]] == [("Hero", "C")]
+    refused = client.post(f"{FIGHTS}/Crypt/combatants", json={"party": "Heroes"})
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"] == "the party 'Heroes' cannot join: Hero is already in the fight (nothing joined)"
+    assert client.get(f"{PARTIES}/Nobody").status_code == 404
+    same(client.delete(f"{PARTIES}/Heroes"), run, "party", "remove", "Heroes")
+    assert client.get(PARTIES).json() == {"parties": []}
+
+
+def test_show_over_http_says_whose_turn_and_the_sides(client, run):  # type: ignore[no-untyped-def]
+    started(client, run)
+    shown = same(client.get(f"{FIGHTS}/Ambush"), run, "show", "Ambush")
+    assert shown["turn"] == "Hero" and shown["sides"] == {"A": {"up": 1, "total": 1}, "B": {"up": 1, "total": 1}}
+    assert [c["pending"] for c in shown["combatants"]] == [{}, {}]
+
+
+def test_a_party_with_a_members_own_field_is_422_naming_it(client, run):  # type: ignore[no-untyped-def]
+    started(client, run)
+    same(client.post(PARTIES, json={"name": "Heroes", "from": "Ambush"}), run, "party", "save", "Heroes", "--from",
+         "Ambush", drop=("saved_at",))
+    refused = client.post(f"{FIGHTS}/Ambush/combatants", json={"party": "Heroes", "hits": 5, "has": []})
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"] == \
+        "'party' joins its members as saved: give only 'side' with it (not 'hits')"  # the fields named; `has: []` is none

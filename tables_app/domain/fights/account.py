@@ -3,11 +3,12 @@ line, from the states before and after it (rules.py made them)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tables_app.domain.effects import unread_words
 from tables_app.domain.fights.events import Adjust, Attack, Edit, EndRound, Event, Join, Leave
-from tables_app.domain.fights.rules import skipped
+from tables_app.domain.fights.rules import PENDING, past_death, pending, skipped, whose_turn
 from tables_app.domain.fights.state import Armament, Combatant, Fight, Harm, Status
 
 
@@ -22,11 +23,8 @@ def hits_left(c: Combatant) -> str:
 
 def status_words(c: Combatant) -> list[str]:
     """What a combatant carries, as now: `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`."""
-    n = c.now
-    words = [f"bleeding {n.bleed}/rnd" if n.bleed else "", f"stunned {n.stun}" if n.stun else "",
-             f"no parry {n.no_parry}" if n.no_parry else "", f"must parry {n.must_parry}" if n.must_parry else "",
-             f"penalty {n.penalty}" if n.penalty else "", f"bonus +{c.bonus}" if c.bonus else "",
-             f"dying in {n.dying}" if n.dying is not None and c.status is not Status.DEAD else ""]
+    words = _counter_words(c)
+    words.insert(PENDING.index("dying"), f"bonus +{c.bonus}" if c.bonus else "")  # the bonus before the countdown
     return [w for w in words if w]
 
 
@@ -34,6 +32,86 @@ def status_line(c: Combatant, width: int = 0) -> str:
     """`Orc Warrior #1  27/45 hits  bleeding 3/rnd  stunned 2  dying in 4` (``width``: the name's column)."""
     state = [] if c.up else [c.status.value.upper()]
     return "  ".join([c.name.ljust(width), hits_left(c), *state, *status_words(c)])
+
+
+def shown_line(c: Combatant, width: int = 0, side_width: int = 0) -> str:
+    """`fight show`'s line: the side, then the status line with what counts in
+    this round, then what was received in it, as it will count from the next:
+    `B  Orc Warrior #1  36/60 hits  from next round: bleeding 2/rnd, stunned 1`."""
+    marked = pending(c)
+    words = status_words(replace(c, now=c.start))  # what counts in this round
+    later = _counter_words(replace(c, now=replace(c.start, **marked)))
+    coming = [w for w, key in zip(later, PENDING) if key in marked and w]
+    if coming:
+        words.append(f"from next round: {', '.join(coming)}")
+    state = [] if c.up else [c.status.value.upper()]
+    return "  ".join([c.side.ljust(side_width), c.name.ljust(width), hits_left(c), *state, *words])
+
+
+def _counter_words(c: Combatant) -> list[str]:
+    """Each counter's word of the status line, in PENDING's order ("" when it is 0)."""
+    n = c.now
+    return [f"bleeding {n.bleed}/rnd" if n.bleed else "", f"stunned {n.stun}" if n.stun else "",
+            f"no parry {n.no_parry}" if n.no_parry else "", f"must parry {n.must_parry}" if n.must_parry else "",
+            f"penalty {n.penalty}" if n.penalty else "",
+            f"dying in {n.dying}" if n.dying is not None and c.status is not Status.DEAD else ""]
+
+
+def turn_line(fight: Fight) -> str | None:
+    """`Round 2: next Orc Warrior #1 (side B); acted: Hero; cannot act: Wolf #1 (stunned, 1 round left)`;
+    None once the fight is over."""
+    if fight.over:
+        return None
+    nxt = whose_turn(fight)
+    parts = [f"Round {fight.round}: " + (f"next {nxt.name} (side {nxt.side})" if nxt else
+                                         "nobody left to act (end the round: tables fight round)")]
+    acted = [c.name for c in fight.combatants if c.acted]
+    if acted:
+        parts.append(f"acted: {', '.join(acted)}")
+    unable = [f"{c.name} ({why})" for c in fight.combatants
+              if c.up and not c.acted and (why := skipped(c) or (None if c.fighter.attacks else "no attack"))]
+    if unable:
+        parts.append(f"cannot act: {', '.join(unable)}")
+    return "; ".join(parts)
+
+
+def sides_line(fight: Fight) -> str:
+    """`Sides: A 1/1 up; B 2/3 up`."""
+    return "Sides: " + "; ".join(f"{side} {up}/{total} up" for side, (up, total) in side_counts(fight).items())
+
+
+def side_counts(fight: Fight) -> dict[str, tuple[int, int]]:
+    """Each side's combatants up, and in all, in the order the sides joined."""
+    return {side: (sum(1 for c in fight.combatants if c.side == side and c.up),
+                   sum(1 for c in fight.combatants if c.side == side)) for side in fight.sides}
+
+
+def dice_line(event: Attack) -> str:
+    """What an attack read, for the log: `dice 80, 95: Edged 106-110 MA → 11 Lig; Lig on Cut 105 → 101-110 Chest cleft`,
+    from its recorded account (resolve's JSON); a formula system's attack says its system."""
+    dice = f"dice {', '.join(map(str, event.dice))}" if event.dice else "no dice"
+    resolved = event.resolved
+    if resolved.get("system", "table") != "table":
+        return f"{dice}: {resolved['system']}, {resolved.get('damage', 0)} damage"
+    read = []
+    if cell := resolved.get("cell"):
+        read.append(f"{cell['table']} {cell['row']} {cell['armor']} → {cell['text'] or '—'}")
+    elif "result" in resolved:
+        read.append(f"result {resolved['result']}: {resolved.get('outcome', 'miss')}")
+    rolls = [resolved.get("critical"), *(resolved.get("more_criticals") or ()), resolved.get("secondary_critical")]
+    read += [f"{roll['severity']} on {roll['table']} {roll['modified_roll']} → {_entry_words(roll.get('entry'))}"
+             for roll in rolls if roll]
+    if fumble := resolved.get("fumble"):
+        read.append(f"fumble on {fumble['table']} {fumble['modified_roll']} → {_entry_words(fumble.get('entry'))}")
+    return f"{dice}: {'; '.join(read)}" if read else dice
+
+
+def _entry_words(entry: dict[str, Any] | None) -> str:
+    """`101-110 Chest cleft (if helm)`: an entry's row, title and the branch's condition."""
+    if not entry:
+        return "no entry"
+    words = " ".join(str(w) for w in (entry.get("range"), entry.get("title")) if w)
+    return words + (f" (if {entry['condition']})" if entry.get("condition") else "")
 
 
 def _harm_words(harm: Harm) -> list[str]:
@@ -73,6 +151,9 @@ def _fell(before: Combatant, after: Combatant) -> list[str]:
     if before.status is after.status:
         return []
     if after.status is Status.DEAD:
+        if past_death(after):  # its threshold, not a critical's death
+            return [f"{after.name} is dead: {after.fighter.hits - after.taken} hits left, at or past its death at "
+                    f"{after.fighter.death_at}."]
         return [f"{after.name} is dead."]
     if after.status is Status.DOWN:
         return [f"{after.name} is down."]

@@ -100,17 +100,20 @@ def armament_of(data: dict[str, Any]) -> Armament:
 
 
 def fighter_json(fighter: Fighter) -> dict[str, Any]:
+    """The fighter as a join event (and a party) keeps it; ``death_at`` only when it has a threshold."""
     return {"name": fighter.name, "side": fighter.side, "hits": fighter.hits, "def": fighter.defense,
             "armor": fighter.armor, "rank": fighter.rank.value, "features": list(fighter.features),
             "parry": fighter.parry, "creature": fighter.creature, "initiative": fighter.initiative,
-            "attacks": [armament_json(a) for a in fighter.attacks]}
+            "attacks": [armament_json(a) for a in fighter.attacks],
+            **({"death_at": fighter.death_at} if fighter.death_at is not None else {})}
 
 
 def fighter_of(data: dict[str, Any]) -> Fighter:
     attacks = tuple(armament_of(a) for a in data["attacks"])
     return Fighter(name=data["name"], side=data["side"], hits=data["hits"], defense=data["def"], armor=data["armor"],
                    rank=Rank(data["rank"]), features=tuple(data["features"]), parry=data["parry"], attacks=attacks,
-                   creature=data.get("creature"), initiative=data.get("initiative", 0))
+                   creature=data.get("creature"), initiative=data.get("initiative", 0),
+                   death_at=data.get("death_at"))
 
 
 def event_json(event: Event) -> dict[str, Any]:

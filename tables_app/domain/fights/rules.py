@@ -98,6 +98,29 @@ def turn_target(fight: Fight, name: str) -> str | None:
     return auto_target(fight, name)
 
 
+def whose_turn(fight: Fight) -> Combatant | None:
+    """The next to act in initiative order: up, allowed to attack, not yet
+    attacked this round, with an attack (None: nobody, or the fight is over)."""
+    if fight.over:
+        return None
+    return next((c for c in fight.combatants if c.fighter.attacks and skipped(c) is None), None)
+
+
+PENDING = ("bleed", "stun", "no_parry", "must_parry", "penalty", "dying")  # the counters that count from the next round
+
+
+def pending(c: Combatant) -> dict[str, int]:
+    """What ``c`` received in this round that counts only from the next: each
+    counter that differs from the round's start, with the value it will have
+    when the next round begins (the round's end applied: a stun of 2 received
+    with 1 left from before is 2 from the next round). Nothing for the dead."""
+    if c.status is Status.DEAD:
+        return {}
+    ended = _ended(c).now
+    return {key: getattr(ended, key) for key in PENDING if getattr(c.now, key) != getattr(c.start, key)
+            and getattr(ended, key) is not None}
+
+
 def apply(fight: Fight, event: Event) -> Fight:
     """The fight after ``event``; FightRuleError if the rules refuse it."""
     if isinstance(event, Join):
@@ -165,11 +188,19 @@ def _harmed(c: Combatant, harm: Harm) -> Combatant:
 
 def down_if_beaten(c: Combatant) -> Combatant:
     """The down rule: a combatant up whose hits taken reach its hits is down
-    (alive, out of the fight). Applied where hits or effects are taken: a
-    harming blow, a round's end."""
+    (alive, out of the fight); one not dead whose hits left reach its death
+    threshold (``death_at``) is dead, from up or from down. Applied where
+    hits or effects are taken: a harming blow, a round's end, hits set by hand."""
+    if c.status is not Status.DEAD and past_death(c):
+        return replace(c, status=Status.DEAD)
     if c.status is Status.UP and c.taken >= c.fighter.hits:
         return replace(c, status=Status.DOWN)
     return c
+
+
+def past_death(c: Combatant) -> bool:
+    """Whether its hits left are at or below its death threshold (never, without one)."""
+    return c.fighter.death_at is not None and c.fighter.hits - c.taken <= c.fighter.death_at
 
 
 def end_round(fight: Fight) -> Fight:
@@ -229,8 +260,9 @@ def _edit(fight: Fight, event: Edit) -> Fight:
     fresh = c.fresh_dying and "dying" not in counters
     edited = replace(c, now=now, start=start, fresh_dying=fresh, **changes)
     if "taken" in changes and "status" not in changes and edited.status is not Status.DEAD:
-        # hits set by hand: down, or healed, at once (an edit of anything else leaves the status as it was)
-        edited = replace(edited, status=Status.DOWN if edited.taken >= edited.fighter.hits else Status.UP)
+        # hits set by hand: down, dead past its threshold, or healed, at once (an edit of anything else leaves the
+        # status as it was)
+        edited = down_if_beaten(replace(edited, status=Status.UP))
     if edited.status is not Status.DEAD and "dying" not in counters and edited.now.dying is not None \
             and edited.now.dying <= 0:  # brought back from a countdown run out: that countdown is over
         edited = replace(edited, now=replace(edited.now, dying=None), start=replace(edited.start, dying=None))
@@ -273,8 +305,8 @@ def _adjust(fight: Fight, event: Adjust) -> Fight:
         return _with(fight, adjusted)
     if "dying" in deltas and now.dying == 0:
         adjusted = replace(adjusted, status=Status.DEAD)
-    elif "heal" in deltas or "damage" in deltas:
-        adjusted = replace(adjusted, status=Status.DOWN if taken >= c.fighter.hits else Status.UP)
+    elif "heal" in deltas or "damage" in deltas:  # as hits set by hand: down, dead past its threshold, or healed
+        adjusted = down_if_beaten(replace(adjusted, status=Status.UP))
     return _with(fight, adjusted)
 
 
@@ -301,5 +333,5 @@ def _leave(fight: Fight, event: Leave) -> Fight:
     return replace(fight, combatants=tuple(k for k in fight.combatants if k is not c), left=(*fight.left, c.fighter))
 
 
-__all__ = ["FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round", "refusal", "replay",
-           "skipped"]
+__all__ = ["PENDING", "FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round",
+           "past_death", "pending", "refusal", "replay", "skipped", "whose_turn"]

@@ -48,6 +48,7 @@ class Fighter:
     attacks: tuple[Armament, ...] = ()
     creature: str | None = None  # the bestiary's creature it came from, as the bestiary spells it
     initiative: int = 0  # higher acts first; equal ones in the order they joined
+    death_at: int | None = None  # dead once its hits left are at or below this (0 or less); None: only down
 
 
 @dataclass(frozen=True)
