@@ -82,6 +82,16 @@ class Ambiguous(NotFound):
     the qualified names (``RULESET:NAME``) it could mean."""
 
 
+class Offered(TablesError):
+    """A refusal that offers a command: ``said`` has `{}` where the offer goes, ``cli`` the offer on the
+    command line (`tables fight show Ambush`), ``words`` the command (`("fight", "show")`) and ``name``
+    the fight it is for, from which another face offers its own (the HTTP API: the command's route)."""
+
+    def __init__(self, said: str, cli: str, words: tuple[str, ...], name: str):
+        self.said, self.words, self.name = said, words, name
+        super().__init__(said.format(cli))
+
+
 class FightChanged(TablesError):
     """A fight's log moved on since it was read: another writer won (exit 1, HTTP 409)."""
 

@@ -115,6 +115,9 @@ class ParsedWorkbook:
     fumble_tables: list[Defined[EffectTable]] = field(default_factory=list)
     weapons: list[Defined[Weapon]] = field(default_factory=list)
     creatures: list[Defined[Creature]] = field(default_factory=list)
+    # `Death at` by ruleset, as the ruleset sheet or a creatures sheet gives it: the hits left at or below which a
+    # combatant of a fight in that ruleset is dead; None: `none` (only down)
+    death_at: dict[str, int | None] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     # names other workbooks own: a problem unless the content is what the

@@ -109,3 +109,21 @@ def test_cli_examples_run(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         if result.exit_code != 0:
             failures.append(f"tables {shlex.join(words)} → exit {result.exit_code}: {result.output.strip()[-300:]}")
     assert failures == []
+
+
+def test_the_documented_schema_and_version_are_the_current_ones(texts: dict[str, str]) -> None:
+    """Issue 41: docs/api.md's health example said schema 0005 long after 0009. Every `"schema": "NNNN"` the
+    docs show is the schema head (read from the code, so that a new migration fails here until the docs follow),
+    every `"version"` beside it the program's, and docs/schema.md's table of revisions ends at the head."""
+    from tables_app import __version__
+    from tables_app.storage.faults import SCHEMA_HEAD
+
+    shown = [(name, found.group(1)) for name, text in texts.items() if name.startswith("docs/") or name == "README.md"
+             for found in re.finditer(r'"schema": "(\d{4})"', text)]
+    assert ("docs/api.md", SCHEMA_HEAD) in shown
+    assert [(name, schema) for name, schema in shown if schema != SCHEMA_HEAD] == []
+    versions = [found.group(1) for name, text in texts.items() if name.startswith("docs/")
+                for found in re.finditer(r'"version": "([^"]+)", "schema"', text)]
+    assert versions and set(versions) == {__version__}
+    revisions = re.findall(r"^\| (\d{4}) \|", texts["docs/schema.md"], re.MULTILINE)
+    assert revisions[-1] == SCHEMA_HEAD

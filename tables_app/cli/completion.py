@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from tables_app.storage.location import Target
 
 MAX_ITEMS = 200
-COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks", "fights")
+COMPLETED = ("attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets", "workbooks", "fights",
+             "parties")
 
 
 # How a name goes in: inside a double quote the user opened, with \ $ ` "
@@ -144,7 +145,8 @@ def complete_combatants(ctx: click.Context, _param: click.Parameter, incomplete:
     """ATTACKER, TARGET or COMBATANT of a fight command: those who joined the fight named before it."""
     from tables_app.storage.name_lists import combatants
 
-    fight = ctx.params.get("name")
+    # the fight named before it: NAME of a fight command, `--from FIGHT` of `fight party save`
+    fight = ctx.params.get("fight") if "fight" in ctx.params else ctx.params.get("name")
     try:
         path = _database_file(ctx)
         if path is None or not isinstance(fight, str):

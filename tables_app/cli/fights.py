@@ -27,11 +27,15 @@ def _echo(lines: list[str]) -> None:
         click.echo(plain_lines(line) if line.strip() else line)
 
 
-def _state_lines(result: Any) -> list[str]:
+def _state_lines(result: Any, shown: bool = False) -> list[str]:
+    """The fight's head line and a line per combatant; ``shown``: as `fight show` gives them (whose turn, the
+    sides, each one's side and what counts from the next round)."""
     state = result.state if hasattr(result, "state") else result
     f = state.fight
     head = f"{f.name}: round {f.round}" + (f", over: side {f.winner} won" if f.winner else ", over" if f.over else "")
-    return [head, *state.lines()] if f.combatants else [head, "  (no combatants: tables fight join ...)"]
+    if not f.combatants:
+        return [head, "  (no combatants: tables fight join ...)"]
+    return [head, *(state.shown_lines() if shown else state.lines())]
 
 
 def _printed(result: Any) -> list[str]:
@@ -43,7 +47,7 @@ def _printed(result: Any) -> list[str]:
             lines += [*(f"  {step}" for step in steps), *words]
         return [*lines, "", *_state_lines(result)]
     if isinstance(result, service.FightState):
-        return _state_lines(result)
+        return _state_lines(result, shown=True)
     if isinstance(result, service.FightLog):
         return [f"{result.loaded.row.name}: {result.loaded.seq} events", *result.lines()]
     if isinstance(result, service.FightList):
@@ -51,6 +55,11 @@ def _printed(result: Any) -> list[str]:
             return ["No fights (start one: tables fight new NAME)."]
         return [f"{f['name']}  ({f['events']} events{', ruleset ' + f['ruleset'] if f['ruleset'] else ''})"
                 for f in result.fights]
+    if hasattr(result, "lines"):  # a party's answers
+        return list(result.lines())
+    if isinstance(result, dict) and "members" in result:
+        n = result["members"]
+        return [f"Removed the party {result['removed']!r} ({n} member{'' if n == 1 else 's'})."]
     if isinstance(result, dict) and "removed" in result:
         return [f"Removed the fight {result['removed']!r} ({result['events']} events)."]
     raise TypeError(type(result))
@@ -69,6 +78,15 @@ def _made(operation: Operation) -> click.Command:
 
 for _operation in fights.OPERATIONS:
     fight_group.add_command(_made(_operation))
+
+
+@fight_group.group("party", cls=Group)
+def party_group() -> None:
+    """Parties: combatants saved from a fight, to join another in one command (fight join --party)."""
+
+
+for _operation in fights.PARTY_OPERATIONS:
+    party_group.add_command(_made(_operation))
 
 
 def _percent(p: float) -> str:

@@ -19,6 +19,7 @@ MAX_RESULT: Bound = (1, ROLL_LIMIT)  # a weapon's Max result
 CLUMSY: Bound = (0, D100)  # a Clumsy Range is faces of the attack's d100
 MODIFIER: Bound = (-1_000, 1_000)  # a weapon's Fumble modifier, a severity's Modifier
 AUTOMATIC_MISS_BOUND: Bound = (0, 1_000)  # an attack sheet's Automatic miss
+DEATH_AT: Bound = (-100_000, 0)  # `Death at`: the hits left at or below which a combatant is dead
 DEF: Bound = (-500, 500)  # a creature's DEF
 HP: Bound = (0, EFFECT_LIMIT)  # a creature's HP
 CMB: Bound = (-10_000, 10_000)  # a combat bonus: an attack's --cmb, a creature's attack (`Scimitar 55`)

@@ -624,11 +624,15 @@ def tag_conditions(tags: Iterable[str], read: Mapping[str, Any], legend: Legend 
     return merged
 
 
-def effect_words(e: Mapping[str, Any]) -> str:
-    """An entry's effects in words, from its JSON (services/lookups.py, entry_json):
-    `+7 hits, bleed 2/rnd, stun 1 rnd, no parry 1, must parry 1 at -10, penalty -5,
-    attacker +10, dies in 6 rounds, drop weapon`. A death its tags already say
-    (`death in 6`, `instant death`) is not said twice."""
+def effect_words(entry: Mapping[str, Any] | Any) -> str:
+    """An entry's effects in words, from its JSON (services/lookups.py, entry_json)
+    or the entry itself (domain/tables.py, Entry): `+7 hits, bleed 2/rnd, stun 1 rnd,
+    no parry 1, must parry 1 at -10, penalty -5, attacker +10, dies in 6 rounds,
+    drop weapon`. A death its tags already say (`death in 6`, `instant death`) is
+    not said twice. The one wording of an entry's effects: resolve's account, a
+    fight's, show, query, an import's changes, Foundry and the page (the JSON's
+    `effect_words`) all say them so."""
+    e = entry if isinstance(entry, Mapping) else {f.name: getattr(entry, f.name) for f in fields(entry)}
     tags = [tag for tag in e["effects"] if not _tag_said(tag, e)]
     death = format_death(e.get("death_in"))
     if death and any(" ".join(tag.lower().split()) in (f"death in {e['death_in']}", "instant death") for tag in tags):
@@ -656,8 +660,13 @@ def condition_words(e: Mapping[str, Any]) -> list[str]:
         f"blinded {e['blinded']} rnd" if e.get("blinded") else "",
         "weapon breaks" if e.get("breaks_weapon") else "drops weapon" if e.get("drops_weapon") else "",
         "useless arm" if e.get("useless_arm") else "", "useless leg" if e.get("useless_leg") else "",
-        *(f"penalty {t['penalty']} for {t['rounds']} rnd" for t in e.get("timed_penalties") or ()),
+        *(f"penalty {p} for {r} rnd" for p, r in map(_pair, e.get("timed_penalties") or ())),
     ) if w]
+
+
+def _pair(timed: Any) -> tuple[int, int]:
+    """A penalty for N rounds as (penalty, rounds): from the JSON's `{"penalty", "rounds"}` or an Entry's pair."""
+    return (timed["penalty"], timed["rounds"]) if isinstance(timed, Mapping) else timed
 
 
 def _tag_rounds(tag: str) -> str:

@@ -14,9 +14,11 @@ from typing import TypedDict
 from tables_app.domain.bounds import D100
 from tables_app.domain.cells import Outcome
 from tables_app.domain.dice import Dice, OpenEndedRoll
+from tables_app.domain.effects import effect_words
 from tables_app.domain.severity import Severity
 from tables_app.domain.table_rules import (  # noqa: F401  (Attack, TableSet, CellRead: re-exported)
-    Attack, AttackRules, CellRead, CriticalPlan, critical_dice, FirstDie, Reading, TableSet, critical_read, damage, first_die,
+    SECONDARY_DEGREES, Attack, AttackRules, CellRead, CriticalPlan, critical_dice, FirstDie, Reading, TableSet, critical_read,
+    damage, first_die,
     fumble_column, fumble_read, open_ended_roll, table_die,
 )
 from tables_app.domain.tables import EffectTable, Entry, Weapon
@@ -34,6 +36,7 @@ class CriticalRoll:
     other: Entry | None  # the branch not taken, if the range has two (of several, the first not taken)
     open_ended: tuple[int, ...] = ()  # dice added on a `Roll kind | oeh` table
     others: tuple[Entry, ...] = ()  # every branch not taken, in printed order
+    why: str | None = None  # why ``severity`` is not ``rolled_severity``: `2 degrees below the critical's Let` (None: it is)
 
 
 @dataclass(frozen=True)
@@ -159,13 +162,23 @@ def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, step
         assert reading.cancelled is not None
         cancelled = CancelledCritical(reading.cancelled.code, attack.reduction)
         return AttackResult(Outcome.HIT, reading.hits, cell=cell, cancelled_critical=cancelled, steps=tuple(steps), **base)
-    critical = _roll_critical(reading.critical, attack, dice, steps, "Critical")
-    more = tuple(_roll_critical(plan, attack, dice, steps, f"Critical {i}") for i, plan in enumerate(reading.more, start=2))
+    def why(plan: CriticalPlan) -> str | None:  # steps 9's Max critical and the target's reduction, in the JSON
+        if plan.severity == plan.rolled:
+            return None
+        lowered = [f"lowered to the weapon's Max critical {max_critical.code}"] if (
+            max_critical is not None and plan.rolled in reading.lowered) else []
+        reduced = [f"reduced {plan.reduction} degree{'' if plan.reduction == 1 else 's'}"] if plan.reduction else []
+        return ", ".join([f"rolled {plan.rolled.code}", *lowered, *reduced])
+
+    critical = _roll_critical(reading.critical, attack, dice, steps, "Critical", why(reading.critical))
+    more = tuple(_roll_critical(plan, attack, dice, steps, f"Critical {i}", why(plan))
+                 for i, plan in enumerate(reading.more, start=2))
     secondary = None
     if reading.too_light is not None:
         steps.append(f"Secondary critical ({weapon.secondary_critical}): none, {reading.too_light.code} is too light.")
-    elif reading.secondary is not None:
-        secondary = _roll_critical(reading.secondary, attack, dice, steps, "Secondary critical")
+    elif reading.secondary is not None:  # step 11: two degrees below the (first) critical, after step 9
+        below = f"{SECONDARY_DEGREES} degrees below the critical's {reading.secondary.rolled.code}"
+        secondary = _roll_critical(reading.secondary, attack, dice, steps, "Secondary critical", below, shown=True)
     extras = [c.entry.hits for c in (critical, *more, secondary) if c is not None]
     total = damage(reading.hits, extras)
     steps.append("Damage: " + " + ".join(str(n) for n in [reading.hits, *extras]) + (f" = {total}." if extras else "."))
@@ -173,24 +186,28 @@ def _finish(reading: Reading, attack: Attack, tables: TableSet, dice: Dice, step
                         more_criticals=more, steps=tuple(steps), **base)
 
 
-def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[str], label: str) -> CriticalRoll:
+def _roll_critical(plan: CriticalPlan, attack: Attack, dice: Dice, steps: list[str], label: str, why: str | None = None,
+                   shown: bool = False) -> CriticalRoll:
+    """``why``: why its severity is not the one rolled, said in its step when ``shown`` (the secondary's:
+    `Secondary critical: Mod (2 degrees below the critical's Let) on Pierce, ...`; the others' own steps say theirs)."""
     table, severity = plan.table, plan.severity
     rolled = critical_dice(plan, dice, f"{label.lower()} roll on {table.name}")
     roll = rolled.unmodified
     modified, choice = critical_read(plan, rolled.total, attack.features)
     entry = choice.entry
     chain = _chain(rolled)
+    code = f"{severity.code} ({why})" if shown and why else severity.code
     if plan.column is None:
-        steps.append(f"{label}: {severity.code} on {table.name}, {chain} {_signed(severity.modifier)} = {modified} "
+        steps.append(f"{label}: {code} on {table.name}, {chain} {_signed(severity.modifier)} = {modified} "
                      f"({_describe_entry(entry)}).")
     else:  # a printed table: the column is chosen, the roll is read as it fell
-        steps.append(f"{label}: {severity.code} on {table.name}, column {table.columns[plan.column]}, roll {chain} "
+        steps.append(f"{label}: {code} on {table.name}, column {table.columns[plan.column]}, roll {chain} "
                      f"({_describe_entry(entry)}).")
     steps.append(f"  {entry.text}")
     for other in choice.others:  # the branches not taken: one of two, or each of several features' and everyone else's
         steps.append(f"  ({f'if {other.condition}' if other.condition else 'otherwise'}: {_describe_entry(other)})")
     return CriticalRoll(table.name, severity.code, plan.rolled.code, plan.reduction, roll, modified, entry, choice.other,
-                        rolled.extra, choice.others)
+                        rolled.extra, choice.others, why)
 
 
 def _roll_fumble(weapon: Weapon, table: EffectTable | None, dice: Dice, steps: list[str]) -> FumbleRoll | None:
@@ -252,7 +269,5 @@ def _describe_entry(entry: Entry) -> str:
     if entry.condition:
         head += f", {entry.condition}"
     title = f": {entry.title}" if entry.title else ""
-    effects = [f"+{entry.hits} hits" if entry.hits else "", f"bleed {entry.bleed}" if entry.bleed else "",
-               f"stun {entry.stun}" if entry.stun else "", f"penalty {entry.penalty}" if entry.penalty else "", *entry.effects]
-    tail = "; " + ", ".join(e for e in effects if e) if any(effects) else ""
-    return head + title + tail
+    said = effect_words(entry)  # the one wording of an entry's effects (show, query, a fight's account, Foundry)
+    return head + title + (f"; {said}" if said else "")

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from tables_app.errors import error_json
 from tables_app.http.bodies import Gone, TooLarge, drain, read_body
 from tables_app.operations import Operation
+from tables_app.operations.params import json_kind
 
 
 class CliJSON(JSONResponse):
@@ -55,7 +56,7 @@ async def json_object(request: Request) -> dict[str, Any] | CliJSON:
         return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {exc}"))
     if not isinstance(body, dict):
         return failure(422, error_json("the request is not as expected (the body must be a JSON object), "
-                                       f"not {type(body).__name__}"))
+                                       f"not {json_kind(body)}"))
     return body
 
 

@@ -30,11 +30,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tables_app import __version__
 from tables_app.errors import (
-    Ambiguous, DatabaseError, FightChanged, NotFound, TablesError, UsageMistake, error_json, error_object,
+    Ambiguous, DatabaseError, FightChanged, NotFound, Offered, TablesError, UsageMistake, error_json, error_object,
 )
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
 from tables_app.http.bodies import drain
 from tables_app.http.docs_pages import add_docs
+from tables_app.http.methods import LISTED, SHOWN, allowed_methods, method_not_allowed, wrong_method
 from tables_app.http.openapi_errors import declare_errors
 from tables_app.http.page import add_page
 from tables_app.operations import ParamError, find, system_ids, to_json
@@ -140,8 +141,27 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
             status = 503 if isinstance(exc, DatabaseError) and not isinstance(exc, UsageMistake) else 422
         error = error_object(exc)
         if status == 422:  # a usage mistake, or dice that do not fit: worded with the request's fields
-            error["message"] = fields_named(error["message"], words)
+            error["message"] = request_words(exc) or fields_named(error["message"], words)
         return failure(status, error)
+
+
+def request_words(exc: TablesError) -> str | None:
+    """A refusal whose hint is a command, in the request's terms instead (its fields and routes), if it has one:
+    `ask for rounds=2 (GET /api/v1/fights/Duel/odds?rounds=2) or simulate it instead: GET …/Duel/simulate`."""
+    from urllib.parse import quote
+
+    from tables_app.services.fight_odds import FightTooLarge
+
+    if isinstance(exc, FightTooLarge):
+        fight = f"{PREFIX}/fights/{quote(exc.name, safe='')}"
+        return exc.worded(f"rounds={exc.done} (GET {fight}/odds?rounds={exc.done})", f"GET {fight}/simulate")
+    if isinstance(exc, Offered) and exc.words[0] == "fight":
+        from tables_app.http.fights import FIGHTS, NAMED
+
+        route = next(((method, suffix) for method, suffix, word in NAMED if word == exc.words[1]), None)
+        if route is not None:
+            return exc.said.format(f"{route[0].upper()} {FIGHTS}/{quote(exc.name, safe='')}{route[1]}")
+    return None
 
 
 def fields_named(message: str, words: tuple[str, ...]) -> str:
@@ -156,8 +176,12 @@ def fields_named(message: str, words: tuple[str, ...]) -> str:
         return message
     flags = {param.flag: param.field for param in fields.values()}
     flags.update({f"--{alias}": param.field for param in fields.values() for alias in param.aliases})
-    return re.sub(r"--[a-z][a-z0-9-]*", lambda found: repr(flags.get(found.group(), found.group()[2:].replace("-", "_"))),
-                  message)
+
+    def field(found: re.Match[str]) -> str:  # `--after 7` is `after=7`, as a request gives it; a flag alone, `'after'`
+        name = flags.get(found.group(1), found.group(1)[2:].replace("-", "_"))
+        return f"{name}={found.group(2)}" if found.group(2) else repr(name)
+
+    return re.sub(r"(--[a-z][a-z0-9-]*)(?: (-?\d[^\s:;,)]*|'[^']*'))?", field, message)
 
 
 # ------------------------------------------------------------------ the app
@@ -236,6 +260,11 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     async def http_error(request: Request, exc: HTTPException) -> CliJSON:
         if exc.status_code in (404, 405):  # no route took it: its body is unread; drop it, so the client hears this
             await drain(request.receive)
+        if exc.status_code == 405:  # routes take the path in other methods: every one of them (Starlette's Allow
+            # names the first route's only: DELETE /api/v1/critical/Cut is GET's, not POST /{verb}/{system}'s)
+            allow = allowed_methods(app, request) or [m.strip() for m in (exc.headers or {}).get("Allow", "").split(",")
+                                                       if m.strip()]
+            return method_not_allowed(request.method, request.url.path, allow)
         message = f"no such endpoint: {request.url.path} (see /docs)" if exc.status_code == 404 else str(exc.detail)
         return failure(exc.status_code, error_json(message))
 
@@ -301,6 +330,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     async def unknown_system(verb: str, system: str, request: Request) -> CliJSON:
         """resolve, odds or simulate in a system that is none: 404 with the near names."""
         await drain(request.receive)
+        if (wrong := wrong_method(app, request)) is not None:  # POST /api/v1/critical/Cut: GET's
+            return wrong
         if verb not in GROUPS:
             return failure(404, error_json(f"no such endpoint: {request.url.path} (see /docs)"))
         return operation_response(databases, (verb, system), ())
@@ -311,12 +342,19 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
              openapi_extra=query_doc(listed, "kind"))
     async def listing(request: Request, kind: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons, creatures, severities, rulesets."""
+        if kind.lower() not in LISTED and (wrong := wrong_method(app, request)) is not None:  # GET /api/v1/import
+            return wrong
         return operation_response(databases, listed.words, [("kind", kind), *request.query_params.multi_items()], ("kind",))
 
     @app.get(f"{PREFIX}/{{kind}}/{{name:path}}", summary="= tables show KIND NAME --json", description=shown_op.help,
              openapi_extra=query_doc(shown_op, "kind", "name"))
     async def shown(request: Request, kind: str, name: str) -> CliJSON:
         """KIND: attack, critical, fumble, weapons (weapon), creatures (creature); NAME may be RULESET:NAME."""
+        if kind.lower() not in SHOWN and (wrong := wrong_method(app, request)) is not None:  # GET /api/v1/resolve/table
+            return wrong
+        if kind == "query":  # not "'kind': 'query' is not one of attack, ...": the kind is the path's next word
+            return failure(404, error_json(f"no such endpoint: {request.url.path} (query attack, critical or fumble; "
+                                           "see /docs)"))
         return operation_response(databases, shown_op.words, [("kind", kind), ("name", name), *request.query_params.multi_items()],
                       ("kind",))
 

@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from tables_app.errors import error_json
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
+from tables_app.http.methods import FIGHT_BY_NAME, wrong_method
 from tables_app.operations import ParamError, find
 from tables_app.operations.fights import ROUNDS
 
@@ -32,13 +33,15 @@ NAMED = (
     ("post", "/rounds", "round"),
     ("post", "/undo", "undo"),
     ("post", "/edits", "edit"),
+    ("post", "/adjustments", "adjust"),  # `fight heal` and `fight damage` are adjustments too: {"heal": N}
+    ("post", "/departures", "leave"),
     ("get", "/log", "log"),
     ("get", "/odds", "odds"),  # `tables odds fight NAME`
     ("get", "/simulate", "simulate"),  # `tables simulate fight NAME`
     ("get", "", "show"),
     ("delete", "", "remove"),
 )
-WRITES = ("join", "attack", "round", "undo", "edit")  # those that take `after` (409 when the fight moved on)
+WRITES = ("join", "attack", "round", "undo", "edit", "adjust", "leave")  # those that take `after` (409 when the fight moved on)
 CHANCES = {"odds": ("odds", "fight"), "simulate": ("simulate", "fight")}  # not `tables fight WORD`
 # Fights simulated times the rounds asked, at most, a request: the work of a simulation grows with both (about
 # 0.1 ms a fight-round here: a few seconds at most); the command line takes count 1,000,000 of 200 rounds.
@@ -97,6 +100,9 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
         check = simulation_bound if word == "simulate" else None
 
         async def read(request: Request, name: str) -> CliJSON:
+            # /fights/{name} takes any path: GET /fights/Ambush/attacks is the attacks' route, in another method
+            if not suffix and "/" in name and (wrong := wrong_method(app, request, FIGHT_BY_NAME)) is not None:
+                return wrong
             return await answer(operation.words, [("name", name), *request.query_params.multi_items()], ("name",), check)
 
         description = operation.help + (SIMULATE_HELP if check else "")
@@ -107,6 +113,45 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
 
     for method, suffix, word in NAMED:
         named_route(method, suffix, word)
+    add_parties(app, answer)
+
+
+PARTIES = "/api/v1/parties"
+
+
+def add_parties(app: FastAPI, answer: Callable[..., Any]) -> None:
+    """The party routes: each the `tables fight party ...` command of its operation (docs/api.md, "Parties")."""
+    listed, saved = find(("fight", "party", "list")), find(("fight", "party", "save"))
+    shown, removed = find(("fight", "party", "show")), find(("fight", "party", "remove"))
+
+    @app.get(PARTIES, summary="= tables fight party list --json", description=listed.help, name="party_list",
+             openapi_extra=query_doc(listed))
+    async def party_list(request: Request) -> CliJSON:
+        answered: CliJSON = await answer(listed.words, list(request.query_params.multi_items()))
+        return answered
+
+    @app.post(PARTIES, summary="= tables fight party save NAME --from FIGHT --json", description=saved.help,
+              name="party_save", openapi_extra=json_body_doc(saved, {"save": {"summary": "a fight's party", "value": {
+                  "name": "Heroes", "from": "Orc ambush", "only": ["Hero"]}}}))
+    async def party_save(request: Request) -> CliJSON:
+        body = await json_object(request)
+        if isinstance(body, CliJSON):
+            return body
+        answered: CliJSON = await answer(saved.words, list(body.items()))
+        return answered
+
+    def named(method: str, operation: Any) -> None:
+        async def route(request: Request, name: str) -> CliJSON:
+            answered: CliJSON = await answer(operation.words, [("name", name), *request.query_params.multi_items()],
+                                             ("name",))
+            return answered
+
+        app.add_api_route(f"{PARTIES}/{{name:path}}", route, methods=[method],
+                          summary=f"= tables {' '.join(operation.words)} NAME --json", description=operation.help,
+                          name=f"party_{operation.words[-1]}", openapi_extra=query_doc(operation, "name"))
+
+    named("GET", shown)
+    named("DELETE", removed)
 
 
 SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request ({MAX_FIGHT_ROUNDS // ROUNDS.default:,} "
@@ -119,6 +164,7 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
                                                    "weapon": "Longsword", "cmb": 60, "parry": 10, "after": 0}},
         "creature": {"summary": "a creature of the bestiary", "value": {"creature": "Orc Warrior", "weapon": "Scimitar",
                                                                       "cmb": 55, "after": 1}},
+        "party": {"summary": "a saved party, all at once", "value": {"party": "Heroes", "after": 0}},
     },
     "attack": {
         "dice": {"summary": "dice rolled at the table", "value": {"attacker": "Hero", "target": "Orc Warrior #1",
@@ -130,5 +176,9 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "auto": {"summary": "every able combatant attacks first", "value": {"auto": True, "seed": 5, "after": 3}},
     },
     "undo": {"undo": {"summary": "take the last event back", "value": {"after": 4}}},
-    "edit": {"edit": {"summary": "healing", "value": {"combatant": "Hero", "taken": 0, "bleed": 0, "after": 4}}},
+    "edit": {"edit": {"summary": "healing", "value": {"combatant": "Hero", "taken": 0, "bleed": 0, "after": 4}},
+             "wield": {"summary": "another weapon", "value": {"combatant": "Hero", "wield": "Dagger", "cmb": 45, "after": 4}}},
+    "adjust": {"heal": {"summary": "heal 10 hits", "value": {"combatant": "Hero", "heal": 10, "after": 4}},
+               "bleed": {"summary": "bleeding 2 less", "value": {"combatant": "Orc Warrior #1", "bleed": -2, "after": 5}}},
+    "leave": {"leave": {"summary": "it flees", "value": {"combatant": "Orc Warrior #1", "after": 6}}},
 }

@@ -46,7 +46,7 @@ WHEN = {
     "403": "An import on a server started without --allow-import.",
     "404": "An unknown name (table, weapon, creature, ruleset, armor column, severity, fight, combatant): "
            "`suggestions` has the closest.",
-    "405": "A method this endpoint does not take.",
+    "405": "A method this path is not taken in: `Allow` names those it is.",
     "408": "The request's headers, or a read of its body, slower than --header-timeout or --body-timeout.",
     "409": "An import while another import of this server runs; a fight's write whose `after` is behind its log "
            "(another writer moved it on: show it again, then retry).",

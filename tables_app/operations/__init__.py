@@ -41,7 +41,7 @@ def find(words: tuple[str, ...]) -> Operation:
 
     fixed = {op.words: op for op in (lookups.LIST, lookups.SHOW, lookups.QUERY_ATTACK, lookups.QUERY_CRITICAL,
                                      lookups.QUERY_FUMBLE, *attacks.ON_THE_TABLES.values(), *fights.OPERATIONS,
-                                     fights.ODDS, fights.SIMULATE)}
+                                     *fights.PARTY_OPERATIONS, fights.ODDS, fights.SIMULATE)}
     if words in fixed:
         return fixed[words]
     if len(words) == 2 and words[0] in attacks.GROUPS:

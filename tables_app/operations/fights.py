@@ -7,6 +7,7 @@ from typing import Any
 from tables_app.operations.operation import Operation
 from tables_app.operations.attacks import SEEDED, SIMULATED
 from tables_app.operations.params import BONUS, Param
+from tables_app.domain.bounds import DEATH_AT
 
 HITS = (1, 100_000)
 SYSTEMS = ("rise", "worlds-awakening", "d10-pool", "pte")  # the formula systems (domain/systems, MODULES)
@@ -34,9 +35,17 @@ def run_new(database: Any, name: str, ruleset: str | None) -> Any:
     return _services().new(database, name, ruleset)
 
 
-def run_join(database: Any, name: str, after: int | None, **values: Any) -> Any:
+def run_join(database: Any, name: str, after: int | None, party: str | None, **values: Any) -> Any:
     fights = _services()
-    return fights.join(database, name, fights.Joining(**values), after)
+    return fights.join(database, name, fights.Joining(**values), after, None if party is None else _party_lookup(database, party))
+
+
+def _party_lookup(database: Any, party: str) -> Any:
+    """The saved party's name and members, looked up when the join needs them (after its own checks)."""
+    def lookup() -> tuple[str, tuple[Any, ...]]:
+        found = _parties().find(database, party)
+        return found.name, found.members
+    return lookup
 
 
 def modifiers(texts: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -91,7 +100,25 @@ def run_remove(database: Any, name: str, after: int | None) -> Any:
 
 
 def run_edit(database: Any, name: str, combatant: str, after: int | None, **values: Any) -> Any:
-    return _services().edit(database, name, combatant, values, after)
+    fights = _services()
+    rearming = fights.Rearming(**{p.name: values.pop(p.name) for p in REARMING})
+    return fights.edit(database, name, combatant, values, after, rearming)
+
+
+def run_adjust(database: Any, name: str, combatant: str, after: int | None, **deltas: Any) -> Any:
+    return _services().adjust(database, name, combatant, deltas, after)
+
+
+def run_heal(database: Any, name: str, combatant: str, hits: int, after: int | None) -> Any:
+    return _services().adjust(database, name, combatant, {"heal": hits}, after, command="heal")
+
+
+def run_damage(database: Any, name: str, combatant: str, hits: int, after: int | None) -> Any:
+    return _services().adjust(database, name, combatant, {"damage": hits}, after, command="damage")
+
+
+def run_leave(database: Any, name: str, combatant: str, after: int | None) -> Any:
+    return _services().leave(database, name, combatant, after)
 
 
 COUNT = (0, 100_000)
@@ -142,6 +169,12 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
           help="Its rank (heroic -1, epic -2 critical degrees)."),
     Param(field="initiative", kind="int", minimum=-1_000, maximum=1_000, default=0,
           help="Its place in the round: the higher acts first; equal ones in the order they joined."),
+    Param(field="death_at", kind="int", minimum=DEATH_AT[0], maximum=DEATH_AT[1], metavar="N",
+          help="Dead once its hits left are at or below N (-50; 0 or less; default: its fight's ruleset's Death at, "
+               "else it only goes down)."),
+    Param(field="party", kind="text", not_blank=True, metavar="PARTY", complete="parties",
+          help="A saved party (fight party save): all its members join at once, as saved (--side overrides their "
+               "side); refused whole if any name is taken."),
     Param(field="system", kind="choice", choices=SYSTEMS,
           help="Its attack in a formula system (instead of --weapon and --cmb), with --option."),
     Param(field="option", key="options", kind="text", multiple=True, metavar="KEY=VALUE", not_blank=True,
@@ -150,7 +183,8 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
     AFTER,
 ), help="Add a combatant to a fight: a creature of the bestiary (--creature), or one by hand "
         "(--as, --hits, --def, --armor, --weapon and --cmb; or --system and --option instead of --armor, "
-        "--weapon and --cmb).")
+        "--weapon and --cmb). One without attacks (a door, a captive) is attacked and never attacks. After the fight "
+        "is over, a foe joining takes it up again.")
 ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
     FIGHT,
     Param(field="attacker", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
@@ -179,22 +213,62 @@ SHOW = Operation(words=("fight", "show"), run=run_show, params=(
                  help="The fight as it stood after event SEQ (fight log numbers them)."),
 ), help="Every combatant's state: hits left, bleeding, stun, parry, penalty, bonus, dying.")
 LOG = Operation(words=("fight", "log"), run=run_log, params=(FIGHT,), help="The fight's events, in order.")
-UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER), help="Take the last event back.")
+UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER),
+                 help="Take the last command back: every event it wrote (a whole round --auto), said in words.")
 LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every fight.")
 REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT, AFTER), help="Remove a fight and its log.")
+def _combatant(help_text: str) -> Param:
+    return Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
+                 help=help_text + " (a creature's name names its only copy: Wolf is Wolf #1).")
+
+
+# What `fight edit` changes of who the combatant is, mid-fight (services/fights.Rearming).
+REARMING = (
+    Param(field="def", key="defense", kind="int", minimum=BONUS[0], maximum=BONUS[1], help="Set its DEF."),
+    Param(field="parry", kind="int", minimum=0, maximum=BONUS[1], help="Set its parry."),
+    Param(field="cmb", kind="int", minimum=BONUS[0], maximum=BONUS[1],
+          help="Set the CMB of its attack in use (its first; with --wield, of that one)."),
+    Param(field="wield", kind="text", not_blank=True, metavar="WEAPON", complete="weapons",
+          help="The attack it uses from now on: one of its attacks, or a weapon of the armory (with --cmb)."),
+)
 EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
     FIGHT,
-    Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
-          help="Whose state."),
+    _combatant("Whose state"),
     *(Param(field=name, kind="int", minimum=COUNT[0], maximum=COUNT[1], help=f"Set its {words}.")
       for name, words in (("taken", "hits taken"), ("bleed", "bleeding per round"), ("stun", "rounds stunned"),
                           ("no_parry", "rounds unable to parry"), ("must_parry", "rounds that must parry"),
                           ("bonus", "bonus to its next attack"), ("dying", "rounds left until death"))),
     Param(field="penalty", kind="int", minimum=-COUNT[1], maximum=0, help="Set its penalty (0 or less)."),
     Param(field="status", kind="choice", choices=("up", "down", "dead"), help="Set its status."),
+    *REARMING,
     *CRIPPLING,
     AFTER,
-), help="Set a combatant's state by hand (healing, a ruling): recorded in the log, counted at once.")
+), help="Set a combatant's state by hand (healing, a ruling), or its DEF, parry and attack in use: recorded in the "
+        "log, counted at once.")
+HEALED = Param(field="heal", kind="int", minimum=COUNT[0], maximum=COUNT[1], metavar="N", help="Heal N hits taken.")
+DAMAGED = Param(field="damage", kind="int", minimum=COUNT[0], maximum=COUNT[1], metavar="N", help="Deal N hits.")
+ADJUST = Operation(words=("fight", "adjust"), run=run_adjust, params=(
+    FIGHT,
+    _combatant("Whose state"),
+    HEALED, DAMAGED,
+    *(Param(field=name, kind="int", minimum=-COUNT[1], maximum=COUNT[1], metavar="±N", help=f"Add N to its {words}.")
+      for name, words in (("bleed", "bleeding per round"), ("stun", "rounds stunned"),
+                          ("no_parry", "rounds unable to parry"), ("must_parry", "rounds that must parry"),
+                          ("penalty", "penalty (it stays 0 or less)"), ("bonus", "bonus to its next attack"),
+                          ("dying", "rounds left until death (none running: a positive N starts one; at 0 it dies)"))),
+    AFTER,
+), help="Change a combatant's state by so much (heal 10 hits, bleed 2 less): recorded in the log, counted at once; "
+        "hits taken and counters stay 0 or more, the penalty 0 or less.")
+HITS_ARGUMENT = Param(field="hits", kind="int", argument=True, required=True, minimum=1, maximum=COUNT[1],
+                      help="How many hits.")
+HEAL = Operation(words=("fight", "heal"), run=run_heal, params=(FIGHT, _combatant("Who"), HITS_ARGUMENT, AFTER),
+                 help="Heal a combatant's hits taken by HITS (fight adjust --heal): a down one whose hits taken fall "
+                      "below its hits is up again.")
+DAMAGE = Operation(words=("fight", "damage"), run=run_damage, params=(FIGHT, _combatant("Who"), HITS_ARGUMENT, AFTER),
+                   help="Deal a combatant HITS by hand (fight adjust --damage): down when its hits taken reach its hits.")
+LEAVE = Operation(words=("fight", "leave"), run=run_leave, params=(FIGHT, _combatant("Who leaves"), AFTER),
+                  help="A combatant leaves the fight (flees, is carried off): no longer a combatant, its side stands "
+                       "without it, and the fight may end; undo brings it back.")
 
 ROUNDS = Param(field="rounds", kind="int", minimum=1, maximum=200, default=20, show_default=True,
                help="How many rounds, from the fight's round now.")
@@ -229,4 +303,45 @@ SIMULATE = Operation(words=("simulate", "fight"), run=run_simulate, params=(
         "odds fight, each probability with its standard error.",
     short_help="A tracked fight played many times from its state now, with random dice.")
 
-OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT)
+OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT, ADJUST, HEAL, DAMAGE, LEAVE)
+
+
+def _parties() -> Any:
+    from tables_app.services import parties
+
+    return parties
+
+
+def run_party_save(database: Any, name: str, fight: str, only: tuple[str, ...], replace: bool) -> Any:
+    return _parties().save(database, name, fight, only, replace)
+
+
+def run_party_list(database: Any) -> Any:
+    return _parties().listing(database)
+
+
+def run_party_show(database: Any, name: str) -> Any:
+    return _parties().find(database, name)
+
+
+def run_party_remove(database: Any, name: str) -> Any:
+    return _parties().remove(database, name)
+
+
+PARTY = Param(field="name", kind="text", argument=True, required=True, not_blank=True, complete="parties",
+              help="The party's name.")
+PARTY_SAVE = Operation(words=("fight", "party", "save"), run=run_party_save, params=(
+    PARTY,
+    Param(field="from", key="fight", kind="text", required=True, not_blank=True, complete="fights", metavar="FIGHT",
+          help="The fight whose combatants it saves (their definitions, not their state)."),
+    Param(field="only", kind="text", multiple=True, not_blank=True, metavar="NAME", complete="combatants",
+          help="Only this combatant (repeatable; default: every one)."),
+    Param(field="replace", kind="flag", default=False, help="Save over a party of that name."),
+), help="Save combatants of a fight as a party: their name, side, hits, DEF, armor, rank, features, parry, attacks, "
+        "initiative and death threshold, to join another fight in one command (fight join --party).")
+PARTY_LIST = Operation(words=("fight", "party", "list"), run=run_party_list, params=(), help="Every saved party.")
+PARTY_SHOW = Operation(words=("fight", "party", "show"), run=run_party_show, params=(PARTY,),
+                       help="A party's members, as they will join.")
+PARTY_REMOVE = Operation(words=("fight", "party", "remove"), run=run_party_remove, params=(PARTY,),
+                         help="Remove a saved party (the fights it joined keep their combatants).")
+PARTY_OPERATIONS = (PARTY_SAVE, PARTY_LIST, PARTY_SHOW, PARTY_REMOVE)

@@ -12,6 +12,7 @@ or a help line of its own.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,32 @@ SEED = (0, 2**63 - 1)
 MAX_SIMULATED = 100_000_000  # attacks of one `simulate` (the HTTP API holds it lower: http/app.py)
 
 KINDS = ("int", "float", "text", "flag", "choice", "dice_expression", "modifiers", "dice")
+
+
+def echoed(value: Any, most: int = 60) -> str:
+    """A value a message quotes back, as its caller wrote it: text in quotes, as the command line
+    quotes it (`'yes'`), anything else as JSON spells it (`true`, `null`, `[1, 2]`, `{"a": true}`),
+    not as Python does (`True`, `None`); cut past ``most`` characters."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= most else value[:most] + "…")
+    try:
+        said = json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        said = repr(value)
+    return said if len(said) <= most else said[:most] + "…"
+
+
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in words: `true`, `null`, `a number`, `a list`, `an object`, `text`."""
+    if isinstance(value, bool) or value is None:
+        return echoed(value)
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "text" if isinstance(value, str) else type(value).__name__
 
 
 class ParamError(UsageMistake, ValueError):
@@ -94,19 +121,19 @@ class Param:
             value = list(value.items())
         if self.multiple:
             if not isinstance(value, (list, tuple)):
-                raise ParamError(self.field, f"a list of values, not {type(value).__name__}")
+                raise ParamError(self.field, f"a list of values, not {json_kind(value)}")
             return tuple(self._one(item) for item in value)
         return self._one(value)
 
     def _one(self, value: Any) -> Any:
         if self.kind == "flag":
             if not isinstance(value, bool):
-                raise ParamError(self.field, f"true or false, not {value!r}")
+                raise ParamError(self.field, f"true or false, not {echoed(value)}")
             return value
         if self.kind in ("int", "float"):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or (
                     self.kind == "int" and not isinstance(value, int)):
-                raise ParamError(self.field, f"{value!r} is not {'a whole number' if self.kind == 'int' else 'a number'}")
+                raise ParamError(self.field, f"{echoed(value)} is not {'a whole number' if self.kind == 'int' else 'a number'}")
             self.within(value)
             return value
         if self.kind == "dice":
@@ -116,7 +143,7 @@ class Param:
             if isinstance(name, str) and isinstance(number, int) and not isinstance(number, bool):
                 value = f"{name}={number:+d}"
         if not isinstance(value, str):
-            raise ParamError(self.field, f"one text value, not {type(value).__name__}")
+            raise ParamError(self.field, f"one text value, not {json_kind(value)}")
         unicode_problem(value, self.field)
         if self.not_blank and not value.strip():
             raise ParamError(self.field, "must not be empty")
@@ -134,11 +161,12 @@ class Param:
         low = -math.inf if self.minimum is None else self.minimum
         high = math.inf if self.maximum is None else self.maximum
         if not low <= number <= high:
+            said = echoed(number)  # `Infinity`, `NaN` as JSON spells them (a body's 1e400)
             if self.minimum is None:
-                raise ParamError(self.field, f"{number} is over the most, {self.maximum}")
+                raise ParamError(self.field, f"{said} is over the most, {self.maximum}")
             if self.maximum is None:
-                raise ParamError(self.field, f"{number} is under the least, {self.minimum}")
-            raise ParamError(self.field, f"{number} is not between {self.minimum} and {self.maximum}")
+                raise ParamError(self.field, f"{said} is under the least, {self.minimum}")
+            raise ParamError(self.field, f"{said} is not between {self.minimum} and {self.maximum}")
 
     def chosen(self, value: str) -> str:
         """The choice ``value`` names, spelled as declared."""

@@ -125,6 +125,10 @@ def export(database: Database, path: str | Path, names: tuple[str, ...] = (), *,
         if chosen(item):
             content.creatures.append(Named(reader.load_creature(item["name"], item["ruleset"]), ruleset=item["ruleset"]))
     selection.check()
+    # a ruleset's death threshold goes out on its creatures sheet: with its creatures, or with the whole ruleset
+    exported_rulesets = {c.ruleset for c in content.creatures} if names else \
+        ({ruleset} if ruleset is not None else set(reader.rulesets()))
+    content.death_at = {r: at for r in sorted(exported_rulesets) if (at := reader.death_at(r)) is not None}
     _save(path, force, lambda handle: write_export(handle, content))
 
     def listed(items: Sequence[Named[Item]]) -> list[str]:

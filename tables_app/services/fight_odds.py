@@ -22,7 +22,7 @@ from tables_app.domain.fights.state import Armament, Blow, Fighter
 from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, TooManyDamages
 from tables_app.domain.tables import Rank
-from tables_app.errors import TablesError
+from tables_app.errors import Offered, TablesError
 from tables_app.services.fights import Loaded, load, prepared_attack
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import as_float
@@ -62,7 +62,8 @@ def _odds_ready(loaded: Loaded) -> Fight:
         won = f": side {fight.winner} won" if fight.winner else ": nobody is standing"
         raise TablesError(f"the fight {fight.name!r} is over{won} (undo to go back, then ask again)")
     if len(fight.sides) < 2:
-        raise TablesError(f"the fight {fight.name!r} has one side only: add a foe (tables fight join)")
+        raise Offered(f"the fight {fight.name!r} has one side only: add a foe ({{}})", "tables fight join", ("fight", "join"),
+                      fight.name)
     for c in fight.combatants:
         if not (c.up and c.fighter.attacks and c.fighter.attacks[0].system == "table"):
             continue
@@ -83,12 +84,25 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
             blows = _Blows(database, fight)
             computed = fight_odds(fight, blows, rounds, limit, progress, blows.reads_taken)
     except TooManyStates as exc:
-        done = exc.round - fight.round  # the rounds worked out before the bound was passed
-        fewer = f"ask for {done} round{'s' if done > 1 else ''} (tables odds fight {_quoted(fight.name)} --rounds {done}) " \
-            "or " if done else ""
-        raise TablesError(f"the fight {fight.name!r} is too large to work out exactly: {exc}; "
-                          f"{fewer}simulate it instead: tables simulate fight {_quoted(fight.name)}") from None
+        raise FightTooLarge(fight.name, str(exc), exc.round - fight.round) from None
     return FightOddsResult(fight.name, loaded.seq, computed, tuple(c.name for c in fight.combatants))
+
+
+class FightTooLarge(TablesError):
+    """A fight past the odds' bound: ``why`` (its states, by which round), and ``done`` the rounds worked
+    out before it (0: none). Worded for the command line; each face offers the fewer rounds and the
+    simulation in its own terms (``worded``: the HTTP API's are its fields and routes)."""
+
+    def __init__(self, name: str, why: str, done: int):
+        self.name, self.why, self.done = name, why, done
+        fewer = f"tables odds fight {_quoted(name)} --rounds {done}"
+        super().__init__(self.worded(f"{done} round{'s' if done > 1 else ''} ({fewer})",
+                                     f"tables simulate fight {_quoted(name)}"))
+
+    def worded(self, fewer: str, simulate: str) -> str:
+        """`the fight 'Duel' is too large to work out exactly: ...; ask for FEWER or simulate it instead: SIMULATE`."""
+        asked = f"ask for {fewer} or " if self.done else ""
+        return f"the fight {self.name!r} is too large to work out exactly: {self.why}; {asked}simulate it instead: {simulate}"
 
 
 def _quoted(name: str) -> str:
@@ -112,7 +126,7 @@ class FightSimulation:
     def to_json(self) -> dict[str, Any]:
         t = self.tally
         rounds = []
-        for j in range(t.rounds):
+        for j in range(t.listed):  # to the round by which every fight played had ended, as the odds' list stops
             over, over_se = share(t.over[j], t.count)
             sides = {side: share(t.won[side][j], t.count) for side in self.sides}
             fates = {name: {"down": share(t.down[name][j], t.count), "dead": share(t.dead[name][j], t.count)}
@@ -176,7 +190,9 @@ class _Blows:
         """Whether ``attacker``'s blows depend on its target's hits taken (the odds then ask state by state)."""
         a = state.find(attacker)
         assert a is not None
-        arm = turn_weapon(a)
+        if not a.fighter.attacks:  # one without attacks (a door, a captive) deals no blows at all
+            return False
+        arm = turn_weapon(a)  # its first not dropped or broken
         return arm is not None and arm.system != "table" and reads_taken(arm.system)
 
     def _formula(self, state: Fight, attacker: str, target: str, arm: Armament) -> dict[Blow, Fraction]:

@@ -9,20 +9,24 @@ and the blow it deals are recorded in the event, never recomputed.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from tables_app.domain.fights import (
-    Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, apply, cmb_modifiers, defense_of,
-    event_json, event_of, refusal, skipped,
+    Adjust, Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, Leave, apply, cmb_modifiers,
+    defense_of, event_json, event_of, refusal, skipped,
 )
-from tables_app.domain.fights.rules import turn_target, turn_weapon, weapon_refusal
-from tables_app.domain.fights.account import account, status_line
+from tables_app.domain.fights.rules import pending, turn_target, whose_turn
+from tables_app.domain.fights.account import (
+    account, dice_line, event_words, shown_line, side_counts, sides_line, status_line, turn_line,
+)
+from tables_app.domain.fights.rules import turn_weapon, weapon_refusal
 from tables_app.domain.fights.state import Combatant
-from tables_app.domain.names import fold, suggest
+from tables_app.domain.names import fold
 from tables_app.domain.tables import Rank
-from tables_app.errors import NotFound, TablesError, UsageMistake
+from tables_app.errors import Ambiguous, NotFound, Offered, TablesError, UsageMistake
 from tables_app.storage import fights as store
 from tables_app.storage.database import Database
 
@@ -75,17 +79,23 @@ def load(database: Database, name: str, upto: int | None = None) -> Loaded:
     return Loaded(row, tuple(logged), _replayed(row, logged, upto))
 
 
-def _written(database: Database, loaded: Loaded, events: list[Event]) -> list[Fight]:
+def _written(database: Database, loaded: Loaded, events: list[Event], command: str | None = None) -> list[Fight]:
     """``events`` applied to the fight (FightRuleError refused, nothing
     written), then appended after the log read (the caller has checked its
-    ``after`` first: _check_after); the fight after each of them."""
+    ``after`` first: _check_after); the fight after each of them.
+
+    The events of one write are one undo: each is kept with the ``command``
+    that wrote them (`round --auto`; by default the first event's kind) and
+    its ``group``, the first of them's number (undo drops the whole group)."""
     states = [loaded.fight]
     for event in events:
         states.append(_applied(states[-1], event))
     if loaded.seq + len(events) > MAX_EVENTS:
         raise TablesError(f"fight {loaded.row.name!r} has {MAX_EVENTS:,} events, the most a fight keeps: start a new one")
+    kept = [event_json(e) for e in events]
+    written_by = {"command": command or (kept[0]["kind"] if kept else ""), "group": loaded.seq + 1}
     with database.writing(commit=True, breaking="the fight's log") as connection:
-        store.append(connection, loaded.row.name, loaded.seq, [event_json(e) for e in events])
+        store.append(connection, loaded.row.name, loaded.seq, [{**data, **written_by} for data in kept])
     return states[1:]
 
 
@@ -115,12 +125,18 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
             "attacks": [{"weapon": a.weapon, "cmb": a.cmb} if a.system == "table" else
                         {"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
                         for a in f.attacks],
-            "acted": c.acted, "cannot_attack": skipped(c),
+            "acted": c.acted, "cannot_attack": _cannot_attack(c), "pending": pending(c),
+            "death_at": f.death_at,
             # the rest of a critical (docs/fights.md, "The rest of a critical")
             "prone": n.prone, "knocked_out": n.knocked_out, "blinded": n.blinded, "useless_arm": n.useless_arm,
             "useless_leg": n.useless_leg, "dropped": list(n.dropped), "broken": list(n.broken),
             "timed_penalties": [{"penalty": p, "rounds": r} for p, r in n.timed_penalties],
             "attacks_with": arm.weapon if (arm := turn_weapon(c)) is not None else None}
+
+
+def _cannot_attack(c: Combatant) -> str | None:
+    """Why it may not attack now (None: it may): one without attacks never does (a door, a captive)."""
+    return "has no attack" if c.up and not c.fighter.attacks else skipped(c)
 
 
 @dataclass(frozen=True)
@@ -132,12 +148,35 @@ class FightState:
 
     def to_json(self) -> dict[str, Any]:
         f = self.fight
+        turn = whose_turn(f)
         return {"fight": f.name, "ruleset": f.ruleset, "round": f.round, "over": f.over, "winner": f.winner,
-                "seq": self.seq, "combatants": [combatant_json(c) for c in f.combatants]}
+                "seq": self.seq, "turn": turn.name if turn else None,
+                "sides": {side: {"up": up, "total": total} for side, (up, total) in side_counts(f).items()},
+                "combatants": [combatant_json(c) for c in f.combatants], "left": self.left_json()}
 
     def lines(self) -> list[str]:
+        """A status line per combatant (after a write)."""
         width = max((len(c.name) for c in self.fight.combatants), default=0)
-        return [status_line(c, width) for c in self.fight.combatants]
+        return [status_line(c, width) for c in self.fight.combatants] + self.left_lines()
+
+    def left_json(self) -> list[dict[str, Any]]:
+        """Who left the fight (no longer among its combatants), in the order they left."""
+        return [{"name": f.name, "side": f.side, "creature": f.creature} for f in self.fight.left]
+
+    def left_lines(self) -> list[str]:
+        left = self.fight.left
+        return [f"Left the fight: {', '.join(f'{f.name} (side {f.side})' for f in left)}."] if left else []
+
+    def shown_lines(self) -> list[str]:
+        """`fight show`'s: whose turn, the sides, then a line per combatant with its side and what counts from
+        the next round marked."""
+        f = self.fight
+        if not f.combatants:
+            return []
+        width = max(len(c.name) for c in f.combatants)
+        side_width = max(len(c.side) for c in f.combatants)
+        turn = turn_line(f)
+        return [*([turn] if turn else []), sides_line(f), *(shown_line(c, width, side_width) for c in f.combatants)]
 
 
 @dataclass(frozen=True)
@@ -175,7 +214,9 @@ class FightLog:
         for logged in self.loaded.logged:
             event = event_of(logged.data)
             after = apply(fight, event)
-            words = account(fight, event, after)
+            words = list(account(fight, event, after))
+            if isinstance(event, Attack):  # what it read, under the attack's line
+                words.insert(1, dice_line(event))
             out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
             out += [f"      {line}" for line in words[1:]]
             fight = after
@@ -213,14 +254,17 @@ def _name(text: str, what: str) -> str:
     return name
 
 
+valid_name = _name  # a name as a fight's, a combatant's and a party's are: one space between words, no control character
+
+
 def new(database: Database, name: str, ruleset: str | None = None) -> FightState:
     name = _name(name, "a fight's name")
     if ruleset is not None:
         ruleset = database.reader().rulesets_named(ruleset)
     with database.writing(commit=True, breaking="a fight's name") as connection:
         if (found := store.find(connection, name)) is not None:
-            raise TablesError(f"a fight named {found.name!r} exists (show it: tables fight show {found.name!r}, "
-                              "or remove it first)")
+            raise Offered(f"a fight named {found.name!r} exists (show it: {{}}, or remove it first)",
+                          f"tables fight show {found.name!r}", ("fight", "show"), found.name)
         store.create(connection, name, ruleset)
     return FightState(Fight(name, ruleset), 0)
 
@@ -255,11 +299,38 @@ def undo(database: Database, name: str, after: int | None = None) -> FightStep:
     _check_after(loaded, after)
     if not loaded.logged:
         raise TablesError(f"the fight {loaded.row.name!r} has no events to undo")
-    last = loaded.logged[-1]
+    group = _last_group(loaded.logged)
+    first = group[0].seq
     with database.writing(commit=True, breaking="the fight's log") as connection:
-        store.drop_last(connection, loaded.row.name, last.seq)
-    before = _replayed(loaded.row, list(loaded.logged[:-1]))
-    return FightStep(FightState(before, last.seq - 1), (f"Undone: event {last.seq} ({last.data['kind']}).",))
+        store.drop_since(connection, loaded.row.name, first, loaded.seq)
+    before = _replayed(loaded.row, list(loaded.logged[:-len(group)]))
+    return FightStep(FightState(before, first - 1), (_undone(before, group),))
+
+
+def _last_group(logged: tuple[store.LoggedEvent, ...]) -> list[store.LoggedEvent]:
+    """The events of the last write: those from its ``group`` (the first one's number) on; an event kept
+    without a group (a log older than groups) is one on its own."""
+    last = logged[-1]
+    first = last.data.get("group")
+    if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= last.seq:
+        return [last]
+    group = [e for e in logged if e.seq >= first]
+    return group if all(e.data.get("group") == first for e in group) else [last]
+
+
+def _undone(before: Fight, group: list[store.LoggedEvent]) -> str:
+    """`Undone: round 2 played by --auto (events 5 to 7): Hero's attack on Orc, Orc's attack on Hero, the end
+    of round 2.`: what one undo took back, in words."""
+    fight, words = before, []
+    for logged in group:
+        event = event_of(logged.data)
+        words.append(event_words(fight, event))
+        fight = apply(fight, event)
+    if len(group) == 1:
+        return f"Undone: {words[0]} (event {group[0].seq})."
+    command = str(group[0].data.get("command") or "")
+    what = f"round {before.round} played by --auto" if command == "round --auto" else f"fight {command}"
+    return f"Undone: {what} (events {group[0].seq} to {group[-1].seq}): {', '.join(words)}."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -280,13 +351,54 @@ class Joining:
     initiative: int = 0
     system: str | None = None  # a formula system's attack (services/fight_formulas.py), with its options
     options: tuple[str, ...] = ()  # KEY=VALUE, as `resolve SYSTEM` takes them
+    death_at: int | None = None  # its own death threshold (else the fight's ruleset's)
 
 
-def join(database: Database, name: str, joining: Joining, after: int | None = None) -> FightStep:
+# A saved party, looked up when it is needed (services/parties.py): its name and its members
+PartyLookup = Callable[[], tuple[str, tuple[Fighter, ...]]]
+
+
+def join(database: Database, name: str, joining: Joining, after: int | None = None,
+         party: PartyLookup | None = None) -> FightStep:
+    """One combatant joins; with ``party``, every member of that saved party instead (``joining`` gives only its side)."""
+    if party is not None:
+        _party_alone(joining)
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
-    events: list[Event] = [Join(_fighter(database, loaded, joining))]
-    return _step(loaded, events, _written(database, loaded, events))
+    if party is not None:
+        events: list[Event] = [Join(f) for f in _party_members(database, loaded, joining, party)]
+    else:
+        events = [Join(_fighter(database, loaded, joining))]
+    return _step(loaded, events, _written(database, loaded, events, "join"))  # one write: all of them, or none
+
+
+# Joining's fields a party's members bring themselves (each with the value that means "not given")
+PARTY_BRINGS = (("creature", None, "--creature"), ("hits", None, "--hits"), ("defense", None, "--def"),
+                ("armor", None, "--armor"), ("weapon", None, "--weapon"), ("cmb", None, "--cmb"), ("label", None, "--as"),
+                ("parry", 0, "--parry"), ("features", (), "--has"), ("rank", None, "--rank"),
+                ("initiative", 0, "--initiative"), ("system", None, "--system"), ("options", (), "--option"),
+                ("death_at", None, "--death-at"))
+
+
+def _party_alone(j: Joining) -> None:
+    """A party joins as saved: a member's own option given with it is a usage mistake."""
+    given = [flag for field_name, unset, flag in PARTY_BRINGS
+             if (bool(getattr(j, field_name)) if unset == () else getattr(j, field_name) != unset)]  # a list is a tuple
+    if given:
+        raise UsageMistake(f"--party joins its members as saved: give only --side with it (not {', '.join(given)})")
+
+
+def _party_members(database: Database, loaded: Loaded, j: Joining, party: PartyLookup) -> list[Fighter]:
+    """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
+    party_name, members = party()
+    taken = [f.name for f in members if loaded.fight.find(f.name) is not None]
+    if taken:
+        verb = "is" if len(taken) == 1 else "are"
+        raise TablesError(f"the party {party_name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
+                          "(nothing joined)")
+    side = _name(j.side, "--side") if j.side else None
+    return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
+            for f in members]
 
 
 def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
@@ -314,7 +426,9 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
             if not any(fold(a.weapon) == fold(arm.weapon) for a in attacks):
                 weapon = reader.locate("weapons", arm.weapon, found.ruleset)
                 attacks.append(Armament(weapon.name, arm.cmb, ruleset=weapon.ruleset))
-        copies = sum(1 for c in loaded.fight.combatants if c.fighter.creature == creature.name)
+        # numbered past every copy that joined, those who left too (a name names one combatant in the log)
+        copies = sum(1 for f in (*(c.fighter for c in loaded.fight.combatants), *loaded.fight.left)
+                     if f.creature == creature.name)
         label = _name(j.label, "--as") if j.label else f"{creature.name} #{copies + 1}"
         fighter = Fighter(name=label, side=j.side or _default_side(loaded.fight, creature=True), hits=hits,
                           defense=creature.defense if j.defense is None else j.defense,
@@ -332,13 +446,21 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
                           armor=armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
                           features=tuple(dict.fromkeys(fold(f) for f in j.features)), parry=j.parry,
                           attacks=tuple(attacks), initiative=j.initiative)
-    if not fighter.attacks:
-        where = f"the bestiary gives {fighter.creature} no attacks: " if fighter.creature else ""
-        raise UsageMistake(f"{where}give its attack (--weapon NAME --cmb N, or --system SYSTEM --option KEY=VALUE)")
+    # Without attacks it joins all the same (a door, a captive, a fleeing villager): attacked, never attacking.
     if fighter.armor:  # a formula system's combatant may have none
         fighter = replace(fighter, armor=_armor_column(database, fighter.armor))
     _name(fighter.side, "--side")
-    return fighter
+    return replace(fighter, death_at=j.death_at if j.death_at is not None else _ruleset_death_at(database, ruleset))
+
+
+def _ruleset_death_at(database: Database, ruleset: str | None) -> int | None:
+    """The fight's ruleset's death threshold (`Death at`); None without a ruleset, or one without it."""
+    if ruleset is None:
+        return None
+    try:
+        return database.reader().death_at(ruleset)
+    except NotFound:  # the ruleset went since the fight began: its combatants go down only
+        return None
 
 
 def _default_side(fight: Fight, *, creature: bool) -> str:
@@ -358,14 +480,37 @@ def _armor_column(database: Database, armor: str) -> str:
 
 
 # ------------------------------------------------------------------ attacks
-def _no_combatant(fight: Fight, name: str) -> NotFound:
-    """A name that is none of the fight's combatants: NotFound with the closest (exit 1, HTTP 404)."""
+NUMBERED = re.compile(r"(.+) #\d+")  # a creature's copy: `Wolf #1`
+LISTED = 12  # combatants named in a refusal, at most (past it: fight show lists them)
+
+
+def combatant_named(fight: Fight, name: str) -> Combatant:
+    """The combatant ``name`` names: its name in any letter case, or a
+    creature's name when the fight has one numbered copy of it (`Wolf` is
+    `Wolf #1` while it is the only one). Otherwise NotFound, saying the
+    closest names (exit 1, HTTP 404), or Ambiguous, listing the copies."""
+    found = fight.find(name)
+    if found is not None:
+        return found
+    if (gone := fight.departed(name)) is not None:
+        raise NotFound(f"{gone.name} has left the fight (it is no longer a combatant)")
+    key = fold(name)
+    copies = [c for c in fight.combatants if (m := NUMBERED.fullmatch(c.name)) and fold(m.group(1)) == key]
+    if len(copies) == 1:
+        return copies[0]
+    if copies:
+        names = [c.name for c in copies]
+        raise Ambiguous(f"{name!r} is any of {len(names)} combatants: {', '.join(names)} (name one)", names)
     known = [c.name for c in fight.combatants]
-    return NotFound(f"no combatant named {name!r} in the fight", suggest(name, known))
+    listed = ", ".join(known) if len(known) <= LISTED else f"{len(known)} of them: tables fight show lists them"
+    raise NotFound.unknown(f"no combatant named {name!r} in the fight", name, known,
+                           f"its combatants: {listed}" if known else "it has none yet: tables fight join")
 
 
 def _armament(c: Combatant, weapon: str | None) -> Armament:
     """The attack named, or the one it makes when none is: its first not dropped or broken (rules.turn_weapon)."""
+    if not c.fighter.attacks:
+        raise TablesError(f"{c.name} cannot attack: it has no attack")
     if weapon is None:
         return turn_weapon(c) or c.fighter.attacks[0]  # (none left: refused before, skipped says why)
     for arm in c.fighter.attacks:
@@ -386,13 +531,9 @@ def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, w
     from tables_app.services.attacks import setup_of
     from tables_app.services.results import DiceUsed, TableResolution
 
-    for named in (attacker, target):
-        if fight.find(named) is None:
-            raise _no_combatant(fight, named)
-    if (why := refusal(fight, attacker, target)) is not None:
+    a, t = combatant_named(fight, attacker), combatant_named(fight, target)
+    if (why := refusal(fight, a.name, t.name)) is not None:
         raise TablesError(why)
-    a, t = fight.find(attacker), fight.find(target)
-    assert a is not None and t is not None
     arm = _armament(a, weapon)
     if arm.system != "table":
         from tables_app.services.fight_formulas import resolve_one
@@ -431,11 +572,20 @@ def prepared_attack(database: Database, ruleset: str | None, arm: Armament, targ
                    modifiers=modifiers)
 
 
-def _enough(dice: Any) -> None:
+def _enough(dice: Any, event: Attack, more_follow: bool = False) -> None:
+    """NeedMoreDice naming the attack the given dice ran short in (`Hero's attack on Orc needs at least 1 more
+    die: ...`); ``more_follow``: other attacks of the round come after it, whose dice are not counted."""
     from tables_app.services.fight_formulas import OPEN_ENDED
-    from tables_app.services.rolling import check_enough
+    from tables_app.services.rolling import NeedMoreDice, shortfall
 
-    check_enough(dice, open_ended=("attack roll", "open-ended", *OPEN_ENDED))
+    short = shortfall(dice, ("attack roll", "open-ended", *OPEN_ENDED))
+    if short is None:
+        return
+    given, missing, opens = short
+    at_least = "at least " if opens or more_follow else ""
+    raise NeedMoreDice(f"--dice gave {given} {'die' if given == 1 else 'dice'}; {event.attacker}'s attack on "
+                       f"{event.target} needs {at_least}{len(missing)} more {'die' if len(missing) == 1 else 'dice'}: "
+                       + ", ".join(missing))
 
 
 def attack(database: Database, name: str, attacker: str, target: str, *, seed: int | None = None,
@@ -447,20 +597,21 @@ def attack(database: Database, name: str, attacker: str, target: str, *, seed: i
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     dice = dice_source(seed, forced)
     event, data = _resolve_one(database, loaded.fight, attacker, target, weapon, mods, dice)
-    _enough(dice)
+    _enough(dice, event)
     _refuse_unused(dice)
     events: list[Event] = [event]
-    return _step(loaded, events, _written(database, loaded, events), (data,))
+    return _step(loaded, events, _written(database, loaded, events, "attack"), (data,))
 
 
 def _refuse_unused(dice: Any) -> None:
+    """Too many dice given: refused as too few are (exit 1), dice that do not fit the attacks (decision)."""
     from tables_app.domain.dice import ForcedDice
 
     if isinstance(dice, ForcedDice) and dice.unused:
         unused = ", ".join(map(str, dice.unused[:10])) + (", …" if len(dice.unused) > 10 else "")
         verb = "was" if len(dice.unused) == 1 else "were"
-        raise UsageMistake(f"--dice: {len(dice.unused)} of the given dice {verb} not needed ({unused}); "
-                           "nothing was written: give exactly the dice the attacks read")
+        raise TablesError(f"--dice: {len(dice.unused)} of the given dice {verb} not needed ({unused}); "
+                          "nothing was written: give exactly the dice the attacks read")
 
 
 def round_(database: Database, name: str, *, auto: bool = False, seed: int | None = None,
@@ -481,7 +632,8 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
     attacks: list[dict[str, Any]] = []
     if auto:
         dice = dice_source(seed, forced)
-        for c in loaded.fight.combatants:  # in initiative order
+        order = loaded.fight.combatants  # in initiative order
+        for place, c in enumerate(order):
             if fight.over:
                 break
             target = turn_target(fight, c.name)
@@ -491,27 +643,97 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
             events.append(event)
             attacks.append(data)
             fight = _applied(fight, event)
-        _enough(dice)
+            _enough(dice, event, more_follow=any(turn_target(fight, later.name) for later in order[place + 1:]))
         _refuse_unused(dice)
     if not fight.over:
         events.append(EndRound())
-    return _step(loaded, events, _written(database, loaded, events), tuple(attacks), a_round=True)
+    return _step(loaded, events, _written(database, loaded, events, "round --auto" if auto else "round"), tuple(attacks),
+                 a_round=True)
 
 
-def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None) -> FightStep:
+@dataclass(frozen=True, kw_only=True)
+class Rearming:
+    """What `fight edit` changes of who a combatant is: its DEF, its parry, the
+    attack in use (``wield``: one of its attacks, or a weapon of the armory)
+    and that attack's CMB (None: unchanged)."""
+
+    defense: int | None = None
+    parry: int | None = None
+    cmb: int | None = None
+    wield: str | None = None
+
+    def __bool__(self) -> bool:
+        return any(v is not None for v in (self.defense, self.parry, self.cmb, self.wield))
+
+
+def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None,
+         rearming: Rearming = Rearming()) -> FightStep:
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     values = dict(values)
     crippling = {key: values.pop(key) for key in CRIPPLING_KEYS if key in values}
     given = tuple((k, None if k == "dying" and v == 0 else v) for k, v in values.items() if v is not None)
-    if not given and not any(v not in (None, ()) for v in crippling.values()):
-        raise UsageMistake("give what to set (--taken N, --stun N, --status down, ...)")
-    c = loaded.fight.find(combatant)
-    if c is None:
-        raise _no_combatant(loaded.fight, combatant)
-    given += crippled_edits(c, crippling)
-    events: list[Event] = [Edit(c.name, given)]
-    return _step(loaded, events, _written(database, loaded, events))
+    if not given and not rearming and not any(v not in (None, ()) for v in crippling.values()):
+        raise UsageMistake("give what to set (--taken N, --stun N, --status down, --def N, --wield WEAPON, ...)")
+    c = combatant_named(loaded.fight, combatant)
+    events: list[Event] = [Edit(c.name, (*given, *_rearmed(database, loaded.fight, c, rearming),
+                                         *crippled_edits(c, crippling)))]
+    return _step(loaded, events, _written(database, loaded, events, "edit"))
+
+
+def _rearmed(database: Database, fight: Fight, c: Combatant, r: Rearming) -> tuple[tuple[str, Any], ...]:
+    """The edit's values of ``r``: ``def``, ``parry``, and the attack in use as the Armament it becomes
+    (``wield``, its CMB in), or only its new ``cmb``; the log keeps them so (a replay looks nothing up)."""
+    values: list[tuple[str, Any]] = [(k, v) for k, v in (("def", r.defense), ("parry", r.parry)) if v is not None]
+    if r.wield is not None:
+        arm = next((a for a in c.fighter.attacks if fold(a.weapon) == fold(r.wield)), None)
+        if arm is None:  # a weapon of the armory, looked up as join looks it up
+            found = database.reader().locate("weapons", r.wield, fight.ruleset)
+            if r.cmb is None:
+                raise UsageMistake(f"{c.name} has no attack {found.name!r}: give its CMB too "
+                                   f"(--wield {found.name!r} --cmb N)")
+            arm = Armament(found.name, r.cmb, ruleset=found.ruleset)
+        values.append(("wield", _with_cmb(c, arm, r.cmb)))
+    elif r.cmb is not None:
+        if not c.fighter.attacks:
+            raise TablesError(f"{c.name} has no attack to set the CMB of (give one: --wield WEAPON --cmb N)")
+        _with_cmb(c, c.fighter.attacks[0], r.cmb)
+        values.append(("cmb", r.cmb))
+    return tuple(values)
+
+
+def _with_cmb(c: Combatant, arm: Armament, cmb: int | None) -> Armament:
+    if cmb is None:
+        return arm
+    if arm.system != "table":  # its bonus is its options' (fight join --option)
+        raise TablesError(f"{c.name}'s {arm.weapon} attack is a formula system's: its bonus is set by its options, "
+                          "not --cmb (--cmb sets an attack's on the tables)")
+    return replace(arm, cmb=cmb)
+
+
+def adjust(database: Database, name: str, combatant: str, deltas: dict[str, int | None], after: int | None = None,
+           command: str = "adjust") -> FightStep:
+    """Relative changes to a combatant's state (`fight adjust`, `heal`, `damage`), an event of its own
+    (domain/fights/rules.py applies and clamps them)."""
+    loaded = load(database, name)
+    _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    given = tuple((k, v) for k, v in deltas.items() if v)
+    if not given:
+        raise UsageMistake("give what to change, and by how much (--heal 10, --damage 5, --bleed -2, ...)")
+    c = combatant_named(loaded.fight, combatant)
+    events: list[Event] = [Adjust(c.name, given)]
+    return _step(loaded, events, _written(database, loaded, events, command))
+
+
+def leave(database: Database, name: str, combatant: str, after: int | None = None) -> FightStep:
+    """The combatant leaves the fight (flees, is carried off): it is no longer a combatant."""
+    loaded = load(database, name)
+    _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    c = combatant_named(loaded.fight, combatant)
+    events: list[Event] = [Leave(c.name)]
+    return _step(loaded, events, _written(database, loaded, events, "leave"))
+
+
 
 
 # ------------------------------------------------------------------ the rest of a critical, by hand
@@ -605,5 +827,5 @@ def _timed_penalties(texts: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(pairs))
 
 
-__all__ = ["EndRound", "FightList", "FightLog", "FightState", "FightStep", "Joining", "attack", "edit", "join", "listing",
-           "load", "log", "new", "remove", "round_", "show", "undo"]
+__all__ = ["EndRound", "FightList", "FightLog", "FightState", "FightStep", "Joining", "Rearming", "adjust", "attack",
+           "combatant_named", "edit", "join", "leave", "listing", "load", "log", "new", "remove", "round_", "show", "undo"]

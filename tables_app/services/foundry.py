@@ -32,7 +32,6 @@ from typing import IO, Any, Iterable
 
 from tables_app.domain.bounds import AUTOMATIC_MISS, D100, ROLL_LIMIT
 from tables_app.domain.effects import effect_words
-from tables_app.services.lookups import entry_json
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import NO_BOTTOM, Range, RangeTable, row_label
@@ -114,7 +113,7 @@ def unique_file_names(stems: Iterable[str]) -> list[str]:
 def entry_words(entry: Entry) -> str:
     """An entry's effects in words, as the CLI shows them (render.effects):
     `+7 hits, stun 1 rnd, penalty -5, drop weapon`."""
-    return effect_words(entry_json(entry))
+    return effect_words(entry)
 
 
 _MARKER_WORDS = {True: ("with", "w/", "if"), False: ("without", "w/o", "if not")}

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any, TypedDict, TypeVar
 
 from tables_app.domain.kinds import SINGULAR
+from tables_app.domain.effects import effect_words
 from tables_app.domain.rulesets import shown
 from tables_app.domain.tables import (
     AttackTable,
@@ -30,9 +31,8 @@ Record = TypeVar("Record", Weapon, Creature)
 
 
 def _entry_text(entry: Entry) -> str:
-    parts = [entry.title or "", entry.text]
-    numbers = [f"{k} {v}" for k, v in (("hits", entry.hits), ("bleed", entry.bleed), ("stun", entry.stun), ("penalty", entry.penalty)) if v]
-    return " | ".join(p for p in [*parts, ", ".join(numbers), ", ".join(entry.effects)] if p)
+    """`Title | text | +3 hits, must parry 1, attacker +5` (its effects as effect_words says them everywhere)."""
+    return " | ".join(p for p in [entry.title or "", entry.text, effect_words(entry)] if p)
 
 
 class CellChange(TypedDict):

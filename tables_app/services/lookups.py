@@ -17,6 +17,7 @@ from tables_app.domain.legend import Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.table_reads import critical_roll_at, fumble_roll, printed_column, result_row
 from tables_app.domain.cells import AttackCell, compact_text
+from tables_app.domain.effects import effect_words
 from tables_app.domain.tables import (
     AttackTable, ColumnChoice, EffectTable, Entry, TableKind, Weapon, states_its_condition, unknown_feature_warnings,
 )
@@ -58,6 +59,7 @@ def entry_json(entry: Entry) -> dict:
         "states_condition": states_its_condition(entry.text, entry.condition),
         "unread": list(entry.unread),
         **conditions_json(entry),
+        "effect_words": effect_words(entry),  # the fields above in words, as every face says them
     }
 
 

@@ -101,6 +101,7 @@ def critical_json(roll: CriticalRoll | None) -> dict[str, Any] | None:
         "table": roll.table, "roll": roll.roll, "modified_roll": roll.modified_roll,
         "entry": entry_json(roll.entry), "other_branch": entry_json(roll.other) if roll.other else None,
         "other_branches": [entry_json(other) for other in roll.others],
+        "severity_why": roll.why,  # why `severity` is not `rolled_severity` (null: it is)
     }
 
 

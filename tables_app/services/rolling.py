@@ -32,13 +32,24 @@ def check_enough(dice: Dice, open_ended: tuple[str, ...] = (), open_tables: tupl
     roll on one of ``open_tables`` (`critical roll on Huge`: a table whose
     die opens), decides whether more dice follow, so the count is "at least".
     """
-    if not isinstance(dice, ForcedDice) or not dice.missing:
+    short = shortfall(dice, open_ended, open_tables)
+    if short is None:
         return
-    given = len(dice.values)
-    first = dice.missing[0].rsplit(" (d", 1)[0]  # the purpose, without its die
-    opens = (open_ended and first.startswith(open_ended)) or any(first.endswith(f" roll on {name}") for name in open_tables)
+    given, missing, opens = short
     at_least = "at least " if opens else ""
     raise NeedMoreDice(
-        f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{len(dice.missing)} more: "
-        + ", ".join(dice.missing)
+        f"--dice gave {given} {'die' if given == 1 else 'dice'}; this attack needs {at_least}{len(missing)} more: "
+        + ", ".join(missing)
     )
+
+
+def shortfall(dice: Dice, open_ended: tuple[str, ...] = (),
+              open_tables: tuple[str, ...] = ()) -> tuple[int, list[str], bool] | None:
+    """None if the dice did not run out; else how many were given, the purpose of each missing die, and
+    whether the first missing one decides whether more follow (check_enough's "at least")."""
+    if not isinstance(dice, ForcedDice) or not dice.missing:
+        return None
+    first = dice.missing[0].rsplit(" (d", 1)[0]  # the purpose, without its die
+    opens = bool(open_ended and first.startswith(open_ended)) or any(first.endswith(f" roll on {name}")
+                                                                     for name in open_tables)
+    return len(dice.values), list(dice.missing), opens

@@ -17,7 +17,7 @@ from tables_app.sheets.values import as_text, check_value, coordinate, is_blank
 
 NOTES_KIND = "notes"  # a sheet for people (a template's Instructions): skipped without a warning
 HEADER_KEYS = ("kind", "name", "code", "source", "notes", "severities", "ruleset", "automatic miss", "roll kind", "legend",
-               "conditions")
+               "conditions", "death at")
 LETTER_KEY = "severity"  # `Severity F | ...` defines an extra letter of an attack sheet
 RULESET_KIND = "ruleset"  # `Kind | ruleset`: a header block naming the ruleset of the workbook's other sheets, and its legend
 LEGEND_COLUMNS = ("symbol", "means")  # a ruleset sheet's grid: the book's key, one symbol a row
@@ -78,6 +78,8 @@ def split(reading: Reading, sheet: RawSheet) -> Grid | None:
         if key in header and kind not in ("critical", "fumble", RULESET_KIND):
             reading.problem(name, header[key][1], f"only critical and fumble tables (and a ruleset sheet) have "
                                                   f"{'a Legend' if key == 'legend' else 'Conditions'}")
+    if "death at" in header and kind not in ("creatures", RULESET_KIND):  # the book's rule for its fights
+        reading.problem(name, header["death at"][1], "only creatures sheets (and a ruleset sheet) have Death at")
     for key, (_, cell) in header.items():
         if is_letter_key(key) and kind != "attack":
             reading.problem(name, cell.replace("B", "A", 1), f"only attack sheets define extra letters ({key.capitalize()})")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tables_app.domain.legend import VOCABULARY, Legend, bare_of, canonical_symbol, legend_from_rows, legend_symbol, meaning_of
-from tables_app.domain.names import fold, same_name
+from tables_app.domain.names import fold, same_name, shown
 from tables_app.domain.rulesets import in_ruleset
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import TableKind
@@ -26,7 +26,8 @@ from tables_app.sheets.shape import Grid
 from tables_app.sheets.list_sheets import read_creatures, read_severities, read_weapons
 from tables_app.sheets.raw import RawWorkbook
 from tables_app.sheets.reading import Reading
-from tables_app.sheets.values import coordinate
+from tables_app.sheets.values import as_int, coordinate
+from tables_app.domain.bounds import DEATH_AT
 
 
 def interpret(raw: RawWorkbook, catalog: Catalog | None = None) -> ParsedWorkbook:
@@ -63,11 +64,44 @@ def interpret(raw: RawWorkbook, catalog: Catalog | None = None) -> ParsedWorkboo
     for grid in by_kind["weapons"]:
         if (ruleset := reading.ruleset_of(grid)) is not None:
             read_weapons(reading, grid, ruleset)
+    if (sheet := reading.ruleset_sheet) is not None:
+        _read_death_at(reading, sheet, reading.default_ruleset)
     for grid in by_kind["creatures"]:
         if (ruleset := reading.ruleset_of(grid)) is not None:
+            _read_death_at(reading, grid, ruleset)
             read_creatures(reading, grid, ruleset)
     reading.summarise_empty()
     return reading.out
+
+
+NO_DEATH = ("none", "no", "-", "\u2014")  # `Death at | none`: only down, as the default
+
+
+def _read_death_at(reading: Reading, grid: Grid, ruleset: str) -> None:
+    """`Death at | -50` (the hits left at or below which a combatant of a
+    fight in the ruleset is dead) or `none`, on a creatures sheet or its
+    workbook's ruleset sheet (the default for its ruleset's creatures sheets);
+    two different values for one ruleset in a workbook are a problem."""
+    written, sheet, cell = reading.setting(grid, "death at", ruleset)
+    if written is None:
+        return
+    value: int | None = None
+    if fold(written) not in NO_DEATH:
+        try:
+            value = as_int(written, "Death at")
+        except ValueError:
+            value = DEATH_AT[1] + 1
+        if not DEATH_AT[0] <= value <= DEATH_AT[1]:
+            if not any(p.sheet == sheet and p.cell == cell for p in reading.out.problems):  # said once, on its cell
+                reading.problem(sheet, cell, f"Death at {shown(written)} must be a whole number from {DEATH_AT[0]} to "
+                                             f"{DEATH_AT[1]} (the hits left at or below which a combatant is dead), or none")
+            return
+    known = next((name for name in reading.out.death_at if same_name(name, ruleset)), None)
+    if known is not None and reading.out.death_at[known] != value:
+        reading.problem(sheet, cell, f"Death at {shown(written)}: another sheet of this workbook gives ruleset "
+                                     f"{ruleset!r} Death at {reading.out.death_at[known]}; a ruleset has one")
+        return
+    reading.out.death_at[known or ruleset] = value
 
 
 def _read_ruleset_sheet(reading: Reading, sheets: list[Grid]) -> None:

@@ -77,6 +77,7 @@ class Export:
     attack: list[Named[AttackTable]] = field(default_factory=list)
     weapons: list[Named[Weapon]] = field(default_factory=list)
     creatures: list[Named[Creature]] = field(default_factory=list)
+    death_at: dict[str, int] = field(default_factory=dict)  # by ruleset: `Death at`, on its creatures sheet
 
 
 class Sheets:
@@ -403,10 +404,10 @@ def write_scale(book: Sheets, item: Named[SeverityScale]) -> None:
 
 
 def write_list(book: Sheets, title: str, kind: str, header: tuple[str, ...], rows: list[tuple[CellValue, ...]],
-               ruleset: str) -> None:
-    """A weapons or creatures sheet of one ruleset: one row per item."""
+               ruleset: str, keys: tuple[tuple[str, CellValue], ...] = ()) -> None:
+    """A weapons or creatures sheet of one ruleset: one row per item (``keys``: more of its header block)."""
     sheet = book.sheet(title if fold(ruleset) == DEFAULT_RULESET else f"{title} {ruleset}")
-    first = header_block(sheet, [("Kind", kind), *_ruleset_key(ruleset)])
+    first = header_block(sheet, [("Kind", kind), *_ruleset_key(ruleset), *keys])
     grid_header(sheet, first, header)
     for r, values in enumerate(rows, start=first + 1):
         for c, value in enumerate(values, start=1):
@@ -439,13 +440,20 @@ def _weapon_column_values(weapon: Weapon, columns: tuple[str, ...]) -> tuple[str
     return tuple(values[name] for name in columns)
 
 
-def write_creatures(book: Sheets, creatures: list[Named[Creature]]) -> None:
-    for ruleset, values in _by_ruleset(creatures).items():
+def write_creatures(book: Sheets, creatures: list[Named[Creature]], death_at: dict[str, int] | None = None) -> None:
+    """A creatures sheet per ruleset, with its ruleset's `Death at` (a ruleset with one and no creature: a sheet
+    with no rows, to carry it)."""
+    death_at = death_at or {}
+    grouped = _by_ruleset(creatures)
+    for ruleset in death_at:
+        grouped.setdefault(ruleset, [])
+    for ruleset, values in grouped.items():
         attacks = any(c.attacks for c in values)
         header = CREATURE_HEADER if attacks else tuple(h for h in CREATURE_HEADER if h != ATTACKS_COLUMN)
+        keys = (("Death at", death_at[ruleset]),) if ruleset in death_at else ()
         write_list(book, "Creatures", "creatures", header, [
             (c.name, c.defense, c.armor, c.rank.value, c.hp, ", ".join(c.features) or None,
-             *([attacks_text(c.attacks) or None] if attacks else []), c.notes) for c in values], ruleset)
+             *([attacks_text(c.attacks) or None] if attacks else []), c.notes) for c in values], ruleset, keys)
 
 
 def write_export(target: Target, export: Export) -> None:
@@ -458,8 +466,8 @@ def write_export(target: Target, export: Export) -> None:
         write_attack(book, attack)
     if export.weapons:
         write_weapons(book, export.weapons)
-    if export.creatures:
-        write_creatures(book, export.creatures)
+    if export.creatures or export.death_at:
+        write_creatures(book, export.creatures, export.death_at)
     if not book.titles:
         raise ValueError("nothing to export")
     book.save(target)

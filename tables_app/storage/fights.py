@@ -102,10 +102,11 @@ def append(connection: sqlite3.Connection, name: str, after: int, added: Iterabl
             raise FightChanged(f"the fight {fight.name!r} changed: show it again, then retry") from None
 
 
-def drop_last(connection: sqlite3.Connection, name: str, after: int) -> None:
-    """Remove event ``after``, the last one; FightChanged if it is not the last."""
+def drop_since(connection: sqlite3.Connection, name: str, first: int, after: int) -> None:
+    """Remove events ``first`` to ``after``, the last one (one write's events: one undo); FightChanged if
+    ``after`` is not the last."""
     fight = _current(connection, name, after)
-    connection.execute("DELETE FROM fight_event WHERE fight_id = ? AND seq = ?", (fight.id, after))
+    connection.execute("DELETE FROM fight_event WHERE fight_id = ? AND seq >= ? AND seq <= ?", (fight.id, first, after))
 
 
 def delete(connection: sqlite3.Connection, name: str, after: int | None = None) -> None:

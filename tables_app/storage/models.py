@@ -59,6 +59,7 @@ class Ruleset(SQLModel, table=True):
     __tablename__ = "ruleset"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, sa_type=NOCASE)
+    death_at: int | None = None  # hits left at or below which a combatant of its fights is dead; NULL: only down (0011)
 
 
 class Provenance(SQLModel):
@@ -310,7 +311,7 @@ class CreatureAttack(SQLModel, table=True):
     cmb: int
 
 
-FIGHT_EVENT_KINDS = ("join", "attack", "round", "edit")
+FIGHT_EVENT_KINDS = ("join", "attack", "round", "edit", "adjust", "leave")  # adjust, leave: 0010
 
 
 class Fight(SQLModel, table=True):
@@ -338,6 +339,18 @@ class FightEvent(SQLModel, table=True):
     kind: str
     data: str
     at: str  # ISO 8601, UTC
+
+
+class Party(SQLModel, table=True):
+    """A roster of combatants saved from a fight, to join another in one
+    command: ``members`` their definitions as a JSON array, in join order,
+    each as a join event keeps its combatant (0011)."""
+
+    __tablename__ = "party"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, sa_type=NOCASE)
+    members: str
+    saved_at: str  # ISO 8601, UTC
 
 
 class Generation(SQLModel, table=True):

@@ -26,6 +26,7 @@ LISTS = {
     "rulesets": "SELECT NULL, name FROM ruleset",
     "workbooks": "SELECT NULL, file_name FROM workbook",
     "fights": "SELECT NULL, name FROM fight",
+    "parties": "SELECT NULL, name FROM party",
 }
 
 
@@ -67,16 +68,20 @@ def armor_columns(path: Target, what: str) -> list[tuple[str, str, str]]:
 
 def combatants(path: Target, fight: str) -> list[str]:
     """The names of the combatants that joined the fight named ``fight`` (any
-    letter case), in the order they joined, from its log's join events."""
+    letter case), in the order they joined, from its log's join events; not
+    those who left it since (its leave events)."""
     import json
 
     with _reading(path) as connection:
         rows = connection.execute(COMBATANTS, (fight,)).fetchall()
-    return [json.loads(data)["combatant"]["name"] for (data,) in rows]
+    events = [json.loads(data) for (data,) in rows]
+    left = {event["combatant"] for event in events if event["kind"] == "leave"}
+    return [event["combatant"]["name"] for event in events
+            if event["kind"] == "join" and event["combatant"]["name"] not in left]
 
 
 COMBATANTS = ("SELECT e.data FROM fight_event e JOIN fight f ON f.id = e.fight_id "
-              "WHERE f.name = ? AND e.kind = 'join' ORDER BY e.seq")
+              "WHERE f.name = ? AND (e.kind = 'join' OR e.kind = 'leave') ORDER BY e.seq")
 
 
 def every_name(path: Target, what: str) -> set[tuple[str | None, str]]:

@@ -225,6 +225,12 @@ class Reader:
     def rulesets(self) -> list[str]:
         return self._run(lambda c: list(self._rulesets(c).values()))
 
+    def death_at(self, ruleset: str) -> int | None:
+        """The ruleset's death threshold (`Death at`): the hits left at or below which a combatant of its fights
+        is dead; None: only down. NotFound if there is no such ruleset."""
+        return self._run(lambda c: c.execute("SELECT death_at FROM ruleset WHERE id = ?",
+                                             (self._ruleset_id(c, ruleset),)).fetchone()[0])
+
     def rulesets_named(self, ruleset: str) -> str:
         """A ruleset's stored name (NotFound, with near names, if there is none)."""
         return self._run(lambda c: self._rulesets(c)[self._ruleset_id(c, ruleset)])
@@ -400,15 +406,17 @@ class Reader:
         return self._run(work)
 
     def list_rulesets(self) -> list[dict]:
-        """Every ruleset with how many things of each kind it holds, and the workbooks they came from."""
+        """Every ruleset with how many things of each kind it holds, the workbooks they came from, and its death
+        threshold (`Death at`; None: none)."""
         def work(c: sqlite3.Connection) -> list[dict]:
             out = []
+            thresholds = dict(c.execute("SELECT id, death_at FROM ruleset").fetchall())
             for ruleset_id, name in self._rulesets(c).items():
                 counts = {kind: c.execute(_COUNT_IN_RULESET[table], (ruleset_id,)).fetchone()[0]
                           for kind, table in NAMED_TABLES.items()}
                 workbooks = sorted({f for table in NAMED_TABLES.values() for (f,) in c.execute(
                     _WORKBOOKS_IN_RULESET[table], (ruleset_id,))})
-                out.append({"name": name, **counts, "workbooks": workbooks})
+                out.append({"name": name, **counts, "workbooks": workbooks, "death_at": thresholds[ruleset_id]})
             return out
         return self._run(work)
 

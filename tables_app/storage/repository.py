@@ -149,6 +149,8 @@ class Writer:
 
     def run(self) -> dict[str, list[str]]:
         p = self.parsed
+        for ruleset, death_at in p.death_at.items():  # a ruleset's setting: the last workbook to give it sets it
+            self.db.execute("UPDATE ruleset SET death_at = ? WHERE id = ?", (death_at, self.ruleset_id(ruleset)))
         if not p.defines_anything and self._workbook_id() is None:
             return {}  # nothing to write and nothing written before: the database stays as it was
         self.workbook_id = self._upsert_workbook()
@@ -199,10 +201,11 @@ class Writer:
         return {(ruleset_id, fold(name)): i for i, ruleset_id, name in rows}
 
     def ruleset_id(self, name: str) -> int:
-        """The id of a ruleset, made on first use (a namespace has nothing else to it)."""
+        """The id of a ruleset, made on first use (without a death threshold: a sheet sets it, `Death at`)."""
         key = fold(name)
         if key not in self.ruleset_ids:
-            self.ruleset_ids[key] = self.db.execute("INSERT INTO ruleset (name) VALUES (?) RETURNING id", (name,)).fetchone()[0]
+            self.ruleset_ids[key] = self.db.execute("INSERT INTO ruleset (name, death_at) VALUES (?, NULL) RETURNING id",
+                                                      (name,)).fetchone()[0]
         return self.ruleset_ids[key]
 
     def _upsert_named(self, kind: str, defined: Defined, **values: object) -> int:

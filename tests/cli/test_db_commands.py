@@ -129,7 +129,8 @@ def test_db_init_empty_has_no_bundled_tables(tmp_path):
     listed = tables("--db", str(target), "list", "--json")
     listing = json.loads(listed.stdout)
     assert listed.exit_code == 0 and listing.pop("rulesets") == [
-        {"name": "default", "attack": 0, "critical": 0, "fumble": 0, "weapons": 0, "creatures": 0, "severities": 1, "workbooks": []}]
+        {"name": "default", "attack": 0, "critical": 0, "fumble": 0, "weapons": 0, "creatures": 0, "severities": 1, "workbooks": [],
+         "death_at": None}]
     assert all(items == [] for items in listing.values())
     with sqlite3.connect(target) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA_HEAD,)

@@ -88,6 +88,22 @@ def test_simulate_fight_is_seeded_and_agrees_with_the_odds(quick):  # type: igno
     assert set(first["se"]) == {"expected_rounds", "unfinished"}
 
 
+def test_simulate_fight_lists_rounds_to_the_one_every_fight_had_ended_by(quick):  # type: ignore[no-untyped-def]
+    # issue 41: it listed all 25 rounds asked for when every fight had ended by round 3
+    data = answer(quick, "simulate", "fight", "Quick", "--rounds", "25", "--count", "2000", "--seed", "1")
+    overs = [r["over"] for r in data["rounds"]]
+    assert overs[-1] == 1.0 and all(over < 1.0 for over in overs[:-1]) and len(overs) < 25
+    assert [r["round"] for r in data["rounds"]] == list(range(1, len(overs) + 1))
+    assert data["unfinished"] == 0.0
+    exact = answer(quick, "odds", "fight", "Quick", "--rounds", "2")  # the same shape as the odds', plus `se`
+    assert set(data["rounds"][0]) == set(exact["rounds"][0]) - {"states"} | {"se"}
+    text = quick("simulate", "fight", "Quick", "--rounds", "25", "--count", "2000", "--seed", "1").stdout
+    assert f"By the end of round {len(overs)}:" in text and f"\n{len(overs) + 1:>5} " not in text
+    # fights still going at the last round asked: every round is listed
+    going = answer(quick, "simulate", "fight", "Quick", "--rounds", "1", "--count", "2000", "--seed", "1")
+    assert [r["round"] for r in going["rounds"]] == [1] and going["unfinished"] > 0
+
+
 def test_the_counts_are_bounded(quick):  # type: ignore[no-untyped-def]
     assert quick("simulate", "fight", "Quick", "--count", "0").exit_code == 2
     assert quick("simulate", "fight", "Quick", "--count", "1000001").exit_code == 2

@@ -258,9 +258,9 @@ def test_a_target_outside_the_systems_bounds_is_refused_at_the_attack(run):
 def test_dice_that_run_out_or_are_left_over_write_nothing(run):
     duel(run, "rise")
     short = run("fight", "attack", "Duel", "Hero", "Orc", "--dice", "10,10")
-    assert short.exit_code == 1 and "this attack needs at least 5 more: explosion (d10)" in error_lines(short)
+    assert short.exit_code == 1 and "Hero's attack on Orc needs at least 5 more dice: explosion (d10)" in error_lines(short)
     extra = run("fight", "attack", "Duel", "Hero", "Orc", "--dice", "1,5")
-    assert extra.exit_code == 2 and "was not needed (5)" in error_lines(extra)
+    assert extra.exit_code == 1 and "was not needed (5)" in error_lines(extra)
     assert shown(run)["seq"] == 2
 
 

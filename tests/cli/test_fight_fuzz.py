@@ -91,7 +91,18 @@ commands = st.one_of(
     st.builds(lambda n: ["fight", "remove", n], st.sampled_from(["Other", "Nope", *WEIRD])),
     st.builds(lambda n, c, rest: ["fight", "edit", n, c, *rest], names, who, seq(
         *(opt(f"--{field}", number, 2) for field in ("taken", "bleed", "stun", "no-parry", "must-parry", "penalty", "bonus", "dying")),
-        opt("--status", st.sampled_from(["up", "up", "up", "down", "dead", "alive"]), 4), after)),
+        opt("--status", st.sampled_from(["up", "up", "up", "down", "dead", "alive"]), 4),
+        opt("--def", number, 2), opt("--parry", number, 2), opt("--cmb", number, 2),
+        opt("--wield", st.sampled_from(["Dagger", "Longsword", "Nope", ""]), 2), after)),
+    st.builds(lambda n, c, rest: ["fight", "adjust", n, c, *rest], names, who, seq(  # the GM's moves
+        *(opt(f"--{field}", number, 3) for field in ("heal", "damage", "bleed", "stun", "no-parry", "must-parry",
+                                                       "penalty", "bonus", "dying")), after)),
+    st.builds(lambda verb, n, c, hits, rest: ["fight", verb, n, c, hits, *rest], st.sampled_from(["heal", "damage"]),
+              names, who, number, after),
+    st.builds(lambda n, c, rest: ["fight", "leave", n, c, *rest], names, st.sampled_from(["Goblin", "goblin", "Nobody", *WEIRD]),
+              after),
+    st.builds(lambda c: ["fight", "join", FIGHT, "--as", c, "--side", "B", "--hits", "20", "--armor", "LA"],  # reinforcements
+              st.sampled_from(["Door", "Wolf #1", "Hero"])),
 )
 invocations = st.tuples(commands, st.sampled_from([[], ["--json"]])).map(lambda parts: parts[0] + parts[1])
 
@@ -161,7 +172,7 @@ REFUSALS: list[tuple[list[str], int, str]] = [
     (["fight", "new", LONG], 2, "Error: a fight's name is 10,000 characters, more than 200"),
     (["fight", "show", LONG], 1, "Error: no fight named 'xxxxxxxx"),
     (["fight", "attack", FIGHT, "Hero", LONG, "--dice", "50"], 1, "Error: no combatant named 'xxxxxxxx"),
-    (["fight", "attack", FIGHT, "Hero", "Orc", "--dice", ",".join(["50"] * 1000)], 2,
+    (["fight", "attack", FIGHT, "Hero", "Orc", "--dice", ",".join(["50"] * 1000)], 1,
      "Error: --dice: 998 of the given dice were not needed (50, 50, 50, 50, 50, 50, 50, 50, 50, 50, …)"),
     (["fight", "attack", FIGHT, "Hero", "Orc", "--dice", ""], 1, "Error: --dice gave 0 dice"),
     (["fight", "attack", FIGHT, "Hero", "Orc", "--dice", "0"], 1, "Error: die 1 of --dice is 0"),
@@ -172,6 +183,13 @@ REFUSALS: list[tuple[list[str], int, str]] = [
     (["fight", "edit", FIGHT, "Orc", "--taken", "99999999999999999999"], 2, "Error: Invalid value for '--taken'"),
     (["fight", "round", FIGHT, "--seed", "1"], 2, "Error: --dice and --seed roll the attacks of --auto: give --auto too"),
     (["fight", "remove", "../../etc/passwd"], 1, "Error: no fight named '../../etc/passwd'"),
+    (["fight", "adjust", FIGHT, "Orc"], 2, "Error: give what to change, and by how much"),
+    (["fight", "adjust", FIGHT, "Orc", "--bleed", "-100001"], 2, "Error: Invalid value for '--bleed'"),
+    (["fight", "heal", FIGHT, LONG, "5"], 1, "Error: no combatant named 'xxxxxxxx"),
+    (["fight", "damage", FIGHT, "Orc", "x"], 2, "Error: Invalid value for 'HITS'"),
+    (["fight", "leave", FIGHT, "Nobody"], 1, "Error: no combatant named 'Nobody' in the fight"),
+    (["fight", "edit", FIGHT, "Orc", "--wield", LONG], 1, "Error: no weapon named 'xxxxxxxx"),
+    (["fight", "edit", FIGHT, "Orc", "--wield", "Mace"], 2, "Error: Orc has no attack 'Mace': give its CMB too"),
 ]
 
 
@@ -191,9 +209,9 @@ def test_fight_refusals(tmp_path: Path, bundled_db_template: Path, args: list[st
     assert [line for line in result.stderr.splitlines() if line.startswith("Error:")][0].startswith(error), result.stderr[-500:]
 
 
-def test_a_whole_fight_to_its_end_then_every_write_but_undo_is_refused(tmp_path: Path, bundled_db_template: Path) -> None:
-    # docs/fights.md, "The end of the fight": "After that, only undo (and edit) is taken: an attack, a join or
-    # a round's end is refused."
+def test_a_whole_fight_to_its_end_then_attacks_and_rounds_are_refused(tmp_path: Path, bundled_db_template: Path) -> None:
+    # docs/fights.md, "The end of the fight": "After that, an attack or a round's end is refused" (a join is
+    # taken: reinforcements, tests/cli/test_fight_moves.py)
     db = tmp_path / "tables.db"
     shutil.copyfile(bundled_db_template, db)
     runner = CliRunner()
@@ -207,8 +225,6 @@ def test_a_whole_fight_to_its_end_then_every_write_but_undo_is_refused(tmp_path:
         "--cmb", "55")
     assert run("fight", "edit", FIGHT, "Orc", "--status", "dead").exit_code == 0
     for args, why in ((("attack", FIGHT, "Hero", "Orc", "--dice", "50"), "the fight is over"),
-                      (("join", FIGHT, "--as", "Troll", "--side", "B", "--hits", "9", "--armor", "MA", "--weapon", "Dagger",
-                        "--cmb", "5"), "the fight is over (undo to go back)"),
                       (("round", FIGHT), "the fight is over (undo to go back)"),
                       (("round", FIGHT, "--auto", "--seed", "3"), "the fight is over (undo to go back)")):
         before = stored(db)

@@ -19,7 +19,8 @@ def test_an_unknown_combatant_is_not_found_with_the_closest(run):
     joined(run)
     result = run("fight", "attack", "Ambush", "Hero", "Orc Wrrior #1", "--dice", "50", "--json")
     assert result.exit_code == 1
-    assert json.loads(result.stdout)["error"] == {"message": "no combatant named 'Orc Wrrior #1' in the fight",
+    assert json.loads(result.stdout)["error"] == {"message": "no combatant named 'Orc Wrrior #1' in the fight — did you "
+                                                             "mean 'Orc Warrior #1'?",
                                                   "workbook": None, "sheet": None, "cell": None,
                                                   "suggestions": ["Orc Warrior #1"]}
 

@@ -577,3 +577,22 @@ def test_the_import_macro_creates_the_files_documents_in_their_folders(printed_r
     refused = run_macro(tmp_path, str(other))
     assert refused["RollTable"] == [] and refused["notices"][0][0] == "error"
     assert run_macro(tmp_path, "none")["notices"][0][0] == "warn"  # Import pressed with no file chosen
+
+
+def test_the_first_block_of_the_docs_runs_twice(run, tmp_path, monkeypatch):
+    """Issue 41: docs/foundry.md's first block failed when run twice (and its second line at once: the first had
+    written every file). Each of its commands, run twice in an empty directory, succeeds both times."""
+    import re
+    import shlex
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "foundry.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", doc, re.DOTALL)
+    assert block is not None
+    commands = [shlex.split(line.split("#")[0]) for line in block.group(1).splitlines() if line.strip()]
+    assert len(commands) >= 3 and all(words[:3] == ["tables", "export", "--format"] for words in commands)
+    monkeypatch.chdir(tmp_path)
+    for time in (1, 2):
+        for words in commands:
+            result = run(*words[1:])
+            assert result.exit_code == 0, (time, words, result.output)
+    assert (tmp_path / "tables-foundry.json").is_file() and (tmp_path / "foundry-some" / "attack-Edged.json").is_file()

@@ -110,14 +110,14 @@ def test_a_reimport_reports_what_changed(run, tmp_path, db_path, dump):
     changes = json.loads(dry.stdout)["workbooks"][0]["changes"]
     assert changes["added"] == {"creatures": ["Dummy"]}
     assert [(r["row"], r["change"]) for r in changes["rows"]] == [("51+", "removed"), ("51-90", "added"), ("91+", "added")]
-    assert changes["entries"] == [{"table": "Trip", "row": "51+", "condition": None, "before": "Fall. | hits 1", "after": "Fall hard. | hits 2"}]
+    assert changes["entries"] == [{"table": "Trip", "row": "51+", "condition": None, "before": "Fall. | +1 hits", "after": "Fall hard. | +2 hits"}]
     assert changes["fields"] == [{"kind": "weapon", "name": "Jabber", "field": "max_result", "before": 100, "after": 120}]
     people = run("import", str(second))
     assert people.exit_code == 0
     lines = people.stdout.splitlines()
     assert "  added creatures: Dummy" in lines
     assert "  weapon Jabber max_result: 100 → 120" in lines
-    assert "  Trip 51+: Fall. | hits 1 → Fall hard. | hits 2" in lines
+    assert "  Trip 51+: Fall. | +1 hits → Fall hard. | +2 hits" in lines
 
 
 def test_changed_cells_before_and_after(run, tmp_path):

@@ -117,7 +117,8 @@ def test_removing_default_keeps_the_built_in_severity_scale(run, db_path, write_
     assert {kind: len(names) for kind, names in data["removed"].items()} == {
         "attack": 6, "critical": 7, "fumble": 2, "weapons": 32, "creatures": 13}  # no severities: the built-in one stays
     assert json.loads(run("list", "rulesets", "--json").stdout)["rulesets"] == [
-        {"name": "default", "severities": 1, "attack": 0, "critical": 0, "fumble": 0, "weapons": 0, "creatures": 0, "workbooks": []}]
+        {"name": "default", "severities": 1, "attack": 0, "critical": 0, "fumble": 0, "weapons": 0, "creatures": 0, "workbooks": [],
+         "death_at": None}]
     assert json.loads(run("list", "severities", "--json").stdout)["severities"] == [
         {"name": "default", "ruleset": "default", "workbook": None, "sheet": None}]
     again = run("remove", "--ruleset", "default")

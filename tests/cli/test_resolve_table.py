@@ -164,5 +164,26 @@ def test_for_people(run):
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Morning Star (Blunt, Max 145")
     assert "Roll 97 + 99 + 45 = 241 (open-ended high)." in lines
-    assert any(line.startswith("Secondary critical: Sup on Pierce") for line in lines)
+    # issue 41: why Sup, when the critical was Mod (step 11: two degrees below)
+    assert any(line.startswith("Secondary critical: Sup (2 degrees below the critical's Mod) on Pierce") for line in lines)
     assert lines[-1].startswith("CRITICAL, ") and "Dice: 97, 99, 45, 30, 80 (given)" in lines[-1]
+
+
+def test_the_json_says_why_a_severity_is_not_the_one_rolled(run):
+    """Issue 41: the secondary critical showed `rolled Mod, reduced 0` while giving Sup (the page read
+    `rolled_severity` and `reduction`); `severity_why` says why, for every critical."""
+    import json
+
+    args = ("resolve", "table", "--weapon", "Morning Star", "--cmb", "60", "--def", "20", "--armor", "HA", "--has", "helm",
+            "--dice", "97,99,45,30,80", "--json")
+    data = json.loads(run(*args).stdout)
+    secondary = data["secondary_critical"]
+    assert (secondary["severity"], secondary["rolled_severity"], secondary["reduction"]) == ("Sup", "Mod", 0)
+    assert secondary["severity_why"] == "2 degrees below the critical's Mod"
+    assert data["critical"]["severity_why"] is None and data["critical"]["severity"] == "Mod"
+    heroic = json.loads(run(*args, "--rank", "heroic").stdout)
+    assert heroic["critical"]["severity_why"] == f"rolled {heroic['critical']['rolled_severity']}, reduced 1 degree"
+    assert heroic["secondary_critical"] is None or heroic["secondary_critical"]["severity_why"].startswith("2 degrees below")
+    capped = json.loads(run("resolve", "table", "--weapon", "Longsword", "--cmb", "60", "--def", "20", "--armor", "MA",
+                            "--dice", "97,99,45,30", "--json").stdout)
+    assert capped["critical"]["severity_why"] is None  # 17 Gri: the severity rolled

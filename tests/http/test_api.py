@@ -318,9 +318,9 @@ def test_odds_errors(client, run):
 
 
 @pytest.mark.parametrize("body, message", [
-    ({**TABLE_ATTACK, "sweep_cmb": "0:x"}, "'sweep_cmb' '0:x' is not A:B or A:B:STEP (whole numbers)"),
+    ({**TABLE_ATTACK, "sweep_cmb": "0:x"}, "sweep_cmb='0:x' is not A:B or A:B:STEP (whole numbers)"),
     ({**TABLE_ATTACK, "sweep_cmb": "0:10", "sweep_def": "0:10"}, "sweep one of 'sweep_cmb' and 'sweep_def' at a time"),
-    ({**TABLE_ATTACK, "sweep_cmb": "0:100000"}, "'sweep_cmb' '0:100000' has more than 2000 steps"),
+    ({**TABLE_ATTACK, "sweep_cmb": "0:100000"}, "sweep_cmb='0:100000' has more than 2000 steps"),
 ])
 def test_odds_usage_mistakes_name_the_fields(client, run, body, message):
     """The operation's own usage mistakes name the JSON fields over HTTP, the options on the command line."""
@@ -328,7 +328,7 @@ def test_odds_usage_mistakes_name_the_fields(client, run, body, message):
     assert response.status_code == 422
     assert response.json()["error"]["message"] == message
     assert run("odds", "table", *command_line(body)).stderr.endswith(
-        f"Error: {message.replace(chr(39) + 'sweep_cmb' + chr(39), '--sweep-cmb').replace(chr(39) + 'sweep_def' + chr(39), '--sweep-def')}\n")
+        f"Error: {message.replace(chr(39) + 'sweep_cmb' + chr(39), '--sweep-cmb').replace(chr(39) + 'sweep_def' + chr(39), '--sweep-def').replace('sweep_cmb=', '--sweep-cmb ')}\n")
 
 
 def test_errors_the_command_line_cannot_make(client):

@@ -66,7 +66,8 @@ TEXT_FIELDS = {"table": ["weapon", "armor", "target", "critical", "ruleset", "ha
 SURROGATES = "surrogatepass"  # a lone surrogate in a URL: its (invalid) UTF-8 bytes
 FIGHT_FIELDS = ["name", "ruleset", "creature", "hits", "def", "armor", "weapon", "cmb", "as", "side", "parry", "has",
                 "rank", "after", "attacker", "target", "dice", "seed", "attack", "mod", "auto", "at", "combatant", "taken",
-                "bleed", "stun", "no_parry", "must_parry", "bonus", "dying", "penalty", "status", "system", "option", "bogus"]
+                "bleed", "stun", "no_parry", "must_parry", "bonus", "dying", "penalty", "status", "system", "option", "bogus",
+                "heal", "damage", "wield"]
 FIGHT_NAMES = ["Ambush", "ambush", "Ambsh", "Bridge / night", "", " ", "%2F", "..", "\ud800"]
 COMBATANTS = ["Hero", "Orc Warrior #1", "Orc Warrior", "Heor", "", "\udc80"]
 FIGHT_BODIES = {  # a valid body of each route, changed by a few fields
@@ -75,6 +76,8 @@ FIGHT_BODIES = {  # a valid body of each route, changed by a few fields
     "rounds": {"auto": True, "seed": 5},
     "undo": {},
     "edits": {"combatant": "Hero", "taken": 0},
+    "adjustments": {"combatant": "Orc Warrior", "heal": 3, "bleed": -1},
+    "departures": {"combatant": "Orc Warrior #1"},
 }
 HUGE = [10**20, -(10**20), 2**63, -(2**63), 10**400, 1e308, -1e308, float("nan"), float("inf"), float("-inf")]
 
@@ -164,7 +167,7 @@ def requests(draw):  # type: ignore[no-untyped-def]
             return "DELETE", f"/api/v1/fights/{name}", None, headers
         body = dict(FIGHT_BODIES.get(route, {"name": "Skirmish"})) if draw(st.integers(0, 3)) else {}
         body.update(draw(st.dictionaries(st.sampled_from(FIGHT_FIELDS), values, max_size=3)))
-        if route in ("attacks", "edits") and draw(st.booleans()):
+        if route in ("attacks", "edits", "adjustments", "departures") and draw(st.booleans()):
             body[draw(st.sampled_from(["attacker", "target", "combatant"]))] = draw(st.sampled_from(COMBATANTS))
         path = "/api/v1/fights" if route == "new" else f"/api/v1/fights/{name}/{route}"
         return "POST", path, body_bytes(body), {**headers, "Content-Type": "application/json"}

@@ -88,8 +88,8 @@ def token_server(database: Path):  # type: ignore[no-untyped-def]
         yield base
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def chromium(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A headless Chromium of its own profile, driven by Selenium."""
     need_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -103,6 +103,22 @@ def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untype
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    driver = chromium(tmp_path_factory)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def second_browser(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Another device: a second browser, of its own profile (a player's phone, a second GM screen)."""
+    driver = chromium(tmp_path_factory)
     try:
         yield driver
     finally:
@@ -731,7 +747,7 @@ def test_a_fight_played_on_the_page_ends_as_the_same_events_through_the_cli(serv
     shown = [item.get_attribute("data-status") for item in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
     assert shown == lines
     assert browser.find_element(By.ID, "fight-title").text == f"{name}: round 4"
-    account = browser.find_element(By.ID, "fight-account").text
+    account = browser.find_element(By.ID, "fight-account").get_attribute("textContent")  # the steps folded too
     for line in [*last["attacks"][0]["steps"], *last["account"]]:
         assert line.strip() in account, line
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
@@ -750,6 +766,7 @@ def test_a_write_after_another_writer_is_refused_and_the_page_shows_the_fight_ag
     browser.find_element(By.ID, "fight-new-name").send_keys(name)
     browser.find_element(By.ID, "fight-create").click()
     wait.until(lambda d: page_seq(d) == 0)
+    browser.execute_script("fight.refresh.every = 0")  # this page does not look again (else it may see the join first)
     posted(server, f"/fights/{name}/combatants", {"as": "Elsewhere", "hits": 10, "armor": "MA", "weapon": "Longsword",
                                                    "cmb": 10, "after": 0})  # another writer moved the fight to seq 1
     browser.find_element(By.ID, "fight-end-round").click()  # the page still thinks 0
@@ -759,6 +776,9 @@ def test_a_write_after_another_writer_is_refused_and_the_page_shows_the_fight_ag
     assert [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")] == \
         ["Elsewhere"]
     assert fight_shown(server, name)["round"] == 1  # the refused round was not ended
+    # and what the other writer did, in the log's words
+    wait.until(lambda d: d.find_element(By.ID, "fight-account").text ==
+               "From another device:\nElsewhere joins side A: 10 hits, DEF 0, armor MA.")
 
 
 def test_the_fight_panel_fits_a_phone(server, browser):
@@ -899,3 +919,652 @@ def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browse
     logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert [(entry["source"], entry["message"].split(" - ")[0]) for entry in logged] == \
         [("network", f"{server}/api/v1/fights/{name}/odds?rounds=10")]
+
+
+# ------------------------------------------------------------------ the game master's page, issue #41
+def open_fight(driver, base: str, name: str, width: int = 390, height: int = 844) -> None:  # type: ignore[no-untyped-def]
+    """Open fight ``name`` on the page at ``width``, once its cards are shown."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.set_window_size(width, height)
+    fresh_page(driver, f"{base}/#/fight/{quote(name)}")
+    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "fight-area").get_attribute("data-seq") is not None
+                                    and d.find_element(By.ID, "fight-title").text.startswith(name))
+
+
+def written(driver, action) -> int:  # type: ignore[no-untyped-def]
+    """Do ``action`` on the page and wait for the write it makes: the page's new seq (an error on the page fails)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    before = page_seq(driver)
+    action()
+    WebDriverWait(driver, 20).until(lambda d: page_seq(d) != before
+                                    or d.find_elements(By.CSS_SELECTOR, "#fight-account .error"))
+    errors = driver.find_elements(By.CSS_SELECTOR, "#fight-account .error")
+    assert not errors, errors[0].text
+    return page_seq(driver)
+
+
+def join_on_the_page(driver, fields: dict[str, str]) -> int:  # type: ignore[no-untyped-def]
+    """Fill *Add a combatant* with ``fields`` (by the ids' last word: as, side, hits, ..., has, rank) and add it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    box = driver.find_element(By.ID, "fight-join-box")
+    if not box.get_property("open"):
+        driver.find_element(By.CSS_SELECTOR, "#fight-join-box summary").click()
+
+    def join() -> None:
+        for key, value in fields.items():
+            field = driver.find_element(By.ID, f"fight-{key}")
+            if field.tag_name == "select":
+                Select(field).select_by_value(value)
+                continue
+            field.clear()
+            field.send_keys(value)
+        button = driver.find_element(By.ID, "fight-join-go")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+    return written(driver, join)
+
+
+def picked(driver, select_id: str) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    """A select's value and its options' texts."""
+    value, texts = driver.execute_script(
+        "const s = document.getElementById(arguments[0]); return [s.value, [...s.options].map((o) => o.text)]", select_id)
+    return value, texts
+
+
+def new_fight_on_the_page(driver, base: str, name: str, width: int = 390) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.set_window_size(width, 844)
+    fresh_page(driver, f"{base}/#/fight")
+    wait = WebDriverWait(driver, 20)
+    wait.until(lambda d: d.find_element(By.ID, "fight-new-name").is_displayed())
+    driver.find_element(By.ID, "fight-new-name").send_keys(name)
+    driver.find_element(By.ID, "fight-create").click()
+    wait.until(lambda d: d.find_element(By.ID, "fight-title").text == f"{name}: round 1")
+
+
+ARIA = {"as": "Aria", "hits": "40", "def": "10", "armor": "MA", "weapon": "Longsword", "cmb": "50"}
+BORIN = {"as": "Borin", "hits": "45", "def": "15", "armor": "MA", "weapon": "Longsword", "cmb": "45"}
+
+
+def test_the_target_follows_the_targeting_rule_and_an_ally_is_attacked_only_on_purpose(server, browser):
+    """Issue #41, item 1: Aria (A), Borin (A), then a Wolf: the form showed Target Borin and Attack hit Borin.
+    The target is the first combatant up of another side, in initiative order, whenever the attacker changes;
+    an ally is marked in the list, flagged when picked, and attacked only once "on purpose" is ticked."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    name = "Allies"
+    browser.get_log("browser")
+    new_fight_on_the_page(browser, server, name)
+    join_on_the_page(browser, ARIA)
+    join_on_the_page(browser, BORIN)
+    # no foe yet: nothing is picked for Aria (an ally only by a choice), and Borin is marked an ally
+    assert picked(browser, "fight-target") == ("", ["no foe up: pick one", "Borin (ally)"])
+    join_on_the_page(browser, {"creature": "Wolf"})
+    assert picked(browser, "fight-attacker")[0] == "Aria"
+    assert picked(browser, "fight-target") == ("Wolf #1", ["Borin (ally)", "Wolf #1"])
+    assert not browser.find_element(By.ID, "fight-ally").is_displayed()
+    # another attacker: the rule again; the wolf's target is the first of side A in initiative order
+    Select(browser.find_element(By.ID, "fight-attacker")).select_by_value("Borin")
+    assert picked(browser, "fight-target") == ("Wolf #1", ["Aria (ally)", "Wolf #1"])
+    Select(browser.find_element(By.ID, "fight-attacker")).select_by_value("Wolf #1")
+    assert picked(browser, "fight-target") == ("Aria", ["Aria", "Borin"])
+    Select(browser.find_element(By.ID, "fight-attacker")).select_by_value("Aria")
+    assert picked(browser, "fight-target")[0] == "Wolf #1"
+
+    # an ally picked by hand: flagged; Attack asks for "on purpose" and does nothing until it is ticked
+    Select(browser.find_element(By.ID, "fight-target")).select_by_value("Borin")
+    flag = browser.find_element(By.ID, "fight-ally")
+    assert flag.is_displayed() and flag.text.startswith("Borin is Aria's ally (side A), not a foe."), flag.text
+    seq = page_seq(browser)
+    browser.find_element(By.ID, "fight-dice").send_keys("50")
+    browser.find_element(By.ID, "fight-attack-go").click()
+    assert "tick the box to attack it on purpose" in flag.text
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "fight-ally-ok")
+    time.sleep(0.5)
+    assert page_seq(browser) == seq and fight_shown(server, name)["seq"] == seq  # nothing sent
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "fight-ally-390.png"))
+    browser.find_element(By.ID, "fight-ally-ok").click()
+    written(browser, lambda: browser.find_element(By.ID, "fight-attack-go").click())
+    shown = fight_shown(server, name)
+    borin = next(c for c in shown["combatants"] if c["name"] == "Borin")
+    assert borin["taken"] > 0 and all(c["taken"] == 0 for c in shown["combatants"] if c["name"] != "Borin")
+    # Aria has attacked: the next able one is the attacker, at the first foe up
+    assert picked(browser, "fight-attacker")[0] == "Borin"
+    assert picked(browser, "fight-target")[0] == "Wolf #1"
+    assert not flag.is_displayed()
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def phone_screen(driver) -> None:  # type: ignore[no-untyped-def]
+    """A phone's screen: 390 x 844 CSS pixels of page (what the window shows, not the window's outer size)."""
+    driver.set_window_size(390, 1000)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1,
+                                                                 "mobile": False})
+
+
+def whole_screen(driver) -> None:  # type: ignore[no-untyped-def]
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+FIT = """
+    const top = document.getElementById('fight-combatants').getBoundingClientRect().top + scrollY;
+    const bottom = document.getElementById('fight-account').getBoundingClientRect().bottom + scrollY;
+    return { span: bottom - top, screen: innerHeight, width: innerWidth,
+             fits: document.documentElement.scrollWidth <= innerWidth,
+             form: document.getElementById('fight-attack').getBoundingClientRect().height };
+"""
+
+
+@pytest.mark.parametrize("step", ["attack", "auto round"])
+def test_the_cards_the_attack_form_and_its_result_fit_one_phone_screen(server, browser, step):
+    """Issue #41: at 390 x 844 the combatants' cards, the attack form and the result of the step (an attack with a
+    critical, or an auto round of two attacks) are within one screen's height, and nothing scrolls sideways."""
+    from selenium.webdriver.common.by import By
+
+    name = f"Phone-{step.replace(' ', '-')}"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", HERO)
+    posted(server, f"/fights/{name}/combatants", ORC)
+    posted(server, f"/fights/{name}/combatants", {"as": "Sir Reginald of the Very Long Name", "hits": 50, "armor": "MA",
+                                                   "weapon": "Longsword", "cmb": 60})
+    posted(server, f"/fights/{name}/edits", {"combatant": "Orc Warrior #1", "bleed": 3, "penalty": -20, "no_parry": 1})
+    try:
+        phone_screen(browser)
+        fresh_page(browser, f"{server}/#/fight/{name}")
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#fight-combatants li.combatant"))
+        if step == "attack":
+            browser.find_element(By.ID, "fight-dice").send_keys("97, 99, 45, 30")  # a critical, open-ended
+            written(browser, lambda: browser.find_element(By.ID, "fight-attack-go").click())
+            assert browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")
+        else:  # the knight has attacked: the auto round is Hero's attack and the orc's, each a critical
+            posted(server, f"/fights/{name}/attacks", {"attacker": "Sir Reginald of the Very Long Name",
+                                                       "target": "Orc Warrior #1", "dice": [30]})
+            open_fight(browser, server, name)
+            browser.find_element(By.ID, "fight-dice").send_keys("97, 99, 45, 30, 90, 95")
+            written(browser, lambda: browser.find_element(By.ID, "fight-auto-round").click())
+            heads = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")]
+            assert heads == ["1. Hero's attack on Orc Warrior #1: critical, 22 damage",
+                             "2. Orc Warrior #1's attack on Hero: critical, 19 damage"], heads
+        seen = browser.execute_script(FIT)
+        browser.execute_script("document.getElementById('fight-combatants').scrollIntoView({block: 'start'})")
+        time.sleep(0.2)
+        ARTIFACTS.mkdir(exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / f"fight-{step.replace(' ', '-')}-390.png"))
+        assert seen["fits"] and seen["width"] == 390, seen
+        assert seen["screen"] == 844 and seen["span"] <= 844, seen
+        print(f"{step}: cards to result {seen['span']:.0f} px of 844")
+    finally:
+        whole_screen(browser)
+
+
+def the_twin(base: str, name: str, steps: list[tuple[str, dict]]) -> dict:
+    """The same steps through the HTTP API (the commands' operations) on a fight of its own: the fight it ends in,
+    named as ``name``'s so that the two compare."""
+    twin = f"{name} twin"
+    posted(base, "/fights", {"name": twin})
+    for suffix, body in steps:
+        posted(base, f"/fights/{twin.replace(' ', '%20')}{suffix}", body)
+    shown = fight_shown(base, twin)
+    return shown | {"fight": name}
+
+
+def test_the_join_form_takes_initiative_features_rank_side_and_parry(server, browser):
+    """Issue #41: *Add a combatant* takes initiative, features (`has`), rank, side and parry, by hand and for a
+    creature of the bestiary; the cards list the combatants in initiative order, saying it."""
+    from selenium.webdriver.common.by import By
+
+    name = "Joined"
+    new_fight_on_the_page(browser, server, name)
+    join_on_the_page(browser, {"as": "Hero", "side": "Party", "hits": "50", "def": "20", "armor": "MA", "parry": "10",
+                               "weapon": "Longsword", "cmb": "60", "initiative": "3", "rank": "heroic",
+                               "has": "helm, shield"})
+    join_on_the_page(browser, {"creature": "Wolf", "side": "Pack", "initiative": "7", "rank": "epic", "has": "helm"})
+    expected = the_twin(server, name, [
+        ("/combatants", {"as": "Hero", "side": "Party", "hits": 50, "def": 20, "armor": "MA", "parry": 10,
+                         "weapon": "Longsword", "cmb": 60, "initiative": 3, "rank": "heroic", "has": ["helm", "shield"]}),
+        ("/combatants", {"creature": "Wolf", "side": "Pack", "initiative": 7, "rank": "epic", "has": ["helm"]}),
+    ])
+    shown = fight_shown(server, name)
+    assert shown == expected
+    wolf, hero = shown["combatants"]
+    assert (hero["initiative"], hero["rank"], hero["features"], hero["parry"]) == (3, "heroic", ["helm", "shield"], 10)
+    assert (wolf["name"], wolf["initiative"], wolf["rank"], wolf["side"]) == ("Wolf #1", 7, "epic", "Pack")
+    sides = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants .side")]
+    assert sides == ["side Pack, initiative 7", "side Party, initiative 3"]
+    # the form is emptied for the next one, the rank back to the creature's own
+    assert picked(browser, "fight-rank")[0] == "" and browser.find_element(By.ID, "fight-has").get_attribute("value") == ""
+
+
+def change_box(driver, who: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    if not driver.find_element(By.ID, "fight-change-box").get_property("open"):
+        summary = driver.find_element(By.CSS_SELECTOR, "#fight-change-box summary")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+    Select(driver.find_element(By.ID, "fight-change-who")).select_by_value(who)
+
+
+def press(driver, button_id: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    button = driver.find_element(By.ID, button_id)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
+def test_a_combatant_is_set_by_hand_on_the_page_as_fight_edit_sets_it(server, browser):
+    """Issue #41: *Change a combatant* → *Set* is `fight edit` (POST …/edits): only the fields filled in are sent,
+    each showing what the combatant carries now."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    name = "Edited"
+    posted(server, "/fights", {"name": name})
+    for body in ({"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}, {"creature": "Wolf"}):
+        posted(server, f"/fights/{name}/combatants", body)
+    posted(server, f"/fights/{name}/edits", {"combatant": "Wolf #1", "taken": 12, "bleed": 2})
+    open_fight(browser, server, name)
+    # a card's name opens *Change a combatant* on it
+    browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Wolf #1'] button.name").click()
+    assert browser.find_element(By.ID, "fight-change-box").get_property("open")
+    assert picked(browser, "fight-change-who")[0] == "Wolf #1"
+    holders = {field: browser.find_element(By.ID, f"fight-edit-{field}").get_attribute("placeholder")
+               for field in ("taken", "bleed", "stun", "dying")}
+    assert holders == {"taken": "12", "bleed": "2", "stun": "0", "dying": "none"}
+    for field, value in (("taken", "40"), ("stun", "2")):
+        browser.find_element(By.ID, f"fight-edit-{field}").send_keys(value)
+    Select(browser.find_element(By.ID, "fight-edit-status")).select_by_value("up")
+    written(browser, lambda: press(browser, "fight-edit-go"))
+    expected = the_twin(server, name, [
+        ("/combatants", {"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}),
+        ("/combatants", {"creature": "Wolf"}),
+        ("/edits", {"combatant": "Wolf #1", "taken": 12, "bleed": 2}),
+        ("/edits", {"combatant": "Wolf #1", "taken": 40, "stun": 2, "status": "up"}),
+    ])
+    assert fight_shown(server, name) == expected
+    wolf = browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Wolf #1']")
+    assert wolf.get_attribute("data-status") == "Wolf #1  -5/35 hits  bleeding 2/rnd  stunned 2"
+    assert browser.find_element(By.ID, "fight-edit-taken").get_attribute("value") == ""  # emptied, and shows it now
+    assert browser.find_element(By.ID, "fight-edit-taken").get_attribute("placeholder") == "40"
+    account = browser.find_element(By.ID, "fight-account").text
+    assert "Wolf #1" in account
+
+
+def route_answers(base: str, name: str, suffix: str, body: dict) -> int:
+    """The status of POST …/fights/NAME/SUFFIX (an error's too)."""
+    from urllib.error import HTTPError
+
+    try:
+        posted(base, f"/fights/{name}{suffix}", body)
+    except HTTPError as error:
+        return error.code
+    return 200
+
+
+@pytest.mark.parametrize("what", ["damage and heal", "remove"])
+def test_heal_damage_and_remove_on_the_page(server, browser, what):
+    """Issue #41: *Heal* and *Damage* (POST …/adjustments) and *Remove from the fight* (POST …/departures), the
+    routes another part of the issue adds to the API. On a server without them, the page says so plainly (and
+    nothing breaks); the rest of the test then waits for them."""
+    from selenium.webdriver.common.by import By
+
+    name = f"Changed {what.split()[0]}"
+    posted(server, "/fights", {"name": name})
+    joins = [{"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}, {"creature": "Wolf"},
+             {"creature": "Wolf"}]
+    for body in joins:
+        posted(server, f"/fights/{name.replace(' ', '%20')}/combatants", body)
+    suffix = "/adjustments" if what != "remove" else "/departures"
+    probe = {"combatant": "Nobody", "damage": 1} if what != "remove" else {"combatant": "Nobody"}
+    status = route_answers(server, name.replace(" ", "%20"), suffix, probe)  # 404 naming the combatant once it exists
+    open_fight(browser, server, name)
+    change_box(browser, "Wolf #1")
+    if status == 405 or (status == 404 and route_answers(server, "No%20such%20fight", suffix, probe) == 405):
+        if what != "remove":
+            browser.find_element(By.ID, "fight-change-hits").send_keys("5")
+        press(browser, "fight-damage" if what != "remove" else "fight-remove")
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        error = WebDriverWait(browser, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, "#fight-account .error"))
+        doing = "heal or damage a combatant" if what != "remove" else "remove a combatant"
+        assert error.text.startswith(f"This server cannot {doing} yet (POST /api/v1/fights/"), error.text
+        assert "nothing was done" in error.text
+        assert fight_shown(server, name)["seq"] == 3 and page_seq(browser) == 3
+        pytest.skip(f"POST …/fights/NAME{suffix} answers {status} on this branch (not merged yet): the page's "
+                    "message checked; heal, damage and remove wait for the route")
+    if what != "remove":
+        browser.find_element(By.ID, "fight-change-hits").send_keys("8")
+        written(browser, lambda: press(browser, "fight-damage"))
+        browser.find_element(By.ID, "fight-change-hits").send_keys("3")
+        written(browser, lambda: press(browser, "fight-heal"))
+        steps = [("/adjustments", {"combatant": "Wolf #1", "damage": 8}), ("/adjustments", {"combatant": "Wolf #1", "heal": 3})]
+    else:
+        written(browser, lambda: press(browser, "fight-remove"))
+        steps = [("/departures", {"combatant": "Wolf #1"})]
+        names = [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
+        assert "Wolf #1" not in names and "Wolf #2" in names
+    expected = the_twin(server, name, [("/combatants", body) for body in joins] + steps)
+    assert fight_shown(server, name) == expected
+    if what != "remove":
+        wolf = next(c for c in expected["combatants"] if c["name"] == "Wolf #1")
+        assert wolf["taken"] == 5
+
+
+def test_the_log_is_shown_in_words(server, browser):
+    """Issue #41: *Log* shows `GET …/log`, an event a line numbered as the log numbers them (its own words when the
+    log gives them; else what it was, who, and the dice), and follows the fight while open."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Logged"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", HERO | {"hits": 50, "def": 20, "parry": 10, "cmb": 60, "initiative": 2})
+    posted(server, f"/fights/{name}/combatants", ORC | {"cmb": 55})
+    posted(server, f"/fights/{name}/attacks", {"attacker": "Hero", "target": "Orc Warrior #1", "dice": [85, 40]})
+    posted(server, f"/fights/{name}/rounds", {})
+    posted(server, f"/fights/{name}/edits", {"combatant": "Hero", "taken": 0, "dying": 0})
+    events = got(server, f"/fights/{name}/log")["events"]
+    open_fight(browser, server, name)
+    press(browser, "fight-log-box")
+    WebDriverWait(browser, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fight-log li")) == 5)
+    items = browser.find_elements(By.CSS_SELECTOR, "#fight-log li")
+    assert [li.get_attribute("value") for li in items] == ["1", "2", "3", "4", "5"]
+    words = [li.text for li in items]
+    if "words" in events[0]:  # the log's own words, once the log gives them
+        assert all(words[i].startswith(" ".join(e["words"]) if isinstance(e["words"], list) else e["words"])
+                   for i, e in enumerate(events))
+    else:
+        hits = events[2]["blow"]["target"]["hits"]
+        assert words == [
+            "Hero joins side A: 50 hits, DEF 20, armor MA, initiative 2.",
+            "Orc Warrior #1 joins side B: 60 hits, DEF 20, armor MA.",
+            f"Hero attacks Orc Warrior #1 with Longsword, CMB 50 against DEF 20, dice 85, 40: {hits} hits.",
+            "Round 1 ends.",
+            "Hero set by hand: taken 0, dying none.",
+        ], words
+    # open, it follows the fight: a step of this page adds its event
+    written(browser, lambda: press(browser, "fight-end-round"))
+    WebDriverWait(browser, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#fight-log li")) == 6)
+    assert browser.find_elements(By.CSS_SELECTOR, "#fight-log li")[-1].get_attribute("data-kind") == "round"
+
+
+def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(server, browser, second_browser,
+                                                                               database, run, tmp_path):
+    """Issue #41, done when: a whole fight played on the page at 390 px with two devices (two browser sessions) ends
+    in the same JSON as the same events through the CLI. The devices take turns: each step is made on one after it
+    has seen the other's last one live (no reload), and the one watching says what the other did."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Two devices"
+    copy = tmp_path / "cli.db"
+    shutil.copyfile(database, copy)  # before the page's fight: the CLI plays it again there
+    _last, lines, expected = the_same_through_the_cli(run, copy, name)
+
+    devices = (browser, second_browser)
+    for device in devices:
+        device.get_log("browser")  # what earlier tests logged and asked is theirs
+        outside_requests(device, server)
+    new_fight_on_the_page(browser, server, name)
+    open_fight(second_browser, server, name)
+
+    def seen_live(device, seq: int) -> None:  # type: ignore[no-untyped-def]
+        """``device`` shows event ``seq`` without a reload, and says the fight moved on elsewhere."""
+        started = time.monotonic()
+        WebDriverWait(device, 20).until(lambda d: page_seq(d) == seq)
+        assert time.monotonic() - started < 10
+        note = device.find_element(By.ID, "fight-message")
+        assert note.text in (f"Updated: the fight moved on elsewhere (event {seq}).",
+                             f"Updated: the fight was taken back elsewhere to event {seq}."), note.text
+
+    turn = 0
+    for joining in (HERO, ORC):
+        device = devices[turn % 2]
+        seq = join_on_the_page(device, {key: value for key, value in joining.items()})
+        turn += 1
+        seen_live(devices[turn % 2], seq)
+    watcher_saw = []
+    for what, *rest in PLAYED:
+        device = devices[turn % 2]
+        if what == "attack":
+            def attack(device=device, rest: list = rest) -> None:  # type: ignore[no-untyped-def]
+                Select(device.find_element(By.ID, "fight-attacker")).select_by_value(rest[0])
+                Select(device.find_element(By.ID, "fight-target")).select_by_value(rest[1])
+                device.find_element(By.ID, "fight-dice").send_keys(rest[2])
+                device.find_element(By.ID, "fight-attack-go").click()
+            seq = written(device, attack)
+        elif what == "auto":
+            def auto(device=device, rest: list = rest) -> None:  # type: ignore[no-untyped-def]
+                device.find_element(By.ID, "fight-dice").send_keys(rest[0])
+                device.find_element(By.ID, "fight-auto-round").click()
+            seq = written(device, auto)
+        else:
+            seq = written(device, lambda device=device, what=what: device.find_element(
+                By.ID, "fight-end-round" if what == "end" else "fight-undo").click())
+        turn += 1
+        watcher = devices[turn % 2]
+        seen_live(watcher, seq)
+        watcher_saw.append(watcher.find_element(By.ID, "fight-account").text)
+    assert fight_shown(server, name) == expected
+    for device in devices:
+        shown = [item.get_attribute("data-status") for item in device.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
+        assert shown == lines
+        assert device.find_element(By.ID, "fight-title").text == f"{name}: round 4"
+        assert device.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+        assert [entry for entry in device.get_log("browser") if entry["level"] == "SEVERE"] == []
+        asked, outside = outside_requests(device, server)
+        assert outside == [] and f"{server}/api/v1/fights/Two%20devices/log" in asked
+    # the watcher says what the other device did, in the log's words
+    assert watcher_saw[0].startswith("From another device:\nHero attacks Orc Warrior #1 with Longsword"), watcher_saw[0]
+    assert watcher_saw[2] == "From another device:\nRound 1 ends."
+    assert watcher_saw[6] == "Undone elsewhere: back at event 7.", watcher_saw[6]
+
+
+# A critical table worded as Against the Darkmaster words its entries (tests/cli/test_darkmaster_criticals.py):
+# one entry carries a piece the reader does not read, `(-10 BEA)`, for the GM to decide.
+REND = [["Kind", "critical"], ["Name", "Rend"], [], ["Roll", "Text"],
+        ["Up to 5", "A feeble swipe. +1 Damage."],
+        ["6-40", "Slash to the forearm: +3 Damage, 1 Bleed, -5 to all actions."],
+        ["41-80", "Blow rattles the skull. Target is Stunned, +6 Damage. Old wound reopens (-10 BEA)."],
+        ["81-120", "Deep cut across the ribs: +9 Damage, 2 Bleed, and -20 to all actions for 3 rounds."],
+        ["121+", "Throat opened. Dying in 4 rounds."]]
+
+
+def read_on_the_page(driver, roll: str, **fields: str):  # type: ignore[no-untyped-def]
+    """Fill *Read a roll* (roll, and severity, has, modifier, column by name) and return the card shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for key, value in {"roll": roll, **fields}.items():
+        field = driver.find_element(By.ID, f"entry-{key}")
+        if field.tag_name == "select":
+            Select(field).select_by_value(value)
+        else:
+            field.clear()
+            field.send_keys(value)
+    driver.execute_script("document.getElementById('entry-out').replaceChildren()")
+    press(driver, "entry-go")
+    return WebDriverWait(driver, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, "#entry-out .card, #entry-out .error"))
+
+
+def test_critical_and_fumble_tables_are_browsed_and_read_on_the_page(server, browser, database, tmp_path):
+    """Issue #41: the critical and fumble tables listed, one shown whole, and a roll read as `tables query critical`
+    reads it: with a severity and the target's features (the helm branch taken, the other told), a fumble with
+    the weapon's modifier or a printed column; an entry's effects and its unread pieces, for the GM to decide."""
+    from helpers import build_workbook
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    rend = build_workbook(tmp_path / "rend.xlsx", {"Rend": REND})
+    subprocess.run([sys.executable, "-m", "tables_app", "--db", str(database), "import", str(rend)],
+                   env=child_env(database.parent / "user-data"), capture_output=True, check=True)
+    browser.get_log("browser")
+    browser.set_window_size(390, 844)
+    fresh_page(browser, f"{server}/#/tables")
+    wait = WebDriverWait(browser, 20)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#critical-list a"))
+    criticals = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#critical-list a")]
+    fumbles = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#fumble-list a")]
+    assert criticals == [qualified(t) for t in got(server, "/critical")["critical"]] and "Printed:Hacking" in criticals
+    assert fumbles == ["Melee Fumbles", "Missile Fumbles", "Printed:Weapon Mishaps"]
+
+    # a table shown whole, an entry a row (its range, branch, words and effects)
+    link = browser.find_element(By.LINK_TEXT, "Cut")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    cut = got(server, "/critical/Cut")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")) == len(cut["entries"]))
+    assert browser.find_element(By.ID, "entry-title").text == "Critical table Cut"
+    rows = browser.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")
+    helm = next(row.text for row in rows if "Helm sheared" in row.text)
+    assert helm.startswith("111-120\nif helm\nHelm sheared."), helm
+    assert not browser.find_element(By.ID, "entry-modifier-box").is_displayed()
+
+    # a roll with a severity and the target's features: the helm branch, the other one told beside it
+    card = read_on_the_page(browser, "85", severity="Gri", has="helm")
+    queried = got(server, "/query/critical?table=Cut&roll=85&severity=Gri&has=helm")
+    assert queried["entry"]["title"] == "Helm sheared" and queried["modified_roll"] == 115
+    assert card.text.startswith("Critical: Gri on Cut\nCut, roll 85 → 115 (111-120)\nHelm sheared."), card.text
+    assert "+9 hits, bleed 2/rnd, penalty -10" in card.text and "Branch taken: helm." in card.text
+    assert "If not helm: Scalp flayed (+14 hits, bleed 3/rnd, stun 1 rnd, penalty -15, blinded 2)" in card.text
+    card = read_on_the_page(browser, "85", severity="Gri", has=" ")
+    assert "Scalp flayed." in card.text and "Branch taken: not helm." in card.text
+    card = read_on_the_page(browser, "85", severity="Nope")
+    assert card.text.startswith("unknown severity 'Nope' for 'Cut' (severities: Sup (+0)"), card.text
+
+    # a printed table of a column per severity: the severity picks the column (no column field)
+    fresh_page(browser, f"{server}/#/critical/Printed%3AHacking")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr"))
+    assert not browser.find_element(By.ID, "entry-column-box").is_displayed()
+    card = read_on_the_page(browser, "50", severity="B")
+    assert "(46-60, column B)" in card.text and "Cut to the shoulder." in card.text, card.text
+
+    # what the reader did not read, for the GM
+    fresh_page(browser, f"{server}/#/critical/Rend")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr")) == 5)
+    card = read_on_the_page(browser, "60")
+    assert "+6 hits, stun 1 rnd; not read: '(-10 BEA)', decide at the table" in card.text, card.text
+    assert "not read: '(-10 BEA)'" in browser.find_element(By.ID, "entry-rows").text
+
+    # fumbles: the weapon's modifier; a printed table's column
+    fresh_page(browser, f"{server}/#/fumble/Melee%20Fumbles")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#entry-rows tbody tr"))
+    assert not browser.find_element(By.ID, "entry-severity-box").is_displayed()
+    card = read_on_the_page(browser, "50", modifier="20")
+    queried = got(server, "/query/fumble?table=Melee%20Fumbles&roll=50&modifier=20")
+    assert card.text.startswith(f"Fumble on Melee Fumbles\nMelee Fumbles, roll 50 → {queried['modified_roll']}"), card.text
+    assert queried["entry"]["text"] in card.text
+    fresh_page(browser, f"{server}/#/fumble/Printed%3AWeapon%20Mishaps")
+    wait.until(lambda d: d.find_element(By.ID, "entry-column-box").is_displayed())
+    card = read_on_the_page(browser, "50", column="2H")
+    assert "Haft catches the ground." in card.text and "column 2H" in card.text, card.text
+    assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "fumble-390.png"))
+    logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert [entry["message"].split(" - ")[0] for entry in logged] == \
+        [f"{server}/api/v1/query/critical?table=Cut&roll=85&severity=Nope"]  # the 422 read and shown; no script error
+
+
+def qualified(table: dict) -> str:
+    return table["name"] if table["ruleset"] == "default" else f"{table['ruleset']}:{table['name']}"
+
+
+def test_the_page_looks_for_other_devices_steps_at_a_bounded_rate_and_not_while_hidden(server, browser):
+    """Issue #41: live refresh. The open fight is asked for again every 2 s, one request at a time; a hidden tab
+    asks nothing, and asks at once when shown again. Another device's step is shown without a reload."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Watched"
+    posted(server, "/fights", {"name": name})
+    posted(server, f"/fights/{name}/combatants", {"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60})
+    open_fight(browser, server, name)
+    shown = f"{server}/api/v1/fights/{quote(name)}"
+
+    def asked_for_it() -> int:
+        return outside_requests(browser, server)[0].count(shown)
+
+    asked_for_it()  # what the opening asked
+    time.sleep(6.5)
+    assert 2 <= asked_for_it() <= 4  # every 2 s
+    browser.execute_script("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                           "document.dispatchEvent(new Event('visibilitychange'))")
+    asked_for_it()
+    time.sleep(5)
+    assert asked_for_it() == 0  # hidden: nothing
+    posted(server, f"/fights/{name}/combatants", {"creature": "Wolf"})  # another device, meanwhile
+    browser.execute_script("Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+                           "document.dispatchEvent(new Event('visibilitychange'))")
+    WebDriverWait(browser, 1.5).until(lambda d: page_seq(d) == 2)  # at once, not after the next 2 s
+    assert [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")] == \
+        ["Hero", "Wolf #1"]
+    assert browser.find_element(By.ID, "fight-message").text == "Updated: the fight moved on elsewhere (event 2)."
+    assert browser.find_element(By.ID, "fight-account").text == \
+        "From another device:\nWolf #1 joins side B: 35 hits, DEF 30, armor NA."
+    # another view of the page: the fight is not asked for
+    browser.execute_script("location.hash = '#/tables'")
+    time.sleep(0.5)
+    asked_for_it()
+    time.sleep(4.5)
+    assert asked_for_it() == 0
+
+
+def test_a_formula_systems_attack_is_labelled_with_whose_it_is_and_on_whom(server, browser):
+    """A rise attack's answer names no target (its JSON is the system's): the heading takes it from the account."""
+    from selenium.webdriver.common.by import By
+
+    name = "Rise duel"
+    posted(server, "/fights", {"name": name})
+    for body in ({"as": "Hero", "hits": 40, "system": "rise", "option": ["accuracy=6", "damage=2d6+3"]},
+                 {"as": "Orc", "side": "B", "hits": 30, "def": 12, "system": "rise", "option": ["accuracy=6", "damage=2d6+3"]}):
+        posted(server, "/fights/Rise%20duel/combatants", body)
+    open_fight(browser, server, name)
+    browser.find_element(By.ID, "fight-dice").send_keys("10, 10, 3, 4, 5, 6, 2")  # docs/fights.md's: 23 damage
+    written(browser, lambda: browser.find_element(By.ID, "fight-attack-go").click())
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")] == \
+        ["Hero's attack on Orc: critical, 23 damage"]
+    assert "Orc takes 23 hits (7/30 hits left)." in browser.find_element(By.ID, "fight-account").text
+
+
+def test_a_fight_removed_elsewhere_is_said_so_and_not_asked_for_again(server, browser):
+    from urllib.parse import quote
+    from urllib.request import Request, urlopen
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    name = "Removed elsewhere"
+    posted(server, "/fights", {"name": name})
+    browser.get_log("browser")
+    open_fight(browser, server, name)
+    with urlopen(Request(f"{server}/api/v1/fights/{quote(name)}", method="DELETE"), timeout=10) as response:
+        assert response.status == 200
+    note = browser.find_element(By.ID, "fight-message")
+    WebDriverWait(browser, 10).until(lambda d: note.is_displayed())
+    assert note.text.startswith(f"The fight '{name}' is no longer on the server (no fight named"), note.text
+    outside_requests(browser, server)
+    time.sleep(4.5)
+    assert f"{server}/api/v1/fights/{quote(name)}" not in outside_requests(browser, server)[0]
+    logged = [entry["message"].split(" - ")[0] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert logged == [f"{server}/api/v1/fights/{quote(name)}"]  # the one 404 read, no script error

@@ -120,6 +120,10 @@ SAMPLES: dict[str, tuple[str, object, tuple[int, ...]]] = {
     "/creatures": ("GET", None, (200,)),
     "/attack": ("GET", None, (200,)),
     "/critical": ("GET", None, (200,)),
+    "/fumble": ("GET", None, (200,)),
+    "/critical/": ("GET", "Cut", (200,)),
+    "/fumble/": ("GET", "Melee%20Fumbles", (200,)),
+    "/query/fumble": ("GET", {"table": "Melee Fumbles", "roll": "50", "modifier": "0"}, (200,)),
     "/attack/": ("GET", "Edged", (200,)),
     "/query/critical": ("GET", {"table": "Cut", "roll": "50", "severity": "Gri", "ruleset": "default"}, (200,)),
     "/resolve/table": ("POST", {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA",
@@ -232,7 +236,7 @@ def test_the_answers_have_what_the_script_reads(client):
     assert {"outcome", "damage", "dice", "steps", "roll", "result", "uncapped_result", "capped", "cell", "critical",
             "secondary_critical", "more_criticals", "cancelled_critical", "fumble", "attack"} <= set(resolved)
     assert {"severity", "rolled_severity", "reduction", "table", "roll", "modified_roll", "entry",
-            "other_branch"} <= set(resolved["critical"])
+            "other_branch", "severity_why"} <= set(resolved["critical"])
     seeded = client.post("/api/v1/resolve/table", json={"weapon": "Longsword", "cmb": 60, "target": "Orc Warrior"}).json()
     assert isinstance(seeded["seed"], int)  # no dice: the server rolled, and says how
     odds = client.post("/api/v1/odds/table", json=SAMPLES["/odds/table"][1]).json()
@@ -244,6 +248,20 @@ def test_the_answers_have_what_the_script_reads(client):
     assert {"range", "unmodified", "cells"} <= set(shown["rows"][0])
     armor = {w["name"]: w for w in client.get("/api/v1/attack").json()["attack"]}["Edged"]["armor"]
     assert armor == shown["armor"]
+
+
+def test_the_page_words_an_entrys_effects_as_the_server_does(client):
+    """Issue 41: one wording of an entry's effects; the page shows the entry's `effect_words` (domain/effects.py)
+    and words none itself, so an effect the server says is never missing from the page."""
+    from tables_app.domain.effects import effect_words
+
+    resolved = client.post("/api/v1/resolve/table", json=SAMPLES["/resolve/table"][1]).json()
+    entry = resolved["critical"]["entry"]
+    assert entry["effect_words"] == effect_words(entry) != ""
+    script = text_of("app.js")
+    assert "return e.effect_words" in script
+    assert "c.severity_why ?" in script  # why a severity is not the one rolled, as the server says it
+    assert "must parry ${e." not in script and "bleed ${e." not in script
 
 
 @pytest.mark.parametrize(("path", "body"), [

@@ -159,7 +159,7 @@ def test_resolve_reports_every_branch_not_taken(run, write_workbook):
     assert [b["condition"] for b in critical["other_branches"]] == ["metal armor", "not armored", None]
     trace = ok(run("resolve", "table", "--weapon", "Dark:Blade", "--cmb", "50", "--armor", "AT1",
                    "--has", "non-metal armor", "--dice", "60,10"))
-    assert "  (if not armored: 1-50, not armored; +9 hits, bleed 2)\n  (otherwise: 1-50)\n" in trace
+    assert "  (if not armored: 1-50, not armored; +9 hits, bleed 2/rnd)\n  (otherwise: 1-50)\n" in trace
 
 
 ROWS = [["Kind", "critical"], ["Name", "Bolt"], [], ["Roll", "Text", "Hits", "Condition"]]

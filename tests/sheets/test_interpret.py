@@ -139,7 +139,7 @@ def test_structure_errors(write_workbook):
         "w.xlsx › NoName › B1: a fumble table needs a Name in its header block",
         "w.xlsx › Cols › B4: unknown column 'Txt' for a fumble sheet (columns: Roll, Text, Title, Hits, Bleed, Stun, Penalty, Effects, Condition)",
         "w.xlsx › Cols › A4: missing column 'Text'",
-        "w.xlsx › Key › A2: unknown header key 'Nmae' (expected one of Kind, Name, Code, Source, Notes, Severities, Ruleset, Automatic miss, Roll kind, Legend, Conditions)",
+        "w.xlsx › Key › A2: unknown header key 'Nmae' (expected one of Kind, Name, Code, Source, Notes, Severities, Ruleset, Automatic miss, Roll kind, Legend, Conditions, Death at)",
         "w.xlsx › Key › B1: a fumble table needs a Name in its header block",
     ]
 

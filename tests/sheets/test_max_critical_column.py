@@ -42,6 +42,7 @@ def test_resolve_lowers_the_critical_and_says_so(run, write_workbook):
     assert data["damage"] == 18 + 4 and data["attack"]["max_critical"] == "C"
     assert data["steps"][2:5] == ["Broadsword 121+ 7: 18 E Slash.", "Max critical C lowers E to C.",
                                   "Critical: C on Slash, 70 + 10 = 80 (41-80; +4 hits)."]
+    assert data["critical"]["severity_why"] == "rolled E, lowered to the weapon's Max critical C"  # issue 41
     odds = json.loads(ok(run("odds", "table", "--weapon", "RM:Blackjack", "--cmb", "50", "--armor", "7", "--json")))
     assert odds["critical_severity"]["E"] == 0 and odds["critical_severity"]["C"] > 0.5
 

@@ -22,8 +22,9 @@ def test_every_kind_of_name_is_listed_with_its_ruleset(db_path):
     assert (None, "bundled/armory.xlsx") in every_name(db_path, "workbooks")
     assert {(None, "NA"), (None, "MA")} <= every_name(db_path, "armor")
     assert every_name(db_path, "fights") == set()  # none yet: names of fights have no ruleset
+    assert every_name(db_path, "parties") == set()  # none yet: names of parties have no ruleset
     assert set(LISTS) == {"attack", "critical", "fumble", "weapons", "creatures", "armor", "features", "rulesets",
-                          "workbooks", "fights"}
+                          "workbooks", "fights", "parties"}
 
 
 def test_listing_never_changes_or_makes_a_file(db_path, tmp_path):

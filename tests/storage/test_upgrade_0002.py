@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -32,9 +33,13 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          "attacks",
          # issue 40 (0009): an entry's printed pieces not read, none for an older entry; every branch not taken
          "unread", "other_branches", "condition_reading",
-         # issue 41 (0010): the rest of a critical, none for an older entry
+         # issue 41: an entry's effects in words, the one wording every face uses
+         "effect_words", "severity_why",
+         # issue 41 (0012): the rest of a critical, none for an older entry
          "prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg",
          "timed_penalties"}
+# issue 41: resolve's steps word an entry's effects as show and query do (`bleed 1/rnd`, `stun 1 rnd`)
+ONE_WORDING = ((re.compile(r"\bbleed (\d+)/rnd"), r"bleed \1"), (re.compile(r"\bstun (\d+) rnd"), r"stun \1"))
 
 
 ODDS_ATTACK_ADDED = {"critical", "secondary_critical", "fumble_table", "fumble_modifier", "roll", "modifiers"}
@@ -54,7 +59,11 @@ def upgraded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def without_added(value: object) -> object:
-    """``value`` without the keys added since 0002, at any depth."""
+    """``value`` without the keys added since 0002, at any depth (and its words as they were)."""
+    if isinstance(value, str):
+        for pattern, then in ONE_WORDING:
+            value = pattern.sub(then, value)
+        return value
     if isinstance(value, dict):
         return {k: without_added(v) for k, v in value.items() if k not in ADDED and k != "rulesets"}
     if isinstance(value, list):

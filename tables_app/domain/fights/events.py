@@ -1,7 +1,8 @@
 """The events of a fight's log, and their JSON (what the database keeps).
 
 A fight is its log: joined, attack (its dice and its whole resolved
-account, with the blow it dealt), round ended, edited by hand. Replaying
+account, with the blow it dealt), round ended, edited by hand (set, or
+adjusted by so much), left. Replaying
 the recorded blow, never re-rolling it, keeps a fight's past as it was
 whatever happens to the tables later.
 """
@@ -17,6 +18,11 @@ from tables_app.domain.tables import Rank
 EDITABLE = ("taken", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying", "status",
             # the rest of a critical (docs/fights.md, "The rest of a critical"): each list set whole
             "prone", "knocked_out", "blinded", "useless_arm", "useless_leg", "dropped", "broken", "timed_penalties")
+# What an edit changes of who the combatant is (its Fighter) mid-fight: its DEF, its parry, the CMB of the attack
+# in use (its first), the attack in use (``wield``: an Armament, put first).
+ARMS_EDITABLE = ("def", "parry", "cmb", "wield")
+# The relative changes of `fight adjust` (each a whole number, added; heal and damage to the hits taken).
+ADJUSTABLE = ("heal", "damage", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying")
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,23 @@ class Edit:
     values: tuple[tuple[str, Any], ...]
 
 
-Event = Join | Attack | EndRound | Edit
+@dataclass(frozen=True)
+class Adjust:
+    """A combatant's state changed by hand, relatively (`fight adjust`, `heal`,
+    `damage`): ``deltas`` by ADJUSTABLE name, each added, the result clamped."""
+
+    combatant: str
+    deltas: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A combatant leaves the fight (flees, is carried off): no longer a combatant."""
+
+    combatant: str
+
+
+Event = Join | Attack | EndRound | Edit | Adjust | Leave
 
 
 # ------------------------------------------------------------------ JSON
@@ -80,22 +102,33 @@ def _frozen(value: Any) -> Any:
     return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
+def armament_json(arm: Armament) -> dict[str, Any]:
+    return {"weapon": arm.weapon, "cmb": arm.cmb, "system": arm.system, "options": dict(arm.options),
+            "ruleset": arm.ruleset}
+
+
+def armament_of(data: dict[str, Any]) -> Armament:
+    """armament_json's inverse (a repeatable option's values: a tuple, as it joined)."""
+    return Armament(data["weapon"], data["cmb"], data.get("system", "table"),
+                    tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.get("options", {}).items()),
+                    data.get("ruleset"))
+
+
 def fighter_json(fighter: Fighter) -> dict[str, Any]:
+    """The fighter as a join event (and a party) keeps it; ``death_at`` only when it has a threshold."""
     return {"name": fighter.name, "side": fighter.side, "hits": fighter.hits, "def": fighter.defense,
             "armor": fighter.armor, "rank": fighter.rank.value, "features": list(fighter.features),
             "parry": fighter.parry, "creature": fighter.creature, "initiative": fighter.initiative,
-            "attacks": [{"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options),
-                         "ruleset": a.ruleset} for a in fighter.attacks]}
+            "attacks": [armament_json(a) for a in fighter.attacks],
+            **({"death_at": fighter.death_at} if fighter.death_at is not None else {})}
 
 
 def fighter_of(data: dict[str, Any]) -> Fighter:
-    attacks = tuple(Armament(a["weapon"], a["cmb"], a.get("system", "table"),
-                             tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in a.get("options", {}).items()),
-                             a.get("ruleset"))
-                    for a in data["attacks"])  # a repeatable option's values: a tuple, as it joined
+    attacks = tuple(armament_of(a) for a in data["attacks"])
     return Fighter(name=data["name"], side=data["side"], hits=data["hits"], defense=data["def"], armor=data["armor"],
                    rank=Rank(data["rank"]), features=tuple(data["features"]), parry=data["parry"], attacks=attacks,
-                   creature=data.get("creature"), initiative=data.get("initiative", 0))
+                   creature=data.get("creature"), initiative=data.get("initiative", 0),
+                   death_at=data.get("death_at"))
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -111,7 +144,12 @@ def event_json(event: Event) -> dict[str, Any]:
                 "resolved": event.resolved}
     if isinstance(event, EndRound):
         return {"kind": "round"}
-    return {"kind": "edit", "combatant": event.combatant, "set": dict(event.values)}
+    if isinstance(event, Adjust):
+        return {"kind": "adjust", "combatant": event.combatant, "by": dict(event.deltas)}
+    if isinstance(event, Leave):
+        return {"kind": "leave", "combatant": event.combatant}
+    return {"kind": "edit", "combatant": event.combatant,
+            "set": {k: armament_json(v) if k == "wield" else v for k, v in event.values}}
 
 
 def event_of(data: dict[str, Any]) -> Event:
@@ -127,5 +165,10 @@ def event_of(data: dict[str, Any]) -> Event:
     if kind == "round":
         return EndRound()
     if kind == "edit":
-        return Edit(data["combatant"], tuple((k, _frozen(v)) for k, v in data["set"].items()))
+        return Edit(data["combatant"], tuple((k, armament_of(v) if k == "wield" else _frozen(v))
+                                             for k, v in data["set"].items()))
+    if kind == "adjust":
+        return Adjust(data["combatant"], tuple(data["by"].items()))
+    if kind == "leave":
+        return Leave(data["combatant"])
     raise ValueError(f"no event of kind {kind!r}")

@@ -18,7 +18,10 @@ the combatants up set to 0), the rules are applied once per condition and
 effect, and each condition holds an array of weights over the hits taken of
 its combatants up, one axis each: a blow's hits shift the target's axis,
 bleeding shifts every axis at the round's end, and the cells that reach a
-combatant's hits are the states where it went down (rules.down_if_beaten).
+combatant's hits are the states where it went down (rules.down_if_beaten);
+with a death threshold, the cells past its hits less the threshold are
+those where it died, and one down with a threshold keeps its axis (its
+bleeding may still take it past).
 The weights are integers over one common denominator, multiplied at each
 attack by the least common multiple of the denominators of the blows
 dealt: exact, as Fractions would be, without a Fraction per state.
@@ -124,23 +127,64 @@ def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weig
     into[condition] = _Spread(start, joined)
 
 
+def _has_axis(c: Combatant) -> bool:
+    """Whether its hits taken are held on an axis: up (the down rule reads
+    them), or down with a death threshold (its bleeding may take it past)."""
+    return c.status is Status.UP or (c.status is Status.DOWN and c.fighter.death_at is not None)
+
+
 def _axes(fight: Fight) -> tuple[int, ...]:
-    """The combatants with an axis: those whose status is up, knocked out ones too (they bleed, may go down and
-    wake); the others' hits taken no longer count."""
-    return tuple(i for i, c in enumerate(fight.combatants) if c.status is Status.UP)
+    """The combatants with an axis (the others' hits taken no longer count): a knocked-out one too (its status
+    is up: it bleeds, may go down, and wakes with all it carried)."""
+    return tuple(i for i, c in enumerate(fight.combatants) if _has_axis(c))
 
 
 def _reduced(c: Combatant) -> Combatant:
     """What the rules still read of a combatant in a condition: nothing of the
-    hits taken (its axis, while its status is up, knocked out or not: it
-    keeps all it carries, to wake with it); once down, only its death
-    countdown; once dead, nothing."""
+    hits taken (its axis, while it has one: a knocked-out one keeps all it
+    carries, to wake with it); once down, only its death countdown, and its
+    bleeding if it has a death threshold; once dead, nothing."""
     if c.status is Status.UP:
         return replace(c, taken=0) if c.taken else c
     if c.status is Status.DEAD:
         return Combatant(c.fighter, status=Status.DEAD)
-    return Combatant(c.fighter, now=Counters(dying=c.now.dying), start=Counters(dying=c.start.dying),
+    bleeds = c.fighter.death_at is not None  # else what it bleeds is never read again
+    return Combatant(c.fighter, now=Counters(bleed=c.now.bleed if bleeds else 0, dying=c.now.dying),
+                     start=Counters(bleed=c.start.bleed if bleeds else 0, dying=c.start.dying),
                      fresh_dying=c.fresh_dying, status=Status.DOWN)
+
+
+# What an event does to an axis, by the hits taken on it (_Placing.fate): nothing, down, dead.
+STAYS, DOWNED, DIES = 0, 1, 2
+
+
+def _fallen(c: Combatant, fate: int) -> Combatant:
+    """The combatant (of a condition) down or dead by its hits taken, reduced."""
+    if fate == DIES:
+        return _reduced(replace(c, status=Status.DEAD))
+    return _reduced(down_if_beaten(replace(c, taken=c.fighter.hits)))
+
+
+def _cuts(origin: int, size: int, down_at: int | None, dead_at: int | None,
+          checked: bool) -> tuple[tuple[slice, int], ...]:
+    """An axis's cells (``size`` of them, from hits taken ``origin``) in parts,
+    each with its fate: below its hits it stays, from its hits it is down,
+    from its hits less its death threshold it is dead; one part when the down
+    rule does not look at it."""
+    if not checked:
+        return ((slice(None), STAYS),)
+    parts: list[tuple[slice, int]] = []
+    start, fate = 0, STAYS
+    for at, next_fate in ((down_at, DOWNED), (dead_at, DIES)):
+        if at is None:
+            continue
+        cut = min(max(at - origin, start), size)
+        if cut > start:
+            parts.append((slice(start, cut), fate))
+        start, fate = cut, next_fate
+    if start < size:
+        parts.append((slice(start, None), fate))
+    return tuple(parts)
 
 
 def _condition(fight: Fight) -> Fight:
@@ -166,33 +210,50 @@ class _Conditions:
 class _Placing:
     """Where the states an event moves from one condition to another go, worked
     out once per such move: the axes of combatants the event killed (summed
-    away), each axis left with its hits and whether the down rule looks at it
-    (the combatant was harmed), and for each set of axes that reach their hits
-    the condition those states are in (a number), or how the fight ended."""
+    away); each axis left with the hits taken from which it is down (None:
+    down already) and dead (None: no death threshold), and whether the down
+    rule looks at it (the combatant was harmed); and for each fate of the
+    axes (rules.down_if_beaten: stays, down, dead) the condition those states
+    are in (a number), or how the fight ended."""
 
     def __init__(self, conditions: _Conditions, before: Fight, after: Fight, checked: tuple[bool, ...]):
         axes = _axes(before)
         self.conditions, self.after = conditions, after
-        alive = [k for k, i in enumerate(axes) if after.combatants[i].status is Status.UP]
-        self.gone = tuple(k for k in range(len(axes)) if k not in alive)
-        self.ids = tuple(axes[k] for k in alive)
-        self.hits = tuple(after.combatants[i].fighter.hits for i in self.ids)
-        self.checked = tuple(checked[k] for k in alive)
+        kept = [k for k, i in enumerate(axes) if _has_axis(after.combatants[i])]
+        self.gone = tuple(k for k in range(len(axes)) if k not in kept)
+        self.ids = tuple(axes[k] for k in kept)
+        left = [after.combatants[i] for i in self.ids]
+        self.down_at = tuple(c.fighter.hits if c.status is Status.UP else None for c in left)
+        self.dead_at = tuple(None if c.fighter.death_at is None else c.fighter.hits - c.fighter.death_at for c in left)
+        self.checked = tuple(checked[k] for k in kept)
         self._outcomes: dict[tuple[int, ...], tuple[int | None, Ending | None]] = {}
 
-    def outcome(self, fallen: tuple[int, ...]) -> tuple[int | None, Ending | None]:
-        """(the condition's number, None) of the states whose axes ``fallen`` are down, or (None, the ending)."""
-        found = self._outcomes.get(fallen)
+    def fate(self, k: int, taken: int) -> int:
+        """What the down rule does to axis ``k`` at ``taken`` hits taken (as _cuts parts it)."""
+        if not self.checked[k]:
+            return STAYS
+        dead_at, down_at = self.dead_at[k], self.down_at[k]
+        if dead_at is not None and taken >= dead_at:
+            return DIES
+        return DOWNED if down_at is not None and taken >= down_at else STAYS
+
+    def removed(self, fates: tuple[int, ...]) -> tuple[int, ...]:
+        """The axes the fates take away: the dead, and the down without a death threshold."""
+        return tuple(k for k, fate in enumerate(fates) if fate == DIES or (fate == DOWNED and self.dead_at[k] is None))
+
+    def outcome(self, fates: tuple[int, ...]) -> tuple[int | None, Ending | None]:
+        """(the condition's number, None) of the states whose axes have these fates, or (None, the ending)."""
+        found = self._outcomes.get(fates)
         if found is None:
-            down = {self.ids[k] for k in fallen}
+            changed = {self.ids[k]: fate for k, fate in enumerate(fates) if fate != STAYS}
             condition = replace(self.after, combatants=tuple(
-                _reduced(down_if_beaten(replace(c, taken=c.fighter.hits))) if i in down else c
-                for i, c in enumerate(self.after.combatants))) if down else self.after
+                _fallen(c, changed[i]) if i in changed else c
+                for i, c in enumerate(self.after.combatants))) if changed else self.after
             if condition.over:
                 found = (None, (condition.winner, tuple(c.status for c in condition.combatants)))
             else:
                 found = (self.conditions.number(condition), None)
-            self._outcomes[fallen] = found
+            self._outcomes[fates] = found
         return found
 
 
@@ -395,36 +456,34 @@ class _Ledger:
         self.moves = 0  # place() calls
 
     def place(self, placing: _Placing, origin: tuple[int, ...], weights: Any) -> None:
-        """The states of ``weights`` (one axis per combatant up before the
+        """The states of ``weights`` (one axis per combatant with one before the
         event), placed as ``placing`` says: each axis the down rule looks at is
-        cut where the hits taken reach the combatant's hits."""
+        cut where the hits taken reach the combatant's hits (down), and its hits
+        less its death threshold (dead)."""
         self.moves += 1
         if placing.gone:  # a combatant the event killed has no axis any more: its hits taken no longer count
             weights = np.asarray(weights.sum(axis=placing.gone), dtype=object)
             origin = tuple(o for k, o in enumerate(origin) if k not in placing.gone)
-        # Per axis, its parts: (the cells, down or not); one part when none can be down. (The cells of an axis that
-        # is down are summed away: only those still up keep their origin.)
-        parts: list[tuple[tuple[slice, bool], ...]] = []
-        for k, hits in enumerate(placing.hits):
-            at = max(hits - origin[k], 0)  # the first cell whose hits taken reach its hits
-            if placing.checked[k] and at < weights.shape[k]:
-                parts.append(((slice(0, at), False), (slice(at, None), True)))
-            else:
-                parts.append(((slice(None), False),))
+        # Per axis, its parts: (the cells, their fate). The axes a fate takes away are summed away; the others keep
+        # their cells from where their part starts (a combatant down with a threshold keeps its hits taken).
+        parts = [_cuts(origin[k], weights.shape[k], placing.down_at[k], placing.dead_at[k], placing.checked[k])
+                 for k in range(len(placing.ids))]
         for picked in product(*parts):
             part = weights[tuple(cells for cells, _ in picked)] if picked else weights  # (no axis: every one dead)
             if part.size == 0 or not part.any():
                 continue
-            fallen = tuple(k for k, (_, down) in enumerate(picked) if down)
-            number, ending = placing.outcome(fallen)
+            fates = tuple(fate for _, fate in picked)
+            number, ending = placing.outcome(fates)
             if ending is not None:
                 self.ended[ending] = self.ended.get(ending, 0) + int(part.sum())
                 continue
             assert number is not None
-            if fallen:
-                part = np.asarray(part.sum(axis=fallen), dtype=object)
+            removed = placing.removed(fates)
+            if removed:
+                part = np.asarray(part.sum(axis=removed), dtype=object)
             self.cells += part.size
-            _add(self.going, number, tuple(o for k, o in enumerate(origin) if k not in fallen), part)
+            _add(self.going, number, tuple(o + (cells.start or 0) for k, (o, (cells, _)) in enumerate(zip(origin, picked))
+                                           if k not in removed), part)
 
 
 def _bounded(going: dict[int, _Spread], ended: int, limit: int, round_: int) -> int:
@@ -502,10 +561,19 @@ def _round_end(conditions: _Conditions, condition: Fight) -> tuple[_Placing, tup
     after = apply(condition, EndRound())
     axes = _axes(condition)
     shift = tuple(after.combatants[i].taken for i in axes)
+    # the down rule ran on the condition's hits taken (0 on the axes, plus the bleeding): its verdict on an axis
+    # is undone, each one's status as it was (a countdown run out stays: it reads no hits), and the placing cuts
+    # the axes by their real hits taken instead
     unbeaten = replace(after, round=condition.round, combatants=tuple(
-        replace(c, taken=0, status=Status.UP) if i in axes and c.status is Status.DOWN else _reduced(c)
+        _reduced(replace(c, taken=0, status=_unjudged(condition.combatants[i], c))) if i in axes else _reduced(c)
         for i, c in enumerate(after.combatants)))
     return _Placing(conditions, condition, unbeaten, (True,) * len(axes)), shift  # the down rule looks at everyone
+
+
+def _unjudged(before: Combatant, after: Combatant) -> Status:
+    """An axis's status after the round's end but for the down rule: dead only by a countdown run out."""
+    counted_out = after.status is Status.DEAD and before.now.dying is not None and after.now.dying == 0
+    return Status.DEAD if counted_out else before.status
 
 
 def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int, round_: int, done: int,
@@ -608,12 +676,12 @@ class Walk:
         dropped, those the down rule looks at and whose hits taken reach their
         hits down."""
         taken = tuple(t for k, t in enumerate(taken) if k not in placing.gone)
-        fallen = tuple(k for k, (t, hits, checked) in enumerate(zip(taken, placing.hits, placing.checked))
-                       if checked and t >= hits)
-        number, ending = placing.outcome(fallen)
+        fates = tuple(placing.fate(k, t) for k, t in enumerate(taken))
+        number, ending = placing.outcome(fates)
         if ending is not None:
             return None, ending
         assert number is not None
-        return (number, tuple(t for k, t in enumerate(taken) if k not in fallen)), None
+        removed = placing.removed(fates)
+        return (number, tuple(t for k, t in enumerate(taken) if k not in removed)), None
 __all__ = ["Blows", "FightOdds", "MAX_MOVES", "MAX_STATES", "RoundOdds", "State", "TooManyStates", "TooMuchWork", "Walk",
            "fight_odds"]

@@ -13,9 +13,11 @@ from functools import reduce
 from collections.abc import Iterable
 from typing import Any
 
-from tables_app.domain.fights.events import EDITABLE, Attack, Edit, EndRound, Event, Join
+from tables_app.domain.fights.events import (
+    ADJUSTABLE, ARMS_EDITABLE, EDITABLE, Adjust, Attack, Edit, EndRound, Event, Join, Leave,
+)
 from tables_app.domain.fights.blows import knocked_out
-from tables_app.domain.fights.state import Armament, Blow, Combatant, Counters, Fight, Harm, Status
+from tables_app.domain.fights.state import Armament, Blow, Combatant, Counters, Fight, Fighter, Harm, Status
 from tables_app.domain.names import fold
 
 
@@ -124,6 +126,29 @@ def turn_target(fight: Fight, name: str) -> str | None:
     return auto_target(fight, name)
 
 
+def whose_turn(fight: Fight) -> Combatant | None:
+    """The next to act in initiative order: up, allowed to attack, not yet
+    attacked this round, with an attack (None: nobody, or the fight is over)."""
+    if fight.over:
+        return None
+    return next((c for c in fight.combatants if c.fighter.attacks and skipped(c) is None), None)
+
+
+PENDING = ("bleed", "stun", "no_parry", "must_parry", "penalty", "dying")  # the counters that count from the next round
+
+
+def pending(c: Combatant) -> dict[str, int]:
+    """What ``c`` received in this round that counts only from the next: each
+    counter that differs from the round's start, with the value it will have
+    when the next round begins (the round's end applied: a stun of 2 received
+    with 1 left from before is 2 from the next round). Nothing for the dead."""
+    if c.status is Status.DEAD:
+        return {}
+    ended = _ended(c).now
+    return {key: getattr(ended, key) for key in PENDING if getattr(c.now, key) != getattr(c.start, key)
+            and getattr(ended, key) is not None}
+
+
 def apply(fight: Fight, event: Event) -> Fight:
     """The fight after ``event``; FightRuleError if the rules refuse it."""
     if isinstance(event, Join):
@@ -132,6 +157,10 @@ def apply(fight: Fight, event: Event) -> Fight:
         return _attack(fight, event)
     if isinstance(event, EndRound):
         return end_round(fight)
+    if isinstance(event, Adjust):
+        return _adjust(fight, event)
+    if isinstance(event, Leave):
+        return _leave(fight, event)
     return _edit(fight, event)
 
 
@@ -141,11 +170,12 @@ def replay(fight: Fight, events: Iterable[Event]) -> Fight:
 
 
 def _join(fight: Fight, event: Join) -> Fight:
-    if fight.over:
-        raise FightRuleError("the fight is over (undo to go back)")
+    # A join after the fight is over is taken: reinforcements, and the fight goes on once two sides stand again.
     name = event.fighter.name
     if fight.find(name) is not None:
         raise FightRuleError(f"a combatant named {name!r} is already in the fight (give another name: --as)")
+    if (gone := fight.departed(name)) is not None:  # the log names it: one name, one combatant
+        raise FightRuleError(f"{gone.name} has left the fight, and its name stays taken (give another name: --as)")
     if event.fighter.hits < 1:
         raise FightRuleError(f"{name} needs hits (1 or more)")
     # In initiative order: after every combatant of the same or a higher initiative.
@@ -219,11 +249,19 @@ def held_weapon(c: Combatant, now: Counters) -> str | None:
 
 def down_if_beaten(c: Combatant) -> Combatant:
     """The down rule: a combatant up whose hits taken reach its hits is down
-    (alive, out of the fight). Applied where hits or effects are taken: a
-    harming blow, a round's end."""
+    (alive, out of the fight); one not dead whose hits left reach its death
+    threshold (``death_at``) is dead, from up or from down. Applied where
+    hits or effects are taken: a harming blow, a round's end, hits set by hand."""
+    if c.status is not Status.DEAD and past_death(c):
+        return replace(c, status=Status.DEAD)
     if c.status is Status.UP and c.taken >= c.fighter.hits:
         return replace(c, status=Status.DOWN)
     return c
+
+
+def past_death(c: Combatant) -> bool:
+    """Whether its hits left are at or below its death threshold (never, without one)."""
+    return c.fighter.death_at is not None and c.fighter.hits - c.taken <= c.fighter.death_at
 
 
 def end_round(fight: Fight) -> Fight:
@@ -277,15 +315,25 @@ def _ticked(start: tuple[tuple[int, int], ...], now: tuple[tuple[int, int], ...]
     return tuple(sorted(kept))
 
 
-def _edit(fight: Fight, event: Edit) -> Fight:
-    c = fight.find(event.combatant)
+def _found(fight: Fight, name: str) -> Combatant:
+    c = fight.find(name)
     if c is None:
-        raise FightRuleError(f"no combatant named {event.combatant!r} in the fight")
+        raise FightRuleError(f"no combatant named {name!r} in the fight")
+    return c
+
+
+def _edit(fight: Fight, event: Edit) -> Fight:
+    c = _found(fight, event.combatant)
     counters: dict[str, Any] = {}
     changes: dict[str, Any] = {}
+    arms = {key: value for key, value in event.values if key in ARMS_EDITABLE}
+    if arms:
+        c = replace(c, fighter=_rearmed(c.fighter, arms))
     for key, value in event.values:
+        if key in ARMS_EDITABLE:
+            continue
         if key not in EDITABLE:
-            raise FightRuleError(f"{key!r} cannot be edited (one of {', '.join(EDITABLE)})")
+            raise FightRuleError(f"{key!r} cannot be edited (one of {', '.join(EDITABLE + ARMS_EDITABLE)})")
         if key in ("taken", "bonus"):
             changes[key] = value
         elif key == "status":
@@ -301,8 +349,9 @@ def _edit(fight: Fight, event: Edit) -> Fight:
     fresh = c.fresh_dying and "dying" not in counters
     edited = replace(c, now=now, start=start, fresh_dying=fresh, **changes)
     if "taken" in changes and "status" not in changes and edited.status is not Status.DEAD:
-        # hits set by hand: down, or healed, at once (an edit of anything else leaves the status as it was)
-        edited = replace(edited, status=Status.DOWN if edited.taken >= edited.fighter.hits else Status.UP)
+        # hits set by hand: down, dead past its threshold, or healed, at once (an edit of anything else leaves the
+        # status as it was)
+        edited = down_if_beaten(replace(edited, status=Status.UP))
     if edited.status is not Status.DEAD and "dying" not in counters and edited.now.dying is not None \
             and edited.now.dying <= 0:  # brought back from a countdown run out: that countdown is over
         edited = replace(edited, now=replace(edited.now, dying=None), start=replace(edited.start, dying=None))
@@ -320,6 +369,70 @@ def _own_weapons(c: Combatant, weapons: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-__all__ = ["FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round", "held_weapon", "refusal",
-           "replay", "turn_weapon", "weapon_refusal",
-           "skipped"]
+def _rearmed(fighter: Fighter, arms: dict[str, Any]) -> Fighter:
+    """``fighter`` with its DEF, parry, attack in use (``wield``: put first, in place of its attack of that
+    weapon if it has one) and that attack's CMB as ``arms`` sets them."""
+    attacks = fighter.attacks
+    if (wielded := arms.get("wield")) is not None:
+        assert isinstance(wielded, Armament)
+        attacks = (wielded, *(a for a in attacks if fold(a.weapon) != fold(wielded.weapon)))
+    if "cmb" in arms:
+        if not attacks:
+            raise FightRuleError(f"{fighter.name} has no attack to set the CMB of (give one: --wield WEAPON --cmb N)")
+        attacks = (replace(attacks[0], cmb=arms["cmb"]), *attacks[1:])
+    return replace(fighter, attacks=attacks, defense=arms.get("def", fighter.defense),
+                   parry=arms.get("parry", fighter.parry))
+
+
+def _adjust(fight: Fight, event: Adjust) -> Fight:
+    """Relative changes by hand, counted at once (the round's start too, as an edit's), each clamped: hits taken
+    and the counters at 0 or more, the penalty at 0 or less. A death countdown changed counts at once; run down
+    to 0 it is death. Hits taken changed put a combatant down, or bring it up, as an edit's do."""
+    c = _found(fight, event.combatant)
+    deltas = dict(event.deltas)
+    for key in deltas:
+        if key not in ADJUSTABLE:
+            raise FightRuleError(f"{key!r} cannot be adjusted (one of {', '.join(ADJUSTABLE)})")
+    now, start = _shifted(c.now, deltas), _shifted(c.start, deltas)
+    fresh = c.fresh_dying
+    if "dying" in deltas:
+        dying = _countdown(c.now.dying, deltas["dying"])
+        now, start, fresh = replace(now, dying=dying), replace(start, dying=dying), False
+    taken = max(0, c.taken - deltas.get("heal", 0) + deltas.get("damage", 0))
+    adjusted = replace(c, taken=taken, now=now, start=start, bonus=max(0, c.bonus + deltas.get("bonus", 0)),
+                       fresh_dying=fresh)
+    if adjusted.status is Status.DEAD:
+        return _with(fight, adjusted)
+    if "dying" in deltas and now.dying == 0:
+        adjusted = replace(adjusted, status=Status.DEAD)
+    elif "heal" in deltas or "damage" in deltas:  # as hits set by hand: down, dead past its threshold, or healed
+        adjusted = down_if_beaten(replace(adjusted, status=Status.UP))
+    return _with(fight, adjusted)
+
+
+def _shifted(counters: Counters, deltas: dict[str, int]) -> Counters:
+    """``counters`` with each of ``deltas`` added: at 0 or more, the penalty at 0 or less."""
+    counts: dict[str, Any] = {key: max(0, getattr(counters, key) + deltas[key])
+                              for key in ("bleed", "stun", "no_parry", "must_parry") if key in deltas}
+    if "penalty" in deltas:
+        counts["penalty"] = min(0, counters.penalty + deltas["penalty"])
+    return replace(counters, **counts)
+
+
+def _countdown(dying: int | None, delta: int) -> int | None:
+    """A death countdown changed by ``delta``: at 0 or more; none running, a positive change starts one (a
+    negative one leaves none)."""
+    if dying is None:
+        return delta if delta > 0 else None
+    return max(0, dying + delta)
+
+
+def _leave(fight: Fight, event: Leave) -> Fight:
+    """The combatant is no longer one: it neither attacks nor is attacked, and its side stands without it."""
+    c = _found(fight, event.combatant)
+    return replace(fight, combatants=tuple(k for k in fight.combatants if k is not c), left=(*fight.left, c.fighter))
+
+
+__all__ = ["PENDING", "FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round",
+           "held_weapon", "past_death", "pending", "refusal", "replay", "skipped", "turn_weapon",
+           "weapon_refusal", "whose_turn"]

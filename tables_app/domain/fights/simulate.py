@@ -54,6 +54,12 @@ class Tally:
     rounds_squares: int
     unfinished: int
 
+    @property
+    def listed(self) -> int:
+        """The rounds worth listing: to the one by which every fight played had ended (all of them if some
+        went on to the last), as the exact odds stop where no state is left going."""
+        return next((j + 1 for j, n in enumerate(self.over) if n == self.count), self.rounds)
+
     def mean_rounds(self) -> tuple[float, float]:
         """E[min(end, N)] and its standard error."""
         mean = self.rounds_sum / self.count

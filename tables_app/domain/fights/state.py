@@ -34,7 +34,8 @@ class Armament:
 
 @dataclass(frozen=True)
 class Fighter:
-    """Who a combatant is: fixed for the whole fight."""
+    """Who a combatant is: fixed for the whole fight, but for its DEF, its
+    parry and its attacks (the one in use first), which an edit may change."""
 
     name: str
     side: str
@@ -47,6 +48,7 @@ class Fighter:
     attacks: tuple[Armament, ...] = ()
     creature: str | None = None  # the bestiary's creature it came from, as the bestiary spells it
     initiative: int = 0  # higher acts first; equal ones in the order they joined
+    death_at: int | None = None  # dead once its hits left are at or below this (0 or less); None: only down
 
 
 @dataclass(frozen=True)
@@ -166,14 +168,23 @@ class Fight:
     ruleset: str | None = None
     round: int = 1
     combatants: tuple[Combatant, ...] = ()
+    # Who left the fight (`fight leave`): no longer a combatant, but its side
+    # joined (a side that fled is beaten) and its name stays taken.
+    left: tuple[Fighter, ...] = ()
 
     def find(self, name: str) -> Combatant | None:
         key = fold(name)
         return next((c for c in self.combatants if fold(c.name) == key), None)
 
+    def departed(self, name: str) -> Fighter | None:
+        """The one named ``name`` (any letter case) who left the fight, if any."""
+        key = fold(name)
+        return next((f for f in self.left if fold(f.name) == key), None)
+
     @property
     def sides(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(c.side for c in self.combatants))
+        """Every side that joined, those who left included."""
+        return tuple(dict.fromkeys([*(c.side for c in self.combatants), *(f.side for f in self.left)]))
 
     @property
     def standing(self) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ const HISTORY_SIZE = 25;
 const DEFAULT_RULESET = "default";
 const OUTCOMES = ["fumble", "miss", "ineffective", "no_damage", "hit", "critical"];
 
-const state = { weapons: [], creatures: [], attackTables: [], criticals: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null, gridColumns: {} };
+const state = { weapons: [], creatures: [], attackTables: [], criticals: [], fumbles: [], oddsTimer: null, oddsAsked: 0, token: null, byHand: null, gridColumns: {} };
 
 // ------------------------------------------------------------------ helpers
 const $ = (id) => document.getElementById(id);
@@ -139,23 +139,10 @@ const percent = (p) => (p === 0 ? "0" : p === 1 ? "100%" : p < 0.00005 ? "<0.01%
   : `${(p * 100).toFixed(2)}%`);
 const outcomeWords = (outcome) => outcome.replace(/_/g, " ");
 
-// An entry's hits, bleeding, stun, parry, penalty, bonus, death and effects in words (as the CLI's
-// effect_words: a death its tags already say is not said twice).
+// An entry's effects in words: the server says them (`effect_words` of the entry's JSON, domain/effects.py),
+// the one wording the command line, Foundry and a fight's account use too.
 function effects(e) {
-  const tags = e.effects || [];
-  const said = tags.some((t) => [`death in ${e.death_in}`, "instant death"].includes(t.toLowerCase().split(/\s+/).join(" ")));
-  const death = e.death_in === null || e.death_in === undefined || said ? "" : e.death_in === 0 ? "instant death" : `dies in ${e.death_in} round${e.death_in === 1 ? "" : "s"}`;
-  const parry = e.parry_penalty ? ` at ${e.parry_penalty}` : "";
-  const parts = [
-    e.hits ? `+${e.hits} hits` : "", e.bleed ? `bleed ${e.bleed}/rnd` : "", e.stun ? `stun ${e.stun} rnd` : "",
-    e.no_parry ? `no parry ${e.no_parry}` : "", e.must_parry ? `must parry ${e.must_parry}${parry}` : "",
-    e.penalty ? `penalty ${e.penalty}` : "", e.attacker_bonus ? `attacker +${e.attacker_bonus}` : "", death,
-    ...tags,
-  ];
-  const read = parts.filter(Boolean).join(", ");
-  // what the tables printed and nothing read: the GM's to decide, never applied (domain/effects.py, unread_words)
-  const unread = (e.unread || []).map((piece) => `'${piece}'`).join(", ");
-  return unread ? `${read ? `${read}; ` : ""}not read: ${unread}, decide at the table` : read;
+  return e.effect_words || "";
 }
 
 // An armor column as words: a printed table's numbered armor type is ``AT 9`` (as render.armor_words).
@@ -207,7 +194,10 @@ function entryCard(heading, roll, entry, otherBranches) {
 }
 
 function criticalCard(label, c) {
-  const reduced = c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
+  // why the severity is not the one rolled, as the server says it (`2 degrees below the critical's Let`: the
+  // secondary critical; `rolled Gri, reduced 1 degree`), never a bare `rolled Mod, reduced 0`
+  const reduced = c.severity_why ? ` (${c.severity_why})`
+    : c.rolled_severity && c.rolled_severity !== c.severity ? ` (rolled ${c.rolled_severity}, reduced ${c.reduction})` : "";
   const others = c.other_branches || (c.other_branch ? [c.other_branch] : []);
   return entryCard(`${label}: ${c.severity} on ${c.table}${reduced}`, c, c.entry, others);
 }
@@ -439,9 +429,90 @@ function cellCriticals(text) {
 }
 
 async function showTableList() {
-  const list = $("table-list");
-  list.replaceChildren(...state.attackTables.map((t) =>
-    el("li", {}, el("a", { href: `#/attack/${encodeURIComponent(qualified(t))}` }, qualified(t)))));
+  const chips = (kind, tables) => tables.map((t) =>
+    el("li", {}, el("a", { href: `#/${kind}/${encodeURIComponent(qualified(t))}` }, qualified(t))));
+  $("table-list").replaceChildren(...chips("attack", state.attackTables));
+  $("critical-list").replaceChildren(...chips("critical", state.criticals));
+  $("fumble-list").replaceChildren(...chips("fumble", state.fumbles));
+}
+
+// ------------------------------------------------------------------ a critical or fumble table (#/critical/NAME, #/fumble/NAME)
+// Its entries (`tables show critical|fumble --json`), and the entry of a roll, as `tables query critical|fumble`
+// reads it: the severity's modifier (a critical), the target's features (the branch taken: helm, ...), the
+// weapon's fumble modifier (a fumble), the printed column.
+const DEFAULT_SEVERITIES = ["Sup", "Lig", "Mod", "Gri", "Let"];  // the default scale (domain/severity.py)
+const entries = { kind: null, name: null, data: null };
+
+async function showEntries(kind, name) {
+  $("grid-area").hidden = true;
+  $("entry-area").hidden = false;
+  $("entry-title").textContent = `${kind === "critical" ? "Critical" : "Fumble"} table ${name}`;
+  $("entry-out").replaceChildren();
+  $("entry-facts").textContent = "";
+  const rows = $("entry-rows");
+  rows.replaceChildren(el("p", { class: "hint" }, "Loading…"));
+  entries.kind = kind;
+  entries.name = name;
+  entries.data = null;
+  const answer = kind === "critical" ? await call(`/critical/${encodeURIComponent(name)}`)
+    : await call(`/fumble/${encodeURIComponent(name)}`);
+  if (entries.name !== name || entries.kind !== kind) return;  // another was opened meanwhile
+  if (!answer.ok) {
+    rows.replaceChildren(errorBox(answer.data));
+    return;
+  }
+  const t = answer.data;
+  entries.data = t;
+  const bySeverity = kind === "critical" && t.choice === "severity";  // its columns are severities
+  const columns = t.columns || [];
+  const legend = (t.legend || []).map((l) => `${l.symbol} ${l.means}`).join(", ");
+  $("entry-facts").textContent = [t.code ? `code ${t.code}` : "", `${t.entries.length} entries`, `roll ${t.roll_kind}`,
+    columns.length ? `columns ${columns.join(", ")} (by ${bySeverity ? "severity" : "the attack"})` : "",
+    legend ? `key: ${legend}` : ""].filter(Boolean).join("; ");
+  $("entry-severity-box").hidden = kind !== "critical";
+  $("entry-has-box").hidden = kind !== "critical";
+  $("entry-modifier-box").hidden = kind !== "fumble";
+  $("entry-column-box").hidden = !columns.length || bySeverity;
+  $("entry-column").replaceChildren(...columns.map((c) => el("option", { value: c }, c)));
+  $("entry-severities").replaceChildren(...(bySeverity ? columns : DEFAULT_SEVERITIES).map((v) => el("option", { value: v })));
+  const body = el("tbody");
+  for (const e of t.entries) {
+    const where = [e.column ? `${e.column}:` : null, e.range].filter(Boolean).join(" ");
+    const said = effects(e);
+    body.append(el("tr", {}, el("th", { scope: "row" }, where, e.condition ? el("div", { class: "hint" }, `if ${e.condition}`) : null),
+      el("td", {}, e.title ? el("strong", {}, `${e.title}. `) : null, e.text || "",
+        said ? el("div", { class: "effects" }, said) : null)));
+  }
+  rows.replaceChildren(el("table", { class: "grid entries" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Roll"), el("th", { scope: "col" }, "Entry"))), body));
+}
+
+async function readEntry(event) {
+  event.preventDefault();
+  const { kind, name, data } = entries;
+  if (!data) return;
+  const query = new URLSearchParams({ table: name, roll: $("entry-roll").value.trim() });
+  const severity = $("entry-severity").value.trim();
+  if (kind === "critical") {
+    if (severity) query.append("severity", severity);
+    for (const feature of $("entry-has").value.split(",").map((f) => f.trim()).filter(Boolean)) query.append("has", feature);
+  } else if ($("entry-modifier").value.trim()) query.append("modifier", $("entry-modifier").value.trim());
+  if (!$("entry-column-box").hidden && $("entry-column").value) query.append("column", $("entry-column").value);
+  const out = $("entry-out");
+  const answer = kind === "critical" ? await call(`/query/critical?${query}`) : await call(`/query/fumble?${query}`);
+  if (!answer.ok) {
+    out.replaceChildren(errorBox(answer.data));
+    return;
+  }
+  const d = answer.data;
+  const heading = kind === "critical" ? `Critical${severity ? `: ${severity}` : ""} on ${d.table}` : `Fumble on ${d.table}`;
+  const card = entryCard(heading, d, d.entry, null);
+  for (const other of d.branches || []) {
+    if (other.condition === d.entry.condition) continue;
+    const said = effects(other);
+    card.append(el("p", { class: "branch other" }, `${otherBranchWords(other)}${said ? ` (${said})` : ""}`));
+  }
+  out.replaceChildren(card);
 }
 
 async function showGrid(name) {
@@ -529,8 +600,15 @@ async function readCritical(table, row, armor, text, criticals) {
 // A fight is its log on the server (docs/fights.md); this page shows the state
 // the server answers (`tables fight show --json`) and sends each step with
 // `after`, the seq it last saw: a 409 means another page (or the command
-// line) moved the fight on, and the page reloads it and says so.
-const fight = { name: null, data: null, lists: false, chances: null, chancesAsked: 0, chancesHint: "" };
+// line) moved the fight on, and the page reloads it and says so. While the
+// fight is on the screen the page asks for it again every REFRESH_MS (one
+// request at a time, none while the tab is hidden) and shows what another
+// device wrote meanwhile.
+const REFRESH_MS = 2000;
+const fight = { name: null, data: null, lists: false, chances: null, chancesAsked: 0, chancesHint: "",
+  chosen: null,  // the target picked by hand, {attacker, target}; else the targeting rule's
+  writing: 0, writes: 0,  // writes under way, and sent so far: a refresh read meanwhile is not shown
+  refresh: { timer: null, busy: false, every: REFRESH_MS, gone: null } };
 
 // A combatant's status as the command line's status line says it (domain/fights/account.py):
 // `27/45 hits`, DOWN or DEAD, then `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`.
@@ -553,6 +631,9 @@ function fightNote(text) {
   note.hidden = !text;
 }
 
+const fightPath = (suffix = "") => `/fights/${encodeURIComponent(fight.name)}${suffix}`;
+const combatant = (name) => (fight.data ? fight.data.combatants.find((c) => c.name === name) : undefined);
+
 function showFight(data) {
   fight.data = data;
   chancesMovedOn(data);
@@ -562,9 +643,11 @@ function showFight(data) {
   $("fight-title").textContent = `${data.fight}: round ${data.round}${over}`;
   const sides = [...new Set(data.combatants.map((c) => c.side))];
   $("fight-combatants").replaceChildren(...(data.combatants.length ? data.combatants.map((c) => {
+    const initiative = c.initiative ? `, initiative ${c.initiative}` : "";
     const item = el("li", { class: `combatant is-${c.status}${sides.indexOf(c.side) > 0 ? " side-other" : ""}`,
       "data-name": c.name, "data-status": statusLine(c) },
-      el("span", { class: "name" }, c.name), " ", el("span", { class: "side" }, `side ${c.side}`),
+      el("button", { type: "button", class: "name", title: `Change ${c.name}`, onclick: () => changeOne(c.name) }, c.name), " ",
+      el("span", { class: "side" }, `side ${c.side}${initiative}`),
       el("div", { class: "words" }, el("span", { class: "hits" }, `${c.hits - c.taken}/${c.hits} hits`),
         c.status === "up" ? null : el("span", { class: "state" }, c.status.toUpperCase()),
         ...statusWords(c).map((w) => el("span", { class: "effect" }, w))));
@@ -573,42 +656,133 @@ function showFight(data) {
   }) : [el("li", { class: "hint" }, "No combatants yet: add them below.")]));
   if (!data.combatants.length) $("fight-join-box").open = true;  // the first thing to do
   fillChoices(data);
+  fillChange(data);
 }
 
-// The attacker, target and weapon lists, keeping what was picked while it is still there.
+// The attacker, target and weapon lists. The attacker picked stays while it may still attack (or nobody
+// else may); else the first able one in initiative order. The target follows the targeting rule (the
+// first combatant up of another side, in initiative order: domain/fights/rules.py, auto_target)
+// unless one was picked by hand for this attacker; an ally is marked as such.
 function fillChoices(data) {
-  const attacker = $("fight-attacker"), target = $("fight-target");
-  const before = { attacker: attacker.value, target: target.value };
+  const attacker = $("fight-attacker");
+  const before = attacker.value;
   const up = data.combatants.filter((c) => c.status === "up");
   attacker.replaceChildren(...up.map((c) => el("option", { value: c.name }, c.name)));
   const able = up.find((c) => !c.cannot_attack);
-  if (up.some((c) => c.name === before.attacker)) attacker.value = before.attacker;
+  const kept = up.find((c) => c.name === before);
+  if (kept && (!kept.cannot_attack || !able)) attacker.value = kept.name;
   else if (able) attacker.value = able.name;
-  fillTargets(before.target);
+  fillTargets();
 }
 
-function fillTargets(wanted) {
+// The targeting rule: the first combatant up of another side, in initiative order (the fight's order).
+function ruleTarget(data, attacker) {
+  return attacker ? data.combatants.find((c) => c.status === "up" && c.side !== attacker.side) : undefined;
+}
+
+function fillTargets() {
   const data = fight.data;
-  const attacker = data.combatants.find((c) => c.name === $("fight-attacker").value);
-  const target = $("fight-target");
+  const attacker = combatant($("fight-attacker").value);
+  const select = $("fight-target");
   const others = data.combatants.filter((c) => c.status === "up" && (!attacker || c.name !== attacker.name));
-  target.replaceChildren(...others.map((c) => el("option", { value: c.name }, c.name)));
-  const foe = others.find((c) => attacker && c.side !== attacker.side);
-  if (others.some((c) => c.name === wanted) && (!attacker || wanted !== attacker.name)) target.value = wanted;
-  else if (foe) target.value = foe.name;
+  const ally = (c) => Boolean(attacker) && c.side === attacker.side;
+  const foe = ruleTarget(data, attacker);
+  const chosen = fight.chosen;
+  const keep = chosen && attacker && chosen.attacker === attacker.name && others.some((c) => c.name === chosen.target);
+  if (!keep) fight.chosen = null;
+  const options = others.map((c) => el("option", { value: c.name, "data-ally": ally(c) ? "1" : null },
+    ally(c) ? `${c.name} (ally)` : c.name));
+  if (!foe) options.unshift(el("option", { value: "" }, others.length ? "no foe up: pick one" : "—"));
+  select.replaceChildren(...options);
+  select.value = keep ? chosen.target : foe ? foe.name : "";
+  const withSelect = $("fight-with"), weapon = withSelect.value;
   const arms = attacker ? attacker.attacks : [];
-  $("fight-with").replaceChildren(...arms.map((a) => el("option", { value: a.weapon }, `${a.weapon} ${a.cmb}`)));
+  withSelect.replaceChildren(...arms.map((a) => el("option", { value: a.weapon }, `${a.weapon} ${a.cmb}`)));
+  if (arms.some((a) => a.weapon === weapon)) withSelect.value = weapon;
+  allyFlag();
 }
 
-// The account of the last step: each attack's steps (as `resolve` tells them), then what it did.
+// An ally as the target is flagged beside it, and attacked only once "on purpose" is ticked.
+function allyFlag(asked) {
+  const attacker = combatant($("fight-attacker").value), target = combatant($("fight-target").value);
+  const ally = Boolean(attacker && target && attacker.side === target.side);
+  const box = $("fight-ally");
+  box.hidden = !ally;
+  box.classList.toggle("asked", Boolean(asked));
+  $("fight-target").classList.toggle("is-ally", ally);
+  if (!ally) {
+    $("fight-ally-ok").checked = false;
+    return;
+  }
+  $("fight-ally-words").textContent = asked
+    ? `${target.name} is ${attacker.name}'s ally (side ${attacker.side}): tick the box to attack it on purpose, or pick a foe.`
+    : `${target.name} is ${attacker.name}'s ally (side ${attacker.side}), not a foe.`;
+}
+
+// Each attack of a step with the lines of the account that tell it: an attack's account begins with
+// `ATTACKER attacks TARGET with WEAPON: ...` (domain/fights/account.py); a round's end is `Round N ends.`
+// Answers (lists of lines and of attacks) may say the attacker themselves (`attacker`): then that is used.
+function attackParts(data, names) {
+  const attacks = data.attack ? [data.attack] : data.attacks || [];
+  const lines = data.account || [];
+  const starts = [];
+  let from = 0;
+  for (const a of attacks) {
+    const target = a.attack && a.attack.target;
+    let found = -1, who = a.attacker || null;
+    for (let i = from; i < lines.length && found < 0; i++) {
+      const line = lines[i];
+      const name = who && line.startsWith(`${who} attacks `) ? who
+        : names.filter((n) => line.startsWith(`${n} attacks `) && (!target || line.startsWith(`${n} attacks ${target} with `)))
+          .sort((x, y) => y.length - x.length)[0];
+      if (name) {
+        found = i;
+        who = name;
+      }
+    }
+    // the target as the answer says it (an attack on the tables), else as its line does (a formula system's)
+    const rest = found >= 0 && who ? lines[found].slice(`${who} attacks `.length) : "";
+    const whom = target || names.filter((n) => rest.startsWith(`${n} with `)).sort((x, y) => y.length - x.length)[0] || null;
+    starts.push({ attack: a, at: found, who, whom });
+    if (found >= 0) from = found + 1;
+  }
+  const roundEnd = lines.findIndex((line) => /^Round \d+ ends\.$/.test(line));
+  const end = roundEnd >= 0 ? roundEnd : lines.length;
+  const parts = starts.map((s, i) => {
+    const next = starts.slice(i + 1).find((t) => t.at >= 0);
+    const stop = next ? next.at : end;
+    return { ...s, lines: s.at >= 0 ? lines.slice(s.at, Math.max(stop, s.at)) : [] };
+  });
+  const told = new Set(parts.flatMap((p) => (p.at >= 0 ? [...Array(p.lines.length).keys()].map((k) => p.at + k) : [])));
+  return { parts, rest: lines.filter((_line, i) => !told.has(i)) };
+}
+
+// The account of the last step: each attack under a heading saying whose it is (its outcome and damage,
+// what it did, and its steps as `resolve` tells them, folded), then the rest (a round's end, a join).
 function showStep(data) {
   const box = el("article", { class: "account" });
-  for (const attack of data.attack ? [data.attack] : data.attacks || []) {
+  const names = (data.fight || fight.data || { combatants: [] }).combatants.map((c) => c.name);
+  const { parts, rest } = attackParts(data, names);
+  const many = parts.length > 1;
+  parts.forEach((p, i) => {
+    const a = p.attack;
+    const whose = p.who ? `${p.who}'s attack` : "An attack";
+    const heading = `${many ? `${i + 1}. ` : ""}${whose}${p.whom ? ` on ${p.whom}` : ""}`;
+    const came = [a.outcome ? outcomeWords(a.outcome) : "", a.damage ? `${a.damage} damage` : ""].filter(Boolean).join(", ");
+    // what it did, in the command line's words; how (who attacked whom with what, at what CMB and DEF, and
+    // `resolve`'s steps) folded beneath: a tap on the attack opens it
+    const [first, ...did] = p.lines;
     const steps = el("div", { class: "steps" });
-    for (const step of attack.steps || []) steps.append(el("div", { class: step.startsWith("  ") ? "step more" : "step" }, step.trim()));
-    box.append(steps);
-  }
-  for (const line of data.account || []) box.append(el("p", {}, line));
+    for (const s of a.steps || []) steps.append(el("div", { class: s.startsWith("  ") ? "step more" : "step" }, s.trim()));
+    const turn = el("details", { class: "turn", "data-attacker": p.who || "" },
+      el("summary", { title: "How it was resolved" },
+        el("span", { class: "turn-head" }, heading, ": ",
+          el("span", { class: `outcome outcome-${a.outcome}` }, came || "no damage")),
+        ...did.map((line) => el("span", { class: "did" }, line))),
+      first ? el("p", {}, first) : null, steps);
+    box.append(turn);
+  });
+  for (const line of rest) box.append(el("p", {}, line));
   $("fight-account").replaceChildren(box);
 }
 
@@ -622,8 +796,10 @@ async function listFights(selected) {
 }
 
 async function openFight(name, note) {
+  if (name !== fight.name) fight.chosen = null;
+  fight.refresh.gone = null;
   fight.name = name;
-  const answer = await call(`/fights/${encodeURIComponent(name)}`);
+  const answer = await call(fightPath());
   if (!answer.ok) {
     $("fight-area").hidden = true;
     $("fight-account").replaceChildren();
@@ -638,25 +814,43 @@ async function openFight(name, note) {
   const hash = `#/fight/${encodeURIComponent(name)}`;
   if (location.hash !== hash) history.replaceState(history.state, "", hash);
   listFights(answer.data.fight);
+  showLog();
+  refreshSoon();
 }
+
+// The routes another helper of the server may not have yet (heal, damage, remove): said plainly.
+const NEWER_ROUTES = { "/adjustments": "heal or damage a combatant", "/departures": "remove a combatant" };
 
 // One write: ``suffix`` of the fight's path, ``body`` with ``after``; the answer's fight shown, or why not.
 async function step(suffix, body) {
   if (!fight.data) return false;
   document.querySelectorAll("#fight-view > .error").forEach((e) => e.remove());
-  const answer = await call(`/fights/${encodeURIComponent(fight.name)}${suffix}`, { ...body, after: fight.data.seq });
+  fight.writing++;
+  fight.writes++;
+  let answer;
+  try {
+    answer = await call(fightPath(suffix), { ...body, after: fight.data.seq });
+  } finally {
+    fight.writing--;
+  }
   if (answer.status === 409) {
+    const before = fight.data;
     await openFight(fight.name, `The fight changed meanwhile (another page or the command line): here it is as it stands now. Nothing was done; try again. (${answer.data.error.message})`);
+    if (fight.data && fight.data !== before && fight.data.fight === before.fight) await tellElsewhere(before, fight.data);
     return false;
   }
   if (!answer.ok) {
-    $("fight-account").replaceChildren(errorBox(answer.data));
+    const missing = NEWER_ROUTES[suffix] && (answer.status === 405 || /^no such endpoint/.test(answer.data.error?.message || ""));
+    $("fight-account").replaceChildren(missing
+      ? errorBox({ error: { message: `This server cannot ${NEWER_ROUTES[suffix]} yet (POST ${API}${fightPath(suffix)} answered ${answer.status}): nothing was done. Use Set instead (hits taken), or a newer tables.` } })
+      : errorBox(answer.data));
     return false;
   }
   fightNote("");
   showFight(answer.data.fight);
   showStep(answer.data);
   listFights(answer.data.fight.fight);
+  showLog();
   return true;
 }
 
@@ -669,12 +863,25 @@ function fightDice() {
 
 async function fightAttack(rollForMe) {
   const body = { attacker: $("fight-attacker").value, target: $("fight-target").value };
+  if (!body.target) {
+    $("fight-account").replaceChildren(errorBox({ error: { message: "Pick a target: no foe of the attacker is up." } }));
+    return;
+  }
+  if (!$("fight-ally").hidden && !$("fight-ally-ok").checked) {  // an ally: only on purpose
+    allyFlag(true);
+    $("fight-ally-ok").focus();
+    return;
+  }
   if ($("fight-with").value) body.attack = $("fight-with").value;
   const mods = $("fight-mods").value.split(",").map((m) => m.trim()).filter(Boolean);
   if (mods.length) body.mod = mods;
   const dice = rollForMe ? null : fightDice();
   if (dice !== null) body.dice = dice;
-  if (await step("/attacks", body)) $("fight-dice").value = "";
+  if (await step("/attacks", body)) {
+    $("fight-dice").value = "";
+    $("fight-ally-ok").checked = false;
+    allyFlag();
+  }
 }
 
 async function fightRound(auto) {
@@ -687,16 +894,190 @@ async function fightRound(auto) {
   if (await step("/rounds", body) && auto) $("fight-dice").value = "";
 }
 
+const JOIN_TEXT = { creature: "fight-creature", as: "fight-as", side: "fight-side", armor: "fight-armor", weapon: "fight-weapon",
+  rank: "fight-rank" };
+const JOIN_NUMBERS = { hits: "fight-hits", def: "fight-def", parry: "fight-parry", cmb: "fight-cmb", initiative: "fight-initiative" };
+
 async function fightJoin(event) {
   event.preventDefault();
   const body = {};
-  const text = { creature: "fight-creature", as: "fight-as", side: "fight-side", armor: "fight-armor", weapon: "fight-weapon" };
-  const numbers = { hits: "fight-hits", def: "fight-def", parry: "fight-parry", cmb: "fight-cmb" };
-  for (const [field, id] of Object.entries(text)) if ($(id).value.trim()) body[field] = $(id).value.trim();
-  for (const [field, id] of Object.entries(numbers)) if ($(id).value.trim()) body[field] = Number($(id).value);
+  for (const [field, id] of Object.entries(JOIN_TEXT)) if ($(id).value.trim()) body[field] = $(id).value.trim();
+  for (const [field, id] of Object.entries(JOIN_NUMBERS)) if ($(id).value.trim()) body[field] = Number($(id).value);
+  const has = $("fight-has").value.split(",").map((f) => f.trim()).filter(Boolean);
+  if (has.length) body.has = has;
   if (await step("/combatants", body)) {
-    for (const id of [...Object.values(text), ...Object.values(numbers)]) $(id).value = "";
+    for (const id of [...Object.values(JOIN_TEXT), ...Object.values(JOIN_NUMBERS), "fight-has"]) $(id).value = "";
   }
+}
+
+// ------------------------------------------------------------------ change a combatant: heal, damage, set, remove
+const EDITS = ["taken", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying"];
+
+function fillChange(data) {
+  const select = $("fight-change-who"), before = select.value;
+  select.replaceChildren(...data.combatants.map((c) => el("option", { value: c.name },
+    c.status === "up" ? c.name : `${c.name} (${c.status})`)));
+  if (data.combatants.some((c) => c.name === before)) select.value = before;
+  changeHints();
+}
+
+// Each field of *Set* shows, greyed, what the combatant carries now.
+function changeHints() {
+  const c = combatant($("fight-change-who").value);
+  for (const field of EDITS) {
+    const value = c ? c[field] : null;
+    $(`fight-edit-${field}`).placeholder = c ? (value === null || value === undefined ? "none" : String(value)) : "";
+  }
+  $("fight-edit-status").options[0].textContent = c ? `as it is (${c.status})` : "as it is";
+}
+
+// A card's name tapped: *Change a combatant* opened on it.
+function changeOne(name) {
+  const box = $("fight-change-box");
+  box.open = true;
+  $("fight-change-who").value = name;
+  changeHints();
+  box.scrollIntoView({ behavior: "smooth", block: "start" });
+  $("fight-change-hits").focus({ preventScroll: true });
+}
+
+async function fightAdjust(kind) {
+  const who = $("fight-change-who").value, hits = $("fight-change-hits").value.trim();
+  if (!who || !hits) {
+    $("fight-account").replaceChildren(errorBox({ error: { message: `Give the hits to ${kind} ${who || "the combatant"}.` } }));
+    return;
+  }
+  if (await step("/adjustments", { combatant: who, [kind]: Number(hits) })) $("fight-change-hits").value = "";
+}
+
+async function fightEdit(event) {
+  event.preventDefault();
+  const body = { combatant: $("fight-change-who").value };
+  for (const field of EDITS) {
+    const value = $(`fight-edit-${field}`).value.trim();
+    if (value) body[field] = Number(value);
+  }
+  if ($("fight-edit-status").value) body.status = $("fight-edit-status").value;
+  if (Object.keys(body).length === 1) {
+    $("fight-account").replaceChildren(errorBox({ error: { message: "Fill in what to set (hits taken, bleeding, …, status)." } }));
+    return;
+  }
+  if (await step("/edits", body)) {
+    for (const field of EDITS) $(`fight-edit-${field}`).value = "";
+    $("fight-edit-status").value = "";
+    changeHints();
+  }
+}
+
+async function fightRemove() {
+  const who = $("fight-change-who").value;
+  if (who) await step("/departures", { combatant: who });
+}
+
+// ------------------------------------------------------------------ the log (`tables fight log --json`)
+// An event in words: its own (`words`) when the log gives them; else its kind, who, and the dice.
+function eventWords(e, round) {
+  if (Array.isArray(e.words)) return e.words.join(" ");
+  if (typeof e.words === "string") return e.words;
+  const c = e.combatant;
+  if (e.kind === "join" && c && typeof c === "object") {
+    const armor = c.armor ? `, armor ${c.armor}` : "", initiative = c.initiative ? `, initiative ${c.initiative}` : "";
+    return `${c.name} joins side ${c.side}: ${c.hits} hits, DEF ${c.def}${armor}${initiative}.`;
+  }
+  if (e.kind === "attack") {
+    const hits = e.blow && e.blow.target ? `: ${e.blow.target.hits} hits` : "";
+    return `${e.attacker} attacks ${e.target} with ${e.weapon}, CMB ${e.cmb} against DEF ${e.def}, dice ${(e.dice || []).join(", ")}${hits}.`;
+  }
+  if (e.kind === "round") return `Round ${round} ends.`;
+  if (e.kind === "edit" && e.set) {
+    return `${c} set by hand: ${Object.entries(e.set).map(([k, v]) => `${k.replace(/_/g, " ")} ${v === null ? "none" : v}`).join(", ")}.`;
+  }
+  const skip = new Set(["seq", "at", "kind", "resolved", "blow", "words"]);
+  const facts = Object.entries(e).filter(([k, v]) => !skip.has(k) && v !== null && (typeof v !== "object" || Array.isArray(v)))
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(", ") : v}`);
+  return `${e.kind}${facts.length ? `: ${facts.join(", ")}` : ""}.`;
+}
+
+// The events in words, numbered as the log numbers them (with the round each round event ends).
+function logItems(events) {
+  let round = 0;
+  return events.map((e) => {
+    if (e.kind === "round") round++;
+    return el("li", { value: e.seq, "data-kind": e.kind }, eventWords(e, round));
+  });
+}
+
+async function showLog() {
+  if (!$("fight-log-box").open || !fight.name) return;
+  const name = fight.name, answer = await call(fightPath("/log"));
+  if (name !== fight.name) return;
+  const list = $("fight-log");
+  if (!answer.ok) {
+    list.replaceChildren(el("li", {}, errorBox(answer.data)));
+    return;
+  }
+  list.dataset.seq = answer.data.events.length ? answer.data.events[answer.data.events.length - 1].seq : 0;
+  list.replaceChildren(...(answer.data.events.length ? logItems(answer.data.events) : [el("li", { class: "hint" }, "No events yet.")]));
+}
+
+// ------------------------------------------------------------------ live: what another device wrote
+// Whether the page looks again now: a fight on the screen, in a tab shown, no token being asked for, and the
+// fight not found gone at the last look.
+const refreshing = () => Boolean(fight.name && fight.data && fight.refresh.every && !document.hidden
+  && !$("fight-view").hidden && !$("fight-area").hidden && $("token-box").hidden && fight.refresh.gone !== fight.name);
+
+function refreshSoon() {
+  const r = fight.refresh;
+  clearTimeout(r.timer);
+  r.timer = null;
+  if (refreshing()) r.timer = setTimeout(refreshNow, r.every);
+}
+
+async function refreshNow() {
+  const r = fight.refresh;
+  if (r.busy || !refreshing()) {
+    if (!r.busy) refreshSoon();
+    return;
+  }
+  r.busy = true;
+  const name = fight.name, writes = fight.writes, before = fight.data;
+  try {
+    const answer = await call(fightPath());
+    // shown only if nothing was written from this page meanwhile (its own answer is newer), and if it differs
+    if (name === fight.name && writes === fight.writes && !fight.writing && fight.data === before) {
+      if (answer.ok && JSON.stringify(answer.data) !== JSON.stringify(before)) await showElsewhere(before, answer.data);
+      else if (!answer.ok && answer.status === 404) {  // removed elsewhere: said, and not asked for again
+        r.gone = name;
+        fightNote(`The fight '${name}' is no longer on the server (${answer.data.error.message}).`);
+      }
+    }
+  } finally {
+    r.busy = false;
+    refreshSoon();
+  }
+}
+
+// Another device's steps: the fight as it now stands, and its new events in words.
+async function showElsewhere(before, data) {
+  showFight(data);
+  fightNote(data.seq < before.seq
+    ? `Updated: the fight was taken back elsewhere to event ${data.seq}.`
+    : `Updated: the fight moved on elsewhere (event ${data.seq}).`);
+  await tellElsewhere(before, data);
+}
+
+// What was written elsewhere since ``before`` (the fight this page showed), now that it shows ``data``: the new
+// events in the log's words, in the place of the last step's account.
+async function tellElsewhere(before, data) {
+  const log = await call(fightPath("/log"));
+  if (log.ok && fight.data === data) {
+    const all = logItems(log.data.events).filter((item) => Number(item.value) > before.seq);
+    const box = el("article", { class: "account elsewhere" },
+      el("h3", { class: "turn-head" }, data.seq < before.seq ? `Undone elsewhere: back at event ${data.seq}.` : "From another device:"));
+    if (all.length) box.append(el("ol", { class: "log" }, ...all));
+    $("fight-account").replaceChildren(box);
+  }
+  showLog();
 }
 
 async function createFight(event) {
@@ -722,7 +1103,10 @@ function fightRoute(hash) {
   }
   const name = hash.startsWith("#/fight/") ? decodeURIComponent(hash.slice("#/fight/".length)) : null;
   if (name && name !== fight.name) openFight(name);
-  else listFights(fight.name);
+  else {
+    listFights(fight.name);
+    refreshSoon();
+  }
 }
 
 // ------------------------------------------------------------------ a fight's chances (odds fight, simulate fight)
@@ -737,7 +1121,7 @@ const CHANCES_ROUNDS = 10;
 const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
 const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
 const TOO_LARGE = /too large to work out exactly: ([^;]*)/;
-const FEWER_ROUNDS = /ask for (\d+) rounds?/;
+const FEWER_ROUNDS = /ask for (?:rounds=)?(\d+)/;  // `ask for rounds=2 (GET …/odds?rounds=2)`: the request's terms
 const SE_BARS = 2; // standard errors each side of a simulated share (as `simulate fight --plot` draws them)
 
 async function fightChances() {
@@ -853,15 +1237,36 @@ function chancesChart(data, sides) {
 }
 
 function startFights() {
+  $("entry-query").addEventListener("submit", readEntry);
   $("fight-pick").addEventListener("submit", createFight);
   $("fight-name").addEventListener("change", () => { if ($("fight-name").value) openFight($("fight-name").value); });
   $("fight-attack").addEventListener("submit", (event) => { event.preventDefault(); fightAttack(false); });
   $("fight-roll").addEventListener("click", () => fightAttack(true));
-  $("fight-attacker").addEventListener("change", () => fillTargets($("fight-target").value));
+  $("fight-attacker").addEventListener("change", () => {  // a new attacker: the targeting rule again
+    fight.chosen = null;
+    $("fight-ally-ok").checked = false;
+    fillTargets();
+  });
+  $("fight-target").addEventListener("change", () => {  // a target picked by hand: kept for this attacker
+    fight.chosen = { attacker: $("fight-attacker").value, target: $("fight-target").value };
+    $("fight-ally-ok").checked = false;
+    allyFlag();
+  });
+  $("fight-ally-ok").addEventListener("change", () => allyFlag());
   $("fight-end-round").addEventListener("click", () => fightRound(false));
   $("fight-auto-round").addEventListener("click", () => fightRound(true));
   $("fight-undo").addEventListener("click", () => step("/undo", {}));
   $("fight-join").addEventListener("submit", fightJoin);
+  $("fight-change-who").addEventListener("change", changeHints);
+  $("fight-heal").addEventListener("click", () => fightAdjust("heal"));
+  $("fight-damage").addEventListener("click", () => fightAdjust("damage"));
+  $("fight-change").addEventListener("submit", fightEdit);
+  $("fight-remove").addEventListener("click", fightRemove);
+  $("fight-log-box").addEventListener("toggle", showLog);
+  document.addEventListener("visibilitychange", () => {  // a hidden tab asks nothing; back in view, it looks at once
+    if (document.hidden) refreshSoon();
+    else if (fight.data && !$("fight-view").hidden) refreshNow();
+  });
   $("fight-chances-go").addEventListener("click", fightChances);
   fight.chancesHint = $("fight-chances-out").textContent.trim();
 }
@@ -869,7 +1274,7 @@ function startFights() {
 // ------------------------------------------------------------------ routes: #/, #/fight[/NAME], #/tables, #/attack/NAME
 function route() {
   const hash = location.hash || "#/";
-  const browsing = hash.startsWith("#/tables") || hash.startsWith("#/attack/");
+  const browsing = ["#/tables", "#/attack/", "#/critical/", "#/fumble/"].some((start) => hash.startsWith(start));
   const fighting = hash === "#/fight" || hash.startsWith("#/fight/");
   $("attack-view").hidden = browsing || fighting;
   $("tables-view").hidden = !browsing;
@@ -880,22 +1285,26 @@ function route() {
   if (fighting) fightRoute(hash);
   if (!browsing) return;
   showTableList();
-  if (hash.startsWith("#/attack/")) showGrid(decodeURIComponent(hash.slice("#/attack/".length)));
-  else $("grid-area").hidden = true;
+  const shown = /^#\/(attack|critical|fumble)\/(.+)$/.exec(hash);
+  if (!shown || shown[1] !== "attack") $("grid-area").hidden = true;
+  if (!shown || shown[1] === "attack") $("entry-area").hidden = true;
+  if (shown && shown[1] === "attack") showGrid(decodeURIComponent(shown[2]));
+  else if (shown) showEntries(shown[1], decodeURIComponent(shown[2]));
 }
 
 // ------------------------------------------------------------------ start
 // The lists the page needs (again after a token is given).
 async function load() {
-  const [weapons, creatures, attack, critical] = await Promise.all(
-    ["/weapons", "/creatures", "/attack", "/critical"].map((path) => call(path)));
-  for (const answer of [weapons, creatures, attack, critical]) {
+  const [weapons, creatures, attack, critical, fumble] = await Promise.all(
+    ["/weapons", "/creatures", "/attack", "/critical", "/fumble"].map((path) => call(path)));
+  for (const answer of [weapons, creatures, attack, critical, fumble]) {
     if (!answer.ok && answer.status !== 401) $("account").append(errorBox(answer.data)); // 401: the token form asks
   }
   state.weapons = weapons.ok ? weapons.data.weapons : [];
   state.creatures = creatures.ok ? creatures.data.creatures : [];
   state.attackTables = attack.ok ? attack.data.attack : [];
   state.criticals = critical.ok ? critical.data.critical : [];
+  state.fumbles = fumble.ok ? fumble.data.fumble : [];
   $("weapons").replaceChildren(...state.weapons.map((w) => el("option", { value: qualified(w) }, `${w.attack_table}, ${w.critical}`)));
   $("creatures").replaceChildren(...state.creatures.map((c) => el("option", { value: qualified(c) }, `DEF ${c.defense}, ${c.armor}`)));
   showWeapon();

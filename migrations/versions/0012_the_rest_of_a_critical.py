@@ -10,11 +10,11 @@
   does until its workbook is imported again.
 
 The columns are added in place. Downgrading drops them: what they hold was
-read from each entry's text and Effects tags, which 0009 keeps (importing
+read from each entry's text and Effects tags, which 0011 keeps (importing
 the workbook again reads it back).
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-07 10:00:00
 """
 from typing import Sequence, Union
@@ -23,8 +23,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision: str = '0010'
-down_revision: Union[str, None] = '0009'
+revision: str = '0012'
+down_revision: Union[str, None] = '0011'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
