@@ -34,7 +34,7 @@ def _state_lines(result: Any, shown: bool = False) -> list[str]:
     f = state.fight
     head = f"{f.name}: round {f.round}" + (f", over: side {f.winner} won" if f.winner else ", over" if f.over else "")
     if not f.combatants:
-        return [head, "  (no combatants: tables fight join ...)"]
+        return [head, "  (no combatants: tables fight join ...)", *state.left_lines()]
     return [head, *(state.shown_lines() if shown else state.lines())]
 
 

@@ -176,7 +176,8 @@ class FightState:
         width = max(len(c.name) for c in f.combatants)
         side_width = max(len(c.side) for c in f.combatants)
         turn = turn_line(f)
-        return [*([turn] if turn else []), sides_line(f), *(shown_line(c, width, side_width) for c in f.combatants)]
+        return [*([turn] if turn else []), sides_line(f), *(shown_line(c, width, side_width) for c in f.combatants),
+                *self.left_lines()]
 
 
 @dataclass(frozen=True)
