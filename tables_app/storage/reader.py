@@ -76,7 +76,7 @@ _WORKBOOKS_IN_RULESET = sql.per_table(
     "SELECT DISTINCT b.file_name FROM {table} t JOIN workbook b ON b.id = t.workbook_id WHERE t.ruleset_id = ?", _NAMED)
 
 def conditions_column(entry: Entry) -> str | None:
-    """An entry's rest of a critical as its `conditions` column keeps it (0010): a JSON object of the fields it
+    """An entry's rest of a critical as its `conditions` column keeps it (0012): a JSON object of the fields it
     holds (`{"prone": 1, "timed_penalties": [[-20, 3]]}`); None when it holds none."""
     held = {name: value for name, value in conditions_of(entry).items() if condition_said(name, value)}
     if "timed_penalties" in held:
