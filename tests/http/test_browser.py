@@ -1568,3 +1568,26 @@ def test_a_fight_removed_elsewhere_is_said_so_and_not_asked_for_again(server, br
     assert f"{server}/api/v1/fights/{quote(name)}" not in outside_requests(browser, server)[0]
     logged = [entry["message"].split(" - ")[0] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert logged == [f"{server}/api/v1/fights/{quote(name)}"]  # the one 404 read, no script error
+
+
+def test_the_rest_of_a_critical_is_on_a_combatants_card_as_the_status_line_says_it(server, browser):
+    """Issue #41 (docs/fights.md, "The rest of a critical"): prone, knocked out, blinded, a useless limb, a weapon
+    dropped or broken and a penalty for N rounds, on the card as `fight show`'s status line words them."""
+    from selenium.webdriver.common.by import By
+
+    from tables_app.domain.fights.account import crippled_words
+    from tables_app.domain.fights.state import Combatant, Counters, Fighter
+
+    name = "Maimed"
+    posted(server, "/fights", {"name": name})
+    for body in ({"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}, {"creature": "Wolf"}):
+        posted(server, f"/fights/{name}/combatants", body)
+    posted(server, f"/fights/{name}/edits", {"combatant": "Hero", "prone": 2, "blind": 1, "arm": "useless",
+                                             "drop": ["Longsword"], "timed_penalty": ["-20:3"]})
+    open_fight(browser, server, name)
+    hero = browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Hero']")
+    assert hero.get_attribute("data-status") == \
+        "Hero  50/50 hits  prone 2  blinded 1  useless arm  dropped Longsword  penalty -20 for 3"
+    carried = Combatant(Fighter("Hero", "A", 50, 0, "MA"), now=Counters(
+        prone=2, blinded=1, useless_arm=True, dropped=("Longsword",), timed_penalties=((-20, 3),)))
+    assert hero.get_attribute("data-status").split("  ")[2:] == crippled_words(carried)  # the command line's words
