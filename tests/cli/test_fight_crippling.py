@@ -139,7 +139,7 @@ def test_blinded_cannot_parry_for_its_rounds(brawl):  # type: ignore[no-untyped-
 
 
 def test_a_dropped_weapon_leaves_the_next_until_recovered_by_hand(brawl):  # type: ignore[no-untyped-def]
-    assert "Bob drops Cudgel (recover it by hand: fight edit --recover Cudgel)." in hit(brawl, DROP)
+    assert "Bob drops Cudgel." in hit(brawl, DROP)
     assert (bob(brawl)["dropped"], bob(brawl)["attacks_with"]) == (["Cudgel"], "Cudgel")  # from the next round
     end_round(brawl)
     assert bob(brawl)["attacks_with"] == "Dagger"

@@ -146,7 +146,7 @@ def _weapon_lines(before: Combatant, after: Combatant, harm: Harm) -> list[str]:
     """A weapon dropped or broken, named; or none left to lose."""
     dropped = [w for w in after.now.dropped if w not in before.now.dropped]
     broken = [w for w in after.now.broken if w not in before.now.broken]
-    lines = [f"{after.name} drops {w} (recover it by hand: fight edit --recover {w})." for w in dropped]
+    lines = [f"{after.name} drops {w}." for w in dropped]  # (picked up by hand: the refusal of an attack with it says how)
     lines += [f"{after.name}'s {w} breaks." for w in broken]
     if (harm.drops_weapon or harm.breaks_weapon) and not dropped and not broken:
         lines.append(f"{after.name} has no weapon left to lose.")
