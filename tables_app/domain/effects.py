@@ -47,6 +47,7 @@ from typing import Any
 from tables_app.domain.bounds import EFFECT_LIMIT
 from tables_app.domain.legend import (DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, ROUND_MEANINGS, Legend, Meaning, is_lettered,
                                       is_word)
+
 from tables_app.domain.names import shown
 from tables_app.domain.ranges import DASHES
 
@@ -83,6 +84,24 @@ def _timed_penalty(lasting: str) -> str:
     `next round`, `until …` make it a penalty for a time."""
     return rf"(?:{lasting})(?=\s*,?\s*(?:\(?\s*{_FOR_ROUNDS}|until\b))(?:\s*,?\s*\(?\s*{_FOR_ROUNDS}\)?)?"
 
+# `-20 for 3 rounds`, `-10 for the next 2 rnds`: a bare signed number with its rounds is a penalty for that time
+_BARE_TIMED = (rf"(?<![\w.]){_MINUS}\s*\d+\s*,?\s*\(?\s*(?i:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
+               r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)\)?")
+_TIMED_ROUNDS = re.compile(rf"(?i:\b({_ROUND_COUNT})\s*(?:rounds?|rnds?)\b|\bnext\s+(?:round|rnd)\b)")
+
+
+def timed_rounds(token: str) -> int | None:
+    """The rounds a penalty for a time lasts (`for 3 rounds`, `next round`: 1); None for any other time
+    (`until healed`, `for 2 hours`: it stays in the text, flagged)."""
+    found = _TIMED_ROUNDS.search(token)
+    if found is None or re.search(r"(?i)\b(?:minutes?|hours?|days?|weeks?|until)\b", token):
+        return None
+    if found.group(1) is None:
+        return 1
+    count = found.group(1).lower()
+    return _NUMBER_WORDS[count] if count in _NUMBER_WORDS else int(count)
+
+
 # The default legend: the key every ruleset without one reads (docs/workbook-format.md).
 _DEFAULT_SYMBOLS: tuple[tuple[str, Meaning], ...] = (
     ("H", Meaning.HITS), ("\u2211\u220f", Meaning.STUN_NO_PARRY), ("\u2211", Meaning.STUN),
@@ -93,7 +112,53 @@ _ADDS = {
     Meaning.HITS: ("hits",), Meaning.STUN: ("stun",), Meaning.NO_PARRY: ("no_parry",),
     Meaning.STUN_NO_PARRY: ("stun", "no_parry"), Meaning.MUST_PARRY: ("must_parry",), Meaning.BLEED: ("bleed",),
     Meaning.PENALTY: ("penalty",),
+    Meaning.PRONE: ("prone",), Meaning.BLINDED: ("blinded",), Meaning.KNOCKED_OUT: ("knocked_out",),
+    Meaning.DROPS_WEAPON: ("drops_weapon",), Meaning.BREAKS_WEAPON: ("breaks_weapon",),
+    Meaning.USELESS_ARM: ("useless_arm",), Meaning.USELESS_LEG: ("useless_leg",),
 }
+# The rest of a critical (docs/workbook-format.md, "Effects in words"): the kinds read as conditions, not summed counts.
+_FLAG_KINDS = ("drops_weapon", "breaks_weapon", "useless_arm", "useless_leg")
+CONDITION_FIELDS = ("prone", "knocked_out", "blinded", *_FLAG_KINDS, "timed_penalties")
+# rounds printed after a condition: `prone for 2 rounds`, `blind 2 rnds`, `knocked out: 3 rounds`
+_ROUNDS_AFTER = (rf"(?:\s*(?:[:{re.escape(DASHES)}]\s*)?(?:for\s+)?(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
+                 r"|\s+(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)")
+# ... and what a bare condition is not followed by: a time (`knocked out for 2 hours` is flagged, not read)
+_NO_TIME = r"(?![-\u2010\u2011])(?!\s*(?:[:" + re.escape(DASHES) + r"]\s*)?(?:for\b|during\b|this\b|up\s+to\b|\d|" + \
+    "|".join(rf"{word}\b" for word in _NUMBER_WORDS) + "))"
+_WHOSE = r"(?:(?:his|her|its|their|the|your|one|a|foe's|opponent's)\s+)?"
+_ARM, _LEG = r"(?:arms?|hands?)", r"(?:legs?|foot|feet|knees?)"
+_SIDE = r"(?:(?:left|right|shield|weapon|sword|other)\s+)?"
+
+
+def _condition(kind: str, words: str, timed: bool = True) -> tuple[str, str]:
+    """A condition printed in words (``words``, a pattern), not after a negation;
+    its rounds after it when ``timed`` (else bare only); bare, it is not
+    followed by a time (`knocked out for 2 hours` is no reading of it)."""
+    rounds = f"(?:{_ROUNDS_AFTER}|{_NO_TIME})" if timed else _NO_TIME
+    return kind, rf"(?=(?i:{words})){_NOT_NEGATED}(?i:{words}){rounds}"
+
+
+_CONDITION_WORDS: tuple[tuple[str, str], ...] = (
+    _condition("knocked_out", r"\bknocked\s+(?:out|unconscious|senseless)\b|\b(?:falls\s+)?unconscious\b"),
+    _condition("prone", r"\b(?:knocked|thrown|falls?|fell|goes|slips?|drops?)\s+(?:down|prone|to\s+the\s+(?:ground|floor))\b"
+                        r"|\bprone\b"),
+    _condition("blinded", r"\bblinded\b"),
+    ("blinded", rf"(?=(?i:\bblind\b)){_NOT_NEGATED}(?i:\bblind\b){_ROUNDS_AFTER}"),  # `blind 2 rnds`: with its rounds only
+    _condition("breaks_weapon", rf"\bweapons?\s+(?:is\s+|are\s+)?(?:broken|breaks|shatters|shattered|snaps|snapped)\b"
+                                rf"|\b(?:breaks?|shatters?|snaps?)\s+{_WHOSE}weapons?\b|\bbroken\s+weapons?\b", timed=False),
+    _condition("drops_weapon", rf"\b(?:drops?|dropping|loses?|losing)\s+{_WHOSE}weapons?\b"
+                               r"|\bweapons?\s+(?:is\s+|are\s+)?(?:dropped|lost|knocked\s+(?:away|loose|free))\b"
+                               r"|\bdisarmed\b", timed=False),
+    _condition("useless_arm", rf"\b{_ARM}\s+(?:is\s+|are\s+)?useless\b|\buseless\s+{_SIDE}{_ARM}\b", timed=False),
+    _condition("useless_leg", rf"\b{_LEG}\s+(?:is\s+|are\s+)?useless\b|\buseless\s+{_SIDE}{_LEG}\b", timed=False),
+)
+# Read in a pass of their own over the prose the other spellings leave (a legend's own word for one is read
+# there first), and only where one of these words stands: most entries say none, and pay nothing for them.
+_CONDITION_HINTS = ("prone", "knock", "unconscious", "blind", "weapon", "disarm", "useless", "thrown", "fell", "fall", "goes",
+                    "slip", "drop")
+_CONDITIONS = re.compile(r"(?=\b(?i:knock|prone|unconscious|blind|weapon|disarm|useless|thrown|fel|fall|goes|slip|drop|break"
+                         r"|broken|shatter|snap|los|arm|hand|leg|foot|feet|knee))(?:"
+                         + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(_CONDITION_WORDS)) + ")")
 
 # Words read in every legend: what a keyboard types and what books print.
 _WORDS_EVERYWHERE: tuple[tuple[str, str], ...] = (
@@ -182,6 +247,16 @@ class Effects:
     attacker_bonus: int = 0
     death_in: int | None = None
     parry_penalty: int = 0
+    # the rest of a critical (docs/fights.md, "The rest of a critical"): rounds prone, knocked out (0: until
+    # woken; None: not), rounds blinded, a weapon dropped or broken, a useless arm or leg, penalties for N rounds
+    prone: int = 0
+    knocked_out: int | None = None
+    blinded: int = 0
+    drops_weapon: bool = False
+    breaks_weapon: bool = False
+    useless_arm: bool = False
+    useless_leg: bool = False
+    timed_penalties: tuple[tuple[int, int], ...] = ()  # (penalty, rounds): `-20 for 3 rounds` is (-20, 3)
     text: str = ""
     timed: tuple[str, ...] = ()
     unread: tuple[str, ...] = ()  # printed pieces that look like effects and were not read (flagged, never applied)
@@ -189,10 +264,21 @@ class Effects:
     def __post_init__(self) -> None:
         for name in ("hits", "stun", "must_parry", "no_parry", "bleed", "attacker_bonus"):
             _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
+        if self.prone or self.blinded or self.knocked_out or self.timed_penalties:  # (most entries hold none)
+            self._check_conditions()
         for name in ("penalty", "parry_penalty"):
             _check_bound(name, getattr(self, name), -EFFECT_LIMIT, 0)
         if self.death_in is not None:
             _check_bound("death_in", self.death_in, 0, EFFECT_LIMIT)
+
+    def _check_conditions(self) -> None:
+        for name in ("prone", "blinded"):
+            _check_bound(name, getattr(self, name), 0, EFFECT_LIMIT)
+        if self.knocked_out is not None:
+            _check_bound("knocked_out", self.knocked_out, 0, EFFECT_LIMIT)
+        for penalty, rounds in self.timed_penalties:
+            _check_bound("a timed penalty", penalty, -EFFECT_LIMIT, -1)
+            _check_bound("a timed penalty's rounds", rounds, 1, EFFECT_LIMIT)
 
 
 _STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("text", "timed", "unread"))  # what has_effects looks at
@@ -200,7 +286,7 @@ _STRUCTURED_FIELDS = tuple(f.name for f in fields(Effects) if f.name not in ("te
 
 def has_effects(effects: Effects, but: tuple[str, ...] = ()) -> bool:
     """Whether any structured effect is read (a death, even instant, counts), ``but`` those fields."""
-    return any(getattr(effects, name) is not None if name == "death_in" else bool(getattr(effects, name))
+    return any(getattr(effects, name) is not None if name in ("death_in", "knocked_out") else bool(getattr(effects, name))
                for name in _STRUCTURED_FIELDS if name not in but)
 
 
@@ -247,6 +333,9 @@ def _read(text: str, legend: Legend) -> Effects:
     totals: dict[str, int] = {}
     death: tuple[str, int] | None = None
     timed: list[str] = []
+    timed_read: list[tuple[int, int]] = []  # (penalty, rounds) of each penalty for a number of rounds
+    flags: dict[str, bool] = {}
+    out: int | None = None  # knocked out: rounds, 0 until woken
     prose: list[str] = []  # the text with its effects blanked out, built in the one pass
     last = 0
     for match in reader.effect.finditer(text):
@@ -259,7 +348,18 @@ def _read(text: str, legend: Legend) -> Effects:
             raise ValueError(f"{shown(token)}: this ruleset's legend reads must parry and no parry apart: write "
                              f"{_number(token)} must parry or {_number(token)} no parry")
         if kind == "timed_penalty":
-            timed.append(token)
+            rounds = timed_rounds(token)
+            if rounds is None:  # a time that is no rounds: text, flagged
+                timed.append(token)
+            elif penalty := _bounded(token, _NUMBER.findall(token)[0]):
+                timed_read.append((-penalty, _bounded(token, str(rounds))))
+            continue
+        if kind in _FLAG_KINDS:
+            flags[kind] = True
+            continue
+        if kind == "knocked_out":  # no count: until the GM wakes it (0); counts add up, and `until` wins
+            rounds_out = int(fixed) if fixed else _count(token)
+            out = 0 if 0 in (out, rounds_out) else (out or 0) + rounds_out
             continue
         number = int(fixed) if fixed else _number(token)
         if kind == "death_in":
@@ -279,10 +379,46 @@ def _read(text: str, legend: Legend) -> Effects:
             for field in kind.split("+"):
                 _add(totals, field, number)
     prose.append(text[last:])
-    blanked, pieces = _unread_pieces(reader, "".join(prose), text)
+    rest = "".join(prose)
+    lowered = rest.lower()
+    conditions_unread: list[str] = []
+    if any(hint in lowered for hint in _CONDITION_HINTS):  # (a substring test is many times cheaper than a regex)
+        rest, out = _read_conditions(rest, flags, totals, out)
+        rest, conditions_unread = _flagged(_CONDITION_UNREAD, rest, text)
+    blanked, pieces = _unread_pieces(reader, rest, text)
+    pieces += conditions_unread
     _refuse_unread(reader, blanked, text)
-    return Effects(**totals, death_in=death[1] if death else None, text=text, timed=tuple(timed),
+    return Effects(**totals, **flags, death_in=death[1] if death else None, knocked_out=out,  # type: ignore[arg-type]
+                   timed_penalties=tuple(timed_read), text=text, timed=tuple(timed),
                    unread=tuple(dict.fromkeys([*timed, *pieces])))
+
+
+def _read_conditions(prose: str, flags: dict[str, bool], totals: dict[str, int],
+                     out: int | None) -> tuple[str, int | None]:
+    """The rest of a critical printed in words (_CONDITION_WORDS) in ``prose``: added to ``flags`` and
+    ``totals``; the knocked out rounds as ``out`` with them; the prose with them blanked (positions kept)."""
+    found = list(_CONDITIONS.finditer(prose))
+    for match in found:
+        kind, token = _CONDITION_WORDS[int((match.lastgroup or "g0")[1:])][0], match.group()
+        if kind in _FLAG_KINDS:
+            flags[kind] = True
+        elif kind == "knocked_out":
+            rounds_out = _count(token)
+            out = 0 if 0 in (out, rounds_out) else (out or 0) + rounds_out
+        else:
+            _add(totals, kind, _number(token))
+    for match in reversed(found):
+        prose = prose[:match.start()] + " " * (match.end() - match.start()) + prose[match.end():]
+    return prose, out
+
+
+def _count(token: str) -> int:
+    """The rounds counted in a condition's token (digits, or a word); 0 when it gives none."""
+    found = _NUMBER.search(token)
+    if found:
+        return _bounded(token, found.group())
+    words = [_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", token.lower()) if w in _NUMBER_WORDS]
+    return words[0] if words else 0
 
 
 def _one_death(death: tuple[str, int] | None, token: str, number: int) -> tuple[str, int]:
@@ -305,7 +441,7 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
     words = sorted(((symbol, meaning) for symbol, meaning in symbols if is_word(symbol)), key=lambda pair: -len(pair[0]))
     penalties = [_word_pattern(word) for word, meaning in words if meaning is Meaning.PENALTY]
     lasting = "|".join([_ACTIVITY, *(rf"{_MINUS}\s*\d+\s*{word}" for word in penalties)])
-    spellings: list[tuple[str, str]] = [("timed_penalty", _timed_penalty(lasting))]
+    spellings: list[tuple[str, str]] = [("timed_penalty", _timed_penalty(lasting)), ("timed_penalty", _BARE_TIMED)]
     must_parry = [symbol for symbol, meaning in symbols if meaning is Meaning.MUST_PARRY and not is_lettered(symbol)
                   and not is_word(symbol)]
     for symbol in must_parry:  # `(π-10)`, before the bracket is read as a penalty
@@ -323,7 +459,10 @@ def _reader(legend: Legend, guarded: bool = True) -> _Reader:
             spellings.append((kind, rf"{_COUNT}\s*{counted}{not_per_round}"))
         if meaning in ROUND_MEANINGS:  # `Dazed for 3 rounds`, `Dazed 2 rnds`: its rounds after it
             spellings.append((kind, rf"{pattern}\s+(?i:for\s+)?(?i:the\s+)?(?i:next\s+)?(?i:{_ROUND_COUNT}{_ROUNDS})"))
-        if bare := legend.bare_count(word, meaning):  # not before a time it does not read (`Dazed 1 hour`: flagged)
+        bare = legend.bare_count(word, meaning)
+        if meaning is Meaning.KNOCKED_OUT and word not in dict(legend.bare):
+            bare = 0  # knocked out, no time said: until the GM wakes it
+        if bare or meaning is Meaning.KNOCKED_OUT:  # not before a time it does not read (`Dazed 1 hour`: flagged)
             spellings.append((f"{kind}={bare}", rf"(?={pattern}){_NOT_NEGATED}(?<![\w+]){pattern}(?![-\u2010\u2011])"
                                                 rf"(?!\s*(?i:for\b|this\b|until\b|up\s+to\b|\d|\())"
                                                 f"{not_per_round}"))
@@ -408,6 +547,11 @@ _WORD = r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?"
 _TIME_UNITS = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b"
 _EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry|parries|actions?|activity|activities"
                  r"|penalty|damage|hits?)")
+# the rest of a critical for a time that is no rounds, `knocked out for 2 hours`, `prone for 1d5 rounds`: flagged
+# (looked for where the rest of a critical is, _read_conditions)
+_CONDITION_UNREAD = re.compile(
+    r"(?i)\b(?:prone|knocked\s+(?:out|down|unconscious)|unconscious|blind(?:ed)?|useless)\b[^.;!?\n]{0,20}?\b(?:\d+|"
+    + "|".join(_NUMBER_WORDS) + rf")\s*(?:more\s+)?(?:{_TIME_UNITS}|d\d+)")
 # What still looks like an effect once the effects are read, and is not read: flagged (Effects.unread),
 # never dropped without a word (docs/workbook-format.md, "What is not read")
 _SUSPECTS = re.compile(
@@ -430,9 +574,14 @@ def _unread_pieces(reader: _Reader, prose: str, text: str) -> tuple[str, list[st
     """The pieces of ``prose`` (the text with its effects blanked) that look
     like effects and were not read, as ``text`` prints them; the prose with
     those blanked too (what is flagged is not also refused)."""
+    return _flagged(reader.suspects, prose, text)
+
+
+def _flagged(suspects: re.Pattern[str], prose: str, text: str) -> tuple[str, list[str]]:
+    """The pieces of ``prose`` that ``suspects`` finds, as ``text`` prints them; the prose with them blanked."""
     pieces: list[str] = []
     blanked = prose
-    for found in reader.suspects.finditer(prose):
+    for found in suspects.finditer(prose):
         pieces.append(" ".join(text[found.start():found.end()].split()))
         blanked = blanked[:found.start()] + " " * (found.end() - found.start()) + blanked[found.end():]
     return blanked, pieces
@@ -450,6 +599,31 @@ def _refuse_unread(reader: _Reader, prose: str, text: str) -> None:
         raise ValueError(f"{shown(token)} is not an effect: {reader.hint}")
 
 
+def conditions_of(effects: Any) -> dict[str, Any]:
+    """The rest of a critical that ``effects`` (an Effects, or an Entry) holds, by field (CONDITION_FIELDS)."""
+    return {name: getattr(effects, name) for name in CONDITION_FIELDS}
+
+
+def condition_said(name: str, value: Any) -> bool:
+    """Whether condition field ``name`` holds something: a knocked out of 0 does (until woken); 0, False, () do not."""
+    return value is not None if name == "knocked_out" else bool(value)
+
+
+def tag_conditions(tags: Iterable[str], read: Mapping[str, Any], legend: Legend = DEFAULT_LEGEND) -> dict[str, Any]:
+    """The rest of a critical that an entry holds: what its text ``read`` (CONDITION_FIELDS), and, for a field the
+    text leaves empty, what its Effects tags say in the same words (`prone`, `drop weapon`, `knocked out 3`)."""
+    merged = dict(read)
+    for tag in tags:
+        try:
+            found = conditions_of(parse_effects(_tag_rounds(tag), legend))
+        except ValueError:  # a tag that is no effect (`knocked back`) stays a tag
+            continue
+        for name, value in found.items():
+            if condition_said(name, value) and not condition_said(name, merged[name]):
+                merged[name] = value
+    return merged
+
+
 def effect_words(entry: Mapping[str, Any] | Any) -> str:
     """An entry's effects in words, from its JSON (services/lookups.py, entry_json)
     or the entry itself (domain/tables.py, Entry): `+7 hits, bleed 2/rnd, stun 1 rnd,
@@ -459,7 +633,7 @@ def effect_words(entry: Mapping[str, Any] | Any) -> str:
     fight's, show, query, an import's changes, Foundry and the page (the JSON's
     `effect_words`) all say them so."""
     e = entry if isinstance(entry, Mapping) else {f.name: getattr(entry, f.name) for f in fields(entry)}
-    tags = list(e["effects"])
+    tags = [tag for tag in e["effects"] if not _tag_said(tag, e)]
     death = format_death(e.get("death_in"))
     if death and any(" ".join(tag.lower().split()) in (f"death in {e['death_in']}", "instant death") for tag in tags):
         death = ""
@@ -468,11 +642,47 @@ def effect_words(entry: Mapping[str, Any] | Any) -> str:
              f"stun {e['stun']} rnd" if e["stun"] else "", f"no parry {e['no_parry']}" if e.get("no_parry") else "",
              f"must parry {e['must_parry']}{f' at {parry}' if parry else ''}" if e.get("must_parry") else "",
              f"penalty {e['penalty']}" if e["penalty"] else "",
-             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", death]
+             f"attacker +{e['attacker_bonus']}" if e.get("attacker_bonus") else "", death, *condition_words(e)]
     said = ", ".join(x for x in [*parts, *tags] if x)
     if e.get("unread"):  # what the GM decides: never applied (docs/workbook-format.md, "What is not read")
         said += ("; " if said else "") + unread_words(e["unread"])
     return said
+
+
+def condition_words(e: Mapping[str, Any]) -> list[str]:
+    """The rest of a critical in words, from an entry's JSON (keys absent: nothing): `prone 1 rnd`, `knocked out`
+    (until woken), `knocked out 3 rnd`, `blinded 2 rnd`, `drops weapon`, `weapon breaks`, `useless arm`,
+    `useless leg`, `penalty -20 for 3 rnd`."""
+    out = e.get("knocked_out")
+    return [w for w in (
+        f"prone {e['prone']} rnd" if e.get("prone") else "",
+        "" if out is None else "knocked out" if out == 0 else f"knocked out {out} rnd",
+        f"blinded {e['blinded']} rnd" if e.get("blinded") else "",
+        "weapon breaks" if e.get("breaks_weapon") else "drops weapon" if e.get("drops_weapon") else "",
+        "useless arm" if e.get("useless_arm") else "", "useless leg" if e.get("useless_leg") else "",
+        *(f"penalty {p} for {r} rnd" for p, r in map(_pair, e.get("timed_penalties") or ())),
+    ) if w]
+
+
+def _pair(timed: Any) -> tuple[int, int]:
+    """A penalty for N rounds as (penalty, rounds): from the JSON's `{"penalty", "rounds"}` or an Entry's pair."""
+    return (timed["penalty"], timed["rounds"]) if isinstance(timed, Mapping) else timed
+
+
+def _tag_rounds(tag: str) -> str:
+    """A tag counts as the workbook's tags do, its number bare after its words (`blinded 2`, as `death in 3`):
+    rounds."""
+    return f"{tag} rounds" if re.fullmatch(r"\s*[^\W\d][^\d]*\s\d+\s*", tag) else tag
+
+
+def _tag_said(tag: str, e: Mapping[str, Any]) -> bool:
+    """Whether an Effects tag (`prone`, `drop weapon`) says only what the entry's fields hold, said by them."""
+    try:
+        found = conditions_of(parse_effects(_tag_rounds(tag)))
+    except ValueError:
+        return False
+    said = [name for name, value in found.items() if condition_said(name, value)]
+    return bool(said) and all(condition_said(name, e.get(name)) for name in said)
 
 
 def unread_words(unread: Iterable[str]) -> str:

@@ -40,10 +40,21 @@ class Meaning(StrEnum):
     MUST_PARRY = "must parry"
     BLEED = "bleed"
     PENALTY = "penalty"  # words only: `-5 to all actions` with the phrase `to all actions`
+    # the rest of a critical (docs/fights.md, "The rest of a critical"): rounds, or a thing that lasts
+    PRONE = "prone"
+    BLINDED = "blinded"
+    KNOCKED_OUT = "knocked out"  # its rounds; bare: until the GM wakes it
+    DROPS_WEAPON = "drops weapon"
+    BREAKS_WEAPON = "breaks weapon"
+    USELESS_ARM = "useless arm"
+    USELESS_LEG = "useless leg"
 
 
 # Meanings counted in rounds: a word with one of these may stand bare (`Stunned`: 1 round).
-ROUND_MEANINGS = frozenset({Meaning.STUN, Meaning.NO_PARRY, Meaning.STUN_NO_PARRY, Meaning.MUST_PARRY})
+ROUND_MEANINGS = frozenset({Meaning.STUN, Meaning.NO_PARRY, Meaning.STUN_NO_PARRY, Meaning.MUST_PARRY, Meaning.PRONE,
+                            Meaning.BLINDED, Meaning.KNOCKED_OUT})
+# Meanings that are a thing done, not counted: a count printed before them is read and changes nothing.
+THING_MEANINGS = frozenset({Meaning.DROPS_WEAPON, Meaning.BREAKS_WEAPON, Meaning.USELESS_ARM, Meaning.USELESS_LEG})
 
 
 VOCABULARY = ", ".join(meaning.value for meaning in Meaning)
@@ -97,7 +108,7 @@ class Legend:
         given = dict(self.bare).get(symbol)
         if given is not None:
             return given
-        return 1 if is_word(symbol) and meaning in ROUND_MEANINGS else 0
+        return 1 if is_word(symbol) and (meaning in ROUND_MEANINGS or meaning in THING_MEANINGS) else 0
 
     def written(self) -> str:
         """The legend in one cell (`∑ stun; ∏ no parry; to all actions =

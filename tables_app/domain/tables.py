@@ -87,6 +87,17 @@ class Entry:
     column: str | None = None
     parry_penalty: int = 0
     unread: tuple[str, ...] = ()  # printed pieces not read: the GM decides them at the table
+    # the rest of a critical (domain/effects.py, CONDITION_FIELDS; docs/fights.md, "The rest of a critical"):
+    # rounds prone and blinded, knocked out (rounds; 0 until woken; None not), a weapon dropped or broken, a useless
+    # arm or leg, and penalties for N rounds as (penalty, rounds)
+    prone: int = 0
+    knocked_out: int | None = None
+    blinded: int = 0
+    drops_weapon: bool = False
+    breaks_weapon: bool = False
+    useless_arm: bool = False
+    useless_leg: bool = False
+    timed_penalties: tuple[tuple[int, int], ...] = ()
 
 
 @lru_cache(maxsize=1024)

@@ -122,6 +122,28 @@ def run_leave(database: Any, name: str, combatant: str, after: int | None) -> An
 
 
 COUNT = (0, 100_000)
+# `fight edit`'s options for the rest of a critical (docs/fights.md, "The rest of a critical"), kept together
+CRIPPLING = (
+    Param(field="prone", kind="int", minimum=COUNT[0], maximum=COUNT[1], metavar="N",
+          help="Set its rounds prone (0: it is up on its feet)."),
+    Param(field="out", key="knocked_out", kind="text", not_blank=True, metavar="N|until-woken",
+          help="Set it knocked out for N rounds, or until-woken (until you wake it); 0 wakes it."),
+    Param(field="blind", key="blinded", kind="int", minimum=COUNT[0], maximum=COUNT[1], metavar="N",
+          help="Set its rounds blinded (0: it sees)."),
+    Param(field="arm", key="useless_arm", kind="choice", choices=("useless", "ok"), help="A useless arm, or healed."),
+    Param(field="leg", key="useless_leg", kind="choice", choices=("useless", "ok"), help="A useless leg, or healed."),
+    Param(field="drop", kind="text", multiple=True, not_blank=True, metavar="WEAPON", complete="weapons",
+          help="It drops this attack's weapon (repeatable)."),
+    Param(field="break", key="breaks", kind="text", multiple=True, not_blank=True, metavar="WEAPON", complete="weapons",
+          help="This attack's weapon breaks (repeatable)."),
+    Param(field="recover", kind="text", multiple=True, not_blank=True, metavar="WEAPON|all", complete="weapons",
+          help="It picks up a weapon it dropped, or all of them (repeatable)."),
+    Param(field="repair", kind="text", multiple=True, not_blank=True, metavar="WEAPON|all", complete="weapons",
+          help="A broken weapon is whole again (a new one, mended), or all of them (repeatable)."),
+    Param(field="timed_penalty", key="timed_penalties", kind="text", multiple=True, not_blank=True,
+          metavar="PENALTY:ROUNDS", help="Set its penalties for a number of rounds, all of them (repeatable: "
+                                         "-20:3 is -20 for 3 rounds; none clears them)."),
+)
 NEW = Operation(words=("fight", "new"), run=run_new, params=(
     FIGHT, Param(field="ruleset", kind="text", complete="rulesets", not_blank=True,
                  help="Look the combatants' creatures and weapons up in this ruleset (else wherever they are)."),
@@ -219,6 +241,7 @@ EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
     Param(field="penalty", kind="int", minimum=-COUNT[1], maximum=0, help="Set its penalty (0 or less)."),
     Param(field="status", kind="choice", choices=("up", "down", "dead"), help="Set its status."),
     *REARMING,
+    *CRIPPLING,
     AFTER,
 ), help="Set a combatant's state by hand (healing, a ruling), or its DEF, parry and attack in use: recorded in the "
         "log, counted at once.")

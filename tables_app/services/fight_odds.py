@@ -15,6 +15,7 @@ from tables_app.domain.dice import DiceExpressionError
 from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.formulas import reads_taken
+from tables_app.domain.fights.rules import turn_weapon
 from tables_app.domain.fights.odds import MAX_STATES, FightOdds, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 from tables_app.domain.fights.state import Armament, Blow, Fighter
@@ -171,7 +172,8 @@ class _Blows:
     def __call__(self, state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
         a, t = state.find(attacker), state.find(target)
         assert a is not None and t is not None
-        arm = a.fighter.attacks[0]  # the targeting rule's attack: the first
+        arm = turn_weapon(a)  # the targeting rule's attack: its first not dropped or broken
+        assert arm is not None  # (turn_target attacks with none left)
         modifiers, defense = cmb_modifiers(state, attacker), defense_of(state, target)
         if arm.system != "table":
             key: tuple[Any, ...] = (arm, modifiers, defense, t.fighter.hits, t.taken)
@@ -190,8 +192,8 @@ class _Blows:
         assert a is not None
         if not a.fighter.attacks:  # one without attacks (a door, a captive) deals no blows at all
             return False
-        arm = a.fighter.attacks[0]
-        return arm.system != "table" and reads_taken(arm.system)
+        arm = turn_weapon(a)  # its first not dropped or broken
+        return arm is not None and arm.system != "table" and reads_taken(arm.system)
 
     def _formula(self, state: Fight, attacker: str, target: str, arm: Armament) -> dict[Blow, Fraction]:
         where = f"{attacker}'s {arm.system} attack on {target}"

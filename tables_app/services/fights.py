@@ -22,6 +22,7 @@ from tables_app.domain.fights.rules import pending, turn_target, whose_turn
 from tables_app.domain.fights.account import (
     account, dice_line, event_words, shown_line, side_counts, sides_line, status_line, turn_line,
 )
+from tables_app.domain.fights.rules import turn_weapon, weapon_refusal
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold
 from tables_app.domain.tables import Rank
@@ -125,7 +126,12 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
                         {"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
                         for a in f.attacks],
             "acted": c.acted, "cannot_attack": _cannot_attack(c), "pending": pending(c),
-            "death_at": f.death_at}
+            "death_at": f.death_at,
+            # the rest of a critical (docs/fights.md, "The rest of a critical")
+            "prone": n.prone, "knocked_out": n.knocked_out, "blinded": n.blinded, "useless_arm": n.useless_arm,
+            "useless_leg": n.useless_leg, "dropped": list(n.dropped), "broken": list(n.broken),
+            "timed_penalties": [{"penalty": p, "rounds": r} for p, r in n.timed_penalties],
+            "attacks_with": arm.weapon if (arm := turn_weapon(c)) is not None else None}
 
 
 def _cannot_attack(c: Combatant) -> str | None:
@@ -503,12 +509,15 @@ def combatant_named(fight: Fight, name: str) -> Combatant:
 
 
 def _armament(c: Combatant, weapon: str | None) -> Armament:
+    """The attack named, or the one it makes when none is: its first not dropped or broken (rules.turn_weapon)."""
     if not c.fighter.attacks:
         raise TablesError(f"{c.name} cannot attack: it has no attack")
     if weapon is None:
-        return c.fighter.attacks[0]
+        return turn_weapon(c) or c.fighter.attacks[0]  # (none left: refused before, skipped says why)
     for arm in c.fighter.attacks:
         if fold(arm.weapon) == fold(weapon):
+            if (why := weapon_refusal(c, arm.weapon)) is not None:
+                raise TablesError(why)
             return arm
     known = [a.weapon for a in c.fighter.attacks]
     raise NotFound.unknown(f"{c.name} has no attack {weapon!r}", weapon, known, f"its attacks: {', '.join(known)}")
@@ -662,11 +671,14 @@ def edit(database: Database, name: str, combatant: str, values: dict[str, Any], 
          rearming: Rearming = Rearming()) -> FightStep:
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    values = dict(values)
+    crippling = {key: values.pop(key) for key in CRIPPLING_KEYS if key in values}
     given = tuple((k, None if k == "dying" and v == 0 else v) for k, v in values.items() if v is not None)
-    if not given and not rearming:
+    if not given and not rearming and not any(v not in (None, ()) for v in crippling.values()):
         raise UsageMistake("give what to set (--taken N, --stun N, --status down, --def N, --wield WEAPON, ...)")
     c = combatant_named(loaded.fight, combatant)
-    events: list[Event] = [Edit(c.name, (*given, *_rearmed(database, loaded.fight, c, rearming)))]
+    events: list[Event] = [Edit(c.name, (*given, *_rearmed(database, loaded.fight, c, rearming),
+                                         *crippled_edits(c, crippling)))]
     return _step(loaded, events, _written(database, loaded, events, "edit"))
 
 
@@ -721,6 +733,99 @@ def leave(database: Database, name: str, combatant: str, after: int | None = Non
     c = combatant_named(loaded.fight, combatant)
     events: list[Event] = [Leave(c.name)]
     return _step(loaded, events, _written(database, loaded, events, "leave"))
+
+
+
+
+# ------------------------------------------------------------------ the rest of a critical, by hand
+CRIPPLING_KEYS = ("prone", "knocked_out", "blinded", "useless_arm", "useless_leg", "drop", "breaks", "recover", "repair",
+                  "timed_penalties")
+MAX_TIMED_PENALTIES = 50  # penalties for a time set at once: far past any table's
+
+
+def crippled_edits(c: Combatant, given: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """`fight edit`'s options for the rest of a critical as the values the edit sets (events.EDITABLE):
+    `--out` read, `--arm`/`--leg` as true or false, the weapons dropped and broken as whole lists worked out from
+    what ``c`` carries now, the penalties for a time as (penalty, rounds)."""
+    edits: list[tuple[str, Any]] = []
+    for key in ("prone", "blinded"):
+        if given.get(key) is not None:
+            edits.append((key, given[key]))
+    if given.get("knocked_out") is not None:
+        edits.append(("knocked_out", _out(given["knocked_out"])))
+    for key in ("useless_arm", "useless_leg"):
+        if given.get(key) is not None:
+            edits.append((key, given[key] == "useless"))
+    dropped, broken = list(c.now.dropped), list(c.now.broken)
+    for weapon in map(lambda w: _own_attack(c, w), given.get("drop") or ()):
+        if weapon not in broken and weapon not in dropped:
+            dropped.append(weapon)
+    for weapon in map(lambda w: _own_attack(c, w), given.get("breaks") or ()):
+        dropped = [w for w in dropped if w != weapon]
+        broken += [weapon] if weapon not in broken else []
+    dropped = _taken_back(c, dropped, broken, given.get("recover") or (), "dropped", "--repair")
+    broken = _taken_back(c, broken, dropped, given.get("repair") or (), "broken", "--recover")
+    if dropped != list(c.now.dropped):
+        edits.append(("dropped", tuple(dropped)))
+    if broken != list(c.now.broken):
+        edits.append(("broken", tuple(broken)))
+    if given.get("timed_penalties"):
+        edits.append(("timed_penalties", _timed_penalties(given["timed_penalties"])))
+    return tuple(edits)
+
+
+def _out(text: str) -> int | None:
+    """`--out N` (rounds; 0 wakes it: None) or `until-woken` (0)."""
+    word = text.strip().lower()
+    if word in ("until-woken", "until woken"):
+        return 0
+    if not (word.isascii() and word.isdigit()) or len(word) > 6 or int(word) > 100_000:
+        raise UsageMistake(f"--out {text}: give the rounds knocked out (0 to 100000; 0 wakes it) or until-woken")
+    return int(word) or None
+
+
+def _own_attack(c: Combatant, weapon: str) -> str:
+    """One of ``c``'s attacks, as it spells it; NotFound with the closest."""
+    for arm in c.fighter.attacks:
+        if fold(arm.weapon) == fold(weapon):
+            return arm.weapon
+    known = [a.weapon for a in c.fighter.attacks]
+    raise NotFound.unknown(f"{c.name} has no attack {weapon!r}", weapon, known, f"its attacks: {', '.join(known)}")
+
+
+def _taken_back(c: Combatant, lost: list[str], other: list[str], named: tuple[str, ...], word: str,
+                other_option: str) -> list[str]:
+    """``lost`` without the weapons ``named`` (`all`: every one); a weapon named that is not ``word`` is refused."""
+    for weapon in named:
+        if fold(weapon) == "all":
+            lost = []
+            continue
+        own = _own_attack(c, weapon)
+        if own not in lost:
+            how = f" (it is {'broken' if word == 'dropped' else 'dropped'}: {other_option} {own})" if own in other else ""
+            raise TablesError(f"{c.name}'s {own} is not {word}{how}")
+        lost = [w for w in lost if w != own]
+    return lost
+
+
+def _timed_penalties(texts: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """`--timed-penalty -20:3` (repeatable) as (penalty, rounds) pairs; `none` alone clears them."""
+    if [t.strip().lower() for t in texts] == ["none"]:
+        return ()
+    if len(texts) > MAX_TIMED_PENALTIES:
+        raise UsageMistake(f"--timed-penalty: at most {MAX_TIMED_PENALTIES} penalties, not {len(texts)}")
+    pairs = []
+    for text in texts:
+        penalty, colon, rounds = text.strip().partition(":")
+        try:
+            pair = (int(penalty), int(rounds)) if colon else None
+        except ValueError:
+            pair = None
+        if pair is None or not -100_000 <= pair[0] <= -1 or not 1 <= pair[1] <= 100_000:
+            raise UsageMistake(f"--timed-penalty {text}: write PENALTY:ROUNDS, the penalty -1 to -100000 and the rounds "
+                               "1 to 100000 (-20:3), or none")
+        pairs.append(pair)
+    return tuple(sorted(pairs))
 
 
 __all__ = ["EndRound", "FightList", "FightLog", "FightState", "FightStep", "Joining", "Rearming", "adjust", "attack",

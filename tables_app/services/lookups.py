@@ -58,8 +58,17 @@ def entry_json(entry: Entry) -> dict:
         "death_in": entry.death_in, "column": entry.column, "parry_penalty": entry.parry_penalty,
         "states_condition": states_its_condition(entry.text, entry.condition),
         "unread": list(entry.unread),
+        **conditions_json(entry),
         "effect_words": effect_words(entry),  # the fields above in words, as every face says them
     }
+
+
+def conditions_json(entry: Entry) -> dict:
+    """The rest of a critical an entry holds (docs/fights.md, "The rest of a critical"), as its JSON keys."""
+    return {"prone": entry.prone, "knocked_out": entry.knocked_out, "blinded": entry.blinded,
+            "drops_weapon": entry.drops_weapon, "breaks_weapon": entry.breaks_weapon, "useless_arm": entry.useless_arm,
+            "useless_leg": entry.useless_leg,
+            "timed_penalties": [{"penalty": penalty, "rounds": rounds} for penalty, rounds in entry.timed_penalties]}
 
 
 def armor_column(table: AttackTable, armor: str) -> int:

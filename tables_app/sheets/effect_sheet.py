@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from tables_app.domain.bounds import D100, EFFECT_LIMIT, HITS, PENALTY
 from tables_app.domain.branches import MAX_BRANCHES, Branch, condition_in_mid_sentence, parse_branches
-from tables_app.domain.effects import unread_warning, words_not_read
+from tables_app.domain.effects import conditions_of, tag_conditions, unread_warning, words_not_read
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.names import fold, same_name
 from tables_app.domain.ranges import Range, RangeTable
@@ -267,6 +267,7 @@ def _entry(span: Range, branch: Branch, column: str | None, **given: object) -> 
     read = dict(hits=effects.hits, bleed=effects.bleed, stun=effects.stun, penalty=effects.penalty,
                 must_parry=effects.must_parry, no_parry=effects.no_parry, attacker_bonus=effects.attacker_bonus,
                 death_in=effects.death_in, parry_penalty=effects.parry_penalty)
+    read |= tag_conditions(given.get("effects", ()), conditions_of(effects))  # type: ignore[arg-type]  # its tags
     entry = Entry(span, branch.text, condition=branch.condition, column=column, unread=branch.unread,
                   **(read | given))  # type: ignore[arg-type]  # checked against every field; each is its own's type
     # a death, a stun or a parry its words say and no field holds: flagged too (the lint's quality warning says so)

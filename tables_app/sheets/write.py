@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Generic, TypeVar, cast
 from tables_app.domain.bounds import AUTOMATIC_MISS
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.branches import parse_branches
+from tables_app.domain.effects import Effects, conditions_of, tag_conditions
 from tables_app.domain.legend import DEFAULT_LEGEND, Legend
 from tables_app.domain.ranges import RangeTable, row_label
 from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
@@ -260,7 +261,7 @@ def _one_row(entries: tuple[Entry, ...], legend: Legend, reading: ConditionReadi
         return None
     branches = _branches(text, legend, reading)
     same = all(entry.unread == branch.unread and all(getattr(entry, name) == getattr(branch.effects, name) for name in _READ_FIELDS)
-               for entry, branch in zip(entries, branches))
+               and _conditions_read_back(entry, branch.effects) for entry, branch in zip(entries, branches))
     return text if same else None
 
 
@@ -277,7 +278,12 @@ def _reads_back(entry: Entry, legend: Legend, reading: ConditionReading) -> bool
     effects = branches[0].effects
     return (all(getattr(effects, name) in (0, getattr(entry, name)) for name in _GIVEN_FIELDS)
             and all(getattr(effects, name) == getattr(entry, name) for name in _TEXT_FIELDS)
-            and effects.death_in in (None, entry.death_in))
+            and effects.death_in in (None, entry.death_in) and _conditions_read_back(entry, effects))
+
+
+def _conditions_read_back(entry: Entry, effects: Effects) -> bool:
+    """Whether the rest of a critical its text (and its Effects tags) read is the entry's own."""
+    return tag_conditions(entry.effects, conditions_of(effects)) == conditions_of(entry)
 
 
 def _roll_kind_key(table: EffectTable) -> list[tuple[str, CellValue]]:

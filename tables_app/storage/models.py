@@ -146,6 +146,8 @@ class EntryColumns(SQLModel):
     parry_penalty: int = Field(default=0, sa_column_kwargs={"server_default": sql_text("0")})
     # the printed pieces not read, a JSON array of strings (0009); NULL: read whole
     unread: str | None = None
+    # the rest of a critical, a JSON object of the fields it holds (0012, reader.py entry_conditions); NULL: none
+    conditions: str | None = None
 
 
 class CriticalEntry(EntryColumns, table=True):

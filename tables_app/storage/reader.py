@@ -16,10 +16,11 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
+from tables_app.domain.effects import CONDITION_FIELDS, condition_said, conditions_of
 from tables_app.domain.legend import DEFAULT_LEGEND, parse_legend
 from tables_app.domain.names import fold
 from tables_app.domain.ranges import Range, RangeTable
@@ -73,13 +74,33 @@ _LISTED = {False: sql.per_table("SELECT * FROM {table} ORDER BY name, ruleset_id
 _COUNT_IN_RULESET = sql.per_table("SELECT count(*) FROM {table} WHERE ruleset_id = ?", _NAMED)
 _WORKBOOKS_IN_RULESET = sql.per_table(
     "SELECT DISTINCT b.file_name FROM {table} t JOIN workbook b ON b.id = t.workbook_id WHERE t.ruleset_id = ?", _NAMED)
+
+def conditions_column(entry: Entry) -> str | None:
+    """An entry's rest of a critical as its `conditions` column keeps it (0012): a JSON object of the fields it
+    holds (`{"prone": 1, "timed_penalties": [[-20, 3]]}`); None when it holds none."""
+    held = {name: value for name, value in conditions_of(entry).items() if condition_said(name, value)}
+    if "timed_penalties" in held:
+        held["timed_penalties"] = [list(pair) for pair in held["timed_penalties"]]
+    return json.dumps(held) if held else None
+
+
+def entry_conditions(column: str | None) -> dict[str, Any]:
+    """The Entry fields of a `conditions` column (conditions_column's inverse)."""
+    if not column:
+        return {}
+    held = json.loads(column)
+    if "timed_penalties" in held:
+        held["timed_penalties"] = tuple((int(penalty), int(rounds)) for penalty, rounds in held["timed_penalties"])
+    return {name: value for name, value in held.items() if name in CONDITION_FIELDS}
+
 _OWNERS = sql.per_table("SELECT name, ruleset_id, workbook_id FROM {table}", _NAMED)
 _NAMES = sql.per_table("SELECT r.name, t.name FROM {table} t JOIN ruleset r ON r.id = t.ruleset_id", _NAMED)
 _TAGS = {kind: sql.fill("SELECT f.entry_id, f.tag FROM {effects} f JOIN {entries} e ON e.id = f.entry_id "
                         "WHERE e.{table}_id = ? ORDER BY f.entry_id, f.position", effects=effects, entries=entries, table=table)
          for kind, (table, entries, effects, _) in ENTRY_TABLES.items()}
 _ENTRIES = {kind: sql.fill("SELECT id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, "
-                           "attacker_bonus, death_in, column_name, parry_penalty, unread FROM {entries} WHERE {table}_id = ? "
+                           "attacker_bonus, death_in, column_name, parry_penalty, unread, conditions FROM {entries} "
+                           "WHERE {table}_id = ? "
                            "ORDER BY position", entries=entries, table=table)
             for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 _ENTRY_ROWS = {kind: sql.fill("SELECT count(DISTINCT low) FROM {entries} WHERE {table}_id = ?", entries=entries, table=table)
@@ -283,12 +304,12 @@ class Reader:
         # entries by printed column (None: a one-column table), each column by range, in order
         columns: dict[str | None, dict[Range, list[Entry]]] = {}
         for (entry_id, low, high, text, title, hits, bleed, stun, penalty, condition, must_parry, no_parry, attacker_bonus,
-             death_in, column, parry_penalty, unread) in c.execute(_ENTRIES[kind], (table["id"],)):
+             death_in, column, parry_penalty, unread, conditions) in c.execute(_ENTRIES[kind], (table["id"],)):
             span = Range(low, high)
             columns.setdefault(column, defaultdict(list))[span].append(
                 Entry(span, text, title, hits, bleed, stun, penalty, tuple(tags[entry_id]), condition,
                       must_parry, no_parry, attacker_bonus, death_in, column, parry_penalty,
-                      tuple(json.loads(unread)) if unread else ()))
+                      tuple(json.loads(unread)) if unread else (), **entry_conditions(conditions)))
         tables = {column: RangeTable((span, tuple(entries)) for span, entries in groups.items()) for column, groups in columns.items()}
         printed = [column for column in tables if column is not None]
         rows = tables[printed[0]] if printed else tables.get(None, RangeTable([]))

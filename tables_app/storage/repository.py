@@ -20,7 +20,7 @@ from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook, RulesetContents
 from tables_app.storage import sql
-from tables_app.storage.reader import ENTRY_TABLES, NAMED_TABLES, Reader
+from tables_app.storage.reader import ENTRY_TABLES, NAMED_TABLES, Reader, conditions_column
 
 # models.DEFAULT_RULESET_ID (`default`, made by migration 0003); models.py imports SQLAlchemy
 DEFAULT_RULESET_ID = 1
@@ -100,7 +100,8 @@ _DELETE_ENTRIES = {kind: sql.fill("DELETE FROM {entries} WHERE {table}_id = ?", 
                    for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 _INSERT_ENTRIES = {kind: sql.fill("INSERT INTO {entries} (id, {table}_id, position, low, high, label, condition, title, text, hits, "
                                   "bleed, stun, penalty, must_parry, no_parry, attacker_bonus, death_in, column_name, "
-                                  "parry_penalty, unread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                  "parry_penalty, unread, conditions) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                   entries=entries, table=table)
                    for kind, (table, entries, _, _) in ENTRY_TABLES.items()}
 _INSERT_EFFECTS = {kind: sql.fill("INSERT INTO {effects} (entry_id, position, tag) VALUES (?, ?, ?)", effects=effects)
@@ -274,7 +275,8 @@ class Writer:
             _INSERT_ENTRIES[kind],
             [(entry_id, table_id, i, e.range.low, e.range.high, e.range.label, e.condition, e.title, e.text,
               e.hits, e.bleed, e.stun, e.penalty, e.must_parry, e.no_parry, e.attacker_bonus, e.death_in, e.column,
-              e.parry_penalty, json.dumps(list(e.unread), ensure_ascii=False) if e.unread else None)
+              e.parry_penalty, json.dumps(list(e.unread), ensure_ascii=False) if e.unread else None,
+              conditions_column(e))
              for i, (entry_id, e) in enumerate(zip(ids, entries))],
         )
         self._insert(_INSERT_EFFECTS[kind],

@@ -33,18 +33,16 @@ def test_the_darkmasters_words_import_read_and_flagged(run, write_workbook):
     assert warnings == [
         "Warning: rend.xlsx › Rend › B7: '(-10 BEA)' is not read: it stays in the text, flagged for the GM to decide "
         "at the table",
-        "Warning: rend.xlsx › Rend › B8: '-20 to all actions for 3 rounds' is a penalty for a time: it stays in the "
-        "text (an entry's penalty is a lasting one)",
-    ]
+    ]  # `-20 to all actions for 3 rounds`: a penalty for 3 rounds, read (docs/fights.md, "The rest of a critical")
     shown = json.loads(run("show", "critical", "Rend", "--json").stdout)
     read = [{k: e[k] for k in ("range", "hits", "bleed", "stun", "penalty", "death_in", "unread")}
             for e in shown["entries"]]
+    assert shown["entries"][3]["timed_penalties"] == [{"penalty": -20, "rounds": 3}]
     assert read == [
         {"range": "<6", "hits": 1, "bleed": 0, "stun": 0, "penalty": 0, "death_in": None, "unread": []},
         {"range": "6-40", "hits": 3, "bleed": 1, "stun": 0, "penalty": -5, "death_in": None, "unread": []},
         {"range": "41-80", "hits": 6, "bleed": 0, "stun": 1, "penalty": 0, "death_in": None, "unread": ["(-10 BEA)"]},
-        {"range": "81-120", "hits": 9, "bleed": 2, "stun": 0, "penalty": 0, "death_in": None,
-         "unread": ["-20 to all actions for 3 rounds"]},
+        {"range": "81-120", "hits": 9, "bleed": 2, "stun": 0, "penalty": 0, "death_in": None, "unread": []},
         {"range": "121+", "hits": 0, "bleed": 0, "stun": 0, "penalty": 0, "death_in": 4, "unread": []},
     ]
 

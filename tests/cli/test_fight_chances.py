@@ -64,7 +64,7 @@ def test_a_fight_too_large_is_refused_naming_its_states(run):  # type: ignore[no
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: the fight 'Duel' is too large to work out exactly: the fight reaches more "
                                     "than 1,000,000 states (")
-    assert result.stderr.endswith("by round 3); ask for 2 rounds (tables odds fight Duel --rounds 2) or simulate it "
+    assert result.stderr.endswith("by round 2); ask for 1 round (tables odds fight Duel --rounds 1) or simulate it "
                                   "instead: tables simulate fight Duel\n")
 
 

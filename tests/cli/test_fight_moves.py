@@ -336,7 +336,8 @@ def test_the_odds_of_a_fight_start_from_its_adjusted_left_and_rearmed_combatants
                       ("leave", "Quick", "Goblin Scout #2")) == plain
     assert quick_odds(run, ("join", "Quick", "--as", "Hero", "--armor", "MA", "--weapon", "Dagger", "--cmb", "0",
                             "--hits", "2", "--def", "50", "--parry", "20"), GOBLIN,
-                      ("edit", "Quick", "Hero", "--wield", "Longsword", "--cmb", "60", "--def", "0", "--parry", "0")) == plain
+                      ("edit", "Quick", "Hero", "--wield", "Longsword", "--cmb", "60", "--def", "0", "--parry", "0",
+                       "--break", "Dagger")) == plain  # (its Dagger broken: no second weapon to take up, #41)
     assert quick_odds(run, ("join", "Quick", *HERO, "--hits", "2"), GOBLIN, ("edit", "Quick", "Hero", "--cmb", "20")) != plain
 
 

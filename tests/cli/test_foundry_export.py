@@ -116,11 +116,11 @@ def test_texts_carry_the_effects_in_words(run, tmp_path):
     by_range = {tuple(r["range"]): r["text"] for r in impact["results"]}
     # as `tables query critical Impact 60 --severity Lig` shows it
     assert by_range[(67, 75)] == ("Forearm cracked. A bone in the forearm cracks audibly and the weapon falls. "
-                                  "(+7 hits, stun 1 rnd, penalty -5, drop weapon)")
+                                  "(+7 hits, stun 1 rnd, penalty -5, drops weapon)")  # its tag `drop weapon`, read
     cut = {tuple(r["range"]): r["text"] for r in validate(tmp_path / "critical-Cut-Let.json")["results"]}
     branches = cut[(111, 120)]  # both branches in one result, each after its condition
     assert branches.startswith("With helm: Helm sheared. ") and " Without helm: Scalp flayed. " in branches
-    assert "(+14 hits, bleed 3/rnd, stun 1 rnd, penalty -15, blinded 2)" in branches
+    assert "(+14 hits, bleed 3/rnd, stun 1 rnd, penalty -15, blinded 2 rnd)" in branches  # its tag `blinded 2`
 
 
 def test_effect_words_are_the_words_the_cli_shows(opened):

@@ -9,7 +9,10 @@ ENTRY_KEYS = {"range", "text", "title", "hits", "bleed", "stun", "penalty", "eff
               "parry_penalty",  # legends (0006): `(π-10)`
               "states_condition",  # issue 28: the text says its condition itself
               "unread",  # issue 40: the printed pieces not read (0009)
-              "effect_words"}  # issue 41: the fields above in words, as every face says them
+              "effect_words",  # issue 41: the fields above in words, as every face says them
+              # issue 41 (0012): the rest of a critical
+              "prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg",
+              "timed_penalties"}
 
 
 def as_json(result):

@@ -176,18 +176,18 @@ def side_lines(figure) -> dict:  # type: ignore[no-untyped-def]
 
 
 def test_a_fights_odds_plot_is_a_line_per_side_of_the_jsons_figures(quick, figure_of):
-    data = json.loads(quick("odds", "fight", "Quick", "--rounds", "3", "--json").stdout)
+    data = json.loads(quick("odds", "fight", "Quick", "--rounds", "4", "--json").stdout)
     figure = figure_of(data)
     (axes,) = figure.axes
     assert figure._suptitle.get_text() == (
         f"Quick: exact odds, from round 1 (after event 2)\nexpected rounds {data['expected_rounds']:.2f}, "
-        "still going after round 3: <0.01%")  # unfinished is 1 − P(over by round 3), not 0: a short fight, not over
+        "still going after round 4: <0.01%")  # unfinished is 1 − P(over by round 3), not 0: a short fight, not over
     assert 0 < data["unfinished"] < 0.00005
     assert (axes.get_xlabel(), axes.get_ylabel(), axes.get_ylim()) == ("round", "P(won by the end of the round)", (0, 1))
     lines = side_lines(figure)
     assert list(lines) == ["side A", "side B"]
     for side, line in lines.items():
-        assert list(line.get_xdata()) == [1, 2, 3]
+        assert list(line.get_xdata()) == [1, 2, 3, 4]
         assert list(line.get_ydata()) == [r["sides"][side.split()[1]] for r in data["rounds"]]
     a, b = (lines[f"side {s}"].get_ydata() for s in "AB")
     assert all(x <= y for x, y in zip(a, a[1:])) and a[-1] + b[-1] + data["unfinished"] == pytest.approx(1)

@@ -87,7 +87,7 @@ def test_critical_entries_are_blocks_under_their_range(at_width):
     assert "43-50 (helm) Ringing helm" in lines
     at = lines.index("76-85 Collarbone snapped")
     assert lines[at + 1] == "  The collarbone snaps and the whole shoulder sags."
-    assert lines[at + 2] == "  +9 hits, stun 2 rnd, penalty -10, drop weapon, arm useless"
+    assert lines[at + 2] == "  +9 hits, stun 2 rnd, penalty -10, drops weapon, useless arm"  # its tags, read (issue 41)
     assert len(lines) < 100  # was 234 lines at 80 columns
 
 

@@ -13,7 +13,7 @@ from tables_app.domain.legend import parse_legend
 def read(text: str, legend: str = "") -> dict[str, object]:
     """The fields read, the empty ones left out, and the pieces flagged."""
     found = parse_effects(text, parse_legend(legend)) if legend else parse_effects(text)
-    fields = {k: v for k, v in vars(found).items() if k not in ("text", "timed", "unread") and v not in (0, None)}
+    fields = {k: v for k, v in vars(found).items() if k not in ("text", "timed", "unread") and v not in (0, None, ())}
     return fields | ({"unread": found.unread} if found.unread else {})
 
 
@@ -76,7 +76,7 @@ def test_times_that_are_no_rounds_are_flagged_not_read(text, expected):
         ("1 Fatigue per round.", {"unread": ("1 Fatigue per round",)}),
         # a one-off penalty to one roll is no lasting penalty
         ("Must roll to recover next round with a special -40 penalty.", {"unread": ("-40 penalty",)}),
-        ("-20 to all actions for 3 rounds.", {"unread": ("-20 to all actions for 3 rounds",)}),
+        ("-20 to all actions for 3 rounds.", {"timed_penalties": ((-20, 3),)}),
         # counted per die or per thing: the count is the table's to roll, the sentence is flagged whole
         ("Target is Stunned. 1d5 ribs cracked. +2 Damage and -5 to all actions for each rib.",
          {"stun": 1, "unread": ("+2 Damage and -5 to all actions for each rib",)}),
@@ -107,7 +107,7 @@ def test_a_mistyped_symbol_is_still_an_error_not_a_flag():
         ("Reeling for 3 rounds.", {"stun": 3}),
         ("2 Reeling.", {"stun": 2}),
         ("-15 from all deeds.", {"penalty": -15}),
-        ("-15 from all deeds for 2 rounds.", {"unread": ("-15 from all deeds for 2 rounds",)}),
+        ("-15 from all deeds for 2 rounds.", {"timed_penalties": ((-15, 2),)}),
         ("Dazed.", {"stun": 1}),  # a word in rounds standing bare: 1
     ],
 )

@@ -15,7 +15,7 @@ from tables_app.domain.legend import parse_legend
 def read(text: str, legend: str = "") -> dict[str, object]:
     """The fields read, the empty ones left out, and the pieces flagged."""
     found = parse_effects(text, parse_legend(legend)) if legend else parse_effects(text)
-    fields = {k: v for k, v in vars(found).items() if k not in ("text", "timed", "unread") and v not in (0, None)}
+    fields = {k: v for k, v in vars(found).items() if k not in ("text", "timed", "unread") and v not in (0, None, ())}
     return fields | ({"unread": found.unread} if found.unread else {})
 
 
@@ -161,10 +161,12 @@ def test_damage_each_round_is_bleeding_without_a_legend():
 
 
 # "Effects in words": a penalty for a time is no lasting penalty; with a comma before its time it is read as one
-@pytest.mark.parametrize("text", ["Winded, -5 to all actions, for 3 rounds.", "-5 to all actions the next 2 rounds."])
-def test_a_penalty_for_a_time_after_a_comma_is_not_lasting(text):
+# (for N rounds: a timed penalty, docs/fights.md "The rest of a critical")
+@pytest.mark.parametrize("text, read", [("Winded, -5 to all actions, for 3 rounds.", (-5, 3)),
+                                        ("-5 to all actions the next 2 rounds.", (-5, 2))])
+def test_a_penalty_for_a_time_after_a_comma_is_not_lasting(text, read):
     found = parse_effects(text)
-    assert found.penalty == 0 and found.unread
+    assert found.penalty == 0 and found.timed_penalties == (read,) and not found.unread
 
 
 # "Effects in words": `bleeds for 3 rounds` is "a time, flagged" (effects.py) — nothing flags it

@@ -23,7 +23,9 @@ def effects_of(text: str) -> dict[str, int | None]:
 
 def fields(**given: int | None) -> dict[str, int | None]:
     base: dict[str, int | None] = dict(
-        hits=0, stun=0, must_parry=0, no_parry=0, bleed=0, penalty=0, attacker_bonus=0, death_in=None, parry_penalty=0
+        hits=0, stun=0, must_parry=0, no_parry=0, bleed=0, penalty=0, attacker_bonus=0, death_in=None, parry_penalty=0,
+        prone=0, knocked_out=None, blinded=0, drops_weapon=False, breaks_weapon=False, useless_arm=False,
+        useless_leg=False, timed_penalties=(),
     )
     return base | given
 

@@ -174,12 +174,16 @@ def test_words_books_print(legend, text, expected):
 
 def test_a_penalty_for_a_time_is_not_a_lasting_one():
     # "-N to activity (a lasting penalty, where no `for N rounds` / `until` limits it)"
+    # for N rounds: a timed penalty (docs/fights.md, "The rest of a critical"); any other time stays text
     found = parse_effects("+2 hits. -30 to activity for 3 rounds.")
-    assert (found.hits, found.penalty, found.timed) == (2, 0, ("-30 to activity for 3 rounds",))
+    assert (found.hits, found.penalty, found.timed, found.timed_penalties) == (2, 0, (), ((-30, 3),))
     found = parse_effects("-10 to activity until healed, -5 to activity")
     assert (found.penalty, found.timed) == (-5, ("-10 to activity",))
-    for timed in ("-90 to activity for next 3 rounds", "-50 to activity next round", "-40 to activity for the next 2 rnds",
-                  "-20 to activity for 3 hours", "-20 to activity for 1 day", "(-20) for 3 rounds"):
+    for timed, read in (("-90 to activity for next 3 rounds", (-90, 3)), ("-50 to activity next round", (-50, 1)),
+                        ("-40 to activity for the next 2 rnds", (-40, 2)), ("(-20) for 3 rounds", (-20, 3))):
+        found = parse_effects(timed)
+        assert (found.penalty, found.timed, found.timed_penalties, found.unread) == (0, (), (read,), ())
+    for timed in ("-20 to activity for 3 hours", "-20 to activity for 1 day"):
         assert (parse_effects(timed).penalty, parse_effects(timed).timed) == (0, (timed,))
 
 

@@ -903,8 +903,8 @@ def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browse
     text = chances.text
     heading = re.match(rf"{name}: 5,000 fights simulated \(seed (\d+)\), from round 1 \(after event 2\)\n", text)
     assert heading, text
-    assert re.search(r"Too large to work out exactly \(the fight reaches more than [\d,]+ states \([\d,]+ by round 3\)\)", text)
-    assert "The exact odds can be had for 2 rounds: give Rounds 2." in text  # what the odds' answer offers
+    assert re.search(r"Too large to work out exactly \(the fight reaches more than [\d,]+ states \([\d,]+ by round 2\)\)", text)  # (past the bound within round 2 since #41)
+    assert "The exact odds can be had for 1 round: give Rounds 1." in text  # what the odds' answer offers
     assert "): 5,000 fights simulated instead." in text
     simulated = got(server, f"/fights/Chances-duel/simulate?rounds=10&count=5000&seed={heading.group(1)}")  # the same
     assert f"Expected rounds: {simulated['expected_rounds']:.2f} (± {simulated['se']['expected_rounds']:.2f})" in text
@@ -1094,11 +1094,13 @@ def test_the_cards_the_attack_form_and_its_result_fit_one_phone_screen(server, b
             posted(server, f"/fights/{name}/attacks", {"attacker": "Sir Reginald of the Very Long Name",
                                                        "target": "Orc Warrior #1", "dice": [30]})
             open_fight(browser, server, name)
-            browser.find_element(By.ID, "fight-dice").send_keys("97, 99, 45, 30, 90, 95")
+            # (the orc's critical: 75, a belly wound; 95, which also drops the weapon and ruins the arm (#41), words
+            # its card and the account a few lines longer than one phone screen holds)
+            browser.find_element(By.ID, "fight-dice").send_keys("97, 99, 45, 30, 90, 75")
             written(browser, lambda: browser.find_element(By.ID, "fight-auto-round").click())
             heads = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fight-account .turn-head")]
             assert heads == ["1. Hero's attack on Orc Warrior #1: critical, 22 damage",
-                             "2. Orc Warrior #1's attack on Hero: critical, 19 damage"], heads
+                             "2. Orc Warrior #1's attack on Hero: critical, 15 damage"], heads
         seen = browser.execute_script(FIT)
         browser.execute_script("document.getElementById('fight-combatants').scrollIntoView({block: 'start'})")
         time.sleep(0.2)
@@ -1444,7 +1446,7 @@ def test_critical_and_fumble_tables_are_browsed_and_read_on_the_page(server, bro
     assert queried["entry"]["title"] == "Helm sheared" and queried["modified_roll"] == 115
     assert card.text.startswith("Critical: Gri on Cut\nCut, roll 85 → 115 (111-120)\nHelm sheared."), card.text
     assert "+9 hits, bleed 2/rnd, penalty -10" in card.text and "Branch taken: helm." in card.text
-    assert "If not helm: Scalp flayed (+14 hits, bleed 3/rnd, stun 1 rnd, penalty -15, blinded 2)" in card.text
+    assert "If not helm: Scalp flayed (+14 hits, bleed 3/rnd, stun 1 rnd, penalty -15, blinded 2 rnd)" in card.text  # its tag `blinded 2`, read (#41)
     card = read_on_the_page(browser, "85", severity="Gri", has=" ")
     assert "Scalp flayed." in card.text and "Branch taken: not helm." in card.text
     card = read_on_the_page(browser, "85", severity="Nope")
@@ -1568,3 +1570,26 @@ def test_a_fight_removed_elsewhere_is_said_so_and_not_asked_for_again(server, br
     assert f"{server}/api/v1/fights/{quote(name)}" not in outside_requests(browser, server)[0]
     logged = [entry["message"].split(" - ")[0] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert logged == [f"{server}/api/v1/fights/{quote(name)}"]  # the one 404 read, no script error
+
+
+def test_the_rest_of_a_critical_is_on_a_combatants_card_as_the_status_line_says_it(server, browser):
+    """Issue #41 (docs/fights.md, "The rest of a critical"): prone, knocked out, blinded, a useless limb, a weapon
+    dropped or broken and a penalty for N rounds, on the card as `fight show`'s status line words them."""
+    from selenium.webdriver.common.by import By
+
+    from tables_app.domain.fights.account import crippled_words
+    from tables_app.domain.fights.state import Combatant, Counters, Fighter
+
+    name = "Maimed"
+    posted(server, "/fights", {"name": name})
+    for body in ({"as": "Hero", "hits": 50, "armor": "MA", "weapon": "Longsword", "cmb": 60}, {"creature": "Wolf"}):
+        posted(server, f"/fights/{name}/combatants", body)
+    posted(server, f"/fights/{name}/edits", {"combatant": "Hero", "prone": 2, "blind": 1, "arm": "useless",
+                                             "drop": ["Longsword"], "timed_penalty": ["-20:3"]})
+    open_fight(browser, server, name)
+    hero = browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Hero']")
+    assert hero.get_attribute("data-status") == \
+        "Hero  50/50 hits  prone 2  blinded 1  useless arm  dropped Longsword  penalty -20 for 3"
+    carried = Combatant(Fighter("Hero", "A", 50, 0, "MA"), now=Counters(
+        prone=2, blinded=1, useless_arm=True, dropped=("Longsword",), timed_penalties=((-20, 3),)))
+    assert hero.get_attribute("data-status").split("  ")[2:] == crippled_words(carried)  # the command line's words

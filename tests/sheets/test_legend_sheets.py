@@ -79,7 +79,7 @@ def test_bad_legends_are_located(write_workbook):
     found = parsed(write_workbook("frp.xlsx", {"Ruleset": ruleset, "Severities": LETTERS, "Gash": GASH}))
     assert [str(p) for p in found.problems] == [
         "frp.xlsx › Ruleset › B5: meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, stun no parry, "
-        "must parry, bleed, penalty",
+        "must parry, bleed, penalty, prone, blinded, knocked out, drops weapon, breaks weapon, useless arm, useless leg",
         "frp.xlsx › Ruleset › A6: symbol '2π' may not hold '2': a symbol is printed after a count and beside other effects",
         "frp.xlsx › Ruleset › A8: symbol '∫' is in the legend twice (row A7)",
         "frp.xlsx › Ruleset › A9: a legend row needs a symbol",
@@ -88,7 +88,7 @@ def test_bad_legends_are_located(write_workbook):
     found = parsed(write_workbook("g.xlsx", {"Severities": LETTERS, "Gash": gash}))
     assert [str(p) for p in found.problems] == [
         "g.xlsx › Gash › B3: Legend: meaning 'dazed' of symbol '∑' is not one of: hits, stun, no parry, "
-        "stun no parry, must parry, bleed, penalty"]
+        "stun no parry, must parry, bleed, penalty, prone, blinded, knocked out, drops weapon, breaks weapon, useless arm, useless leg"]
 
 
 def test_a_legend_is_only_for_critical_fumble_and_ruleset_sheets(write_workbook):
@@ -184,11 +184,12 @@ def test_a_one_column_text_with_branches_is_two_entries_never_a_silent_drop(writ
 
 
 def test_a_penalty_for_a_time_is_a_warning_on_its_cell(write_workbook):
-    crush = one_column(["01-50", "Dazed. -30 to activity for 3 rounds."], ["51+", "Good."])
+    # a time in rounds is read (a timed penalty, docs/fights.md); any other time stays text, a warning
+    crush = one_column(["01-50", "Dazed. -30 to activity for 3 hours. -10 for 2 rounds."], ["51+", "Good."])
     found = parsed(write_workbook("m.xlsx", {"Crush": crush}))
     assert found.problems == []
     assert [str(w) for w in found.warnings if "for a time" in w.message] == [
-        "m.xlsx › Crush › B5: '-30 to activity for 3 rounds' is a penalty for a time: it stays in the text "
+        "m.xlsx › Crush › B5: '-30 to activity for 3 hours' is a penalty for a time: it stays in the text "
         "(an entry's penalty is a lasting one)"]
 
 

@@ -34,7 +34,10 @@ ADDED = {"ruleset", "target_ruleset", "automatic_miss", "unmodified", "more_crit
          # issue 40 (0009): an entry's printed pieces not read, none for an older entry; every branch not taken
          "unread", "other_branches", "condition_reading",
          # issue 41: an entry's effects in words, the one wording every face uses
-         "effect_words", "severity_why"}
+         "effect_words", "severity_why",
+         # issue 41 (0012): the rest of a critical, none for an older entry
+         "prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg",
+         "timed_penalties"}
 # issue 41: resolve's steps word an entry's effects as show and query do (`bleed 1/rnd`, `stun 1 rnd`)
 ONE_WORDING = ((re.compile(r"\bbleed (\d+)/rnd"), r"bleed \1"), (re.compile(r"\bstun (\d+) rnd"), r"stun \1"))
 

@@ -28,24 +28,40 @@ def status_words(c: Combatant) -> list[str]:
     return [w for w in words if w]
 
 
+def crippled_words(c: Combatant) -> list[str]:
+    """The rest of a critical it carries, as now: `prone 1`, `knocked out 2` (`knocked out` until woken),
+    `blinded 2`, `useless arm`, `useless leg`, `dropped Longsword`, `broken Dagger`, `penalty -20 for 3`."""
+    n = c.now
+    if c.status is Status.DEAD:
+        return []
+    out = n.knocked_out
+    words = [f"prone {n.prone}" if n.prone else "",
+             "" if out is None else f"knocked out {out}" if out else "knocked out",
+             f"blinded {n.blinded}" if n.blinded else "", "useless arm" if n.useless_arm else "",
+             "useless leg" if n.useless_leg else "", *(f"dropped {w}" for w in n.dropped), *(f"broken {w}" for w in n.broken),
+             *(f"penalty {p} for {r}" for p, r in n.timed_penalties)]
+    return [w for w in words if w]
+
+
 def status_line(c: Combatant, width: int = 0) -> str:
     """`Orc Warrior #1  27/45 hits  bleeding 3/rnd  stunned 2  dying in 4` (``width``: the name's column)."""
-    state = [] if c.up else [c.status.value.upper()]
-    return "  ".join([c.name.ljust(width), hits_left(c), *state, *status_words(c)])
+    state = [] if c.status is Status.UP else [c.status.value.upper()]  # knocked out: its words say so
+    return "  ".join([c.name.ljust(width), hits_left(c), *state, *status_words(c), *crippled_words(c)])
 
 
 def shown_line(c: Combatant, width: int = 0, side_width: int = 0) -> str:
     """`fight show`'s line: the side, then the status line with what counts in
     this round, then what was received in it, as it will count from the next:
     `B  Orc Warrior #1  36/60 hits  from next round: bleeding 2/rnd, stunned 1`."""
-    marked = pending(c)
+    marked: dict[str, Any] = pending(c)
     words = status_words(replace(c, now=c.start))  # what counts in this round
     later = _counter_words(replace(c, now=replace(c.start, **marked)))
     coming = [w for w, key in zip(later, PENDING) if key in marked and w]
     if coming:
         words.append(f"from next round: {', '.join(coming)}")
-    state = [] if c.up else [c.status.value.upper()]
-    return "  ".join([c.side.ljust(side_width), c.name.ljust(width), hits_left(c), *state, *words])
+    state = [] if c.status is Status.UP else [c.status.value.upper()]  # knocked out: its words say so
+    # the rest of a critical as it stands now (knocked out counts at once; the rest from the next round)
+    return "  ".join([c.side.ljust(side_width), c.name.ljust(width), hits_left(c), *state, *words, *crippled_words(c)])
 
 
 def _counter_words(c: Combatant) -> list[str]:
@@ -119,8 +135,30 @@ def _harm_words(harm: Harm) -> list[str]:
              f"unable to parry {_rounds(harm.no_parry)}" if harm.no_parry else "",
              f"must parry {_rounds(harm.must_parry)}" if harm.must_parry else "",
              f"penalty {harm.penalty}" if harm.penalty else "",
-             f"dies in {_rounds(harm.death_in)}" if harm.death_in else ""]
+             f"dies in {_rounds(harm.death_in)}" if harm.death_in else "",
+             f"prone {_rounds(harm.prone)}" if harm.prone else "", f"blinded {_rounds(harm.blinded)}" if harm.blinded else "",
+             "a useless arm" if harm.useless_arm else "", "a useless leg" if harm.useless_leg else "",
+             *(f"penalty {p} for {_rounds(r)}" for p, r in harm.timed_penalties)]
     return [w for w in words if w]
+
+
+def _weapon_lines(before: Combatant, after: Combatant, harm: Harm) -> list[str]:
+    """A weapon dropped or broken, named; or none left to lose."""
+    dropped = [w for w in after.now.dropped if w not in before.now.dropped]
+    broken = [w for w in after.now.broken if w not in before.now.broken]
+    lines = [f"{after.name} drops {w}." for w in dropped]  # (picked up by hand: the refusal of an attack with it says how)
+    lines += [f"{after.name}'s {w} breaks." for w in broken]
+    if (harm.drops_weapon or harm.breaks_weapon) and not dropped and not broken:
+        lines.append(f"{after.name} has no weapon left to lose.")
+    return lines
+
+
+def _knocked_out_line(after: Combatant, harm: Harm) -> list[str]:
+    """Knocked out acts at once, as down does."""
+    if harm.knocked_out is None or after.status is not Status.UP:
+        return []
+    out = after.now.knocked_out
+    return [f"{after.name} is knocked out ({'until woken: fight edit --out 0' if not out else f'{_rounds(out)} left'})."]
 
 
 def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[str]:
@@ -132,6 +170,7 @@ def _struck(before: Combatant, after: Combatant, harm: Harm, verb: str) -> list[
     effects = _harm_words(harm)
     if effects:
         lines.append(f"{after.name}: {', '.join(effects)} (from the next round).")
+    lines += _weapon_lines(before, after, harm) + _knocked_out_line(after, harm)
     if harm.death_in is not None and harm.death_in > 0 and after.now.dying != harm.death_in:
         lines.append(f"{after.name} was already dying sooner: dying in {after.now.dying}.")
     lines += _fell(before, after)
@@ -164,6 +203,35 @@ def _ending(after: Fight) -> list[str]:
     if not after.over:
         return []
     return [f"The fight is over: side {after.winner} wins." if after.winner else "The fight is over: nobody is standing."]
+
+
+def _round_end_crippled(c0: Combatant, c1: Combatant) -> list[str]:
+    """At a round's end: knocked out rounds counted down, or awake; penalties for N rounds run out."""
+    if c1.status is Status.DEAD:
+        return []
+    lines = []
+    if c0.start.knocked_out and c0.now.knocked_out:
+        out = c1.now.knocked_out
+        lines.append(f"{c1.name}: knocked out, {_rounds(out)} left." if out else f"{c1.name} wakes.")
+    # every penalty for N rounds it had as the round began loses a round: those at their last run out
+    lines += [f"{c1.name}: its penalty {p} runs out." for p, r in c0.start.timed_penalties if r == 1]
+    return lines
+
+
+CRIPPLED_KEYS = ("prone", "knocked_out", "blinded", "useless_arm", "useless_leg", "dropped", "broken", "timed_penalties")
+
+
+def edit_words(key: str, value: Any) -> str:
+    """One value set by hand, in words: `stun 2`, `dropped Longsword`, `knocked out until woken`."""
+    if key in ("dropped", "broken"):
+        return f"{key} {', '.join(value) if value else 'none'}"
+    if key == "knocked_out":
+        return "awake" if value is None else "knocked out until woken" if value == 0 else f"knocked out {_rounds(value)}"
+    if key == "timed_penalties":
+        return "penalties for a time " + (", ".join(f"{p} for {_rounds(r)}" for p, r in value) if value else "none")
+    if key in ("useless_arm", "useless_leg"):
+        return f"{key.replace('_', ' ')}" if value else f"{key.split('_')[1]} healed"
+    return f"{key} {_rounds(value)}"  # prone, blinded
 
 
 def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
@@ -204,9 +272,11 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
             if c1.taken > c0.taken:
                 lines.append(f"{c1.name} bleeds {c1.taken - c0.taken} ({hits_left(c1)} left).")
             for word, was, now in (("stunned", c0.start.stun, c1.now.stun), ("unable to parry", c0.start.no_parry, c1.now.no_parry),
-                                   ("must parry", c0.start.must_parry, c1.now.must_parry)):
+                                   ("must parry", c0.start.must_parry, c1.now.must_parry), ("prone", c0.start.prone, c1.now.prone),
+                                   ("blinded", c0.start.blinded, c1.now.blinded)):
                 if was and c1.status is not Status.DEAD:
                     lines.append(f"{c1.name}: {word}, {_rounds(now)} left." if now else f"{c1.name}: no longer {word}.")
+            lines += _round_end_crippled(c0, c1)
             if c1.status is not Status.DEAD and c0.now.dying is not None and c1.now.dying is not None \
                     and c1.now.dying < c0.now.dying:
                 lines.append(f"{c1.name}: dying in {_rounds(c1.now.dying)}.")
@@ -251,6 +321,8 @@ SET_WORDS = {
 
 
 def _set_words(key: str, value: object, after: Combatant | None) -> str:
+    if key in CRIPPLED_KEYS:  # the rest of a critical (edit_words)
+        return edit_words(key, value)
     if key == "wield" and isinstance(value, Armament):
         return f"wields {value.weapon} (CMB {value.cmb})"
     if key == "cmb" and after is not None and after.fighter.attacks:

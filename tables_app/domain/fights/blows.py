@@ -28,7 +28,20 @@ def harm_of(entries: Iterable[Entry], hits: int) -> Harm:
     listed = list(entries)
     return Harm(hits=hits, bleed=sum(e.bleed for e in listed), stun=sum(e.stun for e in listed),
                 no_parry=sum(e.no_parry for e in listed), must_parry=sum(e.must_parry for e in listed),
-                penalty=sum(e.penalty for e in listed), death_in=_least(e.death_in for e in listed))
+                penalty=sum(e.penalty for e in listed), death_in=_least(e.death_in for e in listed),
+                prone=sum(e.prone for e in listed), knocked_out=knocked_out(e.knocked_out for e in listed),
+                blinded=sum(e.blinded for e in listed), drops_weapon=any(e.drops_weapon for e in listed),
+                breaks_weapon=any(e.breaks_weapon for e in listed), useless_arm=any(e.useless_arm for e in listed),
+                useless_leg=any(e.useless_leg for e in listed),
+                timed_penalties=tuple(sorted(t for e in listed for t in e.timed_penalties)))
+
+
+def knocked_out(outs: Iterable[int | None]) -> int | None:
+    """Knocked out by several: the rounds add up, as stun's do, and `until woken` (0) wins; None: by none."""
+    known = [out for out in outs if out is not None]
+    if not known:
+        return None
+    return 0 if 0 in known else sum(known)
 
 
 def table_blow(result: AttackResult) -> Blow:

@@ -15,7 +15,9 @@ from typing import Any
 from tables_app.domain.fights.state import Armament, Blow, Fighter, Harm
 from tables_app.domain.tables import Rank
 
-EDITABLE = ("taken", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying", "status")
+EDITABLE = ("taken", "bleed", "stun", "no_parry", "must_parry", "penalty", "bonus", "dying", "status",
+            # the rest of a critical (docs/fights.md, "The rest of a critical"): each list set whole
+            "prone", "knocked_out", "blinded", "useless_arm", "useless_leg", "dropped", "broken", "timed_penalties")
 # What an edit changes of who the combatant is (its Fighter) mid-fight: its DEF, its parry, the CMB of the attack
 # in use (its first), the attack in use (``wield``: an Armament, put first).
 ARMS_EDITABLE = ("def", "parry", "cmb", "wield")
@@ -78,13 +80,26 @@ Event = Join | Attack | EndRound | Edit | Adjust | Leave
 
 
 # ------------------------------------------------------------------ JSON
+_CRIPPLING = ("prone", "knocked_out", "blinded", "drops_weapon", "breaks_weapon", "useless_arm", "useless_leg")
+
+
 def _harm_json(harm: Harm) -> dict[str, Any]:
     return {"hits": harm.hits, "bleed": harm.bleed, "stun": harm.stun, "no_parry": harm.no_parry,
-            "must_parry": harm.must_parry, "penalty": harm.penalty, "death_in": harm.death_in}
+            "must_parry": harm.must_parry, "penalty": harm.penalty, "death_in": harm.death_in,
+            **{k: getattr(harm, k) for k in _CRIPPLING},
+            "timed_penalties": [{"penalty": p, "rounds": r} for p, r in harm.timed_penalties]}
 
 
 def _harm(data: dict[str, Any]) -> Harm:
-    return Harm(**{k: data[k] for k in ("hits", "bleed", "stun", "no_parry", "must_parry", "penalty", "death_in")})
+    """A recorded harm; a log written before the rest of a critical was carried has none of its keys."""
+    return Harm(**{k: data[k] for k in ("hits", "bleed", "stun", "no_parry", "must_parry", "penalty", "death_in")},
+                **{k: data[k] for k in _CRIPPLING if k in data},
+                timed_penalties=tuple(sorted((t["penalty"], t["rounds"]) for t in data.get("timed_penalties", ()))))
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON value as an immutable one (lists as tuples): an edit's lists."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 def armament_json(arm: Armament) -> dict[str, Any]:
@@ -150,7 +165,8 @@ def event_of(data: dict[str, Any]) -> Event:
     if kind == "round":
         return EndRound()
     if kind == "edit":
-        return Edit(data["combatant"], tuple((k, armament_of(v) if k == "wield" else v) for k, v in data["set"].items()))
+        return Edit(data["combatant"], tuple((k, armament_of(v) if k == "wield" else _frozen(v))
+                                             for k, v in data["set"].items()))
     if kind == "adjust":
         return Adjust(data["combatant"], tuple(data["by"].items()))
     if kind == "leave":

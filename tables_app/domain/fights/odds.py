@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from tables_app.domain.fights.events import Attack, EndRound
-from tables_app.domain.fights.rules import apply, down_if_beaten, turn_target
+from tables_app.domain.fights.rules import apply, down_if_beaten, turn_target, turn_weapon
 from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
@@ -134,14 +134,16 @@ def _has_axis(c: Combatant) -> bool:
 
 
 def _axes(fight: Fight) -> tuple[int, ...]:
-    """The combatants with an axis (the others' hits taken no longer count)."""
+    """The combatants with an axis (the others' hits taken no longer count): a knocked-out one too (its status
+    is up: it bleeds, may go down, and wakes with all it carried)."""
     return tuple(i for i, c in enumerate(fight.combatants) if _has_axis(c))
 
 
 def _reduced(c: Combatant) -> Combatant:
     """What the rules still read of a combatant in a condition: nothing of the
-    hits taken (its axis, while it has one); once down, only its death
-    countdown, and its bleeding if it has a death threshold; once dead, nothing."""
+    hits taken (its axis, while it has one: a knocked-out one keeps all it
+    carries, to wake with it); once down, only its death countdown, and its
+    bleeding if it has a death threshold; once dead, nothing."""
     if c.status is Status.UP:
         return replace(c, taken=0) if c.taken else c
     if c.status is Status.DEAD:
@@ -221,7 +223,7 @@ class _Placing:
         self.gone = tuple(k for k in range(len(axes)) if k not in kept)
         self.ids = tuple(axes[k] for k in kept)
         left = [after.combatants[i] for i in self.ids]
-        self.down_at = tuple(c.fighter.hits if c.up else None for c in left)
+        self.down_at = tuple(c.fighter.hits if c.status is Status.UP else None for c in left)
         self.dead_at = tuple(None if c.fighter.death_at is None else c.fighter.hits - c.fighter.death_at for c in left)
         self.checked = tuple(checked[k] for k in kept)
         self._outcomes: dict[tuple[int, ...], tuple[int | None, Ending | None]] = {}
@@ -369,7 +371,9 @@ class _Turn:
         key = (split.effects, split.harms_target, split.harms_attacker)
         placing = placings.get(key)
         if placing is None:  # the rules, once per condition and blow effect
-            after = _condition(apply(condition, Attack(self.name, target, split.effects)))
+            attacker = condition.find(self.name)
+            arm = turn_weapon(attacker) if attacker is not None else None  # its attack this turn: what it may drop
+            after = _condition(apply(condition, Attack(self.name, target, split.effects, arm.weapon if arm else "")))
             checked = [False] * len(axes)
             checked[t], checked[a] = split.harms_target, split.harms_attacker
             placing = placings[key] = _Placing(self.conditions, condition, after, tuple(checked))

@@ -16,6 +16,7 @@ from typing import Any
 from tables_app.domain.fights.events import (
     ADJUSTABLE, ARMS_EDITABLE, EDITABLE, Adjust, Attack, Edit, EndRound, Event, Join, Leave,
 )
+from tables_app.domain.fights.blows import knocked_out
 from tables_app.domain.fights.state import Armament, Blow, Combatant, Counters, Fight, Fighter, Harm, Status
 from tables_app.domain.names import fold
 
@@ -33,12 +34,38 @@ def skipped(combatant: Combatant) -> str | None:
     Stun and must parry count as they stood when the round began."""
     if combatant.status is not Status.UP:
         return combatant.status.value
+    if (out := combatant.now.knocked_out) is not None:  # at once, as down is
+        return "knocked out" + (f", {_rounds(out)} left" if out else " (until woken: fight edit --out 0)")
     if combatant.start.stun:
         return f"stunned, {_rounds(combatant.start.stun)} left"
     if combatant.start.must_parry:
         return f"must parry, {_rounds(combatant.start.must_parry)} left"
+    if combatant.start.prone:
+        return f"prone (getting up), {_rounds(combatant.start.prone)} left"
+    if combatant.fighter.attacks and turn_weapon(combatant) is None:
+        lost = combatant.start
+        return "no weapon to attack with (" + ", ".join(
+            [*(f"{w} dropped" for w in lost.dropped), *(f"{w} broken" for w in lost.broken)]) + ")"
     if combatant.acted:
         return "has already attacked this round"
+    return None
+
+
+def turn_weapon(combatant: Combatant) -> Armament | None:
+    """The attack it makes when none is named: its first (Fighter.attacks order) not dropped or broken as the
+    round began; None when it has none left."""
+    lost = {fold(w) for w in combatant.start.lost}
+    return next((arm for arm in combatant.fighter.attacks if fold(arm.weapon) not in lost), None)
+
+
+def weapon_refusal(combatant: Combatant, weapon: str) -> str | None:
+    """Why ``combatant`` may not attack with ``weapon`` (an attack of its own) now: dropped or broken as the round
+    began (None: it may)."""
+    key = fold(weapon)
+    for word, lost in (("dropped", combatant.start.dropped), ("broken", combatant.start.broken)):
+        if any(fold(w) == key for w in lost):
+            how = "fight edit --recover" if word == "dropped" else "fight edit --repair"
+            return f"{combatant.name} cannot attack with {weapon}: {word} ({how} {weapon})"
     return None
 
 
@@ -53,18 +80,19 @@ def refusal(fight: Fight, attacker: str, target: str) -> str | None:
         return f"{a.name} cannot attack: {why}"
     if a is t:
         return f"{a.name} cannot attack itself"
-    if not t.up:
-        return f"{t.name} is {t.status.value}"
+    if not t.up:  # down, dead, or knocked out (as down: *decision*, docs/fights.md)
+        return f"{t.name} is {t.status.value if t.status is not Status.UP else 'knocked out'}"
     return None
 
 
 def cmb_modifiers(fight: Fight, attacker: str) -> tuple[tuple[str, int], ...]:
     """What the fight adds to an attack's CMB, named (those that are not 0):
-    the parry it keeps back while it can parry, its penalty (as the round
-    began) and its pending bonus."""
+    the parry it keeps back while it can parry, its penalty and its penalties
+    for N rounds (as the round began) and its pending bonus."""
     a = fight.find(attacker)
     assert a is not None
-    terms = (("parry", -a.fighter.parry if a.can_parry else 0), ("penalty", a.start.penalty), ("bonus", a.bonus))
+    terms = (("parry", -a.fighter.parry if a.can_parry else 0), ("penalty", a.start.penalty),
+             ("timed penalty", a.start.timed_penalty), ("bonus", a.bonus))
     return tuple((name, value) for name, value in terms if value)
 
 
@@ -93,7 +121,7 @@ def turn_target(fight: Fight, name: str) -> str | None:
     None when it does not attack (it has no attack, may not attack now, or
     no foe is up)."""
     c = fight.find(name)
-    if c is None or not c.fighter.attacks or skipped(c) is not None:
+    if c is None or not c.fighter.attacks or skipped(c) is not None:  # (skipped: no weapon left, too)
         return None
     return auto_target(fight, name)
 
@@ -166,8 +194,13 @@ def _attack(fight: Fight, event: Attack) -> Fight:
         raise FightRuleError(why)
     a, t = fight.find(event.attacker), fight.find(event.target)
     assert a is not None and t is not None
+    if event.weapon and (why := weapon_refusal(a, event.weapon)) is not None:
+        raise FightRuleError(why)
     blow: Blow = event.blow
     a = replace(a, acted=True, bonus=blow.attacker_bonus)  # the pending bonus is spent on this attack
+    if len(a.fighter.attacks) > 1:  # what it drops: the attack it made last (with one attack, no state to keep)
+        made = next((arm.weapon for arm in a.fighter.attacks if fold(arm.weapon) == fold(event.weapon)), None)
+        a = replace(a, last_weapon=made or a.last_weapon)
     t = replace(t, bonus=t.bonus + blow.target_bonus)
     return _with(fight, _harmed(a, blow.to_attacker), _harmed(t, blow.to_target))
 
@@ -182,8 +215,36 @@ def _harmed(c: Combatant, harm: Harm) -> Combatant:
         dying, fresh = harm.death_in, True  # the least countdown wins, and keeps its own start
     now = replace(now, bleed=now.bleed + harm.bleed, stun=now.stun + harm.stun, no_parry=now.no_parry + harm.no_parry,
                   must_parry=now.must_parry + harm.must_parry, penalty=now.penalty + harm.penalty, dying=dying)
+    now = _crippled(c, now, harm)
     status = Status.DEAD if harm.death_in == 0 else c.status
     return down_if_beaten(replace(c, taken=c.taken + harm.hits, now=now, fresh_dying=fresh, status=status))
+
+
+def _crippled(c: Combatant, now: Counters, harm: Harm) -> Counters:
+    """The rest of a critical added to what ``c`` carries: rounds prone and blinded add up, as stun's do; knocked out
+    as blows.knocked_out combines it; a useless limb stays; a weapon dropped or broken is the one it holds
+    (held_weapon); the penalties for N rounds join its own."""
+    if not (harm.prone or harm.blinded or harm.knocked_out is not None or harm.useless_arm or harm.useless_leg
+            or harm.drops_weapon or harm.breaks_weapon or harm.timed_penalties):
+        return now
+    now = replace(now, prone=now.prone + harm.prone, blinded=now.blinded + harm.blinded,
+                  knocked_out=knocked_out((now.knocked_out, harm.knocked_out)),
+                  useless_arm=now.useless_arm or harm.useless_arm, useless_leg=now.useless_leg or harm.useless_leg,
+                  timed_penalties=tuple(sorted(now.timed_penalties + harm.timed_penalties)))
+    held = held_weapon(c, now)
+    if held is not None and harm.breaks_weapon:
+        now = replace(now, broken=(*now.broken, held))
+    elif held is not None and (harm.drops_weapon or harm.useless_arm):  # a useless arm drops what it held
+        now = replace(now, dropped=(*now.dropped, held))
+    return now
+
+
+def held_weapon(c: Combatant, now: Counters) -> str | None:
+    """The weapon ``c`` holds: the attack it made last, else its first, not already dropped or broken (``now``)."""
+    lost = {fold(w) for w in now.lost}
+    if c.last_weapon is not None and fold(c.last_weapon) not in lost:
+        return c.last_weapon
+    return next((arm.weapon for arm in c.fighter.attacks if fold(arm.weapon) not in lost), None)
 
 
 def down_if_beaten(c: Combatant) -> Combatant:
@@ -226,8 +287,32 @@ def _ended(c: Combatant) -> Combatant:
         if dying <= 0:
             status, dying = Status.DEAD, 0
     now = replace(now, stun=now.stun - (start.stun > 0), no_parry=now.no_parry - (start.no_parry > 0),
-                  must_parry=now.must_parry - (start.must_parry > 0), dying=dying)
+                  must_parry=now.must_parry - (start.must_parry > 0), dying=dying, prone=now.prone - (start.prone > 0),
+                  blinded=now.blinded - (start.blinded > 0), knocked_out=_woken(start.knocked_out, now.knocked_out),
+                  timed_penalties=_ticked(start.timed_penalties, now.timed_penalties))
     return down_if_beaten(replace(c, taken=taken, now=now, start=now, status=status, fresh_dying=False, acted=False))
+
+
+def _woken(start: int | None, now: int | None) -> int | None:
+    """Knocked out rounds, one round on: counted down when they ran as the round began; at 0, awake (None).
+    Until woken (0) stays."""
+    if not start or not now:
+        return now
+    return now - 1 or None
+
+
+def _ticked(start: tuple[tuple[int, int], ...], now: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The penalties for N rounds, one round on: those it had as the round began lose a round (gone at 0);
+    those received in the round count from the next."""
+    running = list(start)
+    kept = []
+    for penalty, rounds in now:
+        if (penalty, rounds) in running:
+            running.remove((penalty, rounds))
+            rounds -= 1
+        if rounds:
+            kept.append((penalty, rounds))
+    return tuple(sorted(kept))
 
 
 def _found(fight: Fight, name: str) -> Combatant:
@@ -253,6 +338,10 @@ def _edit(fight: Fight, event: Edit) -> Fight:
             changes[key] = value
         elif key == "status":
             changes[key] = Status(value)
+        elif key in ("dropped", "broken"):  # the whole list, as the GM left it
+            counters[key] = _own_weapons(c, value)
+        elif key == "timed_penalties":
+            counters[key] = tuple(sorted((int(penalty), int(rounds)) for penalty, rounds in value))
         else:
             counters[key] = value
     # Set by hand, a value counts at once: the round's start is corrected too.
@@ -267,6 +356,17 @@ def _edit(fight: Fight, event: Edit) -> Fight:
             and edited.now.dying <= 0:  # brought back from a countdown run out: that countdown is over
         edited = replace(edited, now=replace(edited.now, dying=None), start=replace(edited.start, dying=None))
     return _with(fight, edited)
+
+
+def _own_weapons(c: Combatant, weapons: Iterable[str]) -> tuple[str, ...]:
+    """``weapons`` as ``c``'s attacks spell them; FightRuleError for one it has not."""
+    own = {fold(arm.weapon): arm.weapon for arm in c.fighter.attacks}
+    found = []
+    for weapon in weapons:
+        if fold(weapon) not in own:
+            raise FightRuleError(f"{c.name} has no attack {weapon!r} (its attacks: {', '.join(own.values())})")
+        found.append(own[fold(weapon)])
+    return tuple(dict.fromkeys(found))
 
 
 def _rearmed(fighter: Fighter, arms: dict[str, Any]) -> Fighter:
@@ -312,7 +412,7 @@ def _adjust(fight: Fight, event: Adjust) -> Fight:
 
 def _shifted(counters: Counters, deltas: dict[str, int]) -> Counters:
     """``counters`` with each of ``deltas`` added: at 0 or more, the penalty at 0 or less."""
-    counts: dict[str, int] = {key: max(0, getattr(counters, key) + deltas[key])
+    counts: dict[str, Any] = {key: max(0, getattr(counters, key) + deltas[key])
                               for key in ("bleed", "stun", "no_parry", "must_parry") if key in deltas}
     if "penalty" in deltas:
         counts["penalty"] = min(0, counters.penalty + deltas["penalty"])
@@ -334,4 +434,5 @@ def _leave(fight: Fight, event: Leave) -> Fight:
 
 
 __all__ = ["PENDING", "FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round",
-           "past_death", "pending", "refusal", "replay", "skipped", "whose_turn"]
+           "held_weapon", "past_death", "pending", "refusal", "replay", "skipped", "turn_weapon",
+           "weapon_refusal", "whose_turn"]

@@ -61,6 +61,24 @@ class Counters:
     must_parry: int = 0
     penalty: int = 0  # 0 or less: added to its CMB
     dying: int | None = None  # rounds left until death; None: no countdown
+    # the rest of a critical (docs/fights.md, "The rest of a critical")
+    prone: int = 0  # rounds left prone: no attack (it gets up), no parry
+    knocked_out: int | None = None  # rounds left out (0: until the GM wakes it); None: not out
+    blinded: int = 0  # rounds left blinded: no parry
+    useless_arm: bool = False
+    useless_leg: bool = False
+    dropped: tuple[str, ...] = ()  # its attacks (weapon names) dropped: not made until recovered (by hand)
+    broken: tuple[str, ...] = ()  # its attacks broken: not made until edited back
+    timed_penalties: tuple[tuple[int, int], ...] = ()  # (penalty, rounds left), sorted: added to its CMB while they last
+
+    @property
+    def lost(self) -> tuple[str, ...]:
+        """Its attacks it cannot make: dropped or broken."""
+        return self.dropped + self.broken
+
+    @property
+    def timed_penalty(self) -> int:
+        return sum(penalty for penalty, _ in self.timed_penalties)
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,7 @@ class Combatant:
     status: Status = Status.UP
     fresh_dying: bool = False
     acted: bool = False
+    last_weapon: str | None = None  # the attack it made last (kept only for one with several): what it drops
 
     @property
     def name(self) -> str:
@@ -90,12 +109,13 @@ class Combatant:
 
     @property
     def up(self) -> bool:
-        return self.status is Status.UP
+        """Standing in the fight: its status up and not knocked out (one knocked out counts as down)."""
+        return self.status is Status.UP and self.now.knocked_out is None
 
     @property
     def can_parry(self) -> bool:
-        """Whether it parries in this round: up, and not unable to (as the round began)."""
-        return self.up and self.start.no_parry == 0
+        """Whether it parries in this round: up, and not unable to, prone or blinded (as the round began)."""
+        return self.up and self.start.no_parry == 0 and self.start.prone == 0 and self.start.blinded == 0
 
 
 @dataclass(frozen=True)
@@ -110,10 +130,20 @@ class Harm:
     must_parry: int = 0
     penalty: int = 0
     death_in: int | None = None
+    # the rest of a critical (the entries' fields of the same names)
+    prone: int = 0
+    knocked_out: int | None = None  # rounds; 0: until woken
+    blinded: int = 0
+    drops_weapon: bool = False  # the weapon it holds: the attack it made last, else its first not lost
+    breaks_weapon: bool = False
+    useless_arm: bool = False  # drops the weapon it holds too
+    useless_leg: bool = False
+    timed_penalties: tuple[tuple[int, int], ...] = ()  # (penalty, rounds), sorted
 
     def __bool__(self) -> bool:
-        return any((self.hits, self.bleed, self.stun, self.no_parry, self.must_parry, self.penalty)) or \
-            self.death_in is not None
+        return any((self.hits, self.bleed, self.stun, self.no_parry, self.must_parry, self.penalty, self.prone,
+                    self.blinded, self.drops_weapon, self.breaks_weapon, self.useless_arm, self.useless_leg,
+                    self.timed_penalties)) or self.death_in is not None or self.knocked_out is not None
 
 
 @dataclass(frozen=True)

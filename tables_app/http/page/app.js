@@ -617,7 +617,19 @@ function statusWords(c) {
     c.no_parry ? `no parry ${c.no_parry}` : "", c.must_parry ? `must parry ${c.must_parry}` : "",
     c.penalty ? `penalty ${c.penalty}` : "", c.bonus ? `bonus +${c.bonus}` : "",
     c.dying !== null && c.dying !== undefined && c.status !== "dead" ? `dying in ${c.dying}` : ""];
-  return words.filter(Boolean);
+  return [...words.filter(Boolean), ...crippledWords(c)];
+}
+
+// The rest of a critical it carries, as now (account.py, crippled_words; docs/fights.md, "The rest of a critical"):
+// `prone 1`, `knocked out 2` (`knocked out`: until woken), `blinded 2`, `useless arm`, `dropped Longsword`, ...
+function crippledWords(c) {
+  if (c.status === "dead") return [];
+  const out = c.knocked_out;
+  return [c.prone ? `prone ${c.prone}` : "",
+    out === null || out === undefined ? "" : (out ? `knocked out ${out}` : "knocked out"),
+    c.blinded ? `blinded ${c.blinded}` : "", c.useless_arm ? "useless arm" : "", c.useless_leg ? "useless leg" : "",
+    ...(c.dropped || []).map((w) => `dropped ${w}`), ...(c.broken || []).map((w) => `broken ${w}`),
+    ...(c.timed_penalties || []).map((t) => `penalty ${t.penalty} for ${t.rounds}`)].filter(Boolean);
 }
 
 function statusLine(c) {

@@ -16,6 +16,7 @@ from fight_states import TINY_FIGHTERS, dice_blows, fighter_on_tiny, tiny_blows,
 
 from tables_app.domain.fights import Attack, Blow, Edit, EndRound, Fight, Harm, apply, auto_target
 from tables_app.domain.fights import replay, skipped
+from tables_app.domain.fights.rules import turn_weapon
 from tables_app.domain.fights.odds import Blows, FightOdds, ReadsTaken, TooManyStates, TooMuchWork, fight_odds
 from tables_app.domain.fights.state import Status
 
@@ -38,8 +39,9 @@ def the_long_way(start: Fight, rounds: int, blows: Blows = dice_blows) -> list[t
         if target is None:
             play(state, p, k, i + 1, ends)
             return
+        arm = turn_weapon(c) if c is not None else None  # its first attack not dropped or broken
         for blow, q in blows(state, order[i], target).items():
-            after = apply(state, Attack(order[i], target, blow))
+            after = apply(state, Attack(order[i], target, blow, arm.weapon if arm else ""))
             if after.over:
                 paths.append((p * q, [*ends, after], k))
             else:
