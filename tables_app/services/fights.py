@@ -20,7 +20,8 @@ from tables_app.domain.fights import (
 )
 from tables_app.domain.fights.rules import pending, turn_target, whose_turn
 from tables_app.domain.fights.account import (
-    account, dice_line, event_words, shown_line, side_counts, sides_line, status_line, turn_line,
+    account, crippled_words, dice_line, event_words, shown_line, side_counts, sides_line, status_line, status_words,
+    turn_line,
 )
 from tables_app.domain.fights.rules import turn_weapon, weapon_refusal
 from tables_app.domain.fights.state import Combatant
@@ -126,6 +127,7 @@ def combatant_json(c: Combatant) -> dict[str, Any]:
                         {"weapon": a.weapon, "cmb": a.cmb, "system": a.system, "options": dict(a.options)}
                         for a in f.attacks],
             "acted": c.acted, "cannot_attack": _cannot_attack(c), "pending": pending(c),
+            "words": [*status_words(c), *crippled_words(c)], "status_line": status_line(c),
             "death_at": f.death_at,
             # the rest of a critical (docs/fights.md, "The rest of a critical")
             "prone": n.prone, "knocked_out": n.knocked_out, "blinded": n.blinded, "useless_arm": n.useless_arm,

@@ -646,8 +646,14 @@ def the_same_through_the_cli(run, copy: Path, name: str) -> tuple[dict, list[str
             last = fight("round", name, "--auto", "--dice", rest[0])
         else:
             last = fight("undo", name)
-    lines = run("fight", "show", name, db=copy).output.splitlines()[1:]
-    return last, [re.sub(r"\s{2,}", "  ", line.strip()) for line in lines], fight("show", name)
+    # The status lines as the command line prints them after a write: the last step (a round --auto) taken back
+    # (one undo, the whole round) and played again without --json.
+    assert PLAYED[-1][0] == "auto"
+    fight("undo", name)
+    printed = run("fight", "round", name, "--auto", "--dice", PLAYED[-1][1], db=copy).output.splitlines()
+    shown = fight("show", name)
+    lines = printed[-len(shown["combatants"]):]
+    return last, [re.sub(r"\s{2,}", "  ", line.strip()) for line in lines], shown
 
 
 def fresh_page(driver, url: str) -> None:  # type: ignore[no-untyped-def]

@@ -610,32 +610,10 @@ const fight = { name: null, data: null, lists: false, chances: null, chancesAske
   writing: 0, writes: 0,  // writes under way, and sent so far: a refresh read meanwhile is not shown
   refresh: { timer: null, busy: false, every: REFRESH_MS, gone: null } };
 
-// A combatant's status as the command line's status line says it (domain/fights/account.py):
-// `27/45 hits`, DOWN or DEAD, then `bleeding 3/rnd`, `stunned 2`, ..., `dying in 4`.
-function statusWords(c) {
-  const words = [c.bleed ? `bleeding ${c.bleed}/rnd` : "", c.stun ? `stunned ${c.stun}` : "",
-    c.no_parry ? `no parry ${c.no_parry}` : "", c.must_parry ? `must parry ${c.must_parry}` : "",
-    c.penalty ? `penalty ${c.penalty}` : "", c.bonus ? `bonus +${c.bonus}` : "",
-    c.dying !== null && c.dying !== undefined && c.status !== "dead" ? `dying in ${c.dying}` : ""];
-  return [...words.filter(Boolean), ...crippledWords(c)];
-}
-
-// The rest of a critical it carries, as now (account.py, crippled_words; docs/fights.md, "The rest of a critical"):
-// `prone 1`, `knocked out 2` (`knocked out`: until woken), `blinded 2`, `useless arm`, `dropped Longsword`, ...
-function crippledWords(c) {
-  if (c.status === "dead") return [];
-  const out = c.knocked_out;
-  return [c.prone ? `prone ${c.prone}` : "",
-    out === null || out === undefined ? "" : (out ? `knocked out ${out}` : "knocked out"),
-    c.blinded ? `blinded ${c.blinded}` : "", c.useless_arm ? "useless arm" : "", c.useless_leg ? "useless leg" : "",
-    ...(c.dropped || []).map((w) => `dropped ${w}`), ...(c.broken || []).map((w) => `broken ${w}`),
-    ...(c.timed_penalties || []).map((t) => `penalty ${t.penalty} for ${t.rounds}`)].filter(Boolean);
-}
-
-function statusLine(c) {
-  return [c.name, `${c.hits - c.taken}/${c.hits} hits`, ...(c.status === "up" ? [] : [c.status.toUpperCase()]),
-    ...statusWords(c)].join("  ");
-}
+// A combatant's status as the command line's status line says it, and its effects in words: the server says
+// both (`status_line`, `words` of fight show's JSON; domain/fights/account.py), so there is one wording.
+const statusWords = (c) => c.words || [];
+const statusLine = (c) => c.status_line || c.name;
 
 function fightNote(text) {
   const note = $("fight-message");
