@@ -208,10 +208,20 @@ class FightLog:
     loaded: Loaded
 
     def to_json(self) -> dict[str, Any]:
+        """Each event as the log keeps it, and ``words``: its account, as `fight log` prints it."""
         return {"fight": self.loaded.row.name, "ruleset": self.loaded.row.ruleset,
-                "events": [{"seq": e.seq, "at": e.at, **e.data} for e in self.loaded.logged]}
+                "events": [{"seq": e.seq, "at": e.at, **e.data, "words": words}
+                           for e, words in zip(self.loaded.logged, self._words())]}
 
     def lines(self) -> list[str]:
+        out = []
+        for logged, words in zip(self.loaded.logged, self._words()):
+            out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
+            out += [f"      {line}" for line in words[1:]]
+        return out
+
+    def _words(self) -> list[list[str]]:
+        """Each event's account, from the fight before and after it (an attack's dice and rows under its line)."""
         fight = Fight(self.loaded.row.name, self.loaded.row.ruleset)
         out = []
         for logged in self.loaded.logged:
@@ -220,8 +230,7 @@ class FightLog:
             words = list(account(fight, event, after))
             if isinstance(event, Attack):  # what it read, under the attack's line
                 words.insert(1, dice_line(event))
-            out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
-            out += [f"      {line}" for line in words[1:]]
+            out.append(words)
             fight = after
         return out
 
