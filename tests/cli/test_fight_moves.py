@@ -75,6 +75,7 @@ def test_one_without_attacks_joins_is_attacked_and_never_attacks(moves):  # type
     played = ok(moves("fight", "round", FIGHT, "--auto", "--dice", "50,50", "--json"))  # Borin, Orc; never the Door
     assert [(a["attack"]["weapon"], a["attack"]["target"]) for a in played["attacks"]] == [
         ("Dagger", "Orc"), ("Scimitar", "Aria")]
+    assert "Door did not attack: it has no attack." in played["account"]  # not "no attack was made"
 
 
 def test_the_odds_and_the_simulation_of_a_fight_skip_one_without_attacks(run):  # type: ignore[no-untyped-def]

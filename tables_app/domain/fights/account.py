@@ -268,7 +268,8 @@ def account(before: Fight, event: Event, after: Fight) -> tuple[str, ...]:
         lines.append(f"Round {before.round} ends.")
         for c0, c1 in zip(before.combatants, after.combatants):
             if c0.up and not c0.acted:
-                lines.append(f"{c0.name} did not attack: {skipped(c0) or 'no attack was made'}.")
+                why = skipped(c0) or ("it has no attack" if not c0.fighter.attacks else "no attack was made")
+                lines.append(f"{c0.name} did not attack: {why}.")
             if c1.taken > c0.taken:
                 lines.append(f"{c1.name} bleeds {c1.taken - c0.taken} ({hits_left(c1)} left).")
             for word, was, now in (("stunned", c0.start.stun, c1.now.stun), ("unable to parry", c0.start.no_parry, c1.now.no_parry),
