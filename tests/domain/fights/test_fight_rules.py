@@ -3,12 +3,14 @@ it checks quoted: the state is built with ``apply`` only, event by event."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from fight_states import duel, fight, fighter, hit, state
 
 from tables_app.domain.fights import (
-    Attack, Blow, Edit, EndRound, Fighter, FightRuleError, Harm, Join, Status, apply, attack_terms, auto_target,
-    refusal, replay,
+    Armament, Attack, Blow, Edit, EndRound, Fight, Fighter, FightRuleError, Harm, Join, Status, apply, attack_terms,
+    auto_target, refusal, replay,
 )
 from tables_app.domain.fights.account import account, status_line
 
@@ -229,7 +231,10 @@ def test_the_account_says_who_did_not_attack_and_why():
     after = apply(f, EndRound())
     lines = account(f, EndRound(), after)
     assert "Orc did not attack: stunned, 1 round left." in lines
-    assert "Hero did not attack: no attack was made." in lines
+    assert "Hero did not attack: it has no attack." in lines  # the fixture's fighters carry none
+    armed = replay(Fight("test"), [Join(replace(fighter("Hero"), attacks=(Armament("Longsword", 60),))),
+                                   Join(fighter("Orc", "B"))])
+    assert "Hero did not attack: no attack was made." in account(armed, EndRound(), apply(armed, EndRound()))
     assert "Orc: no longer stunned." in lines
 
 
