@@ -43,6 +43,7 @@ def test_down_and_up_keep_every_event_and_a_view_on_them(run, db_path):  # type:
                                                                               (4, "leave")]
 
 
+@pytest.mark.sqlite_only  # compares the file's dump
 def test_a_downgrade_is_refused_while_an_adjustment_is_kept(run, db_path):  # type: ignore[no-untyped-def]
     run("fight", "new", "Kept")
     run("fight", "join", "Kept", *FIGHT)
