@@ -16,6 +16,7 @@ from tables_app.domain.effects import conditions_of, parse_effects, tag_conditio
 from tables_app.domain.fights import (
     Adjust, Attack, Blow, Edit, EndRound, Fight, Harm, Status, apply, cmb_modifiers, defense_of, replay,
 )
+from tables_app.domain.fights.account import account
 from tables_app.domain.fights.blow_odds import blow_distribution
 from tables_app.domain.fights.rules import turn_weapon
 from tables_app.domain.fights.state import Armament
@@ -157,3 +158,17 @@ def test_a_blow_that_drops_and_breaks_the_weapon_breaks_it():  # type: ignore[no
                                     if c.name == "Orc" else c for c in f.combatants))
     orc = state(apply(f, hit("Hero", "Orc", hits=1, drops_weapon=True, breaks_weapon=True)), "Orc").now
     assert (orc.dropped, orc.broken) == ((), ("Scimitar",))
+
+
+def test_one_knocked_out_that_bleeds_down_as_its_rounds_run_out_does_not_wake():  # type: ignore[no-untyped-def]
+    """docs/fights.md, "The rest of a critical": "at 0 it wakes (`Bob wakes.`), if its hits taken are still
+    below its hits (else it went down at the round's end, as anyone)"."""
+    f = fight(fighter("Hero", hits=40), fighter("Orc", "B", hits=10), fighter("Rat", "B", hits=10))
+    f = apply(apply(f, hit("Hero", "Orc", hits=5, bleed=6, knocked_out=1)), EndRound())
+    assert state(f, "Orc").now.knocked_out == 1  # counted from round 2: it runs out at round 2's end
+    after = apply(f, EndRound())
+    orc = state(after, "Orc")
+    assert (orc.status.value, orc.taken) == ("down", 11)
+    lines = account(f, EndRound(), after)
+    assert "Orc is down." in lines
+    assert "Orc wakes." not in lines
