@@ -404,10 +404,11 @@ def _party_members(database: Database, loaded: Loaded, j: Joining, party: PartyL
     """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
     party_name, members = party()
     taken = [f.name for f in members if loaded.fight.find(f.name) is not None]
-    if taken:
-        verb = "is" if len(taken) == 1 else "are"
-        raise TablesError(f"the party {party_name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
-                          "(nothing joined)")
+    gone = [f.name for f in members if loaded.fight.departed(f.name) is not None]  # a name that left stays taken
+    if taken or gone:
+        why = [f"{', '.join(names)} {verbs[len(names) > 1]} {what}" for names, verbs, what in (
+            (taken, ("is", "are"), "already in the fight"), (gone, ("has", "have"), "left the fight")) if names]
+        raise TablesError(f"the party {party_name!r} cannot join: {'; '.join(why)} (nothing joined)")
     side = _name(j.side, "--side") if j.side else None
     return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
             for f in members]

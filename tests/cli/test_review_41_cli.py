@@ -57,3 +57,14 @@ def test_the_odds_attack_with_the_first_weapon_not_dropped(brawls):  # type: ign
 def who_in(run: Any, fight: str, name: str) -> dict[str, Any]:
     data = ok(run("fight", "show", fight, "--json"))
     return next(c for c in data["combatants"] if c["name"] == name)
+
+
+def test_a_party_whose_member_left_the_fight_is_refused_whole_as_the_party(duel):  # type: ignore[no-untyped-def]
+    """docs/fights.md, "Parties": "If any member's name is taken in the fight, nothing joins: `the party 'Heroes'
+    cannot join: Hero is already in the fight (nothing joined)`"; "Combatants": one who left keeps its name taken.
+    The refusal is the party's (its advice is not `--as`, which `--party` refuses)."""
+    assert duel("fight", "party", "save", "Heroes", "--from", FIGHT, "--only", "Aria").exit_code == 0
+    assert duel("fight", "leave", FIGHT, "Aria").exit_code == 0
+    result = duel("fight", "join", FIGHT, "--party", "Heroes")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: the party 'Heroes' cannot join: Aria has left the fight (nothing joined)\n"
