@@ -68,3 +68,11 @@ def test_a_party_whose_member_left_the_fight_is_refused_whole_as_the_party(duel)
     result = duel("fight", "join", FIGHT, "--party", "Heroes")
     assert result.exit_code == 1
     assert result.stderr == "Error: the party 'Heroes' cannot join: Aria has left the fight (nothing joined)\n"
+
+
+def test_a_creature_joining_after_a_copy_named_by_hand_takes_the_next_number(duel):  # type: ignore[no-untyped-def]
+    """docs/fights.md, "Names": "*decision*: any name `N #k`, by hand too, is a copy of `N`", and "A copy's
+    number is past every copy that joined"."""
+    assert duel("fight", "join", FIGHT, "--as", "Wolf #1", "--side", "B", "--hits", "20", "--armor", "MA").exit_code == 0
+    data = ok(duel("fight", "join", FIGHT, "--creature", "Wolf", "--json"))
+    assert [c["name"] for c in data["fight"]["combatants"]][-1] == "Wolf #2"
