@@ -404,10 +404,11 @@ def _party_members(database: Database, loaded: Loaded, j: Joining, party: PartyL
     """The saved party's members, as they will join: refused whole if any name is taken in the fight."""
     party_name, members = party()
     taken = [f.name for f in members if loaded.fight.find(f.name) is not None]
-    if taken:
-        verb = "is" if len(taken) == 1 else "are"
-        raise TablesError(f"the party {party_name!r} cannot join: {', '.join(taken)} {verb} already in the fight "
-                          "(nothing joined)")
+    gone = [f.name for f in members if loaded.fight.departed(f.name) is not None]  # a name that left stays taken
+    if taken or gone:
+        why = [f"{', '.join(names)} {verbs[len(names) > 1]} {what}" for names, verbs, what in (
+            (taken, ("is", "are"), "already in the fight"), (gone, ("has", "have"), "left the fight")) if names]
+        raise TablesError(f"the party {party_name!r} cannot join: {'; '.join(why)} (nothing joined)")
     side = _name(j.side, "--side") if j.side else None
     return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
             for f in members]
@@ -439,8 +440,11 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
                 weapon = reader.locate("weapons", arm.weapon, found.ruleset)
                 attacks.append(Armament(weapon.name, arm.cmb, ruleset=weapon.ruleset))
         # numbered past every copy that joined, those who left too (a name names one combatant in the log)
-        copies = sum(1 for f in (*(c.fighter for c in loaded.fight.combatants), *loaded.fight.left)
-                     if f.creature == creature.name)
+        joined = (*(c.fighter for c in loaded.fight.combatants), *loaded.fight.left)
+        # ... and past any name `N #k` of it, by hand too (a copy of it: combatant_named)
+        numbered = [int(m.group(2)) for f in joined if (m := _COPY_NUMBER.fullmatch(f.name))
+                    and fold(m.group(1)) == fold(creature.name)]
+        copies = max(sum(1 for f in joined if f.creature == creature.name), *numbered, 0)
         label = _name(j.label, "--as") if j.label else f"{creature.name} #{copies + 1}"
         fighter = Fighter(name=label, side=j.side or _default_side(loaded.fight, creature=True), hits=hits,
                           defense=creature.defense if j.defense is None else j.defense,
@@ -493,6 +497,7 @@ def _armor_column(database: Database, armor: str) -> str:
 
 # ------------------------------------------------------------------ attacks
 NUMBERED = re.compile(r"(.+) #\d+")  # a creature's copy: `Wolf #1`
+_COPY_NUMBER = re.compile(r"(.+) #(\d+)")  # ... and its number
 LISTED = 12  # combatants named in a refusal, at most (past it: fight show lists them)
 
 

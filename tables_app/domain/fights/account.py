@@ -212,7 +212,8 @@ def _round_end_crippled(c0: Combatant, c1: Combatant) -> list[str]:
     lines = []
     if c0.start.knocked_out and c0.now.knocked_out:
         out = c1.now.knocked_out
-        lines.append(f"{c1.name}: knocked out, {_rounds(out)} left." if out else f"{c1.name} wakes.")
+        if out or c1.status is Status.UP:  # run out while it went down at the round's end: it does not wake
+            lines.append(f"{c1.name}: knocked out, {_rounds(out)} left." if out else f"{c1.name} wakes.")
     # every penalty for N rounds it had as the round began loses a round: those at their last run out
     lines += [f"{c1.name}: its penalty {p} runs out." for p, r in c0.start.timed_penalties if r == 1]
     return lines
