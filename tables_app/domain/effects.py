@@ -68,9 +68,12 @@ _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", r"sh
 # actions`, `-60 to all other actions`, `-10 activities` (a dash here is the penalty's sign); `at -20`
 _ACTIVITY = (rf"(?i:{_MINUS}\s*\d+\s+(?:to\s+){{0,2}}(?:all\s+)?(?:other\s+)?(?:activity|activities|actions?)\b"
              rf"|(?<!special\s){_MINUS}\s*\d+\s+penalty\b(?!\s+(?:to|on)\b)|\bat\s+{_MINUS}\s*\d+\b(?!\s*%)(?!\s+(?:to|on)\b)(?!\s+(?-i:[A-Z]{{2,}})\b))")  # `-40 to to all actions`: a typo read
-# A bare word is no effect after a negation: `not Stunned`, `isn't stunned`, `never stunned`, `Not dazed`
+# A bare word is no effect after a negation: `not Stunned`, `isn't stunned`, `never stunned`, `Not dazed`,
+# `neither stunned nor knocked down`, `avoids being knocked down`, `nearly drops weapon`, `no longer prone`
 _NOT_NEGATED = "".join(rf"(?<!{word}\s)(?<!{word}\s\s)" for word in (
-    "(?i:not)", "(?i:never)", "n't", "n\u2019t", "(?i:not)\\sbe", "(?i:no)"))
+    "(?i:not)", "(?i:never)", "n't", "n\u2019t", "(?i:not)\\sbe", "(?i:no)", "(?i:nor)", "(?i:neither)",
+    "(?i:without)", "(?i:without)\\sbeing", "(?i:avoid)", "(?i:avoids)", "(?i:avoiding)", "(?i:avoid)\\sbeing",
+    "(?i:avoids)\\sbeing", "(?i:avoiding)\\sbeing", "(?i:nearly)", "(?i:almost)", "(?i:no)\\slonger"))
 _PER_ROUND = r"(?i:(?:per\s+|/\s*|a\s+|each\s+|every\s+)(?:round|rnd)s?\b)"
 # ... and no time said later in the sentence (`dies from blood loss in 12 hours`: not instant; a warning)
 _NO_TIME_AFTER = (r"(?![^.;!?\n]*\b(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+(?:more\s+)?"
@@ -130,6 +133,10 @@ _ARM, _LEG = r"(?:arms?|hands?)", r"(?:legs?|foot|feet|knees?)"
 _SIDE = r"(?:(?:left|right|shield|weapon|sword|other)\s+)?"
 
 
+_FALLS_WORDS = ("knocked", "thrown", "fall", "falls", "fell", "go", "goes", "went", "slip", "slips", "drop", "drops")
+_FALLS = "(?:" + "|".join(_FALLS_WORDS) + ")"
+
+
 def _condition(kind: str, words: str, timed: bool = True) -> tuple[str, str]:
     """A condition printed in words (``words``, a pattern), not after a negation;
     its rounds after it when ``timed`` (else bare only); bare, it is not
@@ -140,8 +147,9 @@ def _condition(kind: str, words: str, timed: bool = True) -> tuple[str, str]:
 
 _CONDITION_WORDS: tuple[tuple[str, str], ...] = (
     _condition("knocked_out", r"\bknocked\s+(?:out|unconscious|senseless)\b|\b(?:falls\s+)?unconscious\b"),
-    _condition("prone", r"\b(?:knocked|thrown|falls?|fell|goes|slips?|drops?)\s+(?:down|prone|to\s+the\s+(?:ground|floor))\b"
-                        r"|\bprone\b"),
+    _condition("prone", rf"\b{_FALLS}\s+(?:down|prone|to\s+the\s+(?:ground|floor))\b"
+                        # bare `prone`, not the end of a falling the negation was looked at on (`not knocked prone`)
+                        + r"|" + "".join(rf"(?<!\b{verb}\s)" for verb in _FALLS_WORDS) + r"\bprone\b"),
     _condition("blinded", r"\bblinded\b"),
     ("blinded", rf"(?=(?i:\bblind\b)){_NOT_NEGATED}(?i:\bblind\b){_ROUNDS_AFTER}"),  # `blind 2 rnds`: with its rounds only
     _condition("breaks_weapon", rf"\bweapons?\s+(?:is\s+|are\s+)?(?:broken|breaks|shatters|shattered|snaps|snapped)\b"

@@ -47,6 +47,11 @@ def read(text: str, legend: str = "") -> dict[str, object]:
     # negations and what is no effect read nothing
     ("Not knocked down.", {}), ("Foe isn't knocked out.", {}), ("Never blinded.", {}), ("Knocked back 5 feet.", {}),
     ("He parries with his weapon.", {}), ("Armored arm saves him.", {}),
+    # a falling negated is not read at its last word either; the review's negations (avoid, without, nor, nearly)
+    ("Foe is not knocked prone.", {}), ("Foe does not fall prone.", {}), ("Foe never goes prone.", {}),
+    ("Foe avoids being knocked down.", {}), ("Without being knocked down, foe reels.", {}),
+    ("Neither blinded nor knocked down.", {}), ("Foe nearly drops weapon.", {}), ("Foe almost falls prone.", {}),
+    ("Foe is no longer prone.", {}), ("Foe is prone.", {"prone": 1}),
 ])
 def test_the_rest_of_a_critical_is_read_from_its_printed_words(text, expected):  # type: ignore[no-untyped-def]
     assert read(text) == expected
