@@ -784,7 +784,8 @@ def test_a_write_after_another_writer_is_refused_and_the_page_shows_the_fight_ag
     assert fight_shown(server, name)["round"] == 1  # the refused round was not ended
     # and what the other writer did, in the log's words
     wait.until(lambda d: d.find_element(By.ID, "fight-account").text ==
-               "From another device:\nElsewhere joins side A: 10 hits, DEF 0, armor MA.")
+               "From another device:\nElsewhere joins side A: 10 hits, DEF 0, armor MA. Elsewhere attacks with "
+               "Longsword 10.")  # the log's own words (fight log --json, "words")
 
 
 def test_the_fight_panel_fits_a_phone(server, browser):
@@ -1529,7 +1530,7 @@ def test_the_page_looks_for_other_devices_steps_at_a_bounded_rate_and_not_while_
         ["Hero", "Wolf #1"]
     assert browser.find_element(By.ID, "fight-message").text == "Updated: the fight moved on elsewhere (event 2)."
     assert browser.find_element(By.ID, "fight-account").text == \
-        "From another device:\nWolf #1 joins side B: 35 hits, DEF 30, armor NA."
+        "From another device:\nWolf #1 joins side B: 35 hits, DEF 30, armor NA. Wolf #1 attacks with Bite 45."
     # another view of the page: the fight is not asked for
     browser.execute_script("location.hash = '#/tables'")
     time.sleep(0.5)
