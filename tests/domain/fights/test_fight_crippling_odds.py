@@ -7,6 +7,7 @@ invented tables; and the simulation's walk steps as the rules do."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from random import Random
@@ -56,22 +57,18 @@ def _attack(state: Fight, attacker: str, target: str) -> TableAttack:
                        defense=defense_of(state, target))
 
 
-@cache
-def _exact(attack: TableAttack) -> dict[Blow, Fraction]:
-    return blow_distribution(attack, TABLES)
+Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]
 
 
-@cache
-def _dice(attack: TableAttack) -> dict[Blow, Fraction]:
-    return enumerated(attack, TABLES)
+def blows_on(tables: TableSet) -> tuple[Blows, Blows]:
+    """The blows of the attack a state makes, on ``tables``: exactly (blow_odds), and over every sequence of its
+    dice (the tracker's own resolution); each attack worked out once."""
+    exact = cache(lambda attack: blow_distribution(attack, tables))
+    dice = cache(lambda attack: enumerated(attack, tables))
+    return (lambda s, a, t: exact(_attack(s, a, t)), lambda s, a, t: dice(_attack(s, a, t)))
 
 
-def exact_blows(state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
-    return _exact(_attack(state, attacker, target))
-
-
-def dice_blows(state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
-    return _dice(_attack(state, attacker, target))
+exact_blows, dice_blows = blows_on(TABLES)
 
 
 CASES = {

@@ -4,24 +4,19 @@ code that no test noticed, and the wrong answers found reading the change."""
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
-from functools import cache
 
 import pytest
-from fight_states import ATTACK, enumerated, fight, fighter, hit, state, tiny_fight
-from test_fight_crippling_odds import CASES, FUMBLES, WEAPONS, _e, _table, armed, dice_blows, exact_blows
+from fight_states import ATTACK, fight, fighter, hit, state, tiny_fight
+from test_fight_crippling_odds import CASES, FUMBLES, _e, _table, armed, blows_on, dice_blows, exact_blows
 from test_fight_odds import every_path
 
 from tables_app.domain.effects import conditions_of, parse_effects, tag_conditions
 from tables_app.domain.fights import (
-    Adjust, Attack, Blow, Edit, EndRound, Fight, Harm, Status, apply, cmb_modifiers, defense_of, replay,
+    Adjust, Attack, Blow, Edit, EndRound, Harm, Status, apply, cmb_modifiers, replay,
 )
 from tables_app.domain.fights.account import account
-from tables_app.domain.fights.blow_odds import blow_distribution
-from tables_app.domain.fights.rules import turn_weapon
 from tables_app.domain.fights.state import Armament
 from tables_app.domain.resolve import TableSet
-from tables_app.domain.table_rules import Attack as TableAttack
 from tables_app.domain.tables import TableKind
 
 
@@ -70,23 +65,7 @@ SOFT = _table(TableKind.CRITICAL, "Soft", [
 SOFT_TABLES = TableSet(ATTACK, {"Maul": SOFT}, FUMBLES)
 
 
-def _soft_attack(s: Fight, attacker: str, target: str) -> TableAttack:
-    a = s.find(attacker)
-    assert a is not None
-    arm = turn_weapon(a)
-    assert arm is not None
-    return TableAttack(WEAPONS[arm.weapon], cmb=arm.cmb, armor="NA", modifiers=cmb_modifiers(s, attacker),
-                       defense=defense_of(s, target))
-
-
-@cache
-def _soft_exact(attack: TableAttack) -> dict[Blow, Fraction]:
-    return blow_distribution(attack, SOFT_TABLES)
-
-
-@cache
-def _soft_dice(attack: TableAttack) -> dict[Blow, Fraction]:
-    return enumerated(attack, SOFT_TABLES)
+SOFT_EXACT, SOFT_DICE = blows_on(SOFT_TABLES)
 
 
 def test_the_odds_with_one_standing_prone_blinded_or_one_armed_are_every_path_played_out():  # type: ignore[no-untyped-def]
@@ -94,8 +73,7 @@ def test_the_odds_with_one_standing_prone_blinded_or_one_armed_are_every_path_pl
     parry), a useless arm (its weapon dropped), knocked out and a penalty for a round, carried by one still up,
     and the exact odds equal every path of the fight played out."""
     start = tiny_fight((armed("Hero", "A", 7, parry=5), armed("Orc", "B", 6, parry=5)))
-    _, paths = every_path(start, 2, lambda s, a, t: _soft_exact(_soft_attack(s, a, t)),
-                          lambda s, a, t: _soft_dice(_soft_attack(s, a, t)))
+    _, paths = every_path(start, 2, SOFT_EXACT, SOFT_DICE)
     standing = [c for _, ends, _ in paths for s in ends for c in s.combatants if c.status is Status.UP]
     assert any(c.start.prone for c in standing) and any(c.start.blinded for c in standing)
     assert any(c.now.useless_arm and c.now.dropped for c in standing)
