@@ -67,9 +67,12 @@ def _type(param: Param) -> Any:
         return click.Choice(param.choices, case_sensitive=param.case_sensitive)
     if param.kind == "int":
         if param.click_range and (param.minimum is not None or param.maximum is not None):
-            return click.IntRange(param.minimum, param.maximum)
+            low, high = (None if bound is None else int(bound) for bound in (param.minimum, param.maximum))
+            return click.IntRange(low, high)
         return int
     if param.kind == "float":
+        if param.click_range and (param.minimum is not None or param.maximum is not None):
+            return click.FloatRange(param.minimum, param.maximum)
         return float
     return str
 

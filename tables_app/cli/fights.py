@@ -93,27 +93,61 @@ def _percent(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
+def _between(lower: float, upper: float) -> str:
+    """A certified bound: ``46.10-46.95%`` (one figure when both print alike)."""
+    low, high = f"{100 * lower:.2f}", f"{100 * upper:.2f}%"
+    return high if f"{low}%" == high else f"{low}-{high}"
+
+
 def chances_lines(data: dict[str, Any]) -> list[str]:
-    """The odds (or the simulation) of a fight for people: a row per round, then what it comes to."""
-    rounds, simulated = data["rounds"], "count" in data
-    sides = list(rounds[0]["sides"]) if rounds else []
+    """The chances of a fight for people, within 80 columns: how they were had, the sides by their combatants,
+    a row per round, then what it comes to (an estimate's error, a bound's width, said once)."""
+    from textwrap import wrap
+
     from tables_app.cli.render import chances_heading
 
-    lines = [chances_heading(data),
-             "round  over by it  " + "  ".join(f"side {side} won" for side in sides)]
+    rounds, method = data["rounds"], data.get("method", "estimated" if "count" in data else "exact")
+    sides = list(rounds[0]["sides"]) if rounds else []
+    lines = wrap(chances_heading(data), 80, subsequent_indent="  ")
+    if data.get("why"):
+        lines += wrap(f"{data['why'][0].upper()}{data['why'][1:]} (--exact insists).", 80, subsequent_indent="  ")
+    named = data.get("side_names")
+    if named:
+        lines += wrap("Sides: " + "; ".join(named[side] for side in sides), 80, subsequent_indent="  ")
+
+    def cell(row: dict[str, Any], pick: Any) -> str:
+        if method == "certified":
+            return _between(pick(row["lower"]), pick(row["upper"]))
+        return _percent(pick(row))
+
+    width = 13 if method == "certified" else 10
+    headings = [f"side {side} won" for side in sides]
+    lines.append("round  " + "over by it".rjust(width) + "  " + "  ".join(h.rjust(width) for h in headings))
     for r in rounds:
-        cells = [_percent(r["over"]).rjust(10)] + [_percent(r["sides"][side]).rjust(len(f"side {side} won")) for side in sides]
+        cells = [cell(r, lambda v: v["over"]).rjust(width)] + [
+            cell(r, lambda v, side=side: v["sides"][side]).rjust(max(width, len(h))) for side, h in zip(sides, headings)]
         lines.append(f"{r['round']:>5}  " + "  ".join(cells))
     if rounds:
         last = rounds[-1]
         lines += ["", f"By the end of round {last['round']}:"]
-        lines += [f"  {name}: down {_percent(fate['down'])}, dead {_percent(fate['dead'])}"
-                  for name, fate in last["combatants"].items()]
-    margin = f" (± {data['se']['expected_rounds']:.2f})" if simulated else ""
-    lines += ["", f"Expected rounds: {data['expected_rounds']:.2f}{margin}; still going after the last: "
-                  f"{_percent(data['unfinished'])}."]
-    if simulated:
-        lines.append("Each share within about 2 standard errors of the truth, 19 times in 20 (--json has them).")
+        for name in last["combatants"]:
+            fate = {k: cell(last, lambda v, k=k: v["combatants"][name][k]) for k in ("down", "dead")}
+            lines.append(f"  {name}: down {fate['down']}, dead {fate['dead']}")
+    expected = data["expected_rounds"]
+    if method == "certified":
+        said = f"{expected['lower']:.2f}-{expected['upper']:.2f}"
+        unfinished = _between(data["unfinished"]["lower"], data["unfinished"]["upper"])
+    else:
+        said = f"{expected:.2f}" + (f" (± {data['se']['expected_rounds']:.2f})" if method == "estimated" else "")
+        unfinished = _percent(data["unfinished"])
+    lines += ["", f"Expected rounds: {said}; still going after the last: {unfinished}."]
+    if method == "estimated":
+        lines += wrap(f"± is a share's standard error, the largest of any; each share is within 2 of its own of "
+                      f"the truth, 19 times in 20 (--json has each). Seed {data['seed']}: --count {data['count']} "
+                      f"--seed {data['seed']} plays the same fights.", 80)
+    elif method == "certified":
+        lines += wrap("Each share is certainly within its bounds: the states left out of the work are counted "
+                      "as unknown, on either side.", 80)
     return lines
 
 

@@ -350,10 +350,22 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 
 def chances_heading(data: dict[str, Any]) -> str:
     """``Quick: exact odds, from round 1 (after event 2)``: the first line of
-    the odds (or the simulation) of a fight, and the title of its plot."""
-    simulated = "count" in data
-    how = f"{data['count']:,} fights simulated (seed {data['seed']})" if simulated else "exact odds"
+    the chances of a fight, saying how they were had (exact; estimated from
+    N fights, ± the largest standard error of a share; certified bounds, at
+    most so wide), and the title of its plot."""
+    method = data.get("method", "estimated" if "count" in data else "exact")
+    if method == "estimated":
+        how = f"estimated from {data['count']:,} fights, ± {_points(data['largest_se'])}"
+    elif method == "certified":
+        how = f"certified bounds, each at most {_points(data['width'])} wide"
+    else:
+        how = "exact odds"
     return f"{data['fight']}: {how}, from round {data['from_round']} (after event {data['seq']})"
+
+
+def _points(p: float) -> str:
+    """A small share in percentage points, two decimals (a hundredth of a point when that is all)."""
+    return f"{100 * p:.2f}%" if p >= 0.00005 else "<0.01%"
 
 
 def percent(p: float, digits: int = 4) -> str:

@@ -108,7 +108,8 @@ EXAMPLES = {"resolve": RESOLVE_EXAMPLES, "odds": ODDS_EXAMPLES, "simulate": SIMU
 
 
 def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fields: Iterable[tuple[str, Any]], in_path: tuple[str, ...] = (),
-           limits: dict[str, int] | None = None, check: Callable[[dict[str, Any]], None] | None = None) -> CliJSON:
+           limits: dict[str, int] | None = None, check: Callable[[dict[str, Any]], None] | None = None,
+           extra: dict[str, Any] | None = None) -> CliJSON:
     """The answer of the operation `tables WORDS...` to a request's fields,
     in one read transaction (a fight's write takes the write lock inside
     it); or the error object, with its status: 404 for an unknown name (or
@@ -116,7 +117,8 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
     fight's rules refuse), 409 for a fight that moved on since the
     request's ``after``, 503 when the database cannot be read or written. ``limits``: tighter bounds
     of some fields (the server's own), refused past them; ``check``: a bound of the values together
-    (the server's own), raising ParamError."""
+    (the server's own), raising ParamError; ``extra``: what the server gives the operation besides the
+    request's values (the chances' ``should_stop``)."""
     try:
         operation = find(words)
         values = operation.read(fields)
@@ -129,7 +131,7 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
             return CliJSON(to_json(operation.run(None, **values)))
         database = databases.get()
         with read_transaction(database):  # one read transaction for the whole answer
-            return CliJSON(to_json(operation.run(database, **values)))
+            return CliJSON(to_json(operation.run(database, **values, **(extra or {}))))
     except ParamError as exc:
         return failure(404 if exc.field in in_path else 422, error_json(str(exc)))
     except TablesError as exc:
@@ -147,14 +149,15 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
 
 def request_words(exc: TablesError) -> str | None:
     """A refusal whose hint is a command, in the request's terms instead (its fields and routes), if it has one:
-    `ask for rounds=2 (GET /api/v1/fights/Duel/odds?rounds=2) or simulate it instead: GET …/Duel/simulate`."""
+    `ask for rounds=2 (GET /api/v1/fights/Duel/odds?rounds=2&exact=true) or estimate it instead (without
+    exact): GET …/Duel/odds`."""
     from urllib.parse import quote
 
     from tables_app.services.fight_odds import FightTooLarge
 
     if isinstance(exc, FightTooLarge):
         fight = f"{PREFIX}/fights/{quote(exc.name, safe='')}"
-        return exc.worded(f"rounds={exc.done} (GET {fight}/odds?rounds={exc.done})", f"GET {fight}/simulate")
+        return exc.worded(f"rounds={exc.done} (GET {fight}/odds?rounds={exc.done}&exact=true)", f"GET {fight}/odds")
     if isinstance(exc, Offered) and exc.words[0] == "fight":
         from tables_app.http.fights import FIGHTS, NAMED
 
@@ -300,8 +303,8 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     # The fights, before the routes below that take any /api/v1/{kind}/{name}.
     from tables_app.http.fights import add_fights
 
-    add_fights(app, lambda words, fields, in_path, check=None: operation_response(databases, words, fields, in_path,
-                                                                                   check=check))
+    add_fights(app, lambda words, fields, in_path, check=None, extra=None: operation_response(
+        databases, words, fields, in_path, check=check, extra=extra))
 
     def attack_route(verb: str, system: str) -> None:
         operation = find((verb, system))

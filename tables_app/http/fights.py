@@ -13,6 +13,9 @@ who reaches it at all); each request runs in a worker thread.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from typing import Any, Callable
 
 from fastapi import FastAPI, Request
@@ -46,14 +49,63 @@ CHANCES = {"odds": ("odds", "fight"), "simulate": ("simulate", "fight")}  # not 
 # Fights simulated times the rounds asked, at most, a request: the work of a simulation grows with both (about
 # 0.1 ms a fight-round here: a few seconds at most); the command line takes count 1,000,000 of 200 rounds.
 MAX_FIGHT_ROUNDS = 100_000
+# The chances of a fight (odds, simulate) are the server's heavy requests: at most this many are worked out at once
+# (one per core here), a request waits at most QUEUE_SECONDS for its turn (else 503, Retry-After), and each stops
+# after REQUEST_SECONDS (503) or as soon as its client has gone (polled every POLL_SECONDS).
+HEAVY_AT_ONCE = 2
+QUEUE_SECONDS = 3.0
+REQUEST_SECONDS = 15.0
+POLL_SECONDS = 0.1
+MAX_TIME = 5.0  # an odds request's own time budget (`time`), at most
 
 
 def simulation_bound(values: dict[str, Any]) -> None:
-    """A simulation over HTTP plays at most MAX_FIGHT_ROUNDS fight-rounds (count × rounds)."""
-    count, rounds = values["count"], values["rounds"]
-    if count * rounds > MAX_FIGHT_ROUNDS:
+    """A simulation over HTTP plays at most MAX_FIGHT_ROUNDS fight-rounds (count × rounds); an odds request's
+    time budget is at most MAX_TIME."""
+    count, rounds = values.get("count"), values["rounds"]
+    if count is not None and count * rounds > MAX_FIGHT_ROUNDS:
         raise ParamError("count", f"at most {MAX_FIGHT_ROUNDS // rounds:,} fights of {rounds} rounds over HTTP "
                                   f"(count × rounds at most {MAX_FIGHT_ROUNDS:,} a request; the command line takes more)")
+    if (seconds := values.get("seconds")) is not None and seconds > MAX_TIME:
+        raise ParamError("time", f"at most {MAX_TIME:g} seconds over HTTP (the command line takes more)")
+
+
+class Heavy:
+    """The server's heavy requests (the chances of a fight): how many run at once, and each one's stop."""
+
+    def __init__(self) -> None:
+        self.slots = asyncio.Semaphore(HEAVY_AT_ONCE)
+
+    async def run(self, request: Request, work: Callable[[Callable[[], bool]], CliJSON]) -> CliJSON:
+        """``work(should_stop)`` in a worker thread once a slot is free: it stops when the client has gone or
+        REQUEST_SECONDS have passed."""
+        try:
+            await asyncio.wait_for(self.slots.acquire(), QUEUE_SECONDS)
+        except TimeoutError:
+            return _busy(f"the server is working out the chances of {HEAVY_AT_ONCE} fights already; "
+                         "ask again in a moment")
+        try:
+            gone = threading.Event()
+            deadline = time.monotonic() + REQUEST_SECONDS
+            task = asyncio.ensure_future(run_in_threadpool(
+                work, lambda: gone.is_set() or time.monotonic() > deadline))
+            while not task.done():
+                await asyncio.wait([task], timeout=POLL_SECONDS)
+                if not task.done() and await request.is_disconnected():
+                    gone.set()
+            answered = task.result()
+            if time.monotonic() > deadline and answered.status_code == 422 and b"stopped" in answered.body:
+                return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
+                             "ask for fewer rounds, a smaller count or a shorter time")
+            return answered
+        finally:
+            self.slots.release()
+
+
+def _busy(message: str) -> CliJSON:
+    answer = failure(503, error_json(message))
+    answer.headers["Retry-After"] = "1"
+    return answer
 
 
 def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
@@ -63,6 +115,8 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
                      check: Callable[[dict[str, Any]], None] | None = None) -> CliJSON:
         answered: CliJSON = await run_in_threadpool(respond, words, fields, in_path, check)
         return answered
+
+    heavy = Heavy()
 
     listed, made = find(("fight", "list")), find(("fight", "new"))
 
@@ -97,19 +151,23 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
                 return await answer(operation.words, [("name", name), *body.items()], ("name",))
             return
 
-        check = simulation_bound if word == "simulate" else None
+        check = simulation_bound if word in CHANCES else None
 
         async def read(request: Request, name: str) -> CliJSON:
             # /fights/{name} takes any path: GET /fights/Ambush/attacks is the attacks' route, in another method
             if not suffix and "/" in name and (wrong := wrong_method(app, request, FIGHT_BY_NAME)) is not None:
                 return wrong
-            return await answer(operation.words, [("name", name), *request.query_params.multi_items()], ("name",), check)
+            fields = [("name", name), *request.query_params.multi_items()]
+            if word in CHANCES:
+                return await heavy.run(request, lambda should_stop: respond(
+                    operation.words, fields, ("name",), check, {"should_stop": should_stop}))
+            return await answer(operation.words, fields, ("name",))
 
         description = operation.help + (SIMULATE_HELP if check else "")
         app.add_api_route(path, read, methods=[method.upper()], summary=summary, description=description,
                           name=f"fight_{word}", openapi_extra=query_doc(operation, "name"))
-        # (odds and simulate: worked out in the request's worker thread, as every fight route; the states' bound
-        # keeps the odds to seconds, MAX_FIGHT_ROUNDS the simulation)
+        # (odds and simulate: worked out in a worker thread, as every fight route, HEAVY_AT_ONCE at most at once,
+        # stopped when the client goes or past REQUEST_SECONDS)
 
     for method, suffix, word in NAMED:
         named_route(method, suffix, word)
@@ -154,8 +212,11 @@ def add_parties(app: FastAPI, answer: Callable[..., Any]) -> None:
     named("DELETE", removed)
 
 
-SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request ({MAX_FIGHT_ROUNDS // ROUNDS.default:,} "
-                 f"fights of the default {ROUNDS.default} rounds); without `seed` a fresh one is drawn, and the answer's `seed` says which.")
+SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request "
+                 f"({MAX_FIGHT_ROUNDS // ROUNDS.default:,} fights of the default {ROUNDS.default} rounds) and `time` at "
+                 f"most {MAX_TIME:g} seconds; the server works out the chances of {HEAVY_AT_ONCE} fights at once at most "
+                 f"(another request waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 with Retry-After), and "
+                 f"each stops after {REQUEST_SECONDS:g} s (503) or as soon as its client has gone.")
 
 
 EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {

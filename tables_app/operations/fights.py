@@ -6,7 +6,7 @@ from typing import Any
 
 from tables_app.operations.operation import Operation
 from tables_app.operations.attacks import SEEDED, SIMULATED
-from tables_app.operations.params import BONUS, Param
+from tables_app.operations.params import BONUS, Param, ParamError
 from tables_app.domain.bounds import DEATH_AT
 
 HITS = (1, 100_000)
@@ -276,31 +276,67 @@ SIMULATED_SEED = next(p for p in SIMULATED if p.field == "seed")  # a fresh seed
 MAX_FIGHTS = 1_000_000  # fights of one `simulate fight` (a few minutes at most)
 
 
-def run_odds(database: Any, name: str, rounds: int, progress_bar: Any = None) -> Any:
+def run_odds(database: Any, name: str, rounds: int, exact: bool, certified: bool, width: float | None,
+             seconds: float | None, count: int | None, seed: int | None, progress_bar: Any = None,
+             should_stop: Any = None) -> Any:
     from tables_app.services import fight_odds
 
-    return fight_odds.odds(database, name, rounds, progress_bar=progress_bar)
+    chosen = [flag for flag, given in (("exact", exact), ("certified", certified), ("count", count is not None)) if given]
+    if len(chosen) > 1:
+        raise ParamError(chosen[1], f"one of exact, certified and count at most (given: {', '.join(chosen)})")
+    if width is not None and not certified:
+        raise ParamError("width", "goes with certified only (the widest a certified bound may be)")
+    why = {"exact": "exact odds play no dice", "certified": "certified bounds play no dice",
+           "count": "a count plays every fight it asks, however long"}
+    for field, value, refused in (("time", seconds, ("exact", "certified", "count")), ("seed", seed, ("exact", "certified"))):
+        if value is not None and chosen and chosen[0] in refused:
+            raise ParamError(field, f"not with {chosen[0]} ({why[chosen[0]]})")
+    return fight_odds.odds(database, name, rounds, exact=exact, certified=certified, width=width or CERTIFIED_WIDTH,
+                           seconds=seconds or TIME_BUDGET, count=count, seed=ODDS_SEED if seed is None else seed,
+                           progress_bar=progress_bar, should_stop=should_stop)
 
 
-def run_simulate(database: Any, name: str, rounds: int, count: int, seed: int | None, progress_bar: Any = None) -> Any:
+def run_simulate(database: Any, name: str, rounds: int, count: int, seed: int | None, progress_bar: Any = None,
+                 should_stop: Any = None) -> Any:
     from tables_app.operations.attacks import fresh_or
     from tables_app.services import fight_odds
 
-    return fight_odds.simulate(database, name, rounds=rounds, count=count, seed=fresh_or(seed), progress_bar=progress_bar)
+    return fight_odds.simulate(database, name, rounds=rounds, count=count, seed=fresh_or(seed), progress_bar=progress_bar,
+                               should_stop=should_stop)
 
 
-ODDS = Operation(words=("odds", "fight"), run=run_odds, params=(FIGHT, ROUNDS),
-                 help="Exact odds of a tracked fight from its state now: by each round, P(over), P(each side has won), "
-                      "P(each combatant down or dead); the expected rounds and what is still going after the last; "
-                      "nothing sampled. A fight too large to work out is refused, naming its states: simulate it.",
-                 short_help="Exact odds of a tracked fight from its state now.")
+TIME_BUDGET = 1.0  # seconds an answer takes at most, by default (the exact odds tried, then the estimate)
+CERTIFIED_WIDTH = 0.01
+ODDS_SEED = 0  # an estimate's seed unless one is given: the same question, the same answer
+ODDS = Operation(words=("odds", "fight"), run=run_odds, params=(
+    FIGHT, ROUNDS,
+    Param(field="exact", kind="flag", default=False,
+          help="Insist on the exact odds, in fractions: refused past 1,000,000 states (offering fewer rounds)."),
+    Param(field="certified", kind="flag", default=False,
+          help="Certified bounds: each share's lower and upper bound, the mass of the states left out of the "
+               "work carried as unknown (seconds of work)."),
+    Param(field="width", kind="float", minimum=0.0001, maximum=0.5, metavar="W",
+          help=f"With --certified: the widest a bound may be (default {CERTIFIED_WIDTH})."),
+    Param(field="time", key="seconds", kind="float", minimum=0.05, maximum=600, metavar="S",
+          help=f"The time an answer may take, in seconds (default {TIME_BUDGET:g}): an estimate plays fights until "
+               f"no share's standard error is above {0.002:g} or the time is spent."),
+    Param(field="count", kind="int", minimum=1, maximum=MAX_FIGHTS,
+          help="Estimate from this many fights (no time budget; the same seed and count give the same answer)."),
+    Param(field="seed", kind="int", minimum=SIMULATED_SEED.minimum, maximum=SIMULATED_SEED.maximum,
+          help="Seed of an estimate's random numbers (default 0: the same fight asked again gets the same answer)."),
+), help="The chances of a tracked fight from its state now: by each round, P(over), P(each side has won), "
+        "P(each combatant down or dead); the expected rounds and what is still going after the last. Exact when "
+        "the fight's states stay few (most fights' next round or two, hits-only and formula fights), else "
+        "estimated by playing it many times, each share with its standard error, in about a second; the first "
+        "line says which.",
+    short_help="The chances of a tracked fight from its state now: exact, or estimated with its error.")
 SIMULATE = Operation(words=("simulate", "fight"), run=run_simulate, params=(
     FIGHT, ROUNDS,
     Param(field="count", kind="int", minimum=1, maximum=MAX_FIGHTS, default=10_000, show_default=True,
           help="How many fights."),
     SIMULATED_SEED,
 ), help="A tracked fight played many times from its state now, with random dice and the same rules: the shape of "
-        "odds fight, each probability with its standard error.",
+        "odds fight, each probability with its standard error (odds fight --count N is the same).",
     short_help="A tracked fight played many times from its state now, with random dice.")
 
 OPERATIONS = (NEW, JOIN, ATTACK, ROUND, SHOW, LOG, UNDO, LIST, REMOVE, EDIT, ADJUST, HEAL, DAMAGE, LEAVE)

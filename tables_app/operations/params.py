@@ -83,8 +83,8 @@ class Param:
     required: bool = False
     default: Any = None
     multiple: bool = False  # repeatable on the command line, a list in JSON
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
     choices: tuple[str, ...] = ()
     case_sensitive: bool = True
     aliases: tuple[str, ...] = ()  # older long options still accepted (without dashes)

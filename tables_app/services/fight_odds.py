@@ -1,12 +1,24 @@
-"""`tables odds fight NAME` and `tables simulate fight NAME`: the exact odds
-of a tracked fight from its state now (domain/fights/odds.py), or the fight
-played many times with random dice (domain/fights/simulate.py); each
-attack's blow distribution (on the tables or in a formula system) looked up
-once per attacker, target and terms (domain/fights/blow_odds.py)."""
+"""`tables odds fight NAME` and `tables simulate fight NAME`: the chances of
+a tracked fight from its state now, one answer said with how it was had
+(docs/fights.md, "Odds of a fight"):
+
+- **exact** when the fight's states stay few (domain/fights/odds.py): tried
+  first in float64 within a share of the time budget and a bound of states,
+  or in fractions when ``--exact`` insists;
+- else **estimated**: the fight played many times with random dice
+  (domain/fights/batch.py, numpy; simulate.py's loop for what it does not
+  play), each share with its standard error, until every standard error is
+  small enough or the time budget is spent;
+- **certified** bounds on request (domain/fights/certified.py).
+
+Each attack's blow distribution (on the tables or in a formula system) is
+looked up once per attacker, target and terms (``_Blows``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -16,7 +28,7 @@ from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.formulas import reads_taken
 from tables_app.domain.fights.rules import turn_weapon
-from tables_app.domain.fights.odds import MAX_STATES, FightOdds, TooManyStates, fight_odds
+from tables_app.domain.fights.odds import MAX_STATES, FightOdds, Stopped, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 from tables_app.domain.fights.state import Armament, Blow, Fighter
 from tables_app.domain.systems import get
@@ -25,34 +37,66 @@ from tables_app.domain.tables import Rank
 from tables_app.errors import Offered, TablesError
 from tables_app.services.fights import Loaded, load, prepared_attack
 from tables_app.services.reporting import ProgressBar, reporting
-from tables_app.services.results import as_float
+from tables_app.services.results import PRINTED_DIGITS, as_float
 from tables_app.storage.database import Database
 
 if TYPE_CHECKING:
     from tables_app.services.attacks import Prepared
+    from tables_app.services.fight_certified import FightCertified
 
 MAX_DAMAGES = 5_000  # different damages of one formula attack (each a blow the states step with); past it: refused
 PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second and more)
+# The automatic answer: the exact odds are tried in float64 within this many states held at once (about 40 MB of
+# weights and conditions) and this share of the time budget; past either, the fight is estimated in what is left.
+AUTO_STATES = 200_000
+EXACT_SHARE = 0.35
+TARGET_SE = 0.002  # an estimate stops once no share's standard error is above it (or the time budget is spent)
+StopCheck = Callable[[], bool]  # whether the one who asked has gone (the work then stops)
+
+
+def side_names(fight: Fight) -> dict[str, str]:
+    """Each side named by its combatants, in the fight's order: ``{"A": "A (Aria, Borin)"}`` (those who left too)."""
+    members: dict[str, list[str]] = {side: [] for side in fight.sides}
+    for c in fight.combatants:
+        members[c.side].append(c.name)
+    for f in fight.left:
+        members[f.side].append(f"{f.name}, left")
+    return {side: f"{side} ({', '.join(names)})" if names else side for side, names in members.items()}
+
+
+def _rounded(value: Any) -> Any:
+    """Shares as printed: fractions and floats alike to PRINTED_DIGITS decimals (the one rounding)."""
+    if isinstance(value, float):
+        return round(value, PRINTED_DIGITS)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    return as_float(value)
 
 
 @dataclass(frozen=True)
 class FightOddsResult:
-    """The odds of a fight from event ``seq`` of its log."""
+    """The exact odds of a fight from event ``seq`` of its log, worked out in
+    ``arithmetic`` (``rational``: fractions; ``float64``: floats, within
+    1e-12 of the fractions on every fight the suite checks)."""
 
     name: str
     seq: int
     odds: FightOdds
     names: tuple[str, ...]
+    side_names: dict[str, str]
+    arithmetic: str = "rational"
 
     def to_json(self) -> dict[str, Any]:
         odds = self.odds
-        return {"fight": self.name, "seq": self.seq, "from_round": odds.start, "rounds": [
-            {"round": r.round, "over": as_float(r.over), "sides": as_float(r.sides),
-             "combatants": {name: {"down": as_float(r.down[name]), "dead": as_float(r.dead[name])} for name in self.names},
-             "states": r.states}
-            for r in odds.rounds],
-            "expected_rounds": as_float(odds.expected_rounds), "unfinished": as_float(odds.unfinished),
-            "largest_states": odds.largest}
+        return {"fight": self.name, "seq": self.seq, "from_round": odds.start, "method": "exact",
+                "arithmetic": self.arithmetic, "side_names": self.side_names, "rounds": [
+                    {"round": r.round, "over": _rounded(r.over), "sides": _rounded(r.sides),
+                     "combatants": {name: {"down": _rounded(r.down[name]), "dead": _rounded(r.dead[name])}
+                                    for name in self.names},
+                     "states": r.states}
+                    for r in odds.rounds],
+                "expected_rounds": _rounded(odds.expected_rounds), "unfinished": _rounded(odds.unfinished),
+                "largest_states": odds.largest}
 
 
 def _odds_ready(loaded: Loaded) -> Fight:
@@ -74,35 +118,101 @@ def _odds_ready(loaded: Loaded) -> Fight:
     return fight
 
 
-def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATES,
-         progress_bar: ProgressBar | None = None) -> FightOddsResult:
+def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATES, *, exact: bool = False,
+         certified: bool = False, width: float = 0.01, seconds: float = 1.0, count: int | None = None,
+         seed: int = 0, progress_bar: ProgressBar | None = None,
+         should_stop: StopCheck | None = None) -> FightOddsResult | FightSimulation | FightCertified:
+    """The chances of the fight ``name`` for ``rounds`` rounds from its state now: exact when ``exact`` insists
+    (FightTooLarge past ``limit`` states), certified bounds at most ``width`` wide when ``certified`` asks, an
+    estimate from ``count`` fights when given; else the tool's choice, within ``seconds``: exact if the fight's
+    states stay within AUTO_STATES and the exact odds take at most a share of the time, else estimated."""
+    started = time.monotonic()
     loaded = load(database, name)
     fight = _odds_ready(loaded)
+    blows = _Blows(database, fight)
+    names, sides = tuple(c.name for c in fight.combatants), side_names(fight)
     try:
-        # a bar by rounds: how long a round takes is known only once it is worked out
-        with reporting(progress_bar, rounds, True, "rounds") as progress:
-            blows = _Blows(database, fight)
-            computed = fight_odds(fight, blows, rounds, limit, progress, blows.reads_taken)
-    except TooManyStates as exc:
-        raise FightTooLarge(fight.name, str(exc), exc.round - fight.round) from None
-    return FightOddsResult(fight.name, loaded.seq, computed, tuple(c.name for c in fight.combatants))
+        if exact:
+            with reporting(progress_bar, rounds, True, "rounds") as progress:  # a bar by rounds: each takes its own time
+                try:
+                    found = fight_odds(fight, blows, rounds, limit, progress, blows.reads_taken, should_stop=should_stop)
+                except TooManyStates as exc:
+                    raise FightTooLarge(fight.name, str(exc), exc.round - fight.round) from None
+            return FightOddsResult(fight.name, loaded.seq, found, names, sides)
+        if certified:
+            from tables_app.services.fight_certified import certified_odds
+
+            return certified_odds(fight, blows, rounds, width=width, seq=loaded.seq, side_names=sides,
+                                  progress_bar=progress_bar, should_stop=should_stop)
+        why = None
+        if count is None:
+            try:
+                found = fight_odds(fight, blows, rounds, AUTO_STATES, None, blows.reads_taken, arithmetic="float64",
+                                   seconds=seconds * EXACT_SHARE, should_stop=should_stop)
+                return FightOddsResult(fight.name, loaded.seq, found, names, sides, "float64")
+            except TooManyStates as exc:  # (TooMuchWork too: the share of the time is spent)
+                why = f"not exact: {exc}"
+        left = max(seconds - (time.monotonic() - started), 0.0)
+        tally = _estimate(fight, blows, rounds, seed=seed, count=count, seconds=left, progress_bar=progress_bar,
+                          should_stop=should_stop)
+    except Stopped:
+        raise TablesError(f"the chances of the fight {fight.name!r} were stopped (the one who asked has gone)") from None
+    return FightSimulation(fight.name, loaded.seq, fight.round, seed, tally, names, fight.sides, sides, why)
+
+
+def _estimate(fight: Fight, blows: _Blows, rounds: int, *, seed: int, count: int | None, seconds: float,
+              progress_bar: ProgressBar | None, should_stop: StopCheck | None) -> Tally:
+    """``count`` fights played (None: until no share's standard error is above TARGET_SE, or ``seconds`` are
+    spent), all at once with numpy; one at a time, with the same rules, if the fight has what it does not play."""
+    from tables_app.domain.fights.batch import Unsupported, play_fights
+
+    total = count if count is not None else 0
+    with reporting(progress_bar, total, total >= PROGRESS_FROM, "fights") as progress:
+        try:
+            return play_fights(fight, blows, rounds, seed=seed, count=count, seconds=None if count else seconds,
+                               enough=None if count else _precise_enough, reads_taken=blows.reads_taken,
+                               progress=progress, should_stop=should_stop)
+        except Unsupported:
+            pass
+        from random import Random
+
+        return simulate_fights(fight, Drawn(blows), rounds, count or _affordable(fight, rounds, seconds), Random(seed),
+                               progress, blows.reads_taken, should_stop=should_stop)
+
+
+def _precise_enough(tally: Tally) -> bool:
+    """Whether no share of the tally has a standard error above TARGET_SE."""
+    return largest_se(tally) <= TARGET_SE
+
+
+def largest_se(tally: Tally) -> float:
+    """The largest standard error of a share the tally counts (over, won, down, dead, by round)."""
+    worst = max([*tally.over, *(n for counts in (*tally.won.values(), *tally.down.values(), *tally.dead.values())
+                                for n in counts)], key=lambda n: min(n, tally.count - n), default=0)
+    return share(worst, tally.count)[1]
+
+
+def _affordable(fight: Fight, rounds: int, seconds: float) -> int:
+    """Fights the one-at-a-time loop plays in about ``seconds`` (about 0.1 ms a combatant-round here), at least 1,000."""
+    return max(1_000, int(seconds / (1e-4 * max(len(fight.combatants), 1) * min(rounds, 8))))
 
 
 class FightTooLarge(TablesError):
     """A fight past the odds' bound: ``why`` (its states, by which round), and ``done`` the rounds worked
     out before it (0: none). Worded for the command line; each face offers the fewer rounds and the
-    simulation in its own terms (``worded``: the HTTP API's are its fields and routes)."""
+    estimate in its own terms (``worded``: the HTTP API's are its fields and routes)."""
 
     def __init__(self, name: str, why: str, done: int):
         self.name, self.why, self.done = name, why, done
-        fewer = f"tables odds fight {_quoted(name)} --rounds {done}"
+        fewer = f"tables odds fight {_quoted(name)} --rounds {done} --exact"
         super().__init__(self.worded(f"{done} round{'s' if done > 1 else ''} ({fewer})",
-                                     f"tables simulate fight {_quoted(name)}"))
+                                     f"tables odds fight {_quoted(name)}"))
 
-    def worded(self, fewer: str, simulate: str) -> str:
-        """`the fight 'Duel' is too large to work out exactly: ...; ask for FEWER or simulate it instead: SIMULATE`."""
+    def worded(self, fewer: str, estimate: str) -> str:
+        """`the fight 'Duel' is too large to work out exactly: ...; ask for FEWER or estimate it instead: ESTIMATE`."""
         asked = f"ask for {fewer} or " if self.done else ""
-        return f"the fight {self.name!r} is too large to work out exactly: {self.why}; {asked}simulate it instead: {simulate}"
+        return (f"the fight {self.name!r} is too large to work out exactly: {self.why}; {asked}estimate it instead "
+                f"(without {'exact' if estimate.startswith('GET') else '--exact'}): {estimate}")
 
 
 def _quoted(name: str) -> str:
@@ -113,7 +223,8 @@ def _quoted(name: str) -> str:
 
 @dataclass(frozen=True)
 class FightSimulation:
-    """``tally`` of fights played from event ``seq`` with the random numbers of ``seed``."""
+    """``tally`` of fights played from event ``seq`` with the random numbers of ``seed``; ``why`` the exact odds
+    were not had (None: an estimate was asked for)."""
 
     name: str
     seq: int
@@ -122,6 +233,8 @@ class FightSimulation:
     tally: Tally
     names: tuple[str, ...]
     sides: tuple[str, ...]
+    side_names: dict[str, str]
+    why: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         t = self.tally
@@ -137,22 +250,27 @@ class FightSimulation:
                                   "combatants": {n: {k: v[1] for k, v in f.items()} for n, f in fates.items()}}})
         mean, mean_se = t.mean_rounds()
         unfinished, unfinished_se = share(t.unfinished, t.count)
-        return {"fight": self.name, "seq": self.seq, "from_round": self.start, "count": t.count, "seed": self.seed,
-                "rounds": rounds, "expected_rounds": mean, "unfinished": unfinished,
+        found = {"fight": self.name, "seq": self.seq, "from_round": self.start, "method": "estimated",
+                 "count": t.count, "seed": self.seed, "largest_se": largest_se(t), "side_names": self.side_names}
+        if self.why is not None:
+            found["why"] = self.why
+        return {**found, "rounds": rounds, "expected_rounds": mean, "unfinished": unfinished,
                 "se": {"expected_rounds": mean_se, "unfinished": unfinished_se}}
 
 
 def simulate(database: Database, name: str, *, rounds: int = 20, count: int = 10_000, seed: int,
-             progress_bar: ProgressBar | None = None) -> FightSimulation:
-    from random import Random
-
+             progress_bar: ProgressBar | None = None, should_stop: StopCheck | None = None) -> FightSimulation:
+    """``count`` fights played from the fight's state now (`tables simulate fight`): the estimate ``odds`` makes."""
     loaded = load(database, name)
     fight = _odds_ready(loaded)
-    with reporting(progress_bar, count, count >= PROGRESS_FROM, "fights") as progress:
-        blows = _Blows(database, fight)
-        tally = simulate_fights(fight, Drawn(blows), rounds, count, Random(seed), progress, blows.reads_taken)
+    blows = _Blows(database, fight)
+    try:
+        tally = _estimate(fight, blows, rounds, seed=seed, count=count, seconds=math.inf, progress_bar=progress_bar,
+                          should_stop=should_stop)
+    except Stopped:
+        raise TablesError(f"the simulation of the fight {fight.name!r} was stopped (the one who asked has gone)") from None
     return FightSimulation(fight.name, loaded.seq, fight.round, seed, tally, tuple(c.name for c in fight.combatants),
-                           fight.sides)
+                           fight.sides, side_names(fight))
 
 
 class _Blows:

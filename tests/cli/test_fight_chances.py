@@ -1,7 +1,9 @@
 """`tables odds fight` and `tables simulate fight` on a tracked fight
 (docs/fights.md, "Odds of a fight"): from its state now, in the contract's
-JSON; a fight too large to work out is refused naming its states and
-offering the simulation; the simulation is seeded and agrees with the odds."""
+JSON; one answer, exact where the states stay few, else estimated, saying
+which; `--exact` insists, and a fight too large for it is refused naming its
+states and offering the estimate; the estimate is seeded and agrees with
+the exact odds."""
 
 from __future__ import annotations
 
@@ -55,17 +57,62 @@ def test_odds_from_the_fight_as_it_stands(quick):  # type: ignore[no-untyped-def
     assert answer(quick, "odds", "fight", "Quick", "--rounds", "2")["rounds"][0]["round"] == 2  # as the fight numbers them
 
 
-def test_a_fight_too_large_is_refused_naming_its_states(run):  # type: ignore[no-untyped-def]
+def duel(run):  # type: ignore[no-untyped-def]
     run("fight", "new", "Duel")
     run("fight", "join", "Duel", "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--weapon", "Longsword",
         "--cmb", "60")
     run("fight", "join", "Duel", "--creature", "Orc Warrior")
-    result = run("odds", "fight", "Duel")
+
+
+def test_exact_insists_and_a_fight_too_large_is_refused_naming_its_states(run):  # type: ignore[no-untyped-def]
+    duel(run)
+    result = run("odds", "fight", "Duel", "--exact")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: the fight 'Duel' is too large to work out exactly: the fight reaches more "
                                     "than 1,000,000 states (")
-    assert result.stderr.endswith("by round 2); ask for 1 round (tables odds fight Duel --rounds 1) or simulate it "
-                                  "instead: tables simulate fight Duel\n")
+    assert result.stderr.endswith("by round 2); ask for 1 round (tables odds fight Duel --rounds 1 --exact) or estimate "
+                                  "it instead (without --exact): tables odds fight Duel\n")
+
+
+def test_a_fight_too_large_for_the_exact_odds_is_estimated_saying_so(run):  # type: ignore[no-untyped-def]
+    # issue 42: one question, one answer; the first line says how it was had
+    duel(run)
+    data = answer(run, "odds", "fight", "Duel", "--time", "0.5")
+    assert data["method"] == "estimated" and data["count"] >= 1 and data["seed"] == 0
+    assert data["why"].startswith("not exact: ")
+    assert data["side_names"] == {"A": "A (Hero)", "B": "B (Orc Warrior #1)"}
+    assert 0 < data["largest_se"] < 0.05
+    ses = [r["se"]["sides"][side] for r in data["rounds"] for side in ("A", "B")]
+    assert max(ses) <= data["largest_se"] + 1e-12
+    text = run("odds", "fight", "Duel", "--time", "0.5").stdout
+    first = text.splitlines()[0]
+    assert first.startswith(f"Duel: estimated from {data['count']:,} fights, ± ") and first.endswith(
+        "from round 1 (after event 2)")
+    assert "Sides: A (Hero); B (Orc Warrior #1)" in text and all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_a_count_gives_the_same_answer_as_simulate(run):  # type: ignore[no-untyped-def]
+    duel(run)
+    asked = answer(run, "odds", "fight", "Duel", "--count", "3000", "--seed", "4")
+    simulated = answer(run, "simulate", "fight", "Duel", "--count", "3000", "--seed", "4")
+    assert "why" not in asked and asked == simulated
+
+
+@pytest.mark.parametrize(("options", "refusal"), [
+    (("--exact", "--certified"), "'certified': one of exact, certified and count at most (given: exact, certified)"),
+    (("--exact", "--count", "5"), "'count': one of exact, certified and count at most (given: exact, count)"),
+    (("--width", "0.1"), "'width': goes with certified only (the widest a certified bound may be)"),
+    (("--exact", "--seed", "3"), "'seed': not with exact (exact odds play no dice)"),
+    (("--count", "9", "--time", "2"), "'time': not with count (a count plays every fight it asks, however long)"),
+])
+def test_options_that_do_not_go_together(quick, options, refusal):  # type: ignore[no-untyped-def]
+    result = quick("odds", "fight", "Quick", *options)
+    assert result.exit_code == 2 and refusal in result.stderr, result.stderr
+
+
+def test_the_time_and_width_are_bounded(quick):  # type: ignore[no-untyped-def]
+    for options in (("--time", "0.01"), ("--time", "601"), ("--certified", "--width", "0.6"), ("--count", "0")):
+        assert quick("odds", "fight", "Quick", *options).exit_code == 2, options
 
 
 def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]
@@ -114,8 +161,5 @@ def test_sigint_during_the_odds_of_a_fight(run, db_path):  # type: ignore[no-unt
     """Ctrl-C while the odds of a large fight are worked out (seconds before
     the bound refuses it): exit 130, one line, no traceback (a real SIGINT to
     a real process: helpers.interrupted)."""
-    run("fight", "new", "Duel")
-    run("fight", "join", "Duel", "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--weapon", "Longsword",
-        "--cmb", "60")
-    run("fight", "join", "Duel", "--creature", "Orc Warrior")
-    assert interrupted(db_path, ["odds", "fight", "Duel"]) == (130, "Error: interrupted (Ctrl-C)\n", "")
+    duel(run)
+    assert interrupted(db_path, ["odds", "fight", "Duel", "--exact"]) == (130, "Error: interrupted (Ctrl-C)\n", "")

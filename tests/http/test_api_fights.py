@@ -371,18 +371,20 @@ def test_a_simulation_over_http_refuses_as_the_other_fight_routes(client, run): 
                                                                         "to go back, then ask again)")
 
 
-def test_a_fight_too_large_for_its_odds_is_simulated_instead(client):  # type: ignore[no-untyped-def]
-    """What the page does (docs/api.md, "The page"): the odds answer 422 naming the states and offering
-    the simulation; the simulation of the same fight answers."""
+def test_a_fight_too_large_for_its_exact_odds_is_estimated(client):  # type: ignore[no-untyped-def]
+    """What the page does (docs/api.md, "The page"): it asks once; the odds of a fight too large to work out
+    exactly come estimated, saying so and why, each share with its standard error."""
     client.post(FIGHTS, json={"name": "Duel"})
     client.post(f"{FIGHTS}/Duel/combatants", json=HERO)
     client.post(f"{FIGHTS}/Duel/combatants", json={"creature": "Orc Warrior"})
-    odds = client.get(f"{FIGHTS}/Duel/odds")
-    assert odds.status_code == 422
-    assert re.match(r"the fight 'Duel' is too large to work out exactly: the fight reaches more than [\d,]+ states \(",
-                    odds.json()["error"]["message"])
+    odds = client.get(f"{FIGHTS}/Duel/odds", params={"time": 0.3})
+    assert odds.status_code == 200
+    data = odds.json()
+    assert (data["method"], data["seed"]) == ("estimated", 0) and data["why"].startswith("not exact: ")
+    assert data["rounds"][0]["se"]["sides"]["A"] >= 0 and data["side_names"]["B"] == "B (Orc Warrior #1)"
     simulated = client.get(f"{FIGHTS}/Duel/simulate", params={"count": 40, "rounds": 3, "seed": 2})
     assert simulated.status_code == 200 and simulated.json()["count"] == 40
+    assert client.get(f"{FIGHTS}/Duel/odds", params={"time": 5.5}).status_code == 422  # the server's bound
 
 
 def test_the_openapi_document_declares_the_simulation(client):  # type: ignore[no-untyped-def]

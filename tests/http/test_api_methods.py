@@ -131,23 +131,22 @@ def test_a_flag_and_its_value_are_a_field_and_its_value(client):
         "die 2 of 'dice' is 300, but the critical roll on Cut is a d100 (1-100)"
 
 
-def test_the_odds_refusal_offers_fewer_rounds_and_the_simulation_as_requests(client, run):
+def test_the_odds_refusal_offers_fewer_rounds_and_the_estimate_as_requests(client, run):
     name = "Duel / night"  # its name in a path, as the page sends it
     client.post(f"{API}/fights", json={"name": name})
     client.post(f"{API}/fights/Duel%20%2F%20night/combatants", json=HERO)
     client.post(f"{API}/fights/Duel%20%2F%20night/combatants", json={"creature": "Orc Warrior"})
-    response = client.get(f"{API}/fights/Duel%20%2F%20night/odds")
+    response = client.get(f"{API}/fights/Duel%20%2F%20night/odds", params={"exact": "true"})
     assert response.status_code == 422
     message = response.json()["error"]["message"]
     assert re.fullmatch(
         r"the fight 'Duel / night' is too large to work out exactly: the fight reaches more than 1,000,000 states "
-        r"\([\d,]+ by round 2\); ask for rounds=1 \(GET /api/v1/fights/Duel%20%2F%20night/odds\?rounds=1\) or "
-        r"simulate it instead: GET /api/v1/fights/Duel%20%2F%20night/simulate", message), message
+        r"\([\d,]+ by round 2\); ask for rounds=1 \(GET /api/v1/fights/Duel%20%2F%20night/odds\?rounds=1&exact=true\) "
+        r"or estimate it instead \(without exact\): GET /api/v1/fights/Duel%20%2F%20night/odds", message), message
     assert "'rounds'" not in message and "tables " not in message
-    # what the page reads of it (app.js, FEWER_ROUNDS): the rounds it offers
-    # (the rest of a critical, #41, multiplies the duel's states: past the bound within round 2)
-    assert re.search(r"ask for (?:rounds=)?(\d+)", message).group(1) == "1"  # type: ignore[union-attr]
-    assert client.get(f"{API}/fights/Duel%20%2F%20night/odds", params={"rounds": 1}).status_code == 200
+    assert client.get(f"{API}/fights/Duel%20%2F%20night/odds", params={"rounds": 1, "exact": "true"}).status_code == 200
+    estimated = client.get(f"{API}/fights/Duel%20%2F%20night/odds", params={"time": 0.3})  # issue 42: one answer
+    assert estimated.status_code == 200 and estimated.json()["method"] == "estimated"
 
 
 def test_a_refusal_offering_a_command_offers_its_route(client, run):

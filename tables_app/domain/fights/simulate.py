@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import accumulate
 from random import Random
 
-from tables_app.domain.fights.odds import Ending, ReadsTaken, State, Walk
+from tables_app.domain.fights.odds import Ending, ReadsTaken, State, Stopped, Walk
 from tables_app.domain.fights.state import Blow, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]
@@ -75,13 +75,14 @@ def share(hits: int, count: int) -> tuple[float, float]:
 
 def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Random,
                     progress: Callable[[int], None] | None = None, reads_taken: ReadsTaken | None = None,
-                    remembered: int = REMEMBERED) -> Tally:
+                    remembered: int = REMEMBERED, should_stop: Callable[[], bool] | None = None) -> Tally:
     """``count`` fights from ``fight``'s state now, ``rounds`` rounds each at
     most: each fight's states those the exact odds hold (odds.Walk: a
     condition and the hits taken, the rules worked out once per condition and
     blow, not again per fight), each blow drawn as ``draw`` draws it. Past
     ``remembered`` conditions met, what was worked out is forgotten (between
-    two fights): memory stays bounded however many fights are asked."""
+    two fights): memory stays bounded however many fights are asked.
+    ``should_stop`` is asked every 100 fights: Stopped when it says so."""
     walk = Walk(fight, draw.blows, reads_taken)
     names = tuple(c.name for c in fight.combatants)
     over = [0] * rounds
@@ -90,6 +91,8 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     dead = {name: [0] * rounds for name in names}
     total = squares = unfinished = 0
     for done in range(count):
+        if should_stop is not None and done % 100 == 99 and should_stop():
+            raise Stopped(f"stopped after {done:,} fights")
         state: State | None = walk.start
         ending: Ending | None = None
         ends: list[tuple[str | None, tuple[Status, ...]]] = []  # the winner (None: none yet) and statuses after each round

@@ -1099,20 +1099,13 @@ function fightRoute(hash) {
   }
 }
 
-// ------------------------------------------------------------------ a fight's chances (odds fight, simulate fight)
-// The exact odds from the fight as it stands (`tables odds fight --json`); a fight too large for them is
-// answered 422 with the command's words (`... is too large to work out exactly: the fight reaches more than
-// 1,000,000 states (...); ask for 2 rounds (...) or simulate it instead ...`), and then it is simulated
-// (`tables simulate fight --json`) within the server's bound of count × rounds a request, saying so and for
-// how many rounds the exact odds could be had (docs/api.md, "Odds and simulation of a fight").
-// The rounds asked by default: the odds take longer with every round (a fight of 3 hits a side: 0.4 s for
-// 3 rounds, 3 s for 10, 15-21 s for 20), and 10 cover most fights on the bundled tables (a duel's 5.7 expected).
-const CHANCES_ROUNDS = 10;
-const CHANCES_COUNT = 5000;  // fights simulated; fewer past 20 rounds (FIGHT_ROUNDS / rounds)
-const FIGHT_ROUNDS = 100000;  // the server's count × rounds a request (http/fights.py, MAX_FIGHT_ROUNDS)
-const TOO_LARGE = /too large to work out exactly: ([^;]*)/;
-const FEWER_ROUNDS = /ask for (?:rounds=)?(\d+)/;  // `ask for rounds=2 (GET …/odds?rounds=2)`: the request's terms
-const SE_BARS = 2; // standard errors each side of a simulated share (as `simulate fight --plot` draws them)
+// ------------------------------------------------------------------ a fight's chances (odds fight)
+// Asked once (`tables odds fight --json`): the server answers within about a second, exact when the fight's
+// states stay few, else estimated from as many fights as it plays in that time, each share with its standard
+// error; the answer says which (`method`, `why`), and the chart draws an estimate's error bars
+// (docs/api.md, "Odds and simulation of a fight").
+const CHANCES_ROUNDS = 20;
+const SE_BARS = 2; // standard errors each side of an estimated share (as `odds fight --plot` draws them)
 
 async function fightChances() {
   if (!fight.data) return;
@@ -1122,27 +1115,17 @@ async function fightChances() {
   fight.chances = { name: fight.data.fight, seq: fight.data.seq };  // what they are asked for
   delete out.dataset.seq;
   button.disabled = true;
-  out.replaceChildren(el("p", { class: "hint" }, "Working out the exact odds…"));
+  out.replaceChildren(el("p", { class: "hint" }, "Working out the chances…"));
   try {
-    let answer = await call(`/fights/${encodeURIComponent(name)}/odds?rounds=${rounds}`);
-    let note = null;
-    const large = !answer.ok && answer.status === 422 && TOO_LARGE.exec(answer.data.error.message);
-    if (large && asked === fight.chancesAsked) {
-      const count = Math.max(1, Math.min(CHANCES_COUNT, Math.floor(FIGHT_ROUNDS / rounds)));
-      const words = count.toLocaleString("en");
-      const fewer = FEWER_ROUNDS.exec(answer.data.error.message);
-      const exactly = fewer ? ` The exact odds can be had for ${fewer[1]} round${fewer[1] === "1" ? "" : "s"}: give Rounds ${fewer[1]}.` : "";
-      note = `Too large to work out exactly (${large[1]}): ${words} fights simulated instead.${exactly}`;
-      out.replaceChildren(el("p", { class: "hint" }, `Too large to work out exactly: simulating ${words} fights…`));
-      answer = await call(`/fights/${encodeURIComponent(name)}/simulate?rounds=${rounds}&count=${count}`);
-    }
+    const answer = await call(`/fights/${encodeURIComponent(name)}/odds?rounds=${rounds}`);
     if (asked !== fight.chancesAsked) return; // the fight moved on, or another was opened, meanwhile
     if (!answer.ok) {
       out.replaceChildren(errorBox(answer.data));
       return;
     }
-    out.replaceChildren(...chancesParts(answer.data, note, rounds));
+    out.replaceChildren(...chancesParts(answer.data, rounds));
     out.dataset.seq = answer.data.seq;  // the event they were worked out after
+    out.dataset.method = answer.data.method;
   } finally {
     if (asked === fight.chancesAsked) button.disabled = false;
   }
@@ -1162,34 +1145,42 @@ function chancesMovedOn(data) {
     ? `The fight has moved on (event ${data.seq}): work the chances out again.` : fight.chancesHint));
 }
 
-// What the chances come to, as `odds fight` prints them: the heading, the chart, the last round, the expected
-// rounds (within the ``asked`` rounds; the odds' list stops sooner when every fight has ended by then).
-function chancesParts(data, note, asked) {
-  const rounds = data.rounds, simulated = "count" in data;
-  const how = simulated ? `${data.count.toLocaleString("en")} fights simulated (seed ${data.seed})` : "exact odds";
+// What the chances come to, as `odds fight` prints them: how they were had, the sides by their combatants, the
+// chart, the last round, the expected rounds (within the ``asked`` rounds; the list stops sooner when every
+// fight has ended by then).
+function chancesParts(data, asked) {
+  const rounds = data.rounds, estimated = data.method === "estimated";
+  const points = (p) => `${(100 * p).toFixed(2)}%`;
+  const how = estimated ? `estimated from ${data.count.toLocaleString("en")} fights, ± ${points(data.largest_se)}` : "exact odds";
   const parts = [el("p", { class: "who" }, `${data.fight}: ${how}, from round ${data.from_round} (after event ${data.seq})`)];
-  if (note) parts.push(el("p", { class: "note" }, note));
+  if (data.why) parts.push(el("p", { class: "note" }, `${data.why[0].toUpperCase()}${data.why.slice(1)}.`));
   if (!rounds.length) return parts;
   const sides = Object.keys(rounds[0].sides);
+  const named = (side) => (data.side_names && data.side_names[side]) || `side ${side}`;
   parts.push(chancesChart(data, sides));
-  parts.push(el("p", { class: "chance-keys" }, ...sides.map((side, i) => el("span", { class: `chance-key side-${i % 6}` }, `side ${side}`))));
+  parts.push(el("p", { class: "chance-keys" }, ...sides.map((side, i) => el("span", { class: `chance-key side-${i % 6}` }, named(side)))));
   const last = rounds[rounds.length - 1];
+  const margin = (se) => (estimated ? ` ± ${points(se)}` : "");
   parts.push(el("p", {}, `By the end of round ${last.round}: `,
-    ...sides.map((side, i) => el("span", {}, i ? ", " : "", `side ${side} won `, el("strong", {}, percent(last.sides[side])))),
+    ...sides.map((side, i) => el("span", {}, i ? ", " : "", `side ${side} won `, el("strong", {}, percent(last.sides[side])),
+      estimated ? margin(last.se.sides[side]) : "")),
     `; still going: ${percent(data.unfinished)}.`));
   parts.push(el("ul", { class: "chance-fates" }, ...Object.entries(last.combatants).map(([name, fate]) =>
     el("li", {}, `${name}: down ${percent(fate.down)}, dead ${percent(fate.dead)}`))));
-  const margin = simulated ? ` (± ${data.se.expected_rounds.toFixed(2)})` : "";
-  parts.push(el("p", {}, "Expected rounds: ", el("strong", {}, data.expected_rounds.toFixed(2)), margin,
+  const expected = estimated ? ` (± ${data.se.expected_rounds.toFixed(2)})` : "";
+  parts.push(el("p", {}, "Expected rounds: ", el("strong", {}, data.expected_rounds.toFixed(2)), expected,
     ` (within the ${asked} round${asked === 1 ? "" : "s"} asked).`));
-  if (simulated) parts.push(el("p", { class: "hint" }, `Each share within about ${SE_BARS} standard errors of the truth, 19 times in 20 (the bars on the chart).`));
+  if (estimated) {
+    parts.push(el("p", { class: "hint" }, `± is a standard error: each share is within ${SE_BARS} of them of the truth, ` +
+      `19 times in 20 (the bars on the chart). Seed ${data.seed}: the same question gets the same answer.`));
+  }
   return parts;
 }
 
 // P(each side has won by the end of round r): a line per side over the rounds as the fight numbers them
 // (as `odds fight --plot` draws it), a simulation's with bars of SE_BARS standard errors.
 function chancesChart(data, sides) {
-  const rounds = data.rounds, simulated = "count" in data;
+  const rounds = data.rounds, simulated = data.method === "estimated";
   const width = 360, height = 190, left = 46, right = 12, top = 10, bottom = 30;
   const first = rounds[0].round, last = rounds[rounds.length - 1].round;
   const x = (r) => left + (last === first ? 0.5 : (r - first) / (last - first)) * (width - left - right);

@@ -1,0 +1,95 @@
+"""The chances of a fight over HTTP are the server's heavy requests (issue 42, item 5; http/fights.py, Heavy):
+at most HEAVY_AT_ONCE worked out at once, another waiting QUEUE_SECONDS at most for its turn (then 503 with
+Retry-After), each stopped when its client has gone or past REQUEST_SECONDS (503), and `time` bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from helpers import LOCAL_BASE
+
+from tables_app.http import fights as http_fights
+from tables_app.http.answers import CliJSON
+from tables_app.http.app import create_app
+
+HERO = {"as": "Hero", "hits": 50, "def": 20, "armor": "MA", "weapon": "Longsword", "cmb": 60}
+
+
+@pytest.fixture
+def client(db_path: Path):  # type: ignore[no-untyped-def]
+    with TestClient(create_app(db_path), base_url=LOCAL_BASE) as test_client:
+        assert test_client.post("/api/v1/fights", json={"name": "Duel"}).status_code == 200
+        for joining in (HERO, {"creature": "Orc Warrior"}):
+            assert test_client.post("/api/v1/fights/Duel/combatants", json=joining).status_code == 200
+        yield test_client
+
+
+def test_a_request_past_the_heavy_ones_at_once_waits_then_is_told_to_come_back(client, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(http_fights, "QUEUE_SECONDS", 0.2)
+    answers: list[Any] = []
+
+    def ask() -> None:
+        answers.append(client.get("/api/v1/fights/Duel/odds", params={"time": 2}))
+
+    askers = [threading.Thread(target=ask) for _ in range(http_fights.HEAVY_AT_ONCE + 1)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200] * http_fights.HEAVY_AT_ONCE + [503]
+    busy = next(a for a in answers if a.status_code == 503)
+    assert busy.headers["Retry-After"] == "1"
+    assert busy.json()["error"]["message"] == (f"the server is working out the chances of {http_fights.HEAVY_AT_ONCE} "
+                                               "fights already; ask again in a moment")
+    assert client.get("/api/v1/fights/Duel/odds", params={"time": 0.2}).status_code == 200  # its slot is free again
+
+
+def test_a_request_past_the_servers_time_is_stopped(client, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(http_fights, "REQUEST_SECONDS", 0.3)
+    started = time.monotonic()
+    answer = client.get("/api/v1/fights/Duel/simulate", params={"count": 5000, "rounds": 20, "seed": 1})
+    assert time.monotonic() - started < 3  # (5,000 fights one at a time would take longer; stopped within a poll)
+    assert answer.status_code == 503
+    assert answer.json()["error"]["message"].startswith("the chances took more than the server's 0.3 seconds a request")
+
+
+class _Leaving:
+    """A request whose client has gone after ``after`` polls."""
+
+    def __init__(self, after: int):
+        self.polls, self.after = 0, after
+
+    async def is_disconnected(self) -> bool:
+        self.polls += 1
+        return self.polls > self.after
+
+
+def test_the_work_stops_when_its_client_has_gone() -> None:
+    stopped_after: list[float] = []
+
+    def work(should_stop: Any) -> CliJSON:
+        started = time.monotonic()
+        while not should_stop():  # the work polls its stop as the odds and the estimate do
+            time.sleep(0.01)
+            assert time.monotonic() - started < 5, "never told to stop"
+        stopped_after.append(time.monotonic() - started)
+        return CliJSON({"stopped": True})
+
+    async def asked() -> CliJSON:
+        return await http_fights.Heavy().run(_Leaving(after=2), work)  # type: ignore[arg-type]
+
+    answer = asyncio.run(asked())
+    assert answer.status_code == 200 and stopped_after and stopped_after[0] < 1.0
+
+
+def test_the_time_an_odds_request_takes_is_bounded(client):  # type: ignore[no-untyped-def]
+    refused = client.get("/api/v1/fights/Duel/odds", params={"time": http_fights.MAX_TIME + 1})
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"] == f"'time': at most {http_fights.MAX_TIME:g} seconds over HTTP (the command line takes more)"
