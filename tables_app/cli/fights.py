@@ -131,14 +131,13 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
         last = rounds[-1]
         lines += ["", f"By the end of round {last['round']}:"]
         for name in last["combatants"]:
-            fate = {k: cell(last, lambda v, k=k: v["combatants"][name][k]) for k in ("down", "dead")}
+            fate = {k: cell(last, lambda v, k=k, name=name: v["combatants"][name][k]) for k in ("down", "dead")}
             lines.append(f"  {name}: down {fate['down']}, dead {fate['dead']}")
-    expected = data["expected_rounds"]
     if method == "certified":
-        said = f"{expected['lower']:.2f}-{expected['upper']:.2f}"
-        unfinished = _between(data["unfinished"]["lower"], data["unfinished"]["upper"])
+        said = f"{data['lower']['expected_rounds']:.2f} to {data['upper']['expected_rounds']:.2f}"
+        unfinished = _between(data["lower"]["unfinished"], data["upper"]["unfinished"])
     else:
-        said = f"{expected:.2f}" + (f" (± {data['se']['expected_rounds']:.2f})" if method == "estimated" else "")
+        said = f"{data['expected_rounds']:.2f}" + (f" (± {data['se']['expected_rounds']:.2f})" if method == "estimated" else "")
         unfinished = _percent(data["unfinished"])
     lines += ["", f"Expected rounds: {said}; still going after the last: {unfinished}."]
     if method == "estimated":

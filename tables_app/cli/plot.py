@@ -121,11 +121,13 @@ ERROR_BARS = 2  # standard errors each side of a simulated share: about 19 times
 
 
 def _fight(data: dict[str, Any]) -> Figure:
-    """P(side has won by the end of round r), a line per side; a simulation's with its error bars."""
+    """P(side has won by the end of round r), a line per side; an estimate's with its error bars, certified
+    bounds as bars from the lower to the upper bound."""
     import matplotlib.pyplot as plt  # loaded by figure, on the Agg backend
     from matplotlib.ticker import MaxNLocator
 
     rounds, simulated = data["rounds"], "count" in data
+    certified = data.get("method") == "certified"
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)
     xs = [r["round"] for r in rounds]
     for i, side in enumerate(rounds[0]["sides"] if rounds else ()):
@@ -135,6 +137,10 @@ def _fight(data: dict[str, Any]) -> Figure:
         if simulated:
             errors = [ERROR_BARS * r["se"]["sides"][side] for r in rounds]
             axes.errorbar(xs, ys, yerr=errors, capsize=3, elinewidth=1.0, **style)
+        elif certified:
+            spans = [[y - r["lower"]["sides"][side] for y, r in zip(ys, rounds)],
+                     [r["upper"]["sides"][side] - y for y, r in zip(ys, rounds)]]
+            axes.errorbar(xs, ys, yerr=spans, capsize=3, elinewidth=1.0, **style)
         else:
             axes.plot(xs, ys, **style)
     axes.set_xlabel("round")
@@ -145,8 +151,10 @@ def _fight(data: dict[str, Any]) -> Figure:
     axes.grid(alpha=0.3)
     axes.legend(fontsize=8)
     margin = f" (± {data['se']['expected_rounds']:.2f})" if simulated else ""
+    if certified:
+        margin = f" ({data['lower']['expected_rounds']:.2f} to {data['upper']['expected_rounds']:.2f})"
     last = f"still going after round {rounds[-1]['round']}: {percent(data['unfinished'], 2)}" if rounds else ""
-    bars = f"\nerror bars: {ERROR_BARS} standard errors" if simulated else ""
+    bars = f"\nerror bars: {ERROR_BARS} standard errors" if simulated else "\nbars: the certified bounds" if certified else ""
     figure.suptitle(f"{chances_heading(data)}\nexpected rounds {data['expected_rounds']:.2f}{margin}, {last}{bars}",
                     fontsize=11)
     return figure

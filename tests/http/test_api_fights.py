@@ -7,7 +7,6 @@ naming the fields, a database that cannot be written 503."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 from typing import Any

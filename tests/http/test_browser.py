@@ -896,36 +896,37 @@ def test_the_chances_of_a_small_fight_are_its_exact_odds(server, browser):
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
 
 
-def test_the_chances_of_a_fight_too_large_are_simulated_saying_so(server, browser):
-    """The odds route answers 422 for a fight past its states (docs/api.md): the page simulates it
-    (…/simulate, 5,000 fights of the page's 10 rounds: within the server's bound) and says so; error bars on the chart."""
+def test_the_chances_of_a_fight_too_large_are_estimated_saying_so(server, browser):
+    """issue 42: the page asks once; a fight past the exact odds' states comes estimated, saying from how many
+    fights, its largest standard error and why; error bars on the chart; readable at 390 px."""
     from selenium.webdriver.common.by import By
 
     name = "Chances-duel"
     posted(server, "/fights", {"name": name})
     posted(server, f"/fights/{name}/combatants", HERO)
     posted(server, f"/fights/{name}/combatants", ORC)
-    browser.set_window_size(1280, 900)
+    browser.set_window_size(390, 844)
     chances = chances_on_the_page(browser, server, name)
+    assert chances.get_attribute("data-method") == "estimated"
     text = chances.text
-    heading = re.match(rf"{name}: 5,000 fights simulated \(seed (\d+)\), from round 1 \(after event 2\)\n", text)
+    heading = re.match(rf"{name}: estimated from ([\d,]+) fights, ± (\d+\.\d\d)%, from round 1 \(after event 2\)\n", text)
     assert heading, text
-    assert re.search(r"Too large to work out exactly \(the fight reaches more than [\d,]+ states \([\d,]+ by round 2\)\)", text)  # (past the bound within round 2 since #41)
-    assert "The exact odds can be had for 1 round: give Rounds 1." in text  # what the odds' answer offers
-    assert "): 5,000 fights simulated instead." in text
-    simulated = got(server, f"/fights/Chances-duel/simulate?rounds=10&count=5000&seed={heading.group(1)}")  # the same
-    assert f"Expected rounds: {simulated['expected_rounds']:.2f} (± {simulated['se']['expected_rounds']:.2f})" in text
-    assert "Each share within about 2 standard errors of the truth" in text
-    assert side_points(chances) == {"A": 10, "B": 10}
-    assert len(chances.find_elements(By.CSS_SELECTOR, "svg.chances .chance-bar")) == 20  # a bar per side and round
-    assert "(within the 10 rounds asked)" in text
+    count = int(heading.group(1).replace(",", ""))
+    assert re.search(r"Not exact: the fight reaches more than [\d,]+ states \([\d,]+ by round \d\)", text), text
+    again = got(server, f"/fights/Chances-duel/odds?rounds=20&count={count}&seed=0")  # the same fights: the same answer
+    assert f"Expected rounds: {again['expected_rounds']:.2f} (± {again['se']['expected_rounds']:.2f})" in text
+    assert f"{100 * again['largest_se']:.2f}" == heading.group(2)
+    assert "± is a standard error: each share is within 2 of them of the truth" in text
+    assert "A (Hero)" in text and "B (Orc Warrior #1)" in text  # the sides by their combatants
+    listed = len(again["rounds"])
+    assert side_points(chances) == {"A": listed, "B": listed}
+    assert len(chances.find_elements(By.CSS_SELECTOR, "svg.chances .chance-bar")) == 2 * listed  # a bar per side and round
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, width  # nothing wider than the phone
     ARTIFACTS.mkdir(exist_ok=True)
     browser.execute_script("document.getElementById('fight-chances').scrollIntoView({block: 'start'})")
-    assert browser.save_screenshot(str(ARTIFACTS / "fight-chances-1280.png"))
-    # the one thing logged: the odds' 422 the page reads (the browser logs every 4xx answer), no script error
-    logged = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
-    assert [(entry["source"], entry["message"].split(" - ")[0]) for entry in logged] == \
-        [("network", f"{server}/api/v1/fights/{name}/odds?rounds=10")]
+    assert browser.save_screenshot(str(ARTIFACTS / "fight-chances-estimated-390.png"))
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []  # one request, answered
 
 
 # ------------------------------------------------------------------ the game master's page, issue #41
