@@ -26,7 +26,7 @@ import numpy as np
 
 from tables_app.domain.fights.batch_rules import BlowTable, attack, can_parry, end_round, timed_start, turn, up
 from tables_app.domain.fights.batch_state import (
-    DEAD, DOWN, UP, Batch, Ints, Unsupported, from_fights, to_fight,
+    DEAD, DOWN, Batch, Ints, Unsupported, from_fights, to_fight,
 )
 from tables_app.domain.fights.rules import FightRuleError
 from tables_app.domain.fights.simulate import Tally

@@ -68,9 +68,10 @@ class BlowTable:
             self._grow()
         self._values[:, start:end] = rows
         self._edges[start:end] = edges
-        for side, harm_of in (("t_", lambda b: b.to_target), ("a_", lambda b: b.to_attacker)):
+        for side in ("t_", "a_"):
             for k, blow in enumerate(blows):
-                for s, (p, r) in enumerate(harm_of(blow).timed_penalties):
+                harm = blow.to_target if side == "t_" else blow.to_attacker
+                for s, (p, r) in enumerate(harm.timed_penalties):
                     self._timed[side + "p"][start + k, s], self._timed[side + "r"][start + k, s] = p, r
         for name in COLUMNS:
             sentinel = NONE if name.endswith(("death_in", "knocked_out")) else 0
@@ -83,23 +84,31 @@ class BlowTable:
         capacity = 2 * self._edges.size
         values = np.zeros((len(COLUMNS), capacity), dtype=np.int64)
         values[:, :self._size] = self._values[:, :self._size]
-        self._values, self._edges = values, np.resize(self._edges, capacity)
-        self._timed = {k: np.resize(a, (capacity, SLOTS)) for k, a in self._timed.items()}
+        edges = np.zeros(capacity)
+        edges[:self._size] = self._edges[:self._size]
+        self._values, self._edges = values, edges
+        timed = {k: np.zeros((capacity, SLOTS), dtype=np.int64) for k in self._timed}
+        for k, a in self._timed.items():
+            timed[k][:self._size] = a[:self._size]
+        self._timed = timed
 
     def column(self, name: str) -> Ints:
-        return self._values[_AT[name]]
+        column: Ints = self._values[_AT[name]]
+        return column
 
     def timed(self, side: str) -> tuple[Ints, Ints]:
         return self._timed[side + "p"], self._timed[side + "r"]
 
     def draw(self, distributions: Ints, uniforms: npt.NDArray[np.float64]) -> Ints:
         """A blow (its index in ``blows``) per fight, from its distribution, with its uniform in [0, 1)."""
-        return np.searchsorted(self._edges[:self._size], distributions + uniforms, side="right").astype(np.int64)
+        drawn: Ints = np.searchsorted(self._edges[:self._size], distributions + uniforms, side="right").astype(np.int64)
+        return drawn
 
 
 def up(b: Batch) -> npt.NDArray[np.bool_]:
     """Combatant.up, per row and column."""
-    return (b.cells["status"] == UP) & (b.cells["now_knocked_out"] == NONE)
+    standing: npt.NDArray[np.bool_] = (b.cells["status"] == UP) & (b.cells["now_knocked_out"] == NONE)
+    return standing
 
 
 def turn(b: Batch, attacker: int, going: Ints) -> tuple[Ints, Ints, Ints]:
@@ -258,15 +267,17 @@ def end_round(b: Batch) -> None:
 def timed_start(b: Batch, cells: Ints) -> Ints:
     """Each cell's penalties for N rounds as the round began, summed (what its CMB counts)."""
     p, r, fresh = (b.timed[k][cells] for k in ("timed_penalty", "timed_rounds", "timed_fresh"))
-    return np.where((r > 0) & (fresh == 0), p, 0).sum(axis=1)
+    summed: Ints = np.where((r > 0) & (fresh == 0), p, 0).sum(axis=1)
+    return summed
 
 
 def can_parry(b: Batch, rows: Ints, cols: Ints) -> npt.NDArray[np.bool_]:
     """Combatant.can_parry, per cell."""
     c = b.cells
-    return (c["status"][rows, cols] == UP) & (c["now_knocked_out"][rows, cols] == NONE) \
+    parries: npt.NDArray[np.bool_] = (c["status"][rows, cols] == UP) & (c["now_knocked_out"][rows, cols] == NONE) \
         & (c["start_no_parry"][rows, cols] == 0) & (c["start_prone"][rows, cols] == 0) \
         & (c["start_blinded"][rows, cols] == 0)
+    return parries
 
 
 __all__ = ["BlowTable", "attack", "can_parry", "down_if_beaten", "end_round", "timed_start", "turn", "up"]
