@@ -71,8 +71,8 @@ class BlowTable:
         for side in ("t_", "a_"):
             for k, blow in enumerate(blows):
                 harm = blow.to_target if side == "t_" else blow.to_attacker
-                for s, (p, r) in enumerate(harm.timed_penalties):
-                    self._timed[side + "p"][start + k, s], self._timed[side + "r"][start + k, s] = p, r
+                for s, (penalty, rounds) in enumerate(harm.timed_penalties):
+                    self._timed[side + "p"][start + k, s], self._timed[side + "r"][start + k, s] = penalty, rounds
         for name in COLUMNS:
             sentinel = NONE if name.endswith(("death_in", "knocked_out")) else 0
             self.used[name] = self.used[name] or bool(np.any(self._values[_AT[name], start:end] != sentinel))
