@@ -167,16 +167,15 @@ def _over(b: Batch, rows: Ints) -> tuple[Ints, Ints]:
     return over, winners
 
 
-def _play_chunk(start: Batch, dealer: _Dealer, counts: _Counts, rounds: int, rng: np.random.Generator,
+def _play_chunk(b: Batch, dealer: _Dealer, counts: _Counts, rounds: int, rng: np.random.Generator,
                 should_stop: Callable[[], bool] | None) -> None:
-    b = start
     order = [i for i in range(b.size) if b.cast.attacks[i]]
+    going = np.arange(b.rows)  # the rows whose fight goes on (the others are counted, and stepped no more)
     for j in range(rounds):
-        going = np.ones(b.rows, dtype=bool)
         for i in order:
             if should_stop is not None and should_stop():
                 raise Stopped()
-            rows, targets, weapons = turn(b, i, np.flatnonzero(going))
+            rows, targets, weapons = turn(b, i, going)
             if not len(rows):
                 continue
             distributions = dealer.distributions(b, rows, i, targets, weapons)
@@ -186,20 +185,17 @@ def _play_chunk(start: Batch, dealer: _Dealer, counts: _Counts, rounds: int, rng
             if len(over):
                 ended = rows[over]
                 counts.ended_rows(j, b.cells["status"][ended], winners)
-                going[ended] = False
-        b = b.taken_rows(going) if not going.all() else b
-        if not b.rows:
+                going = np.setdiff1d(going, ended, assume_unique=True)
+        if len(going) < b.rows // 2:  # copied into fewer rows once enough have ended: less to step
+            b, going = b.taken_rows(going), np.arange(len(going))
+        if not len(going):
             return
-        end_round(b)
-        over, winners = _over(b, np.arange(b.rows))
+        end_round(b)  # (on every row: those ended were counted already)
+        over, winners = _over(b, going)
         if len(over):
-            counts.ended_rows(j, b.cells["status"][over], winners)
-            going = np.ones(b.rows, dtype=bool)
-            going[over] = False
-            b = b.taken_rows(going)
-        counts.going_rows(j, b.cells["status"])
-        if not b.rows:
-            return
+            counts.ended_rows(j, b.cells["status"][going[over]], winners)
+            going = np.delete(going, over)
+        counts.going_rows(j, b.cells["status"][going])
 
 
 def play_fights(fight: Fight, blows: Blows, rounds: int, *, seed: int, count: int | None = None,

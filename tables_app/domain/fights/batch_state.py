@@ -88,12 +88,10 @@ class Batch:
     def rows(self) -> int:
         return len(self.cells["taken"])
 
-    def taken_rows(self, keep: Ints | npt.NDArray[np.bool_]) -> Batch:
-        """The batch of the rows ``keep`` selects (an index array, or a mask), copied."""
+    def taken_rows(self, keep: Ints) -> Batch:
+        """The batch of the rows ``keep`` (indices), copied."""
         n = self.size
         cells = {name: a[keep] for name, a in self.cells.items()}
-        if keep.dtype == np.bool_:
-            keep = np.flatnonzero(keep)
         flat = (keep[:, None] * n + np.arange(n)).reshape(-1)
         return Batch(self.cast, cells, {name: a[flat] for name, a in self.timed.items()}, self.round)
 
