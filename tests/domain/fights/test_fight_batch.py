@@ -15,7 +15,7 @@ import pytest
 from fight_states import TINY_FIGHTERS, tiny_blows, tiny_fight
 
 from tables_app.domain.fights import Adjust, Attack, Blow, Edit, EndRound, Fight, FightRuleError, Harm, Join, apply, replay
-from tables_app.domain.fights.batch import CHUNK, Stopped, play_fights
+from tables_app.domain.fights.batch import Stopped, chunk_size, play_fights
 from tables_app.domain.fights.batch_rules import BlowTable, attack, end_round, turn
 from tables_app.domain.fights.batch_state import SLOTS, Unsupported, from_fights, to_fight
 from tables_app.domain.fights.rules import turn_target, turn_weapon
@@ -179,14 +179,15 @@ def test_a_state_the_batch_does_not_hold_is_unsupported():  # type: ignore[no-un
 
 def test_the_same_seed_and_count_plays_the_same_fights_in_chunks():  # type: ignore[no-untyped-def]
     start = tiny_fight(TINY_FIGHTERS["two against one"])
-    first = play_fights(start, tiny_blows, 4, seed=7, count=CHUNK + 1)
-    assert first == play_fights(start, tiny_blows, 4, seed=7, count=CHUNK + 1)
-    assert first != play_fights(start, tiny_blows, 4, seed=8, count=CHUNK + 1)
-    assert first.count == CHUNK + 1 and first.over[-1] + first.unfinished == first.count
+    chunk = chunk_size(start)
+    first = play_fights(start, tiny_blows, 4, seed=7, count=chunk + 1)
+    assert first == play_fights(start, tiny_blows, 4, seed=7, count=chunk + 1)
+    assert first != play_fights(start, tiny_blows, 4, seed=8, count=chunk + 1)
+    assert first.count == chunk + 1 and first.over[-1] + first.unfinished == first.count
     few = play_fights(start, tiny_blows, 4, seed=7, count=100)
     assert few.count == 100 and few != play_fights(start, tiny_blows, 4, seed=8, count=100)
-    # the first chunk of CHUNK + 1 fights is the chunk a count of CHUNK plays
-    whole = play_fights(start, tiny_blows, 4, seed=7, count=CHUNK)
+    # the first chunk of chunk + 1 fights is the chunk a count of CHUNK plays
+    whole = play_fights(start, tiny_blows, 4, seed=7, count=chunk)
     timed = play_fights(start, tiny_blows, 4, seed=7, seconds=1e-9)
     assert timed == whole
 
@@ -194,15 +195,15 @@ def test_the_same_seed_and_count_plays_the_same_fights_in_chunks():  # type: ign
 def test_a_time_budget_plays_whole_chunks_that_a_count_replays():  # type: ignore[no-untyped-def]
     start = tiny_fight(TINY_FIGHTERS["duel"])
     timed = play_fights(start, tiny_blows, 3, seed=11, seconds=0.3)
-    assert timed.count % CHUNK == 0 and timed.count >= CHUNK
+    assert timed.count % chunk_size(start) == 0 and timed.count >= chunk_size(start)
     assert play_fights(start, tiny_blows, 3, seed=11, count=timed.count) == timed
 
 
 def test_progress_and_stopping():  # type: ignore[no-untyped-def]
     start = tiny_fight(TINY_FIGHTERS["duel"])
     seen: list[int] = []
-    play_fights(start, tiny_blows, 3, seed=1, count=CHUNK + 5, progress=seen.append)
-    assert seen == [CHUNK, 5]
+    play_fights(start, tiny_blows, 3, seed=1, count=chunk_size(start) + 5, progress=seen.append)
+    assert seen == [chunk_size(start), 5]
     asked = []
 
     def stop() -> bool:
