@@ -51,17 +51,27 @@ class BlowTable:
         self._edges = np.zeros(capacity)
         self._timed = {k: np.zeros((capacity, SLOTS), dtype=np.int64) for k in ("t_p", "t_r", "a_p", "a_r")}
         self.used = dict.fromkeys(COLUMNS, False)  # columns some blow sets: the others are skipped
+        self._numbers: dict[int, tuple[dict[Blow, Fraction], int]] = {}
+        self._rows: dict[Harm, list[int]] = {}  # each harm's columns, worked out once (distributions share many)
+
+    def _row(self, harm: Harm) -> list[int]:
+        found = self._rows.get(harm)
+        if found is None:
+            found = self._rows[harm] = _harm_row(harm)
+        return found
 
     def add(self, distribution: dict[Blow, Fraction]) -> int:
-        """The distribution's number (blows drawn from it are ``draw(number, ...)``)."""
+        """The distribution's number (blows drawn from it are ``draw(number, ...)``); the same distribution (the
+        same object: ``blows`` keeps what it worked out) added again keeps its number."""
+        known = self._numbers.get(id(distribution))
+        if known is not None and known[0] is distribution:
+            return known[1]
         j, blows = self.distributions, list(distribution)
-        total = sum(distribution.values(), Fraction(0))
-        running, edges = Fraction(0), []
-        for p in distribution.values():
-            running += p
-            edges.append(j + float(running / total))
+        running = np.cumsum([float(p) for p in distribution.values()])
+        edges = j + running / running[-1]
         edges[-1] = j + 1.0  # exactly: the next distribution's edges are all above it
-        rows = np.array([[*_harm_row(b.to_target), *_harm_row(b.to_attacker), b.attacker_bonus, b.target_bonus]
+        self._numbers[id(distribution)] = (distribution, j)
+        rows = np.array([[*self._row(b.to_target), *self._row(b.to_attacker), b.attacker_bonus, b.target_bonus]
                          for b in blows], dtype=np.int64).T
         start, end = self._size, self._size + len(blows)
         while end > self._edges.size:
