@@ -15,10 +15,10 @@ import pytest
 from fight_states import TINY_FIGHTERS, tiny_blows, tiny_fight
 
 from tables_app.domain.fights import Adjust, Attack, Blow, Edit, EndRound, Fight, FightRuleError, Harm, Join, apply, replay
-from tables_app.domain.fights.batch import Stopped, chunk_size, play_fights
+from tables_app.domain.fights.batch import Stopped, _Dealer, chunk_size, play_fights
 from tables_app.domain.fights.batch_rules import BlowTable, attack, end_round, turn
 from tables_app.domain.fights.batch_state import SLOTS, Unsupported, from_fights, to_fight
-from tables_app.domain.fights.rules import turn_target, turn_weapon
+from tables_app.domain.fights.rules import cmb_modifiers, defense_of, turn_target, turn_weapon
 from tables_app.domain.fights.state import Armament, Combatant, Fighter
 
 WEAPONS = ("Sword", "Axe", "Bow")
@@ -212,3 +212,47 @@ def test_progress_and_stopping():  # type: ignore[no-untyped-def]
 
     with pytest.raises(Stopped):
         play_fights(start, tiny_blows, 3, seed=1, count=10, should_stop=stop)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_fight_draws_from_the_distribution_blows_gives_its_state(seed):  # type: ignore[no-untyped-def]
+    """The batch asks ``blows`` once per key of what a distribution depends on: each fight's is the one ``blows``
+    gives for that fight's own state (the attack, the CMB modifiers, the target's DEF, and its hits taken for an
+    attack that reads them: here the Bow's)."""
+    rng = Random(seed)
+    asked: list[tuple[object, ...]] = []
+
+    def reads(state: Fight, attacker: str) -> bool:
+        arm = turn_weapon(state.find(attacker))  # type: ignore[arg-type]
+        return arm is not None and arm.weapon == "Bow"
+
+    def terms(state: Fight, attacker: str, target: str) -> tuple[object, ...]:
+        t = state.find(target)
+        assert t is not None
+        taken = t.taken if reads(state, attacker) else None
+        return (attacker, target, turn_weapon(state.find(attacker)), cmb_modifiers(state, attacker),  # type: ignore[arg-type]
+                defense_of(state, target), taken)
+
+    def spy(state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
+        asked.append(terms(state, attacker, target))
+        return {Blow(): Fraction(1)}
+
+    checked = 0
+    for _ in range(30):
+        cast = random_cast(rng)
+        fights = [f for f in (random_fight(rng, cast) for _ in range(12)) if supported(f)]
+        fights = [f for f in fights if f.round == fights[0].round]
+        b = from_fights(fights)
+        dealer = _Dealer(spy, reads)
+        asked.clear()  # (its numbers are the order of its questions)
+        for i in range(len(cast)):
+            going = np.array([row for row, f in enumerate(fights) if not f.over], dtype=np.int64)
+            rows, targets, weapons = turn(b, i, going)
+            if not len(rows):
+                continue
+            numbers = dealer.distributions(b, rows, i, targets, weapons)
+            for row, target, number in zip(rows, targets, numbers):
+                f = fights[int(row)]
+                assert asked[int(number)] == terms(f, f.combatants[i].name, f.combatants[int(target)].name)
+                checked += 1
+    assert checked > 120
