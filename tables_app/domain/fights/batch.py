@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tables_app.domain.fights.batch_rules import BlowTable, attack, can_parry, end_round, timed_start, turn, up
 from tables_app.domain.fights.batch_state import (
@@ -169,7 +170,11 @@ def _over(b: Batch, rows: Ints) -> tuple[Ints, Ints]:
     return over, winners
 
 
-def _play_chunk(b: Batch, dealer: _Dealer, counts: _Counts, rounds: int, rng: np.random.Generator,
+# (round, attacker, the fights attacking, by Batch.ids) → a uniform in [0, 1) per fight: what draws its blow
+Uniforms = Callable[[int, int, Ints], npt.NDArray[np.float64]]
+
+
+def _play_chunk(b: Batch, dealer: _Dealer, counts: _Counts, rounds: int, uniforms: Uniforms,
                 should_stop: Callable[[], bool] | None) -> None:
     order = [i for i in range(b.size) if b.cast.attacks[i]]
     going = np.arange(b.rows)  # the rows whose fight goes on (the others are counted, and stepped no more)
@@ -181,7 +186,7 @@ def _play_chunk(b: Batch, dealer: _Dealer, counts: _Counts, rounds: int, rng: np
             if not len(rows):
                 continue
             distributions = dealer.distributions(b, rows, i, targets, weapons)
-            blows = dealer.table.draw(distributions, rng.random(len(rows)))
+            blows = dealer.table.draw(distributions, uniforms(j, i, b.ids[rows]))
             attack(b, dealer.table, rows, i, targets, weapons, blows)
             over, winners = _over(b, rows)
             if len(over):
@@ -230,7 +235,7 @@ def play_fights(fight: Fight, blows: Blows, rounds: int, *, seed: int, count: in
     while True:
         size = chunk if count is None else min(chunk, count - counts.count)
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
-        _play_chunk(first.repeated(size), dealer, counts, rounds, rng, should_stop)
+        _play_chunk(first.repeated(size), dealer, counts, rounds, lambda j, i, ids: rng.random(len(ids)), should_stop)
         counts.count += size
         k += 1
         if progress is not None:

@@ -79,25 +79,31 @@ class Batch:
     (rows * combatants, SLOTS) array per part. ``round``: the round all its
     fights are in."""
 
-    def __init__(self, cast: Cast, cells: dict[str, Ints], timed: dict[str, Ints], round_: int):
+    def __init__(self, cast: Cast, cells: dict[str, Ints], timed: dict[str, Ints], round_: int,
+                 ids: Ints | None = None):
         self.cast, self.cells, self.timed, self.round = cast, cells, timed, round_
         self.size = len(cast.hits)
+        # each row's fight, as the batch was made (rows are copied into fewer as fights end)
+        self.ids = np.arange(self.rows) if ids is None else ids
         self.flat = {name: a.reshape(-1) for name, a in cells.items()}
 
     @property
     def rows(self) -> int:
         return len(self.cells["taken"])
 
+
     def taken_rows(self, keep: Ints) -> Batch:
         """The batch of the rows ``keep`` (indices), copied."""
         n = self.size
         cells = {name: a[keep] for name, a in self.cells.items()}
         flat = (keep[:, None] * n + np.arange(n)).reshape(-1)
-        return Batch(self.cast, cells, {name: a[flat] for name, a in self.timed.items()}, self.round)
+        return Batch(self.cast, cells, {name: a[flat] for name, a in self.timed.items()}, self.round, self.ids[keep])
 
     def repeated(self, rows: int) -> Batch:
-        """``rows`` copies of this batch's first row."""
-        return self.taken_rows(np.zeros(rows, dtype=np.int64))
+        """``rows`` copies of this batch's first row, fights 0 to rows - 1."""
+        copies = self.taken_rows(np.zeros(rows, dtype=np.int64))
+        copies.ids = np.arange(rows)
+        return copies
 
 
 def _counter_values(c: Counters) -> dict[str, int]:
