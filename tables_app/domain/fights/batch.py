@@ -205,6 +205,14 @@ def _play_chunk(b: Batch, dealer: _Dealer, counts: _Counts, rounds: int, uniform
         counts.going_rows(j, b.cells["status"][going])
 
 
+def _drawn(rng: np.random.Generator) -> Uniforms:
+    """Each fight's uniforms in turn from ``rng``, in the order the fights attack."""
+    def uniforms(j: int, i: int, ids: Ints) -> npt.NDArray[np.float64]:
+        return rng.random(len(ids))
+
+    return uniforms
+
+
 def chunk_size(fight: Fight) -> int:
     """The fights of a chunk of ``fight``: its random stream is the chunk's, whatever the count asked."""
     return max(1024, CELLS // max(1, len(fight.combatants)))
@@ -235,7 +243,7 @@ def play_fights(fight: Fight, blows: Blows, rounds: int, *, seed: int, count: in
     while True:
         size = chunk if count is None else min(chunk, count - counts.count)
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
-        _play_chunk(first.repeated(size), dealer, counts, rounds, lambda j, i, ids: rng.random(len(ids)), should_stop)
+        _play_chunk(first.repeated(size), dealer, counts, rounds, _drawn(rng), should_stop)
         counts.count += size
         k += 1
         if progress is not None:
