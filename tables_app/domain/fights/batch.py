@@ -64,8 +64,7 @@ class _Dealer:
         if b.timed["timed_rounds"].any():
             parts.append(timed_start(b, rows * b.size + attacker))
         if self.reads_taken is not None:
-            reads = np.array([self._reads_with(b, rows, attacker, w) for w in range(int(cast.attacks[attacker]))])
-            parts.append(np.where(reads[weapons], c["taken"][rows, targets], -1))
+            parts.append(np.where(self._reads_with(b, rows, attacker, weapons), c["taken"][rows, targets], -1))
         key, first, inverse = _grouped(parts)
         numbers = np.empty(len(first), dtype=np.int64)
         for k, row in enumerate(first):
@@ -76,19 +75,18 @@ class _Dealer:
             numbers[k] = number
         return numbers[inverse]
 
-    def _reads_with(self, b: Batch, rows: Ints, attacker: int, weapon: int) -> bool:
-        found = self._reads.get((attacker, weapon))
-        if found is None:
-            assert self.reads_taken is not None
-            fight = to_fight(b, int(rows[0]))
-            arm = fight.combatants[attacker].fighter.attacks[weapon]
-            fighter = replace(fight.combatants[attacker].fighter,
-                              attacks=(arm, *(a for a in fight.combatants[attacker].fighter.attacks if a != arm)))
-            fight = replace(fight, combatants=tuple(replace(c, fighter=fighter, now=replace(c.now, dropped=(), broken=()),
-                                                            start=replace(c.start, dropped=(), broken=()))
-                                                    if i == attacker else c for i, c in enumerate(fight.combatants)))
-            found = self._reads[(attacker, weapon)] = self.reads_taken(fight, fight.combatants[attacker].name)
-        return found
+    def _reads_with(self, b: Batch, rows: Ints, attacker: int, weapons: Ints) -> npt.NDArray[np.bool_]:
+        """Per row, whether the attack it makes reads its target's hits taken: ``reads_taken`` asked once per
+        attack (of one fight making it: it reads the attack)."""
+        reads = np.zeros(int(b.cast.attacks[attacker]), dtype=bool)
+        for w in np.unique(weapons):
+            found = self._reads.get((attacker, int(w)))
+            if found is None:
+                assert self.reads_taken is not None
+                fight = to_fight(b, int(rows[np.argmax(weapons == w)]))
+                found = self._reads[(attacker, int(w))] = self.reads_taken(fight, fight.combatants[attacker].name)
+            reads[w] = found
+        return reads[weapons]
 
     def _added(self, b: Batch, row: int, attacker: int, target: int) -> int:
         fight = to_fight(b, row)
