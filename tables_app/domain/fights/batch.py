@@ -61,8 +61,8 @@ class _Dealer:
             parts.append(can_parry(b, rows, np.full(len(rows), attacker)).astype(np.int64))
         if cast.parry.any():
             parts.append(can_parry(b, rows, targets).astype(np.int64) * (cast.parry[targets] != 0))
-        if b.timed["timed_rounds"].any():
-            parts.append(timed_start(b, rows * b.size + attacker))
+        timed = b.timed["timed_rounds"].any()  # (a key's parts are the same for every fight of the dealer)
+        parts.append(timed_start(b, rows * b.size + attacker) if timed else np.zeros(len(rows), dtype=np.int64))
         if self.reads_taken is not None:
             parts.append(np.where(self._reads_with(b, rows, attacker, weapons), c["taken"][rows, targets], -1))
         key, first, inverse = _grouped(parts)
