@@ -26,6 +26,7 @@ from tables_app.domain.fights.simulate import Drawn, Tally, simulate_fights
 from tables_app.domain.fights.state import Combatant, Fighter
 from tables_app.services import fights
 from tables_app.services.fight_odds import _Blows
+from tables_app.services.lookups import list_items
 
 P_1E4 = 3.72  # one-sided z of p = 1e-4
 
@@ -170,3 +171,23 @@ def test_the_bundled_duel_agrees_with_fights_played_one_at_a_time(opened, seed):
     struck = apply(start, Attack("Hero", orc, next(b for b in blows(start, "Hero", orc) if b.to_target.drops_weapon),
                                  "Longsword"))
     agrees_with_one_at_a_time(struck, blows, 12, 30_000, 3_000, seed)  # mid-round: the Orc has dropped its scimitar
+
+
+@pytest.mark.slow  # every creature of the bestiary (~6 s)
+def test_every_creature_of_the_bundled_bestiary_is_played_by_the_batch(opened):  # type: ignore[no-untyped-def]
+    """Everything in the bundled tables is supported: each creature, two of it on each side of a melee."""
+    creatures = [c["name"] for c in list_items(opened, "creature")["creatures"]]
+    assert len(creatures) > 5
+    for k, creature in enumerate(creatures):
+        name = f"Melee {k}"
+        fights.new(opened, name)
+        for joining in (fights.Joining(label="Hero", hits=50, defense=20, armor="MA", weapon="Longsword", cmb=60),
+                        fights.Joining(creature=creature, side="A"), fights.Joining(creature=creature, side="B"),
+                        fights.Joining(creature="Orc Warrior", side="B")):
+            fights.join(opened, name, joining)
+        start = fights.load(opened, name).fight
+        blows = _Blows(opened, start)
+        tally = play_fights(start, blows, 20, seed=k, count=2_000, reads_taken=blows.reads_taken)
+        assert tally.over[-1] + tally.unfinished == tally.count == 2_000
+        assert sum(won[-1] for won in tally.won.values()) <= tally.over[-1]
+        assert all(d[-1] <= tally.count for d in (*tally.down.values(), *tally.dead.values()))
