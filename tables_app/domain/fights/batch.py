@@ -219,13 +219,19 @@ def chunk_size(fight: Fight) -> int:
 def play_fights(fight: Fight, blows: Blows, rounds: int, *, seed: int, count: int | None = None,
                 seconds: float | None = None, reads_taken: ReadsTaken | None = None,
                 progress: Callable[[int], None] | None = None,
-                should_stop: Callable[[], bool] | None = None) -> Tally:
+                should_stop: Callable[[], bool] | None = None,
+                enough: Callable[[Tally], bool] | None = None) -> Tally:
     """Fights from ``fight``'s state now (mid-round too), ``rounds`` rounds
     each at most, counted as simulate_fights counts them: ``count`` fights,
     or as many whole chunks (chunk_size) as ``seconds`` (wall time) allows, one
-    at least. ``progress(n)`` after each chunk of ``n``; ``should_stop()``
-    polled between attacks (True: Stopped). Unsupported for a fight the
-    batch does not play (simulate_fights plays it)."""
+    at least (a chunk is not begun that the last one's time says would end
+    past them), stopping sooner once ``enough`` says the tally is (asked after
+    each chunk: a precision reached). ``progress(n)`` after each chunk of
+    ``n``; ``should_stop()`` polled between attacks (True: Stopped).
+    Unsupported for a fight the batch does not play (simulate_fights plays
+    it). The chunks, their sizes and their random streams depend on the
+    seed and the count only: a given (seed, count) gives the same tally
+    wherever it is played, and a budget's tally is its count's."""
     if (count is None) == (seconds is None):
         raise ValueError("give a count of fights or seconds, one of the two")
     if rounds < 1 or (count is not None and count < 1):
@@ -241,12 +247,16 @@ def play_fights(fight: Fight, blows: Blows, rounds: int, *, seed: int, count: in
     while True:
         size = chunk if count is None else min(chunk, count - counts.count)
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
+        began = time.monotonic()
         _play_chunk(first.repeated(size), dealer, counts, rounds, _drawn(rng), should_stop)
         counts.count += size
         k += 1
         if progress is not None:
             progress(size)
-        if (count is not None and counts.count >= count) or (deadline is not None and time.monotonic() >= deadline):
+        now = time.monotonic()
+        if (count is not None and counts.count >= count) or (deadline is not None and now + (now - began) > deadline):
+            return counts.tally(fight)
+        if enough is not None and enough(counts.tally(fight)):
             return counts.tally(fight)
 
 
