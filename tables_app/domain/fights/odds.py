@@ -328,10 +328,14 @@ class _Turn:
         target = turn_target(condition, self.name)
         return None if target is None else (target, self.blows(_with_taken(condition, taken), self.name, target))
 
-    def distributions(self, going: dict[int, _Spread]) -> dict[int, tuple[str, Dealt] | None]:
-        """For each condition, its attacker's target and blows (None: no attack)."""
+    def distributions(self, going: dict[int, _Spread], check: Callable[[], None] | None = None
+                      ) -> dict[int, tuple[str, Dealt] | None]:
+        """For each condition, its attacker's target and blows (None: no attack); ``check`` called before each
+        (a new condition's blows may be looked up in the tables)."""
         found: dict[int, tuple[str, Dealt] | None] = {}
         for number, spread in going.items():
+            if check is not None:
+                check()
             if self.reads(number):
                 condition = self.conditions.listed[number]
                 target = turn_target(condition, self.name)
@@ -680,7 +684,7 @@ def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
     """Every state after ``turn``'s attacker's turn, the endings in it, the
     new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``)."""
     watch.check(round_)
-    dealt = turn.distributions(going)
+    dealt = turn.distributions(going, lambda: watch.check(round_))
     grow = 1 if not turn.exact else math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
                                                   for distribution, _ in found[1] for p in distribution.values()})
     ledger = _Ledger()
