@@ -20,7 +20,9 @@ the bestiary. Its blows are looked up as `tables odds fight` does
 3. certified_odds for 20 rounds at each width, in a child process each:
    CPU time, the mass dropped, the threshold, tries, maximum resident set,
    or the refusal.
-4. fight_odds(seconds=0.3) for 20 rounds: the wall time until OutOfTime,
+4. The rise duel of docs/fights.md (40 and 30 hits, accuracy 4, 2d6+3
+   each, no table), 20 rounds, float64 and rational as in 1.
+5. fight_odds(seconds=0.3) for 20 rounds: the wall time until OutOfTime,
    with the blows looked up fresh (the tables read inside the budget) and
    already looked up; REPEATS each: the overrun past 0.3 s.
 """
@@ -110,6 +112,28 @@ def in_child(*args: str) -> dict[str, Any]:
     return answer
 
 
+def rise(repeats: int) -> None:
+    from tables_app.domain.fights import Fight, formulas
+    from tables_app.domain.fights.odds import fight_odds
+    from tables_app.domain.fights.state import Combatant, Fighter
+    from tables_app.services.fight_odds import _Blows
+
+    arm = formulas.armament("rise", ["accuracy=4", "damage=2d6+3"])
+    start = Fight("Rise", combatants=(Combatant(Fighter("Hero", "A", 40, 0, "", attacks=(arm,))),
+                                      Combatant(Fighter("Orc", "B", 30, 0, "", attacks=(arm,)))))
+    blows = _Blows(None, start)  # type: ignore[arg-type]  # no table: the database is never read
+    fight_odds(start, blows, 20)
+    times: dict[str, list[float]] = {"float64": [], "rational": []}
+    for i in range(repeats):
+        for arithmetic in (("float64", "rational") if i % 2 == 0 else ("rational", "float64")):
+            begin = time.process_time()
+            odds = fight_odds(start, blows, 20, arithmetic=arithmetic)  # type: ignore[call-overload]
+            times[arithmetic].append(time.process_time() - begin)
+    f, r = statistics.median(times["float64"]), statistics.median(times["rational"])
+    print(f"rise duel, 20 rounds, at most {odds.largest:,} states: float64 {f * 1000:.1f} ms CPU, rational "
+          f"{r * 1000:.1f} ms: rational/float64 {r / f:.1f}x (median of {repeats})")
+
+
 def main(argv: list[str]) -> None:
     repeats, widths = 5, [0.01, 0.1, 0.5]
     args = list(argv)
@@ -159,6 +183,7 @@ def run(db: str, repeats: int, widths: list[float]) -> None:
             print(f"certified, 20 rounds, width {width}: {c['cpu']:.2f} s CPU, dropped {c['dropped']:.4g}, threshold "
                   f"{c['threshold']:.3g} ({c['tries']} tries), at most {c['largest']:,} states, {c['maxrss_mb']:.0f} MB; "
                   f"P(over by round 20) in [{c['over'][0]:.4f}, {c['over'][1]:.4f}]")
+    rise(repeats)
     for fresh in (True, False):
         overruns = []
         for _ in range(repeats):
