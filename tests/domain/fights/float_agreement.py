@@ -1,13 +1,23 @@
 """The float64 odds of a fight against the rational ones (issue #42, item 3):
 every share of every round, the expected rounds and the mass unfinished
-within 1e-12, the same rounds listed and the same states held."""
+within 1e-12, the same rounds listed and the same states held.
+
+A test module that imports ``float64_agrees`` (an autouse fixture) has
+every exact odds it works out, through the ``fight_odds`` of any test
+module (test_fight_odds.every_path included), worked out in float64 too
+and checked against them: the odds, death, crippling, hits-only, review,
+simulate and moves tests do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
+from tables_app.domain.fights import odds
 from tables_app.domain.fights.odds import FightOdds, RoundOdds
 
 TOLERANCE = 1e-12
@@ -45,3 +55,15 @@ def checking(fight_odds: Callable[..., Any], checked: list[int]) -> Callable[...
         return exact
 
     return both
+
+
+@pytest.fixture(autouse=True)
+def float64_agrees(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """``fight_odds`` checked against float64 in every test module that imported it by name (see above)."""
+    checked: list[int] = []
+    wrapped = checking(odds.fight_odds, checked)
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__name__", "")
+        if name.startswith("test_") and getattr(module, "fight_odds", None) is odds.fight_odds:
+            monkeypatch.setattr(module, "fight_odds", wrapped)
+    yield checked

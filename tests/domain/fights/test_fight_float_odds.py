@@ -1,6 +1,6 @@
 """The odds of a fight in float64 (issue #42, item 3): the same steps as the
 rational odds, the weights probabilities as floats; they agree within 1e-12
-(float_agreement; the conftest checks every odds the other fight tests work
+(float_agreement; its float64_agrees fixture checks every odds the other fight tests work
 out, this module the formula systems' duels). And a computation stopped on
 request (Stopped) or past its budget of seconds (OutOfTime, a TooMuchWork)."""
 
