@@ -83,6 +83,14 @@ class OutOfTime(TooMuchWork):
         self.states, self.round, self.limit, self.seconds = 0, round_, 0, seconds
 
 
+class TooManyConditions(TooManyStates):
+    """The fight met more than ``limit`` conditions by ``round`` (each kept, with the rules worked out on it)."""
+
+    def __init__(self, conditions: int, round_: int, limit: int):
+        ValueError.__init__(self, f"the fight meets more than {limit:,} conditions ({conditions:,} by round {round_})")
+        self.states, self.round, self.limit = conditions, round_, limit
+
+
 class Stopped(Exception):
     """``should_stop`` asked the odds to stop (a client gone, a newer question): no answer."""
 
@@ -549,11 +557,16 @@ Prune = Callable[[dict[int, _Spread]], dict[int, _Spread]]  # the states held, s
 class _Watch:
     """Polled between attacks: ``should_stop``, and the wall-clock budget of ``seconds`` from when it is made."""
 
-    def __init__(self, should_stop: Callable[[], bool] | None, seconds: float | None):
+    def __init__(self, should_stop: Callable[[], bool] | None, seconds: float | None,
+                 conditions: int | None = None):
         self.should_stop, self.seconds = should_stop, seconds
         self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.max_conditions = conditions  # conditions met at most (their memory), if bounded
+        self.met: _Conditions | None = None
 
     def check(self, round_: int) -> None:
+        if self.max_conditions is not None and self.met is not None and len(self.met.listed) > self.max_conditions:
+            raise TooManyConditions(len(self.met.listed), round_, self.max_conditions)
         if self.should_stop is not None and self.should_stop():
             raise Stopped(f"stopped in round {round_}")
         if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -567,7 +580,7 @@ def _stepped(fight: Fight, blows: Blows, rounds: int, *, exact: bool, limit: int
     attack; ``prune`` (floats only) may drop some after each attacker's turn and each round's end."""
     assert prune is None or not exact, "a pruned mass is carried as a float"
     names = tuple(c.name for c in fight.combatants)
-    conditions = _Conditions()
+    conditions = watch.met = _Conditions()
     turns = [_Turn(name, blows, reads_taken, conditions, exact) for name in names]
     start = np.zeros((1,) * len(_axes(fight)), dtype=object if exact else np.float64)
     start[(0,) * start.ndim] = 1
@@ -585,7 +598,7 @@ def _stepped(fight: Fight, blows: Blows, rounds: int, *, exact: bool, limit: int
         lasting = _share(_total(going), scale, exact)  # P(the fight lasts into this round)
         ended_in_round = 0
         for turn in turns:
-            going, ended, scale, done = _attack_turn(going, turn, scale, limit, round_, done, moves, watch)
+            going, ended, scale, done = _attack_turn(going, turn, scale, limit, round_, done, moves, watch, prune)
             ended_in_round += _settle(ended, scale, finished, exact)
             largest = max(largest, _bounded(going, ended_in_round, limit, round_))
             if prune is not None:
@@ -680,15 +693,18 @@ def _unjudged(before: Combatant, after: Combatant) -> Status:
 
 
 def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int, round_: int, done: int,
-                 moves: int, watch: _Watch) -> tuple[dict[int, _Spread], dict[Ending, Any], int, int]:
+                 moves: int, watch: _Watch, prune: Prune | None = None
+                 ) -> tuple[dict[int, _Spread], dict[Ending, Any], int, int]:
     """Every state after ``turn``'s attacker's turn, the endings in it, the
-    new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``)."""
+    new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``);
+    ``prune`` also runs on the states placed each time ``limit`` more cells are (the peak is mid-turn)."""
     watch.check(round_)
     dealt = turn.distributions(going, lambda: watch.check(round_))
     grow = 1 if not turn.exact else math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
                                                   for distribution, _ in found[1] for p in distribution.values()})
     ledger = _Ledger()
     count_at = limit * CELLS_PER_STATE  # the states are counted (and the fight refused) before the turn is done
+    prune_at = limit
     for number, spread in going.items():
         watch.check(round_)
         found = dealt[number]
@@ -700,6 +716,9 @@ def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
             for step in turn.steps(number, target, distribution, grow):
                 origin, moved = _moved(spread.origin, weights, step)
                 ledger.place(step.placing, origin, moved)
+        if prune is not None and ledger.cells > prune_at:
+            ledger.going = prune(ledger.going)
+            prune_at = ledger.cells + limit
         if ledger.cells > count_at:
             _bounded(ledger.going, len(ledger.ended), limit, round_)
             count_at *= 2
@@ -799,4 +818,4 @@ class Walk:
         removed = placing.removed(fates)
         return (number, tuple(t for k, t in enumerate(taken) if k not in removed)), None
 __all__ = ["Arithmetic", "Blows", "FightOdds", "MAX_FLOAT_STATES", "MAX_MOVES", "MAX_STATES", "OutOfTime", "RoundOdds",
-           "State", "Stopped", "TooManyStates", "TooMuchWork", "Walk", "fight_odds"]
+           "State", "Stopped", "TooManyConditions", "TooManyStates", "TooMuchWork", "Walk", "fight_odds"]

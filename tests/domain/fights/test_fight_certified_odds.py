@@ -90,8 +90,15 @@ def test_a_threshold_dropping_past_the_width_is_lowered_until_it_fits(monkeypatc
 
 
 def test_past_its_bound_on_states_the_certified_odds_are_refused() -> None:
-    with pytest.raises(CertifiedTooLarge, match=r"at width 0\.001 hold too many states: .*more than 100 states"):
+    with pytest.raises(CertifiedTooLarge, match=r"at width 0\.001 are too large to work out: .*more than 100 states"):
         certified_odds(duel(), tiny_blows, ROUNDS, width=0.001, limit=100)
+
+
+def test_past_its_bound_on_conditions_met_the_certified_odds_are_refused() -> None:
+    """The conditions met are kept, each with the rules worked out on it: their memory is bounded too."""
+    with pytest.raises(CertifiedTooLarge, match=r"more than 20 conditions \(\d+ by round \d\)"):
+        certified_odds(duel(), tiny_blows, ROUNDS, width=0.001, conditions=20)
+    assert certified_odds(duel(), tiny_blows, ROUNDS, width=0.001, conditions=10_000).rounds
 
 
 def test_a_width_that_is_no_probability_is_refused() -> None:
@@ -109,3 +116,12 @@ def test_progress_is_told_once_per_round_across_tries(monkeypatch: pytest.Monkey
     told: list[int] = []
     bounds = certified_odds(duel(), tiny_blows, ROUNDS, width=0.01, progress=told.append)
     assert bounds.tries > 1 and sum(told) == len(bounds.rounds)
+
+
+def test_states_pruned_within_a_turn_still_bound_the_exact_odds() -> None:
+    """With a low bound on states, the states placed are pruned within an attacker's turn too (each time as many
+    cells as the bound are placed), not only after it: the bounds still hold, and fewer states are held at once."""
+    limit = 1_000
+    exact, bounds = exact_odds("deadly"), certified_odds(deadly(), tiny_blows, ROUNDS, width=0.1, limit=limit)
+    assert exact.largest > limit >= bounds.largest
+    assert_within(exact, bounds, 0.1)
