@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from tables_app.domain.fights.odds import (MAX_FLOAT_STATES, MAX_MOVES, Blows, Ending, Progress, ReadsTaken,
-                                           TooManyStates, _Spread, _Stepped, _stepped, _total, _Watch)
+                                           TooManyStates, TooMuchWork, _Spread, _Stepped, _stepped, _total, _Watch)
 from tables_app.domain.fights.state import Fight, Status
 
 ROUNDING = 1e-12  # added to each bound per round worked out: float rounding (see above)
@@ -129,12 +129,14 @@ TRIES = 8  # tries at most before giving up
 def certified_odds(fight: Fight, blows: Blows, rounds: int, *, width: float = 0.01,
                    reads_taken: ReadsTaken | None = None, progress: Progress | None = None,
                    should_stop: Callable[[], bool] | None = None, limit: int = MAX_FLOAT_STATES,
-                   moves: int = MAX_MOVES, conditions: int = MAX_CONDITIONS) -> CertifiedOdds:
+                   moves: int = MAX_MOVES, conditions: int = MAX_CONDITIONS,
+                   seconds: float | None = None) -> CertifiedOdds:
     """Bounds on the odds of ``fight`` for ``rounds`` rounds, each at most
     ``width`` wide: lower <= the exact odds <= upper (module docstring; the
     rounding margin counted in the width). CertifiedTooLarge past ``limit``
     states held at once, or ``conditions`` met, at every threshold the width allows; TooMuchWork past
-    ``moves`` moves; Stopped once ``should_stop`` says so."""
+    ``moves`` moves; OutOfTime (a TooMuchWork) past ``seconds`` of wall
+    clock in all (every threshold tried); Stopped once ``should_stop`` says so."""
     if not 0 <= width <= 1:
         raise ValueError(f"the width is a probability, from 0 to 1, not {width}")
     margin = ROUNDING * max(rounds, 1)
@@ -148,13 +150,16 @@ def certified_odds(fight: Fight, blows: Blows, rounds: int, *, width: float = 0.
             progress(round_done - told)
             told = round_done
 
+    watch = _Watch(should_stop, seconds, conditions)  # one deadline for every try
     for tries in range(1, TRIES + 1):
         try:
             found = _pruned(fight, blows, rounds, _Pruner(threshold, budget), margin, reads_taken,
-                            _Watch(should_stop, None, conditions), limit, moves, tell)
+                            watch, limit, moves, tell)
             return replace(found, tries=tries)
         except _OverBudget:
             threshold, lowered = threshold / STEP, True
+        except TooMuchWork:  # the time or the steps ran out: another threshold would not help
+            raise
         except TooManyStates as exc:
             if lowered or threshold >= budget:  # a higher threshold went over the width already, or drops it all
                 raise CertifiedTooLarge(str(exc), exc.round, width) from None

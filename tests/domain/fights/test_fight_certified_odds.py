@@ -14,7 +14,7 @@ from fight_states import fighter_on_tiny, tiny_blows, tiny_fight
 
 from tables_app.domain.fights import certified
 from tables_app.domain.fights.certified import ROUNDING, Bounds, CertifiedOdds, CertifiedTooLarge, certified_odds
-from tables_app.domain.fights.odds import FightOdds, Stopped, fight_odds
+from tables_app.domain.fights.odds import FightOdds, OutOfTime, Stopped, fight_odds
 from tables_app.domain.fights.state import Fight
 
 ROUNDS = 4
@@ -125,3 +125,9 @@ def test_states_pruned_within_a_turn_still_bound_the_exact_odds() -> None:
     exact, bounds = exact_odds("deadly"), certified_odds(deadly(), tiny_blows, ROUNDS, width=0.1, limit=limit)
     assert exact.largest > limit >= bounds.largest
     assert_within(exact, bounds, 0.1)
+
+
+def test_past_its_seconds_the_certified_odds_are_refused_as_too_much_work() -> None:
+    with pytest.raises(OutOfTime, match=r"more than 0 s to work out \(by round 1\)"):
+        certified_odds(duel(), tiny_blows, ROUNDS, seconds=0.0)
+    assert certified_odds(duel(), tiny_blows, ROUNDS, seconds=600.0) == certified_odds(duel(), tiny_blows, ROUNDS)
