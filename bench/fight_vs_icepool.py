@@ -14,8 +14,20 @@ armor Shell) and Target (side B, 45 hits, armor Cloth) join. Target has an
 attack too (the CLI gives every combatant one), but Pelting's Shell column
 is all misses, so its blow is always nothing: the fight is one-sided.
 
-Ours: `tables --db DB odds fight Pelting --json --rounds R` (default 40,
-where the mass still going is about 1e-12), a whole process.
+Ours, a whole process: by default (`--arithmetic float64`, the automatic
+answer of issue #42) `python bench/fight_vs_icepool.py --ours DB R float64`,
+which loads the fight and its blows as `tables odds fight` does
+(services/fight_odds.py) and works out `fight_odds(..., arithmetic=
+"float64")`, printing the command's JSON; `--arithmetic rational` the same
+with Fractions; `--arithmetic cli` the command itself, `tables --db DB odds
+fight Pelting --json --rounds R` (default 40 rounds, where the mass still
+going is about 1e-12).
+
+In-process (issue #42's aim: ours <= 0.25x icepool's absorbing Markov
+chain), each timed by CPU (time.process_time) PAIRS times interleaved,
+median: `fight_odds` in float64 and rational on the loaded fight (its blows
+looked up before: the tables read once), icepool's
+`mean_time_to_absorb` and icepool's round-by-round script (`peer`).
 
 The peer: `python bench/fight_vs_icepool.py --peer SPEC.json`, an icepool
 script. Its damage distribution is read from our own answers, not typed
@@ -49,7 +61,8 @@ import tempfile
 import time
 from pathlib import Path
 
-AIM = 0.25
+AIM = 0.25  # in-process: fight_odds against icepool's absorbing Markov chain (issue #42)
+PROCESS_AIM = 2.0  # whole processes: ours against the icepool script (issue #42)
 HITS = 45
 FIGHT = "Pelting"
 WEAPON = "Sling Stones"
@@ -108,6 +121,56 @@ def workbook(path: Path) -> Path:
     return path
 
 
+def ours(db: str, rounds: int, arithmetic: str) -> dict:
+    """`tables odds fight`'s JSON, worked out in ``arithmetic`` (float64: issue #42's automatic answer)."""
+    from tables_app.library import Tables
+    from tables_app.services.fight_odds import FightOddsResult, _Blows
+    from tables_app.services.fights import load
+    from tables_app.domain.fights.odds import fight_odds
+
+    database = Tables(db).database
+    loaded = load(database, FIGHT)
+    blows = _Blows(database, loaded.fight)
+    odds = fight_odds(loaded.fight, blows, rounds, reads_taken=blows.reads_taken, arithmetic=arithmetic)  # type: ignore[call-overload]
+    return FightOddsResult(FIGHT, loaded.seq, odds, tuple(c.name for c in loaded.fight.combatants)).to_json()
+
+
+def in_process(db: Path, spec: dict, pairs: int) -> None:
+    """CPU seconds in this process, interleaved, median of ``pairs``: fight_odds (float64, rational) against
+    icepool's absorbing Markov chain and its round-by-round script."""
+    from tables_app.library import Tables
+    from tables_app.services.fight_odds import _Blows
+    from tables_app.services.fights import load
+    from tables_app.domain.fights.odds import fight_odds
+
+    database = Tables(str(db)).database
+    fight = load(database, FIGHT).fight
+    blows = _Blows(database, fight)
+    fight_odds(fight, blows, 1, reads_taken=blows.reads_taken)  # the tables read once, as the other runs find them
+    rounds = spec["rounds"]
+    work = {"fight_odds float64": lambda: fight_odds(fight, blows, rounds, reads_taken=blows.reads_taken,
+                                                     arithmetic="float64"),
+            "fight_odds rational": lambda: fight_odds(fight, blows, rounds, reads_taken=blows.reads_taken),
+            "icepool mean_time_to_absorb": lambda: absorbed(spec),
+            "icepool script (peer)": lambda: peer(spec)}
+    for run_once in work.values():  # warm-up: imports, caches
+        run_once()
+    times: dict[str, list[float]] = {name: [] for name in work}
+    for i in range(pairs):
+        for name, run_once in (list(work.items()) if i % 2 == 0 else list(work.items())[::-1]):
+            start = time.process_time()
+            run_once()
+            times[name].append(time.process_time() - start)
+    chain = statistics.median(times["icepool mean_time_to_absorb"])
+    for name, measured in times.items():
+        print(f"in-process {name}: median {statistics.median(measured) * 1000:.1f} ms CPU (range "
+              f"{min(measured) * 1000:.1f}-{max(measured) * 1000:.1f}), {statistics.median(measured) / chain:.3f}x "
+              "the absorbing chain")
+    ratio = statistics.median(times["fight_odds float64"]) / chain
+    print(f"aim: fight_odds float64 <= {AIM} of icepool's absorbing Markov chain in-process: "
+          f"{'met' if ratio <= AIM else 'NOT met'} ({ratio:.3f})")
+
+
 def tables_command() -> list[str]:
     """The `tables` console script beside this interpreter, else `python -m tables_app`."""
     script = Path(sys.executable).with_name("tables")
@@ -164,7 +227,7 @@ def compared(ours: dict, theirs: dict, rounds: int) -> float:
 
 
 def main(argv: list[str]) -> None:
-    pairs, rounds, cmb = 7, 40, 20
+    pairs, rounds, cmb, arithmetic = 7, 40, 20, "float64"
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -172,17 +235,19 @@ def main(argv: list[str]) -> None:
             rounds = int(args.pop(0))
         elif arg == "--cmb":
             cmb = int(args.pop(0))
+        elif arg == "--arithmetic":
+            arithmetic = args.pop(0)
         else:
             pairs = int(arg)
-    assert 1 <= rounds <= 200 and 1 <= pairs <= 100
+    assert 1 <= rounds <= 200 and 1 <= pairs <= 100 and arithmetic in ("float64", "rational", "cli")
     folder = Path(tempfile.mkdtemp())
     try:
-        run(folder, pairs, rounds, cmb)
+        run(folder, pairs, rounds, cmb, arithmetic)
     finally:
         shutil.rmtree(folder)
 
 
-def run(folder: Path, pairs: int, rounds: int, cmb: int) -> None:
+def run(folder: Path, pairs: int, rounds: int, cmb: int, arithmetic: str) -> None:
     db = folder / "bench.db"
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches on, as after a normal install
@@ -208,7 +273,11 @@ def run(folder: Path, pairs: int, rounds: int, cmb: int) -> None:
     print(f"{WEAPON} (CMB {cmb}) on Target, {HITS} hits, {rounds} rounds; damage per round: "
           + ", ".join(f"{hits} hits {w}/{total}" for hits, w in damage.items()))
 
-    commands = {"tables odds fight": [*tables, "--db", str(db), "odds", "fight", FIGHT, "--json", "--rounds", str(rounds)],
+    ours_command = ([*tables, "--db", str(db), "odds", "fight", FIGHT, "--json", "--rounds", str(rounds)]
+                    if arithmetic == "cli" else
+                    [sys.executable, str(Path(__file__).resolve()), "--ours", str(db), str(rounds), arithmetic])
+    print(f"ours: {'the tables odds fight command' if arithmetic == 'cli' else 'fight_odds in ' + arithmetic}")
+    commands = {"tables odds fight": ours_command,
                 "icepool script": [sys.executable, str(Path(__file__).resolve()), "--peer", str(spec_file)]}
     # Warm-up (bytecode caches written, files in the page cache) and the check that both agree.
     answers = {name: json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
@@ -221,6 +290,7 @@ def run(folder: Path, pairs: int, rounds: int, cmb: int) -> None:
           f"{theirs['expected_rounds']:.12f}; E[T] by icepool's absorbing Markov chain {mean:.12f}; "
           f"unfinished after round {rounds}: {ours['unfinished']:.3g}; states at most {ours['largest_states']}")
     assert worst <= 1e-12, "the answers differ"
+    in_process(db, spec, pairs)
 
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for i in range(pairs):  # interleaved, the first of each pair alternating
@@ -236,12 +306,14 @@ def run(folder: Path, pairs: int, rounds: int, cmb: int) -> None:
     cpu_ratios = [a[1] / b[1] for a, b in zip(ours_runs, peer_runs)]
     print(f"ratio, median of {pairs} pairs: {statistics.median(ratios):.3f} wall (pairs {min(ratios):.3f}-"
           f"{max(ratios):.3f}), {statistics.median(cpu_ratios):.3f} CPU")
-    print(f"aim: tables odds fight <= {AIM} of the icepool script's time (wall, median of pairs): "
-          f"{'met' if statistics.median(ratios) <= AIM else 'NOT met'}")
+    print(f"aim: ours <= {PROCESS_AIM}x the icepool script's time (whole processes, wall, median of pairs): "
+          f"{'met' if statistics.median(ratios) <= PROCESS_AIM else 'NOT met'}")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--peer"]:
+    if sys.argv[1:2] == ["--ours"]:
+        print(json.dumps(ours(sys.argv[2], int(sys.argv[3]), sys.argv[4])))
+    elif sys.argv[1:2] == ["--peer"]:
         print(json.dumps(peer(json.loads(Path(sys.argv[2]).read_text()))))
     else:
         main(sys.argv[1:])

@@ -30,11 +30,12 @@ dealt: exact, as Fractions would be, without a Fraction per state.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
-from typing import Any
+from typing import Any, Generic, Literal, TypeVar, overload
 
 import numpy as np
 
@@ -49,6 +50,9 @@ Progress = Callable[[int], None]  # called with 1 after each round worked out
 ReadsTaken = Callable[[Fight, str], bool]
 Dealt = list[tuple[dict[Blow, Fraction], Any]]  # each distribution of a condition's blows, with the weights it deals on
 MAX_STATES = 1_000_000  # states held at once (seconds of work, about 200 MB): past it, refused (simulate fight samples them)
+# the same memory for float64 weights: at the peak of the bundled duel's round 2 (1.9 million states held; RSS less the
+# interpreter's) a state held cost about 80 bytes in float64 and 140 with integers (bench/fight_odds_arithmetic.py)
+MAX_FLOAT_STATES = 1_600_000
 CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) past which the states are counted mid-turn
 # moves of a fight's odds at most (a move: one condition's states stepped by one blow's effects, or by a round's end;
 # 40 µs each on a small machine, 20 s in all): what bounds the time of a fight whose states stay few but many rounds are asked
@@ -71,28 +75,52 @@ class TooMuchWork(TooManyStates):
         self.states, self.round, self.limit = moves, round_, limit
 
 
+class OutOfTime(TooMuchWork):
+    """The fight's odds took more than ``seconds`` (wall clock) by ``round``: the budget asked for ran out."""
+
+    def __init__(self, seconds: float, round_: int):
+        ValueError.__init__(self, f"its states take more than {seconds:g} s to work out (by round {round_})")
+        self.states, self.round, self.limit, self.seconds = 0, round_, 0, seconds
+
+
+class TooManyConditions(TooManyStates):
+    """The fight met more than ``limit`` conditions by ``round`` (each kept, with the rules worked out on it)."""
+
+    def __init__(self, conditions: int, round_: int, limit: int):
+        ValueError.__init__(self, f"the fight meets more than {limit:,} conditions ({conditions:,} by round {round_})")
+        self.states, self.round, self.limit = conditions, round_, limit
+
+
+class Stopped(Exception):
+    """``should_stop`` asked the odds to stop (a client gone, a newer question): no answer."""
+
+
+Arithmetic = Literal["rational", "float64"]
+Share = TypeVar("Share", Fraction, float)  # a probability: a Fraction (rational, exact) or a float (float64)
+
+
 @dataclass(frozen=True)
-class RoundOdds:
+class RoundOdds(Generic[Share]):
     """By the end of ``round``: P(the fight is over), P(each side has won),
     P(each combatant is down) and P(dead) (over every fight, ended or not)."""
 
     round: int
-    over: Fraction
-    sides: dict[str, Fraction]
-    down: dict[str, Fraction]
-    dead: dict[str, Fraction]
+    over: Share
+    sides: dict[str, Share]
+    down: dict[str, Share]
+    dead: dict[str, Share]
     states: int  # the distinct states still going after it
 
 
 @dataclass(frozen=True)
-class FightOdds:
+class FightOdds(Generic[Share]):
     """The odds of each round from ``start`` (the fight's round), the expected
     number of rounds E[min(end, N)] and the mass left going after N rounds."""
 
     start: int
-    rounds: tuple[RoundOdds, ...]
-    expected_rounds: Fraction
-    unfinished: Fraction
+    rounds: tuple[RoundOdds[Share], ...]
+    expected_rounds: Share
+    unfinished: Share
     largest: int = 0  # the most distinct states held at once
     sides: tuple[str, ...] = field(default=())
 
@@ -121,7 +149,7 @@ def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weig
         return
     start = tuple(map(min, held.origin, origin))
     end = tuple(map(max, held.end, tuple(o + n for o, n in zip(origin, weights.shape))))
-    joined = np.zeros(tuple(e - s for s, e in zip(start, end)), dtype=object)
+    joined = np.zeros(tuple(e - s for s, e in zip(start, end)), dtype=weights.dtype)
     for spread_origin, w in ((held.origin, held.weights), (origin, weights)):
         joined[tuple(slice(o - s, o - s + n) for o, s, n in zip(spread_origin, start, w.shape))] += w
     into[condition] = _Spread(start, joined)
@@ -264,15 +292,17 @@ class _Step:
 
     placing: _Placing
     shifts: tuple[tuple[int, ...], ...]  # per move: the hits gained on each axis
-    weights: tuple[int, ...]  # per move
+    weights: tuple[int | float, ...]  # per move
 
 
 class _Turn:
     """The ways one attacker's blows move each condition: the rules applied
     once per condition and blow with its hits left out, the hits as shifts."""
 
-    def __init__(self, name: str, blows: Blows, reads_taken: ReadsTaken | None, conditions: _Conditions):
+    def __init__(self, name: str, blows: Blows, reads_taken: ReadsTaken | None, conditions: _Conditions,
+                 exact: bool = True):
         self.name, self.blows, self.reads_taken, self.conditions = name, blows, reads_taken, conditions
+        self.exact = exact  # a step's weights: integers at a scale, or the blows' probabilities as floats
         self._grouped: dict[int, tuple[dict[Blow, Fraction], list[_Split]]] = {}
         # each condition's target and blows, and its steps at a scale: conditions recur round after round
         self._dealt: dict[int, tuple[str, dict[Blow, Fraction]] | None] = {}
@@ -306,10 +336,14 @@ class _Turn:
         target = turn_target(condition, self.name)
         return None if target is None else (target, self.blows(_with_taken(condition, taken), self.name, target))
 
-    def distributions(self, going: dict[int, _Spread]) -> dict[int, tuple[str, Dealt] | None]:
-        """For each condition, its attacker's target and blows (None: no attack)."""
+    def distributions(self, going: dict[int, _Spread], check: Callable[[], None] | None = None
+                      ) -> dict[int, tuple[str, Dealt] | None]:
+        """For each condition, its attacker's target and blows (None: no attack); ``check`` called before each
+        (a new condition's blows may be looked up in the tables)."""
         found: dict[int, tuple[str, Dealt] | None] = {}
         for number, spread in going.items():
+            if check is not None:
+                check()
             if self.reads(number):
                 condition = self.conditions.listed[number]
                 target = turn_target(condition, self.name)
@@ -332,7 +366,7 @@ class _Turn:
         dealt: Dealt = []
         for distribution, cells in groups.values():
             index = tuple(np.array(axis) for axis in zip(*cells))
-            weights = np.zeros(spread.weights.shape, dtype=object)
+            weights = np.zeros(spread.weights.shape, dtype=spread.weights.dtype)
             weights[index] = spread.weights[index]
             dealt.append((distribution, weights))
         return dealt
@@ -382,11 +416,15 @@ class _Turn:
         return _Move(placing, tuple(shift), split.p)
 
     def _worked_out(self, number: int, target: str, distribution: dict[Blow, Fraction], scale: int) -> Iterator[_Step]:
-        """The moves of the blows that go to the same place, as one step, their weights at ``scale``."""
-        grouped: dict[int, tuple[_Placing, list[tuple[int, ...]], list[int]]] = {}
+        """The moves of the blows that go to the same place, as one step, their weights at ``scale`` (floats:
+        the probabilities themselves)."""
+        grouped: dict[int, tuple[_Placing, list[tuple[int, ...]], list[int | float]]] = {}
         for move in self.moves(number, target, distribution):
             _, shifts, weights = grouped.setdefault(id(move.placing), (move.placing, [], []))
             shifts.append(move.shift)
+            if not self.exact:
+                weights.append(float(move.p))
+                continue
             weight = move.p * scale
             assert weight.denominator == 1, "the scale is a multiple of every denominator"
             weights.append(weight.numerator)
@@ -439,7 +477,7 @@ def _moved(origin: tuple[int, ...], weights: Any, step: _Step) -> tuple[tuple[in
     be negative (a heal, held by the rules to the hits taken)."""
     low = tuple(min(0, *(s[k] for s in step.shifts)) for k in range(weights.ndim))
     high = tuple(max(0, *(s[k] for s in step.shifts)) for k in range(weights.ndim))
-    out = np.zeros(tuple(n + h - lo for n, h, lo in zip(weights.shape, high, low)), dtype=object)
+    out = np.zeros(tuple(n + h - lo for n, h, lo in zip(weights.shape, high, low)), dtype=weights.dtype)
     for shift, w in zip(step.shifts, step.weights):
         at = tuple(slice(s - lo, s - lo + n) for s, lo, n in zip(shift, low, weights.shape))
         out[at] += weights * w if w != 1 else weights
@@ -451,7 +489,7 @@ class _Ledger:
 
     def __init__(self) -> None:
         self.going: dict[int, _Spread] = {}
-        self.ended: dict[Ending, int] = {}  # weights at the scale of the event that ended them
+        self.ended: dict[Ending, Any] = {}  # weights at the scale of the event that ended them (int or numpy float)
         self.cells = 0  # of the arrays placed (an upper bound of the states they hold)
         self.moves = 0  # place() calls
 
@@ -462,7 +500,7 @@ class _Ledger:
         less its death threshold (dead)."""
         self.moves += 1
         if placing.gone:  # a combatant the event killed has no axis any more: its hits taken no longer count
-            weights = np.asarray(weights.sum(axis=placing.gone), dtype=object)
+            weights = np.asarray(weights.sum(axis=placing.gone), dtype=weights.dtype)
             origin = tuple(o for k, o in enumerate(origin) if k not in placing.gone)
         # Per axis, its parts: (the cells, their fate). The axes a fate takes away are summed away; the others keep
         # their cells from where their part starts (a combatant down with a threshold keeps its hits taken).
@@ -475,12 +513,12 @@ class _Ledger:
             fates = tuple(fate for _, fate in picked)
             number, ending = placing.outcome(fates)
             if ending is not None:
-                self.ended[ending] = self.ended.get(ending, 0) + int(part.sum())
+                self.ended[ending] = self.ended.get(ending, 0) + part.sum()
                 continue
             assert number is not None
             removed = placing.removed(fates)
             if removed:
-                part = np.asarray(part.sum(axis=removed), dtype=object)
+                part = np.asarray(part.sum(axis=removed), dtype=part.dtype)
             self.cells += part.size
             _add(self.going, number, tuple(o + (cells.start or 0) for k, (o, (cells, _)) in enumerate(zip(origin, picked))
                                            if k not in removed), part)
@@ -498,43 +536,76 @@ def _states(going: dict[int, _Spread]) -> int:
     return sum(int(np.count_nonzero(s.weights)) for s in going.values())
 
 
-def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
-               progress: Progress | None = None, reads_taken: ReadsTaken | None = None,
-               moves: int = MAX_MOVES) -> FightOdds:
-    """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
-    current one first, from wherever it stands); TooManyStates past ``limit``
-    states held, TooMuchWork past ``moves`` moves.
-    ``blows`` is asked with a state whose hits taken are 0 for those up,
-    unless ``reads_taken`` says the attacker's blows depend on them; it is
-    asked once per condition (with those hits at 0 too), so it may read the
-    attack and the condition, not the hits taken."""
+@dataclass
+class _Stepped:
+    """The states after round ``round``: those still going (weights over
+    ``scale``: 1 for floats), how the fight ended so far (shares: Fractions or
+    floats), P(it lasted into the round), the conditions met."""
+
+    round: int
+    going: dict[int, _Spread]
+    finished: dict[Ending, Any]
+    scale: int
+    lasting: Any
+    largest: int
+    conditions: _Conditions
+
+
+Prune = Callable[[dict[int, _Spread]], dict[int, _Spread]]  # the states held, some dropped (certified.py)
+
+
+class _Watch:
+    """Polled between attacks: ``should_stop``, and the wall-clock budget of ``seconds`` from when it is made."""
+
+    def __init__(self, should_stop: Callable[[], bool] | None, seconds: float | None,
+                 conditions: int | None = None):
+        self.should_stop, self.seconds = should_stop, seconds
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.max_conditions = conditions  # conditions met at most (their memory), if bounded
+        self.met: _Conditions | None = None
+
+    def check(self, round_: int) -> None:
+        if self.max_conditions is not None and self.met is not None and len(self.met.listed) > self.max_conditions:
+            raise TooManyConditions(len(self.met.listed), round_, self.max_conditions)
+        if self.should_stop is not None and self.should_stop():
+            raise Stopped(f"stopped in round {round_}")
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            assert self.seconds is not None
+            raise OutOfTime(self.seconds, round_)
+
+
+def _stepped(fight: Fight, blows: Blows, rounds: int, *, exact: bool, limit: int, moves: int,
+             reads_taken: ReadsTaken | None, watch: _Watch, prune: Prune | None = None) -> Iterator[_Stepped]:
+    """The states of ``fight`` after each of ``rounds`` rounds (fewer once none is still going), stepped attack by
+    attack; ``prune`` (floats only) may drop some after each attacker's turn and each round's end."""
+    assert prune is None or not exact, "a pruned mass is carried as a float"
     names = tuple(c.name for c in fight.combatants)
-    sides = fight.sides
-    conditions = _Conditions()
-    turns = [_Turn(name, blows, reads_taken, conditions) for name in names]
-    start = np.zeros((1,) * len(_axes(fight)), dtype=object)
+    conditions = watch.met = _Conditions()
+    turns = [_Turn(name, blows, reads_taken, conditions, exact) for name in names]
+    start = np.zeros((1,) * len(_axes(fight)), dtype=object if exact else np.float64)
     start[(0,) * start.ndim] = 1
     going = {conditions.number(_condition(fight)): _Spread(tuple(fight.combatants[i].taken for i in _axes(fight)), start)}
-    scale = 1  # every weight is over it
+    scale = 1  # every weight is over it (exact); the floats are the probabilities themselves
     ends: dict[int, tuple[_Placing, tuple[int, ...]]] = {}  # each condition's round end, worked out once
     # how the fight ended, so far: its winner and each combatant's status (all a measure reads of an ended fight)
-    finished: dict[Ending, Fraction] = {}
-    results: list[RoundOdds] = []
+    finished: dict[Ending, Any] = {}
     largest = 1
     done = 0  # moves
-    expected = Fraction(0)
     for k in range(rounds):
         if not going:
             break
         round_ = fight.round + k
-        expected += Fraction(_total(going), scale)  # P(the fight lasts into this round)
+        lasting = _share(_total(going), scale, exact)  # P(the fight lasts into this round)
         ended_in_round = 0
         for turn in turns:
-            going, ended, scale, done = _attack_turn(going, turn, scale, limit, round_, done, moves)
-            ended_in_round += _settle(ended, scale, finished)
+            going, ended, scale, done = _attack_turn(going, turn, scale, limit, round_, done, moves, watch, prune)
+            ended_in_round += _settle(ended, scale, finished, exact)
             largest = max(largest, _bounded(going, ended_in_round, limit, round_))
+            if prune is not None:
+                going = prune(going)
         ledger = _Ledger()
         for number, spread in going.items():
+            watch.check(round_)
             found = ends.get(number)
             if found is None:
                 found = ends[number] = _round_end(conditions, conditions.listed[number])
@@ -544,13 +615,58 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int = MAX_STATES,
         done += ledger.moves
         if done > moves:
             raise TooMuchWork(done, round_, moves)
-        _settle(ledger.ended, scale, finished)
+        _settle(ledger.ended, scale, finished, exact)
         largest = max(largest, _bounded(going, 0, limit, round_))
-        results.append(_measured(round_, going, conditions, scale, finished, names, sides))
+        if prune is not None:
+            going = prune(going)
+        yield _Stepped(round_, going, finished, scale, lasting, largest, conditions)
+
+
+@overload
+def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
+               reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
+               arithmetic: Literal["rational"] = "rational", should_stop: Callable[[], bool] | None = None,
+               seconds: float | None = None) -> FightOdds[Fraction]: ...
+@overload
+def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
+               reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
+               arithmetic: Literal["float64"], should_stop: Callable[[], bool] | None = None,
+               seconds: float | None = None) -> FightOdds[float]: ...
+def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
+               reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
+               arithmetic: Arithmetic = "rational", should_stop: Callable[[], bool] | None = None,
+               seconds: float | None = None) -> FightOdds[Fraction] | FightOdds[float]:
+    """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
+    current one first, from wherever it stands); TooManyStates past ``limit``
+    states held (by default MAX_STATES, MAX_FLOAT_STATES for floats),
+    TooMuchWork past ``moves`` moves, OutOfTime (a TooMuchWork) past
+    ``seconds`` of wall clock, Stopped once ``should_stop`` says so (both
+    polled between two conditions' moves, many times an attack).
+    ``arithmetic``: "rational" (Fractions, exact) or "float64" (floats: the
+    same steps with the probabilities rounded, about 1e-15 off each).
+    ``blows`` is asked with a state whose hits taken are 0 for those up,
+    unless ``reads_taken`` says the attacker's blows depend on them; it is
+    asked once per condition (with those hits at 0 too), so it may read the
+    attack and the condition, not the hits taken."""
+    exact = arithmetic == "rational"
+    if arithmetic not in ("rational", "float64"):
+        raise ValueError(f"unknown arithmetic {arithmetic!r}: rational or float64")
+    if limit is None:
+        limit = MAX_STATES if exact else MAX_FLOAT_STATES
+    names = tuple(c.name for c in fight.combatants)
+    results: list[RoundOdds[Any]] = []
+    expected: Any = Fraction(0) if exact else 0.0
+    unfinished: Any = Fraction(1) if exact else 1.0
+    largest = 1
+    for held in _stepped(fight, blows, rounds, exact=exact, limit=limit, moves=moves, reads_taken=reads_taken,
+                         watch=_Watch(should_stop, seconds)):
+        expected += held.lasting
+        largest = held.largest
+        results.append(_measured(held, names, fight.sides, exact))
+        unfinished = _share(_total(held.going), held.scale, exact)
         if progress is not None:
             progress(1)
-    unfinished = Fraction(_total(going), scale)
-    return FightOdds(fight.round, tuple(results), expected, unfinished, largest, sides)
+    return FightOdds(fight.round, tuple(results), expected, unfinished, largest, fight.sides)
 
 
 def _round_end(conditions: _Conditions, condition: Fight) -> tuple[_Placing, tuple[int, ...]]:
@@ -577,15 +693,20 @@ def _unjudged(before: Combatant, after: Combatant) -> Status:
 
 
 def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int, round_: int, done: int,
-                 moves: int) -> tuple[dict[int, _Spread], dict[Ending, int], int, int]:
+                 moves: int, watch: _Watch, prune: Prune | None = None
+                 ) -> tuple[dict[int, _Spread], dict[Ending, Any], int, int]:
     """Every state after ``turn``'s attacker's turn, the endings in it, the
-    new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``)."""
-    dealt = turn.distributions(going)
-    grow = math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
-                         for distribution, _ in found[1] for p in distribution.values()})
+    new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``);
+    ``prune`` also runs on the states placed each time ``limit`` more cells are (the peak is mid-turn)."""
+    watch.check(round_)
+    dealt = turn.distributions(going, lambda: watch.check(round_))
+    grow = 1 if not turn.exact else math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
+                                                  for distribution, _ in found[1] for p in distribution.values()})
     ledger = _Ledger()
     count_at = limit * CELLS_PER_STATE  # the states are counted (and the fight refused) before the turn is done
+    prune_at = limit
     for number, spread in going.items():
+        watch.check(round_)
         found = dealt[number]
         if found is None:
             _add(ledger.going, number, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
@@ -595,6 +716,9 @@ def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
             for step in turn.steps(number, target, distribution, grow):
                 origin, moved = _moved(spread.origin, weights, step)
                 ledger.place(step.placing, origin, moved)
+        if prune is not None and ledger.cells > prune_at:
+            ledger.going = prune(ledger.going)
+            prune_at = ledger.cells + limit
         if ledger.cells > count_at:
             _bounded(ledger.going, len(ledger.ended), limit, round_)
             count_at *= 2
@@ -603,35 +727,45 @@ def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
     return ledger.going, ledger.ended, scale * grow, done + ledger.moves
 
 
-def _settle(ended: dict[Ending, int], scale: int, finished: dict[Ending, Fraction]) -> int:
+def _settle(ended: dict[Ending, Any], scale: int, finished: dict[Ending, Any], exact: bool) -> int:
     """Add the endings (weights over ``scale``) to ``finished``; how many there were."""
     for key, weight in ended.items():
-        finished[key] = finished.get(key, Fraction(0)) + Fraction(weight, scale)
+        share = _share(weight, scale, exact)
+        found = finished.get(key)
+        finished[key] = share if found is None else found + share
     return len(ended)
 
 
-def _total(going: dict[int, _Spread]) -> int:
-    return sum((int(s.weights.sum()) for s in going.values()), 0)
+def _share(weight: Any, scale: int, exact: bool) -> Fraction | float:
+    """A weight over ``scale`` as a Fraction, or a float weight as a float."""
+    return Fraction(int(weight), scale) if exact else float(weight)
 
 
-def _measured(round_: int, going: dict[int, _Spread], conditions: _Conditions, scale: int,
-              finished: dict[Ending, Fraction], names: tuple[str, ...], sides: tuple[str, ...]) -> RoundOdds:
-    over = sum(finished.values(), Fraction(0))
-    won = {side: Fraction(0) for side in sides}
+def _total(going: dict[int, _Spread]) -> Any:
+    """The weight of every state held: an int (exact) or a float."""
+    return sum((s.weights.sum() for s in going.values()), 0)
+
+
+def _measured(held: _Stepped, names: tuple[str, ...], sides: tuple[str, ...], exact: bool) -> RoundOdds[Any]:
+    zero: Any = Fraction(0) if exact else 0.0
+    finished = held.finished
+    over = sum(finished.values(), zero)
+    won = dict.fromkeys(sides, zero)
     for (winner, _), p in finished.items():
         if winner is not None:
             won[winner] += p
-    down = dict.fromkeys(names, Fraction(0))
-    dead = dict.fromkeys(names, Fraction(0))
-    endings = [*finished.items(), *(((None, tuple(c.status for c in conditions.listed[number].combatants)),
-                                     Fraction(int(spread.weights.sum()), scale)) for number, spread in going.items())]
+    down = dict.fromkeys(names, zero)
+    dead = dict.fromkeys(names, zero)
+    endings = [*finished.items(), *(((None, tuple(c.status for c in held.conditions.listed[number].combatants)),
+                                     _share(spread.weights.sum(), held.scale, exact))
+                                    for number, spread in held.going.items())]
     for (_, statuses), p in endings:
         for name, status in zip(names, statuses):
             if status is Status.DOWN:
                 down[name] += p
             elif status is Status.DEAD:
                 dead[name] += p
-    return RoundOdds(round_, over, won, down, dead, _states(going))
+    return RoundOdds(held.round, over, won, down, dead, _states(held.going))
 
 
 State = tuple[int, tuple[int, ...]]  # a state as the odds hold it: its condition's number, the hits taken on its axes
@@ -683,5 +817,5 @@ class Walk:
         assert number is not None
         removed = placing.removed(fates)
         return (number, tuple(t for k, t in enumerate(taken) if k not in removed)), None
-__all__ = ["Blows", "FightOdds", "MAX_MOVES", "MAX_STATES", "RoundOdds", "State", "TooManyStates", "TooMuchWork", "Walk",
-           "fight_odds"]
+__all__ = ["Arithmetic", "Blows", "FightOdds", "MAX_FLOAT_STATES", "MAX_MOVES", "MAX_STATES", "OutOfTime", "RoundOdds",
+           "State", "Stopped", "TooManyConditions", "TooManyStates", "TooMuchWork", "Walk", "fight_odds"]

@@ -15,6 +15,7 @@ from random import Random
 import pytest
 from fight_states import ATTACK, enumerated, tiny_fight
 from test_fight_odds import every_path
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 
 from tables_app.domain.fights import Blow, Fight, Fighter, cmb_modifiers, defense_of
 from tables_app.domain.fights.blow_odds import blow_distribution

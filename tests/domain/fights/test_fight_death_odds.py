@@ -11,6 +11,7 @@ from random import Random
 import pytest
 from fight_states import fighter_on_tiny, tiny_blows, tiny_fight
 from test_fight_odds import every_path
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 from test_fight_simulate import state_by_state
 
 from tables_app.domain.fights import Edit, Fight, replay

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import pytest
 from fight_states import fighter_on_tiny, tiny_fight
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

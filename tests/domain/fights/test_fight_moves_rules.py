@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 from fight_states import duel, fight, fighter, hit, state
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 
 from tables_app.domain.fights import (
     Adjust, Armament, Blow, Edit, EndRound, Fight, FightRuleError, Harm, Join, Leave, Status, apply, event_json, event_of,

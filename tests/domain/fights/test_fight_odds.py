@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 from fight_states import TINY_FIGHTERS, dice_blows, fighter_on_tiny, tiny_blows, tiny_fight
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 
 from tables_app.domain.fights import Attack, Blow, Edit, EndRound, Fight, Harm, apply, auto_target
 from tables_app.domain.fights import replay, skipped

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from fight_states import dice_blows, fighter_on_tiny, tiny_blows, tiny_fight
 from test_fight_odds import every_path
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 
 from tables_app.domain.fights import Attack, Blow, Edit, Fight, Harm, apply, auto_target, formulas, replay, skipped
 from tables_app.domain.fights.odds import Blows, fight_odds

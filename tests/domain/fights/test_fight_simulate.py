@@ -12,6 +12,7 @@ from random import Random
 
 import pytest
 from fight_states import TINY_FIGHTERS, tiny_blows, tiny_fight
+from float_agreement import float64_agrees  # noqa: F401  # every exact odds here checked in float64 too
 
 from helpers import chi_square_agrees
 from tables_app.domain.fights import Attack, EndRound, Fight, Status, apply
