@@ -155,7 +155,10 @@ def _chances(operation: Operation) -> click.Command:
     def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
-        data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values))
+        from tables_app.__main__ import STARTED
+
+        extra = {"started": STARTED} if operation is fights.ODDS else {}  # its time budget: the command's whole time
+        data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values, **extra))
         attacks.draw(plot_file, data)  # P(won by round r) per side (cli/plot.py)
         if as_json:
             emit_json(data)

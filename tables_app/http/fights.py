@@ -159,8 +159,9 @@ def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
                 return wrong
             fields = [("name", name), *request.query_params.multi_items()]
             if word in CHANCES:
+                extra = {"started": time.monotonic()} if word == "odds" else {}  # its time budget: from the asking
                 return await heavy.run(request, lambda should_stop: respond(
-                    operation.words, fields, ("name",), check, {"should_stop": should_stop}))
+                    operation.words, fields, ("name",), check, {"should_stop": should_stop, **extra}))
             return await answer(operation.words, fields, ("name",))
 
         description = operation.help + (SIMULATE_HELP if check else "")

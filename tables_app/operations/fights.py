@@ -278,7 +278,7 @@ MAX_FIGHTS = 1_000_000  # fights of one `simulate fight` (a few minutes at most)
 
 def run_odds(database: Any, name: str, rounds: int, exact: bool, certified: bool, width: float | None,
              seconds: float | None, count: int | None, seed: int | None, progress_bar: Any = None,
-             should_stop: Any = None) -> Any:
+             should_stop: Any = None, started: float | None = None) -> Any:
     from tables_app.services import fight_odds
 
     chosen = [flag for flag, given in (("exact", exact), ("certified", certified), ("count", count is not None)) if given]
@@ -288,12 +288,12 @@ def run_odds(database: Any, name: str, rounds: int, exact: bool, certified: bool
         raise ParamError("width", "goes with certified only (the widest a certified bound may be)")
     why = {"exact": "exact odds play no dice", "certified": "certified bounds play no dice",
            "count": "a count plays every fight it asks, however long"}
-    for field, value, refused in (("time", seconds, ("exact", "certified", "count")), ("seed", seed, ("exact", "certified"))):
+    for field, value, refused in (("time", seconds, ("exact", "count")), ("seed", seed, ("exact", "certified"))):
         if value is not None and chosen and chosen[0] in refused:
             raise ParamError(field, f"not with {chosen[0]} ({why[chosen[0]]})")
     return fight_odds.odds(database, name, rounds, exact=exact, certified=certified, width=width or CERTIFIED_WIDTH,
-                           seconds=seconds or TIME_BUDGET, count=count, seed=ODDS_SEED if seed is None else seed,
-                           progress_bar=progress_bar, should_stop=should_stop)
+                           seconds=seconds, count=count, seed=ODDS_SEED if seed is None else seed,
+                           progress_bar=progress_bar, should_stop=should_stop, started=started)
 
 
 def run_simulate(database: Any, name: str, rounds: int, count: int, seed: int | None, progress_bar: Any = None,
@@ -305,7 +305,6 @@ def run_simulate(database: Any, name: str, rounds: int, count: int, seed: int | 
                                should_stop=should_stop)
 
 
-TIME_BUDGET = 1.0  # seconds an answer takes at most, by default (the exact odds tried, then the estimate)
 CERTIFIED_WIDTH = 0.01
 ODDS_SEED = 0  # an estimate's seed unless one is given: the same question, the same answer
 ODDS = Operation(words=("odds", "fight"), run=run_odds, params=(
@@ -318,8 +317,8 @@ ODDS = Operation(words=("odds", "fight"), run=run_odds, params=(
     Param(field="width", kind="float", minimum=0.0001, maximum=0.5, metavar="W",
           help=f"With --certified: the widest a bound may be (default {CERTIFIED_WIDTH})."),
     Param(field="time", key="seconds", kind="float", minimum=0.05, maximum=600, metavar="S",
-          help=f"The time an answer may take, in seconds (default {TIME_BUDGET:g}): an estimate plays fights until "
-               f"no share's standard error is above {0.002:g} or the time is spent."),
+          help="The time an answer may take, in seconds (default 1; with --certified, none): an estimate plays "
+               "fights until no share's standard error is above 0.002 or the time is spent."),
     Param(field="count", kind="int", minimum=1, maximum=MAX_FIGHTS,
           help="Estimate from this many fights (no time budget; the same seed and count give the same answer)."),
     Param(field="seed", kind="int", minimum=SIMULATED_SEED.minimum, maximum=SIMULATED_SEED.maximum,

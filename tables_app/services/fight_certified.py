@@ -84,13 +84,14 @@ def _leaves(shares: Any) -> list[Bounds]:
 
 
 def certified_odds(fight: Fight, blows: _Blows, rounds: int, *, width: float, seq: int, side_names: dict[str, str],
-                   progress_bar: ProgressBar | None, should_stop: StopCheck | None) -> FightCertified:
+                   seconds: float | None, progress_bar: ProgressBar | None,
+                   should_stop: StopCheck | None) -> FightCertified:
     from tables_app.domain.fights.certified import certified_odds as bounded
 
     try:
         with reporting(progress_bar, rounds, True, "rounds") as progress:
             found = bounded(fight, blows, rounds, width=width, reads_taken=blows.reads_taken, progress=progress,
-                            should_stop=should_stop)
+                            should_stop=should_stop, seconds=seconds)
     except CertifiedTooLarge as exc:
         raise TablesError(f"the fight {fight.name!r} is too large for certified bounds: {exc}") from None
     except TooManyStates as exc:  # (TooMuchWork: its steps)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import DiceExpressionError
 from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
-from tables_app.domain.fights.blow_odds import blow_distribution, formula_blow_distribution
+from tables_app.domain.fights.blow_odds import ReadingMemo, blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.formulas import reads_taken
 from tables_app.domain.fights.rules import turn_weapon
 from tables_app.domain.fights.odds import MAX_STATES, FightOdds, Stopped, TooManyStates, fight_odds
@@ -49,7 +49,9 @@ PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second
 # The automatic answer: the exact odds are tried in float64 within this many states held at once (about 40 MB of
 # weights and conditions) and this share of the time budget; past either, the fight is estimated in what is left.
 AUTO_STATES = 200_000
-EXACT_SHARE = 0.35
+EXACT_SHARE = 0.15
+PRINTING = 0.05  # seconds of the budget left for the answer to be written out and the process to end
+DEFAULT_SECONDS = 1.0  # the time an answer may take, unless told
 TARGET_SE = 0.002  # an estimate stops once no share's standard error is above it (or the time budget is spent)
 StopCheck = Callable[[], bool]  # whether the one who asked has gone (the work then stops)
 
@@ -119,14 +121,16 @@ def _odds_ready(loaded: Loaded) -> Fight:
 
 
 def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATES, *, exact: bool = False,
-         certified: bool = False, width: float = 0.01, seconds: float = 1.0, count: int | None = None,
-         seed: int = 0, progress_bar: ProgressBar | None = None,
-         should_stop: StopCheck | None = None) -> FightOddsResult | FightSimulation | FightCertified:
+         certified: bool = False, width: float = 0.01, seconds: float | None = None, count: int | None = None,
+         seed: int = 0, progress_bar: ProgressBar | None = None, should_stop: StopCheck | None = None,
+         started: float | None = None) -> FightOddsResult | FightSimulation | FightCertified:
     """The chances of the fight ``name`` for ``rounds`` rounds from its state now: exact when ``exact`` insists
     (FightTooLarge past ``limit`` states), certified bounds at most ``width`` wide when ``certified`` asks, an
-    estimate from ``count`` fights when given; else the tool's choice, within ``seconds``: exact if the fight's
-    states stay within AUTO_STATES and the exact odds take at most a share of the time, else estimated."""
-    started = time.monotonic()
+    estimate from ``count`` fights when given; else the tool's choice, within ``seconds`` (default
+    DEFAULT_SECONDS): exact if the fight's states stay within AUTO_STATES and the exact odds take at most a share
+    of the time, else estimated. Certified bounds take ``seconds`` at most when given. The time counts from
+    ``started`` (time.monotonic(); default: now): the command's start, the request's arrival."""
+    started = time.monotonic() if started is None else started
     loaded = load(database, name)
     fight = _odds_ready(loaded)
     blows = _Blows(database, fight)
@@ -135,24 +139,25 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
         if exact:
             with reporting(progress_bar, rounds, True, "rounds") as progress:  # a bar by rounds: each takes its own time
                 try:
-                    found = fight_odds(fight, blows, rounds, limit, progress, blows.reads_taken, should_stop=should_stop)
+                    exactly = fight_odds(fight, blows, rounds, limit, progress, blows.reads_taken, should_stop=should_stop)
                 except TooManyStates as exc:
                     raise FightTooLarge(fight.name, str(exc), exc.round - fight.round) from None
-            return FightOddsResult(fight.name, loaded.seq, found, names, sides)
+            return FightOddsResult(fight.name, loaded.seq, exactly, names, sides)
         if certified:
             from tables_app.services.fight_certified import certified_odds
 
-            return certified_odds(fight, blows, rounds, width=width, seq=loaded.seq, side_names=sides,
+            return certified_odds(fight, blows, rounds, width=width, seq=loaded.seq, side_names=sides, seconds=seconds,
                                   progress_bar=progress_bar, should_stop=should_stop)
         why = None
+        budget = DEFAULT_SECONDS if seconds is None else seconds
         if count is None:
             try:
                 found = fight_odds(fight, blows, rounds, AUTO_STATES, None, blows.reads_taken, arithmetic="float64",
-                                   seconds=seconds * EXACT_SHARE, should_stop=should_stop)
+                                   seconds=budget * EXACT_SHARE, should_stop=should_stop)
                 return FightOddsResult(fight.name, loaded.seq, found, names, sides, "float64")
             except TooManyStates as exc:  # (TooMuchWork too: the share of the time is spent)
                 why = f"not exact: {exc}"
-        left = max(seconds - (time.monotonic() - started), 0.0)
+        left = max(budget - PRINTING - (time.monotonic() - started), 0.0)
         tally = _estimate(fight, blows, rounds, seed=seed, count=count, seconds=left, progress_bar=progress_bar,
                           should_stop=should_stop)
     except Stopped:
@@ -286,6 +291,7 @@ class _Blows:
         self._prepared: dict[tuple[Armament, str, Rank, tuple[str, ...]], Prepared] = {}
         self._blows: dict[tuple[Any, ...], dict[Blow, Fraction]] = {}
         self._damages: dict[tuple[str, tuple[tuple[str, Any], ...]], Mapping[int, Fraction]] = {}
+        self._readings: ReadingMemo = {}  # each reading's blows, for every distribution of the fight
 
     def __call__(self, state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
         a, t = state.find(attacker), state.find(target)
@@ -338,4 +344,4 @@ class _Blows:
             prepared = self._prepared[key] = prepared_attack(self.database, self.ruleset, arm, target)
         attack = replace(prepared.attack, modifiers=modifiers, defense=defense)
         rules = prepared.rules.for_attack(attack) if prepared.rules is not None else None
-        return blow_distribution(attack, prepared.tables, rules)
+        return blow_distribution(attack, prepared.tables, rules, self._readings)

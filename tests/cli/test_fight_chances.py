@@ -34,7 +34,7 @@ def answer(run: Any, *args: str) -> dict[str, Any]:
 
 
 def test_odds_fight_json_has_the_contracts_shape(quick):  # type: ignore[no-untyped-def]
-    data = answer(quick, "odds", "fight", "Quick", "--rounds", "3")
+    data = answer(quick, "odds", "fight", "Quick", "--exact", "--rounds", "3")
     assert {"fight", "rounds", "expected_rounds", "unfinished"} <= set(data)
     assert [r["round"] for r in data["rounds"]] == [1, 2, 3]
     first = data["rounds"][0]
@@ -48,13 +48,13 @@ def test_odds_fight_json_has_the_contracts_shape(quick):  # type: ignore[no-unty
 
 
 def test_odds_from_the_fight_as_it_stands(quick):  # type: ignore[no-untyped-def]
-    before = answer(quick, "odds", "fight", "Quick", "--rounds", "2")
+    before = answer(quick, "odds", "fight", "Quick", "--exact", "--rounds", "2")
     quick("fight", "attack", "Quick", "Hero", "Goblin Scout #1", "--dice", "4,90")  # opened low: a miss
-    after = answer(quick, "odds", "fight", "Quick", "--rounds", "2")
+    after = answer(quick, "odds", "fight", "Quick", "--exact", "--rounds", "2")
     assert after["seq"] == before["seq"] + 1 and after["rounds"][0]["round"] == 1
     assert after["rounds"][0]["sides"]["A"] < before["rounds"][0]["sides"]["A"]  # Hero's first attack is spent
     quick("fight", "round", "Quick")
-    assert answer(quick, "odds", "fight", "Quick", "--rounds", "2")["rounds"][0]["round"] == 2  # as the fight numbers them
+    assert answer(quick, "odds", "fight", "Quick", "--exact", "--rounds", "2")["rounds"][0]["round"] == 2  # as the fight numbers them
 
 
 def duel(run):  # type: ignore[no-untyped-def]
@@ -123,7 +123,7 @@ def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]
 
 
 def test_simulate_fight_is_seeded_and_agrees_with_the_odds(quick):  # type: ignore[no-untyped-def]
-    exact = answer(quick, "odds", "fight", "Quick", "--rounds", "2")
+    exact = answer(quick, "odds", "fight", "Quick", "--exact", "--rounds", "2")
     first = answer(quick, "simulate", "fight", "Quick", "--rounds", "2", "--count", "4000", "--seed", "5")
     assert first == answer(quick, "simulate", "fight", "Quick", "--rounds", "2", "--count", "4000", "--seed", "5")
     assert (first["count"], first["seed"]) == (4000, 5)
@@ -142,7 +142,7 @@ def test_simulate_fight_lists_rounds_to_the_one_every_fight_had_ended_by(quick):
     assert overs[-1] == 1.0 and all(over < 1.0 for over in overs[:-1]) and len(overs) < 25
     assert [r["round"] for r in data["rounds"]] == list(range(1, len(overs) + 1))
     assert data["unfinished"] == 0.0
-    exact = answer(quick, "odds", "fight", "Quick", "--rounds", "2")  # the same shape as the odds', plus `se`
+    exact = answer(quick, "odds", "fight", "Quick", "--exact", "--rounds", "2")  # the same shape as the odds', plus `se`
     assert set(data["rounds"][0]) == set(exact["rounds"][0]) - {"states"} | {"se"}
     text = quick("simulate", "fight", "Quick", "--rounds", "25", "--count", "2000", "--seed", "1").stdout
     assert f"By the end of round {len(overs)}:" in text and f"\n{len(overs) + 1:>5} " not in text

@@ -81,11 +81,11 @@ def test_the_option_is_bounded(run):  # type: ignore[no-untyped-def]
 def test_the_odds_and_the_simulation_of_such_a_fight_are_worked_out(fight):  # type: ignore[no-untyped-def]
     """The exact odds follow the threshold (tests/domain/fights/test_fight_death_odds.py checks them path by path):
     here the Orc of 20 hits, dead at -1, can die of a blow that takes it to 0 hits left or below."""
-    odds = json.loads(fight("odds", "fight", FIGHT, "--rounds", "1", "--json").stdout)
+    odds = json.loads(fight("odds", "fight", FIGHT, "--exact", "--rounds", "1", "--json").stdout)
     for args in (("fight", "new", "Pit2"), ("fight", "join", "Pit2", *HERO), ("fight", "join", "Pit2", *ALLY),
                  ("fight", "join", "Pit2", "--creature", "Orc Warrior", "--hits", "20")):
         assert fight(*args).exit_code == 0
-    without = json.loads(fight("odds", "fight", "Pit2", "--rounds", "1", "--json").stdout)
+    without = json.loads(fight("odds", "fight", "Pit2", "--exact", "--rounds", "1", "--json").stdout)
     dead = odds["rounds"][0]["combatants"]["Orc Warrior #1"]["dead"]
     assert dead > without["rounds"][0]["combatants"]["Orc Warrior #1"]["dead"]  # the threshold kills more
     simulated = fight("simulate", "fight", FIGHT, "--rounds", "1", "--count", "200", "--seed", "3", "--json")

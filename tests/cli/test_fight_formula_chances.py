@@ -68,7 +68,7 @@ def agree(exact: dict[str, Any], sampled: dict[str, Any]) -> None:
 @pytest.mark.parametrize("system", DUELS)
 def test_a_duel_in_each_formula_system_has_exact_odds_and_a_simulation(run, system):  # type: ignore[no-untyped-def]
     duel(run, system)
-    exact = answer(run, "odds", "fight", "Duel", "--rounds", ROUNDS)
+    exact = answer(run, "odds", "fight", "Duel", "--exact", "--rounds", ROUNDS)
     last = exact["rounds"][-1]
     # damage only (no condition, nothing at a round's end): a duel ends with a winner, or goes on
     assert abs(last["sides"]["A"] + last["sides"]["B"] + exact["unfinished"] - 1) < 1e-9
@@ -80,9 +80,9 @@ def test_a_duel_in_each_formula_system_has_exact_odds_and_a_simulation(run, syst
 
 def test_the_odds_follow_the_fight_as_it_stands(run):  # type: ignore[no-untyped-def]
     duel(run, "pte")  # pte reads the target's hits left: after a hit, its blows are another distribution
-    before = answer(run, "odds", "fight", "Duel", "--rounds", ROUNDS)
+    before = answer(run, "odds", "fight", "Duel", "--exact", "--rounds", ROUNDS)
     assert run("fight", "attack", "Duel", "Hero", "Orc", "--dice", "15").exit_code == 0  # 15 + 2 - parry 1 against 2 + 3: 5 + 4 - 3 = 6 hits
-    after = answer(run, "odds", "fight", "Duel", "--rounds", ROUNDS)
+    after = answer(run, "odds", "fight", "Duel", "--exact", "--rounds", ROUNDS)
     assert after["seq"] == before["seq"] + 1
     assert after["rounds"][-1]["sides"]["A"] > before["rounds"][-1]["sides"]["A"]  # Orc is hurt, Hero's attack spent
     agree(after, answer(run, "simulate", "fight", "Duel", "--rounds", ROUNDS, "--count", "4000", "--seed", "4"))
@@ -93,7 +93,7 @@ def test_a_formula_system_against_the_tables(run):  # type: ignore[no-untyped-de
     run("fight", "join", "Mixed", "--as", "Hero", "--hits", "3", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
     assert run("fight", "join", "Mixed", "--as", "Orc", "--side", "B", "--hits", "6", "--def", "8", "--armor", "MA",
                "--system", "rise", *options(DUELS["rise"][0])).exit_code == 0
-    exact = answer(run, "odds", "fight", "Mixed", "--rounds", ROUNDS)
+    exact = answer(run, "odds", "fight", "Mixed", "--exact", "--rounds", ROUNDS)
     last = exact["rounds"][-1]
     assert abs(last["over"] + exact["unfinished"] - 1) < 1e-9
     assert 0 < last["sides"]["A"] < 1 and 0 < last["sides"]["B"] < 1

@@ -83,7 +83,7 @@ def test_the_odds_and_the_simulation_of_a_fight_skip_one_without_attacks(run):  
     run("fight", "join", FIGHT, "--as", "Hero", "--hits", "3", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
     run("fight", "join", FIGHT, "--as", "Captive", "--side", "B", "--hits", "3", "--armor", "MA")
     # (that the Captive's turn deals nothing: tests/domain/fights/test_fight_moves_rules.py)
-    for command in (("odds", "fight", FIGHT, "--rounds", "3"),
+    for command in (("odds", "fight", FIGHT, "--exact", "--rounds", "3"),
                     ("simulate", "fight", FIGHT, "--rounds", "3", "--count", "500", "--seed", "1")):
         last = ok(run(*command, "--json"))["rounds"][-1]
         captive = last["combatants"]["Captive"]
@@ -321,7 +321,7 @@ def quick_odds(run: Any, *setup: tuple[str, ...]) -> list[dict[str, Any]]:
     run("fight", "new", "Quick")
     for args in setup:
         assert run("fight", *args).exit_code == 0, args
-    rounds: list[dict[str, Any]] = ok(run("odds", "fight", "Quick", "--rounds", "3", "--json"))["rounds"]
+    rounds: list[dict[str, Any]] = ok(run("odds", "fight", "Quick", "--exact", "--rounds", "3", "--json"))["rounds"]
     return [{k: r[k] for k in ("round", "over", "sides")} for r in rounds]
 
 

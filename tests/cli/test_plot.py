@@ -176,7 +176,7 @@ def side_lines(figure) -> dict:  # type: ignore[no-untyped-def]
 
 
 def test_a_fights_odds_plot_is_a_line_per_side_of_the_jsons_figures(quick, figure_of):
-    data = json.loads(quick("odds", "fight", "Quick", "--rounds", "4", "--json").stdout)
+    data = json.loads(quick("odds", "fight", "Quick", "--exact", "--rounds", "4", "--json").stdout)
     figure = figure_of(data)
     (axes,) = figure.axes
     assert figure._suptitle.get_text() == (
@@ -198,7 +198,7 @@ def test_a_fights_odds_plot_is_a_line_per_side_of_the_jsons_figures(quick, figur
 def test_a_fights_plot_numbers_the_rounds_as_the_fight_does(quick, figure_of):
     quick("fight", "round", "Quick")
     quick("fight", "round", "Quick")
-    data = json.loads(quick("odds", "fight", "Quick", "--rounds", "2", "--json").stdout)
+    data = json.loads(quick("odds", "fight", "Quick", "--exact", "--rounds", "2", "--json").stdout)
     lines = side_lines(figure_of(data))
     assert list(lines["side A"].get_xdata()) == [3, 4]  # from round 3, where the fight stands
     assert figure_of(data)._suptitle.get_text().startswith("Quick: exact odds, from round 3 (after event 4)\n")
@@ -209,7 +209,8 @@ def test_a_simulated_fights_plot_has_error_bars_of_two_standard_errors(quick, fi
     figure = figure_of(data)
     (axes,) = figure.axes
     assert figure._suptitle.get_text() == (
-        f"Quick: 2,000 fights simulated (seed 4), from round 1 (after event 2)\nexpected rounds "
+        f"Quick: estimated from 2,000 fights, ± {100 * data['largest_se']:.2f}%, from round 1 (after event 2)\n"
+        "expected rounds "
         f"{data['expected_rounds']:.2f} (± {data['se']['expected_rounds']:.2f}), still going after round 3: 0\n"
         "error bars: 2 standard errors")
     assert [c.get_label() for c in axes.containers] == ["side A", "side B"]

@@ -49,7 +49,7 @@ def test_the_odds_attack_with_the_first_weapon_not_dropped(brawls):  # type: ign
     """docs/fights.md, "The rest of a critical": "`odds fight` and `simulate fight` follow the same rules ...: the
     targeting rule attacks with its first attack not dropped or broken". Bob's Cudgel is dropped in both brawls:
     it attacks with its Dagger at 20 in each, so the CMB its Cudgel had changes nothing."""
-    odds = [ok(brawls("odds", "fight", name, "--rounds", "1", "--json"))["rounds"] for name in ("Brawl 1", "Brawl 2")]
+    odds = [ok(brawls("odds", "fight", name, "--exact", "--rounds", "1", "--json"))["rounds"] for name in ("Brawl 1", "Brawl 2")]
     assert odds[0] == odds[1]
     assert who_in(brawls, "Brawl 2", "Bob")["attacks_with"] == "Dagger"
 

@@ -291,8 +291,8 @@ def test_the_odds_of_a_fight_over_http_are_the_commands(client, run):  # type: i
     same(client.post(FIGHTS, json={"name": "Quick"}), run, "new", "Quick")
     same(client.post(f"{FIGHTS}/Quick/combatants", json=quick), run, "join", "Quick", *command_line(quick))
     same(client.post(f"{FIGHTS}/Quick/combatants", json=goblin), run, "join", "Quick", *command_line(goblin))
-    answer = client.get(f"{FIGHTS}/Quick/odds", params={"rounds": 2})
-    printed = run("odds", "fight", "Quick", "--rounds", "2", "--json")
+    answer = client.get(f"{FIGHTS}/Quick/odds", params={"rounds": 2, "exact": True})
+    printed = run("odds", "fight", "Quick", "--rounds", "2", "--exact", "--json")
     assert (answer.status_code, printed.exit_code) == (200, 0)
     assert answer.json() == json.loads(printed.stdout)
     assert client.get(f"{FIGHTS}/Quick/odds", params={"rounds": 0}).status_code == 422

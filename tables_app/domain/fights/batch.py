@@ -30,6 +30,7 @@ from tables_app.domain.fights.batch_state import (
     DEAD, DOWN, Batch, Ints, Unsupported, from_fights, to_fight,
 )
 from tables_app.domain.fights.rules import FightRuleError
+from tables_app.domain.fights.odds import Stopped  # one Stopped for the odds, the estimate and the loop
 from tables_app.domain.fights.simulate import Tally
 from tables_app.domain.fights.state import Blow, Fight, Status
 
@@ -38,10 +39,6 @@ ReadsTaken = Callable[[Fight, str], bool]
 # Fights stepped together: CELLS (fights × combatants) in all, about 400 bytes each: what bounds the memory (a few
 # copies at once: under 100 MB). Larger chunks are faster (fewer numpy calls per fight), to about this size.
 CELLS = 65_536
-
-
-class Stopped(Exception):
-    """``should_stop`` said to stop (the client left): nothing is counted."""
 
 
 class _Dealer:

@@ -26,8 +26,15 @@ NOTHING = Blow()
 DamagesOf = Callable[[str, tuple[tuple[str, Any], ...], Any], Mapping[int, Fraction]]
 
 
-def blow_distribution(attack: Attack, tables: TableSet, rules: AttackRules | None = None) -> dict[Blow, Fraction]:
-    """Each blow the attack can deal, with its exact probability (they sum to 1)."""
+# A reading's blows, kept across the blow distributions of one fight (``memo``): the same readings recur in
+# every distribution of a weapon against an armor, only their weights shifting with the CMB and DEF.
+ReadingMemo = dict[tuple[Any, ...], tuple[list[tuple[Blow, Fraction]], tuple[Any, ...]]]
+
+
+def blow_distribution(attack: Attack, tables: TableSet, rules: AttackRules | None = None,
+                      memo: ReadingMemo | None = None) -> dict[Blow, Fraction]:
+    """Each blow the attack can deal, with its exact probability (they sum to 1); ``memo`` keeps each reading's
+    blows for the next distribution asked with it (the same tables)."""
     rules = AttackRules.given_or_built(attack, tables, rules)
     roll, readings = weighed_readings(attack, rules)
     found: dict[Blow, Fraction] = {}
@@ -37,12 +44,25 @@ def blow_distribution(attack: Attack, tables: TableSet, rules: AttackRules | Non
         if reading.outcome is Outcome.FUMBLE:  # an `F` cell fumbles as the Clumsy Range does
             fumbles += p
             continue
-        for blow, q in _reading_blows(reading, attack.features):
+        for blow, q in _remembered(reading, attack.features, memo):
             found[blow] = found.get(blow, Fraction(0)) + p * q
     if fumbles:
         for blow, q in _fumble_blows(attack, tables):
             found[blow] = found.get(blow, Fraction(0)) + fumbles * q
     return found
+
+
+def _remembered(reading: Reading, features: frozenset[str], memo: ReadingMemo | None) -> list[tuple[Blow, Fraction]]:
+    """The reading's blows, from ``memo`` when it has them: a reading's blows are its hits and its criticals'
+    entries (each plan's table known by its identity, kept beside it so that it is not reused)."""
+    if memo is None:
+        return _reading_blows(reading, features)
+    plans = reading.plans
+    key = (reading.hits, features, *((id(p.table), p.severity, p.rolled, p.reduction, p.column) for p in plans))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (_reading_blows(reading, features), tuple(p.table for p in plans))
+    return found[0]
 
 
 def _reading_blows(reading: Reading, features: frozenset[str]) -> list[tuple[Blow, Fraction]]:
