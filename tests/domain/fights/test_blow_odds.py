@@ -102,3 +102,17 @@ def test_an_open_ended_critical_die_is_weighed_over_its_tail():  # type: ignore[
     assert sum(p for blow, p in exact.items() if blow.to_target.death_in == 2) == hit * Fraction(240, 100 ** 2)
     assert sum(p for blow, p in exact.items() if blow.to_target.stun == 1) == hit * Fraction(500 - 240, 100 ** 2)
     assert sum(p * blow.to_target.hits for blow, p in exact.items()) == table_odds(attack, tables).expected_damage
+
+
+def test_a_readings_blows_remembered_across_distributions_are_the_same():  # type: ignore[no-untyped-def]
+    """blow_distribution(memo=...): one fight's distributions share each reading's blows (the same readings recur
+    as the CMB shifts); every distribution is what it is without the memo, whatever was asked before it, features
+    and a secondary critical included."""
+    memo: dict = {}
+    asked = [(WEAPON, 40, "NA", frozenset()), (WEAPON, 60, "NA", frozenset({"helm"})), (WEAPON, 60, "NA", frozenset()),
+             (replace(WEAPON, secondary_critical="Impact"), 55, "NA", frozenset()), (WEAPON, 70, "HA", frozenset()),
+             (WEAPON, 40, "NA", frozenset({"helm"}))]
+    for weapon, cmb, armor, features in asked:
+        attack = Attack(weapon, cmb=cmb, armor=armor, features=features)
+        assert blow_distribution(attack, TABLES, memo=memo) == blow_distribution(attack, TABLES)
+    assert memo  # it was used
