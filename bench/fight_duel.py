@@ -9,7 +9,7 @@ Two fights are set up with the CLI in a fresh database (`db init`: the
 bundled tables): Duel, Hero (50 hits, DEF 20, MA, Longsword 60) against an
 Orc Warrior of the bestiary (60 hits, Scimitar 55), both with their
 criticals' effects; and Melee, Hero and Ally (45 hits, DEF 15, Longsword 50)
-against two Orc Warriors. For each, `tables odds fight NAME --json --rounds
+against two Orc Warriors. For each, `tables odds fight NAME --json --exact --rounds
 R` is run for R = 1, 2 and the default 20 (a refusal past the bound of
 states is timed too, and its message printed), interleaved with `tables
 simulate fight NAME --rounds R --count 10000 --seed 1`; the median wall and
@@ -77,7 +77,7 @@ def run(folder: Path, pairs: int) -> None:
     for name in FIGHTS:
         for rounds in ROUNDS:
             commands = {
-                "odds fight": [*tables, "--db", str(db), "odds", "fight", name, "--json", "--rounds", str(rounds)],
+                "odds fight": [*tables, "--db", str(db), "odds", "fight", name, "--json", "--exact", "--rounds", str(rounds)],
                 "simulate fight": [*tables, "--db", str(db), "simulate", "fight", name, "--json", "--rounds", str(rounds),
                                    "--count", "10000", "--seed", "1"],
             }

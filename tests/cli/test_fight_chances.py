@@ -163,3 +163,32 @@ def test_sigint_during_the_odds_of_a_fight(run, db_path):  # type: ignore[no-unt
     a real process: helpers.interrupted)."""
     duel(run)
     assert interrupted(db_path, ["odds", "fight", "Duel", "--exact"]) == (130, "Error: interrupted (Ctrl-C)\n", "")
+
+
+def test_certified_bounds_hold_the_exact_odds(quick):  # type: ignore[no-untyped-def]
+    # issue 42: each share between its lower and upper bound, none wider than asked, the shares their middles
+    exact = answer(quick, "odds", "fight", "Quick", "--rounds", "3", "--exact")
+    bounded = answer(quick, "odds", "fight", "Quick", "--rounds", "3", "--certified", "--width", "0.02")
+    assert bounded["method"] == "certified" and bounded["width"] <= 0.02 and bounded["width_asked"] == 0.02
+    for e, b in zip(exact["rounds"], bounded["rounds"]):
+        pairs = [(e["over"], b["lower"]["over"], b["upper"]["over"], b["over"])]
+        pairs += [(e["sides"][s], b["lower"]["sides"][s], b["upper"]["sides"][s], b["sides"][s]) for s in ("A", "B")]
+        pairs += [(e["combatants"][n][k], b["lower"]["combatants"][n][k], b["upper"]["combatants"][n][k],
+                   b["combatants"][n][k]) for n in e["combatants"] for k in ("down", "dead")]
+        for truth, low, high, middle in pairs:
+            assert low <= truth <= high and high - low <= 0.02 and abs(middle - (low + high) / 2) <= 1e-12
+    assert bounded["lower"]["expected_rounds"] <= exact["expected_rounds"] <= bounded["upper"]["expected_rounds"]
+    assert bounded["lower"]["unfinished"] <= exact["unfinished"] <= bounded["upper"]["unfinished"]
+    text = quick("odds", "fight", "Quick", "--rounds", "3", "--certified", "--width", "0.02").stdout
+    assert text.startswith(f"Quick: certified bounds, each at most {100 * bounded['width']:.2f}% wide, from round 1 "
+                           "(after event 2)\n")
+    assert "Each share is certainly within its bounds" in text and all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_certified_bounds_too_large_are_refused_saying_what_to_ask(run):  # type: ignore[no-untyped-def]
+    duel(run)
+    result = run("odds", "fight", "Duel", "--certified", "--time", "0.5")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: the certified odds of the fight 'Duel' at width 0.01 are too large to work "
+                                    "out: ")
+    assert result.stderr.endswith("; ask for a larger width, fewer rounds, or the estimate (without --certified)\n")

@@ -44,7 +44,7 @@ class CertifiedTooLarge(ValueError):
     def __init__(self, why: str, round_: int, width: float):
         super().__init__(f"the fight's certified odds at width {width:g} are too large to work out: {why}; "
                          f"ask for a larger width or fewer rounds")
-        self.round, self.width = round_, width
+        self.why, self.round, self.width = why, round_, width
 
 
 @dataclass(frozen=True)
