@@ -9,10 +9,8 @@ are loaded before the handler is in place.
 from __future__ import annotations
 
 import sys
-import time
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-STARTED = time.monotonic()  # when the command began, as near as Python lets us see: an answer's time budget counts from it
 
 
 def main() -> None:

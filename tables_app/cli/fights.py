@@ -155,7 +155,7 @@ def _chances(operation: Operation) -> click.Command:
     def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
-        from tables_app.__main__ import STARTED
+        from tables_app.cli import STARTED
 
         extra = {"started": STARTED} if operation is fights.ODDS else {}  # its time budget: the command's whole time
         data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values, **extra))

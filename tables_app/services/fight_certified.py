@@ -16,8 +16,10 @@ from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import PRINTED_DIGITS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tables_app.domain.fights import Fight
-    from tables_app.services.fight_odds import StopCheck, _Blows
+    from tables_app.domain.fights.odds import Blows, ReadsTaken
 
 SCALE = 10 ** PRINTED_DIGITS
 
@@ -83,14 +85,14 @@ def _leaves(shares: Any) -> list[Bounds]:
     return [shares]
 
 
-def certified_odds(fight: Fight, blows: _Blows, rounds: int, *, width: float, seq: int, side_names: dict[str, str],
-                   seconds: float | None, progress_bar: ProgressBar | None,
-                   should_stop: StopCheck | None) -> FightCertified:
+def certified_odds(fight: Fight, blows: Blows, reads_taken: ReadsTaken, rounds: int, *, width: float, seq: int,
+                   side_names: dict[str, str], seconds: float | None, progress_bar: ProgressBar | None,
+                   should_stop: Callable[[], bool] | None) -> FightCertified:
     from tables_app.domain.fights.certified import certified_odds as bounded
 
     try:
         with reporting(progress_bar, rounds, True, "rounds") as progress:
-            found = bounded(fight, blows, rounds, width=width, reads_taken=blows.reads_taken, progress=progress,
+            found = bounded(fight, blows, rounds, width=width, reads_taken=reads_taken, progress=progress,
                             should_stop=should_stop, seconds=seconds)
     except CertifiedTooLarge as exc:
         raise _too_large(fight, width, exc.why) from None
