@@ -115,6 +115,14 @@ def test_the_time_and_width_are_bounded(quick):  # type: ignore[no-untyped-def]
         assert quick("odds", "fight", "Quick", *options).exit_code == 2, options
 
 
+@pytest.mark.parametrize("options", [("--time", "nan"), ("--time", "NaN"), ("--certified", "--width", "nan")])
+def test_a_time_or_width_that_is_no_number_is_refused(quick, options):  # type: ignore[no-untyped-def]
+    """NaN passes every comparison of Click's range: it is refused as no number, as over HTTP (review 42: `--time
+    nan` was taken and the odds ran on past a minute, `--width nan` ended in the domain's ValueError)."""
+    result = quick("odds", "fight", "Quick", *options)
+    assert result.exit_code == 2 and "is not a number" in result.stderr, result.stderr
+
+
 def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]
     quick("fight", "edit", "Quick", "Goblin Scout #1", "--taken", "3")
     result = quick("odds", "fight", "Quick")
