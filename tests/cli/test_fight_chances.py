@@ -104,6 +104,8 @@ def test_a_count_gives_the_same_answer_as_simulate(run):  # type: ignore[no-unty
     (("--width", "0.1"), "'width': goes with certified only (the widest a certified bound may be)"),
     (("--exact", "--seed", "3"), "'seed': not with exact (exact odds play no dice)"),
     (("--count", "9", "--time", "2"), "'time': not with count (a count plays every fight it asks, however long)"),
+    (("--exact", "--time", "2"), "'time': not with exact (exact odds play no dice)"),
+    (("--certified", "--seed", "3"), "'seed': not with certified (certified bounds play no dice)"),
 ])
 def test_options_that_do_not_go_together(quick, options, refusal):  # type: ignore[no-untyped-def]
     result = quick("odds", "fight", "Quick", *options)
@@ -121,6 +123,11 @@ def test_a_time_or_width_that_is_no_number_is_refused(quick, options):  # type: 
     nan` was taken and the odds ran on past a minute, `--width nan` ended in the domain's ValueError)."""
     result = quick("odds", "fight", "Quick", *options)
     assert result.exit_code == 2 and "is not a number" in result.stderr, result.stderr
+
+
+def test_certified_bounds_are_as_wide_as_asked(quick):  # type: ignore[no-untyped-def]
+    data = answer(quick, "odds", "fight", "Quick", "--certified", "--width", "0.2", "--rounds", "3")
+    assert data["method"] == "certified" and data["width_asked"] == 0.2 and data["width"] <= 0.2
 
 
 def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]
