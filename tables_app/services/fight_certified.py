@@ -6,18 +6,18 @@ mass counted as unknown on either side."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.fights.certified import Bounds, CertifiedOdds, CertifiedTooLarge
-from tables_app.domain.fights.odds import TooManyStates
+from tables_app.domain.fights.odds import Blows, ReadsTaken, TooManyStates
 from tables_app.errors import TablesError
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import PRINTED_DIGITS
 
 if TYPE_CHECKING:
     from tables_app.domain.fights import Fight
-    from tables_app.services.fight_odds import StopCheck, _Blows
 
 SCALE = 10 ** PRINTED_DIGITS
 
@@ -83,14 +83,15 @@ def _leaves(shares: Any) -> list[Bounds]:
     return [shares]
 
 
-def certified_odds(fight: Fight, blows: _Blows, rounds: int, *, width: float, seq: int, side_names: dict[str, str],
-                   seconds: float | None, progress_bar: ProgressBar | None,
-                   should_stop: StopCheck | None) -> FightCertified:
+def certified_odds(fight: Fight, blows: Blows, rounds: int, *, width: float, seq: int, side_names: dict[str, str],
+                   seconds: float | None, progress_bar: ProgressBar | None, should_stop: Callable[[], bool] | None,
+                   reads_taken: ReadsTaken | None) -> FightCertified:
+    # (blows and reads_taken apart, not fight_odds._Blows: fight_odds imports this module, never the other way)
     from tables_app.domain.fights.certified import certified_odds as bounded
 
     try:
         with reporting(progress_bar, rounds, True, "rounds") as progress:
-            found = bounded(fight, blows, rounds, width=width, reads_taken=blows.reads_taken, progress=progress,
+            found = bounded(fight, blows, rounds, width=width, reads_taken=reads_taken, progress=progress,
                             should_stop=should_stop, seconds=seconds)
     except CertifiedTooLarge as exc:
         raise TablesError(f"the fight {fight.name!r} is too large for certified bounds: {exc}") from None
