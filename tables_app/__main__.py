@@ -17,10 +17,12 @@ STARTED = time.monotonic()  # when the command began, as near as Python lets us 
 
 def main() -> None:
     try:
+        from tables_app.cli import common
         from tables_app.cli.root import main as command
     except KeyboardInterrupt:
         sys.stderr.write("Error: interrupted (Ctrl-C)\n")
         raise SystemExit(INTERRUPTED) from None
+    common.STARTED = STARTED  # handed down (the CLI never imports this module: run by -m, it is __main__, not this)
     command()
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tables_app.cli import attacks
+from tables_app.cli import attacks, common
 from tables_app.cli.build import command
 from tables_app.cli.common import Group, database_of, emit_json
 from tables_app.operations import Operation, fights, to_json
@@ -155,9 +155,7 @@ def _chances(operation: Operation) -> click.Command:
     def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
-        from tables_app.__main__ import STARTED
-
-        extra = {"started": STARTED} if operation is fights.ODDS else {}  # its time budget: the command's whole time
+        extra = {"started": common.STARTED} if operation is fights.ODDS else {}  # its budget: the whole command's
         data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values, **extra))
         attacks.draw(plot_file, data)  # P(won by round r) per side (cli/plot.py)
         if as_json:

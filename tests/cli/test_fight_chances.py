@@ -8,6 +8,8 @@ the exact odds."""
 from __future__ import annotations
 
 import json
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -89,6 +91,28 @@ def test_a_fight_too_large_for_the_exact_odds_is_estimated_saying_so(run):  # ty
     assert first.startswith(f"Duel: estimated from {data['count']:,} fights, ± ") and first.endswith(
         "from round 1 (after event 2)")
     assert "Sides: A (Hero); B (Orc Warrior #1)" in text and all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_the_budget_counts_from_the_commands_start(run, monkeypatch):  # type: ignore[no-untyped-def]
+    from tables_app.cli import common
+
+    duel(run)
+    monkeypatch.setattr(common, "STARTED", time.monotonic() - 60)  # the process began long ago: its budget is spent
+    late = answer(run, "odds", "fight", "Duel", "--time", "5")
+    monkeypatch.setattr(common, "STARTED", None)  # called in-process: from the call
+    on_time = answer(run, "odds", "fight", "Duel", "--time", "5")
+    assert late["method"] == on_time["method"] == "estimated" and late["count"] < on_time["count"]
+
+
+def test_the_console_script_hands_its_start_down_to_the_cli(monkeypatch):  # type: ignore[no-untyped-def]
+    import tables_app.__main__ as entry
+    from tables_app.cli import common
+
+    monkeypatch.setattr(common, "STARTED", None)
+    monkeypatch.setattr(sys, "argv", ["tables", "--help"])
+    with pytest.raises(SystemExit):
+        entry.main()
+    assert common.STARTED == entry.STARTED
 
 
 def test_a_count_gives_the_same_answer_as_simulate(run):  # type: ignore[no-untyped-def]
