@@ -9,16 +9,20 @@ are loaded before the handler is in place.
 from __future__ import annotations
 
 import sys
+import time
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+STARTED = time.monotonic()  # when the command began, as near as Python lets us see: an answer's time budget counts from it
 
 
 def main() -> None:
     try:
+        from tables_app.cli import common
         from tables_app.cli.root import main as command
     except KeyboardInterrupt:
         sys.stderr.write("Error: interrupted (Ctrl-C)\n")
         raise SystemExit(INTERRUPTED) from None
+    common.STARTED = STARTED  # handed down (the CLI never imports this module: run by -m, it is __main__, not this)
     command()
 
 

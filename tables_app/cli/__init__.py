@@ -9,9 +9,3 @@ lookups (list, show, query), attacks (resolve, odds, simulate), workbooks
 Nothing here is imported by the library or by the HTTP face (tables_app/http);
 this package's own modules are imported by name (the entry point is root.main).
 """
-
-import time
-
-# When the command began, as near as the command line sees it (the first of its modules loaded): the time budget
-# of `odds fight` counts from it, so that its answer comes within it, start-up included.
-STARTED = time.monotonic()

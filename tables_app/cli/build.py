@@ -6,6 +6,7 @@ Click's ``Invalid value for '--cmb'``)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Callable
 
 import click
@@ -62,6 +63,17 @@ def arguments_help(operation: Operation) -> str:
     return "\n\n".join([operation.help, *lines])
 
 
+class NumberRange(click.FloatRange):
+    """A FloatRange that refuses NaN, as Param.within does: every comparison with NaN is false, so Click's range
+    lets it through (`--time nan` never ran out, `--width nan` reached the domain's ValueError)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
 def _type(param: Param) -> Any:
     if param.kind == "choice":
         return click.Choice(param.choices, case_sensitive=param.case_sensitive)
@@ -72,7 +84,7 @@ def _type(param: Param) -> Any:
         return int
     if param.kind == "float":
         if param.click_range and (param.minimum is not None or param.maximum is not None):
-            return click.FloatRange(param.minimum, param.maximum)
+            return NumberRange(param.minimum, param.maximum)
         return float
     return str
 

@@ -14,6 +14,11 @@ from tables_app.cli.build import json_option, names_of, option
 from tables_app.errors import TablesError, UsageMistake, WorkbookInvalid, error_json, error_object, shortened
 from tables_app.operations.lookups import RULESET_FILTER
 
+# When the `tables` process began (tables_app/__main__.py sets it, for the console script and `python -m
+# tables_app`): an odds answer's time budget counts from it. None when a program calls the CLI in-process (the
+# budget then counts from the command's call).
+STARTED: float | None = None
+
 if TYPE_CHECKING:
     from tables_app.storage.database import Database
 

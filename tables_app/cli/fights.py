@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tables_app.cli import attacks
+from tables_app.cli import attacks, common
 from tables_app.cli.build import command
 from tables_app.cli.common import Group, database_of, emit_json
 from tables_app.operations import Operation, fights, to_json
@@ -110,7 +110,7 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
     sides = list(rounds[0]["sides"]) if rounds else []
     lines = wrap(chances_heading(data), 80, subsequent_indent="  ")
     if data.get("why"):
-        lines += wrap(f"{data['why'][0].upper()}{data['why'][1:]}; --exact insists.", 80, subsequent_indent="  ")
+        lines += wrap(f"{data['why'][0].upper()}{data['why'][1:]} (--exact insists).", 80, subsequent_indent="  ")
     named = data.get("side_names")
     if named:
         lines += wrap("Sides: " + "; ".join(named[side] for side in sides), 80, subsequent_indent="  ")
@@ -155,9 +155,7 @@ def _chances(operation: Operation) -> click.Command:
     def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
-        from tables_app.cli import STARTED
-
-        extra = {"started": STARTED} if operation is fights.ODDS else {}  # its time budget: the command's whole time
+        extra = {"started": common.STARTED} if operation is fights.ODDS else {}  # its budget: the whole command's
         data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values, **extra))
         attacks.draw(plot_file, data)  # P(won by round r) per side (cli/plot.py)
         if as_json:

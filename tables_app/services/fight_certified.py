@@ -6,20 +6,18 @@ mass counted as unknown on either side."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.fights.certified import Bounds, CertifiedOdds, CertifiedTooLarge
-from tables_app.domain.fights.odds import TooManyStates
+from tables_app.domain.fights.odds import Blows, ReadsTaken, TooManyStates
 from tables_app.errors import TablesError
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import PRINTED_DIGITS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from tables_app.domain.fights import Fight
-    from tables_app.domain.fights.odds import Blows, ReadsTaken
 
 SCALE = 10 ** PRINTED_DIGITS
 
@@ -85,9 +83,10 @@ def _leaves(shares: Any) -> list[Bounds]:
     return [shares]
 
 
-def certified_odds(fight: Fight, blows: Blows, reads_taken: ReadsTaken, rounds: int, *, width: float, seq: int,
-                   side_names: dict[str, str], seconds: float | None, progress_bar: ProgressBar | None,
-                   should_stop: Callable[[], bool] | None) -> FightCertified:
+def certified_odds(fight: Fight, blows: Blows, rounds: int, *, width: float, seq: int, side_names: dict[str, str],
+                   seconds: float | None, progress_bar: ProgressBar | None, should_stop: Callable[[], bool] | None,
+                   reads_taken: ReadsTaken | None) -> FightCertified:
+    # (blows and reads_taken apart, not fight_odds._Blows: fight_odds imports this module, never the other way)
     from tables_app.domain.fights.certified import certified_odds as bounded
 
     try:
@@ -95,13 +94,8 @@ def certified_odds(fight: Fight, blows: Blows, reads_taken: ReadsTaken, rounds: 
             found = bounded(fight, blows, rounds, width=width, reads_taken=reads_taken, progress=progress,
                             should_stop=should_stop, seconds=seconds)
     except CertifiedTooLarge as exc:
-        raise _too_large(fight, width, exc.why) from None
-    except TooManyStates as exc:  # (TooMuchWork: its steps, or its time)
-        raise _too_large(fight, width, str(exc)) from None
+        raise TablesError(f"the fight {fight.name!r} is too large for certified bounds: {exc}") from None
+    except TooManyStates as exc:  # (TooMuchWork: its steps)
+        raise TablesError(f"the fight {fight.name!r} is too large for certified bounds at width {width:g}: {exc}; "
+                          "ask for a larger width or fewer rounds") from None
     return FightCertified(fight.name, seq, found, tuple(c.name for c in fight.combatants), side_names, width)
-
-
-def _too_large(fight: Fight, width: float, why: str) -> TablesError:
-    """`the certified odds of the fight 'Duel' at width 0.01 are too large to work out: ...; ask for ...`."""
-    return TablesError(f"the certified odds of the fight {fight.name!r} at width {width:g} are too large to work out: "
-                       f"{why}; ask for a larger width, fewer rounds, or the estimate (without --certified)")

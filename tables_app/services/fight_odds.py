@@ -146,9 +146,8 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
         if certified:
             from tables_app.services.fight_certified import certified_odds
 
-            return certified_odds(fight, blows, blows.reads_taken, rounds, width=width, seq=loaded.seq, side_names=sides,
-                                  seconds=seconds,
-                                  progress_bar=progress_bar, should_stop=should_stop)
+            return certified_odds(fight, blows, rounds, width=width, seq=loaded.seq, side_names=sides, seconds=seconds,
+                                  progress_bar=progress_bar, should_stop=should_stop, reads_taken=blows.reads_taken)
         why = None
         budget = DEFAULT_SECONDS if seconds is None else seconds
         if count is None:

@@ -93,3 +93,19 @@ def test_the_time_an_odds_request_takes_is_bounded(client):  # type: ignore[no-u
     refused = client.get("/api/v1/fights/Duel/odds", params={"time": http_fights.MAX_TIME + 1})
     assert refused.status_code == 422
     assert refused.json()["error"]["message"] == f"'time': at most {http_fights.MAX_TIME:g} seconds over HTTP (the command line takes more)"
+
+
+def test_an_odds_requests_budget_counts_from_its_arrival(client, monkeypatch):  # type: ignore[no-untyped-def]
+    from tables_app.errors import TablesError
+    from tables_app.services import fight_odds
+
+    asked: list[Any] = []
+
+    def odds(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("started"))
+        raise TablesError("counted")
+
+    monkeypatch.setattr(fight_odds, "odds", odds)
+    before = time.monotonic()
+    assert client.get("/api/v1/fights/Duel/odds").status_code == 422
+    assert len(asked) == 1 and asked[0] is not None and before <= asked[0] <= time.monotonic()

@@ -15,7 +15,7 @@ import pytest
 from fight_states import TINY_FIGHTERS, tiny_blows, tiny_fight
 
 from tables_app.domain.fights import Adjust, Attack, Blow, Edit, EndRound, Fight, FightRuleError, Harm, Join, apply, replay
-from tables_app.domain.fights.batch import Stopped, _Dealer, chunk_size, play_fights
+from tables_app.domain.fights.batch import Stopped, _Dealer, _grouped, chunk_size, play_fights
 from tables_app.domain.fights.batch_rules import BlowTable, attack, end_round, turn
 from tables_app.domain.fights.batch_state import SLOTS, Unsupported, from_fights, to_fight
 from tables_app.domain.fights.rules import cmb_modifiers, defense_of, turn_target, turn_weapon
@@ -256,3 +256,65 @@ def test_each_fight_draws_from_the_distribution_blows_gives_its_state(seed):  # 
                 assert asked[int(number)] == terms(f, f.combatants[i].name, f.combatants[int(target)].name)
                 checked += 1
     assert checked > 120
+
+
+def _counted(c: Combatant, now: dict[str, object], start: dict[str, object]) -> Combatant:
+    return replace(c, now=replace(c.now, **now), start=replace(c.start, **start))  # type: ignore[arg-type]
+
+
+# Two states of one fight whose CMB or DEF differ only by what held as the round began (what the rules read),
+# the rest the same: (whose, its counters now, as the round began) for each of the two.
+AS_THE_ROUND_BEGAN = {
+    "the target's no parry": ("target", ({"no_parry": 1}, {"no_parry": 0}), ({"no_parry": 1}, {"no_parry": 1})),
+    "the target's blindness": ("target", ({"blinded": 1}, {"blinded": 0}), ({"blinded": 1}, {"blinded": 1})),
+    "the target's prone": ("target", ({"prone": 1}, {"prone": 0}), ({"prone": 1}, {"prone": 1})),
+    "the attacker's no parry": ("attacker", ({"no_parry": 1}, {"no_parry": 0}), ({"no_parry": 1}, {"no_parry": 1})),
+    "the attacker's blindness": ("attacker", ({"blinded": 1}, {"blinded": 0}), ({"blinded": 1}, {"blinded": 1})),
+    "the attacker's penalty": ("attacker", ({"penalty": -10}, {"penalty": 0}), ({"penalty": -10}, {"penalty": -10})),
+    "the attacker's penalty for N rounds": ("attacker", ({"timed_penalties": ((-10, 2),)}, {}),
+                                            ({"timed_penalties": ((-10, 2),)}, {"timed_penalties": ((-10, 2),)})),
+}
+
+
+@pytest.mark.parametrize("case", sorted(AS_THE_ROUND_BEGAN))
+def test_fights_that_differ_only_as_the_round_began_each_draw_from_their_own_distribution(case):  # type: ignore[no-untyped-def]
+    """The dealer's key reads what the rules read (the round's start): two fights the same now but for a parry
+    flag or a penalty as the round began are asked ``blows`` each, not one for both."""
+    whose, *states = AS_THE_ROUND_BEGAN[case]
+    cast = (Fighter("Hero", "A", 30, 20, "MA", parry=10, attacks=(Armament("Sword", 50),)),
+            Fighter("Orc", "B", 30, 20, "MA", parry=10, attacks=(Armament("Axe", 50),)))
+    start = replay(Fight("x"), [Join(f) for f in cast])
+    col = 0 if whose == "attacker" else 1
+    fights = [replace(start, combatants=tuple(_counted(c, now, began) if k == col else c
+                                              for k, c in enumerate(start.combatants)))
+              for now, began in states]
+    asked: list[tuple[object, ...]] = []
+
+    def terms(state: Fight) -> tuple[object, ...]:
+        return cmb_modifiers(state, "Hero"), defense_of(state, "Orc")
+
+    def spy(state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
+        asked.append(terms(state))
+        return {Blow(): Fraction(1)}
+
+    assert terms(fights[0]) != terms(fights[1])  # (the case tells them apart)
+    b = from_fights(fights)
+    rows, targets, weapons = turn(b, 0, np.arange(2))
+    assert list(rows) == [0, 1]
+    numbers = _Dealer(spy, None).distributions(b, rows, 0, targets, weapons)
+    assert [asked[int(n)] for n in numbers] == [terms(f) for f in fights]
+
+
+def test_the_keys_of_two_parts_tell_every_pair_of_values_apart():  # type: ignore[no-untyped-def]
+    first, second = np.array([0, 1, 0, 1, 2, 2]), np.array([5, 5, 6, 6, 5, 6])
+    key, rows, inverse = _grouped([first, second])
+    assert len(rows) == len(set(zip(first.tolist(), second.tolist()))) == 6
+    assert sorted(inverse.tolist()) == list(range(6))
+
+
+def test_each_chunk_draws_from_its_own_random_stream():  # type: ignore[no-untyped-def]
+    """Two chunks of one seed are not the same fights twice: the tally of two is not twice the tally of one."""
+    start = tiny_fight(TINY_FIGHTERS["duel"])
+    chunk = chunk_size(start)
+    one, two = (play_fights(start, tiny_blows, 3, seed=5, count=k * chunk) for k in (1, 2))
+    assert two.over != tuple(2 * n for n in one.over)
