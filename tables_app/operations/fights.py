@@ -317,7 +317,7 @@ ODDS = Operation(words=("odds", "fight"), run=run_odds, params=(
     Param(field="width", kind="float", minimum=0.0001, maximum=0.5, metavar="W",
           help=f"With --certified: the widest a bound may be (default {CERTIFIED_WIDTH})."),
     Param(field="time", key="seconds", kind="float", minimum=0.05, maximum=600, metavar="S",
-          help="The time an answer may take, in seconds (default 1; with --certified, none): an estimate plays "
+          help="The time an answer may take, in seconds (default 1; with --certified, 10): an estimate plays "
                "fights until no share's standard error is above 0.002 or the time is spent."),
     Param(field="count", kind="int", minimum=1, maximum=MAX_FIGHTS,
           help="Estimate from this many fights (no time budget; the same seed and count give the same answer)."),

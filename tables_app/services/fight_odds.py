@@ -52,6 +52,11 @@ AUTO_STATES = 200_000
 EXACT_SHARE = 0.15
 PRINTING = 0.05  # seconds of the budget left for the answer to be written out and the process to end
 DEFAULT_SECONDS = 1.0  # the time an answer may take, unless told
+CERTIFIED_SECONDS = 10.0  # the time certified bounds may take, unless told (each threshold tried is a computation)
+# A fight the batch does not play is played one at a time (about 3,000 duels a second here) until its time is spent,
+# this many fights at least and at most.
+FALLBACK_LEAST = 100
+MAX_FALLBACK = 1_000_000
 TARGET_SE = 0.002  # an estimate stops once no share's standard error is above it (or the time budget is spent)
 StopCheck = Callable[[], bool]  # whether the one who asked has gone (the work then stops)
 
@@ -128,7 +133,7 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
     (FightTooLarge past ``limit`` states), certified bounds at most ``width`` wide when ``certified`` asks, an
     estimate from ``count`` fights when given; else the tool's choice, within ``seconds`` (default
     DEFAULT_SECONDS): exact if the fight's states stay within AUTO_STATES and the exact odds take at most a share
-    of the time, else estimated. Certified bounds take ``seconds`` at most when given. The time counts from
+    of the time, else estimated. Certified bounds take ``seconds`` at most (default CERTIFIED_SECONDS). The time counts from
     ``started`` (time.monotonic(); default: now): the command's start, the request's arrival."""
     started = time.monotonic() if started is None else started
     loaded = load(database, name)
@@ -146,7 +151,8 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
         if certified:
             from tables_app.services.fight_certified import certified_odds
 
-            return certified_odds(fight, blows, rounds, width=width, seq=loaded.seq, side_names=sides, seconds=seconds,
+            return certified_odds(fight, blows, rounds, width=width, seq=loaded.seq, side_names=sides,
+                                  seconds=CERTIFIED_SECONDS if seconds is None else seconds,
                                   progress_bar=progress_bar, should_stop=should_stop, reads_taken=blows.reads_taken)
         why = None
         budget = DEFAULT_SECONDS if seconds is None else seconds
@@ -168,21 +174,25 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
 def _estimate(fight: Fight, blows: _Blows, rounds: int, *, seed: int, count: int | None, seconds: float,
               progress_bar: ProgressBar | None, should_stop: StopCheck | None) -> Tally:
     """``count`` fights played (None: until no share's standard error is above TARGET_SE, or ``seconds`` are
-    spent), all at once with numpy; one at a time, with the same rules, if the fight has what it does not play."""
+    spent), all at once with numpy; one at a time, with the same rules, if the fight has what the batch does not
+    play (from the start, or once a fight of it comes to have it): then in the time left, FALLBACK_LEAST at least."""
     from tables_app.domain.fights.batch import Unsupported, play_fights
 
+    deadline = time.monotonic() + seconds
     total = count if count is not None else 0
-    with reporting(progress_bar, total, total >= PROGRESS_FROM, "fights") as progress:
-        try:
+    try:
+        with reporting(progress_bar, total, total >= PROGRESS_FROM, "fights") as progress:
             return play_fights(fight, blows, rounds, seed=seed, count=count, seconds=None if count else seconds,
                                enough=None if count else _precise_enough, reads_taken=blows.reads_taken,
                                progress=progress, should_stop=should_stop)
-        except Unsupported:
-            pass
-        from random import Random
+    except Unsupported:
+        pass
+    from random import Random
 
-        return simulate_fights(fight, Drawn(blows), rounds, count or _affordable(fight, rounds, seconds), Random(seed),
-                               progress, blows.reads_taken, should_stop=should_stop)
+    with reporting(progress_bar, total, total >= PROGRESS_FROM, "fights, one at a time") as progress:
+        return simulate_fights(fight, Drawn(blows), rounds, count or MAX_FALLBACK, Random(seed), progress,
+                               blows.reads_taken, should_stop=should_stop,
+                               deadline=None if count else deadline, least=FALLBACK_LEAST)
 
 
 def _precise_enough(tally: Tally) -> bool:
@@ -195,11 +205,6 @@ def largest_se(tally: Tally) -> float:
     worst = max([*tally.over, *(n for counts in (*tally.won.values(), *tally.down.values(), *tally.dead.values())
                                 for n in counts)], key=lambda n: min(n, tally.count - n), default=0)
     return share(worst, tally.count)[1]
-
-
-def _affordable(fight: Fight, rounds: int, seconds: float) -> int:
-    """Fights the one-at-a-time loop plays in about ``seconds`` (about 0.1 ms a combatant-round here), at least 1,000."""
-    return max(1_000, int(seconds / (1e-4 * max(len(fight.combatants), 1) * min(rounds, 8))))
 
 
 class FightTooLarge(TablesError):

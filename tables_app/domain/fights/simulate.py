@@ -6,6 +6,7 @@ counted by round, with each count's standard error."""
 from __future__ import annotations
 
 import math
+import time
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,14 +76,17 @@ def share(hits: int, count: int) -> tuple[float, float]:
 
 def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Random,
                     progress: Callable[[int], None] | None = None, reads_taken: ReadsTaken | None = None,
-                    remembered: int = REMEMBERED, should_stop: Callable[[], bool] | None = None) -> Tally:
+                    remembered: int = REMEMBERED, should_stop: Callable[[], bool] | None = None,
+                    deadline: float | None = None, least: int = 1) -> Tally:
     """``count`` fights from ``fight``'s state now, ``rounds`` rounds each at
     most: each fight's states those the exact odds hold (odds.Walk: a
     condition and the hits taken, the rules worked out once per condition and
     blow, not again per fight), each blow drawn as ``draw`` draws it. Past
     ``remembered`` conditions met, what was worked out is forgotten (between
     two fights): memory stays bounded however many fights are asked.
-    ``should_stop`` is asked every 100 fights: Stopped when it says so."""
+    ``should_stop`` is asked every 100 fights: Stopped when it says so.
+    ``deadline`` (time.monotonic()): fewer than ``count`` fights, at least
+    ``least``, once it has passed (looked at every 100 fights)."""
     walk = Walk(fight, draw.blows, reads_taken)
     names = tuple(c.name for c in fight.combatants)
     over = [0] * rounds
@@ -90,9 +94,13 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     down = {name: [0] * rounds for name in names}
     dead = {name: [0] * rounds for name in names}
     total = squares = unfinished = 0
+    played = count
     for done in range(count):
-        if should_stop is not None and done % 100 == 99 and should_stop():
+        if done % 100 == 99 and should_stop is not None and should_stop():
             raise Stopped(f"stopped after {done:,} fights")
+        if deadline is not None and done >= least and done % 100 == 0 and time.monotonic() > deadline:
+            played = done
+            break
         state: State | None = walk.start
         ending: Ending | None = None
         ends: list[tuple[str | None, tuple[Status, ...]]] = []  # the winner (None: none yet) and statuses after each round
@@ -132,5 +140,5 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
             walk = Walk(fight, draw.blows, reads_taken)
         if progress is not None and done % 1000 == 999:
             progress(1000)
-    return Tally(count, rounds, tuple(over), {s: tuple(v) for s, v in won.items()}, {n: tuple(v) for n, v in down.items()},
+    return Tally(played, rounds, tuple(over), {s: tuple(v) for s, v in won.items()}, {n: tuple(v) for n, v in down.items()},
                  {n: tuple(v) for n, v in dead.items()}, total, squares, unfinished)
