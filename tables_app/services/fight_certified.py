@@ -94,8 +94,13 @@ def certified_odds(fight: Fight, blows: Blows, rounds: int, *, width: float, seq
             found = bounded(fight, blows, rounds, width=width, reads_taken=reads_taken, progress=progress,
                             should_stop=should_stop, seconds=seconds)
     except CertifiedTooLarge as exc:
-        raise TablesError(f"the fight {fight.name!r} is too large for certified bounds: {exc}") from None
-    except TooManyStates as exc:  # (TooMuchWork: its steps)
-        raise TablesError(f"the fight {fight.name!r} is too large for certified bounds at width {width:g}: {exc}; "
-                          "ask for a larger width or fewer rounds") from None
+        raise _too_large(fight, width, exc.why) from None
+    except TooManyStates as exc:  # (TooMuchWork: its steps, or its time)
+        raise _too_large(fight, width, str(exc)) from None
     return FightCertified(fight.name, seq, found, tuple(c.name for c in fight.combatants), side_names, width)
+
+
+def _too_large(fight: Fight, width: float, why: str) -> TablesError:
+    """`the certified odds of the fight 'Duel' at width 0.01 are too large to work out: ...; ask for ...`."""
+    return TablesError(f"the certified odds of the fight {fight.name!r} at width {width:g} are too large to work out: "
+                       f"{why}; ask for a larger width, fewer rounds, or the estimate (without --certified)")

@@ -55,7 +55,7 @@ DEFAULT_SECONDS = 1.0  # the time an answer may take, unless told
 CERTIFIED_SECONDS = 10.0  # the time certified bounds may take, unless told (each threshold tried is a computation)
 # A fight the batch does not play is played one at a time (about 3,000 duels a second here) until its time is spent,
 # this many fights at least and at most.
-FALLBACK_LEAST = 100
+FALLBACK_LEAST = 20
 MAX_FALLBACK = 1_000_000
 TARGET_SE = 0.002  # an estimate stops once no share's standard error is above it (or the time budget is spent)
 StopCheck = Callable[[], bool]  # whether the one who asked has gone (the work then stops)

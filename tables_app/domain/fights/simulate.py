@@ -86,7 +86,7 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     two fights): memory stays bounded however many fights are asked.
     ``should_stop`` is asked every 100 fights: Stopped when it says so.
     ``deadline`` (time.monotonic()): fewer than ``count`` fights, at least
-    ``least``, once it has passed (looked at every 100 fights)."""
+    ``least``, once it has passed (looked at every 10 fights)."""
     walk = Walk(fight, draw.blows, reads_taken)
     names = tuple(c.name for c in fight.combatants)
     over = [0] * rounds
@@ -98,7 +98,7 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     for done in range(count):
         if done % 100 == 99 and should_stop is not None and should_stop():
             raise Stopped(f"stopped after {done:,} fights")
-        if deadline is not None and done >= least and done % 100 == 0 and time.monotonic() > deadline:
+        if deadline is not None and done >= least and done % 10 == 0 and time.monotonic() > deadline:
             played = done
             break
         state: State | None = walk.start
