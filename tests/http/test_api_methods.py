@@ -131,6 +131,7 @@ def test_a_flag_and_its_value_are_a_field_and_its_value(client):
         "die 2 of 'dice' is 300, but the critical roll on Cut is a d100 (1-100)"
 
 
+@pytest.mark.slow  # the duel's exact odds run seconds to their refusal
 def test_the_odds_refusal_offers_fewer_rounds_and_the_estimate_as_requests(client, run):
     name = "Duel / night"  # its name in a path, as the page sends it
     client.post(f"{API}/fights", json={"name": name})

@@ -77,11 +77,11 @@ def crowded(run, duel):  # type: ignore[no-untyped-def]
 
 
 def test_a_fight_the_batch_does_not_play_is_estimated_one_at_a_time_as_asked(crowded):  # type: ignore[no-untyped-def]
-    assert fight_odds.odds(crowded, "Duel", count=1500, seed=3).tally.count == 1500  # type: ignore[union-attr]
+    assert fight_odds.odds(crowded, "Duel", count=300, seed=3).tally.count == 300  # type: ignore[union-attr]
     hurried = fight_odds.odds(crowded, "Duel", seconds=0.05)  # no time left: the least it plays
     assert hurried.to_json()["method"] == "estimated"
     assert fight_odds.FALLBACK_LEAST <= hurried.tally.count < 1_000  # type: ignore[union-attr]
-    patient = fight_odds.odds(crowded, "Duel", seconds=1.5)  # the time it is given: more fights
+    patient = fight_odds.odds(crowded, "Duel", seconds=0.6)  # the time it is given: more fights
     assert patient.tally.count > hurried.tally.count  # type: ignore[union-attr]
 
 
