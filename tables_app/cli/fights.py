@@ -110,7 +110,7 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
     sides = list(rounds[0]["sides"]) if rounds else []
     lines = wrap(chances_heading(data), 80, subsequent_indent="  ")
     if data.get("why"):
-        lines += wrap(f"{data['why'][0].upper()}{data['why'][1:]} (--exact insists).", 80, subsequent_indent="  ")
+        lines += wrap(f"{data['why'][0].upper()}{data['why'][1:]}; --exact insists.", 80, subsequent_indent="  ")
     named = data.get("side_names")
     if named:
         lines += wrap("Sides: " + "; ".join(named[side] for side in sides), 80, subsequent_indent="  ")

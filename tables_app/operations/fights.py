@@ -286,11 +286,12 @@ def run_odds(database: Any, name: str, rounds: int, exact: bool, certified: bool
         raise ParamError(chosen[1], f"one of exact, certified and count at most (given: {', '.join(chosen)})")
     if width is not None and not certified:
         raise ParamError("width", "goes with certified only (the widest a certified bound may be)")
-    why = {"exact": "exact odds play no dice", "certified": "certified bounds play no dice",
-           "count": "a count plays every fight it asks, however long"}
-    for field, value, refused in (("time", seconds, ("exact", "count")), ("seed", seed, ("exact", "certified"))):
-        if value is not None and chosen and chosen[0] in refused:
-            raise ParamError(field, f"not with {chosen[0]} ({why[chosen[0]]})")
+    why = {("time", "exact"): "the exact odds take as long as their states, within their bound",
+           ("time", "count"): "a count plays every fight it asks, however long",
+           ("seed", "exact"): "exact odds play no dice", ("seed", "certified"): "certified bounds play no dice"}
+    for field, value in (("time", seconds), ("seed", seed)):
+        if value is not None and chosen and (field, chosen[0]) in why:
+            raise ParamError(field, f"not with {chosen[0]} ({why[field, chosen[0]]})")
     return fight_odds.odds(database, name, rounds, exact=exact, certified=certified, width=width or CERTIFIED_WIDTH,
                            seconds=seconds, count=count, seed=ODDS_SEED if seed is None else seed,
                            progress_bar=progress_bar, should_stop=should_stop, started=started)

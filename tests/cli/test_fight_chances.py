@@ -91,6 +91,8 @@ def test_a_fight_too_large_for_the_exact_odds_is_estimated_saying_so(run):  # ty
     first = text.splitlines()[0]  # (its count its own: two runs of a time budget need not play as many)
     assert re.fullmatch(r"Duel: estimated from [0-9,]+ fights, ± [0-9.]+%, from round 1 \(after event 2\)", first), first
     assert "Sides: A (Hero); B (Orc Warrior #1)" in text and all(len(line) <= 80 for line in text.splitlines())
+    said = " ".join(text.split())  # (the lines wrapped at 80 columns)
+    assert f"{data['why'][0].upper()}{data['why'][1:]}; --exact insists." in said
 
 
 def test_the_budget_counts_from_the_commands_start(run, monkeypatch):  # type: ignore[no-untyped-def]
@@ -128,7 +130,8 @@ def test_a_count_gives_the_same_answer_as_simulate(run):  # type: ignore[no-unty
     (("--width", "0.1"), "'width': goes with certified only (the widest a certified bound may be)"),
     (("--exact", "--seed", "3"), "'seed': not with exact (exact odds play no dice)"),
     (("--count", "9", "--time", "2"), "'time': not with count (a count plays every fight it asks, however long)"),
-    (("--exact", "--time", "2"), "'time': not with exact (exact odds play no dice)"),
+    (("--exact", "--time", "2"), "'time': not with exact (the exact odds take as long as their states, within their "
+                                   "bound)"),
     (("--certified", "--seed", "3"), "'seed': not with certified (certified bounds play no dice)"),
 ])
 def test_options_that_do_not_go_together(quick, options, refusal):  # type: ignore[no-untyped-def]
