@@ -67,6 +67,7 @@ def duel(run):  # type: ignore[no-untyped-def]
     run("fight", "join", "Duel", "--creature", "Orc Warrior")
 
 
+@pytest.mark.slow  # the duel's exact odds run seconds to their refusal
 def test_exact_insists_and_a_fight_too_large_is_refused_naming_its_states(run):  # type: ignore[no-untyped-def]
     duel(run)
     result = run("odds", "fight", "Duel", "--exact")

@@ -63,7 +63,7 @@ def assert_within(exact: FightOdds[Fraction], bounds: CertifiedOdds, width: floa
 
 
 @pytest.mark.parametrize("make", FIGHTS)
-@pytest.mark.parametrize("width", [0.001, 0.01, 0.1])
+@pytest.mark.parametrize("width", [pytest.param(0.001, marks=pytest.mark.slow), 0.01, 0.1])  # (0.001: seconds)
 def test_certified_bounds_hold_the_exact_odds_within_the_width(make: str, width: float) -> None:
     exact = exact_odds(make)
     bounds = certified_odds(FIGHTS[make](), tiny_blows, ROUNDS, width=width)
