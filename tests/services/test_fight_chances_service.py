@@ -81,7 +81,7 @@ def test_a_fight_the_batch_does_not_play_is_estimated_one_at_a_time_as_asked(cro
     hurried = fight_odds.odds(crowded, "Duel", seconds=0.05)  # no time left: the least it plays
     assert hurried.to_json()["method"] == "estimated"
     assert fight_odds.FALLBACK_LEAST <= hurried.tally.count < 1_000  # type: ignore[union-attr]
-    patient = fight_odds.odds(crowded, "Duel", seconds=0.6)  # the time it is given: more fights
+    patient = fight_odds.odds(crowded, "Duel", seconds=3)  # the time it is given: more fights
     assert patient.tally.count > hurried.tally.count  # type: ignore[union-attr]
 
 
