@@ -46,9 +46,10 @@ NAMED = (
 )
 WRITES = ("join", "attack", "round", "undo", "edit", "adjust", "leave")  # those that take `after` (409 when the fight moved on)
 CHANCES = {"odds": ("odds", "fight"), "simulate": ("simulate", "fight")}  # not `tables fight WORD`
-# Fights simulated times the rounds asked, at most, a request: the work of a simulation grows with both (about
-# 0.1 ms a fight-round here: a few seconds at most); the command line takes count 1,000,000 of 200 rounds.
-MAX_FIGHT_ROUNDS = 100_000
+# Fights simulated times the rounds asked, at most, a request: the work of an estimate grows with both (numpy plays
+# about 2 million duel fight-rounds a second here, a 4-vs-4's at a tenth of that; REQUEST_SECONDS stops what takes
+# longer); enough to replay any estimate the odds route makes by itself. The command line takes 1,000,000 of 200.
+MAX_FIGHT_ROUNDS = 2_000_000
 # The chances of a fight (odds, simulate) are the server's heavy requests: at most this many are worked out at once
 # (one per core here), a request waits at most QUEUE_SECONDS for its turn (else 503, Retry-After), and each stops
 # after REQUEST_SECONDS (503) or as soon as its client has gone (polled every POLL_SECONDS).

@@ -344,16 +344,15 @@ def test_a_simulation_over_http_is_bounded(client, run):  # type: ignore[no-unty
         refused = client.get(route, params=params)
         assert refused.status_code == 422, params
         assert refused.json()["error"]["message"].startswith(f"'{field}': "), refused.text
-    assert MAX_FIGHT_ROUNDS == 100_000
-    over = client.get(route, params={"count": 5_001, "seed": 1})  # 5,001 × the default 20 rounds
+    assert MAX_FIGHT_ROUNDS == 2_000_000  # issue 42: any estimate the odds route makes by itself can be replayed
+    over = client.get(route, params={"count": 100_001, "seed": 1})  # 100,001 × the default 20 rounds
     assert (over.status_code, over.json()["error"]["message"]) == (422, (
-        "'count': at most 5,000 fights of 20 rounds over HTTP (count × rounds at most 100,000 a request; "
+        "'count': at most 100,000 fights of 20 rounds over HTTP (count × rounds at most 2,000,000 a request; "
         "the command line takes more)"))
-    assert client.get(route, params={"count": 501, "rounds": 200}).json()["error"]["message"].startswith(
-        "'count': at most 500 fights of 200 rounds over HTTP")
-    assert run("simulate", "fight", "Quick", "--count", "5001", "--rounds", "1", "--seed", "1").exit_code == 0  # the CLI's own
-    at_most = client.get(route, params={"count": 5_000, "seed": 1})  # the bound itself is taken
-    assert at_most.status_code == 200 and at_most.json()["count"] == 5_000
+    assert client.get(route, params={"count": 10_001, "rounds": 200}).json()["error"]["message"].startswith(
+        "'count': at most 10,000 fights of 200 rounds over HTTP")
+    at_most = client.get(route, params={"count": 100_000, "rounds": 20, "seed": 1})  # the bound itself is taken
+    assert at_most.status_code == 200 and at_most.json()["count"] == 100_000
 
 
 def test_a_simulation_over_http_refuses_as_the_other_fight_routes(client, run):  # type: ignore[no-untyped-def]
@@ -392,7 +391,7 @@ def test_the_openapi_document_declares_the_simulation(client):  # type: ignore[n
     parameters = {p["name"]: p for p in route["get"]["parameters"]}
     assert list(parameters) == ["name", "rounds", "count", "seed"]
     assert (parameters["count"]["schema"]["minimum"], parameters["count"]["schema"]["maximum"]) == (1, 1_000_000)
-    assert "count` × `rounds` is at most 100,000" in route["get"]["description"]
+    assert "count` × `rounds` is at most 2,000,000" in route["get"]["description"]
     assert route["get"]["summary"] == "= tables simulate fight NAME --json"
 
 
