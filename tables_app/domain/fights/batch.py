@@ -1,5 +1,5 @@
 """A fight played many times at once with numpy (docs/fights.md,
-"Simulating a fight"): the fights of a chunk are rows of arrays
+"Estimates"): the fights of a chunk are rows of arrays
 (batch_state.py), stepped attack by attack and round by round with the
 tracker's rules mirrored on arrays (batch_rules.py), each blow drawn from
 its exact distribution (``blows``, asked once per distinct attack: the

@@ -1,7 +1,9 @@
-"""A fight played many times with random dice (docs/fights.md, "Simulating
-a fight"): the same rounds as the exact odds (odds.py), stepped with the
-tracker's rules, each attack's blow drawn from its exact distribution;
-counted by round, with each count's standard error."""
+"""A fight played many times with random dice, one fight at a time
+(docs/fights.md, "Estimates"): the same rounds as the exact odds (odds.py),
+stepped with the tracker's rules, each attack's blow drawn from its exact
+distribution; counted by round, with each count's standard error. The
+estimates play fights all at once (batch.py); this loop plays those the
+batch does not hold, and is what the batch is checked against."""
 
 from __future__ import annotations
 
