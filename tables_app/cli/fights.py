@@ -106,7 +106,7 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
 
     from tables_app.cli.render import chances_heading
 
-    rounds, method = data["rounds"], data.get("method", "estimated" if "count" in data else "exact")
+    rounds, method = data["rounds"], data["method"]
     sides = list(rounds[0]["sides"]) if rounds else []
     lines = wrap(chances_heading(data), 80, subsequent_indent="  ")
     if data.get("why"):

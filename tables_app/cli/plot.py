@@ -126,8 +126,7 @@ def _fight(data: dict[str, Any]) -> Figure:
     import matplotlib.pyplot as plt  # loaded by figure, on the Agg backend
     from matplotlib.ticker import MaxNLocator
 
-    rounds, simulated = data["rounds"], "count" in data
-    certified = data.get("method") == "certified"
+    rounds, simulated, certified = data["rounds"], data["method"] == "estimated", data["method"] == "certified"
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)
     xs = [r["round"] for r in rounds]
     for i, side in enumerate(rounds[0]["sides"] if rounds else ()):

@@ -353,7 +353,7 @@ def chances_heading(data: dict[str, Any]) -> str:
     the chances of a fight, saying how they were had (exact; estimated from
     N fights, ± the largest standard error of a share; certified bounds, at
     most so wide), and the title of its plot."""
-    method = data.get("method", "estimated" if "count" in data else "exact")
+    method = data["method"]
     if method == "estimated":
         how = f"estimated from {data['count']:,} fights, ± {_points(data['largest_se'])}"
     elif method == "certified":

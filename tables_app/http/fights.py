@@ -86,21 +86,31 @@ class Heavy:
             return _busy(f"the server is working out the chances of {HEAVY_AT_ONCE} fights already; "
                          "ask again in a moment")
         try:
-            gone = threading.Event()
-            deadline = time.monotonic() + REQUEST_SECONDS
-            task = asyncio.ensure_future(run_in_threadpool(
-                work, lambda: gone.is_set() or time.monotonic() > deadline))
+            stop = _Stop(time.monotonic() + REQUEST_SECONDS)
+            task = asyncio.ensure_future(run_in_threadpool(work, stop))
             while not task.done():
                 await asyncio.wait([task], timeout=POLL_SECONDS)
                 if not task.done() and await request.is_disconnected():
-                    gone.set()
+                    stop.gone.set()
             answered = task.result()
-            if time.monotonic() > deadline and answered.status_code == 422 and b"stopped" in answered.body:
+            if stop.expired and answered.status_code == 422:  # stopped by the server's time, not refused
                 return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
                              "ask for fewer rounds, a smaller count or a shorter time")
             return answered
         finally:
             self.slots.release()
+
+
+class _Stop:
+    """A heavy request's ``should_stop``: its client has gone (``gone``), or its time is spent (``expired``,
+    remembered: the answer the work then gives is the server's 503, not the work's own)."""
+
+    def __init__(self, deadline: float):
+        self.gone, self.deadline, self.expired = threading.Event(), deadline, False
+
+    def __call__(self) -> bool:
+        self.expired = self.expired or time.monotonic() > self.deadline
+        return self.expired or self.gone.is_set()
 
 
 def _busy(message: str) -> CliJSON:

@@ -54,7 +54,7 @@ class FightCertified:
         for r in odds.rounds:
             shares = {"over": r.over, "sides": r.sides,
                       "combatants": {n: {"down": r.down[n], "dead": r.dead[n]} for n in self.names}}
-            lower, upper = _each(shares, _down), _each(shares, _up)
+            lower, upper = _each(shares, lambda b: _down(b.lower)), _each(shares, lambda b: _up(b.upper))
             widest = max([widest, *(b.upper - b.lower for b in _leaves(shares))])
             rounds.append({"round": r.round, **_each(shares, _middle), "states": r.states, "lower": lower, "upper": upper})
         return {"fight": self.name, "seq": self.seq, "from_round": odds.start, "method": "certified",
@@ -66,15 +66,11 @@ class FightCertified:
                 "largest_states": odds.largest}
 
 
-def _each(shares: Any, bound: Any) -> Any:
-    """``shares`` (Bounds, in dicts) with each Bounds read by ``bound`` (a float of it)."""
+def _each(shares: Any, read: Callable[[Bounds], float]) -> Any:
+    """``shares`` (Bounds, in dicts) with each Bounds read as a float by ``read``."""
     if isinstance(shares, dict):
-        return {k: _each(v, bound) for k, v in shares.items()}
-    if bound is _down:
-        return _down(shares.lower)
-    if bound is _up:
-        return _up(shares.upper)
-    return bound(shares)
+        return {k: _each(v, read) for k, v in shares.items()}
+    return read(shares)
 
 
 def _leaves(shares: Any) -> list[Bounds]:
