@@ -19,15 +19,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tables_app.domain.dice import DiceExpressionError
-from tables_app.domain.fights import Fight, cmb_modifiers, defense_of
+from tables_app.domain.fights import Fight
 from tables_app.domain.fights.blow_odds import ReadingMemo, blow_distribution, formula_blow_distribution
 from tables_app.domain.fights.formulas import reads_taken
-from tables_app.domain.fights.rules import turn_weapon
+from tables_app.domain.fights.rules import Terms, fight_terms, outcome_words, turn_weapon
 from tables_app.domain.fights.odds import MAX_STATES, FightOdds, Stopped, TooManyStates, fight_odds
 from tables_app.domain.fights.simulate import Drawn, Tally, share, simulate_fights
 from tables_app.domain.fights.state import Armament, Blow, Fighter
@@ -35,7 +35,8 @@ from tables_app.domain.systems import get
 from tables_app.domain.systems.base import OptionError, TooManyDamages
 from tables_app.domain.tables import Rank
 from tables_app.errors import Offered, TablesError
-from tables_app.services.fights import Loaded, load, prepared_attack
+from tables_app.services.fight_attacks import armament, looked_up, on_terms
+from tables_app.services.fights import Loaded, load
 from tables_app.services.reporting import ProgressBar, reporting
 from tables_app.services.results import PRINTED_DIGITS, as_float
 from tables_app.storage.database import Database
@@ -110,13 +111,13 @@ def _odds_ready(loaded: Loaded) -> Fight:
     """The fight, if its odds can be asked for: not over, two sides, attacks on the tables."""
     fight = loaded.fight
     if fight.over:
-        won = f": side {fight.winner} won" if fight.winner else ": nobody is standing"
-        raise TablesError(f"the fight {fight.name!r} is over{won} (undo to go back, then ask again)")
+        raise TablesError(f"the fight {fight.name!r} is over: {outcome_words(fight)} (undo to go back, then ask again)")
     if len(fight.sides) < 2:
         raise Offered(f"the fight {fight.name!r} has one side only: add a foe ({{}})", "tables fight join", ("fight", "join"),
                       fight.name)
     for c in fight.combatants:
-        if not (c.up and c.fighter.attacks and c.fighter.attacks[0].system == "table"):
+        arm = turn_weapon(c)  # the attack its turns make (as `fight round --auto` makes them)
+        if not (c.up and arm is not None and arm.system == "table"):
             continue
         for foe in fight.combatants:  # an attack on the tables needs its target's armor column, as the tracker does
             if foe.side != c.side and foe.up and not foe.fighter.armor:
@@ -293,7 +294,7 @@ class _Blows:
 
     def __init__(self, database: Database, fight: Fight):
         self.database, self.ruleset = database, fight.ruleset
-        self._prepared: dict[tuple[Armament, str, Rank, tuple[str, ...]], Prepared] = {}
+        self._looked_up: dict[tuple[Armament, str, Rank, tuple[str, ...]], Prepared] = {}
         self._blows: dict[tuple[Any, ...], dict[Blow, Fraction]] = {}
         self._damages: dict[tuple[str, tuple[tuple[str, Any], ...]], Mapping[int, Fraction]] = {}
         self._readings: ReadingMemo = {}  # each reading's blows, for every distribution of the fight
@@ -301,17 +302,16 @@ class _Blows:
     def __call__(self, state: Fight, attacker: str, target: str) -> dict[Blow, Fraction]:
         a, t = state.find(attacker), state.find(target)
         assert a is not None and t is not None
-        arm = turn_weapon(a)  # the targeting rule's attack: its first not dropped or broken
-        assert arm is not None  # (turn_target attacks with none left)
-        modifiers, defense = cmb_modifiers(state, attacker), defense_of(state, target)
+        arm = armament(a, None)  # the attack its turn makes, as `fight round --auto` makes it
+        terms = fight_terms(state, attacker, target)
         if arm.system != "table":
-            key: tuple[Any, ...] = (arm, modifiers, defense, t.fighter.hits, t.taken)
+            key: tuple[Any, ...] = (arm, terms, t.fighter.hits, t.taken)
         else:
-            key = (arm, modifiers, defense, t.fighter.armor, t.fighter.rank, t.fighter.features)
+            key = (arm, terms, t.fighter.armor, t.fighter.rank, t.fighter.features)
         found = self._blows.get(key)
         if found is None:
             found = self._blows[key] = (self._formula(state, attacker, target, arm) if arm.system != "table" else
-                                        self._distribution(arm, modifiers, defense, t.fighter))
+                                        self._distribution(arm, terms, t.fighter))
         return found
 
     @staticmethod
@@ -321,8 +321,8 @@ class _Blows:
         assert a is not None
         if not a.fighter.attacks:  # one without attacks (a door, a captive) deals no blows at all
             return False
-        arm = turn_weapon(a)  # its first not dropped or broken
-        return arm is not None and arm.system != "table" and reads_taken(arm.system)
+        arm = armament(a, None)  # the attack its turn makes
+        return arm.system != "table" and reads_taken(arm.system)
 
     def _formula(self, state: Fight, attacker: str, target: str, arm: Armament) -> dict[Blow, Fraction]:
         where = f"{attacker}'s {arm.system} attack on {target}"
@@ -341,12 +341,11 @@ class _Blows:
             found = self._damages[(system_id, options)] = damages(params, MAX_DAMAGES)
         return found
 
-    def _distribution(self, arm: Armament, modifiers: tuple[tuple[str, int], ...], defense: int,
-                      target: Fighter) -> dict[Blow, Fraction]:
+    def _distribution(self, arm: Armament, terms: Terms, target: Fighter) -> dict[Blow, Fraction]:
+        """The blows of the attack the tracker would resolve (fight_attacks: looked up, then on the fight's terms)."""
         key = (arm, target.armor, target.rank, target.features)
-        prepared = self._prepared.get(key)
-        if prepared is None:
-            prepared = self._prepared[key] = prepared_attack(self.database, self.ruleset, arm, target)
-        attack = replace(prepared.attack, modifiers=modifiers, defense=defense)
-        rules = prepared.rules.for_attack(attack) if prepared.rules is not None else None
-        return blow_distribution(attack, prepared.tables, rules, self._readings)
+        found = self._looked_up.get(key)
+        if found is None:
+            found = self._looked_up[key] = looked_up(self.database, self.ruleset, arm, target)
+        prepared = on_terms(found, terms)
+        return blow_distribution(prepared.attack, prepared.tables, prepared.rules, self._readings)

@@ -12,27 +12,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from tables_app.domain.fights import (
-    Adjust, Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, Leave, apply, cmb_modifiers,
-    defense_of, event_json, event_of, refusal, skipped,
+    Adjust, Armament, Attack, Edit, EndRound, Event, Fight, Fighter, FightRuleError, Join, Leave, apply, event_json, event_of, skipped,
 )
-from tables_app.domain.fights.rules import pending, turn_target, whose_turn
+from tables_app.domain.fights.rules import over_refusal, pending, turn_target, whose_turn
 from tables_app.domain.fights.account import (
     account, crippled_words, dice_line, event_words, shown_line, side_counts, sides_line, status_line, status_words,
     turn_line,
 )
-from tables_app.domain.fights.rules import turn_weapon, weapon_refusal
+from tables_app.domain.fights.rules import turn_weapon
 from tables_app.domain.fights.state import Combatant
 from tables_app.domain.names import fold
 from tables_app.domain.tables import Rank
 from tables_app.errors import Ambiguous, NotFound, Offered, TablesError, UsageMistake
+from tables_app.services.fight_attacks import check_enough, refuse_unused, resolve_in_fight
 from tables_app.storage import fights as store
 from tables_app.storage.database import Database
 
-if TYPE_CHECKING:
-    from tables_app.services.attacks import Prepared
 
 MAX_NAME = 200  # characters of a fight's or a combatant's name
 MAX_EVENTS = 100_000  # events of one fight: far past any evening's fight, and what a replay reads in a moment
@@ -524,87 +522,6 @@ def combatant_named(fight: Fight, name: str) -> Combatant:
                            f"its combatants: {listed}" if known else "it has none yet: tables fight join")
 
 
-def _armament(c: Combatant, weapon: str | None) -> Armament:
-    """The attack named, or the one it makes when none is: its first not dropped or broken (rules.turn_weapon)."""
-    if not c.fighter.attacks:
-        raise TablesError(f"{c.name} cannot attack: it has no attack")
-    if weapon is None:
-        return turn_weapon(c) or c.fighter.attacks[0]  # (none left: refused before, skipped says why)
-    for arm in c.fighter.attacks:
-        if fold(arm.weapon) == fold(weapon):
-            if (why := weapon_refusal(c, arm.weapon)) is not None:
-                raise TablesError(why)
-            return arm
-    known = [a.weapon for a in c.fighter.attacks]
-    raise NotFound.unknown(f"{c.name} has no attack {weapon!r}", weapon, known, f"its attacks: {', '.join(known)}")
-
-
-def _resolve_one(database: Database, fight: Fight, attacker: str, target: str, weapon: str | None,
-                 mods: tuple[tuple[str, int], ...], dice: Any) -> tuple[Attack, dict[str, Any]]:
-    """One attack resolved as `resolve table` does, with the fight's CMB and DEF."""
-    from tables_app.domain.dice import DiceError, ForcedDice, SeededDice
-    from tables_app.domain.fights.blows import table_blow
-    from tables_app.domain.resolve import resolve_attack
-    from tables_app.services.attacks import setup_of
-    from tables_app.services.results import DiceUsed, TableResolution
-
-    a, t = combatant_named(fight, attacker), combatant_named(fight, target)
-    if (why := refusal(fight, a.name, t.name)) is not None:
-        raise TablesError(why)
-    arm = _armament(a, weapon)
-    if arm.system != "table":
-        from tables_app.services.fight_formulas import resolve_one
-
-        return resolve_one(fight, a, t, arm, mods, dice)
-    if not t.fighter.armor:
-        raise TablesError(f"{t.name} has no armor column for an attack on the tables (it joined with --system and "
-                          "no --armor): attack it in a formula system, or join it with --armor")
-    prepared = prepared_attack(database, fight.ruleset, arm, t.fighter, (*cmb_modifiers(fight, a.name), *mods),
-                               defense_of(fight, t.name))
-    first = len(dice.used)
-    try:
-        result = resolve_attack(prepared.attack, prepared.tables, dice, prepared.rules)
-    except DiceError as exc:
-        raise TablesError(str(exc)) from None
-    used = tuple(dice.used[first:])
-    seed = dice.seed if isinstance(dice, SeededDice) else None
-    resolved = TableResolution(setup_of(prepared), result, DiceUsed(used, seed, None if not isinstance(dice, ForcedDice) else ()))
-    data = resolved.to_json()
-    data.pop("unused_dice", None)
-    data["attack"]["target"] = t.name
-    event = Attack(a.name, t.name, table_blow(result), arm.weapon, prepared.attack.effective_cmb,
-                   prepared.attack.defense, used, data)
-    return event, data
-
-
-def prepared_attack(database: Database, ruleset: str | None, arm: Armament, target: Fighter,
-                    modifiers: tuple[tuple[str, int], ...] = (), defense: int = 0) -> Prepared:
-    """``arm``'s attack on ``target`` looked up as `resolve table` looks it up
-    (services/attacks.prepare): its weapon in the ruleset it was found in (else
-    the fight's), the target's armor, rank and features, the fight's terms."""
-    from tables_app.services.attacks import TargetParts, WeaponParts, prepare
-
-    parts = TargetParts(defense=defense, armor=target.armor, rank=target.rank.value, features=target.features)
-    return prepare(database, WeaponParts(name=arm.weapon), parts, ruleset=arm.ruleset or ruleset, cmb=arm.cmb,
-                   modifiers=modifiers)
-
-
-def _enough(dice: Any, event: Attack, more_follow: bool = False) -> None:
-    """NeedMoreDice naming the attack the given dice ran short in (`Hero's attack on Orc needs at least 1 more
-    die: ...`); ``more_follow``: other attacks of the round come after it, whose dice are not counted."""
-    from tables_app.services.fight_formulas import OPEN_ENDED
-    from tables_app.services.rolling import NeedMoreDice, shortfall
-
-    short = shortfall(dice, ("attack roll", "open-ended", *OPEN_ENDED))
-    if short is None:
-        return
-    given, missing, opens = short
-    at_least = "at least " if opens or more_follow else ""
-    raise NeedMoreDice(f"--dice gave {given} {'die' if given == 1 else 'dice'}; {event.attacker}'s attack on "
-                       f"{event.target} needs {at_least}{len(missing)} more {'die' if len(missing) == 1 else 'dice'}: "
-                       + ", ".join(missing))
-
-
 def attack(database: Database, name: str, attacker: str, target: str, *, seed: int | None = None,
            forced: tuple[int, ...] | None = None, weapon: str | None = None, mods: tuple[tuple[str, int], ...] = (),
            after: int | None = None) -> FightStep:
@@ -613,22 +530,13 @@ def attack(database: Database, name: str, attacker: str, target: str, *, seed: i
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     dice = dice_source(seed, forced)
-    event, data = _resolve_one(database, loaded.fight, attacker, target, weapon, mods, dice)
-    _enough(dice, event)
-    _refuse_unused(dice)
+    fight = loaded.fight
+    event, data = resolve_in_fight(database, fight, combatant_named(fight, attacker), combatant_named(fight, target),
+                                   weapon, mods, dice)
+    check_enough(dice, event)
+    refuse_unused(dice)
     events: list[Event] = [event]
     return _step(loaded, events, _written(database, loaded, events, "attack"), (data,))
-
-
-def _refuse_unused(dice: Any) -> None:
-    """Too many dice given: refused as too few are (exit 1), dice that do not fit the attacks (decision)."""
-    from tables_app.domain.dice import ForcedDice
-
-    if isinstance(dice, ForcedDice) and dice.unused:
-        unused = ", ".join(map(str, dice.unused[:10])) + (", …" if len(dice.unused) > 10 else "")
-        verb = "was" if len(dice.unused) == 1 else "were"
-        raise TablesError(f"--dice: {len(dice.unused)} of the given dice {verb} not needed ({unused}); "
-                          "nothing was written: give exactly the dice the attacks read")
 
 
 def round_(database: Database, name: str, *, auto: bool = False, seed: int | None = None,
@@ -643,8 +551,8 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
     loaded = load(database, name)
     _check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
     fight = loaded.fight
-    if fight.over:
-        raise TablesError("the fight is over (undo to go back)")
+    if (over := over_refusal(fight)) is not None:
+        raise TablesError(over)
     events: list[Event] = []
     attacks: list[dict[str, Any]] = []
     if auto:
@@ -656,12 +564,13 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
             target = turn_target(fight, c.name)
             if target is None:
                 continue
-            event, data = _resolve_one(database, fight, c.name, target, None, (), dice)
+            event, data = resolve_in_fight(database, fight, combatant_named(fight, c.name), combatant_named(fight, target),
+                                           None, (), dice)
             events.append(event)
             attacks.append(data)
             fight = _applied(fight, event)
-            _enough(dice, event, more_follow=any(turn_target(fight, later.name) for later in order[place + 1:]))
-        _refuse_unused(dice)
+            check_enough(dice, event, more_follow=any(turn_target(fight, later.name) for later in order[place + 1:]))
+        refuse_unused(dice)
     if not fight.over:
         events.append(EndRound())
     return _step(loaded, events, _written(database, loaded, events, "round --auto" if auto else "round"), tuple(attacks),

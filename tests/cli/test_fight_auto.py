@@ -99,7 +99,7 @@ def test_the_first_attack_unless_one_is_named() -> None:
     # "its attacks (a weapon and its CMB; the first is used unless the attack names another with --attack WEAPON)"
     from tables_app.domain.fights import Armament, Combatant, Fighter
     from tables_app.errors import NotFound
-    from tables_app.services.fights import _armament
+    from tables_app.services.fight_attacks import armament as _armament
 
     c = Combatant(Fighter("Orc", "B", 30, 0, "MA", attacks=(Armament("Scimitar", 55), Armament("Bite", 40))))
     assert (_armament(c, None).weapon, _armament(c, "bite").weapon) == ("Scimitar", "Bite")

@@ -161,7 +161,7 @@ def test_certified_bounds_are_as_wide_as_asked(quick):  # type: ignore[no-untype
 def test_an_ended_fight_has_no_odds(quick):  # type: ignore[no-untyped-def]
     quick("fight", "edit", "Quick", "Goblin Scout #1", "--taken", "3")
     result = quick("odds", "fight", "Quick")
-    assert (result.exit_code, result.stderr) == (1, "Error: the fight 'Quick' is over: side A won (undo to go back, then "
+    assert (result.exit_code, result.stderr) == (1, "Error: the fight 'Quick' is over: side A wins (undo to go back, then "
                                                     "ask again)\n")
 
 

@@ -224,9 +224,9 @@ def test_a_whole_fight_to_its_end_then_attacks_and_rounds_are_refused(tmp_path: 
     run("fight", "join", FIGHT, "--as", "Orc", "--side", "B", "--hits", "60", "--armor", "MA", "--weapon", "Scimitar",
         "--cmb", "55")
     assert run("fight", "edit", FIGHT, "Orc", "--status", "dead").exit_code == 0
-    for args, why in ((("attack", FIGHT, "Hero", "Orc", "--dice", "50"), "the fight is over"),
-                      (("round", FIGHT), "the fight is over (undo to go back)"),
-                      (("round", FIGHT, "--auto", "--seed", "3"), "the fight is over (undo to go back)")):
+    for args, why in ((("attack", FIGHT, "Hero", "Orc", "--dice", "50"), "the fight is over: side A wins (undo to go back)"),
+                      (("round", FIGHT), "the fight is over: side A wins (undo to go back)"),
+                      (("round", FIGHT, "--auto", "--seed", "3"), "the fight is over: side A wins (undo to go back)")):
         before = stored(db)
         result = run("fight", *args)
         assert (result.exit_code, result.stderr) == (1, f"Error: {why}\n"), args

@@ -304,7 +304,7 @@ def test_a_creature_joining_after_one_left_takes_the_next_number(moves):  # type
 
 def test_reinforcements_take_up_a_fight_that_was_over(moves):  # type: ignore[no-untyped-def]
     moves("fight", "damage", FIGHT, "Orc", "60")
-    assert refused(moves, "fight", "round", FIGHT) == "Error: the fight is over (undo to go back)"
+    assert refused(moves, "fight", "round", FIGHT) == "Error: the fight is over: side A wins (undo to go back)"
     same_side = ok(moves("fight", "join", FIGHT, "--as", "Cleric", "--hits", "30", "--armor", "MA", "--json"))
     assert same_side["account"][-1] == "The fight stays over: side A stands (a foe joining takes it up again)."
     data = ok(moves("fight", "join", FIGHT, "--creature", "Wolf", "--json"))

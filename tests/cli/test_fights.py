@@ -142,7 +142,7 @@ def test_the_fight_is_over_when_one_side_stands(fight):  # type: ignore[no-untyp
     data = json.loads(result.stdout)["fight"]
     assert (data["over"], data["winner"]) == (True, "A")
     refused = fight("fight", "round", FIGHT)
-    assert (refused.exit_code, refused.stderr) == (1, "Error: the fight is over (undo to go back)\n")
+    assert (refused.exit_code, refused.stderr) == (1, "Error: the fight is over: side A wins (undo to go back)\n")
 
 
 def test_join_needs_hits_or_a_creature_with_them(fight, run, write_workbook):  # type: ignore[no-untyped-def]

@@ -219,7 +219,7 @@ def test_a_stunned_attacker_and_a_fight_over_are_refused_as_the_command_refuses_
     same(client.post(f"{FIGHTS}/Ambush/edits", json={"combatant": "Orc Warrior #1", "status": "dead"}), run, "edit",
          "Ambush", "Orc Warrior #1", "--status", "dead")
     over = same(client.post(f"{FIGHTS}/Ambush/rounds", json={}), run, "round", "Ambush", status=422)
-    assert over["error"]["message"] == "the fight is over (undo to go back)"
+    assert over["error"]["message"] == "the fight is over: side A wins (undo to go back)"
     assert same(client.get(f"{FIGHTS}/Ambush"), run, "show", "Ambush")["winner"] == "A"
 
 
@@ -365,7 +365,7 @@ def test_a_simulation_over_http_refuses_as_the_other_fight_routes(client, run): 
     assert set(unknown.json()["error"]) >= {"message", "workbook", "sheet", "cell"}  # the error object of --json
     client.post(f"{FIGHTS}/Quick/edits", json={"combatant": "Goblin Scout #1", "taken": 3})
     over = client.get(f"{FIGHTS}/Quick/simulate", params={"count": 10})
-    assert (over.status_code, over.json()["error"]["message"]) == (422, "the fight 'Quick' is over: side A won (undo "
+    assert (over.status_code, over.json()["error"]["message"]) == (422, "the fight 'Quick' is over: side A wins (undo "
                                                                         "to go back, then ask again)")
 
 

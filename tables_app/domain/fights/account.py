@@ -8,7 +8,7 @@ from typing import Any
 
 from tables_app.domain.effects import unread_words
 from tables_app.domain.fights.events import Adjust, Attack, Edit, EndRound, Event, Join, Leave
-from tables_app.domain.fights.rules import PENDING, past_death, pending, skipped, whose_turn
+from tables_app.domain.fights.rules import PENDING, outcome_words, past_death, pending, skipped, whose_turn
 from tables_app.domain.fights.state import Armament, Combatant, Fight, Harm, Status
 
 
@@ -202,7 +202,7 @@ def _fell(before: Combatant, after: Combatant) -> list[str]:
 def _ending(after: Fight) -> list[str]:
     if not after.over:
         return []
-    return [f"The fight is over: side {after.winner} wins." if after.winner else "The fight is over: nobody is standing."]
+    return [f"The fight is over: {outcome_words(after)}."]
 
 
 def _round_end_crippled(c0: Combatant, c1: Combatant) -> list[str]:

@@ -13,8 +13,8 @@ from itertools import product
 from typing import Any
 
 from tables_app.domain.cells import Outcome
-from tables_app.domain.fights.blows import formula_blow, harm_of
-from tables_app.domain.fights.formulas import attack_params, dealt
+from tables_app.domain.fights.blows import critical_blow, fumble_blow
+from tables_app.domain.fights.formulas import attack_params, damage_blow
 from tables_app.domain.fights.state import Armament, Blow, Fight
 from tables_app.domain.odds import critical_choices, fumble_choices, weighed_readings
 from tables_app.domain.systems import get
@@ -68,15 +68,14 @@ def _remembered(reading: Reading, features: frozenset[str], memo: ReadingMemo | 
 def _reading_blows(reading: Reading, features: frozenset[str]) -> list[tuple[Blow, Fraction]]:
     plans = reading.plans
     if not plans:
-        return [(Blow(to_target=harm_of((), reading.hits)) if reading.hits else NOTHING, Fraction(1))]
+        return [(critical_blow(reading.hits, ()), Fraction(1))]
     merged: dict[Blow, Fraction] = {}
     for picks in product(*(_entries(critical_choices(plan, features)) for plan in plans)):
         entries: list[Entry] = [entry for _, entry in picks]
         q = Fraction(1)
         for weight, _ in picks:
             q *= weight
-        hits = reading.hits + sum(e.hits for e in entries)
-        blow = Blow(to_target=harm_of(entries, hits), attacker_bonus=sum(e.attacker_bonus for e in entries))
+        blow = critical_blow(reading.hits + sum(e.hits for e in entries), entries)
         merged[blow] = merged.get(blow, Fraction(0)) + q
     return list(merged.items())
 
@@ -95,7 +94,7 @@ def _fumble_blows(attack: Attack, tables: TableSet) -> list[tuple[Blow, Fraction
         return [(NOTHING, Fraction(1))]  # a weapon without a fumble table: the fumble does nothing
     merged: dict[Blow, Fraction] = {}
     for weight, entry in _entries(fumble_choices(table, attack.weapon)):
-        blow = Blow(to_attacker=harm_of([entry], entry.hits), target_bonus=entry.attacker_bonus)
+        blow = fumble_blow(entry)
         merged[blow] = merged.get(blow, Fraction(0)) + weight
     return list(merged.items())
 
@@ -111,7 +110,7 @@ def formula_blows(system_id: str, options: Iterable[tuple[str, Any]], damages: M
     listed = tuple(options)
     found: dict[Blow, Fraction] = {}
     for damage, p in damages.items():
-        blow = formula_blow(dealt(system_id, listed, damage, taken), {})
+        blow = damage_blow(system_id, listed, damage, taken)
         found[blow] = found.get(blow, Fraction(0)) + p
     return found
 

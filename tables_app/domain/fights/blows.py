@@ -47,10 +47,22 @@ def knocked_out(outs: Iterable[int | None]) -> int | None:
 def table_blow(result: AttackResult) -> Blow:
     """The blow of one attack resolved on the d100 tables."""
     if result.fumble is not None:
-        entry = result.fumble.entry
-        return Blow(to_attacker=harm_of([entry], entry.hits), target_bonus=entry.attacker_bonus)
+        return fumble_blow(result.fumble.entry)
     criticals = [c.entry for c in (result.critical, *result.more_criticals, result.secondary_critical) if c is not None]
-    return Blow(to_target=harm_of(criticals, result.damage), attacker_bonus=sum(e.attacker_bonus for e in criticals))
+    return critical_blow(result.damage, criticals)
+
+
+def critical_blow(damage: int, criticals: Iterable[Entry]) -> Blow:
+    """The blow of an attack that dealt ``damage`` (the cell's hits and every critical's) and these criticals'
+    entries: the hits and their effects to the target, their `(+N)` to the attacker. The tracker makes it of a
+    resolution (table_blow), the odds of each reading (blow_odds): one rule."""
+    listed = list(criticals)
+    return Blow(to_target=harm_of(listed, damage), attacker_bonus=sum(e.attacker_bonus for e in listed))
+
+
+def fumble_blow(entry: Entry) -> Blow:
+    """The blow of a fumble: its entry strikes the attacker (its hits and effects), its `(+N)` goes to the foe."""
+    return Blow(to_attacker=harm_of([entry], entry.hits), target_bonus=entry.attacker_bonus)
 
 
 CONDITIONS = ("bleed", "stun", "no_parry", "must_parry", "penalty", "death_in")

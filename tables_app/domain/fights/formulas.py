@@ -12,7 +12,7 @@ target's hits; none of the four systems gives a condition the fight tracks
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,12 +183,19 @@ def reads_taken(system_id: str) -> bool:
 
 def blow_of(fight: Fight, target: str, system_id: str, options: Iterable[tuple[str, Any]],
             resolution: Resolution) -> Blow:
-    """What the attack does in the fight: the hits it deals (``dealt``) to the
-    target, as ``formula_blow`` makes them."""
+    """What the attack does in the fight: ``damage_blow`` of its damage and its conditions."""
     t = fight.find(target)
     assert t is not None
-    return formula_blow(dealt(system_id, options, resolution.damage, t.taken), resolution.extras)
+    return damage_blow(system_id, options, resolution.damage, t.taken, resolution.extras)
 
 
-__all__ = ["TERMS", "Terms", "armament", "attack_options", "attack_params", "blow_of", "bonus_of", "dealt", "reads_taken",
+def damage_blow(system_id: str, options: Iterable[tuple[str, Any]], damage: int, taken: int,
+                extras: Mapping[str, Any] | None = None) -> Blow:
+    """The blow a formula system's ``damage`` deals a target that has taken ``taken``: the hits ``dealt``, and the
+    conditions its rules give (``extras``: a resolution's; a damage distribution carries none, as none of the four
+    systems gives one the fight tracks). The tracker and the odds of a fight both make blows with it."""
+    return formula_blow(dealt(system_id, options, damage, taken), extras or {})
+
+
+__all__ = ["TERMS", "Terms", "armament", "attack_options", "attack_params", "blow_of", "bonus_of", "damage_blow", "dealt", "reads_taken",
            "parse_options", "placeholders", "values_of"]

@@ -40,7 +40,9 @@ from typing import Any, Generic, Literal, TypeVar, overload
 import numpy as np
 
 from tables_app.domain.fights.events import Attack, EndRound
-from tables_app.domain.fights.rules import apply, down_if_beaten, turn_target, turn_weapon
+from tables_app.domain.fights.rules import (
+    apply, counted_out, dead_at, down_at, down_if_beaten, looked_at, turn_target, turn_weapon,
+)
 from tables_app.domain.fights.state import Blow, Combatant, Counters, Fight, Status
 
 Blows = Callable[[Fight, str, str], dict[Blow, Fraction]]  # (state, attacker, target) → each blow's probability
@@ -251,8 +253,8 @@ class _Placing:
         self.gone = tuple(k for k in range(len(axes)) if k not in kept)
         self.ids = tuple(axes[k] for k in kept)
         left = [after.combatants[i] for i in self.ids]
-        self.down_at = tuple(c.fighter.hits if c.status is Status.UP else None for c in left)
-        self.dead_at = tuple(None if c.fighter.death_at is None else c.fighter.hits - c.fighter.death_at for c in left)
+        self.down_at = tuple(down_at(c) for c in left)  # the down rule's thresholds (rules.down_if_beaten)
+        self.dead_at = tuple(dead_at(c) for c in left)
         self.checked = tuple(checked[k] for k in kept)
         self._outcomes: dict[tuple[int, ...], tuple[int | None, Ending | None]] = {}
 
@@ -436,7 +438,7 @@ class _Turn:
         if found is not None and found[0] is distribution:
             return found[1]
         split = [_Split(replace(blow, to_target=replace(blow.to_target, hits=0), to_attacker=replace(blow.to_attacker, hits=0)),
-                        blow.to_target.hits, blow.to_attacker.hits, bool(blow.to_target), bool(blow.to_attacker), p)
+                        blow.to_target.hits, blow.to_attacker.hits, looked_at(blow.to_target), looked_at(blow.to_attacker), p)
                  for blow, p in distribution.items()]
         self._grouped[id(distribution)] = (distribution, split)
         return split
@@ -462,7 +464,7 @@ def _with_taken(condition: Fight, taken: tuple[int, ...]) -> Fight:
 class _Split:
     """A blow as the grouped states take it: its effects (the blow with its
     hits left out), its hits to each side, whether it harms each side (the
-    rules apply the down rule to whom a blow harms: rules._harmed), its P."""
+    rules apply the down rule to whom a blow harms: rules.looked_at), its P."""
 
     effects: Blow
     hits_to_target: int
@@ -688,8 +690,8 @@ def _round_end(conditions: _Conditions, condition: Fight) -> tuple[_Placing, tup
 
 def _unjudged(before: Combatant, after: Combatant) -> Status:
     """An axis's status after the round's end but for the down rule: dead only by a countdown run out."""
-    counted_out = after.status is Status.DEAD and before.now.dying is not None and after.now.dying == 0
-    return Status.DEAD if counted_out else before.status
+    ran_out = after.status is Status.DEAD and before.now.dying is not None and counted_out(after.now.dying)
+    return Status.DEAD if ran_out else before.status
 
 
 def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int, round_: int, done: int,

@@ -69,10 +69,20 @@ def weapon_refusal(combatant: Combatant, weapon: str) -> str | None:
     return None
 
 
+def outcome_words(fight: Fight) -> str:
+    """How a fight that is over ended (`side A wins`, `nobody is standing`): every message that says so says it so."""
+    return f"side {fight.winner} wins" if fight.winner else "nobody is standing"
+
+
+def over_refusal(fight: Fight) -> str | None:
+    """Why nothing more can be fought in ``fight`` (no attack, no round's end), or None while it goes on."""
+    return f"the fight is over: {outcome_words(fight)} (undo to go back)" if fight.over else None
+
+
 def refusal(fight: Fight, attacker: str, target: str) -> str | None:
     """Why ``attacker`` may not attack ``target`` now (None: it may)."""
-    if fight.over:
-        return "the fight is over"
+    if (over := over_refusal(fight)) is not None:
+        return over
     a, t = fight.find(attacker), fight.find(target)
     if a is None or t is None:
         return f"no combatant named {attacker if a is None else target!r} in the fight"
@@ -103,9 +113,20 @@ def defense_of(fight: Fight, target: str) -> int:
     return t.fighter.defense + (t.fighter.parry if t.can_parry else 0)
 
 
+Terms = tuple[tuple[tuple[str, int], ...], int]  # an attack's CMB modifiers (named), and its target's DEF
+
+
+def fight_terms(fight: Fight, attacker: str, target: str, mods: tuple[tuple[str, int], ...] = ()) -> Terms:
+    """The terms the fight gives ``attacker``'s attack on ``target``: its CMB modifiers (``cmb_modifiers``, then the
+    attack's own ``mods``) and the target's DEF (``defense_of``). The tracker resolves an attack on them, and the
+    odds of a fight weigh its blows on them."""
+    return (*cmb_modifiers(fight, attacker), *mods), defense_of(fight, target)
+
+
 def attack_terms(fight: Fight, attacker: str, target: str, cmb: int) -> tuple[int, int]:
     """(CMB, DEF) of an attack with ``cmb`` (the weapon's, with the attack's own modifiers)."""
-    return cmb + sum(n for _, n in cmb_modifiers(fight, attacker)), defense_of(fight, target)
+    modifiers, defense = fight_terms(fight, attacker, target)
+    return cmb + sum(n for _, n in modifiers), defense
 
 
 def auto_target(fight: Fight, attacker: str) -> str | None:
@@ -207,7 +228,7 @@ def _attack(fight: Fight, event: Attack) -> Fight:
 
 def _harmed(c: Combatant, harm: Harm) -> Combatant:
     """Hits, instant death and down act at once; the rest counts from the next round."""
-    if not harm or c.status is Status.DEAD:
+    if not looked_at(harm) or c.status is Status.DEAD:
         return c
     now = c.now
     dying, fresh = now.dying, c.fresh_dying
@@ -250,26 +271,49 @@ def held_weapon(c: Combatant, now: Counters) -> str | None:
 def down_if_beaten(c: Combatant) -> Combatant:
     """The down rule: a combatant up whose hits taken reach its hits is down
     (alive, out of the fight); one not dead whose hits left reach its death
-    threshold (``death_at``) is dead, from up or from down. Applied where
-    hits or effects are taken: a harming blow, a round's end, hits set by hand."""
-    if c.status is not Status.DEAD and past_death(c):
+    threshold (``death_at``) is dead, from up or from down. Applied to whom
+    it looks at (``looked_at``): whom a blow harms, everyone at a round's
+    end, one whose hits are set by hand. The odds of a fight cut their
+    states by the same two thresholds (``down_at``, ``dead_at``)."""
+    if c.status is not Status.DEAD and (dead := dead_at(c)) is not None and c.taken >= dead:
         return replace(c, status=Status.DEAD)
-    if c.status is Status.UP and c.taken >= c.fighter.hits:
+    if (down := down_at(c)) is not None and c.taken >= down:
         return replace(c, status=Status.DOWN)
     return c
 
 
+def down_at(c: Combatant) -> int | None:
+    """The hits taken from which the down rule puts ``c`` down: its hits while it is up (None: it is not up)."""
+    return c.fighter.hits if c.status is Status.UP else None
+
+
+def dead_at(c: Combatant) -> int | None:
+    """The hits taken from which the down rule kills ``c``: its hits less its death threshold (None: it has none)."""
+    return None if c.fighter.death_at is None else c.fighter.hits - c.fighter.death_at
+
+
 def past_death(c: Combatant) -> bool:
     """Whether its hits left are at or below its death threshold (never, without one)."""
-    return c.fighter.death_at is not None and c.fighter.hits - c.taken <= c.fighter.death_at
+    return (dead := dead_at(c)) is not None and c.taken >= dead
+
+
+def looked_at(harm: Harm) -> bool:
+    """Whether the down rule looks at one a blow deals ``harm`` to: any harm at all, hits or an effect only (a
+    stun downs one a ruling kept up past its hits)."""
+    return bool(harm)
+
+
+def counted_out(dying: int | None) -> bool:
+    """Whether a death countdown has run out (at 0: dead, unless brought back by hand)."""
+    return dying is not None and dying <= 0
 
 
 def end_round(fight: Fight) -> Fight:
     """The round's end, for every combatant not dead, with the values as the
     round began: bleeding, then counters down by one, then the death
     countdown (dead at 0), then down at taken ≥ hits."""
-    if fight.over:
-        raise FightRuleError("the fight is over (undo to go back)")
+    if (over := over_refusal(fight)) is not None:
+        raise FightRuleError(over)
     if len(fight.sides) < 2:
         raise FightRuleError("a fight needs combatants of two sides before a round can end")
     return replace(fight, round=fight.round + 1, combatants=tuple(_ended(c) for c in fight.combatants))
@@ -284,7 +328,7 @@ def _ended(c: Combatant) -> Combatant:
     status: Status = c.status
     if start.dying is not None and not c.fresh_dying and dying is not None:
         dying -= 1
-        if dying <= 0:
+        if counted_out(dying):
             status, dying = Status.DEAD, 0
     now = replace(now, stun=now.stun - (start.stun > 0), no_parry=now.no_parry - (start.no_parry > 0),
                   must_parry=now.must_parry - (start.must_parry > 0), dying=dying, prone=now.prone - (start.prone > 0),
@@ -352,8 +396,8 @@ def _edit(fight: Fight, event: Edit) -> Fight:
         # hits set by hand: down, dead past its threshold, or healed, at once (an edit of anything else leaves the
         # status as it was)
         edited = down_if_beaten(replace(edited, status=Status.UP))
-    if edited.status is not Status.DEAD and "dying" not in counters and edited.now.dying is not None \
-            and edited.now.dying <= 0:  # brought back from a countdown run out: that countdown is over
+    if edited.status is not Status.DEAD and "dying" not in counters \
+            and counted_out(edited.now.dying):  # brought back from a countdown run out: that countdown is over
         edited = replace(edited, now=replace(edited.now, dying=None), start=replace(edited.start, dying=None))
     return _with(fight, edited)
 
@@ -403,7 +447,7 @@ def _adjust(fight: Fight, event: Adjust) -> Fight:
                        fresh_dying=fresh)
     if adjusted.status is Status.DEAD:
         return _with(fight, adjusted)
-    if "dying" in deltas and now.dying == 0:
+    if "dying" in deltas and counted_out(now.dying):
         adjusted = replace(adjusted, status=Status.DEAD)
     elif "heal" in deltas or "damage" in deltas:  # as hits set by hand: down, dead past its threshold, or healed
         adjusted = down_if_beaten(replace(adjusted, status=Status.UP))
@@ -433,6 +477,7 @@ def _leave(fight: Fight, event: Leave) -> Fight:
     return replace(fight, combatants=tuple(k for k in fight.combatants if k is not c), left=(*fight.left, c.fighter))
 
 
-__all__ = ["PENDING", "FightRuleError", "apply", "attack_terms", "auto_target", "down_if_beaten", "end_round",
-           "held_weapon", "past_death", "pending", "refusal", "replay", "skipped", "turn_weapon",
+__all__ = ["PENDING", "FightRuleError", "apply", "attack_terms", "Terms", "auto_target", "counted_out", "dead_at", "down_at",
+           "down_if_beaten", "end_round", "fight_terms", "held_weapon", "looked_at", "outcome_words", "over_refusal", "past_death",
+           "pending", "refusal", "replay", "skipped", "turn_weapon",
            "weapon_refusal", "whose_turn"]

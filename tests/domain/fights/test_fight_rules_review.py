@@ -45,7 +45,7 @@ def test_after_the_end_even_an_attack_on_an_ally_is_refused():
     f = fight(fighter("Hero"), fighter("Friend"), fighter("Orc", "B"))
     f = apply(f, hit("Hero", "Orc", hits=40))
     assert f.over and f.winner == "A"
-    assert refusal(f, "Friend", "Hero") == "the fight is over"
+    assert refusal(f, "Friend", "Hero") == "the fight is over: side A wins (undo to go back)"
 
 
 def test_a_combatant_needs_one_hit_or_more():
