@@ -461,8 +461,32 @@ SIGINT_AT_DEFAULT = ("import os, signal, sys; signal.signal(signal.SIGINT, signa
                      "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
 
 
+def _worked(pid: int, seconds: float) -> None:
+    """Wait until process ``pid`` has used ``seconds`` of CPU (its start-up, then its work), not of the wall clock:
+    on a loaded machine a second of wall time may end before the child's Python has even installed its SIGINT
+    handler (the signal then kills it: exit -2). Without /proc, ``seconds`` of wall time."""
+    import os
+    import time
+
+    stat = f"/proc/{pid}/stat"
+    if not os.path.exists(stat):
+        time.sleep(seconds)
+        return
+    tick = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with open(stat) as f:
+                fields = f.read().rpartition(")")[2].split()
+        except OSError:
+            return  # it ended: the caller says so
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:  # utime + stime (fields 14 and 15 of stat)
+            return
+        time.sleep(0.02)
+
+
 def interrupted(db_path: Path, args: list[str], after: float = 1.0) -> tuple[int, str, str]:
-    """`python -m tables_app --db DB ARGS` sent a real SIGINT ``after`` seconds in
+    """`python -m tables_app --db DB ARGS` sent a real SIGINT ``after`` CPU-seconds in
     (past start-up: an interrupt while Python itself is still importing modules,
     the first ~0.1 s, is Python's own): (exit code, stderr, stdout).
 
@@ -473,12 +497,11 @@ def interrupted(db_path: Path, args: list[str], after: float = 1.0) -> tuple[int
     import signal
     import subprocess
     import sys
-    import time
 
     process = subprocess.Popen([sys.executable, "-c", SIGINT_AT_DEFAULT, "-m", "tables_app", "--db", str(db_path), *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(after)
+        _worked(process.pid, after)
         assert process.poll() is None, process.communicate()
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
