@@ -54,6 +54,10 @@ class PgProgrammingError(sqlite3.ProgrammingError, PgError):
     pass
 
 
+class PgDataError(sqlite3.DataError, PgError):
+    """A value PostgreSQL cannot hold (a NUL in text, a number out of range): the caller's to have refused."""
+
+
 def converted(error: psycopg.Error) -> PgError:
     """A psycopg error as the sqlite3 class of the same meaning, its SQLSTATE kept."""
     kind: type[PgError]
@@ -63,6 +67,8 @@ def converted(error: psycopg.Error) -> PgError:
         kind = PgProgrammingError
     elif isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError)):
         kind = PgOperationalError
+    elif isinstance(error, psycopg.DataError):
+        kind = PgDataError
     else:
         kind = PgError
     message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -127,10 +133,51 @@ def copy_of(statement: str) -> str | None:
     return f"COPY {found.group(1)} ({', '.join(columns)}) FROM STDIN"
 
 
+def unparameterised(statement: str) -> str:
+    """``statement`` as sent without parameters: psycopg then reads no ``%``
+    in it, so a literal one stays single (``SELECT '50%'``, ``7 % 3``)."""
+    return statement.replace(_ID_LIST, _ID_LIST_PG)
+
+
 def _parameters(style: str, params: Any) -> Any:
     if style == "numbered":
         return {f"p{i}": value for i, value in enumerate(params, start=1)}
     return params
+
+
+# ------------------------------------------------------------------ NUL in text
+# PostgreSQL's text cannot hold NUL (U+0000); SQLite's can, but no text
+# tables_app writes holds one, nor any other control character (names and
+# cells are refused with one: services/fights.valid_name, sheets/values.py),
+# so on SQLite a look-up by a name with a NUL finds nothing. Here too: in a
+# read, a text parameter holding a NUL is sent as NULL, which equals nothing
+# (whatever the collation: ICU's ignores control characters, so no other
+# character could stand in for it). storage's reads compare a name parameter
+# with = only, never with IS NULL or COALESCE (tests/storage/test_postgres.py
+# holds them to it). A write given one is refused (PgDataError): a bug of its
+# caller, who checks names first.
+NUL = "\x00"
+_READ = re.compile(r"\s*(?:SELECT|WITH)\b", re.IGNORECASE)
+
+
+def _holds_nul(params: Any) -> bool:
+    values = params.values() if isinstance(params, dict) else params
+    return any(isinstance(value, str) and NUL in value for value in values)
+
+
+def _nul_free(statement: str, params: Any) -> Any:
+    """``params`` of a read with each text holding a NUL as None; PgDataError for a write."""
+    if not _READ.match(statement):
+        made = PgDataError("PostgreSQL's text cannot hold a NUL character (U+0000)")
+        made.sqlstate = "22021"  # character_not_in_repertoire, as the server says of one
+        raise made
+
+    def clean(value: Any) -> Any:
+        return None if isinstance(value, str) and NUL in value else value
+
+    if isinstance(params, dict):
+        return {key: clean(value) for key, value in params.items()}
+    return [clean(value) for value in params]
 
 
 # ------------------------------------------------------------------ rows
@@ -171,11 +218,16 @@ class PgCursor:
         self._cursor: psycopg.Cursor[Any] | None = None
 
     def execute(self, statement: str, params: Any = ()) -> PgCursor:
-        text, style = translated(statement)
+        if params and _holds_nul(params):
+            params = _nul_free(statement, params)
         factory = _named_rows if self.row_factory is not None else tuple_row
         try:
             cursor = self._connection.raw.cursor(row_factory=factory)
-            cursor.execute(text, _parameters(style, params) if params else None)
+            if params:
+                text, style = translated(statement)
+                cursor.execute(text, _parameters(style, params))
+            else:
+                cursor.execute(unparameterised(statement))
         except psycopg.Error as exc:
             raise converted(exc) from None
         self._cursor = cursor
@@ -184,6 +236,7 @@ class PgCursor:
     def executemany(self, statement: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
         text, style = translated(statement)
         rows = rows if isinstance(rows, list) else list(rows)
+        rows = [_nul_free(statement, row) if _holds_nul(row) else row for row in rows]
         copy = copy_of(statement) if len(rows) >= COPY_FROM else None
         try:
             cursor = self._connection.raw.cursor()
