@@ -14,8 +14,41 @@ Statements are translated once each (cached): ``?`` → ``%s``, ``?N`` →
 SQLite function the shared SQL uses, an id list's
 ``SELECT value FROM json_each(?)``, into PostgreSQL's
 ``json_array_elements_text``: the same JSON parameter (sql.id_list) works on
-both. psycopg errors come out as subclasses of sqlite3's classes, carrying
-PostgreSQL's SQLSTATE (faults.py says what each means to the user).
+both.
+
+The seam's contract (each clause tested in tests/storage/test_postgres_seam.py):
+
+- A statement means what it says on SQLite: a literal ``%`` is one percent
+  sign, with parameters or without (psycopg reads ``%`` only in a statement
+  sent with parameters: it is doubled there, and the statement sent as
+  written otherwise).
+- A caller sees sqlite3's exception classes, carrying PostgreSQL's SQLSTATE
+  as ``sqlstate`` (faults.server_problem says what each means to the user):
+  a unique, foreign-key or check violation is sqlite3.IntegrityError
+  (PgIntegrityError; 23505 ...); a lock waited for past ``lock_timeout``
+  (55P03), a deadlock or a serialization failure, and a connection lost or
+  refused are sqlite3.OperationalError (PgOperationalError; after a loss
+  ``broken`` is True: make another connection); a mistake in the SQL is
+  sqlite3.ProgrammingError (PgProgrammingError: a bug, kept with its
+  traceback); a value PostgreSQL cannot hold (a NUL in text, a number out of
+  range) is sqlite3.DataError (PgDataError). Through a write transaction
+  (transactions.writing, Database.writing) they reach the faces as
+  errors.py's: a violation is a DatabaseError ``BREAKING: message``; a busy
+  lock or a lost connection a DatabaseFault saying what to do (busy: try
+  again; lost: nothing was changed, check the server); a mistake in the SQL
+  stays the bug it is.
+- A statement that fails inside a transaction leaves it aborted (INERROR):
+  ``in_transaction`` is still True and ``rollback`` ends it; the write
+  transaction rolls it back on every way out (connection.write_transaction),
+  so a kept writer (a server's: Database.writing) writes again next time.
+- The write lock is one advisory transaction lock of the key
+  connection.ADVISORY_LOCK ('tabl'), taken by every writer
+  (connection.take_write_lock) and by the migrations (migrations/env.py):
+  changing the key would let old and new writers write at once.
+- A database's tables are its current schema's base tables: a view is none
+  (connection.has_tables, schema_version; dialect.table_names), as SQLite's
+  sqlite_master tells views from tables.
+- A NUL in a name finds nothing, as on SQLite (below, "NUL in text").
 
 This module imports psycopg, and only storage/connection.py imports it, and
 only for a postgresql:// database: the SQLite commands never load psycopg.
@@ -152,8 +185,8 @@ def _parameters(style: str, params: Any) -> Any:
 # so on SQLite a look-up by a name with a NUL finds nothing. Here too: in a
 # read, a text parameter holding a NUL is sent as NULL, which equals nothing
 # (whatever the collation: ICU's ignores control characters, so no other
-# character could stand in for it). storage's reads compare a name parameter
-# with = only, never with IS NULL or COALESCE (tests/storage/test_postgres.py
+# character could stand in for it). No read of storage asks whether a
+# parameter IS NULL or COALESCEs one (tests/storage/test_postgres_seam.py
 # holds them to it). A write given one is refused (PgDataError): a bug of its
 # caller, who checks names first.
 NUL = "\x00"
