@@ -191,6 +191,7 @@ def _parameters(style: str, params: Any) -> Any:
 # caller, who checks names first.
 NUL = "\x00"
 _READ = re.compile(r"\s*(?:SELECT|WITH)\b", re.IGNORECASE)
+_WRITES = re.compile(r"\b(?:INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b", re.IGNORECASE)  # a WITH's writing part
 
 
 def _holds_nul(params: Any) -> bool:
@@ -200,7 +201,7 @@ def _holds_nul(params: Any) -> bool:
 
 def _nul_free(statement: str, params: Any) -> Any:
     """``params`` of a read with each text holding a NUL as None; PgDataError for a write."""
-    if not _READ.match(statement):
+    if not _READ.match(statement) or _WRITES.search(statement):
         made = PgDataError("PostgreSQL's text cannot hold a NUL character (U+0000)")
         made.sqlstate = "22021"  # character_not_in_repertoire, as the server says of one
         raise made

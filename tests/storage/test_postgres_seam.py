@@ -234,6 +234,10 @@ def test_a_nul_in_a_reads_text_finds_nothing_and_a_write_is_refused(server_conne
     assert isinstance(raised.value, PgDataError)
     with pytest.raises(sqlite3.DataError):
         server_connection.executemany("UPDATE fight SET name = ? WHERE id = ?", [("A\x00B", 1)])
+    with pytest.raises(sqlite3.DataError):  # a WITH that writes is a write
+        server_connection.execute("WITH made AS (INSERT INTO fight (name) VALUES (?) RETURNING id) SELECT id FROM made",
+                                  ("A\x00B",))
+    assert server_connection.execute("SELECT count(*) FROM fight").fetchone()[0] == 0
 
 
 def test_no_read_of_storage_asks_whether_a_parameter_is_null():
