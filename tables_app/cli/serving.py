@@ -78,7 +78,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     from tables_app.http.access import TOKEN_ENV, bind_problem, listen_address, serving_problem
 
     token = os.environ.get(TOKEN_ENV)
-    problem = serving_problem(host, token, allow_import)
+    problem = serving_problem(host, token, allow_import, cors_origins)
     if problem is not None:
         raise click.UsageError(problem)
     token = token or None

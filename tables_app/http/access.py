@@ -14,13 +14,22 @@ The rules:
   header), so that a web page cannot reach it by DNS rebinding.
 - ``--allow-import`` needs a token, on any address.
 - Pages of other origins (a Foundry VTT macro, a bot's web page) may call
-  the API only from the origins given with ``--cors-origin``.
+  the API only from the origins given with ``--cors-origin``; ``*`` (any
+  site's pages) needs a token: without one any web page could write and
+  delete the fights.
+- Without a token, the API answers no request a page of another site made
+  (cross_site_problem): its ``Origin`` must be the server's own or one of
+  ``--cors-origin``, and without an Origin its ``Sec-Fetch-Site`` must not
+  say another site's (an ``<img>`` or a link of a page elsewhere would
+  otherwise run a simulation, seconds of CPU, at no cost to that page).
+  Requests without either header (curl, a bot, a script) pass.
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 TOKEN_ENV = "TABLES_TOKEN"
@@ -70,9 +79,10 @@ def bind_problem(host: str, port: int) -> str | None:
     return None
 
 
-def serving_problem(host: str, token: str | None, allow_import: bool) -> str | None:
+def serving_problem(host: str, token: str | None, allow_import: bool, cors_origins: Iterable[str] = ()) -> str | None:
     """Why the server must not start with these settings, or None
-    (``token``: TABLES_TOKEN as the environment has it, "" when set empty)."""
+    (``token``: TABLES_TOKEN as the environment has it, "" when set empty;
+    ``cors_origins``: the --cors-origin values, as web_origin gives them)."""
     if token == "":
         return f"{TOKEN_ENV} is set but empty: give it a token, or unset it"
     if token is not None and not MIN_TOKEN_LENGTH <= len(token) <= MAX_TOKEN_LENGTH:
@@ -82,6 +92,9 @@ def serving_problem(host: str, token: str | None, allow_import: bool) -> str | N
         return f"{TOKEN_ENV} must be printable ASCII without spaces at either end (it travels in an HTTP header)"
     if allow_import and token is None:
         return f"--allow-import needs a token: set {TOKEN_ENV} (every request must then give it)"
+    if "*" in cors_origins and token is None:
+        return (f"--cors-origin '*' lets any web page call the API, writing and removing fights: set {TOKEN_ENV} "
+                "(every request must then give it), or name the origins (--cors-origin https://foundry.example.com)")
     if token is None and not is_loopback(host):
         return (f"--host {host} is reachable from other machines: set {TOKEN_ENV} (every request must then give it), "
                 "or serve on 127.0.0.1")
@@ -131,3 +144,27 @@ def loopback_host_header(value: bytes | None) -> bool:
         if colon and port.isdigit():
             host = name
     return is_loopback(host)
+
+
+CROSS_SITE = ("cross-site", "same-site")  # Sec-Fetch-Site of a page of another origin ("same-origin", "none": not)
+
+
+def cross_site_problem(origin: bytes | None, fetch_site: bytes | None, host: bytes | None,
+                       allowed: Iterable[str]) -> str | None:
+    """Why a server without a token refuses a request a web page of another
+    site made, or None: its ``Origin`` header is neither this server's (the
+    ``Host`` it was sent to) nor one of ``allowed`` (--cors-origin's), or,
+    without an Origin (a browser leaves it out of an ``<img>``'s GET), its
+    ``Sec-Fetch-Site`` says another site's page. Neither header: not a
+    browser's page (curl, a bot), let through."""
+    fix = f"call it from its own page or from a --cors-origin origin, or set {TOKEN_ENV}"
+    if origin is not None:
+        given = origin.decode("latin-1").strip()
+        own = host is not None and given.lower() in (f"{scheme}://{host.decode('latin-1').strip().lower()}"
+                                                     for scheme in ("http", "https"))
+        if own or given in allowed:
+            return None
+        return f"this server has no token and answers no page of another site ({given[:100]!r}): {fix}"
+    if fetch_site is not None and fetch_site.decode("latin-1").strip().lower() in CROSS_SITE:
+        return f"this server has no token and answers no page of another site (Sec-Fetch-Site: {fetch_site.decode('latin-1')[:20]}): {fix}"
+    return None

@@ -13,7 +13,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from tables_app.errors import error_json
-from tables_app.http.bodies import Gone, TooLarge, drain, read_body
+from tables_app.http.bodies import Gone, KeyTwice, TooLarge, drain, json_of, read_body
 from tables_app.operations import Operation
 from tables_app.operations.params import json_kind
 
@@ -51,7 +51,9 @@ async def json_object(request: Request) -> dict[str, Any] | CliJSON:
     except Gone:
         return failure(400, error_json("the client went away before the body ended"))
     try:
-        body = json.loads(b"".join(parts))
+        body = json_of(b"".join(parts))
+    except KeyTwice as exc:
+        return failure(422, error_json(f"the request is not as expected: {exc}"))
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         return failure(422, error_json(f"the request is not as expected (the body must be a JSON object): {exc}"))
     if not isinstance(body, dict):

@@ -53,7 +53,9 @@ The tables are read-only unless the server was started with
 Fights (`/api/v1/fights`) are written on every server: each write sends
 `after`, the `seq` it last saw, and is refused with 409 if the fight moved on.
 With a token (TABLES_TOKEN), every request but health sends
-`Authorization: Bearer TOKEN`.
+`Authorization: Bearer TOKEN`; without one, a request a page of another site
+made (its `Origin`, or `Sec-Fetch-Site: cross-site`) is refused with 403
+unless that site was given with `--cors-origin`.
 
 Names in paths and query strings are URL-encoded and may be qualified
 `RULESET:NAME`; `ruleset` works as `--ruleset`. The bodies of resolve,
@@ -66,7 +68,8 @@ Errors are `{"error": {"message", "workbook", "sheet", "cell", "suggestions"?}}`
 the object `--json` prints; a refused field is named as the request wrote it
 (`'cmb': 99999 is not between -10000 and 10000`). 404 for an unknown name
 (with the closest known names in `suggestions`), 422 for bad fields or
-values (and for a fight's rule refusing a step), 401 without the token,
+values (and for a fight's rule refusing a step, or a key given twice in a
+body), 401 without the token, 403 for another site's page on a server without one,
 409 for a fight that changed since `after`, 408 for a request too slow to arrive, 413
 for a body over its limit, 415 for a body not declared JSON, 503 when the
 database file cannot be read.
@@ -245,6 +248,29 @@ class LoopbackHostGuard:
         await self.app(scope, receive, send)
 
 
+class CrossSiteGuard:
+    """Without a token: an ``/api/v1`` request a web page of another site
+    made (access.cross_site_problem: its Origin, else its Sec-Fetch-Site) is
+    refused with 403, unless its origin was given with --cors-origin. An
+    ``<img>`` or a form on any page could otherwise make this server work
+    (a simulation: seconds of CPU) or write a fight. Plain ASGI, added only
+    to a server without a token (with one, such a request has no token: 401)."""
+
+    def __init__(self, app: ASGIApp, origins: Iterable[str]):
+        self.app, self.origins = app, frozenset(origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from tables_app.http.access import cross_site_problem
+
+        if scope["type"] == "http" and scope.get("path", "").startswith(f"{PREFIX}/"):
+            problem = cross_site_problem(header(scope, b"origin"), header(scope, b"sec-fetch-site"),
+                                         header(scope, b"host"), self.origins)
+            if problem is not None:
+                await refuse_unread(scope, receive, send, 403, problem)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(database_path: str | Path, *, token: str | None = None, allow_import: bool = False,
                upload_limit: int | None = None, cors_origins: Iterable[str] = ()) -> FastAPI:
     """The API over the database at ``database_path`` (checked, and migrated
@@ -366,11 +392,12 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     add_page(app)  # the game master's page: GET / and /static/{name} (docs/api.md, "The page")
     add_docs(app)  # /docs, with its assets from the package
     declare_errors(app)  # the OpenAPI document's error answers, as the server sends them
+    origins = list(cors_origins)
     if token is not None:
         app.add_middleware(TokenGuard, token=token)
     else:
+        app.add_middleware(CrossSiteGuard, origins=origins)
         app.add_middleware(LoopbackHostGuard)
-    origins = list(cors_origins)
     if origins:  # outside the token's guard: a browser's preflight carries no token, and a 401 must be readable
         from starlette.middleware.cors import CORSMiddleware
 

@@ -9,7 +9,8 @@ answers and closes the connection.
 
 from __future__ import annotations
 
-from typing import Callable
+import json
+from typing import Any, Callable
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import Receive
@@ -23,6 +24,31 @@ class TooLarge(Exception):
 
 class Gone(Exception):
     """The client went away while sending the body."""
+
+
+class KeyTwice(ValueError):
+    """A JSON object of the body gives one key twice: which value was meant is not known."""
+
+    def __init__(self, key: str):
+        shown = repr(key) if len(key) <= 100 else f"{key[:100]!r}…"
+        super().__init__(f"the key {shown} is given twice (give each field once)")
+        self.key = key
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in made:
+            raise KeyTwice(key)
+        made[key] = value
+    return made
+
+
+def json_of(raw: bytes) -> Any:
+    """A body's JSON, each object's keys given once (KeyTwice otherwise, a
+    ValueError, at any depth): json.loads would keep the last of two silently,
+    and a client that sent ``"cmb": 60, ..., "cmb": 6`` would never know."""
+    return json.loads(raw, object_pairs_hook=_one_of_each)
 
 
 async def read_body(request: Request, limit: int, keep: Callable[[bytes], object]) -> int:

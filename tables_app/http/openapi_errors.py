@@ -41,9 +41,11 @@ IMPORT_REPORT = {
 SCHEMAS = {"Error": ERROR, "Problem": PROBLEM, "ImportReport": IMPORT_REPORT}
 
 WHEN = {
-    "400": "Without a token, a request addressed to a name other than localhost, 127.0.0.1 or [::1]; a client gone before its body ended.",
+    "400": "Without a token, a request addressed to a name other than localhost, 127.0.0.1 or [::1]; a client gone before its body ended; "
+           "a request that is not HTTP/1.1.",
     "401": "The server has a token and the request did not give it (`Authorization: Bearer TOKEN`).",
-    "403": "An import on a server started without --allow-import.",
+    "403": "Without a token, a request a page of another site made (its `Origin` neither the server's own nor a "
+           "--cors-origin one, or `Sec-Fetch-Site: cross-site`); an import on a server started without --allow-import.",
     "404": "An unknown name (table, weapon, creature, ruleset, armor column, severity, fight, combatant): "
            "`suggestions` has the closest.",
     "405": "A method this path is not taken in: `Allow` names those it is.",
@@ -51,9 +53,11 @@ WHEN = {
     "409": "An import while another import of this server runs; a fight's write whose `after` is behind its log "
            "(another writer moved it on: show it again, then retry).",
     "413": "A body over 64 KB (an upload: over --max-upload).",
+    "414": "A URL over 32 KB.",
     "415": "A body not declared application/json.",
     "422": "Bad fields: missing, malformed, out of bounds, not valid Unicode, unknown, or that cannot go together; "
-           "a step a fight's rules refuse (a stunned attacker, a fight over).",
+           "a key given twice in a body; a step a fight's rules refuse (a stunned attacker, a fight over).",
+    "431": "Headers over 64 KB.",
     "503": "The database cannot be read (damaged, locked too long); a connection past --max-connections.",
 }
 
@@ -62,11 +66,11 @@ def statuses(path: str, method: str) -> list[str]:
     """The error statuses ``method path`` can answer."""
     if not path.startswith(PREFIX):
         return []
-    found = ["400", "405", "408", "503"]
+    found = ["400", "403", "405", "408", "414", "431", "503"]
     if path != f"{PREFIX}/health":
         found += ["401", "404", "422"]
     if method == "post":
-        found += ["413"] + (["403", "409"] if path == f"{PREFIX}/import" else ["415"])
+        found += ["413"] + (["409"] if path == f"{PREFIX}/import" else ["415"])
         if path.startswith(f"{PREFIX}/fights/"):  # a fight's write, after the seq it saw
             found.append("409")
     return sorted(found)

@@ -19,7 +19,12 @@ and a few thousand of them every connection there is. So here:
 - past either, the server answers 408 (when nothing was answered yet) and
   closes the connection;
 - a process holds at most ``max_connections`` open connections: one more
-  is answered 503 and closed.
+  is answered 503 and closed;
+- a request's URL over MAX_URL_BYTES is answered 414, its headers over
+  MAX_HEADER_BYTES 431, and a head that is no HTTP 400, each with the error
+  object (uvicorn's own answer is plain text), and the connection closed.
+  httptools has no limit on headers, and cannot parse a URL of 64 KB or more
+  (its offsets are 16 bits): MAX_URL_BYTES is under it.
 The limits come from `tables serve`'s options (cli/serving.py), through
 the environment (LIMITS_ENV), which the workers inherit.
 Needs the serve extra; imported by `tables serve` and uvicorn only.
@@ -46,9 +51,17 @@ if TYPE_CHECKING:
         loop: asyncio.AbstractEventLoop
         transport: asyncio.Transport
         flow: Any
+        url: bytes  # httptools' (its parser callbacks below: h11 calls none of them)
+
+        def on_message_begin(self) -> None: ...
+        def on_url(self, url: bytes) -> None: ...
+        def on_header(self, name: bytes, value: bytes) -> None: ...
 else:
     ChosenProtocol = AutoHTTPProtocol
 
+MAX_URL_BYTES = 32 * 1024  # a request line's target: a name is at most a few hundred characters
+MAX_HEADER_BYTES = 64 * 1024  # every header's name and value: a token is at most 4 KB (access.py)
+MAX_HEAD_BYTES = 1024 * 1024  # read while a head is incomplete (a header that never ends), past a read's 256 KB
 LIMITS_ENV = "TABLES_SERVE_LIMITS"  # JSON: header_timeout, body_timeout (seconds), max_connections
 DEFAULT_LIMITS: dict[str, Any] = {"header_timeout": 10.0, "body_timeout": 30.0, "max_connections": 1000}
 
@@ -70,9 +83,16 @@ def refusal(status: int, reason: str, message: str) -> bytes:
             "connection: close\r\n\r\n").encode("ascii") + body
 
 
+class HeadTooLarge(Exception):
+    """A request's URL or headers passed their bound (raised in the parser's callback, which stops it)."""
+
+
 class NoDelayHTTPProtocol(ChosenProtocol):
     _timer: asyncio.TimerHandle | None = None
     _waiting: str | None = None  # "headers" or "body": what the running timer waits for
+    _head_bytes = 0  # read since the running head's timer began, and of its headers parsed
+    _header_bytes = 0
+    _too_large: tuple[int, str, str] | None = None  # (status, reason, message) when the head passed a bound
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         sock = transport.get_extra_info("socket")
@@ -87,6 +107,11 @@ class NoDelayHTTPProtocol(ChosenProtocol):
         self._wait("headers")
 
     def data_received(self, data: bytes) -> None:
+        if self._waiting == "headers":
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD_BYTES:
+                self._refuse(*self._head_refusal("headers"))
+                return
         before = self.cycle
         super().data_received(data)
         cycle = self.cycle
@@ -107,6 +132,8 @@ class NoDelayHTTPProtocol(ChosenProtocol):
     def _wait(self, what: str) -> None:
         self._stop()
         self._waiting = what
+        if what == "headers":
+            self._head_bytes = 0
         self._timer = self.loop.call_later(self._limits[f"{'header' if what == 'headers' else 'body'}_timeout"],
                                            self._timed_out)
 
@@ -132,3 +159,36 @@ class NoDelayHTTPProtocol(ChosenProtocol):
         if answer:
             self.transport.write(refusal(status, reason, message))
         self.transport.close()
+
+    # ------------------------------------------------------------ a head too large, or no HTTP
+    # httptools' callbacks. h11 (when httptools is not installed) calls none: its own bound on a
+    # head, uvicorn's h11_max_incomplete_event_size (16 KB), is refused with the 400 below.
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._header_bytes, self._too_large = 0, None
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > MAX_URL_BYTES:
+            self._too_large = self._head_refusal("url")
+            raise HeadTooLarge()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_bytes += len(name) + len(value) + 4
+        if self._header_bytes > MAX_HEADER_BYTES:
+            self._too_large = self._head_refusal("headers")
+            raise HeadTooLarge()
+        super().on_header(name, value)
+
+    @staticmethod
+    def _head_refusal(what: str) -> tuple[int, str, str]:
+        if what == "url":
+            return 414, "URI Too Long", (f"the request's URL is over {MAX_URL_BYTES:,} bytes: "
+                                         "no name is that long (send a resolve's, odds' or simulation's fields in its body)")
+        return 431, "Request Header Fields Too Large", f"the request's headers are over {MAX_HEADER_BYTES:,} bytes"
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a head it could not parse (or that a callback above stopped): the error object."""
+        self._stop()
+        self._refuse(*(self._too_large or (400, "Bad Request", "the request is not HTTP/1.1 as expected "
+                                                                 f"({msg.rstrip('.').lower()}): check the client")))

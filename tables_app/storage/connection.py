@@ -212,11 +212,15 @@ def database_file(connection: sqlite3.Connection) -> str:
     return connection.execute("PRAGMA database_list").fetchone()[2]
 
 
-# The tables of the database (the schema's and any other), by name
+# The tables of the database (the schema's and any other), by name; a view is
+# no table (SQLite's sqlite_master says 'view'; PostgreSQL's information_schema
+# lists views among its tables, as table_type 'VIEW')
 _TABLE_NAMED = {False: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                True: "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"}
+                True: "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
+                      "AND table_type = 'BASE TABLE' AND table_name = ?"}
 _TABLE_COUNT = {False: "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
-                True: "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"}
+                True: "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() "
+                      "AND table_type = 'BASE TABLE'"}
 
 
 
@@ -237,4 +241,5 @@ def schema_version(connection: sqlite3.Connection) -> str | None:
 
 
 def has_tables(connection: sqlite3.Connection) -> bool:
+    """Whether the database holds any table (a view alone is none: `db init` makes it a tables_app database)."""
     return connection.execute(_TABLE_COUNT[on_server(connection)]).fetchone()[0] > 0

@@ -14,8 +14,41 @@ Statements are translated once each (cached): ``?`` → ``%s``, ``?N`` →
 SQLite function the shared SQL uses, an id list's
 ``SELECT value FROM json_each(?)``, into PostgreSQL's
 ``json_array_elements_text``: the same JSON parameter (sql.id_list) works on
-both. psycopg errors come out as subclasses of sqlite3's classes, carrying
-PostgreSQL's SQLSTATE (faults.py says what each means to the user).
+both.
+
+The seam's contract (each clause tested in tests/storage/test_postgres_seam.py):
+
+- A statement means what it says on SQLite: a literal ``%`` is one percent
+  sign, with parameters or without (psycopg reads ``%`` only in a statement
+  sent with parameters: it is doubled there, and the statement sent as
+  written otherwise).
+- A caller sees sqlite3's exception classes, carrying PostgreSQL's SQLSTATE
+  as ``sqlstate`` (faults.server_problem says what each means to the user):
+  a unique, foreign-key or check violation is sqlite3.IntegrityError
+  (PgIntegrityError; 23505 ...); a lock waited for past ``lock_timeout``
+  (55P03), a deadlock or a serialization failure, and a connection lost or
+  refused are sqlite3.OperationalError (PgOperationalError; after a loss
+  ``broken`` is True: make another connection); a mistake in the SQL is
+  sqlite3.ProgrammingError (PgProgrammingError: a bug, kept with its
+  traceback); a value PostgreSQL cannot hold (a NUL in text, a number out of
+  range) is sqlite3.DataError (PgDataError). Through a write transaction
+  (transactions.writing, Database.writing) they reach the faces as
+  errors.py's: a violation is a DatabaseError ``BREAKING: message``; a busy
+  lock or a lost connection a DatabaseFault saying what to do (busy: try
+  again; lost: nothing was changed, check the server); a mistake in the SQL
+  stays the bug it is.
+- A statement that fails inside a transaction leaves it aborted (INERROR):
+  ``in_transaction`` is still True and ``rollback`` ends it; the write
+  transaction rolls it back on every way out (connection.write_transaction),
+  so a kept writer (a server's: Database.writing) writes again next time.
+- The write lock is one advisory transaction lock of the key
+  connection.ADVISORY_LOCK ('tabl'), taken by every writer
+  (connection.take_write_lock) and by the migrations (migrations/env.py):
+  changing the key would let old and new writers write at once.
+- A database's tables are its current schema's base tables: a view is none
+  (connection.has_tables, schema_version; dialect.table_names), as SQLite's
+  sqlite_master tells views from tables.
+- A NUL in a name finds nothing, as on SQLite (below, "NUL in text").
 
 This module imports psycopg, and only storage/connection.py imports it, and
 only for a postgresql:// database: the SQLite commands never load psycopg.
@@ -54,6 +87,10 @@ class PgProgrammingError(sqlite3.ProgrammingError, PgError):
     pass
 
 
+class PgDataError(sqlite3.DataError, PgError):
+    """A value PostgreSQL cannot hold (a NUL in text, a number out of range): the caller's to have refused."""
+
+
 def converted(error: psycopg.Error) -> PgError:
     """A psycopg error as the sqlite3 class of the same meaning, its SQLSTATE kept."""
     kind: type[PgError]
@@ -63,6 +100,8 @@ def converted(error: psycopg.Error) -> PgError:
         kind = PgProgrammingError
     elif isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError)):
         kind = PgOperationalError
+    elif isinstance(error, psycopg.DataError):
+        kind = PgDataError
     else:
         kind = PgError
     message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -127,10 +166,52 @@ def copy_of(statement: str) -> str | None:
     return f"COPY {found.group(1)} ({', '.join(columns)}) FROM STDIN"
 
 
+def unparameterised(statement: str) -> str:
+    """``statement`` as sent without parameters: psycopg then reads no ``%``
+    in it, so a literal one stays single (``SELECT '50%'``, ``7 % 3``)."""
+    return statement.replace(_ID_LIST, _ID_LIST_PG)
+
+
 def _parameters(style: str, params: Any) -> Any:
     if style == "numbered":
         return {f"p{i}": value for i, value in enumerate(params, start=1)}
     return params
+
+
+# ------------------------------------------------------------------ NUL in text
+# PostgreSQL's text cannot hold NUL (U+0000); SQLite's can, but no text
+# tables_app writes holds one, nor any other control character (names and
+# cells are refused with one: services/fights.valid_name, sheets/values.py),
+# so on SQLite a look-up by a name with a NUL finds nothing. Here too: in a
+# read, a text parameter holding a NUL is sent as NULL, which equals nothing
+# (whatever the collation: ICU's ignores control characters, so no other
+# character could stand in for it). No read of storage asks whether a
+# parameter IS NULL or COALESCEs one (tests/storage/test_postgres_seam.py
+# holds them to it). A write given one is refused (PgDataError): a bug of its
+# caller, who checks names first.
+NUL = "\x00"
+_READ = re.compile(r"\s*(?:SELECT|WITH)\b", re.IGNORECASE)
+_WRITES = re.compile(r"\b(?:INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b", re.IGNORECASE)  # a WITH's writing part
+
+
+def _holds_nul(params: Any) -> bool:
+    values = params.values() if isinstance(params, dict) else params
+    return any(isinstance(value, str) and NUL in value for value in values)
+
+
+def _nul_free(statement: str, params: Any) -> Any:
+    """``params`` of a read with each text holding a NUL as None; PgDataError for a write."""
+    if not _READ.match(statement) or _WRITES.search(statement):
+        made = PgDataError("PostgreSQL's text cannot hold a NUL character (U+0000)")
+        made.sqlstate = "22021"  # character_not_in_repertoire, as the server says of one
+        raise made
+
+    def clean(value: Any) -> Any:
+        return None if isinstance(value, str) and NUL in value else value
+
+    if isinstance(params, dict):
+        return {key: clean(value) for key, value in params.items()}
+    return [clean(value) for value in params]
 
 
 # ------------------------------------------------------------------ rows
@@ -171,11 +252,16 @@ class PgCursor:
         self._cursor: psycopg.Cursor[Any] | None = None
 
     def execute(self, statement: str, params: Any = ()) -> PgCursor:
-        text, style = translated(statement)
+        if params and _holds_nul(params):
+            params = _nul_free(statement, params)
         factory = _named_rows if self.row_factory is not None else tuple_row
         try:
             cursor = self._connection.raw.cursor(row_factory=factory)
-            cursor.execute(text, _parameters(style, params) if params else None)
+            if params:
+                text, style = translated(statement)
+                cursor.execute(text, _parameters(style, params))
+            else:
+                cursor.execute(unparameterised(statement))
         except psycopg.Error as exc:
             raise converted(exc) from None
         self._cursor = cursor
@@ -184,6 +270,7 @@ class PgCursor:
     def executemany(self, statement: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
         text, style = translated(statement)
         rows = rows if isinstance(rows, list) else list(rows)
+        rows = [_nul_free(statement, row) if _holds_nul(row) else row for row in rows]
         copy = copy_of(statement) if len(rows) >= COPY_FROM else None
         try:
             cursor = self._connection.raw.cursor()

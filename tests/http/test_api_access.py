@@ -28,6 +28,7 @@ API = "/api/v1"
 TOKEN = "a-token-of-the-test-0123456789"
 GIVEN = {"Authorization": f"Bearer {TOKEN}"}
 ATTACK = {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "dice": [97, 99, 45, 30]}
+FOUNDRY = "http://localhost:30000"
 
 
 # ------------------------------------------------------------ where and with what
@@ -54,6 +55,9 @@ def test_the_settings_a_server_refuses_to_start_with():
     assert serving_problem("127.0.0.1", short, False).startswith(f"{TOKEN_ENV} is 15 characters; a token has 16 to 4096")
     for odd in (" " + TOKEN, TOKEN + "\n", TOKEN + "é"):
         assert "printable ASCII" in serving_problem("127.0.0.1", odd, False)
+    assert serving_problem("127.0.0.1", None, False, ("*",)).startswith("--cors-origin '*' lets any web page call the API")
+    assert serving_problem("127.0.0.1", TOKEN, False, ("*",)) is None  # every page's request must then give the token
+    assert serving_problem("127.0.0.1", None, False, ("http://localhost:30000",)) is None
 
 
 def test_bearer_header():
@@ -74,6 +78,9 @@ def test_bearer_header():
     (["--max-upload", "0"], TOKEN, "Invalid value for '--max-upload'"),
     (["--cors-origin", "localhost:30000"], None, "'localhost:30000' is no origin: give scheme://host[:port]"),
     (["--cors-origin", "https://vtt.example.com/game"], None, "is no origin"),
+    (["--cors-origin", "*"], None, "--cors-origin '*' lets any web page call the API, writing and removing fights: set "
+                                   "TABLES_TOKEN"),
+    (["--cors-origin", FOUNDRY, "--cors-origin", "*"], None, "--cors-origin '*' lets any web page call the API"),
 ])
 def test_serve_refuses_to_start(db_path, options, token, message):
     """Refused before anything listens: exit 2, one line, no traceback."""
@@ -302,9 +309,6 @@ def test_what_is_no_origin(given):
         web_origin(given)
 
 
-FOUNDRY = "http://localhost:30000"
-
-
 def test_pages_of_a_given_origin_may_call_the_api(db_path):
     app = create_app(db_path, token=TOKEN, cors_origins=(FOUNDRY,))
     with TestClient(app, base_url=LOCAL_BASE) as client:
@@ -327,7 +331,63 @@ def test_pages_of_a_given_origin_may_call_the_api(db_path):
 
 def test_without_origins_no_page_elsewhere_may_read_an_answer(client_open):
     answered = client_open.post(f"{API}/resolve/table", json=ATTACK, headers={"Origin": FOUNDRY})
-    assert answered.status_code == 200 and "access-control-allow-origin" not in answered.headers
+    assert answered.status_code == 403 and "access-control-allow-origin" not in answered.headers
+
+
+# ------------------------------------------------------------ pages of other sites, without a token
+ELSEWHERE = "https://elsewhere.example"
+SIMULATION = f"{API}/fights/Duel/simulate?rounds=1&count=10&seed=1"
+
+
+def test_without_a_token_no_page_of_another_site_makes_the_server_work(client_open):
+    """An <img> or a link on another site's page (Sec-Fetch-Site, no Origin), a form or a script (Origin):
+    403 with the error object, before any work; a page of the server's own origin, or no browser at all, passes."""
+    assert client_open.post(f"{API}/fights", json={"name": "Duel"}).status_code == 200
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {"Origin": ELSEWHERE},
+                    {"Origin": "null"}, {"Origin": ELSEWHERE, "Sec-Fetch-Site": "cross-site"},
+                    {"Origin": LOCAL_BASE.replace("http:", "https:") + ".evil", "Sec-Fetch-Site": "cross-site"}):
+        for response in (client_open.get(f"{API}/weapons", headers=headers), client_open.get(SIMULATION, headers=headers),
+                         client_open.post(f"{API}/resolve/table", json=ATTACK, headers=headers),
+                         client_open.delete(f"{API}/fights/Duel", headers=headers)):
+            assert response.status_code == 403, (headers, response.text)
+            message = response.json()["error"]["message"]
+            assert message.startswith("this server has no token and answers no page of another site") and "TABLES_TOKEN" in message
+    assert client_open.get(f"{API}/fights/Duel").status_code == 200  # not removed
+    for headers in ({}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"},  # curl; the page; a typed URL
+                    {"Origin": LOCAL_BASE, "Sec-Fetch-Site": "same-origin"}):
+        assert client_open.get(f"{API}/weapons", headers=headers).status_code == 200, headers
+        assert client_open.post(f"{API}/resolve/table", json=ATTACK, headers=headers).status_code == 200, headers
+    assert client_open.get("/", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200  # the page: a link to it is fine
+
+
+def test_without_a_token_the_given_origins_pages_may_call_the_api(db_path):
+    with TestClient(create_app(db_path, cors_origins=(FOUNDRY,)), base_url=LOCAL_BASE) as client:
+        answered = client.post(f"{API}/resolve/table", json=ATTACK, headers={"Origin": FOUNDRY, "Sec-Fetch-Site": "same-site"})
+        assert answered.status_code == 200 and answered.headers["access-control-allow-origin"] == FOUNDRY
+        refused = client.post(f"{API}/resolve/table", json=ATTACK, headers={"Origin": ELSEWHERE})
+        assert refused.status_code == 403 and "access-control-allow-origin" not in refused.headers
+        assert client.get(f"{API}/weapons", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403  # no Origin: whose?
+
+
+def test_with_a_token_a_page_of_another_site_needs_the_token_not_its_origin(guarded):
+    assert guarded.get(f"{API}/weapons", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 401
+    assert guarded.get(f"{API}/weapons", headers={**GIVEN, "Sec-Fetch-Site": "cross-site", "Origin": ELSEWHERE}).status_code == 200
+
+
+# ------------------------------------------------------------ a key given twice
+@pytest.mark.parametrize(("route", "body", "key"), [
+    ("/resolve/table", b'{"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "cmb": 6, "seed": 1}', "cmb"),
+    ("/odds/table", b'{"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "armor": "MA"}', "armor"),
+    ("/resolve/table", b'{"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "x": {"a": 1, "a": 2}}', "a"),
+    ("/fights", b'{"name": "One", "name": "Two"}', "name"),
+])
+def test_a_key_given_twice_in_a_body_is_refused(client_open, route, body, key):
+    """json.loads keeps the last of two keys silently: which one the client meant is not known, so neither."""
+    response = client_open.post(f"{API}{route}", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["message"] == f"the request is not as expected: the key {key!r} is given twice " \
+                                                  "(give each field once)"
+    assert client_open.get(f"{API}/fights").json()["fights"] == []
 
 
 def test_every_worker_keeps_the_servers_settings(db_path, tmp_path):

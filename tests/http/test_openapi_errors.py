@@ -86,6 +86,10 @@ def test_every_error_sent_is_as_declared(client: TestClient, read_only: TestClie
         ("/api/v1/{kind}", "get", lambda: client.get("/api/v1/weapons", headers={"Authorization": "Bearer wrong"}), 401),
         ("/api/v1/{kind}", "get", lambda: read_only.get("/api/v1/weapons", headers={"Host": "evil.example"}), 400),
         ("/api/v1/import", "post", lambda: read_only.post("/api/v1/import?name=a.xlsx", content=b"x"), 403),
+        ("/api/v1/{kind}", "get", lambda: read_only.get("/api/v1/weapons", headers={"Sec-Fetch-Site": "cross-site"}), 403),
+        ("/api/v1/health", "get", lambda: read_only.get("/api/v1/health", headers={"Origin": "https://elsewhere.example"}), 403),
+        ("/api/v1/resolve/table", "post", lambda: client.post("/api/v1/resolve/table", headers=JSON,
+                                                              content=b'{"cmb": 1, "cmb": 2}'), 422),
         ("/api/v1/import", "post", lambda: client.post("/api/v1/import?name=a.xlsx&bogus=1", headers=AUTH,
                                                        content=b"x"), 422),
         ("/api/v1/import", "post", lambda: client.post("/api/v1/import?name=bad.xlsx", headers=AUTH,
@@ -136,7 +140,7 @@ def test_fastapis_own_error_shape_is_declared_nowhere(client: TestClient) -> Non
     for route, operations in document["paths"].items():
         for method, operation in operations.items():
             assert set(operation["responses"]) == {"200", *statuses(route, method)}, (route, method)
-    assert set(document["paths"]["/api/v1/health"]["get"]["responses"]) == {"200", "400", "405", "408", "503"}
+    assert set(document["paths"]["/api/v1/health"]["get"]["responses"]) == {"200", "400", "403", "405", "408", "414", "431", "503"}
     assert statuses("/docs", "get") == [] and statuses("/", "get") == []  # the pages are not the API
 
 

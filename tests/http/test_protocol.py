@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from helpers import serving
 
+from tables_app.http.protocol import MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES
+
 OPTIONS = ("--header-timeout", "1", "--body-timeout", "1", "--keep-alive", "1", "--max-connections", "4")
 MARGIN = 4.0  # seconds past a timeout that the server may take, on a loaded machine
 
@@ -164,3 +166,43 @@ def test_the_protocols_refusals_are_the_documented_error_object(server):
     head, _, body = answer.partition(b"\r\n\r\n")
     assert int(head.split()[1]) == 503
     assert [e.message for e in validator.iter_errors(json.loads(body))] == []
+
+
+# ------------------------------------------------------------ heads too large, or no HTTP
+def answer_to(address: tuple[str, int], raw: bytes) -> bytes:
+    """The server's whole answer to ``raw`` (it closes the connection after a refusal)."""
+    with connect(address) as sock:
+        try:
+            sock.sendall(raw)
+        except (BrokenPipeError, ConnectionResetError):  # refused before all of it was sent: the answer is there
+            pass
+        return until_closed(sock, time.monotonic(), 10)
+
+
+def request_head(target: bytes, *headers: bytes) -> bytes:
+    return b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + b"".join(h + b"\r\n" for h in headers) + b"\r\n"
+
+
+@pytest.mark.parametrize(("raw", "status", "said"), [
+    (request_head(b"/api/v1/weapons/" + b"a" * (MAX_URL_BYTES + 1)), 414, "the request's URL is over 32,768 bytes"),
+    (request_head(b"/api/v1/weapons/" + b"a" * 70_000), 414, "the request's URL is over 32,768 bytes"),  # past httptools' own
+    (request_head(b"/api/v1/health?" + b"x=1&" * 20_000), 414, "the request's URL is over"),
+    (request_head(b"/api/v1/health", b"X-Big: " + b"a" * (MAX_HEADER_BYTES + 1)), 431, "the request's headers are over 65,536 bytes"),
+    (request_head(b"/api/v1/health", *(b"X-%d: a" % i for i in range(20_000))), 431, "the request's headers are over"),
+    (b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Endless: " + b"a" * (2 * MAX_HEAD_BYTES), 431, "headers are over"),
+    (b"NOT HTTP AT ALL\r\n\r\n", 400, "the request is not HTTP/1.1 as expected"),
+])
+def test_a_head_too_large_or_no_http_is_answered_with_the_error_object(server, raw, status, said):
+    answer = answer_to(server, raw)
+    assert answer.startswith(b"HTTP/1.1 %d " % status), answer[:300]
+    assert b"content-type: application/json" in answer.partition(b"\r\n\r\n")[0].lower()
+    got, message = status_and_error(answer)
+    assert got == status and said in message
+    assert answer_to(server, request_head(b"/api/v1/health")).startswith(b"HTTP/1.1 200 ")  # and it serves on
+
+
+def test_a_head_within_the_bounds_is_answered(server):
+    answer = answer_to(server, request_head(b"/api/v1/weapons/" + b"a" * (MAX_URL_BYTES - 100),
+                                            b"X-Big: " + b"a" * (MAX_HEADER_BYTES - 1000)))
+    status, message = status_and_error(answer)
+    assert status == 404 and message.startswith("no weapon named 'aaaa")
