@@ -43,9 +43,10 @@ def on_server(connection) -> None:
                                 "DEFERRABLE INITIALLY IMMEDIATE"))
     for table, sequence in connection.execute(text(SERIALS)).fetchall():
         # never back: an id once given is not given again (a fight's writer names the fight it read by its id)
+        # (``sequence`` is pg_get_serial_sequence's: a qualified name, quoted where it needs it)
+        following = f"(SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM {sequence})"
         connection.execute(text(f"SELECT setval(:sequence, greatest(coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, "
-                                "coalesce(pg_sequence_last_value(CAST(:sequence AS regclass)) + 1, 1)), false)"),
-                           {"sequence": sequence})
+                                f"{following}), false)"), {"sequence": sequence})
 
 
 def run_on(connection) -> None:

@@ -333,7 +333,7 @@ def _name(text: str, what: str) -> str:
     if not name:
         raise UsageMistake(f"{what} must not be empty")
     if not _utf8(name):
-        raise UsageMistake(f"{what}: its bytes are not UTF-8; no name can be (type it again as text)")
+        raise TablesError(f"{what}: its bytes are not UTF-8; no name can be (type it again as text)")
     # control characters, and the invisible ones of format (Cf): a zero-width space or a bidirectional
     # override would make two names print alike, or turn the terminal's line around
     if (control := next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf")), None)) is not None:
