@@ -98,20 +98,27 @@ def _utf8(text: str) -> bool:
     return True
 
 
-def _read(database: Database, name: str) -> tuple[store.FightRow, tuple[store.LoggedEvent, ...]]:
-    """The fight's row (its id and version) and its whole log, read in one snapshot: what a write is checked against."""
+def _read(database: Database, name: str, accounts: bool = True,
+          page: tuple[int, int] | None = None) -> tuple[store.FightRow, tuple[store.LoggedEvent, ...]]:
+    """The fight's row (its id and version) and its whole log, read in one snapshot: what a write is checked
+    against. Without ``accounts``, attacks without their resolved account (a replay's reading), but for the
+    events of ``page`` (first, limit), read whole."""
     with database.snapshot() as connection:
         row = _row(connection, name)
         try:
-            logged = store.events(connection, row.id)
+            logged = store.events(connection, row.id, accounts=accounts)
+            if page is not None and not accounts:
+                whole = {e.seq: e for e in store.events(connection, row.id, *page)}
+                logged = [whole.get(e.seq, e) for e in logged]
         except ValueError as exc:  # an event's JSON changed by hand
             raise TablesError(f"fight {row.name!r}: an event of its log is not JSON ({exc}); remove the fight") from None
     return row, tuple(logged)
 
 
 def load(database: Database, name: str, upto: int | None = None) -> Loaded:
-    """The fight ``name`` names (by the rule of names), replayed (to event ``upto`` if given)."""
-    row, logged = _read(database, name)
+    """The fight ``name`` names (by the rule of names), replayed (to event ``upto`` if given); the attacks of
+    its ``logged`` events may lack their resolved account (a replay does not read it: `fight log` does)."""
+    row, logged = _read(database, name, accounts=False)
     return Loaded(row, logged, _replayed(row, list(logged), upto))
 
 
@@ -380,7 +387,7 @@ def log(database: Database, name: str, first: int = 1, limit: int = LOG_PAGE) ->
     even when the log does not replay: each event from the one that breaks it is said by its kind."""
     if not 1 <= limit <= MAX_LOG_PAGE:
         raise UsageMistake(f"--limit {limit}: give 1 to {MAX_LOG_PAGE:,} events a page")
-    row, logged = _read(database, name)
+    row, logged = _read(database, name, accounts=False, page=(first, limit))
     return FightLog(row, logged, first, limit)
 
 
@@ -404,7 +411,7 @@ def remove(database: Database, name: str, after: int | None = None) -> dict[str,
 def undo(database: Database, name: str, after: int | None = None) -> FightStep:
     """Take the last write back (its events: one group). The log is not replayed first, so that a log
     that does not replay can be undone back past the event that breaks it."""
-    row, logged = _read(database, name)
+    row, logged = _read(database, name, accounts=False)  # what undo says of them needs no account
     seq = logged[-1].seq if logged else 0
     _check_seq(row, seq, after)
     if not logged:
