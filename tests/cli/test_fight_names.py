@@ -1,6 +1,6 @@
 """Fight names by the rule of names on both databases, sides normalised as
 names are, and the characters no name may hold (issue 43, item 5; the
-reproducers R1, R2, R4 and R6 of ../shared/repro/fights/test_review_repro.py)."""
+reproducers R1, R2, R4 and R6 of the review's test_review_repro.py)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 fight's id and its version, which every write bumps (an append, an undo),
 under the write lock. Two writers are made to interleave deterministically:
 the first pauses between its read and its write while the other writes
-(what `tables serve` does by itself under a race of writers); the
-reproducers of ../shared/repro/fights/ (repro_aba.py, repro_aba_remove.py,
-test_review_repro.py's R5), adapted."""
+(what `tables serve` does by itself under a race of writers); the review's
+reproducers (repro_aba.py, repro_aba_remove.py, test_review_repro.py's R5),
+adapted."""
 
 from __future__ import annotations
 
