@@ -89,6 +89,9 @@ def upgrade() -> None:
     with _views_triggers_and_indexes_set_aside():
         with op.batch_alter_table(TABLE, recreate=_recreate(), table_kwargs={"sqlite_autoincrement": True}) as batch:
             batch.alter_column('name_key', existing_type=sa.String(), nullable=False)
+            # SQLite's reflection does not see a column's collation: said again, or the copy loses it
+            batch.alter_column('name', existing_type=sa.String(collation='NOCASE'), type_=sa.String(collation='NOCASE'),
+                               existing_nullable=False)
             batch.drop_constraint(op.f('uq_fight_name'), type_='unique')
             batch.create_unique_constraint(op.f('uq_fight_name_key'), ['name_key'])
 
@@ -101,6 +104,8 @@ def downgrade() -> None:
                             "differ only in letter case; remove all but one of each first (nothing changed)")
     with _views_triggers_and_indexes_set_aside():
         with op.batch_alter_table(TABLE, recreate=_recreate(), table_kwargs={"sqlite_autoincrement": False}) as batch:
+            batch.alter_column('name', existing_type=sa.String(collation='NOCASE'), type_=sa.String(collation='NOCASE'),
+                               existing_nullable=False)
             batch.drop_constraint(op.f('uq_fight_name_key'), type_='unique')
             batch.create_unique_constraint(op.f('uq_fight_name'), ['name'])
             batch.drop_column('version')
