@@ -83,21 +83,28 @@ def armor_codes(connection: sqlite3.Connection) -> list[str]:
     return [code for (code,) in connection.execute("SELECT DISTINCT code FROM armor_column ORDER BY code")]
 
 
-# An event's JSON without the attack's whole resolved account (``resolved``), which a replay does not read:
-# half of a long log's bytes, and of the time and memory its reading takes (bench/fight_long_log.py). SQLite
-# drops it before Python parses the text; PostgreSQL could only by casting to jsonb, which refuses a log
-# changed by hand with an error of its own: there the whole text is read.
-_REPLAYED = "CASE WHEN json_valid(data) THEN json_remove(data, '$.resolved') ELSE data END"
-
-
 def events(connection: sqlite3.Connection, fight_id: int, first: int = 1, limit: int | None = None,
            accounts: bool = True) -> list[LoggedEvent]:
     """The log's events from number ``first`` on (``limit`` of them at most: all); without ``accounts``, an
     attack's may lack its ``resolved`` account (what a replay reads, not what the log says)."""
-    bounded, args = ("", (fight_id, first)) if limit is None else (" LIMIT ?", (fight_id, first, limit))
-    data = "data" if accounts or on_server(connection) else _REPLAYED
-    return [LoggedEvent(seq, json.loads(text), at) for seq, text, at in connection.execute(
-        f"SELECT seq, {data}, at FROM fight_event WHERE fight_id = ? AND seq >= ? ORDER BY seq" + bounded, args)]
+    statement = _EVENTS[accounts or on_server(connection), limit is not None]
+    args = (fight_id, first) if limit is None else (fight_id, first, limit)
+    return [LoggedEvent(seq, json.loads(text), at) for seq, text, at in connection.execute(statement, args)]
+
+
+# (whole, bounded): the statement events() runs. Not whole: an event's JSON without an attack's resolved
+# account (``resolved``), which a replay does not read: half of a long log's bytes, and of the time and memory
+# its reading takes (bench/fight_long_log.py). SQLite drops it before Python parses the text; PostgreSQL could
+# only by casting to jsonb, which refuses a log changed by hand with an error of its own: there the whole text
+# is read.
+_EVENTS = {
+    (True, False): "SELECT seq, data, at FROM fight_event WHERE fight_id = ? AND seq >= ? ORDER BY seq",
+    (True, True): "SELECT seq, data, at FROM fight_event WHERE fight_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+    (False, False): "SELECT seq, CASE WHEN json_valid(data) THEN json_remove(data, '$.resolved') ELSE data END, at "
+                    "FROM fight_event WHERE fight_id = ? AND seq >= ? ORDER BY seq",
+    (False, True): "SELECT seq, CASE WHEN json_valid(data) THEN json_remove(data, '$.resolved') ELSE data END, at "
+                   "FROM fight_event WHERE fight_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+}
 
 
 def last_seq(connection: sqlite3.Connection, fight_id: int) -> int:
