@@ -24,7 +24,8 @@ NOCASE_ON_SERVER = ('CREATE COLLATION IF NOT EXISTS "NOCASE" '
 # as SQLite's defer_foreign_keys pragma does): "table", "constraint".
 NOT_DEFERRABLE = ("SELECT t.relname, c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
                   "WHERE c.contype = 'f' AND NOT c.condeferrable AND t.relnamespace = current_schema()::regnamespace")
-# The id sequences, each set past the highest id (the migrations insert rows with their ids: `default`).
+# The id sequences, each set past the highest id (the migrations insert rows with their ids: `default`),
+# never back (past the last id it gave, too).
 SERIALS = ("SELECT c.table_name, pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) "
            "FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.column_name = 'id' "
            "AND pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) IS NOT NULL")
@@ -41,8 +42,11 @@ def on_server(connection) -> None:
         connection.execute(text(f"ALTER TABLE {quoted(table)} ALTER CONSTRAINT {quoted(constraint)} "
                                 "DEFERRABLE INITIALLY IMMEDIATE"))
     for table, sequence in connection.execute(text(SERIALS)).fetchall():
-        connection.execute(text(f"SELECT setval(:sequence, coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, false)"),
-                           {"sequence": sequence})
+        # never back: an id once given is not given again (a fight's writer names the fight it read by its id)
+        # (``sequence`` is pg_get_serial_sequence's: a qualified name, quoted where it needs it)
+        following = f"(SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM {sequence})"
+        connection.execute(text(f"SELECT setval(:sequence, greatest(coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, "
+                                f"{following}), false)"), {"sequence": sequence})
 
 
 def run_on(connection) -> None:

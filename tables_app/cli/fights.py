@@ -49,7 +49,7 @@ def _printed(result: Any) -> list[str]:
     if isinstance(result, service.FightState):
         return _state_lines(result, shown=True)
     if isinstance(result, service.FightLog):
-        return [f"{result.loaded.row.name}: {result.loaded.seq} events", *result.lines()]
+        return [f"{result.row.name}: {result.seq} events", *result.lines()]
     if isinstance(result, service.FightList):
         if not result.fights:
             return ["No fights (start one: tables fight new NAME)."]

@@ -83,8 +83,8 @@ def run_show(database: Any, name: str, at: int | None) -> Any:
     return _services().show(database, name, at)
 
 
-def run_log(database: Any, name: str) -> Any:
-    return _services().log(database, name)
+def run_log(database: Any, name: str, first: int, limit: int) -> Any:
+    return _services().log(database, name, first, limit)
 
 
 def run_undo(database: Any, name: str, after: int | None) -> Any:
@@ -212,7 +212,14 @@ SHOW = Operation(words=("fight", "show"), run=run_show, params=(
     FIGHT, Param(field="at", kind="int", minimum=0, maximum=10**9, metavar="SEQ",
                  help="The fight as it stood after event SEQ (fight log numbers them)."),
 ), help="Every combatant's state: hits left, bleeding, stun, parry, penalty, bonus, dying.")
-LOG = Operation(words=("fight", "log"), run=run_log, params=(FIGHT,), help="The fight's events, in order.")
+LOG_PAGE, MAX_LOG_PAGE = 1_000, 10_000  # services/fights.py's: events a page, unless asked, and at most
+LOG = Operation(words=("fight", "log"), run=run_log, params=(
+    FIGHT,
+    Param(field="from", key="first", kind="int", default=1, minimum=1, maximum=10**9, metavar="SEQ",
+          help="The page's first event (the answer's next gives the next page's)."),
+    Param(field="limit", kind="int", default=LOG_PAGE, minimum=1, maximum=MAX_LOG_PAGE, metavar="N",
+          help=f"Events a page, at most (1 to {MAX_LOG_PAGE:,}; {LOG_PAGE:,} unless given)."),
+), help="The fight's events, in order, a page at a time.")
 UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER),
                  help="Take the last command back: every event it wrote (a whole round --auto), said in words.")
 LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every fight.")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable
 
 from tables_app.domain.fights import (
@@ -34,6 +35,8 @@ from tables_app.storage.database import Database
 
 MAX_NAME = 200  # characters of a fight's or a combatant's name
 MAX_EVENTS = 100_000  # events of one fight: far past any evening's fight, and what a replay reads in a moment
+LOG_PAGE = 1_000  # events `fight log` gives at once unless asked (a long log is read a page at a time)
+MAX_LOG_PAGE = 10_000  # ... and at most
 
 
 # ------------------------------------------------------------------ reading
@@ -51,6 +54,16 @@ class Loaded:
 
 
 def _replayed(row: store.FightRow, logged: list[store.LoggedEvent], upto: int | None = None) -> Fight:
+    fight, broken = _replayed_as_far(row, logged, upto)
+    if broken is not None:
+        raise TablesError(broken)
+    return fight
+
+
+def _replayed_as_far(row: store.FightRow, logged: list[store.LoggedEvent] | tuple[store.LoggedEvent, ...],
+                     upto: int | None = None) -> tuple[Fight, str | None]:
+    """The fight after its log's events (to ``upto``), and None; or, when an event does not replay, the fight
+    before it and why (the one line a refusal says)."""
     fight = Fight(row.name, row.ruleset)
     for event in logged:
         if upto is not None and event.seq > upto:
@@ -58,24 +71,53 @@ def _replayed(row: store.FightRow, logged: list[store.LoggedEvent], upto: int | 
         try:
             fight = apply(fight, event_of(event.data))
         except (KeyError, TypeError, ValueError) as exc:  # FightRuleError is a ValueError
-            raise TablesError(f"fight {row.name!r}: its log does not replay at event {event.seq} ({exc}); "
-                              "undo back past it, or remove the fight") from None
-    return fight
+            return fight, (f"fight {row.name!r}: its log does not replay at event {event.seq} ({exc}); "
+                           "undo back past it, or remove the fight")
+    return fight, None
+
+
+def _row(connection: Any, name: str) -> store.FightRow:
+    """The fight ``name`` names (the rule of names); NotFound, with the closest names, if none."""
+    row = store.find(connection, name)
+    if row is None:
+        if not _utf8(name):
+            raise NotFound(f"no fight named {name!r} (its bytes are not UTF-8; no name can be)")
+        known = store.names(connection)
+        raise NotFound.unknown(f"no fight named {name!r}", name, known,
+                               f"fights: {', '.join(known)}" if known else "there are none: tables fight new NAME")
+    return row
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: bytes of the command line that are not UTF-8
+        return False
+    return True
+
+
+def _read(database: Database, name: str, accounts: bool = True,
+          page: tuple[int, int] | None = None) -> tuple[store.FightRow, tuple[store.LoggedEvent, ...]]:
+    """The fight's row (its id and version) and its whole log, read in one snapshot: what a write is checked
+    against. Without ``accounts``, attacks without their resolved account (a replay's reading), but for the
+    events of ``page`` (first, limit), read whole."""
+    with database.snapshot() as connection:
+        row = _row(connection, name)
+        try:
+            logged = store.events(connection, row.id, accounts=accounts)
+            if page is not None and not accounts:
+                whole = {e.seq: e for e in store.events(connection, row.id, *page)}
+                logged = [whole.get(e.seq, e) for e in logged]
+        except ValueError as exc:  # an event's JSON changed by hand
+            raise TablesError(f"fight {row.name!r}: an event of its log is not JSON ({exc}); remove the fight") from None
+    return row, tuple(logged)
 
 
 def load(database: Database, name: str, upto: int | None = None) -> Loaded:
-    """The fight named ``name`` (any letter case), replayed (to event ``upto`` if given)."""
-    with database.snapshot() as connection:
-        row = store.find(connection, name)
-        if row is None:
-            known = store.names(connection)
-            raise NotFound.unknown(f"no fight named {name!r}", name, known,
-                                   f"fights: {', '.join(known)}" if known else "there are none: tables fight new NAME")
-        try:
-            logged = store.events(connection, row.id)
-        except ValueError as exc:  # an event's JSON changed by hand
-            raise TablesError(f"fight {row.name!r}: an event of its log is not JSON ({exc}); remove the fight") from None
-    return Loaded(row, tuple(logged), _replayed(row, logged, upto))
+    """The fight ``name`` names (by the rule of names), replayed (to event ``upto`` if given); the attacks of
+    its ``logged`` events may lack their resolved account (a replay does not read it: `fight log` does)."""
+    row, logged = _read(database, name, accounts=False)
+    return Loaded(row, logged, _replayed(row, list(logged), upto))
 
 
 def _written(database: Database, loaded: Loaded, events: list[Event], command: str | None = None) -> list[Fight]:
@@ -94,17 +136,20 @@ def _written(database: Database, loaded: Loaded, events: list[Event], command: s
     kept = [event_json(e) for e in events]
     written_by = {"command": command or (kept[0]["kind"] if kept else ""), "group": loaded.seq + 1}
     with database.writing(commit=True, breaking="the fight's log") as connection:
-        store.append(connection, loaded.row.name, loaded.seq, [{**data, **written_by} for data in kept])
+        store.append(connection, loaded.row, loaded.seq, [{**data, **written_by} for data in kept])
     return states[1:]
 
 
 def _check_after(loaded: Loaded, after: int | None) -> None:
-    """Refused when the caller saw another log than the one read: FightChanged
-    if it is behind (another writer won), a usage mistake past its end."""
-    if after is not None and after < loaded.seq:
-        raise store.changed(loaded.row.name, loaded.seq, after)
-    if after is not None and after > loaded.seq:
-        raise UsageMistake(f"--after {after}: the fight {loaded.row.name!r} has {loaded.seq} events")
+    """FightChanged when the caller saw another log than the one read: behind
+    it (another writer won), or past its end (another writer undid events the
+    caller saw: the log was longer when it looked; which, no one can tell)."""
+    _check_seq(loaded.row, loaded.seq, after)
+
+
+def _check_seq(row: store.FightRow, seq: int, after: int | None) -> None:
+    if after is not None and after != seq:
+        raise store.changed(row.name, seq, after)
 
 
 def _applied(fight: Fight, event: Event) -> Fight:
@@ -203,28 +248,63 @@ class FightStep:
 
 @dataclass(frozen=True)
 class FightLog:
-    loaded: Loaded
+    """`fight log`: one page of the fight's events, ``first`` on (``limit`` at most); ``next``, the first
+    event of the next page (None: this page ends the log)."""
+
+    row: store.FightRow
+    logged: tuple[store.LoggedEvent, ...]  # the whole log: an event's words need the fight before it
+    first: int = 1
+    limit: int = LOG_PAGE
+
+    @property
+    def seq(self) -> int:
+        return self.logged[-1].seq if self.logged else 0
+
+    @cached_property
+    def page(self) -> tuple[store.LoggedEvent, ...]:
+        return tuple(e for e in self.logged if e.seq >= self.first)[:self.limit]
+
+    @property
+    def next(self) -> int | None:
+        page = self.page
+        return page[-1].seq + 1 if page and page[-1].seq < self.seq else None
 
     def to_json(self) -> dict[str, Any]:
         """Each event as the log keeps it, and ``words``: its account, as `fight log` prints it."""
-        return {"fight": self.loaded.row.name, "ruleset": self.loaded.row.ruleset,
+        return {"fight": self.row.name, "ruleset": self.row.ruleset,
                 "events": [{"seq": e.seq, "at": e.at, **e.data, "words": words}
-                           for e, words in zip(self.loaded.logged, self._words())]}
+                           for e, words in zip(self.page, self._words())],
+                "seq": self.seq, "next": self.next}
 
     def lines(self) -> list[str]:
         out = []
-        for logged, words in zip(self.loaded.logged, self._words()):
+        for logged, words in zip(self.page, self._words()):
             out.append(f"{logged.seq:>4}  {words[0] if words else logged.data['kind']}")
             out += [f"      {line}" for line in words[1:]]
+        if self.next is not None:
+            out.append(f"… events {self.next} to {self.seq} follow: tables fight log {self.row.name!r} --from {self.next}")
         return out
 
     def _words(self) -> list[list[str]]:
-        """Each event's account, from the fight before and after it (an attack's dice and rows under its line)."""
-        fight = Fight(self.loaded.row.name, self.loaded.row.ruleset)
+        """Each event's account on the page, from the fight before and after it (an attack's dice and rows
+        under its line); from an event that does not replay on, its kind and why."""
+        page = self.page
+        if not page:
+            return []
+        fight, broken = _replayed_as_far(self.row, self.logged, page[0].seq - 1)
         out = []
-        for logged in self.loaded.logged:
-            event = event_of(logged.data)
-            after = apply(fight, event)
+        for logged in page:
+            if broken is not None:
+                out.append([f"{logged.data.get('kind', 'an event')} (not replayed: the log breaks before it)"])
+                continue
+            try:
+                event = event_of(logged.data)
+                after = apply(fight, event)
+            except (KeyError, TypeError, ValueError) as exc:  # FightRuleError is a ValueError
+                broken = str(exc)
+                out.append([f"{logged.data.get('kind', 'an event')}: does not replay ({exc}); undo back past it, "
+                            "or remove the fight"])
+                continue
             words = list(account(fight, event, after))
             if isinstance(event, Attack):  # what it read, under the attack's line
                 words.insert(1, dice_line(event))
@@ -257,14 +337,28 @@ def _name(text: str, what: str) -> str:
     name = " ".join(text.split())
     if not name:
         raise UsageMistake(f"{what} must not be empty")
-    if (control := next((ch for ch in name if unicodedata.category(ch) == "Cc"), None)) is not None:
-        raise UsageMistake(f"{what} holds the control character U+{ord(control):04X}: type it without")
+    if not _utf8(name):
+        raise TablesError(f"{what}: its bytes are not UTF-8; no name can be (type it again as text)")
+    # control characters, and the invisible ones of format (Cf): a zero-width space or a bidirectional
+    # override would make two names print alike, or turn the terminal's line around
+    if (control := next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf")), None)) is not None:
+        kind = "control" if unicodedata.category(control) == "Cc" else "invisible formatting"
+        raise UsageMistake(f"{what} holds the {kind} character U+{ord(control):04X}: type it without")
     if len(name) > MAX_NAME:
         raise UsageMistake(f"{what} is {len(name):,} characters, more than {MAX_NAME}")
     return name
 
 
 valid_name = _name  # a name as a fight's, a combatant's and a party's are: one space between words, no control character
+
+
+def _side(fight: Fight, given: str) -> str:
+    """A side as given, a name's way (one space between words), spelled as a side of the fight already is
+    when it is that side by the rule of names (`b` joins `B`)."""
+    side = _name(given, "--side")
+    key = fold(side)
+    known = [*(c.side for c in fight.combatants), *(f.side for f in fight.left)]
+    return next((s for s in known if fold(s) == key), side)
 
 
 def new(database: Database, name: str, ruleset: str | None = None) -> FightState:
@@ -286,8 +380,13 @@ def show(database: Database, name: str, at: int | None = None) -> FightState:
     return FightState(loaded.fight, loaded.seq if at is None else at)
 
 
-def log(database: Database, name: str) -> FightLog:
-    return FightLog(load(database, name))
+def log(database: Database, name: str, first: int = 1, limit: int = LOG_PAGE) -> FightLog:
+    """The fight's events ``first`` on, ``limit`` at most (a page: `next` says where the next one starts). Read
+    even when the log does not replay: each event from the one that breaks it is said by its kind."""
+    if not 1 <= limit <= MAX_LOG_PAGE:
+        raise UsageMistake(f"--limit {limit}: give 1 to {MAX_LOG_PAGE:,} events a page")
+    row, logged = _read(database, name, accounts=False, page=(first, limit))
+    return FightLog(row, logged, first, limit)
 
 
 def listing(database: Database) -> FightList:
@@ -296,25 +395,32 @@ def listing(database: Database) -> FightList:
 
 
 def remove(database: Database, name: str, after: int | None = None) -> dict[str, Any]:
-    """Remove a fight; with ``after``, only if its log is still at that event."""
-    loaded = load(database, name)
-    _check_after(loaded, after)
+    """Remove a fight; with ``after``, only if its log is still the one at that event. Its log is not
+    replayed: a fight whose log does not replay is removed as any other."""
+    with database.snapshot() as connection:
+        row = _row(connection, name)
+        seq = store.last_seq(connection, row.id)
+    _check_seq(row, seq, after)
     with database.writing(commit=True, breaking="a fight") as connection:
-        store.delete(connection, loaded.row.name, after)
-    return {"removed": loaded.row.name, "events": loaded.seq}
+        store.delete(connection, row, None if after is None else seq)
+    return {"removed": row.name, "events": seq}
 
 
 def undo(database: Database, name: str, after: int | None = None) -> FightStep:
-    loaded = load(database, name)
-    _check_after(loaded, after)
-    if not loaded.logged:
-        raise TablesError(f"the fight {loaded.row.name!r} has no events to undo")
-    group = _last_group(loaded.logged)
+    """Take the last write back (its events: one group). The log is not replayed first, so that a log
+    that does not replay can be undone back past the event that breaks it."""
+    row, logged = _read(database, name, accounts=False)  # what undo says of them needs no account
+    seq = logged[-1].seq if logged else 0
+    _check_seq(row, seq, after)
+    if not logged:
+        raise TablesError(f"the fight {row.name!r} has no events to undo")
+    group = _last_group(logged)
     first = group[0].seq
     with database.writing(commit=True, breaking="the fight's log") as connection:
-        store.drop_since(connection, loaded.row.name, first, loaded.seq)
-    before = _replayed(loaded.row, list(loaded.logged[:-len(group)]))
-    return FightStep(FightState(before, first - 1), (_undone(before, group),))
+        store.drop_since(connection, row, first, seq)
+    before, broken = _replayed_as_far(row, logged[:-len(group)])
+    account = (_undone(before, group), *([] if broken is None else [f"Still: {broken}."]))
+    return FightStep(FightState(before, first - 1), account)
 
 
 def _last_group(logged: tuple[store.LoggedEvent, ...]) -> list[store.LoggedEvent]:
@@ -333,9 +439,12 @@ def _undone(before: Fight, group: list[store.LoggedEvent]) -> str:
     of round 2.`: what one undo took back, in words."""
     fight, words = before, []
     for logged in group:
-        event = event_of(logged.data)
-        words.append(event_words(fight, event))
-        fight = apply(fight, event)
+        try:
+            event = event_of(logged.data)
+            words.append(event_words(fight, event))
+            fight = apply(fight, event)
+        except (KeyError, TypeError, ValueError):  # an event that does not replay: said by its kind
+            words.append(f"an event that did not replay ({logged.data.get('kind', 'of no kind')})")
     if len(group) == 1:
         return f"Undone: {words[0]} (event {group[0].seq})."
     command = str(group[0].data.get("command") or "")
@@ -407,7 +516,7 @@ def _party_members(database: Database, loaded: Loaded, j: Joining, party: PartyL
         why = [f"{', '.join(names)} {verbs[len(names) > 1]} {what}" for names, verbs, what in (
             (taken, ("is", "are"), "already in the fight"), (gone, ("has", "have"), "left the fight")) if names]
         raise TablesError(f"the party {party_name!r} cannot join: {'; '.join(why)} (nothing joined)")
-    side = _name(j.side, "--side") if j.side else None
+    side = _side(loaded.fight, j.side) if j.side else None
     return [replace(f, side=side or f.side, armor=_armor_column(database, f.armor) if f.armor else f.armor)
             for f in members]
 
@@ -444,7 +553,8 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
                     and fold(m.group(1)) == fold(creature.name)]
         copies = max(sum(1 for f in joined if f.creature == creature.name), *numbered, 0)
         label = _name(j.label, "--as") if j.label else f"{creature.name} #{copies + 1}"
-        fighter = Fighter(name=label, side=j.side or _default_side(loaded.fight, creature=True), hits=hits,
+        side = _side(loaded.fight, j.side) if j.side else _default_side(loaded.fight, creature=True)
+        fighter = Fighter(name=label, side=side, hits=hits,
                           defense=creature.defense if j.defense is None else j.defense,
                           armor=j.armor or creature.armor, rank=Rank(j.rank) if j.rank else creature.rank,
                           features=tuple(dict.fromkeys([*creature.features, *(fold(f) for f in j.features)])),
@@ -455,7 +565,8 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
         if missing:
             raise UsageMistake(f"give --creature NAME, or the combatant by hand ({' and '.join(missing)} missing)")
         assert j.label is not None and j.hits is not None and armor is not None
-        fighter = Fighter(name=_name(j.label, "--as"), side=j.side or _default_side(loaded.fight, creature=False),
+        fighter = Fighter(name=_name(j.label, "--as"),
+                          side=_side(loaded.fight, j.side) if j.side else _default_side(loaded.fight, creature=False),
                           hits=j.hits, defense=j.defense or 0,
                           armor=armor, rank=Rank(j.rank) if j.rank else Rank.NORMAL,
                           features=tuple(dict.fromkeys(fold(f) for f in j.features)), parry=j.parry,
@@ -463,7 +574,6 @@ def _fighter(database: Database, loaded: Loaded, j: Joining) -> Fighter:
     # Without attacks it joins all the same (a door, a captive, a fleeing villager): attacked, never attacking.
     if fighter.armor:  # a formula system's combatant may have none
         fighter = replace(fighter, armor=_armor_column(database, fighter.armor))
-    _name(fighter.side, "--side")
     return replace(fighter, death_at=j.death_at if j.death_at is not None else _ruleset_death_at(database, ruleset))
 
 

@@ -5,8 +5,9 @@ The checks: SQLite's own (``PRAGMA integrity_check``, or ``quick_check``),
 references to rows that do not exist (``PRAGMA foreign_key_check``), the
 tables and columns against the ones the models define, the recorded schema
 version against SCHEMA_HEAD, and values of the wrong type in number columns
-(SQLite stores text in an INTEGER column without complaint). Each finding is
-one sentence.
+(SQLite stores text in an INTEGER column without complaint), and every
+fight's log replayed (a log that does not replay names its fight and the
+event that breaks it; not in the quick check). Each finding is one sentence.
 
 On PostgreSQL, the server's own checks stand in for SQLite's: it enforces
 every foreign key and column type itself, so what is left to check is a
@@ -128,6 +129,16 @@ def type_problems(connection: sqlite3.Connection) -> list[str]:
     return found
 
 
+def fight_problems(connection: sqlite3.Connection) -> list[str]:
+    """Fights whose log does not replay (storage/fights.unreplayable), once the schema has their tables."""
+    from tables_app.storage.fights import unreplayable
+
+    present = table_names(connection)
+    if "fight" not in present or "fight_event" not in present or "version" not in _columns(connection, "fight"):
+        return []  # a schema before 0013 is said above ("not the newest")
+    return unreplayable(connection, LIMIT)
+
+
 def problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
     """Every finding, one sentence each; [] for a sound database.
 
@@ -135,8 +146,11 @@ def problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
     damaged to read) is a finding, and the checks after it are skipped.
     """
     found: list[str] = []
-    for check in (lambda: integrity_problems(connection, quick), lambda: broken_references(connection, LIMIT),
-                  lambda: schema_problems(connection), lambda: type_problems(connection)):
+    checks = [lambda: integrity_problems(connection, quick), lambda: broken_references(connection, LIMIT),
+              lambda: schema_problems(connection), lambda: type_problems(connection)]
+    if not quick:  # every fight replayed: `db check`'s, not the quick diagnosis of an error
+        checks.append(lambda: fight_problems(connection))
+    for check in checks:
         try:
             found.extend(check())
         except sqlite3.DatabaseError as exc:

@@ -319,8 +319,11 @@ class Fight(SQLModel, table=True):
     up in, by name, so that a fight outlives the tables it used (0007)."""
 
     __tablename__ = "fight"
+    __table_args__ = {"sqlite_autoincrement": True}  # an id is never given twice: a write names the fight it read (0013)
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    name: str = Field(sa_type=NOCASE)
+    name_key: str = Field(unique=True)  # fold(name), the rule of names: which fight a name means (0013)
+    version: int = 0  # bumped by every write of its log (append, undo): a writer checks the one it read (0013)
     ruleset: str | None = None  # NULL: names are looked up wherever they are
     created_at: str  # ISO 8601, UTC
 

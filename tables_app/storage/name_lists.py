@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from tables_app.domain.names import fold
 from tables_app.storage.location import Server, Target
 
 # what is listed → the statement listing it: (ruleset or NULL, name) rows
@@ -73,7 +74,7 @@ def combatants(path: Target, fight: str) -> list[str]:
     import json
 
     with _reading(path) as connection:
-        rows = connection.execute(COMBATANTS, (fight,)).fetchall()
+        rows = connection.execute(COMBATANTS, (fold(fight),)).fetchall()
     events = [json.loads(data) for (data,) in rows]
     left = {event["combatant"] for event in events if event["kind"] == "leave"}
     return [event["combatant"]["name"] for event in events
@@ -81,7 +82,7 @@ def combatants(path: Target, fight: str) -> list[str]:
 
 
 COMBATANTS = ("SELECT e.data FROM fight_event e JOIN fight f ON f.id = e.fight_id "
-              "WHERE f.name = ? AND (e.kind = 'join' OR e.kind = 'leave') ORDER BY e.seq")
+              "WHERE f.name_key = ? AND (e.kind = 'join' OR e.kind = 'leave') ORDER BY e.seq")  # the rule of names (0013)
 
 
 def every_name(path: Target, what: str) -> set[tuple[str | None, str]]:

@@ -152,8 +152,8 @@ def test_a_log_kept_before_groups_undoes_one_event_at_a_time(moves, opened):  # 
 
     loaded = fights.load(opened, FIGHT)
     with opened.writing(commit=True, breaking="the fight's log") as connection:  # two events as an older version kept them: no group
-        store.append(connection, FIGHT, loaded.seq, [{"kind": "edit", "combatant": "Orc", "set": {"stun": 1}},
-                                                     {"kind": "round"}])
+        store.append(connection, loaded.row, loaded.seq, [{"kind": "edit", "combatant": "Orc", "set": {"stun": 1}},
+                                                          {"kind": "round"}])
     assert moves("fight", "undo", FIGHT).stdout.splitlines()[0] == "Undone: the end of round 1 (event 5)."
     assert moves("fight", "undo", FIGHT).stdout.splitlines()[0] == "Undone: Orc set by hand: stunned 1 round (event 4)."
 

@@ -121,10 +121,10 @@ def test_a_body_that_is_no_object_is_named_in_jsons_words(client):
 
 
 def test_a_flag_and_its_value_are_a_field_and_its_value(client):
-    """`--after 7` of the command line's message is `after=7` over HTTP, not `'after' 7`."""
+    """`--at 7` of the command line's message is `at=7` over HTTP, not `'at' 7`."""
     client.post(f"{API}/fights/Ambush/combatants", json=HERO)
-    assert client.post(f"{API}/fights/Ambush/undo", json={"after": 7}).json()["error"]["message"] == \
-        "after=7: the fight 'Ambush' has 1 events"
+    assert client.get(f"{API}/fights/Ambush?at=7").json()["error"]["message"] == \
+        "at=7: the fight 'Ambush' has events 0 to 1"
     assert client.post(f"{API}/resolve/rise", json={"accuracy": 6, "def": 5, "damage": "2d6-1d4"}).json()["error"][
         "message"] == "damage=2d6-1d4: subtracted dice are not allowed"
     assert client.post(f"{API}/resolve/table", json={**BODY, "dice": [50, 300]}).json()["error"]["message"] == \

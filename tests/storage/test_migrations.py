@@ -264,9 +264,11 @@ def rows_of(path: Path, *, leaving_out: str | None = None) -> dict[str, list[tup
 def normalised_schema(path: Path) -> dict[tuple[str, str], object]:
     """sqlite_master's SQL, whitespace aside. A table is its header and columns in
     order and its constraints as a set: batch rebuilds write constraints in no
-    fixed order (0002's own rebuilds differ from one run to the next)."""
+    fixed order (0002's own rebuilds differ from one run to the next). SQLite's
+    own sqlite_sequence (AUTOINCREMENT's, from 0013 on) stays once made, and is not the schema's."""
     with closing(sqlite3.connect(path)) as connection:
-        rows = connection.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
+        rows = connection.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+                                  "AND name <> 'sqlite_sequence'").fetchall()
     schema: dict[tuple[str, str], object] = {}
     for kind, name, sql in rows:
         if kind != "table":

@@ -29,7 +29,7 @@ TRANSACTION_CONTROL = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK)\b")
 # Statements one database's catalogue answers and the other's does not: each
 # is run only on its own (storage/dialect.py asks which; the rest run on both).
 SERVER_ONLY = re.compile(r"information_schema|\bpg_|current_schema\(\)|json_array_elements_text")
-SQLITE_ONLY = re.compile(r"sqlite_master|PRAGMA|pragma_|typeof\(|json_each\(\?1\)")
+SQLITE_ONLY = re.compile(r"sqlite_master|PRAGMA|pragma_|typeof\(|json_each\(\?1\)|json_valid\(")
 
 # f-strings allowed to make SQL, each for a reason: (module, function) → why.
 FORMATTED = {

@@ -997,9 +997,13 @@ function logItems(events) {
   });
 }
 
+const LOG_SHOWN = 1000;  // the latest events the log box shows (the server's page)
 async function showLog() {
   if (!$("fight-log-box").open || !fight.name) return;
-  const name = fight.name, answer = await call(fightPath("/log"));
+  const name = fight.name;
+  let answer = await call(fightPath("/log"));
+  // a long log comes a page at a time (`next`): its last page is shown, the latest events
+  if (answer.ok && answer.data.next != null) answer = await call(fightPath(`/log?from=${Math.max(1, answer.data.seq - LOG_SHOWN + 1)}`));
   if (name !== fight.name) return;
   const list = $("fight-log");
   if (!answer.ok) {
@@ -1059,7 +1063,7 @@ async function showElsewhere(before, data) {
 // What was written elsewhere since ``before`` (the fight this page showed), now that it shows ``data``: the new
 // events in the log's words, in the place of the last step's account.
 async function tellElsewhere(before, data) {
-  const log = await call(fightPath("/log"));
+  const log = await call(fightPath(`/log?from=${before.seq + 1}`));  // the events written since: a page
   if (log.ok && fight.data === data) {
     const all = logItems(log.data.events).filter((item) => Number(item.value) > before.seq);
     const box = el("article", { class: "account elsewhere" },
