@@ -49,6 +49,7 @@ PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second
 # The automatic answer: the exact odds are tried in float64 within this many states held at once (about 40 MB of
 # weights and conditions) and this share of the time budget; past either, the fight is estimated in what is left.
 AUTO_STATES = 200_000
+AUTO_CELLS = 1_000_000  # and cells of their arrays (8 MB; a duel holds about 4.4 a state): past it, estimated at once
 EXACT_SHARE = 0.15
 PRINTING = 0.05  # seconds of the budget left for the answer to be written out and the process to end
 DEFAULT_SECONDS = 1.0  # the time an answer may take, unless told
@@ -159,7 +160,7 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
         if count is None:
             try:
                 found = fight_odds(fight, blows, rounds, AUTO_STATES, None, blows.reads_taken, arithmetic="float64",
-                                   seconds=budget * EXACT_SHARE, should_stop=should_stop)
+                                   seconds=budget * EXACT_SHARE, should_stop=should_stop, cells=AUTO_CELLS)
                 return FightOddsResult(fight.name, loaded.seq, found, names, sides, "float64")
             except TooManyStates as exc:  # (TooMuchWork too: the share of the time is spent)
                 why = f"not exact: {exc}"
