@@ -57,6 +57,7 @@ HEAVY_AT_ONCE = 2
 QUEUE_SECONDS = 3.0
 REQUEST_SECONDS = 15.0
 POLL_SECONDS = 0.1
+ENDING = "the server is shutting down: ask again once it is back"
 MAX_TIME = 5.0  # an odds request's own time budget (`time`), at most
 
 
@@ -85,13 +86,19 @@ class Heavy:
         except TimeoutError:
             return _busy(f"the server is working out the chances of {HEAVY_AT_ONCE} fights already; "
                          "ask again in a moment")
+        except asyncio.CancelledError:  # the server is ending (Ctrl-C) while it waited
+            return _busy(ENDING)
         try:
             stop = _Stop(time.monotonic() + REQUEST_SECONDS)
             task = asyncio.ensure_future(run_in_threadpool(work, stop))
-            while not task.done():
-                await asyncio.wait([task], timeout=POLL_SECONDS)
-                if not task.done() and await request.is_disconnected():
-                    stop.gone.set()
+            try:
+                while not task.done():
+                    await asyncio.wait([task], timeout=POLL_SECONDS)
+                    if not task.done() and await request.is_disconnected():
+                        stop.gone.set()
+            except asyncio.CancelledError:  # the server is ending (Ctrl-C): its worker thread must not run on
+                stop.gone.set()
+                return _busy(ENDING)  # (answered, not raised: uvicorn would log a traceback a request)
             answered = task.result()
             if stop.expired and answered.status_code == 422:  # stopped by the server's time, not refused
                 return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
