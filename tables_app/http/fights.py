@@ -14,6 +14,7 @@ who reaches it at all); each request runs in a worker thread.
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from typing import Any, Callable
@@ -100,12 +101,38 @@ class Heavy:
                 stop.gone.set()
                 return _busy(ENDING)  # (answered, not raised: uvicorn would log a traceback a request)
             answered = task.result()
+            await run_in_threadpool(give_back)
             if stop.expired and answered.status_code == 422:  # stopped by the server's time, not refused
                 return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
                              "ask for fewer rounds, a smaller count or a shorter time")
             return answered
         finally:
             self.slots.release()
+
+
+def _trimmer() -> Callable[[], object] | None:
+    """glibc's malloc_trim(0), if this is glibc (None elsewhere: musl, macOS give pages back by themselves)."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    return None if trim is None else (lambda: trim(0))
+
+
+_TRIM = _trimmer()
+
+
+def give_back() -> None:
+    """The memory a heavy request let go of, given back to the system: the cycles it left collected, and glibc's
+    freed heap pages returned (glibc keeps them for the process by default: after 16 odds requests at once, 3.4 GB
+    stayed held)."""
+    gc.collect()
+    if _TRIM is not None:
+        _TRIM()
 
 
 class _Stop:

@@ -62,6 +62,10 @@ MAX_MOVES = 500_000
 # spreads few states over a wide box: 36 damages from 100 to 3,600 make a 3,500² box of 1,296 states in round 1.
 # The peak is a few times it (the states before a turn, after it, and one move's copy): about 0.3 GB.
 MAX_CELLS = 10_000_000
+# conditions met at most (each a Fight kept, with the rules worked out on it: about 7 KB with its memos): a 4-vs-4 of
+# many hits met 44,000 in round 1, 0.3 GB of them, before its states reached their bound. The bundled duel meets
+# 8,400 by its refusal in round 2.
+MAX_EXACT_CONDITIONS = 20_000
 
 
 class TooManyStates(ValueError):
@@ -669,20 +673,24 @@ def _stepped(fight: Fight, blows: Blows, rounds: int, *, exact: bool, limit: int
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
                reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
                arithmetic: Literal["rational"] = "rational", should_stop: Callable[[], bool] | None = None,
-               seconds: float | None = None, cells: int = MAX_CELLS) -> FightOdds[Fraction]: ...
+               seconds: float | None = None, cells: int = MAX_CELLS, conditions: int = MAX_EXACT_CONDITIONS
+               ) -> FightOdds[Fraction]: ...
 @overload
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
                reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
                arithmetic: Literal["float64"], should_stop: Callable[[], bool] | None = None,
-               seconds: float | None = None, cells: int = MAX_CELLS) -> FightOdds[float]: ...
+               seconds: float | None = None, cells: int = MAX_CELLS, conditions: int = MAX_EXACT_CONDITIONS
+               ) -> FightOdds[float]: ...
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
                reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
                arithmetic: Arithmetic = "rational", should_stop: Callable[[], bool] | None = None,
-               seconds: float | None = None, cells: int = MAX_CELLS) -> FightOdds[Fraction] | FightOdds[float]:
+               seconds: float | None = None, cells: int = MAX_CELLS, conditions: int = MAX_EXACT_CONDITIONS
+               ) -> FightOdds[Fraction] | FightOdds[float]:
     """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
     current one first, from wherever it stands); TooManyStates past ``limit``
     states held (by default MAX_STATES, MAX_FLOAT_STATES for floats),
-    TooManyCells past ``cells`` cells of its arrays held (checked before they are made),
+    TooManyCells past ``cells`` cells of its arrays held (checked before they are made), TooManyConditions past
+    ``conditions`` conditions met,
     TooMuchWork past ``moves`` moves, OutOfTime (a TooMuchWork) past
     ``seconds`` of wall clock, Stopped once ``should_stop`` says so (both
     polled between two conditions' moves, many times an attack).
@@ -703,7 +711,7 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None
     unfinished: Any = Fraction(1) if exact else 1.0
     largest = 1
     for held in _stepped(fight, blows, rounds, exact=exact, limit=limit, moves=moves, reads_taken=reads_taken,
-                         watch=_Watch(should_stop, seconds, cells=cells)):
+                         watch=_Watch(should_stop, seconds, conditions, cells)):
         expected += held.lasting
         largest = held.largest
         results.append(_measured(held, names, fight.sides, exact))
@@ -861,5 +869,5 @@ class Walk:
         assert number is not None
         removed = placing.removed(fates)
         return (number, tuple(t for k, t in enumerate(taken) if k not in removed)), None
-__all__ = ["Arithmetic", "Blows", "FightOdds", "MAX_CELLS", "MAX_FLOAT_STATES", "MAX_MOVES", "MAX_STATES", "OutOfTime",
+__all__ = ["Arithmetic", "Blows", "FightOdds", "MAX_CELLS", "MAX_EXACT_CONDITIONS", "MAX_FLOAT_STATES", "MAX_MOVES", "MAX_STATES", "OutOfTime",
            "RoundOdds", "State", "Stopped", "TooManyCells", "TooManyConditions", "TooManyStates", "TooMuchWork", "Walk", "fight_odds"]
