@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
 import click
 
@@ -41,7 +41,7 @@ class ServerSettings(TypedDict):
     access_log: bool
     http: str
     timeout_keep_alive: int
-    timeout_graceful_shutdown: float
+    timeout_graceful_shutdown: int  # (seconds: uvicorn annotates an int, and hands it to asyncio.wait_for)
 
 
 # On Ctrl-C (SIGINT, or SIGTERM) the requests under way get this long to finish; then uvicorn cancels them, and a
@@ -104,7 +104,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     access = Access(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
     settings = ServerSettings(host=host, port=port, log_level="info", access_log=access_log,
                               http="tables_app.http.protocol:NoDelayHTTPProtocol",  # TCP_NODELAY, slow clients' limits
-                              timeout_keep_alive=keep_alive, timeout_graceful_shutdown=GRACE_SECONDS)
+                              timeout_keep_alive=keep_alive, timeout_graceful_shutdown=cast(int, GRACE_SECONDS))
     os.environ[LIMITS_ENV] = json.dumps({"header_timeout": header_timeout, "body_timeout": body_timeout,
                                          "max_connections": max_connections})  # read by the protocol, in each worker
     if token is not None:

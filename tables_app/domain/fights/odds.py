@@ -171,7 +171,7 @@ def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weig
     shape = tuple(e - s for s, e in zip(start, end))
     if room is not None:
         room(math.prod(shape))
-    grown = math.prod(shape) - int(held.weights.size)
+    grown = int(math.prod(shape)) - int(held.weights.size)
     joined = np.zeros(shape, dtype=weights.dtype)
     for spread_origin, w in ((held.origin, held.weights), (origin, weights)):
         joined[tuple(slice(o - s, o - s + n) for o, s, n in zip(spread_origin, start, w.shape))] += w
