@@ -176,6 +176,9 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
                           should_stop=should_stop)
     except Stopped:
         raise TablesError(f"the chances of the fight {fight.name!r} were stopped (the one who asked has gone)") from None
+    except MemoryError:  # (every bound is checked before its memory is spent: a machine short of it still answers)
+        raise TablesError(f"the chances of the fight {fight.name!r} need more memory than this machine has: ask for "
+                          "fewer rounds, or without --exact or --certified") from None
     return FightSimulation(fight.name, loaded.seq, fight.round, seed, tally, names, fight.sides, sides, why)
 
 
