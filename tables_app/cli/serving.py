@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
 import click
 
@@ -41,8 +41,12 @@ class ServerSettings(TypedDict):
     access_log: bool
     http: str
     timeout_keep_alive: int
+    timeout_graceful_shutdown: int  # (seconds: uvicorn annotates an int, and hands it to asyncio.wait_for)
 
 
+# On Ctrl-C (SIGINT, or SIGTERM) the requests under way get this long to finish; then uvicorn cancels them, and a
+# heavy one's worker thread is told to stop (http/fights.Heavy): the server ends within a second, whatever it was doing.
+GRACE_SECONDS = 0.5
 MAX_UPLOAD_MB = 50  # --max-upload's bound: the importer's own file limit (sheets/guard/common.py MAX_FILE_BYTES)
 
 
@@ -100,7 +104,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     access = Access(token=token, allow_import=allow_import, upload_limit=max_upload << 20, cors_origins=cors_origins)
     settings = ServerSettings(host=host, port=port, log_level="info", access_log=access_log,
                               http="tables_app.http.protocol:NoDelayHTTPProtocol",  # TCP_NODELAY, slow clients' limits
-                              timeout_keep_alive=keep_alive)
+                              timeout_keep_alive=keep_alive, timeout_graceful_shutdown=cast(int, GRACE_SECONDS))
     os.environ[LIMITS_ENV] = json.dumps({"header_timeout": header_timeout, "body_timeout": body_timeout,
                                          "max_connections": max_connections})  # read by the protocol, in each worker
     if token is not None:

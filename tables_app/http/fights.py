@@ -14,6 +14,7 @@ who reaches it at all); each request runs in a worker thread.
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from typing import Any, Callable
@@ -57,6 +58,7 @@ HEAVY_AT_ONCE = 2
 QUEUE_SECONDS = 3.0
 REQUEST_SECONDS = 15.0
 POLL_SECONDS = 0.1
+ENDING = "the server is shutting down: ask again once it is back"
 MAX_TIME = 5.0  # an odds request's own time budget (`time`), at most
 
 
@@ -85,20 +87,52 @@ class Heavy:
         except TimeoutError:
             return _busy(f"the server is working out the chances of {HEAVY_AT_ONCE} fights already; "
                          "ask again in a moment")
+        except asyncio.CancelledError:  # the server is ending (Ctrl-C) while it waited
+            return _busy(ENDING)
         try:
             stop = _Stop(time.monotonic() + REQUEST_SECONDS)
             task = asyncio.ensure_future(run_in_threadpool(work, stop))
-            while not task.done():
-                await asyncio.wait([task], timeout=POLL_SECONDS)
-                if not task.done() and await request.is_disconnected():
-                    stop.gone.set()
+            try:
+                while not task.done():
+                    await asyncio.wait([task], timeout=POLL_SECONDS)
+                    if not task.done() and await request.is_disconnected():
+                        stop.gone.set()
+            except asyncio.CancelledError:  # the server is ending (Ctrl-C): its worker thread must not run on
+                stop.gone.set()
+                return _busy(ENDING)  # (answered, not raised: uvicorn would log a traceback a request)
             answered = task.result()
+            await run_in_threadpool(give_back)
             if stop.expired and answered.status_code == 422:  # stopped by the server's time, not refused
                 return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
                              "ask for fewer rounds, a smaller count or a shorter time")
             return answered
         finally:
             self.slots.release()
+
+
+def _trimmer() -> Callable[[], object] | None:
+    """glibc's malloc_trim(0), if this is glibc (None elsewhere: musl, macOS give pages back by themselves)."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    return None if trim is None else (lambda: trim(0))
+
+
+_TRIM = _trimmer()
+
+
+def give_back() -> None:
+    """The memory a heavy request let go of, given back to the system: the cycles it left collected, and glibc's
+    freed heap pages returned (glibc keeps them for the process by default: after 16 odds requests at once, 3.4 GB
+    stayed held)."""
+    gc.collect()
+    if _TRIM is not None:
+        _TRIM()
 
 
 class _Stop:

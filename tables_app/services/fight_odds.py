@@ -50,6 +50,7 @@ PROGRESS_FROM = 2_000  # simulated fights from which a bar shows (about a second
 # The automatic answer: the exact odds are tried in float64 within this many states held at once (about 40 MB of
 # weights and conditions) and this share of the time budget; past either, the fight is estimated in what is left.
 AUTO_STATES = 200_000
+AUTO_CELLS = 1_000_000  # and cells of their arrays (8 MB; a duel holds about 4.4 a state): past it, estimated at once
 EXACT_SHARE = 0.15
 PRINTING = 0.05  # seconds of the budget left for the answer to be written out and the process to end
 DEFAULT_SECONDS = 1.0  # the time an answer may take, unless told
@@ -58,6 +59,13 @@ CERTIFIED_SECONDS = 10.0  # the time certified bounds may take, unless told (eac
 # this many fights at least and at most.
 FALLBACK_LEAST = 20
 MAX_FALLBACK = 1_000_000
+# What a count of fights may ask, counted as the work it is: fights × rounds × combatants², a turn each combatant a
+# round, each turn's cost growing with the combatants (who attacks whom). When no fight ends, numpy plays about 3.4
+# million turns a CPU-second here in a 4-vs-4, 0.94 million in a 20-vs-20: 80 million is 62,500 fights of a 4-vs-4
+# over 20 rounds (about 4 s), 2,500 of a 20-vs-20 (5 s). The one-at-a-time loop (a fight the batch does not play) plays
+# about 10,500 turns a second in a 4-vs-4: 3 million for it (2,343 such fights, 3-4 s).
+MAX_WORK = 80_000_000
+MAX_LOOP_WORK = 3_000_000
 TARGET_SE = 0.002  # an estimate stops once no share's standard error is above it (or the time budget is spent)
 StopCheck = Callable[[], bool]  # whether the one who asked has gone (the work then stops)
 
@@ -160,7 +168,7 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
         if count is None:
             try:
                 found = fight_odds(fight, blows, rounds, AUTO_STATES, None, blows.reads_taken, arithmetic="float64",
-                                   seconds=budget * EXACT_SHARE, should_stop=should_stop)
+                                   seconds=budget * EXACT_SHARE, should_stop=should_stop, cells=AUTO_CELLS)
                 return FightOddsResult(fight.name, loaded.seq, found, names, sides, "float64")
             except TooManyStates as exc:  # (TooMuchWork too: the share of the time is spent)
                 why = f"not exact: {exc}"
@@ -169,6 +177,9 @@ def odds(database: Database, name: str, rounds: int = 20, limit: int = MAX_STATE
                           should_stop=should_stop)
     except Stopped:
         raise TablesError(f"the chances of the fight {fight.name!r} were stopped (the one who asked has gone)") from None
+    except MemoryError:  # (every bound is checked before its memory is spent: a machine short of it still answers)
+        raise TablesError(f"the chances of the fight {fight.name!r} need more memory than this machine has: ask for "
+                          "fewer rounds, or without --exact or --certified") from None
     return FightSimulation(fight.name, loaded.seq, fight.round, seed, tally, names, fight.sides, sides, why)
 
 
@@ -181,6 +192,8 @@ def _estimate(fight: Fight, blows: _Blows, rounds: int, *, seed: int, count: int
 
     deadline = time.monotonic() + seconds
     total = count if count is not None else 0
+    if count is not None:
+        _within(fight, count, rounds, MAX_WORK, "")
     try:
         with reporting(progress_bar, total, total >= PROGRESS_FROM, "fights") as progress:
             return play_fights(fight, blows, rounds, seed=seed, count=count, seconds=None if count else seconds,
@@ -190,10 +203,27 @@ def _estimate(fight: Fight, blows: _Blows, rounds: int, *, seed: int, count: int
         pass
     from random import Random
 
+    if count is not None:
+        _within(fight, count, rounds, MAX_LOOP_WORK, " one at a time (it has what the batch does not play)")
     with reporting(progress_bar, total, total >= PROGRESS_FROM, "fights, one at a time") as progress:
         return simulate_fights(fight, Drawn(blows), rounds, count or MAX_FALLBACK, Random(seed), progress,
                                blows.reads_taken, should_stop=should_stop,
                                deadline=None if count else deadline, least=FALLBACK_LEAST)
+
+
+def most_fights(fight: Fight, rounds: int, work: int = MAX_WORK) -> int:
+    """The most fights of ``rounds`` rounds a count may ask of ``fight``: fights × rounds × combatants² ≤ ``work``."""
+    return work // (rounds * len(fight.combatants) ** 2)
+
+
+def _within(fight: Fight, count: int, rounds: int, work: int, how: str) -> None:
+    """Refused (TablesError, one line) if ``count`` fights of ``rounds`` rounds are more than ``work`` allows."""
+    most = most_fights(fight, rounds, work)
+    if count > most:
+        fewer = f"at most {most:,} fights of {rounds} rounds" if most else f"not even one fight of {rounds} rounds"
+        raise TablesError(f"{count:,} fights of {fight.name!r} are too many to play{how}: {fewer} for its "
+                          f"{len(fight.combatants)} combatants (fights × rounds × combatants² at most {work:,}, "
+                          "a few seconds' work); ask for a smaller count or fewer rounds")
 
 
 def _precise_enough(tally: Tally) -> bool:

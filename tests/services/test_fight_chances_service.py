@@ -120,3 +120,13 @@ def test_an_estimate_the_batch_gives_up_midway_keeps_to_its_budget() -> None:
     tally = fight_odds._estimate(start, _CrowdingBlows(), 20, seed=0, count=None, seconds=0.0,  # type: ignore[arg-type]
                                  progress_bar=None, should_stop=None)
     assert tally.count == fight_odds.FALLBACK_LEAST
+
+
+def test_a_machine_short_of_memory_is_one_line_not_a_traceback(duel, monkeypatch):  # type: ignore[no-untyped-def]
+    # every bound is checked before its memory is spent; a machine that has less than they allow still answers a line
+    def short(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise MemoryError
+
+    monkeypatch.setattr(fight_odds, "fight_odds", short)
+    with pytest.raises(TablesError, match="^the chances of the fight 'Duel' need more memory than this machine has"):
+        fight_odds.odds(duel, "Duel", exact=True)

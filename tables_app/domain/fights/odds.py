@@ -59,6 +59,15 @@ CELLS_PER_STATE = 4  # cells of the arrays (a state, or a gap between states) pa
 # moves of a fight's odds at most (a move: one condition's states stepped by one blow's effects, or by a round's end;
 # 40 µs each on a small machine, 20 s in all): what bounds the time of a fight whose states stay few but many rounds are asked
 MAX_MOVES = 500_000
+# cells of the dense arrays the states are held in, at once (8 bytes each: a float64, or a pointer to an int): checked
+# before an array is made, past it refused, whatever the states. A formula damage with gaps (multiplier=100, +1000)
+# spreads few states over a wide box: 36 damages from 100 to 3,600 make a 3,500² box of 1,296 states in round 1.
+# The peak is a few times it (the states before a turn, after it, and one move's copy): about 0.3 GB.
+MAX_CELLS = 10_000_000
+# conditions met at most (each a Fight kept, with the rules worked out on it: about 7 KB with its memos): a 4-vs-4 of
+# many hits met 44,000 in round 1, 0.3 GB of them, before its states reached their bound. The bundled duel meets
+# 8,400 by its refusal in round 2.
+MAX_EXACT_CONDITIONS = 20_000
 
 
 class TooManyStates(ValueError):
@@ -83,6 +92,14 @@ class OutOfTime(TooMuchWork):
     def __init__(self, seconds: float, round_: int):
         ValueError.__init__(self, f"its states take more than {seconds:g} s to work out (by round {round_})")
         self.states, self.round, self.limit, self.seconds = 0, round_, 0, seconds
+
+
+class TooManyCells(TooManyStates):
+    """The fight's states spread over more than ``limit`` cells of its arrays by ``round``: refused before they are made."""
+
+    def __init__(self, cells: int, round_: int, limit: int):
+        ValueError.__init__(self, f"its states spread over more than {limit:,} cells ({cells:,} by round {round_})")
+        self.states, self.round, self.limit = cells, round_, limit
 
 
 class TooManyConditions(TooManyStates):
@@ -140,21 +157,28 @@ class _Spread:
         return tuple(o + n for o, n in zip(self.origin, self.weights.shape))
 
 
-def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weights: Any) -> None:
-    """Add ``weights`` at ``origin`` to the condition's spread (the two boxes joined)."""
+def _add(into: dict[int, _Spread], condition: int, origin: tuple[int, ...], weights: Any,
+         room: Callable[[int], None] | None = None) -> int:
+    """Add ``weights`` at ``origin`` to the condition's spread (the two boxes joined); the cells it grew by.
+    ``room(cells)`` is asked before the joined box is made (it raises past the bound)."""
     held = into.get(condition)
     if held is None:
         into[condition] = _Spread(origin, weights)
-        return
+        return int(weights.size)
     if held.origin == origin and held.weights.shape == weights.shape:
         held.weights = held.weights + weights
-        return
+        return 0
     start = tuple(map(min, held.origin, origin))
     end = tuple(map(max, held.end, tuple(o + n for o, n in zip(origin, weights.shape))))
-    joined = np.zeros(tuple(e - s for s, e in zip(start, end)), dtype=weights.dtype)
+    shape = tuple(e - s for s, e in zip(start, end))
+    if room is not None:
+        room(math.prod(shape))
+    grown = int(math.prod(shape)) - int(held.weights.size)
+    joined = np.zeros(shape, dtype=weights.dtype)
     for spread_origin, w in ((held.origin, held.weights), (origin, weights)):
         joined[tuple(slice(o - s, o - s + n) for o, s, n in zip(spread_origin, start, w.shape))] += w
     into[condition] = _Spread(start, joined)
+    return grown
 
 
 def _has_axis(c: Combatant) -> bool:
@@ -338,10 +362,10 @@ class _Turn:
         target = turn_target(condition, self.name)
         return None if target is None else (target, self.blows(_with_taken(condition, taken), self.name, target))
 
-    def distributions(self, going: dict[int, _Spread], check: Callable[[], None] | None = None
-                      ) -> dict[int, tuple[str, Dealt] | None]:
+    def distributions(self, going: dict[int, _Spread], check: Callable[[], None] | None = None,
+                      room: Callable[[int], None] | None = None) -> dict[int, tuple[str, Dealt] | None]:
         """For each condition, its attacker's target and blows (None: no attack); ``check`` called before each
-        (a new condition's blows may be looked up in the tables)."""
+        (a new condition's blows may be looked up in the tables), ``room`` before arrays are made."""
         found: dict[int, tuple[str, Dealt] | None] = {}
         for number, spread in going.items():
             if check is not None:
@@ -349,13 +373,14 @@ class _Turn:
             if self.reads(number):
                 condition = self.conditions.listed[number]
                 target = turn_target(condition, self.name)
-                found[number] = None if target is None else (target, self._by_state(condition, spread, target))
+                found[number] = None if target is None else (target, self._by_state(condition, spread, target, room))
                 continue
             known = self.dealt(number)
             found[number] = None if known is None else (known[0], [(known[1], spread.weights)])
         return found
 
-    def _by_state(self, condition: Fight, spread: _Spread, target: str) -> Dealt:
+    def _by_state(self, condition: Fight, spread: _Spread, target: str,
+                  room: Callable[[int], None] | None = None) -> Dealt:
         """The blows of each state of the spread (they read its hits taken), the
         states dealt the same distribution together (the others' weights at 0)."""
         groups: dict[int, tuple[dict[Blow, Fraction], list[tuple[int, ...]]]] = {}
@@ -365,6 +390,8 @@ class _Turn:
             groups.setdefault(id(distribution), (distribution, []))[1].append(tuple(int(c) for c in cell))
         if len(groups) == 1:
             return [(distribution, spread.weights) for distribution, _ in groups.values()]
+        if room is not None:  # a copy of the spread's box per distribution
+            room(len(groups) * int(spread.weights.size))
         dealt: Dealt = []
         for distribution, cells in groups.values():
             index = tuple(np.array(axis) for axis in zip(*cells))
@@ -474,12 +501,16 @@ class _Split:
     p: Fraction
 
 
-def _moved(origin: tuple[int, ...], weights: Any, step: _Step) -> tuple[tuple[int, ...], Any]:
+def _moved(origin: tuple[int, ...], weights: Any, step: _Step,
+           room: Callable[[int], None] | None = None) -> tuple[tuple[int, ...], Any]:
     """The weights after each move of ``step``: (origin, weights). A shift may
-    be negative (a heal, held by the rules to the hits taken)."""
+    be negative (a heal, held by the rules to the hits taken). ``room(cells)`` asked before the box is made."""
     low = tuple(min(0, *(s[k] for s in step.shifts)) for k in range(weights.ndim))
     high = tuple(max(0, *(s[k] for s in step.shifts)) for k in range(weights.ndim))
-    out = np.zeros(tuple(n + h - lo for n, h, lo in zip(weights.shape, high, low)), dtype=weights.dtype)
+    shape = tuple(n + h - lo for n, h, lo in zip(weights.shape, high, low))
+    if room is not None:
+        room(math.prod(shape))
+    out = np.zeros(shape, dtype=weights.dtype)
     for shift, w in zip(step.shifts, step.weights):
         at = tuple(slice(s - lo, s - lo + n) for s, lo, n in zip(shift, low, weights.shape))
         out[at] += weights * w if w != 1 else weights
@@ -487,13 +518,22 @@ def _moved(origin: tuple[int, ...], weights: Any, step: _Step) -> tuple[tuple[in
 
 
 class _Ledger:
-    """Where the moved states go: a condition still going, or the endings."""
+    """Where the moved states go: a condition still going, or the endings. ``room(cells)``, if given, is asked
+    before an array is made, with the cells it would hold, and with the cells held in all (it raises past its bound)."""
 
-    def __init__(self) -> None:
+    def __init__(self, room: Callable[[int], None] | None = None) -> None:
         self.going: dict[int, _Spread] = {}
         self.ended: dict[Ending, Any] = {}  # weights at the scale of the event that ended them (int or numpy float)
         self.cells = 0  # of the arrays placed (an upper bound of the states they hold)
         self.moves = 0  # place() calls
+        self.room = room
+        self.held = 0  # cells of the arrays in ``going``
+
+    def add(self, number: int, origin: tuple[int, ...], weights: Any) -> None:
+        """``weights`` added to the condition's states, the cells held counted."""
+        self.held += _add(self.going, number, origin, weights, self.room)
+        if self.room is not None:
+            self.room(self.held)
 
     def place(self, placing: _Placing, origin: tuple[int, ...], weights: Any) -> None:
         """The states of ``weights`` (one axis per combatant with one before the
@@ -522,7 +562,7 @@ class _Ledger:
             if removed:
                 part = np.asarray(part.sum(axis=removed), dtype=part.dtype)
             self.cells += part.size
-            _add(self.going, number, tuple(o + (cells.start or 0) for k, (o, (cells, _)) in enumerate(zip(origin, picked))
+            self.add(number, tuple(o + (cells.start or 0) for k, (o, (cells, _)) in enumerate(zip(origin, picked))
                                            if k not in removed), part)
 
 
@@ -560,13 +600,20 @@ class _Watch:
     """Polled between attacks: ``should_stop``, and the wall-clock budget of ``seconds`` from when it is made."""
 
     def __init__(self, should_stop: Callable[[], bool] | None, seconds: float | None,
-                 conditions: int | None = None):
+                 conditions: int | None = None, cells: int = MAX_CELLS):
         self.should_stop, self.seconds = should_stop, seconds
+        self.cells, self.round = cells, 0  # cells held at once at most (their memory); the round being worked out
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.max_conditions = conditions  # conditions met at most (their memory), if bounded
         self.met: _Conditions | None = None
 
+    def room(self, cells: int) -> None:
+        """TooManyCells if ``cells`` are past the bound: asked before an array is made (and of those held)."""
+        if cells > self.cells:
+            raise TooManyCells(cells, self.round, self.cells)
+
     def check(self, round_: int) -> None:
+        self.round = round_
         if self.max_conditions is not None and self.met is not None and len(self.met.listed) > self.max_conditions:
             raise TooManyConditions(len(self.met.listed), round_, self.max_conditions)
         if self.should_stop is not None and self.should_stop():
@@ -605,7 +652,7 @@ def _stepped(fight: Fight, blows: Blows, rounds: int, *, exact: bool, limit: int
             largest = max(largest, _bounded(going, ended_in_round, limit, round_))
             if prune is not None:
                 going = prune(going)
-        ledger = _Ledger()
+        ledger = _Ledger(watch.room)
         for number, spread in going.items():
             watch.check(round_)
             found = ends.get(number)
@@ -628,19 +675,24 @@ def _stepped(fight: Fight, blows: Blows, rounds: int, *, exact: bool, limit: int
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
                reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
                arithmetic: Literal["rational"] = "rational", should_stop: Callable[[], bool] | None = None,
-               seconds: float | None = None) -> FightOdds[Fraction]: ...
+               seconds: float | None = None, cells: int = MAX_CELLS, conditions: int = MAX_EXACT_CONDITIONS
+               ) -> FightOdds[Fraction]: ...
 @overload
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
                reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
                arithmetic: Literal["float64"], should_stop: Callable[[], bool] | None = None,
-               seconds: float | None = None) -> FightOdds[float]: ...
+               seconds: float | None = None, cells: int = MAX_CELLS, conditions: int = MAX_EXACT_CONDITIONS
+               ) -> FightOdds[float]: ...
 def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None, progress: Progress | None = None,
                reads_taken: ReadsTaken | None = None, moves: int = MAX_MOVES, *,
                arithmetic: Arithmetic = "rational", should_stop: Callable[[], bool] | None = None,
-               seconds: float | None = None) -> FightOdds[Fraction] | FightOdds[float]:
+               seconds: float | None = None, cells: int = MAX_CELLS, conditions: int = MAX_EXACT_CONDITIONS
+               ) -> FightOdds[Fraction] | FightOdds[float]:
     """The odds of ``fight`` from its state now, for ``rounds`` rounds (the
     current one first, from wherever it stands); TooManyStates past ``limit``
     states held (by default MAX_STATES, MAX_FLOAT_STATES for floats),
+    TooManyCells past ``cells`` cells of its arrays held (checked before they are made), TooManyConditions past
+    ``conditions`` conditions met,
     TooMuchWork past ``moves`` moves, OutOfTime (a TooMuchWork) past
     ``seconds`` of wall clock, Stopped once ``should_stop`` says so (both
     polled between two conditions' moves, many times an attack).
@@ -661,7 +713,7 @@ def fight_odds(fight: Fight, blows: Blows, rounds: int, limit: int | None = None
     unfinished: Any = Fraction(1) if exact else 1.0
     largest = 1
     for held in _stepped(fight, blows, rounds, exact=exact, limit=limit, moves=moves, reads_taken=reads_taken,
-                         watch=_Watch(should_stop, seconds)):
+                         watch=_Watch(should_stop, seconds, conditions, cells)):
         expected += held.lasting
         largest = held.largest
         results.append(_measured(held, names, fight.sides, exact))
@@ -701,22 +753,22 @@ def _attack_turn(going: dict[int, _Spread], turn: _Turn, scale: int, limit: int,
     new scale and the moves made so far, ``done`` before it (TooMuchWork past ``moves``);
     ``prune`` also runs on the states placed each time ``limit`` more cells are (the peak is mid-turn)."""
     watch.check(round_)
-    dealt = turn.distributions(going, lambda: watch.check(round_))
+    dealt = turn.distributions(going, lambda: watch.check(round_), watch.room)
     grow = 1 if not turn.exact else math.lcm(1, *{p.denominator for found in dealt.values() if found is not None
                                                   for distribution, _ in found[1] for p in distribution.values()})
-    ledger = _Ledger()
+    ledger = _Ledger(watch.room)
     count_at = limit * CELLS_PER_STATE  # the states are counted (and the fight refused) before the turn is done
     prune_at = limit
     for number, spread in going.items():
         watch.check(round_)
         found = dealt[number]
         if found is None:
-            _add(ledger.going, number, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
+            ledger.add(number, spread.origin, spread.weights * grow if grow != 1 else spread.weights)
             continue
         target, parts = found
         for distribution, weights in parts:
             for step in turn.steps(number, target, distribution, grow):
-                origin, moved = _moved(spread.origin, weights, step)
+                origin, moved = _moved(spread.origin, weights, step, watch.room)
                 ledger.place(step.placing, origin, moved)
         if prune is not None and ledger.cells > prune_at:
             ledger.going = prune(ledger.going)
@@ -819,5 +871,5 @@ class Walk:
         assert number is not None
         removed = placing.removed(fates)
         return (number, tuple(t for k, t in enumerate(taken) if k not in removed)), None
-__all__ = ["Arithmetic", "Blows", "FightOdds", "MAX_FLOAT_STATES", "MAX_MOVES", "MAX_STATES", "OutOfTime", "RoundOdds",
-           "State", "Stopped", "TooManyConditions", "TooManyStates", "TooMuchWork", "Walk", "fight_odds"]
+__all__ = ["Arithmetic", "Blows", "FightOdds", "MAX_CELLS", "MAX_EXACT_CONDITIONS", "MAX_FLOAT_STATES", "MAX_MOVES", "MAX_STATES", "OutOfTime",
+           "RoundOdds", "State", "Stopped", "TooManyCells", "TooManyConditions", "TooManyStates", "TooMuchWork", "Walk", "fight_odds"]

@@ -86,7 +86,7 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     blow, not again per fight), each blow drawn as ``draw`` draws it. Past
     ``remembered`` conditions met, what was worked out is forgotten (between
     two fights): memory stays bounded however many fights are asked.
-    ``should_stop`` is asked every 100 fights: Stopped when it says so.
+    ``should_stop`` is asked before each fight: Stopped when it says so.
     ``deadline`` (time.monotonic()): fewer than ``count`` fights, at least
     ``least``, once it has passed (looked at every 10 fights)."""
     walk = Walk(fight, draw.blows, reads_taken)
@@ -98,7 +98,7 @@ def simulate_fights(fight: Fight, draw: Drawn, rounds: int, count: int, rng: Ran
     total = squares = unfinished = 0
     played = count
     for done in range(count):
-        if done % 100 == 99 and should_stop is not None and should_stop():
+        if should_stop is not None and should_stop():  # every fight: one of many combatants may take a second
             raise Stopped(f"stopped after {done:,} fights")
         if deadline is not None and done >= least and done % 10 == 0 and time.monotonic() > deadline:
             played = done

@@ -316,7 +316,8 @@ def _sum_of(dist: Mapping[int, Fraction], times: int) -> dict[int, Fraction]:
     return {value: Fraction(n, scale) for value, n in sorted(power_counts(counts, times).items()) if n}
 
 
-@lru_cache(maxsize=None)
+# Bounded: keyed by the damage a caller gives, these lived as long as the server and grew with every new one.
+@lru_cache(maxsize=256)
 def _hit_damage(damage: DiceExpression) -> tuple[dict[int, int], int]:
     """One hit's damage as counts over its denominator, floored at 0 as ``resolve`` does."""
     counts, denominator = dice_counts(damage)
@@ -326,7 +327,7 @@ def _hit_damage(damage: DiceExpression) -> tuple[dict[int, int], int]:
     return dict(floored), denominator
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=2048)  # (a chain's every length for about a hundred damages)
 def _chain_damage(damage: DiceExpression, hits: int) -> tuple[dict[int, int], int]:
     """The damage of a chain with ``hits`` hits (the sum of ``hits`` hit damages), as counts."""
     if hits == 0:
