@@ -112,9 +112,11 @@ def _leaf_context(ctx: click.Context) -> click.Context:
     return ctx
 
 
-def database_of(ctx: click.Context) -> Database:
+def database_of(ctx: click.Context, scoped: bool = True) -> Database:
     """Open the database once per command (the default location is created on
-    first use, said once on stderr so that stdout stays the result)."""
+    first use, said once on stderr so that stdout stays the result); acting as
+    the group of `tables --group NAME` (its fights and parties), unless not
+    ``scoped`` (the group commands, the operator's)."""
     root = ctx.find_root()
     database: Database | None = root.meta.get("database")
     if database is None:
@@ -125,6 +127,11 @@ def database_of(ctx: click.Context) -> Database:
         root.call_on_close(database.dispose)
         if database.created:
             click.echo(created_notice(database), err=True)
+    group = root.params.get("group")
+    if scoped and group is not None and not database.group:
+        from tables_app.services.groups import named
+
+        database.group = named(database, group).id
     return database
 
 

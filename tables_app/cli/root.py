@@ -26,7 +26,7 @@ from typing import Any  # noqa: E402
 import click  # noqa: E402
 
 from tables_app import __version__  # noqa: E402
-from tables_app.cli import attacks, database, fights, lookups, serving, workbooks  # noqa: E402
+from tables_app.cli import attacks, database, fights, groups, lookups, serving, workbooks  # noqa: E402
 from tables_app.cli.common import Group, Interrupted, emit_json, error_of  # noqa: E402
 from tables_app.cli.serving import MAX_UPLOAD_MB  # noqa: E402
 
@@ -74,14 +74,17 @@ def _printable_streams() -> None:
 
 @click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", metavar="URL_OR_PATH", help="Database (default: $TABLES_DB, else the user data directory).")
+@click.option("--group", metavar="NAME", help="Act as this group (tables group): its fights and parties "
+              "(default: the operator's own, of no group).")
 @click.version_option(__version__, prog_name="tables")
-def cli(db: str | None) -> None:
+def cli(db: str | None, group: str | None) -> None:
     """Table-driven tabletop combat: import, look up and resolve attack tables."""
 
 
 for command in (workbooks.import_command, workbooks.lint, workbooks.export, workbooks.template, workbooks.remove,
                 workbooks.example, lookups.list_command, lookups.show, lookups.query,
-                attacks.resolve, attacks.odds, attacks.simulate, fights.fight_group, serving.serve, database.db_group):
+                attacks.resolve, attacks.odds, attacks.simulate, fights.fight_group, groups.group_group, serving.serve,
+                database.db_group):
     cli.add_command(command)
 del command
 

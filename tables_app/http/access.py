@@ -30,6 +30,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 from collections.abc import Iterable
+from contextvars import ContextVar
 from urllib.parse import urlsplit
 
 TOKEN_ENV = "TABLES_TOKEN"
@@ -99,6 +100,25 @@ def serving_problem(host: str, token: str | None, allow_import: bool, cors_origi
         return (f"--host {host} is reachable from other machines: set {TOKEN_ENV} (every request must then give it), "
                 "or serve on 127.0.0.1")
     return None
+
+
+GROUP_TOKEN_PREFIX = b"tg_"  # services/groups.TOKEN_PREFIX: a group's token
+# The group the request acts as (TokenGuard sets it from a group's token): its fights and parties only; 0 is the
+# operator's own (the server's token, or a server without one). Read where an operation meets the database.
+acting_group: ContextVar[int] = ContextVar("acting_group", default=0)
+
+
+def group_token(header: bytes | None) -> str | None:
+    """The token of ``Authorization: Bearer TOKEN`` if it may be a group's (its prefix, a token's length, printable
+    ASCII), else None: anything else is refused without a look-up."""
+    if header is None:
+        return None
+    scheme, _, given = header.partition(b" ")
+    given = given.strip()
+    if (scheme.lower() != b"bearer" or not given.startswith(GROUP_TOKEN_PREFIX)
+            or not MIN_TOKEN_LENGTH <= len(given) <= 200 or not all(33 <= b < 127 for b in given)):
+        return None
+    return given.decode("ascii")
 
 
 def bearer_matches(header: bytes | None, token: str) -> bool:

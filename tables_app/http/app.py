@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -32,6 +33,7 @@ from tables_app import __version__
 from tables_app.errors import (
     Ambiguous, DatabaseError, FightChanged, NotFound, Offered, TablesError, UsageMistake, error_json, error_object,
 )
+from tables_app.http.access import acting_group
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
 from tables_app.http.bodies import drain
 from tables_app.http.docs_pages import add_docs
@@ -40,7 +42,7 @@ from tables_app.http.openapi_errors import declare_errors
 from tables_app.http.page import add_page
 from tables_app.operations import ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
-from tables_app.services.server_database import PerThreadDatabases, read_transaction, schema
+from tables_app.services.server_database import PerThreadDatabases, group_of_token, read_transaction, schema
 
 MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
 PREFIX = "/api/v1"
@@ -133,6 +135,7 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
         if not operation.uses_database:
             return CliJSON(to_json(operation.run(None, **values)))
         database = databases.get()
+        database.group = acting_group.get()  # the request's token's group (its fights and parties), 0 the operator's
         with read_transaction(database):  # one read transaction for the whole answer
             return CliJSON(to_json(operation.run(database, **values, **(extra or {}))))
     except ParamError as exc:
@@ -208,22 +211,45 @@ async def refuse_unread(scope: Scope, receive: Receive, send: Send, status: int,
 
 class TokenGuard:
     """Every ``/api/v1`` request but health needs ``Authorization: Bearer
-    TOKEN`` (access.py); 401 otherwise. Plain ASGI, added only when the
-    server has a token: a server without one pays nothing."""
+    TOKEN`` (access.py): the operator's (TABLES_TOKEN), or a group's
+    (services/groups.py: looked up by its hash, off the event loop); 401
+    otherwise. A group's request acts as that group (access.acting_group:
+    its fights and parties only) and may not import (403). Plain ASGI,
+    added only when the server has a token: a server without one pays nothing."""
 
-    def __init__(self, app: ASGIApp, token: str):
-        self.app, self.token = app, token
+    def __init__(self, app: ASGIApp, token: str, group_of: Callable[[str], int | None]):
+        self.app, self.token, self.group_of = app, token, group_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from tables_app.http.access import bearer_matches
+        from tables_app.http.access import acting_group, bearer_matches, group_token
 
         path = scope.get("path", "")
-        if (scope["type"] == "http" and path.startswith(f"{PREFIX}/") and path != f"{PREFIX}/health"
-                and not bearer_matches(header(scope, b"authorization"), self.token)):
-            await refuse_unread(scope, receive, send, 401, "this server needs its token: send the header "
-                                "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server)", {"WWW-Authenticate": "Bearer"})
+        if scope["type"] != "http" or not path.startswith(f"{PREFIX}/") or path == f"{PREFIX}/health":
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        given = header(scope, b"authorization")
+        if bearer_matches(given, self.token):
+            await self.app(scope, receive, send)
+            return
+        group = None
+        if (token := group_token(given)) is not None:
+            from starlette.concurrency import run_in_threadpool
+
+            group = await run_in_threadpool(self.group_of, token)
+        if group is None:
+            await refuse_unread(scope, receive, send, 401, "this server needs its token: send the header "
+                                "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server, or your group's token)",
+                                {"WWW-Authenticate": "Bearer"})
+            return
+        if path == f"{PREFIX}/import":
+            await refuse_unread(scope, receive, send, 403, "a group's token cannot import tables: the operator's token "
+                                "(TABLES_TOKEN) imports")
+            return
+        acting = acting_group.set(group)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            acting_group.reset(acting)
 
 
 class LoopbackHostGuard:
@@ -394,7 +420,7 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
     declare_errors(app)  # the OpenAPI document's error answers, as the server sends them
     origins = list(cors_origins)
     if token is not None:
-        app.add_middleware(TokenGuard, token=token)
+        app.add_middleware(TokenGuard, token=token, group_of=partial(group_of_token, databases))
     else:
         app.add_middleware(CrossSiteGuard, origins=origins)
         app.add_middleware(LoopbackHostGuard)

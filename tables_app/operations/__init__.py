@@ -37,11 +37,12 @@ def find(words: tuple[str, ...]) -> Operation:
     """The operation `tables WORDS...` runs; NotFound (with the near names)
     for a system of resolve, odds or simulate that is none."""
     from tables_app.errors import NotFound
-    from tables_app.operations import attacks, fights, lookups
+    from tables_app.operations import attacks, fights, groups, lookups
 
     fixed = {op.words: op for op in (lookups.LIST, lookups.SHOW, lookups.QUERY_ATTACK, lookups.QUERY_CRITICAL,
                                      lookups.QUERY_FUMBLE, *attacks.ON_THE_TABLES.values(), *fights.OPERATIONS,
-                                     *fights.PARTY_OPERATIONS, fights.ODDS, fights.SIMULATE)}
+                                     *fights.PARTY_OPERATIONS, fights.ODDS, fights.SIMULATE,
+                                     *groups.OPERATIONS)}
     if words in fixed:
         return fixed[words]
     if len(words) == 2 and words[0] in attacks.GROUPS:

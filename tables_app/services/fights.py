@@ -76,13 +76,13 @@ def _replayed_as_far(row: store.FightRow, logged: list[store.LoggedEvent] | tupl
     return fight, None
 
 
-def _row(connection: Any, name: str) -> store.FightRow:
-    """The fight ``name`` names (the rule of names); NotFound, with the closest names, if none."""
-    row = store.find(connection, name)
+def _row(connection: Any, name: str, group: int) -> store.FightRow:
+    """The fight of ``group`` ``name`` names (the rule of names); NotFound, with the closest names, if none."""
+    row = store.find(connection, name, group)
     if row is None:
         if not _utf8(name):
             raise NotFound(f"no fight named {name!r} (its bytes are not UTF-8; no name can be)")
-        known = store.names(connection)
+        known = store.names(connection, group)
         raise NotFound.unknown(f"no fight named {name!r}", name, known,
                                f"fights: {', '.join(known)}" if known else "there are none: tables fight new NAME")
     return row
@@ -102,7 +102,7 @@ def _read(database: Database, name: str, accounts: bool = True,
     against. Without ``accounts``, attacks without their resolved account (a replay's reading), but for the
     events of ``page`` (first, limit), read whole."""
     with database.snapshot() as connection:
-        row = _row(connection, name)
+        row = _row(connection, name, database.group)
         try:
             logged = store.events(connection, row.id, accounts=accounts)
             if page is not None and not accounts:
@@ -366,10 +366,10 @@ def new(database: Database, name: str, ruleset: str | None = None) -> FightState
     if ruleset is not None:
         ruleset = database.reader().rulesets_named(ruleset)
     with database.writing(commit=True, breaking="a fight's name") as connection:
-        if (found := store.find(connection, name)) is not None:
+        if (found := store.find(connection, name, database.group)) is not None:
             raise Offered(f"a fight named {found.name!r} exists (show it: {{}}, or remove it first)",
                           f"tables fight show {found.name!r}", ("fight", "show"), found.name)
-        store.create(connection, name, ruleset)
+        store.create(connection, name, ruleset, database.group)
     return FightState(Fight(name, ruleset), 0)
 
 
@@ -391,14 +391,14 @@ def log(database: Database, name: str, first: int = 1, limit: int = LOG_PAGE) ->
 
 def listing(database: Database) -> FightList:
     with database.snapshot() as connection:
-        return FightList(store.listing(connection))
+        return FightList(store.listing(connection, database.group))
 
 
 def remove(database: Database, name: str, after: int | None = None) -> dict[str, Any]:
     """Remove a fight; with ``after``, only if its log is still the one at that event. Its log is not
     replayed: a fight whose log does not replay is removed as any other."""
     with database.snapshot() as connection:
-        row = _row(connection, name)
+        row = _row(connection, name, database.group)
         seq = store.last_seq(connection, row.id)
     _check_seq(row, seq, after)
     with database.writing(commit=True, breaking="a fight") as connection:

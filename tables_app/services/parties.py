@@ -79,10 +79,10 @@ def _party(row: store.PartyRow) -> Party:
 
 
 def find(database: Database, name: str) -> Party:
-    """The party named ``name`` (any letter case); NotFound with the closest names."""
+    """The party named ``name`` (by the rule of names) of the database's group; NotFound with the closest names."""
     with database.snapshot() as connection:
-        row = store.find(connection, name)
-        known = store.names(connection) if row is None else []
+        row = store.find(connection, name, database.group)
+        known = store.names(connection, database.group) if row is None else []
     if row is None:
         raise NotFound.unknown(f"no party named {name!r}", name, known,
                                f"parties: {', '.join(known)}" if known else
@@ -121,26 +121,26 @@ def save(database: Database, name: str, fight: str, only: tuple[str, ...] = (), 
     if len(fighters) > MAX_MEMBERS:
         raise UsageMistake(f"a party holds at most {MAX_MEMBERS} members, not {len(fighters)}: save fewer (--only NAME)")
     with database.writing(commit=True, breaking="a party") as connection:
-        found = store.find(connection, name)
+        found = store.find(connection, name, database.group)
         if found is not None and not replace:
             raise TablesError(f"a party named {found.name!r} exists (see it: tables fight party show {found.name!r}; "
                               "save over it with --replace)")
-        store.save(connection, name, [fighter_json(f) for f in fighters])
-        saved = store.find(connection, name)
+        store.save(connection, name, [fighter_json(f) for f in fighters], database.group)
+        saved = store.find(connection, name, database.group)
     assert saved is not None
     return PartySaved(_party(saved), loaded.row.name, found is not None)
 
 
 def listing(database: Database) -> PartyList:
     with database.snapshot() as connection:
-        rows = store.listing(connection)
+        rows = store.listing(connection, database.group)
     return PartyList(tuple(_party(row) for row in rows))
 
 
 def remove(database: Database, name: str) -> dict[str, Any]:
     party = find(database, name)
     with database.writing(commit=True, breaking="a party") as connection:
-        store.delete(connection, party.name)
+        store.delete(connection, party.name, database.group)
     return {"removed": party.name, "members": len(party.members)}
 
 

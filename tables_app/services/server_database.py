@@ -45,6 +45,14 @@ class PerThreadDatabases:
         return database
 
 
+def group_of_token(databases: PerThreadDatabases, token: str) -> int | None:
+    """The id of the group whose token ``token`` is (None: no group's, or revoked): services/groups.of_token."""
+    from tables_app.services.groups import of_token
+
+    found = of_token(databases.get(), token)
+    return None if found is None else found.id
+
+
 def read_transaction(database: Database) -> AbstractContextManager[sqlite3.Connection]:
     """One read transaction around a whole answer (Database.snapshot): every
     read inside sees the same tables, never half of another process's import."""

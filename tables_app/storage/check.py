@@ -27,6 +27,7 @@ from tables_app.errors import DatabaseFault
 from tables_app.storage.dialect import on_server, table_names
 from tables_app.storage.location import Target
 from tables_app.storage.faults import CHECK, SCHEMA_HEAD, UNCHANGED, broken_references, fault_problem
+from tables_app.storage import sql
 from tables_app.storage.sql import quoted
 
 LIMIT = 100  # findings of one kind, at most (integrity_check's own default)
@@ -136,7 +137,14 @@ def fight_problems(connection: sqlite3.Connection) -> list[str]:
     present = table_names(connection)
     if "fight" not in present or "fight_event" not in present or "version" not in _columns(connection, "fight"):
         return []  # a schema before 0013 is said above ("not the newest")
-    return unreplayable(connection, LIMIT)
+    found = unreplayable(connection, LIMIT)
+    if "fight_group" in present:  # 0014: a fight's or a party's group is a group (0: the operator's), not a key
+        for table in ("fight", "party"):
+            found += [f"{table} {name!r}: its group {group} is no group (tables group list)" for name, group in
+                      connection.execute(sql.fill("SELECT name, group_id FROM {table} WHERE group_id <> 0 AND group_id "
+                                                  "NOT IN (SELECT id FROM fight_group) ORDER BY id LIMIT ?", table=table),
+                                         (LIMIT,))]
+    return found
 
 
 def problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:

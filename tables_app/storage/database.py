@@ -41,6 +41,9 @@ class Database:
         self._held = False  # inside snapshot(): a nested one joins it
         self.compiled: CompiledTables | None = None  # the process's table sets (the HTTP API sets it; compiled.py)
         self._generation: int | None = None  # the database's generation in compiled, inside snapshot()
+        # The group whose fights and parties are read and written (services/groups.py): 0 the operator's own;
+        # `tables --group NAME` and a group's token over HTTP set it.
+        self.group = 0
 
     @property
     def connection(self) -> sqlite3.Connection:

@@ -12,7 +12,7 @@ from tables_app.storage.dialect import on_server
 from tables_app.storage.sql import quoted
 
 # The newest migration in migrations/versions; tests check it against Alembic.
-SCHEMA_HEAD = "0013"
+SCHEMA_HEAD = "0014"
 BUSY_TIMEOUT_MS = 10_000
 
 

@@ -47,13 +47,14 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def find(connection: sqlite3.Connection, name: str) -> FightRow | None:
-    """The fight ``name`` names by the rule of names (any letter case, any compatibility form)."""
+def find(connection: sqlite3.Connection, name: str, group: int) -> FightRow | None:
+    """The fight of ``group`` (0: the operator's) ``name`` names by the rule of names (any letter case, any
+    compatibility form)."""
     key = fold(name)
     if not _utf8(key):  # lone surrogates (bytes of the command line that are not UTF-8): no name is one
         return None
-    row = connection.execute("SELECT id, name, ruleset, created_at, version FROM fight WHERE name_key = ?",
-                             (key,)).fetchone()
+    row = connection.execute("SELECT id, name, ruleset, created_at, version FROM fight WHERE group_id = ? AND name_key = ?",
+                             (group, key)).fetchone()
     return None if row is None else FightRow(*row)
 
 
@@ -65,15 +66,15 @@ def _utf8(text: str) -> bool:
     return True
 
 
-def names(connection: sqlite3.Connection) -> list[str]:
-    return [name for (name,) in connection.execute("SELECT name FROM fight ORDER BY name")]
+def names(connection: sqlite3.Connection, group: int) -> list[str]:
+    return [name for (name,) in connection.execute("SELECT name FROM fight WHERE group_id = ? ORDER BY name", (group,))]
 
 
-def listing(connection: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Every fight: its name, ruleset, when it began, how many events, the last one's time."""
+def listing(connection: sqlite3.Connection, group: int) -> list[dict[str, Any]]:
+    """Every fight of ``group``: its name, ruleset, when it began, how many events, the last one's time."""
     rows = connection.execute(
         "SELECT f.name, f.ruleset, f.created_at, count(e.id), max(e.at) FROM fight f "
-        "LEFT JOIN fight_event e ON e.fight_id = f.id GROUP BY f.id ORDER BY f.name")
+        "LEFT JOIN fight_event e ON e.fight_id = f.id WHERE f.group_id = ? GROUP BY f.id ORDER BY f.name", (group,))
     return [{"name": name, "ruleset": ruleset, "created_at": created, "events": count, "last_event_at": last}
             for name, ruleset, created, count, last in rows]
 
@@ -111,9 +112,9 @@ def last_seq(connection: sqlite3.Connection, fight_id: int) -> int:
     return connection.execute("SELECT coalesce(max(seq), 0) FROM fight_event WHERE fight_id = ?", (fight_id,)).fetchone()[0]
 
 
-def create(connection: sqlite3.Connection, name: str, ruleset: str | None) -> None:
-    connection.execute("INSERT INTO fight (name, name_key, version, ruleset, created_at) VALUES (?, ?, 0, ?, ?)",
-                       (name, fold(name), ruleset, now()))
+def create(connection: sqlite3.Connection, name: str, ruleset: str | None, group: int) -> None:
+    connection.execute("INSERT INTO fight (group_id, name, name_key, version, ruleset, created_at) "
+                       "VALUES (?, ?, ?, 0, ?, ?)", (group, name, fold(name), ruleset, now()))
 
 
 def changed(name: str, last: int, after: int) -> FightChanged:

@@ -319,10 +319,12 @@ class Fight(SQLModel, table=True):
     up in, by name, so that a fight outlives the tables it used (0007)."""
 
     __tablename__ = "fight"
-    __table_args__ = {"sqlite_autoincrement": True}  # an id is never given twice: a write names the fight it read (0013)
+    # an id is never given twice: a write names the fight it read (0013); names are unique within a group (0014)
+    __table_args__ = (UniqueConstraint("group_id", "name_key"), {"sqlite_autoincrement": True})
     id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # FightGroup.id; 0 the operator's (0014)
     name: str = Field(sa_type=NOCASE)
-    name_key: str = Field(unique=True)  # fold(name), the rule of names: which fight a name means (0013)
+    name_key: str  # fold(name), the rule of names: which fight a name means (0013)
     version: int = 0  # bumped by every write of its log (append, undo): a writer checks the one it read (0013)
     ruleset: str | None = None  # NULL: names are looked up wherever they are
     created_at: str  # ISO 8601, UTC
@@ -350,10 +352,27 @@ class Party(SQLModel, table=True):
     each as a join event keeps its combatant (0011)."""
 
     __tablename__ = "party"
+    __table_args__ = (UniqueConstraint("group_id", "name_key"),)  # names unique within a group (0014)
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(unique=True, sa_type=NOCASE)
+    group_id: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # FightGroup.id; 0 the operator's (0014)
+    name: str = Field(sa_type=NOCASE)
+    name_key: str  # fold(name), the rule of names (0014)
     members: str
     saved_at: str  # ISO 8601, UTC
+
+
+class FightGroup(SQLModel, table=True):
+    """A group sharing a server (`tables group new`): its name, unique by the
+    rule of names, and the SHA-256 of its token (NULL once revoked). Its
+    fights and parties are those with its id (0014)."""
+
+    __tablename__ = "fight_group"
+    __table_args__ = {"sqlite_autoincrement": True}  # a revoked group's id is never another's
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    name_key: str = Field(unique=True)
+    token_hash: str | None = Field(default=None, unique=True)
+    created_at: str  # ISO 8601, UTC
 
 
 class Generation(SQLModel, table=True):

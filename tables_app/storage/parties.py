@@ -9,7 +9,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from tables_app.storage.fights import now
+from tables_app.domain.names import fold
+from tables_app.storage.fights import _utf8, now
 
 
 @dataclass(frozen=True)
@@ -19,30 +20,36 @@ class PartyRow:
     saved_at: str
 
 
-def find(connection: sqlite3.Connection, name: str) -> PartyRow | None:
-    """The party named ``name`` in any letter case."""
-    row = connection.execute("SELECT name, members, saved_at FROM party WHERE name = ?", (name,)).fetchone()
+def find(connection: sqlite3.Connection, name: str, group: int) -> PartyRow | None:
+    """The party of ``group`` (0: the operator's) named ``name`` by the rule of names (any letter case)."""
+    key = fold(name)
+    if not _utf8(key):  # lone surrogates (bytes of the command line that are not UTF-8): no name is one
+        return None
+    row = connection.execute("SELECT name, members, saved_at FROM party WHERE group_id = ? AND name_key = ?",
+                             (group, key)).fetchone()
     return None if row is None else PartyRow(row[0], json.loads(row[1]), row[2])
 
 
-def names(connection: sqlite3.Connection) -> list[str]:
-    return [name for (name,) in connection.execute("SELECT name FROM party ORDER BY name")]
+def names(connection: sqlite3.Connection, group: int) -> list[str]:
+    return [name for (name,) in connection.execute("SELECT name FROM party WHERE group_id = ? ORDER BY name", (group,))]
 
 
-def listing(connection: sqlite3.Connection) -> list[PartyRow]:
+def listing(connection: sqlite3.Connection, group: int) -> list[PartyRow]:
     return [PartyRow(name, json.loads(members), saved_at) for name, members, saved_at in connection.execute(
-        "SELECT name, members, saved_at FROM party ORDER BY name")]
+        "SELECT name, members, saved_at FROM party WHERE group_id = ? ORDER BY name", (group,))]
 
 
-def save(connection: sqlite3.Connection, name: str, members: list[dict[str, Any]]) -> bool:
-    """Save the party, replacing one of the same name (any letter case, which keeps its own spelling);
-    whether it replaced one."""
+def save(connection: sqlite3.Connection, name: str, members: list[dict[str, Any]], group: int) -> bool:
+    """Save the party of ``group``, replacing one of the same name (by the rule of names, which keeps its own
+    spelling); whether it replaced one."""
     data = json.dumps(members, ensure_ascii=False)
-    replaced = connection.execute("UPDATE party SET members = ?, saved_at = ? WHERE name = ?", (data, now(), name)).rowcount
+    replaced = connection.execute("UPDATE party SET members = ?, saved_at = ? WHERE group_id = ? AND name_key = ?",
+                                  (data, now(), group, fold(name))).rowcount
     if not replaced:
-        connection.execute("INSERT INTO party (name, members, saved_at) VALUES (?, ?, ?)", (name, data, now()))
+        connection.execute("INSERT INTO party (group_id, name, name_key, members, saved_at) VALUES (?, ?, ?, ?, ?)",
+                           (group, name, fold(name), data, now()))
     return bool(replaced)
 
 
-def delete(connection: sqlite3.Connection, name: str) -> None:
-    connection.execute("DELETE FROM party WHERE name = ?", (name,))
+def delete(connection: sqlite3.Connection, name: str, group: int) -> None:
+    connection.execute("DELETE FROM party WHERE group_id = ? AND name_key = ?", (group, fold(name)))

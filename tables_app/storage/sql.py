@@ -24,7 +24,7 @@ TABLES = frozenset({
     "ruleset", "workbook", "severity_scale", "severity", "attack_table", "armor_column", "attack_row", "attack_cell",
     "attack_cell_critical", "critical_table", "critical_entry", "critical_effect", "fumble_table", "fumble_entry",
     "fumble_effect", "weapon", "creature", "creature_feature", "creature_attack", "fight", "fight_event", "generation",
-    "party",
+    "party", "fight_group",
 })
 _COLUMN = re.compile(r"[a-z][a-z0-9_]*")
 

@@ -153,7 +153,7 @@ def test_every_write_bumps_the_version_and_an_id_is_never_given_twice(database: 
 
     def row(name: str) -> store.FightRow:
         with database.snapshot() as connection:
-            found = store.find(connection, name)
+            found = store.find(connection, name, 0)
         assert found is not None
         return found
 
