@@ -212,7 +212,7 @@ SHOW = Operation(words=("fight", "show"), run=run_show, params=(
     FIGHT, Param(field="at", kind="int", minimum=0, maximum=10**9, metavar="SEQ",
                  help="The fight as it stood after event SEQ (fight log numbers them)."),
 ), help="Every combatant's state: hits left, bleeding, stun, parry, penalty, bonus, dying.")
-LOG_PAGE, MAX_LOG_PAGE = 1_000, 10_000  # services/fights.py's: events a page, unless asked, and at most
+LOG_PAGE, MAX_LOG_PAGE = 1_000, 10_000  # services/fight_log.py's: events a page, unless asked, and at most
 LOG = Operation(words=("fight", "log"), run=run_log, params=(
     FIGHT,
     Param(field="from", key="first", kind="int", default=1, minimum=1, maximum=10**9, metavar="SEQ",
@@ -229,7 +229,7 @@ def _combatant(help_text: str) -> Param:
                  help=help_text + " (a creature's name names its only copy: Wolf is Wolf #1).")
 
 
-# What `fight edit` changes of who the combatant is, mid-fight (services/fights.Rearming).
+# What `fight edit` changes of who the combatant is, mid-fight (services/fight_edits.Rearming).
 REARMING = (
     Param(field="def", key="defense", kind="int", minimum=BONUS[0], maximum=BONUS[1], help="Set its DEF."),
     Param(field="parry", kind="int", minimum=0, maximum=BONUS[1], help="Set its parry."),

@@ -181,7 +181,7 @@ def _parameters(style: str, params: Any) -> Any:
 # ------------------------------------------------------------------ NUL in text
 # PostgreSQL's text cannot hold NUL (U+0000); SQLite's can, but no text
 # tables_app writes holds one, nor any other control character (names and
-# cells are refused with one: services/fights.valid_name, sheets/values.py),
+# cells are refused with one: services/fight_names.valid_name, sheets/values.py),
 # so on SQLite a look-up by a name with a NUL finds nothing. Here too: in a
 # read, a text parameter holding a NUL is sent as NULL, which equals nothing
 # (whatever the collation: ICU's ignores control characters, so no other

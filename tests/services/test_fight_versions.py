@@ -86,7 +86,7 @@ def test_a_write_read_before_an_undo_and_another_write_at_the_same_number_is_ref
         finally:
             other.dispose()
 
-    _paused(monkeypatch, "_written", lambda: _in_a_thread(another_writer))
+    _paused(monkeypatch, "written", lambda: _in_a_thread(another_writer))
     with pytest.raises(FightChanged, match=r"^the fight 'F' changed \(its log was undone and written again up to "
                                            r"event 4\): show it again, then retry$"):
         fights.attack(database, "F", "Hero", "Orc", forced=(30,), after=4)
@@ -141,7 +141,7 @@ def test_a_remove_read_before_an_undo_and_another_write_is_refused(database: Any
         fights.undo(database, "F", after=3)
         fights.attack(database, "F", "Orc", "Hero", forced=(30,), after=2)
 
-    _paused(monkeypatch, "_check_seq", another_writer)
+    _paused(monkeypatch, "check_seq", another_writer)
     with pytest.raises(FightChanged):
         fights.remove(database, "F", after=3)
     assert fights.show(database, "F").seq == 3  # still there

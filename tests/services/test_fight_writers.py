@@ -20,7 +20,7 @@ from tables_app.domain.fights.events import Attack
 
 def _writer(path: str, barrier: Any, results: Any, index: int) -> None:
     from tables_app.errors import FightChanged
-    from tables_app.services import fights
+    from tables_app.services import fight_log, fights
     from tables_app.services.database_setup import open_database
 
     database = open_database(path)
@@ -28,7 +28,7 @@ def _writer(path: str, barrier: Any, results: Any, index: int) -> None:
     barrier.wait(timeout=30)  # ... before either writes
     event = Attack("Hero", "Orc", Blow(to_target=Harm(hits=index + 1))) if index == 0 else EndRound()
     try:
-        fights._written(database, loaded, [event])
+        fight_log.written(database, loaded, [event])
         results.put((index, "written"))
     except FightChanged as exc:
         results.put((index, str(exc)))
