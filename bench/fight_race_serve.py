@@ -221,7 +221,7 @@ def cli_writer(location: str, record: Record, until: float, seed: int, name: str
 @dataclass(frozen=True)
 class Op:
     write: Write
-    first: int  # the events it appended or took back
+    first: int  # the events it appended or took back (0: an unknown undo's, whichever were on top)
     last: tuple[int, ...]  # its last event (an unknown append: each its log allows)
     state: str | None  # the fight it answered (None: unknown)
 
@@ -249,7 +249,10 @@ def ops_of(writes: list[Write], groups: list[tuple[int, int]], problems: list[st
                           state_key(w.answer["fight"])))
         elif w.unknown:
             spans = sorted({last for first, last in [*groups, *undone] if first == w.after + 1})
-            ops.append(Op(w, w.after + 1, tuple(spans) if w.kind != "undo" else (w.after,), None))
+            if w.kind == "undo":  # whichever group was on top
+                ops.append(Op(w, 0, (w.after,), None))
+            else:
+                ops.append(Op(w, w.after + 1, tuple(spans), None))
     return ops
 
 
@@ -305,7 +308,7 @@ def linearized(ops: list[Op], initial: str, log: list[dict[str, Any]], final: st
             if op.write.after != seq:
                 continue
             if op.write.kind == "undo":
-                if len(log_stack) > 1 and log_stack[-1][1] == op.first and (
+                if len(log_stack) > 1 and op.first in (0, log_stack[-1][1]) and (
                         op.state is None or below is None or op.state == below):
                     moves.append((i, log_stack[:-1]))
             else:
@@ -324,7 +327,8 @@ def groups_of(log: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 def stale(ops: list[Op], path: list[int], initial: str) -> int:
     """Writes acknowledged on a log other than the one their writer had read (same number of events)."""
-    log_stack, count = [initial], 0
+    log_stack: list[str | None] = [initial]
+    count = 0
     for i in path:
         op = ops[i]
         if op.write.acknowledged and log_stack[-1] is not None and state_key(op.write.read) != log_stack[-1]:
