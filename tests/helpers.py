@@ -510,3 +510,9 @@ def interrupted(db_path: Path, args: list[str], after: float = 1.0) -> tuple[int
             process.kill()
             process.communicate()
     return process.returncode, err, out
+
+
+def fight_state(data: dict) -> dict:  # type: ignore[type-arg]
+    """A fight's JSON without its log's ``version``, which every write bumps (an undo too): the state alone, which
+    an undo restores exactly."""
+    return {key: value for key, value in data.items() if key != "version"}

@@ -15,6 +15,9 @@ FIGHT = Param(field="name", kind="text", argument=True, required=True, not_blank
               help="The fight's name.")
 AFTER = Param(field="after", kind="int", minimum=0, maximum=10**9, metavar="SEQ",
               help="The last event you saw (fight show's seq): refused if the fight has moved on since.")
+VERSION = Param(field="version", kind="int", minimum=0, maximum=2**62, metavar="N",
+                help="The fight's version you saw (fight show's version): refused if anything was written since, "
+                     "even a write undone and made again up to the same event.")
 DICE = Param(field="dice", kind="dice", metavar="D1,D2,...",
              help="Dice rolled at the table, in the order the attacks read them (each attack in resolve's order).")
 
@@ -35,9 +38,10 @@ def run_new(database: Any, name: str, ruleset: str | None) -> Any:
     return _services().new(database, name, ruleset)
 
 
-def run_join(database: Any, name: str, after: int | None, party: str | None, **values: Any) -> Any:
+def run_join(database: Any, name: str, after: int | None, version: int | None, party: str | None, **values: Any) -> Any:
     fights = _services()
-    return fights.join(database, name, fights.Joining(**values), after, None if party is None else _party_lookup(database, party))
+    return fights.join(database, name, fights.Joining(**values), after,
+                       None if party is None else _party_lookup(database, party), version=version)
 
 
 def _party_lookup(database: Any, party: str) -> Any:
@@ -74,9 +78,9 @@ def run_attack(database: Any, name: str, attacker: str, target: str, mods: tuple
     return _services().attack(database, name, attacker, target, seed=seed, forced=forced, mods=modifiers(mods), **values)
 
 
-def run_round(database: Any, name: str, auto: bool, after: int | None, **values: Any) -> Any:
+def run_round(database: Any, name: str, auto: bool, after: int | None, version: int | None, **values: Any) -> Any:
     seed, forced = _seed_or_dice(values)
-    return _services().round_(database, name, auto=auto, seed=seed, forced=forced, after=after)
+    return _services().round_(database, name, auto=auto, seed=seed, forced=forced, after=after, version=version)
 
 
 def run_show(database: Any, name: str, at: int | None) -> Any:
@@ -87,38 +91,38 @@ def run_log(database: Any, name: str, first: int, limit: int) -> Any:
     return _services().log(database, name, first, limit)
 
 
-def run_undo(database: Any, name: str, after: int | None) -> Any:
-    return _services().undo(database, name, after)
+def run_undo(database: Any, name: str, after: int | None, version: int | None) -> Any:
+    return _services().undo(database, name, after, version=version)
 
 
 def run_list(database: Any) -> Any:
     return _services().listing(database)
 
 
-def run_remove(database: Any, name: str, after: int | None) -> Any:
-    return _services().remove(database, name, after)
+def run_remove(database: Any, name: str, after: int | None, version: int | None) -> Any:
+    return _services().remove(database, name, after, version=version)
 
 
-def run_edit(database: Any, name: str, combatant: str, after: int | None, **values: Any) -> Any:
+def run_edit(database: Any, name: str, combatant: str, after: int | None, version: int | None, **values: Any) -> Any:
     fights = _services()
     rearming = fights.Rearming(**{p.name: values.pop(p.name) for p in REARMING})
-    return fights.edit(database, name, combatant, values, after, rearming)
+    return fights.edit(database, name, combatant, values, after, rearming, version=version)
 
 
-def run_adjust(database: Any, name: str, combatant: str, after: int | None, **deltas: Any) -> Any:
-    return _services().adjust(database, name, combatant, deltas, after)
+def run_adjust(database: Any, name: str, combatant: str, after: int | None, version: int | None, **deltas: Any) -> Any:
+    return _services().adjust(database, name, combatant, deltas, after, version=version)
 
 
-def run_heal(database: Any, name: str, combatant: str, hits: int, after: int | None) -> Any:
-    return _services().adjust(database, name, combatant, {"heal": hits}, after, command="heal")
+def run_heal(database: Any, name: str, combatant: str, hits: int, after: int | None, version: int | None) -> Any:
+    return _services().adjust(database, name, combatant, {"heal": hits}, after, command="heal", version=version)
 
 
-def run_damage(database: Any, name: str, combatant: str, hits: int, after: int | None) -> Any:
-    return _services().adjust(database, name, combatant, {"damage": hits}, after, command="damage")
+def run_damage(database: Any, name: str, combatant: str, hits: int, after: int | None, version: int | None) -> Any:
+    return _services().adjust(database, name, combatant, {"damage": hits}, after, command="damage", version=version)
 
 
-def run_leave(database: Any, name: str, combatant: str, after: int | None) -> Any:
-    return _services().leave(database, name, combatant, after)
+def run_leave(database: Any, name: str, combatant: str, after: int | None, version: int | None) -> Any:
+    return _services().leave(database, name, combatant, after, version=version)
 
 
 COUNT = (0, 100_000)
@@ -180,7 +184,7 @@ JOIN = Operation(words=("fight", "join"), run=run_join, params=(
     Param(field="option", key="options", kind="text", multiple=True, metavar="KEY=VALUE", not_blank=True,
           help="An option of --system's attack, as `tables resolve SYSTEM --help` lists them (accuracy=6, "
                "damage=2d6+3; a flag alone: stab); the target's defense is its DEF, filled in at each attack."),
-    AFTER,
+    AFTER, VERSION,
 ), help="Add a combatant to a fight: a creature of the bestiary (--creature), or one by hand "
         "(--as, --hits, --def, --armor, --weapon and --cmb; or --system and --option instead of --armor, "
         "--weapon and --cmb). One without attacks (a door, a captive) is attacked and never attacks. After the fight "
@@ -196,7 +200,7 @@ ATTACK = Operation(words=("fight", "attack"), run=run_attack, params=(
           help="Which of its attacks (default: its first)."),
     Param(field="mod", key="mods", kind="text", multiple=True, metavar="N",
           help="A modifier to this attack's CMB: +10, or NAME=±N (repeatable)."),
-    AFTER,
+    AFTER, VERSION,
 ), help="One attack in the fight, resolved on the tables with the fight's CMB and DEF (parry, penalty, bonus), "
         "and what it did carried into the fight; an attack of a formula system (fight join --system) in its "
         "system, the fight's modifiers on its bonus.\n\n--dice order: as resolve table's, or resolve SYSTEM's.")
@@ -205,7 +209,7 @@ ROUND = Operation(words=("fight", "round"), run=run_round, params=(
     Param(field="auto", kind="flag", default=False,
           help="First, every combatant able to attack that has not attacks, in initiative order, the first "
                "combatant up of another side."),
-    DICE, SEEDED, AFTER,
+    DICE, SEEDED, AFTER, VERSION,
 ), help="End the round: bleeding, stun and the other counters, death countdowns.\n\n--dice order (with --auto): "
         "each attack's dice in resolve's order, attack after attack in initiative order.")
 SHOW = Operation(words=("fight", "show"), run=run_show, params=(
@@ -220,10 +224,10 @@ LOG = Operation(words=("fight", "log"), run=run_log, params=(
     Param(field="limit", kind="int", default=LOG_PAGE, minimum=1, maximum=MAX_LOG_PAGE, metavar="N",
           help=f"Events a page, at most (1 to {MAX_LOG_PAGE:,}; {LOG_PAGE:,} unless given)."),
 ), help="The fight's events, in order, a page at a time.")
-UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER),
+UNDO = Operation(words=("fight", "undo"), run=run_undo, params=(FIGHT, AFTER, VERSION),
                  help="Take the last command back: every event it wrote (a whole round --auto), said in words.")
 LIST = Operation(words=("fight", "list"), run=run_list, params=(), help="Every fight.")
-REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT, AFTER), help="Remove a fight and its log.")
+REMOVE = Operation(words=("fight", "remove"), run=run_remove, params=(FIGHT, AFTER, VERSION), help="Remove a fight and its log.")
 def _combatant(help_text: str) -> Param:
     return Param(field="combatant", kind="text", argument=True, required=True, not_blank=True, complete="combatants",
                  help=help_text + " (a creature's name names its only copy: Wolf is Wolf #1).")
@@ -249,7 +253,7 @@ EDIT = Operation(words=("fight", "edit"), run=run_edit, params=(
     Param(field="status", kind="choice", choices=("up", "down", "dead"), help="Set its status."),
     *REARMING,
     *CRIPPLING,
-    AFTER,
+    AFTER, VERSION,
 ), help="Set a combatant's state by hand (healing, a ruling), or its DEF, parry and attack in use: recorded in the "
         "log, counted at once.")
 HEALED = Param(field="heal", kind="int", minimum=COUNT[0], maximum=COUNT[1], metavar="N", help="Heal N hits taken.")
@@ -263,17 +267,17 @@ ADJUST = Operation(words=("fight", "adjust"), run=run_adjust, params=(
                           ("no_parry", "rounds unable to parry"), ("must_parry", "rounds that must parry"),
                           ("penalty", "penalty (it stays 0 or less)"), ("bonus", "bonus to its next attack"),
                           ("dying", "rounds left until death (none running: a positive N starts one; at 0 it dies)"))),
-    AFTER,
+    AFTER, VERSION,
 ), help="Change a combatant's state by so much (heal 10 hits, bleed 2 less): recorded in the log, counted at once; "
         "hits taken and counters stay 0 or more, the penalty 0 or less.")
 HITS_ARGUMENT = Param(field="hits", kind="int", argument=True, required=True, minimum=1, maximum=COUNT[1],
                       help="How many hits.")
-HEAL = Operation(words=("fight", "heal"), run=run_heal, params=(FIGHT, _combatant("Who"), HITS_ARGUMENT, AFTER),
+HEAL = Operation(words=("fight", "heal"), run=run_heal, params=(FIGHT, _combatant("Who"), HITS_ARGUMENT, AFTER, VERSION),
                  help="Heal a combatant's hits taken by HITS (fight adjust --heal): a down one whose hits taken fall "
                       "below its hits is up again.")
-DAMAGE = Operation(words=("fight", "damage"), run=run_damage, params=(FIGHT, _combatant("Who"), HITS_ARGUMENT, AFTER),
+DAMAGE = Operation(words=("fight", "damage"), run=run_damage, params=(FIGHT, _combatant("Who"), HITS_ARGUMENT, AFTER, VERSION),
                    help="Deal a combatant HITS by hand (fight adjust --damage): down when its hits taken reach its hits.")
-LEAVE = Operation(words=("fight", "leave"), run=run_leave, params=(FIGHT, _combatant("Who leaves"), AFTER),
+LEAVE = Operation(words=("fight", "leave"), run=run_leave, params=(FIGHT, _combatant("Who leaves"), AFTER, VERSION),
                   help="A combatant leaves the fight (flees, is carried off): no longer a combatant, its side stands "
                        "without it, and the fight may end; undo brings it back.")
 

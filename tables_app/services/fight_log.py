@@ -12,7 +12,7 @@ from typing import Any
 from tables_app.domain.fights import (
     Event, Fight, FightRuleError, apply, event_json, event_of,
 )
-from tables_app.errors import NotFound, TablesError
+from tables_app.errors import FightChanged, NotFound, TablesError
 from tables_app.services.fight_names import is_utf8
 from tables_app.storage import fights as store
 from tables_app.storage.database import Database
@@ -119,16 +119,21 @@ def written(database: Database, loaded: Loaded, events: list[Event], command: st
     return states[1:]
 
 
-def check_after(loaded: Loaded, after: int | None) -> None:
+def check_after(loaded: Loaded, after: int | None, version: int | None = None) -> None:
     """FightChanged when the caller saw another log than the one read: behind
     it (another writer won), or past its end (another writer undid events the
-    caller saw: the log was longer when it looked; which, no one can tell)."""
-    check_seq(loaded.row, loaded.seq, after)
+    caller saw: the log was longer when it looked; which, no one can tell);
+    with ``version`` (the fight's, as the caller saw it), any write since,
+    even one undone and written again up to the same event."""
+    check_seq(loaded.row, loaded.seq, after, version)
 
 
-def check_seq(row: store.FightRow, seq: int, after: int | None) -> None:
+def check_seq(row: store.FightRow, seq: int, after: int | None, version: int | None = None) -> None:
     if after is not None and after != seq:
         raise store.changed(row.name, seq, after)
+    if version is not None and version != row.version:
+        raise FightChanged(f"the fight {row.name!r} changed (its version is {row.version}, not {version}: written "
+                           "since, perhaps undone and written again): show it again, then retry")
 
 
 def applied(fight: Fight, event: Event) -> Fight:

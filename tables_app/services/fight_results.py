@@ -49,16 +49,18 @@ def _cannot_attack(c: Combatant) -> str | None:
 
 @dataclass(frozen=True)
 class FightState:
-    """`fight show`: the fight after event ``seq``."""
+    """`fight show`: the fight after event ``seq``; ``version`` its log's (every write bumps it, an undo too: what a
+    writer sends back to be sure no other write came between, one undone included)."""
 
     fight: Fight
     seq: int
+    version: int = 0
 
     def to_json(self) -> dict[str, Any]:
         f = self.fight
         turn = whose_turn(f)
         return {"fight": f.name, "ruleset": f.ruleset, "round": f.round, "over": f.over, "winner": f.winner,
-                "seq": self.seq, "turn": turn.name if turn else None,
+                "seq": self.seq, "version": self.version, "turn": turn.name if turn else None,
                 "sides": {side: {"up": up, "total": total} for side, (up, total) in side_counts(f).items()},
                 "combatants": [combatant_json(c) for c in f.combatants], "left": self.left_json()}
 
@@ -191,7 +193,7 @@ def step(loaded: Loaded, events: list[Event], states: list[Fight], attacks: tupl
     steps = iter(attacks)
     for before, event, after in zip([loaded.fight, *states], events, states):
         parts.append((tuple(next(steps)["steps"]) if isinstance(event, Attack) else (), account(before, event, after)))
-    return FightStep(FightState(states[-1], loaded.seq + len(events)), tuple(line for _, words in parts for line in words),
+    return FightStep(FightState(states[-1], loaded.seq + len(events), loaded.row.version + 1), tuple(line for _, words in parts for line in words),
                      attacks, tuple(parts), a_round)
 
 

@@ -54,7 +54,7 @@ def show(database: Database, name: str, at: int | None = None) -> FightState:
     loaded = load(database, name, at)
     if at is not None and not 0 <= at <= loaded.seq:
         raise UsageMistake(f"--at {at}: the fight {loaded.row.name!r} has events 0 to {loaded.seq}")
-    return FightState(loaded.fight, loaded.seq if at is None else at)
+    return FightState(loaded.fight, loaded.seq if at is None else at, loaded.row.version)
 
 
 def log(database: Database, name: str, first: int = 1, limit: int = LOG_PAGE) -> FightLog:
@@ -71,24 +71,24 @@ def listing(database: Database) -> FightList:
         return FightList(store.listing(connection, database.group))
 
 
-def remove(database: Database, name: str, after: int | None = None) -> dict[str, Any]:
+def remove(database: Database, name: str, after: int | None = None, *, version: int | None = None) -> dict[str, Any]:
     """Remove a fight; with ``after``, only if its log is still the one at that event. Its log is not
     replayed: a fight whose log does not replay is removed as any other."""
     with database.snapshot() as connection:
         row = fight_row(connection, name, database.group)
         seq = store.last_seq(connection, row.id)
-    check_seq(row, seq, after)
+    check_seq(row, seq, after, version)
     with database.writing(commit=True, breaking="a fight") as connection:
         store.delete(connection, row, None if after is None else seq)
     return {"removed": row.name, "events": seq}
 
 
-def undo(database: Database, name: str, after: int | None = None) -> FightStep:
+def undo(database: Database, name: str, after: int | None = None, *, version: int | None = None) -> FightStep:
     """Take the last write back (its events: one group). The log is not replayed first, so that a log
     that does not replay can be undone back past the event that breaks it."""
     row, logged = read_log(database, name, accounts=False)  # what undo says of them needs no account
     seq = logged[-1].seq if logged else 0
-    check_seq(row, seq, after)
+    check_seq(row, seq, after, version)
     if not logged:
         raise TablesError(f"the fight {row.name!r} has no events to undo")
     group = _last_group(logged)
@@ -97,7 +97,7 @@ def undo(database: Database, name: str, after: int | None = None) -> FightStep:
         store.drop_since(connection, row, first, seq)
     before, broken = replayed_as_far(row, logged[:-len(group)])
     account = (_undone(before, group), *([] if broken is None else [f"Still: {broken}."]))
-    return FightStep(FightState(before, first - 1), account)
+    return FightStep(FightState(before, first - 1, row.version + 1), account)
 
 
 def _last_group(logged: tuple[store.LoggedEvent, ...]) -> list[store.LoggedEvent]:
@@ -130,12 +130,12 @@ def _undone(before: Fight, group: list[store.LoggedEvent]) -> str:
 
 
 def join(database: Database, name: str, joining: Joining, after: int | None = None,
-         party: PartyLookup | None = None) -> FightStep:
+         party: PartyLookup | None = None, *, version: int | None = None) -> FightStep:
     """One combatant joins; with ``party``, every member of that saved party instead (``joining`` gives only its side)."""
     if party is not None:
         party_alone(joining)
     loaded = load(database, name)
-    check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    check_after(loaded, after, version)  # a stale caller hears so first, not a refusal of a state it never saw
     if party is not None:
         events: list[Event] = [Join(f) for f in party_members(database, loaded, joining, party)]
     else:
@@ -145,11 +145,11 @@ def join(database: Database, name: str, joining: Joining, after: int | None = No
 
 def attack(database: Database, name: str, attacker: str, target: str, *, seed: int | None = None,
            forced: tuple[int, ...] | None = None, weapon: str | None = None, mods: tuple[tuple[str, int], ...] = (),
-           after: int | None = None) -> FightStep:
+           after: int | None = None, version: int | None = None) -> FightStep:
     from tables_app.services.rolling import dice_source
 
     loaded = load(database, name)
-    check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    check_after(loaded, after, version)  # a stale caller hears so first, not a refusal of a state it never saw
     dice = dice_source(seed, forced)
     fight = loaded.fight
     event, data = resolve_in_fight(database, fight, combatant_named(fight, attacker), combatant_named(fight, target),
@@ -161,7 +161,7 @@ def attack(database: Database, name: str, attacker: str, target: str, *, seed: i
 
 
 def round_(database: Database, name: str, *, auto: bool = False, seed: int | None = None,
-           forced: tuple[int, ...] | None = None, after: int | None = None) -> FightStep:
+           forced: tuple[int, ...] | None = None, after: int | None = None, version: int | None = None) -> FightStep:
     """End the round; with ``auto``, first every combatant able to attack
     that has not attacks, in initiative order, by the targeting rule (the
     dice of each attack in resolve's order, attack after attack)."""
@@ -170,7 +170,7 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
     if not auto and (seed is not None or forced is not None):
         raise UsageMistake("--dice and --seed roll the attacks of --auto: give --auto too")
     loaded = load(database, name)
-    check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    check_after(loaded, after, version)  # a stale caller hears so first, not a refusal of a state it never saw
     fight = loaded.fight
     if (over := over_refusal(fight)) is not None:
         raise TablesError(over)
@@ -199,9 +199,9 @@ def round_(database: Database, name: str, *, auto: bool = False, seed: int | Non
 
 
 def edit(database: Database, name: str, combatant: str, values: dict[str, Any], after: int | None = None,
-         rearming: Rearming = NOT_REARMED) -> FightStep:
+         rearming: Rearming = NOT_REARMED, *, version: int | None = None) -> FightStep:
     loaded = load(database, name)
-    check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    check_after(loaded, after, version)  # a stale caller hears so first, not a refusal of a state it never saw
     values = dict(values)
     crippling = {key: values.pop(key) for key in CRIPPLING_KEYS if key in values}
     given = tuple((k, None if k == "dying" and v == 0 else v) for k, v in values.items() if v is not None)
@@ -214,11 +214,11 @@ def edit(database: Database, name: str, combatant: str, values: dict[str, Any], 
 
 
 def adjust(database: Database, name: str, combatant: str, deltas: dict[str, int | None], after: int | None = None,
-           command: str = "adjust") -> FightStep:
+           command: str = "adjust", *, version: int | None = None) -> FightStep:
     """Relative changes to a combatant's state (`fight adjust`, `heal`, `damage`), an event of its own
     (domain/fights/rules.py applies and clamps them)."""
     loaded = load(database, name)
-    check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    check_after(loaded, after, version)  # a stale caller hears so first, not a refusal of a state it never saw
     given = tuple((k, v) for k, v in deltas.items() if v)
     if not given:
         raise UsageMistake("give what to change, and by how much (--heal 10, --damage 5, --bleed -2, ...)")
@@ -227,10 +227,11 @@ def adjust(database: Database, name: str, combatant: str, deltas: dict[str, int 
     return step(loaded, events, written(database, loaded, events, command))
 
 
-def leave(database: Database, name: str, combatant: str, after: int | None = None) -> FightStep:
+def leave(database: Database, name: str, combatant: str, after: int | None = None, *,
+          version: int | None = None) -> FightStep:
     """The combatant leaves the fight (flees, is carried off): it is no longer a combatant."""
     loaded = load(database, name)
-    check_after(loaded, after)  # a stale caller hears so first, not a refusal of a state it never saw
+    check_after(loaded, after, version)  # a stale caller hears so first, not a refusal of a state it never saw
     c = combatant_named(loaded.fight, combatant)
     events: list[Event] = [Leave(c.name)]
     return step(loaded, events, written(database, loaded, events, "leave"))

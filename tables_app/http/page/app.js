@@ -811,7 +811,7 @@ async function openFight(name, note) {
 // The routes another helper of the server may not have yet (heal, damage, remove): said plainly.
 const NEWER_ROUTES = { "/adjustments": "heal or damage a combatant", "/departures": "remove a combatant" };
 
-// One write: ``suffix`` of the fight's path, ``body`` with ``after``; the answer's fight shown, or why not.
+// One write: ``suffix`` of the fight's path, ``body`` with ``after`` (and ``version``); the answer's fight shown, or why not.
 async function step(suffix, body) {
   if (!fight.data) return false;
   document.querySelectorAll("#fight-view > .error").forEach((e) => e.remove());
@@ -819,7 +819,10 @@ async function step(suffix, body) {
   fight.writes++;
   let answer;
   try {
-    answer = await call(fightPath(suffix), { ...body, after: fight.data.seq });
+    // `version` too when the server says it (every write bumps it): refused even if the log was undone and
+    // written again up to the same event since this page read it
+    const seen = fight.data.version === undefined ? {} : { version: fight.data.version };
+    answer = await call(fightPath(suffix), { ...body, after: fight.data.seq, ...seen });
   } finally {
     fight.writing--;
   }
