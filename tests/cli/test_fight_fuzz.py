@@ -66,7 +66,17 @@ def seq(*parts):  # type: ignore[no-untyped-def]
 
 
 after = opt("--after", number, 2)
-commands = st.one_of(
+fighting = st.one_of(
+    st.builds(lambda pair, s: ["fight", "attack", FIGHT, *pair, "--seed", s],  # the attacks the fight is made of
+              st.sampled_from([("Hero", "Orc"), ("Hero", "Goblin"), ("Orc", "Hero"), ("Goblin", "Hero")]),
+              st.integers(0, 10**6).map(str)),
+    st.builds(lambda auto, s: ["fight", "round", FIGHT, *(["--auto", "--seed", s] if auto else [])], st.booleans(),
+              st.integers(0, 10**6).map(str)),
+    st.builds(lambda c: ["fight", "edit", FIGHT, c, "--status", "up", "--taken", "0", "--dying", "0", "--stun", "0",
+                         "--no-parry", "0"],  # healed and able: the fight goes on (not all stunned for 30 rounds)
+              st.sampled_from(["Hero", "Orc", "Goblin"])),
+)
+any_command = st.one_of(
     st.builds(lambda n, rest: ["fight", "new", n, *rest], mostly(st.sampled_from(["Other", FIGHT]), st.sampled_from(WEIRD)),
               opt("--ruleset", st.sampled_from(["default", "nope", ""]), 2)),
     st.builds(lambda n, rest: ["fight", "join", n, *rest], names, seq(
@@ -82,13 +92,6 @@ commands = st.one_of(
               seq(st.one_of(opt("--dice", dice, 8), opt("--seed", mostly(st.integers(0, 10**6).map(str), st.sampled_from(NUMBERS)), 9),
                             opt("--seed", st.integers(0, 10**6).map(str), 9)), opt("--mod", st.sampled_from(["+10", "flank=+5", "x", "=3", "999"]), 2),
                   opt("--attack", st.sampled_from(["Longsword", "Nope", ""]), 1), after)),
-    st.builds(lambda pair, s: ["fight", "attack", FIGHT, *pair, "--seed", s],  # the attacks the fight is made of
-              st.sampled_from([("Hero", "Orc"), ("Hero", "Goblin"), ("Orc", "Hero"), ("Goblin", "Hero")]),
-              st.integers(0, 10**6).map(str)),
-    st.builds(lambda auto, s: ["fight", "round", FIGHT, *(["--auto", "--seed", s] if auto else [])], st.booleans(),
-              st.integers(0, 10**6).map(str)),
-    st.builds(lambda c: ["fight", "edit", FIGHT, c, "--status", "up", "--taken", "0", "--dying", "0"],  # healed: the fight goes on
-              st.sampled_from(["Hero", "Orc", "Goblin"])),
     st.builds(lambda n, rest: ["fight", "round", n, *rest], names,
               seq(st.sampled_from([[], ["--auto"], ["--auto"]]), st.one_of(opt("--dice", dice, 3), opt("--seed", number, 5)), after)),
     st.builds(lambda n, rest: ["fight", "show", n, *rest], names, opt("--at", number, 3)),
@@ -111,6 +114,9 @@ commands = st.one_of(
     st.builds(lambda c: ["fight", "join", FIGHT, "--as", c, "--side", "B", "--hits", "20", "--armor", "LA"],  # reinforcements
               st.sampled_from(["Door", "Wolf #1", "Hero"])),
 )
+# A third of the time, the moves that keep the fight going (attacks, rounds, healing): without them, it soon
+# has everyone stunned for 30 rounds, and no attack is taken
+commands = st.sampled_from(["fighting", "any", "any"]).flatmap(lambda k: fighting if k == "fighting" else any_command)
 invocations = st.tuples(commands, st.sampled_from([[], ["--json"]])).map(lambda parts: parts[0] + parts[1])
 
 
