@@ -35,6 +35,7 @@ from tables_app.errors import (
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
 from tables_app.http.bodies import drain
 from tables_app.http.docs_pages import add_docs
+from tables_app.http.fights import HEAVY_AT_ONCE, QUEUE_SECONDS, Heavy, add_fights
 from tables_app.http.methods import LISTED, SHOWN, allowed_methods, method_not_allowed, wrong_method
 from tables_app.http.openapi_errors import declare_errors
 from tables_app.http.page import add_page
@@ -42,7 +43,7 @@ from tables_app.operations import ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
 from tables_app.services.server_database import PerThreadDatabases, read_transaction, schema
 
-MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
+MAX_SIMULATED = 1_000_000  # attacks per simulate request: 0.2-7 s of CPU, by system (the command line takes 100,000,000)
 PREFIX = "/api/v1"
 
 DESCRIPTION = """\
@@ -100,7 +101,9 @@ ROUTE_HELP = {
     "odds": "The exact odds of one attack; on `table`, `sweep_cmb` or `sweep_def` (`A:B[:STEP]`) sweeps a bonus "
             "over every armor column.",
     "simulate": "Count the outcomes of `count` random attacks (at most 1,000,000 here), from `seed` or a fresh one "
-                "(the answer says which).",
+                f"(the answer says which). A heavy request: the server works out {HEAVY_AT_ONCE} at once at most (the "
+                f"chances of fights among them); another waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 "
+                "with Retry-After.",
 }
 SIMULATE_EXAMPLES = {
     "table": {"summary": "table", "value": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "count": 100000,
@@ -327,10 +330,9 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
         query_route(kind)
 
     # The fights, before the routes below that take any /api/v1/{kind}/{name}.
-    from tables_app.http.fights import add_fights
-
+    heavy = Heavy()  # the heavy requests, the chances of a fight and simulate: at most a few at once (fights.py)
     add_fights(app, lambda words, fields, in_path, check=None, extra=None: operation_response(
-        databases, words, fields, in_path, check=check, extra=extra))
+        databases, words, fields, in_path, check=check, extra=extra), heavy)
 
     def attack_route(verb: str, system: str) -> None:
         operation = find((verb, system))
@@ -347,8 +349,11 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
                 return body
             if verb == "resolve":
                 return operation_response(databases, operation.words, body.items())
-            # Odds of a sweep or a large pool, or many simulated attacks, take a
-            # while: in a worker thread, so that quick answers are not held behind.
+            if verb == "simulate":  # up to seconds of CPU (7 s for rise's worst 1,000,000): a heavy request
+                return await heavy.run(request, lambda _should_stop: operation_response(
+                    databases, operation.words, body.items(), (), limits))
+            # Odds, a sweep of 2,000 steps too, take under a second: in a worker thread, so that quick answers are not
+            # held behind.
             return await run_in_threadpool(operation_response, databases, operation.words, body.items(), (), limits)
 
     for verb in GROUPS:

@@ -59,6 +59,8 @@ QUEUE_SECONDS = 3.0
 REQUEST_SECONDS = 15.0
 POLL_SECONDS = 0.1
 ENDING = "the server is shutting down: ask again once it is back"
+BUSY = (f"the server is working out {HEAVY_AT_ONCE} heavy requests already (the chances of fights, simulations); "
+        "ask again in a moment")
 MAX_TIME = 5.0  # an odds request's own time budget (`time`), at most
 
 
@@ -74,7 +76,8 @@ def simulation_bound(values: dict[str, Any]) -> None:
 
 
 class Heavy:
-    """The server's heavy requests (the chances of a fight): how many run at once, and each one's stop."""
+    """The server's heavy requests (the chances of a fight, and POST /api/v1/simulate/{system}: seconds of CPU at
+    their bounds): how many run at once, and each one's stop. One per app, shared by all of them."""
 
     def __init__(self) -> None:
         self.slots = asyncio.Semaphore(HEAVY_AT_ONCE)
@@ -85,8 +88,7 @@ class Heavy:
         try:
             await asyncio.wait_for(self.slots.acquire(), QUEUE_SECONDS)
         except TimeoutError:
-            return _busy(f"the server is working out the chances of {HEAVY_AT_ONCE} fights already; "
-                         "ask again in a moment")
+            return _busy(BUSY)
         except asyncio.CancelledError:  # the server is ending (Ctrl-C) while it waited
             return _busy(ENDING)
         try:
@@ -153,15 +155,16 @@ def _busy(message: str) -> CliJSON:
     return answer
 
 
-def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
+def add_fights(app: FastAPI, respond: Callable[..., CliJSON], heavy: Heavy | None = None) -> None:
     """The fight routes on ``app``; ``respond(words, fields, in_path)`` is
-    the operation's answer (app.operation_response over the server's database)."""
+    the operation's answer (app.operation_response over the server's database); ``heavy``: the app's gate of
+    heavy requests, which the chances go through (a gate of their own without it)."""
     async def answer(words: tuple[str, ...], fields: list[tuple[str, Any]], in_path: tuple[str, ...] = (),
                      check: Callable[[dict[str, Any]], None] | None = None) -> CliJSON:
         answered: CliJSON = await run_in_threadpool(respond, words, fields, in_path, check)
         return answered
 
-    heavy = Heavy()
+    heavy = heavy or Heavy()
 
     listed, made = find(("fight", "list")), find(("fight", "new"))
 
@@ -260,8 +263,8 @@ def add_parties(app: FastAPI, answer: Callable[..., Any]) -> None:
 
 SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request "
                  f"({MAX_FIGHT_ROUNDS // ROUNDS.default:,} fights of the default {ROUNDS.default} rounds) and `time` at "
-                 f"most {MAX_TIME:g} seconds; the server works out the chances of {HEAVY_AT_ONCE} fights at once at most "
-                 f"(another request waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 with Retry-After), and "
+                 f"most {MAX_TIME:g} seconds; the server works out {HEAVY_AT_ONCE} heavy requests (these, simulations) at once "
+                 f"at most (another request waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 with Retry-After), and "
                  f"each stops after {REQUEST_SECONDS:g} s (503) or as soon as its client has gone.")
 
 

@@ -46,8 +46,8 @@ def test_a_request_past_the_heavy_ones_at_once_waits_then_is_told_to_come_back(c
     assert statuses == [200] * http_fights.HEAVY_AT_ONCE + [503]
     busy = next(a for a in answers if a.status_code == 503)
     assert busy.headers["Retry-After"] == "1"
-    assert busy.json()["error"]["message"] == (f"the server is working out the chances of {http_fights.HEAVY_AT_ONCE} "
-                                               "fights already; ask again in a moment")
+    assert busy.json()["error"]["message"] == (f"the server is working out {http_fights.HEAVY_AT_ONCE} heavy requests "
+                                               "already (the chances of fights, simulations); ask again in a moment")
     assert client.get("/api/v1/fights/Duel/odds", params={"time": 0.2}).status_code == 200  # its slot is free again
 
 
@@ -109,3 +109,65 @@ def test_an_odds_requests_budget_counts_from_its_arrival(client, monkeypatch):  
     before = time.monotonic()
     assert client.get("/api/v1/fights/Duel/odds").status_code == 422
     assert len(asked) == 1 and asked[0] is not None and before <= asked[0] <= time.monotonic()
+
+
+# ------------------------------------------------------------------ POST /api/v1/simulate/{system}: heavy too
+# Measured at its bounds (issue 43, fuzz43): 1,000,000 attacks of rise with damage 100d1000-100 and multiplier 100 take
+# 6.4 s of CPU, worlds-awakening's 10 expressions of 50d1000-50d1000 2.5 s; the sweeps of odds/table (2,001 steps),
+# 0.6 s, and every other odds request less, stay outside the gate.
+WORST_SIMULATION = {"accuracy": 100, "def": -100, "crit_bonus": 100, "multiplier": 100, "damage": "100d1000-100",
+                    "count": 1_000_000, "seed": 1}
+
+
+def test_a_simulation_waits_for_the_heavy_requests_slots_as_the_chances_do(client, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(http_fights, "QUEUE_SECONDS", 0.3)
+    answers: list[Any] = []
+    chances = [threading.Thread(target=lambda: answers.append(client.get("/api/v1/fights/Duel/odds", params={"time": 2})))
+               for _ in range(http_fights.HEAVY_AT_ONCE)]
+    for asker in chances:
+        asker.start()
+    time.sleep(0.5)  # both slots taken by the chances
+    busy = client.post("/api/v1/simulate/rise", json={"accuracy": 6, "def": 12, "damage": "2d6", "count": 10, "seed": 1})
+    for asker in chances:
+        asker.join()
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "1", busy.text
+    assert busy.json()["error"]["message"] == http_fights.BUSY
+    assert [a.status_code for a in answers] == [200] * http_fights.HEAVY_AT_ONCE
+    simulated = client.post("/api/v1/simulate/rise", json={"accuracy": 6, "def": 12, "damage": "2d6", "count": 10, "seed": 1})
+    assert simulated.status_code == 200 and simulated.json()["count"] == 10  # a slot free: simulated
+
+
+@pytest.mark.slow  # ~30 s: six of the costliest simulations at once on a real server
+@pytest.mark.timeout(180)
+def test_health_answers_while_the_costliest_simulations_run(db_path):  # type: ignore[no-untyped-def]
+    import json
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    from helpers import serving
+
+    with serving(db_path) as (base, _process):
+        def simulate(_: int) -> int:
+            asked = urllib.request.Request(f"{base}/api/v1/simulate/rise", data=json.dumps(WORST_SIMULATION).encode(),
+                                           headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(asked, timeout=120) as answer:
+                    return int(answer.status)
+            except urllib.error.HTTPError as refused:
+                return refused.code
+
+        waits: list[float] = []
+        with ThreadPoolExecutor(6) as pool:
+            flood = pool.map(simulate, range(6))
+            time.sleep(1)
+            for _ in range(20):
+                started = time.monotonic()
+                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=30) as health:
+                    assert health.status == 200
+                waits.append(time.monotonic() - started)
+                time.sleep(0.2)
+            statuses = sorted(flood)
+        print(f"\nhealth with 6 worst simulations asked at once: median {sorted(waits)[10] * 1000:.0f} ms, "
+              f"max {max(waits) * 1000:.0f} ms; simulations {statuses}")
+        assert statuses.count(200) >= 2 and set(statuses) <= {200, 503}  # two at once, the others told to come back
+        assert max(waits) < 5  # a hang guard: health is not held behind the simulations (before the gate: seconds)
