@@ -66,7 +66,10 @@ MAX_TIME = 5.0  # an odds request's own time budget (`time`), at most
 
 def simulation_bound(values: dict[str, Any]) -> None:
     """A simulation over HTTP plays at most MAX_FIGHT_ROUNDS fight-rounds (count × rounds); an odds request's
-    time budget is at most MAX_TIME."""
+    time budget is at most MAX_TIME, and certified bounds asked without one get MAX_TIME (their own default, 10 s,
+    the command line's, made an answer of over 10 s)."""
+    if values.get("certified") and values.get("seconds") is None:
+        values["seconds"] = MAX_TIME
     count, rounds = values.get("count"), values["rounds"]
     if count is not None and count * rounds > MAX_FIGHT_ROUNDS:
         raise ParamError("count", f"at most {MAX_FIGHT_ROUNDS // rounds:,} fights of {rounds} rounds over HTTP "

@@ -171,3 +171,22 @@ def test_health_answers_while_the_costliest_simulations_run(db_path):  # type: i
               f"max {max(waits) * 1000:.0f} ms; simulations {statuses}")
         assert statuses.count(200) >= 2 and set(statuses) <= {200, 503}  # two at once, the others told to come back
         assert max(waits) < 5  # a hang guard: health is not held behind the simulations (before the gate: seconds)
+
+
+def test_certified_odds_take_the_servers_time_at_most_unless_told_less(client, monkeypatch):  # type: ignore[no-untyped-def]
+    # Found by the fight routes' fuzz (seed 4341): `odds?rounds=5&certified=true` took 10.3 s, certified bounds' own
+    # default time (10 s, the command line's) past the server's bound of `time` (MAX_TIME) and past a hang's 10 s.
+    from tables_app.errors import TablesError
+    from tables_app.services import fight_odds
+
+    asked: list[Any] = []
+
+    def odds(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("seconds"))
+        raise TablesError("counted")
+
+    monkeypatch.setattr(fight_odds, "odds", odds)
+    for query, seconds in (({"certified": True}, http_fights.MAX_TIME), ({"certified": True, "time": 2}, 2),
+                           ({}, None)):  # an estimate's own default (1 s) is within the bound: left to it
+        assert client.get("/api/v1/fights/Duel/odds", params=query).status_code == 422
+        assert asked.pop() == seconds, query
