@@ -20,7 +20,7 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -134,7 +134,7 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
         if check is not None:
             check(values)
         if not operation.uses_database:
-            return CliJSON(to_json(operation.run(None, **values)))
+            return CliJSON(to_json(operation.run(None, **values, **(extra or {}))))
         database = databases.get()
         with read_transaction(database):  # one read transaction for the whole answer
             return CliJSON(to_json(operation.run(database, **values, **(extra or {}))))
@@ -151,6 +151,21 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
         if status == 422:  # a usage mistake, or dice that do not fit: worded with the request's fields
             error["message"] = request_words(exc) or fields_named(error["message"], words)
         return failure(status, error)
+
+
+def stopping(should_stop: Callable[[], bool]) -> Callable[[int, str], Any]:
+    """A progress bar that draws nothing and ends the work once ``should_stop`` says so (its client gone, its time
+    spent): a simulation over HTTP polls it at each chunk of attacks, as the chances of a fight poll theirs."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def bar(_total: int, _description: str) -> Iterator[Callable[[int], None]]:
+        def progress(_done: int) -> None:
+            if should_stop():
+                raise TablesError("the simulation was stopped: its client has gone, or its time is spent")
+        yield progress
+
+    return bar
 
 
 def request_words(exc: TablesError) -> str | None:
@@ -350,8 +365,9 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
             if verb == "resolve":
                 return operation_response(databases, operation.words, body.items())
             if verb == "simulate":  # up to seconds of CPU (7 s for rise's worst 1,000,000): a heavy request
-                return await heavy.run(request, lambda _should_stop: operation_response(
-                    databases, operation.words, body.items(), (), limits))
+                return await heavy.run(request, lambda should_stop: operation_response(
+                    databases, operation.words, body.items(), (), limits, extra={"progress_bar": stopping(should_stop)}),
+                    "the simulation", "a smaller count")
             # Odds, a sweep of 2,000 steps too, take under a second: in a worker thread, so that quick answers are not
             # held behind.
             return await run_in_threadpool(operation_response, databases, operation.words, body.items(), (), limits)

@@ -86,9 +86,11 @@ class Heavy:
     def __init__(self) -> None:
         self.slots = asyncio.Semaphore(HEAVY_AT_ONCE)
 
-    async def run(self, request: Request, work: Callable[[Callable[[], bool]], CliJSON]) -> CliJSON:
+    async def run(self, request: Request, work: Callable[[Callable[[], bool]], CliJSON], what: str = "the chances",
+                  smaller: str = "fewer rounds, a smaller count or a shorter time") -> CliJSON:
         """``work(should_stop)`` in a worker thread once a slot is free: it stops when the client has gone or
-        REQUEST_SECONDS have passed since the request came (its wait for a slot counted)."""
+        REQUEST_SECONDS have passed since the request came (its wait for a slot counted); past them, 503 saying
+        that ``what`` took too long, and to ask for ``smaller``."""
         arrived = time.monotonic()
         try:
             await asyncio.wait_for(self.slots.acquire(), QUEUE_SECONDS)
@@ -110,8 +112,8 @@ class Heavy:
             answered = task.result()
             await run_in_threadpool(give_back)
             if stop.expired and answered.status_code == 422:  # stopped by the server's time, not refused
-                return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
-                             "ask for fewer rounds, a smaller count or a shorter time")
+                return _busy(f"{what} took more than the server's {REQUEST_SECONDS:g} seconds a request: "
+                             f"ask for {smaller}")
             return answered
         finally:
             self.slots.release()
