@@ -21,7 +21,7 @@ import gc
 import json
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -37,6 +37,7 @@ from tables_app.http.access import acting_group
 from tables_app.http.answers import CliJSON, failure, json_body_doc, json_object, query_doc
 from tables_app.http.bodies import drain
 from tables_app.http.docs_pages import add_docs
+from tables_app.http.fights import HEAVY_AT_ONCE, QUEUE_SECONDS, Heavy, add_fights
 from tables_app.http.methods import LISTED, SHOWN, allowed_methods, method_not_allowed, wrong_method
 from tables_app.http.openapi_errors import declare_errors
 from tables_app.http.page import add_page
@@ -44,7 +45,7 @@ from tables_app.operations import ParamError, find, system_ids, to_json
 from tables_app.operations.attacks import GROUPS
 from tables_app.services.server_database import PerThreadDatabases, group_of_token, read_transaction, schema
 
-MAX_SIMULATED = 1_000_000  # attacks per simulate request: about a second of CPU (the command line takes 100,000,000)
+MAX_SIMULATED = 1_000_000  # attacks per simulate request: 0.2-7 s of CPU, by system (the command line takes 100,000,000)
 PREFIX = "/api/v1"
 
 DESCRIPTION = """\
@@ -102,7 +103,9 @@ ROUTE_HELP = {
     "odds": "The exact odds of one attack; on `table`, `sweep_cmb` or `sweep_def` (`A:B[:STEP]`) sweeps a bonus "
             "over every armor column.",
     "simulate": "Count the outcomes of `count` random attacks (at most 1,000,000 here), from `seed` or a fresh one "
-                "(the answer says which).",
+                f"(the answer says which). A heavy request: the server works out {HEAVY_AT_ONCE} at once at most (the "
+                f"chances of fights among them); another waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 "
+                "with Retry-After.",
 }
 SIMULATE_EXAMPLES = {
     "table": {"summary": "table", "value": {"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "count": 100000,
@@ -133,7 +136,7 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
         if check is not None:
             check(values)
         if not operation.uses_database:
-            return CliJSON(to_json(operation.run(None, **values)))
+            return CliJSON(to_json(operation.run(None, **values, **(extra or {}))))
         database = databases.get()
         database.group = acting_group.get()  # the request's token's group (its fights and parties), 0 the operator's
         with read_transaction(database):  # one read transaction for the whole answer
@@ -151,6 +154,21 @@ def operation_response(databases: PerThreadDatabases, words: tuple[str, ...], fi
         if status == 422:  # a usage mistake, or dice that do not fit: worded with the request's fields
             error["message"] = request_words(exc) or fields_named(error["message"], words)
         return failure(status, error)
+
+
+def stopping(should_stop: Callable[[], bool]) -> Callable[[int, str], Any]:
+    """A progress bar that draws nothing and ends the work once ``should_stop`` says so (its client gone, its time
+    spent): a simulation over HTTP polls it at each chunk of attacks, as the chances of a fight poll theirs."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def bar(_total: int, _description: str) -> Iterator[Callable[[int], None]]:
+        def progress(_done: int) -> None:
+            if should_stop():
+                raise TablesError("the simulation was stopped: its client has gone, or its time is spent")
+        yield progress
+
+    return bar
 
 
 def request_words(exc: TablesError) -> str | None:
@@ -353,10 +371,9 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
         query_route(kind)
 
     # The fights, before the routes below that take any /api/v1/{kind}/{name}.
-    from tables_app.http.fights import add_fights
-
+    heavy = Heavy()  # the heavy requests, the chances of a fight and simulate: at most a few at once (fights.py)
     add_fights(app, lambda words, fields, in_path, check=None, extra=None: operation_response(
-        databases, words, fields, in_path, check=check, extra=extra))
+        databases, words, fields, in_path, check=check, extra=extra), heavy)
 
     def attack_route(verb: str, system: str) -> None:
         operation = find((verb, system))
@@ -373,8 +390,12 @@ def create_app(database_path: str | Path, *, token: str | None = None, allow_imp
                 return body
             if verb == "resolve":
                 return operation_response(databases, operation.words, body.items())
-            # Odds of a sweep or a large pool, or many simulated attacks, take a
-            # while: in a worker thread, so that quick answers are not held behind.
+            if verb == "simulate":  # up to seconds of CPU (7 s for rise's worst 1,000,000): a heavy request
+                return await heavy.run(request, lambda should_stop: operation_response(
+                    databases, operation.words, body.items(), (), limits, extra={"progress_bar": stopping(should_stop)}),
+                    "the simulation", "a smaller count")
+            # Odds, a sweep of 2,000 steps too, take under a second: in a worker thread, so that quick answers are not
+            # held behind.
             return await run_in_threadpool(operation_response, databases, operation.words, body.items(), (), limits)
 
     for verb in GROUPS:

@@ -53,18 +53,24 @@ CHANCES = {"odds": ("odds", "fight"), "simulate": ("simulate", "fight")}  # not 
 MAX_FIGHT_ROUNDS = 2_000_000
 # The chances of a fight (odds, simulate) are the server's heavy requests: at most this many are worked out at once
 # (one per core here), a request waits at most QUEUE_SECONDS for its turn (else 503, Retry-After), and each stops
-# after REQUEST_SECONDS (503) or as soon as its client has gone (polled every POLL_SECONDS).
+# REQUEST_SECONDS after it arrived (503) or as soon as its client has gone (polled every POLL_SECONDS): no answer takes
+# more than 10 s (a hang, docs/security.md), however loaded the machine.
 HEAVY_AT_ONCE = 2
 QUEUE_SECONDS = 3.0
-REQUEST_SECONDS = 15.0
+REQUEST_SECONDS = 9.0
 POLL_SECONDS = 0.1
 ENDING = "the server is shutting down: ask again once it is back"
+BUSY = (f"the server is working out {HEAVY_AT_ONCE} heavy requests already (the chances of fights, simulations); "
+        "ask again in a moment")
 MAX_TIME = 5.0  # an odds request's own time budget (`time`), at most
 
 
 def simulation_bound(values: dict[str, Any]) -> None:
     """A simulation over HTTP plays at most MAX_FIGHT_ROUNDS fight-rounds (count × rounds); an odds request's
-    time budget is at most MAX_TIME."""
+    time budget is at most MAX_TIME, and certified bounds asked without one get MAX_TIME (their own default, 10 s,
+    the command line's, made an answer of over 10 s)."""
+    if values.get("certified") and values.get("seconds") is None:
+        values["seconds"] = MAX_TIME
     count, rounds = values.get("count"), values["rounds"]
     if count is not None and count * rounds > MAX_FIGHT_ROUNDS:
         raise ParamError("count", f"at most {MAX_FIGHT_ROUNDS // rounds:,} fights of {rounds} rounds over HTTP "
@@ -74,23 +80,26 @@ def simulation_bound(values: dict[str, Any]) -> None:
 
 
 class Heavy:
-    """The server's heavy requests (the chances of a fight): how many run at once, and each one's stop."""
+    """The server's heavy requests (the chances of a fight, and POST /api/v1/simulate/{system}: seconds of CPU at
+    their bounds): how many run at once, and each one's stop. One per app, shared by all of them."""
 
     def __init__(self) -> None:
         self.slots = asyncio.Semaphore(HEAVY_AT_ONCE)
 
-    async def run(self, request: Request, work: Callable[[Callable[[], bool]], CliJSON]) -> CliJSON:
+    async def run(self, request: Request, work: Callable[[Callable[[], bool]], CliJSON], what: str = "the chances",
+                  smaller: str = "fewer rounds, a smaller count or a shorter time") -> CliJSON:
         """``work(should_stop)`` in a worker thread once a slot is free: it stops when the client has gone or
-        REQUEST_SECONDS have passed."""
+        REQUEST_SECONDS have passed since the request came (its wait for a slot counted); past them, 503 saying
+        that ``what`` took too long, and to ask for ``smaller``."""
+        arrived = time.monotonic()
         try:
             await asyncio.wait_for(self.slots.acquire(), QUEUE_SECONDS)
         except TimeoutError:
-            return _busy(f"the server is working out the chances of {HEAVY_AT_ONCE} fights already; "
-                         "ask again in a moment")
+            return _busy(BUSY)
         except asyncio.CancelledError:  # the server is ending (Ctrl-C) while it waited
             return _busy(ENDING)
         try:
-            stop = _Stop(time.monotonic() + REQUEST_SECONDS)
+            stop = _Stop(arrived + REQUEST_SECONDS)
             task = asyncio.ensure_future(run_in_threadpool(work, stop))
             try:
                 while not task.done():
@@ -103,8 +112,8 @@ class Heavy:
             answered = task.result()
             await run_in_threadpool(give_back)
             if stop.expired and answered.status_code == 422:  # stopped by the server's time, not refused
-                return _busy(f"the chances took more than the server's {REQUEST_SECONDS:g} seconds a request: "
-                             "ask for fewer rounds, a smaller count or a shorter time")
+                return _busy(f"{what} took more than the server's {REQUEST_SECONDS:g} seconds a request: "
+                             f"ask for {smaller}")
             return answered
         finally:
             self.slots.release()
@@ -153,15 +162,16 @@ def _busy(message: str) -> CliJSON:
     return answer
 
 
-def add_fights(app: FastAPI, respond: Callable[..., CliJSON]) -> None:
+def add_fights(app: FastAPI, respond: Callable[..., CliJSON], heavy: Heavy | None = None) -> None:
     """The fight routes on ``app``; ``respond(words, fields, in_path)`` is
-    the operation's answer (app.operation_response over the server's database)."""
+    the operation's answer (app.operation_response over the server's database); ``heavy``: the app's gate of
+    heavy requests, which the chances go through (a gate of their own without it)."""
     async def answer(words: tuple[str, ...], fields: list[tuple[str, Any]], in_path: tuple[str, ...] = (),
                      check: Callable[[dict[str, Any]], None] | None = None) -> CliJSON:
         answered: CliJSON = await run_in_threadpool(respond, words, fields, in_path, check)
         return answered
 
-    heavy = Heavy()
+    heavy = heavy or Heavy()
 
     listed, made = find(("fight", "list")), find(("fight", "new"))
 
@@ -260,9 +270,9 @@ def add_parties(app: FastAPI, answer: Callable[..., Any]) -> None:
 
 SIMULATE_HELP = (f"\n\nOver HTTP, `count` × `rounds` is at most {MAX_FIGHT_ROUNDS:,} a request "
                  f"({MAX_FIGHT_ROUNDS // ROUNDS.default:,} fights of the default {ROUNDS.default} rounds) and `time` at "
-                 f"most {MAX_TIME:g} seconds; the server works out the chances of {HEAVY_AT_ONCE} fights at once at most "
-                 f"(another request waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 with Retry-After), and "
-                 f"each stops after {REQUEST_SECONDS:g} s (503) or as soon as its client has gone.")
+                 f"most {MAX_TIME:g} seconds; the server works out {HEAVY_AT_ONCE} heavy requests (these, simulations) at once "
+                 f"at most (another request waits up to {QUEUE_SECONDS:g} s for its turn, then gets 503 with Retry-After), and "
+                 f"each stops {REQUEST_SECONDS:g} s after it came (503) or as soon as its client has gone.")
 
 
 EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {

@@ -9,15 +9,21 @@ that they also meet a fight that is over, a dead combatant, an empty log.
 Every run must end as the CLI promises: exit 0, 1 or 2, no traceback; a
 refusal prints exactly one `Error:` line and writes nothing (the fights
 and their logs are as before). Derandomized; TABLES_FUZZ_EXAMPLES=N runs
-more, TABLES_FUZZ_SEED=N others.
+more, TABLES_FUZZ_SEED=N others. `test_fight_fuzz` runs on PostgreSQL too
+(`pytest --postgres`: the fights, their logs and the parties compared as rows
+of either database, tests/fight_tables.py); a long run, with a summary of the
+exit codes and the slowest invocation (docs/security.md, "Fuzzing"):
+
+    TABLES_FUZZ_EXAMPLES=1000 TABLES_FUZZ_SEED=N pytest -q -s -n 0 --timeout=0 -p no:cacheprovider \
+        tests/cli/test_fight_fuzz.py -k test_fight_fuzz [--postgres]
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections import Counter
-import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -26,6 +32,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from fight_tables import fight_rows
 from tables_app.cli.root import cli
 
 EXAMPLES = int(os.environ.get("TABLES_FUZZ_EXAMPLES", "120"))
@@ -59,7 +66,17 @@ def seq(*parts):  # type: ignore[no-untyped-def]
 
 
 after = opt("--after", number, 2)
-commands = st.one_of(
+fighting = st.one_of(
+    st.builds(lambda pair, s: ["fight", "attack", FIGHT, *pair, "--seed", s],  # the attacks the fight is made of
+              st.sampled_from([("Hero", "Orc"), ("Hero", "Goblin"), ("Orc", "Hero"), ("Goblin", "Hero")]),
+              st.integers(0, 10**6).map(str)),
+    st.builds(lambda auto, s: ["fight", "round", FIGHT, *(["--auto", "--seed", s] if auto else [])], st.booleans(),
+              st.integers(0, 10**6).map(str)),
+    st.builds(lambda c: ["fight", "edit", FIGHT, c, "--status", "up", "--taken", "0", "--dying", "0", "--stun", "0",
+                         "--no-parry", "0"],  # healed and able: the fight goes on (not all stunned for 30 rounds)
+              st.sampled_from(["Hero", "Orc", "Goblin"])),
+)
+any_command = st.one_of(
     st.builds(lambda n, rest: ["fight", "new", n, *rest], mostly(st.sampled_from(["Other", FIGHT]), st.sampled_from(WEIRD)),
               opt("--ruleset", st.sampled_from(["default", "nope", ""]), 2)),
     st.builds(lambda n, rest: ["fight", "join", n, *rest], names, seq(
@@ -75,13 +92,6 @@ commands = st.one_of(
               seq(st.one_of(opt("--dice", dice, 8), opt("--seed", mostly(st.integers(0, 10**6).map(str), st.sampled_from(NUMBERS)), 9),
                             opt("--seed", st.integers(0, 10**6).map(str), 9)), opt("--mod", st.sampled_from(["+10", "flank=+5", "x", "=3", "999"]), 2),
                   opt("--attack", st.sampled_from(["Longsword", "Nope", ""]), 1), after)),
-    st.builds(lambda pair, s: ["fight", "attack", FIGHT, *pair, "--seed", s],  # the attacks the fight is made of
-              st.sampled_from([("Hero", "Orc"), ("Hero", "Goblin"), ("Orc", "Hero"), ("Goblin", "Hero")]),
-              st.integers(0, 10**6).map(str)),
-    st.builds(lambda auto, s: ["fight", "round", FIGHT, *(["--auto", "--seed", s] if auto else [])], st.booleans(),
-              st.integers(0, 10**6).map(str)),
-    st.builds(lambda c: ["fight", "edit", FIGHT, c, "--status", "up", "--taken", "0", "--dying", "0"],  # healed: the fight goes on
-              st.sampled_from(["Hero", "Orc", "Goblin"])),
     st.builds(lambda n, rest: ["fight", "round", n, *rest], names,
               seq(st.sampled_from([[], ["--auto"], ["--auto"]]), st.one_of(opt("--dice", dice, 3), opt("--seed", number, 5)), after)),
     st.builds(lambda n, rest: ["fight", "show", n, *rest], names, opt("--at", number, 3)),
@@ -104,40 +114,51 @@ commands = st.one_of(
     st.builds(lambda c: ["fight", "join", FIGHT, "--as", c, "--side", "B", "--hits", "20", "--armor", "LA"],  # reinforcements
               st.sampled_from(["Door", "Wolf #1", "Hero"])),
 )
+# A third of the time, the moves that keep the fight going (attacks, rounds, healing): without them, it soon
+# has everyone stunned for 30 rounds, and no attack is taken
+commands = st.sampled_from(["fighting", "any", "any"]).flatmap(lambda k: fighting if k == "fighting" else any_command)
 invocations = st.tuples(commands, st.sampled_from([[], ["--json"]])).map(lambda parts: parts[0] + parts[1])
 
 
 def stored(db: Path) -> list[tuple]:
-    """Every fight and every event of their logs, as the database holds them."""
-    connection = sqlite3.connect(db)
-    try:
-        return [*connection.execute("SELECT id, name, ruleset FROM fight ORDER BY id"),
-                *connection.execute("SELECT fight_id, seq, data FROM fight_event ORDER BY fight_id, seq")]
-    finally:
-        connection.close()
+    """Every fight, every event of their logs and every party, as the database (SQLite or PostgreSQL) holds them."""
+    return fight_rows(db)
 
 
-@pytest.fixture(scope="module")
-def brawl(tmp_path_factory, bundled_db_template) -> Path:  # type: ignore[no-untyped-def]
-    db = tmp_path_factory.mktemp("fight-fuzz") / "tables.db"
-    shutil.copyfile(bundled_db_template, db)
+SLOWEST = 10.0  # seconds an invocation may take: past it, a hang (docs/security.md)
+
+
+SETUP = (["fight", "new", FIGHT],
+         ["fight", "join", FIGHT, "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--parry", "10",
+          "--weapon", "Longsword", "--cmb", "60"],
+         ["fight", "join", FIGHT, "--as", "Orc", "--side", "B", "--hits", "60", "--def", "20", "--armor", "MA",
+          "--weapon", "Scimitar", "--cmb", "55"],
+         ["fight", "join", FIGHT, "--as", "Goblin", "--side", "B", "--hits", "20", "--armor", "LA",
+          "--weapon", "Dagger", "--cmb", "20"],
+         ["fight", "party", "save", "Band", "--from", FIGHT, "--only", "Hero"])  # a party, which no refusal may touch
+
+
+@pytest.fixture
+def brawl(db_path: Path) -> Path:
+    """The test database (a SQLite file, or with --postgres a PostgreSQL database) holding the fight Brawl."""
     runner = CliRunner()
-    for args in (["fight", "new", FIGHT],
-                 ["fight", "join", FIGHT, "--as", "Hero", "--hits", "50", "--def", "20", "--armor", "MA", "--parry", "10",
-                  "--weapon", "Longsword", "--cmb", "60"],
-                 ["fight", "join", FIGHT, "--as", "Orc", "--side", "B", "--hits", "60", "--def", "20", "--armor", "MA",
-                  "--weapon", "Scimitar", "--cmb", "55"],
-                 ["fight", "join", FIGHT, "--as", "Goblin", "--side", "B", "--hits", "20", "--armor", "LA",
-                  "--weapon", "Dagger", "--cmb", "20"]):
-        assert runner.invoke(cli, ["--db", str(db), *args]).exit_code == 0
-    return db
+    for args in SETUP:
+        made = runner.invoke(cli, ["--db", str(db_path), *args])
+        assert made.exit_code == 0, (args, made.output)
+    return db_path
 
 
-def check(runner: CliRunner, db: Path, args: list[str], exits: Counter | None = None) -> None:
+def check(runner: CliRunner, db: Path, args: list[str], exits: Counter | None = None,
+          times: list[float] | None = None) -> None:
     before = stored(db)
+    started = time.monotonic()
     result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=True)
+    took = time.monotonic() - started
     if exits is not None:
         exits[(args[1], result.exit_code)] += 1
+    if times is not None:
+        times.append(took)
+    assert took < SLOWEST, (args[:4], f"{took:.1f} s")
     assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
     assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.output[-2000:])
     assert "Traceback" not in result.output, (args, result.output[-2000:])
@@ -151,17 +172,23 @@ def check(runner: CliRunner, db: Path, args: list[str], exits: Counter | None = 
 def test_fight_fuzz(brawl: Path) -> None:
     runner = CliRunner(env={"COLUMNS": "80"})
     exits: Counter = Counter()
+    times: list[float] = []
 
     @seed(SEED)
     @settings(max_examples=EXAMPLES, derandomize=SEED == 0, database=None, deadline=timedelta(seconds=5),
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
     @given(invocations)
     def one(args: list[str]) -> None:
-        check(runner, brawl, args, exits)
+        check(runner, brawl, args, exits, times)
 
     one()
+    assert any(code == 0 for _, code in exits) and any(code == 1 for _, code in exits)  # answers and refusals both
     if os.environ.get("TABLES_FUZZ_EXAMPLES"):
-        print("\nfight commands by exit code: " + ", ".join(f"{c} {e}: {n}" for (c, e), n in sorted(exits.items())))
+        by_code = Counter(code for (_, code), n in exits.items() for _ in range(n))
+        print(f"\n{len(times)} fight invocations on {'PostgreSQL' if str(brawl).startswith('postgresql') else 'SQLite'}, "
+              f"seed {SEED}: " + ", ".join(f"exit {code}: {n}" for code, n in sorted(by_code.items()))
+              + f"; slowest {max(times):.2f} s, median {sorted(times)[len(times) // 2] * 1000:.0f} ms")
+        print("by command: " + ", ".join(f"{c} {e}: {n}" for (c, e), n in sorted(exits.items())))
 
 
 # The refusals the fuzzer met, each kept: (invocation, exit code, the start of its Error: line).
