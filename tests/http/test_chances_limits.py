@@ -120,19 +120,32 @@ WORST_SIMULATION = {"accuracy": 100, "def": -100, "crit_bonus": 100, "multiplier
 
 
 def test_a_simulation_waits_for_the_heavy_requests_slots_as_the_chances_do(client, monkeypatch):  # type: ignore[no-untyped-def]
+    from tables_app.errors import TablesError
+    from tables_app.services import fight_odds
+
     monkeypatch.setattr(http_fights, "QUEUE_SECONDS", 0.3)
+    entered, release = threading.Semaphore(0), threading.Event()
+
+    def held(*args: Any, **kwargs: Any) -> Any:  # the chances, holding their slot until the simulation was answered
+        entered.release()
+        release.wait(20)
+        raise TablesError("held")
+
+    monkeypatch.setattr(fight_odds, "odds", held)
     answers: list[Any] = []
-    chances = [threading.Thread(target=lambda: answers.append(client.get("/api/v1/fights/Duel/odds", params={"time": 2})))
+    chances = [threading.Thread(target=lambda: answers.append(client.get("/api/v1/fights/Duel/odds")))
                for _ in range(http_fights.HEAVY_AT_ONCE)]
     for asker in chances:
         asker.start()
-    time.sleep(0.5)  # both slots taken by the chances
+    for _ in chances:  # both slots taken by the chances (however slow the machine)
+        assert entered.acquire(timeout=20)
     busy = client.post("/api/v1/simulate/rise", json={"accuracy": 6, "def": 12, "damage": "2d6", "count": 10, "seed": 1})
+    release.set()
     for asker in chances:
         asker.join()
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1", busy.text
     assert busy.json()["error"]["message"] == http_fights.BUSY
-    assert [a.status_code for a in answers] == [200] * http_fights.HEAVY_AT_ONCE
+    assert [a.status_code for a in answers] == [422] * http_fights.HEAVY_AT_ONCE
     simulated = client.post("/api/v1/simulate/rise", json={"accuracy": 6, "def": 12, "damage": "2d6", "count": 10, "seed": 1})
     assert simulated.status_code == 200 and simulated.json()["count"] == 10  # a slot free: simulated
 
