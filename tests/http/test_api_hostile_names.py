@@ -169,13 +169,18 @@ def fuzz(client: TestClient, seed: int, requests: int) -> dict[str, Any]:
     rng = random.Random(seed)
     statuses: dict[int, int] = {}
     wrong: list[str] = []
+    answered = []  # each request's status, to compare the two databases' runs (TABLES_FUZZ_ANSWERS=FILE)
     for _ in range(requests):
         method, route, body = hostile_request(rng)
         response = client.request(method.upper(), route, content=body,
                                   headers={"Content-Type": "application/json"} if body is not None else {})
         statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+        answered.append(f"{response.status_code} {method} {route[:200]!r} {(body or b'')[:200]!r}")
         if response.status_code >= 500 or response.headers.get("content-type") != "application/json":
             wrong.append(f"{method} {route[:120]} {(body or b'')[:120]!r}: {response.status_code} {response.text[:200]}")
+    if (where := os.environ.get("TABLES_FUZZ_ANSWERS")):
+        with open(where, "w", encoding="utf-8") as out:
+            out.write("\n".join(answered) + "\n")
     return {"statuses": statuses, "wrong": wrong}
 
 
