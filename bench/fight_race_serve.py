@@ -163,6 +163,7 @@ class Client:
             raise
 
 
+SEND_VERSION = False  # --send-version: each write sends the fight's version it saw too (as the page does)
 ROUTES = {"attack": "/attacks", "round": "/rounds", "undo": "/undo", "edit": "/edits"}
 
 
@@ -178,7 +179,8 @@ def http_writer(servers: list[Server], home: int, record: Record, until: float, 
             kind, body = choose(state, rng, edits=True)
             write = Write(name, kind, state["seq"], state, time.monotonic())
             try:
-                status, answer = client.request("POST", FIGHT_PATH + ROUTES[kind], {**body, "after": state["seq"]})
+                seen = {"after": state["seq"], **({"version": state["version"]} if SEND_VERSION else {})}
+                status, answer = client.request("POST", FIGHT_PATH + ROUTES[kind], {**body, **seen})
             finally:
                 record.add(write)
             write.answered, write.status, write.answer = time.monotonic(), f"http {status}", answer
@@ -203,7 +205,8 @@ def cli_writer(location: str, record: Record, until: float, seed: int, name: str
                 *(("--auto",) if kind == "round" else ()),
                 *(("--seed", str(body["seed"])) if "seed" in body else ())]
         write = Write(name, kind, state["seq"], state, time.monotonic())
-        done = subprocess.run([*base, kind, FIGHT, *args, "--after", str(state["seq"]), "--json"],
+        version = ("--version", str(state["version"])) if SEND_VERSION else ()
+        done = subprocess.run([*base, kind, FIGHT, *args, "--after", str(state["seq"]), *version, "--json"],
                               capture_output=True, text=True)
         write.answered = time.monotonic()
         if done.returncode == 0:
@@ -362,7 +365,7 @@ def checked(location: str, record: Record, initial: str, folder: Path) -> tuple[
             log += page["events"]
             first = page["next"]
         with database.snapshot() as connection:
-            row = store.find(connection, FIGHT)
+            row = store.find(connection, FIGHT, 0)
             assert row is not None
             version = row.version
     finally:
@@ -438,7 +441,11 @@ def main() -> None:
     parser.add_argument("--kill-every", type=int, default=2, metavar="K", help="kill a server in every K-th run (0: never)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres", metavar="SERVER_URL")
+    parser.add_argument("--send-version", action="store_true",
+                        help="each write sends the version it saw too (as the page does), not only `after`")
     options = parser.parse_args()
+    global SEND_VERSION
+    SEND_VERSION = options.send_version
     sys.setrecursionlimit(10_000)
     from tables_app.services.database_setup import init_database
 
