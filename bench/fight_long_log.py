@@ -1,5 +1,5 @@
 """Benchmark: what one request costs on a fight at its bound of 100,000 events
-(services/fights.MAX_EVENTS; issue 43, item 6): `fight show`, a write
+(services/fight_log.MAX_EVENTS; issue 43, item 6): `fight show`, a write
 (`fight undo` then the same event written back, so the log stays as long),
 `fight log` of one page (the default 1,000 events) and of the last page.
 

@@ -26,9 +26,14 @@ NOT_DEFERRABLE = ("SELECT t.relname, c.conname FROM pg_constraint c JOIN pg_clas
                   "WHERE c.contype = 'f' AND NOT c.condeferrable AND t.relnamespace = current_schema()::regnamespace")
 # The id sequences, each set past the highest id (the migrations insert rows with their ids: `default`),
 # never back (past the last id it gave, too).
-SERIALS = ("SELECT c.table_name, pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) "
-           "FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.column_name = 'id' "
-           "AND pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) IS NOT NULL")
+# (The table named with its schema: PostgreSQL may call pg_get_serial_sequence on a row of another schema before
+# the WHERE drops it, and an unqualified name then fails where that table was just dropped here: 0014's downgrade
+# beside a schema holding its own fight_group.)
+SERIALS = ("SELECT c.table_name, pg_get_serial_sequence(quote_ident(c.table_schema) || '.' || quote_ident(c.table_name), "
+           "c.column_name) FROM information_schema.columns c WHERE c.table_schema = current_schema() "
+           "AND c.column_name = 'id' "
+           "AND pg_get_serial_sequence(quote_ident(c.table_schema) || '.' || quote_ident(c.table_name), c.column_name) "
+           "IS NOT NULL")
 
 
 def quoted(name: str) -> str:

@@ -13,7 +13,7 @@
   existing parties whose names fold alike are renamed as 0013 renames
   fights (the later gets `` (2)``).
 
-Downgrading is refused while a group exists (0013 cannot hold them).
+Downgrading is refused while a group exists, or a fight or party of one (0013 cannot hold them).
 
 Revision ID: 0014
 Revises: 0013
@@ -113,6 +113,14 @@ def downgrade() -> None:
     if groups := run("SELECT count(*) FROM fight_group").scalar():
         raise DatabaseError(f"cannot downgrade below 0014: the database holds {groups} group{'s' if groups > 1 else ''}; "
                             "0013 has no groups (nothing changed)")
+    # a group removed by hand (no command removes one) leaves its fights and parties: 0013 cannot tell them apart
+    # from the operator's (two fights `Duel` would break its unique name), so they are refused as a group is
+    owned = run("SELECT (SELECT count(*) FROM fight WHERE group_id <> 0) + (SELECT count(*) FROM party WHERE group_id <> 0)"
+                ).scalar()
+    if owned:
+        raise DatabaseError(f"cannot downgrade below 0014: {owned} fight{'s or parties' if owned > 1 else ' or party'} "
+                            f"belong{'' if owned > 1 else 's'} to a group (0013 has no groups; tables db check names "
+                            "them) (nothing changed)")
     alike = run("SELECT count(*) FROM (SELECT name FROM party GROUP BY name HAVING count(*) > 1) AS twice").scalar()
     if alike:
         raise DatabaseError(f"cannot downgrade below 0014: {alike} name{'s' if alike > 1 else ''} of parties "

@@ -85,6 +85,9 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, access_log: bo
     problem = serving_problem(host, token, allow_import, cors_origins)
     if problem is not None:
         raise click.UsageError(problem)
+    if ctx.find_root().params.get("group") is not None:  # else served silently as the operator's own fights
+        raise click.UsageError("--group does not apply to serve: each request acts as its token's group "
+                               "(docs/deploy.md, Groups); start the server without it")
     token = token or None
     try:
         import uvicorn

@@ -253,7 +253,11 @@ class TokenGuard:
         if (token := group_token(given)) is not None:
             from starlette.concurrency import run_in_threadpool
 
-            group = await run_in_threadpool(self.group_of, token)
+            try:
+                group = await run_in_threadpool(self.group_of, token)
+            except DatabaseError as exc:  # the look-up could not read the database: as any route that cannot (503)
+                await refuse_unread(scope, receive, send, 503, str(exc))
+                return
         if group is None:
             await refuse_unread(scope, receive, send, 401, "this server needs its token: send the header "
                                 "'Authorization: Bearer TOKEN' (TABLES_TOKEN of the server, or your group's token)",

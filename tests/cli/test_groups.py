@@ -83,3 +83,10 @@ def test_a_new_token_replaces_the_old_and_a_revoked_group_has_none(run, db_path)
         database.dispose()
     listed = run("group", "list").stdout
     assert "revoked: tables group token Tuesday" in listed
+
+
+def test_serve_refuses_group_rather_than_serve_the_operators_fights(run):  # type: ignore[no-untyped-def]
+    assert run("group", "new", "Tuesday").exit_code == 0
+    refused = run("--group", "Tuesday", "serve", "--port", "1")
+    assert refused.exit_code == 2
+    assert "--group does not apply to serve: each request acts as its token's group" in refused.output

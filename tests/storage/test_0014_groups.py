@@ -66,3 +66,44 @@ def test_db_check_names_a_fight_or_party_whose_group_is_none(run, db_path):  # t
     found = json.loads(checked.stdout)["problems"]
     assert "fight 'F': its group 7 is no group (tables group list)" in found
     assert "party 'P': its group 9 is no group (tables group list)" in found
+
+
+def _url(db_path) -> str:  # type: ignore[no-untyped-def]
+    return str(db_path) if "://" in str(db_path) else f"sqlite:///{db_path}"
+
+
+def test_0014_down_and_up_keep_the_operators_fights_and_parties_on_either_database(run, db_path):  # type: ignore[no-untyped-def]
+    for args in (("fight", "new", "F"), ("fight", "join", "F", *HERO), ("fight", "new", "G"),
+                 ("fight", "party", "save", "P", "--from", "F"), ("fight", "remove", "G")):
+        assert run(*args).exit_code == 0, args
+    shown = json.loads(run("fight", "show", "F", "--json").stdout)
+    engine = db.create_db_engine(_url(db_path))
+    db.run_alembic(engine, "downgrade", "0013")
+    db.run_alembic(engine, "upgrade", "head")
+    engine.dispose()
+    assert json.loads(run("fight", "show", "f", "--json").stdout) == shown
+    assert [p["name"] for p in json.loads(run("fight", "party", "list", "--json").stdout)["parties"]] == ["P"]
+    assert run("fight", "new", "F").exit_code == 1  # still one name a group
+    assert run("group", "new", "T").exit_code == 0
+    assert run("--group", "T", "fight", "new", "F").exit_code == 0  # but another group's own
+    assert run("--group", "T", "fight", "party", "save", "p", "--from", "F").exit_code == 1  # (no combatants)
+    assert run("--group", "T", "fight", "join", "F", *HERO).exit_code == 0
+    assert run("--group", "T", "fight", "party", "save", "p", "--from", "F").exit_code == 0
+    assert [f["name"] for f in json.loads(run("--group", "T", "fight", "list", "--json").stdout)["fights"]] == ["F"]
+
+
+def test_0014_downgrade_is_refused_while_a_fight_or_party_is_a_groups_even_with_no_group_left(run, db_path):  # type: ignore[no-untyped-def]
+    from sqlalchemy import text
+
+    assert run("group", "new", "T").exit_code == 0
+    for args in (("fight", "new", "F"), ("--group", "T", "fight", "new", "F")):
+        assert run(*args).exit_code == 0, args
+    engine = db.create_db_engine(_url(db_path))
+    with engine.begin() as connection:  # a group removed by hand (the commands never remove one): its fight stays
+        connection.execute(text("DELETE FROM fight_group"))
+    message = ("cannot downgrade below 0014: 1 fight or party belongs to a group (0013 has no groups; "
+               "tables db check names them) (nothing changed)")
+    with pytest.raises(DatabaseError, match="^" + re.escape(message) + "$"):
+        db.run_alembic(engine, "downgrade", "0013")
+    engine.dispose()
+    assert json.loads(run("fight", "list", "--json").stdout)["fights"][0]["name"] == "F"

@@ -55,3 +55,9 @@ def test_a_formula_systems_damage_and_conditions():
     # "A formula system's attack applies its damage (and the conditions it defines, where its rules give them)"
     assert formula_blow(9, {"conditions": {"stun": 1, "bleed": 2}}).to_target == Harm(hits=9, stun=1, bleed=2)
     assert formula_blow(4, {}).to_target == Harm(hits=4)
+
+
+def test_a_formula_systems_conditions_carry_each_of_the_six_the_fight_tracks():
+    # every condition a formula system's rules may give, death's countdown too (a mutant dropping death_in lived)
+    given = {"bleed": 1, "stun": 2, "no_parry": 3, "must_parry": 4, "penalty": -5, "death_in": 6}
+    assert formula_blow(7, {"conditions": given}).to_target == Harm(hits=7, **given)
