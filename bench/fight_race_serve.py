@@ -88,7 +88,8 @@ class Record:
 
 
 def state_key(state: dict[str, Any] | None) -> str | None:
-    return None if state is None else json.dumps(state, sort_keys=True)
+    """The fight's state as an undo restores it: its JSON without the log's version (every write bumps it)."""
+    return None if state is None else json.dumps({k: v for k, v in state.items() if k != "version"}, sort_keys=True)
 
 
 def choose(state: dict[str, Any], rng: random.Random, edits: bool) -> tuple[str, dict[str, Any]]:
