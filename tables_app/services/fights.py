@@ -72,14 +72,14 @@ def listing(database: Database) -> FightList:
 
 
 def remove(database: Database, name: str, after: int | None = None, *, version: int | None = None) -> dict[str, Any]:
-    """Remove a fight; with ``after``, only if its log is still the one at that event. Its log is not
-    replayed: a fight whose log does not replay is removed as any other."""
+    """Remove a fight; with ``after`` (or ``version``), only if its log is still the one the caller saw. Its log
+    is not replayed: a fight whose log does not replay is removed as any other."""
     with database.snapshot() as connection:
         row = fight_row(connection, name, database.group)
         seq = store.last_seq(connection, row.id)
     check_seq(row, seq, after, version)
     with database.writing(commit=True, breaking="a fight") as connection:
-        store.delete(connection, row, None if after is None else seq)
+        store.delete(connection, row, None if after is None and version is None else seq)  # checked against what it saw
     return {"removed": row.name, "events": seq}
 
 

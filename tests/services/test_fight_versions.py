@@ -239,3 +239,18 @@ def test_a_caller_sending_the_version_it_saw_is_refused_after_an_undo_and_a_writ
     assert (now["seq"], now["version"]) == (3, 5)
     taken = run("fight", "attack", "Duel", "Hero", "Orc", "--dice", "60", "--after", "3", "--version", "5", "--json")
     assert taken.exit_code == 0 and json.loads(taken.stdout)["fight"]["version"] == 6
+
+
+def test_a_remove_given_only_the_version_it_saw_is_checked_under_the_write_lock(database: Any,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fight remove --version N` without --after: a write between its read and its removal refuses it."""
+    _duel(database)
+    seen = fights.show(database, "F").version
+
+    def another_writer() -> None:
+        _in_a_thread(lambda: fights.attack(open_database(str(database.path)), "F", "Hero", "Orc", forced=(30,)))
+
+    _paused(monkeypatch, "check_seq", another_writer)
+    with pytest.raises(FightChanged):
+        fights.remove(database, "F", version=seen)
+    assert fights.show(database, "F").seq == 3
