@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import serving
+from helpers import fight_state, serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -748,7 +748,7 @@ def test_a_fight_played_on_the_page_ends_as_the_same_events_through_the_cli(serv
     browser.set_window_size(390, 844)
     fresh_page(browser, f"{server}/#/fight")
     play_on_the_page(browser, name)
-    assert fight_shown(server, name) == expected
+    assert fight_state(fight_shown(server, name)) == fight_state(expected)  # the state: the page wrote more (its undos)
     # The page shows every combatant's status in the command line's words, and the last step's account.
     shown = [item.get_attribute("data-status") for item in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
     assert shown == lines
@@ -1210,7 +1210,7 @@ def test_a_combatant_is_set_by_hand_on_the_page_as_fight_edit_sets_it(server, br
         ("/edits", {"combatant": "Wolf #1", "taken": 12, "bleed": 2}),
         ("/edits", {"combatant": "Wolf #1", "taken": 40, "stun": 2, "status": "up"}),
     ])
-    assert fight_shown(server, name) == expected
+    assert fight_state(fight_shown(server, name)) == fight_state(expected)  # the state: the page wrote more (its undos)
     wolf = browser.find_element(By.CSS_SELECTOR, "#fight-combatants li[data-name='Wolf #1']")
     assert wolf.get_attribute("data-status") == "Wolf #1  -5/35 hits  bleeding 2/rnd  stunned 2"
     assert browser.find_element(By.ID, "fight-edit-taken").get_attribute("value") == ""  # emptied, and shows it now
@@ -1273,7 +1273,7 @@ def test_heal_damage_and_remove_on_the_page(server, browser, what):
         names = [li.get_attribute("data-name") for li in browser.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
         assert "Wolf #1" not in names and "Wolf #2" in names
     expected = the_twin(server, name, [("/combatants", body) for body in joins] + steps)
-    assert fight_shown(server, name) == expected
+    assert fight_state(fight_shown(server, name)) == fight_state(expected)  # the state: the page wrote more (its undos)
     if what != "remove":
         wolf = next(c for c in expected["combatants"] if c["name"] == "Wolf #1")
         assert wolf["taken"] == 5
@@ -1375,7 +1375,7 @@ def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(s
         watcher = devices[turn % 2]
         seen_live(watcher, seq)
         watcher_saw.append(watcher.find_element(By.ID, "fight-account").text)
-    assert fight_shown(server, name) == expected
+    assert fight_state(fight_shown(server, name)) == fight_state(expected)  # the state: the page wrote more (its undos)
     for device in devices:
         shown = [item.get_attribute("data-status") for item in device.find_elements(By.CSS_SELECTOR, "#fight-combatants li")]
         assert shown == lines
@@ -1383,7 +1383,8 @@ def test_a_fight_played_on_two_devices_ends_as_the_same_events_through_the_cli(s
         assert device.execute_script("return document.documentElement.scrollWidth <= innerWidth")
         assert [entry for entry in device.get_log("browser") if entry["level"] == "SEVERE"] == []
         asked, outside = outside_requests(device, server)
-        assert outside == [] and f"{server}/api/v1/fights/Two%20devices/log" in asked
+        # the watcher reads the events written since it last looked: a page of the log (`?from=`)
+        assert outside == [] and any(url.startswith(f"{server}/api/v1/fights/Two%20devices/log") for url in asked)
     # the watcher says what the other device did, in the log's words
     assert watcher_saw[0].startswith("From another device:\nHero attacks Orc Warrior #1 with Longsword"), watcher_saw[0]
     assert watcher_saw[2] == "From another device:\nRound 1 ends."
