@@ -32,6 +32,16 @@ def fold(name: str) -> str:
     return " ".join(text.split())
 
 
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` is UTF-8 text: a name given as bytes that are not (Python's lone surrogates, from the
+    command line) can be neither stored nor found."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def same_name(a: str | None, b: str | None) -> bool:
     return fold(a or "") == fold(b or "")
 

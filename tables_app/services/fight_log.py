@@ -12,8 +12,8 @@ from typing import Any
 from tables_app.domain.fights import (
     Event, Fight, FightRuleError, apply, event_json, event_of,
 )
+from tables_app.domain.names import is_utf8
 from tables_app.errors import FightChanged, NotFound, TablesError
-from tables_app.services.fight_names import is_utf8
 from tables_app.storage import fights as store
 from tables_app.storage.database import Database
 

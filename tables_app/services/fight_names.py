@@ -11,16 +11,8 @@ from tables_app.domain.fights import (
     Fight,
 )
 from tables_app.domain.fights.state import Combatant
-from tables_app.domain.names import fold
+from tables_app.domain.names import fold, is_utf8
 from tables_app.errors import Ambiguous, NotFound, TablesError, UsageMistake
-
-
-def is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates: bytes of the command line that are not UTF-8
-        return False
-    return True
 
 
 MAX_NAME = 200  # characters of a fight's or a combatant's name

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from tables_app.domain.names import fold
+from tables_app.domain.names import fold, is_utf8
 from tables_app.errors import FightChanged
 from tables_app.storage.dialect import on_server
 
@@ -51,19 +51,11 @@ def find(connection: sqlite3.Connection, name: str, group: int) -> FightRow | No
     """The fight of ``group`` (0: the operator's) ``name`` names by the rule of names (any letter case, any
     compatibility form)."""
     key = fold(name)
-    if not _utf8(key):  # lone surrogates (bytes of the command line that are not UTF-8): no name is one
+    if not is_utf8(key):  # lone surrogates (bytes of the command line that are not UTF-8): no name is one
         return None
     row = connection.execute("SELECT id, name, ruleset, created_at, version FROM fight WHERE group_id = ? AND name_key = ?",
                              (group, key)).fetchone()
     return None if row is None else FightRow(*row)
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def names(connection: sqlite3.Connection, group: int) -> list[str]:

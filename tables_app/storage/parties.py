@@ -9,8 +9,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from tables_app.domain.names import fold
-from tables_app.storage.fights import _utf8, now
+from tables_app.domain.names import fold, is_utf8
+from tables_app.storage.fights import now
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class PartyRow:
 def find(connection: sqlite3.Connection, name: str, group: int) -> PartyRow | None:
     """The party of ``group`` (0: the operator's) named ``name`` by the rule of names (any letter case)."""
     key = fold(name)
-    if not _utf8(key):  # lone surrogates (bytes of the command line that are not UTF-8): no name is one
+    if not is_utf8(key):  # lone surrogates (bytes of the command line that are not UTF-8): no name is one
         return None
     row = connection.execute("SELECT name, members, saved_at FROM party WHERE group_id = ? AND name_key = ?",
                              (group, key)).fetchone()

@@ -22,7 +22,7 @@ from tables_app.domain.cells import AttackCell, Outcome
 from tables_app.domain.kinds import LABELS
 from tables_app.domain.effects import CONDITION_FIELDS, condition_said, conditions_of
 from tables_app.domain.legend import DEFAULT_LEGEND, parse_legend
-from tables_app.domain.names import fold
+from tables_app.domain.names import fold, is_utf8
 from tables_app.domain.ranges import Range, RangeTable
 from tables_app.domain.rulesets import name_key, qualified, split_qualified
 from tables_app.domain.severity import Severity, SeverityScale
@@ -148,7 +148,7 @@ class Reader:
     def _matches(self, c: sqlite3.Connection, kind: str, name: str, ruleset_id: int | None) -> list[sqlite3.Row]:
         """The rows named ``name`` by the one rule of names, in one ruleset or
         in all; a critical table also answers to its code (its name first)."""
-        if not _utf8(name):  # bytes that are not UTF-8 (lone surrogates from the command line): no name is one
+        if not is_utf8(name):  # bytes that are not UTF-8 (lone surrogates from the command line): no name is one
             return []
         cursor = c.cursor()
         cursor.row_factory = sqlite3.Row
@@ -207,7 +207,7 @@ class Reader:
                 rulesets = self._rulesets(c)
                 places = ", ".join(qualified(rulesets[row["ruleset_id"]], row["name"]) for row in elsewhere)
                 raise NotFound(f"{subject} (there is {places})", [qualified(rulesets[r["ruleset_id"]], r["name"]) for r in elsewhere])
-        if not _utf8(name):
+        if not is_utf8(name):
             subject += " (its bytes are not UTF-8; no name can be)"
         raise NotFound.unknown(subject, name, known, f"see `tables list {kind}`")
 
@@ -508,12 +508,4 @@ class Reader:
                WHERE r.position = (SELECT max(position) FROM attack_row WHERE attack_table_id = a.id AND NOT unmodified)""")})
 
 
-def _utf8(text: str) -> bool:
-    """Whether ``text`` is UTF-8 text: a name given as bytes that are not
-    (Python's lone surrogates, from the command line) cannot be stored, nor found."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 

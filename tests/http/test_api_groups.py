@@ -108,3 +108,11 @@ def test_a_token_made_anew_or_revoked_stops_at_once(server, run):  # type: ignor
     for odd in ("tg_", "tg_" + "x" * 500, "tg_short", "tg_" + "é" * 20, tokens["Friday"] + "x"):
         given = f"Bearer {odd}".encode()
         assert client.get(f"{API}/fights", headers={"Authorization": given}).status_code == 401, odd
+
+
+def test_the_guard_knows_a_groups_token_by_the_prefix_groups_are_made_with():
+    # http/access.py cannot import services (it is read before the serve extra): the prefix is written twice, kept equal
+    from tables_app.http.access import GROUP_TOKEN_PREFIX
+    from tables_app.services.groups import TOKEN_PREFIX
+
+    assert GROUP_TOKEN_PREFIX == TOKEN_PREFIX.encode("ascii")
