@@ -267,7 +267,7 @@ def test_of_two_writers_that_read_the_same_log_the_second_is_refused(pg_url):
     server = Server(pg_url)
     event = {"kind": "edit", "combatant": "nobody"}
     with write_transaction(server) as first:
-        read = fights.find(first, "Ambush")  # both writers read the fight at version 0 ...
+        read = fights.find(first, "Ambush", 0)  # both writers read the fight at version 0 ...
         assert read is not None
         fights.append(first, read, 0, [event])
         first.execute("COMMIT")
@@ -486,7 +486,7 @@ def test_writes_keep_one_connection_and_make_another_once_it_is_lost(pg_url, pos
     try:
         def write(name: str) -> int:
             with database.writing(commit=True, breaking="a fight") as connection:
-                fights.create(connection, name, None)
+                fights.create(connection, name, None, 0)
                 return connection.execute("SELECT pg_backend_pid()").fetchone()[0]
 
         first = write("One")
@@ -497,7 +497,7 @@ def test_writes_keep_one_connection_and_make_another_once_it_is_lost(pg_url, pos
             write("Three")
         assert write("Three") != first  # made anew, and written
         with database.snapshot() as connection:
-            assert fights.names(connection) == ["One", "Three", "Two"]
+            assert fights.names(connection, 0) == ["One", "Three", "Two"]
     finally:
         database.dispose()
 

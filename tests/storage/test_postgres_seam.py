@@ -99,11 +99,11 @@ def test_a_lost_connection_is_an_operational_error_then_broken_and_a_writes_faul
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         with pytest.raises(DatabaseFault, match="the connection was lost"), \
                 database.writing(commit=True, breaking="a test") as writer:
-            fights.create(writer, "Lost", None)
+            fights.create(writer, "Lost", None, 0)
         with database.writing(commit=True, breaking="a test") as writer:  # a new writer, and the write made
-            fights.create(writer, "Found", None)
+            fights.create(writer, "Found", None, 0)
         with database.snapshot() as reader:
-            assert fights.names(reader) == ["Found"]
+            assert fights.names(reader, 0) == ["Found"]
     finally:
         database.dispose()
 
@@ -131,9 +131,9 @@ def test_a_kept_writer_whose_statement_failed_writes_again(pg_url):
                     database.writing(commit=True, breaking="a test") as connection:
                 connection.execute(failing)
             with database.writing(commit=True, breaking="a test") as connection:
-                fights.create(connection, f"After {failing.split()[0]}", None)
+                fights.create(connection, f"After {failing.split()[0]}", None, 0)
         with database.snapshot() as connection:
-            assert fights.names(connection) == ["After INSERT", "After SELECT"]
+            assert fights.names(connection, 0) == ["After INSERT", "After SELECT"]
     finally:
         database.dispose()
 

@@ -14,7 +14,7 @@ import pytest
 from tables_app.domain.fights import Blow, Harm
 from tables_app.domain.fights.odds import MAX_CELLS, TooManyCells, TooManyStates, fight_odds
 
-from tests.domain.fights.fight_states import fighter_on_tiny, tiny_fight
+from fight_states import fighter_on_tiny, tiny_fight
 
 GAPS = 36  # rise's 1d2 × 100 and its explosions, as the fight: 100 to 3,600 hits, by 100
 
