@@ -30,6 +30,7 @@ OUTCOMES = tuple(o.value for o in Outcome)
 CHUNK = 500_000  # attacks per vectorised step: bounded memory, a progress tick each
 Progress = Callable[[int], None]
 FACES = range(1, D100 + 1)
+_FUMBLED = 0  # the reading number of an attack the Clumsy Range fumbles (_ReadingsByTotal)
 Params = TypeVar("Params")  # a formula system's parameters
 
 
@@ -67,12 +68,14 @@ class _ReadingsByTotal:
         self.severity: list[int] = []
         self.critical_hits: list[list[int]] = []  # per plan, by total: 100 faces, or OPEN_CRITICAL_REACH totals
         self.open_ended: list[bool] = []  # per plan: a `Roll kind | oeh` table
-        self.opens = np.zeros(1, dtype=bool)  # open_ended as an array, made by cover()
+        self.opens = np.zeros(1, dtype=bool)  # open_ended as an array, made by arrays()
+        self.outcome.append(OUTCOMES.index(Outcome.FUMBLE.value))  # number _FUMBLED: the Clumsy Range's fumble,
+        self.hits.append(0)                                        # no reading of the table
+        self.plans.append([])
+        self.severity.append(-1)
 
-    def cover(self, low: int, high: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64],
-                                                  NDArray[np.int64], NDArray[np.int64]]:
-        """Make ``index`` reach totals low..high; returns the per-reading arrays: outcome,
-        hits, plan numbers and severity by reading number, critical hits by plan number."""
+    def cover(self, low: int, high: int) -> None:
+        """Make ``index`` reach totals low..high."""
         import numpy as np
 
         if self.high <= self.low:
@@ -83,6 +86,12 @@ class _ReadingsByTotal:
             after = [self.numbered(self.rules.read_total(t)) for t in range(self.high, new_high)]
             self.index = np.concatenate([np.array(before, dtype=np.int64), self.index, np.array(after, dtype=np.int64)])
             self.low, self.high = new_low, new_high
+
+    def arrays(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """The per-reading arrays of the readings numbered so far: outcome, hits, plan numbers and severity by
+        reading number, critical hits by plan number."""
+        import numpy as np
+
         width = max((len(row) for row in self.critical_hits), default=D100)
         hits = np.zeros((max(len(self.critical_hits), 1), width), dtype=np.int64)
         for i, row in enumerate(self.critical_hits):  # a d100 plan's row is read only at 1-100
@@ -92,7 +101,8 @@ class _ReadingsByTotal:
         plans = np.full((len(self.plans), width), -1, dtype=np.int64)
         for i, numbers in enumerate(self.plans):
             plans[i, :len(numbers)] = numbers
-        return np.array(self.outcome), np.array(self.hits, dtype=np.int64), plans, np.array(self.severity), hits
+        return (np.array(self.outcome, dtype=np.int64), np.array(self.hits, dtype=np.int64), plans,
+                np.array(self.severity, dtype=np.int64), hits)
 
     def numbered(self, reading: Reading) -> int:
         key = id(reading)  # readings are shared objects that live as long as the rules (one per row read)
@@ -114,79 +124,97 @@ class _ReadingsByTotal:
 
 
 def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, progress: Progress | None = None) -> Tally:
+    """``count`` attacks drawn from numpy's generator seeded with ``seed``: per chunk of CHUNK attacks, the first
+    dice, the high chains, the low chains, then each critical's dice in turn (the draws are the seed's whatever the
+    machine). Most attacks do not open, so their reading is the first die's alone: a face's reading is worked out
+    once (``by_face``) and only the opened few are read by their total. What is tallied is counted by reading
+    (``np.bincount``), never kept attack by attack, except the damage of the attacks that roll a critical."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     weapon = attack.weapon
     readings = _ReadingsByTotal(attack, tables)
+    rules = readings.rules
     starts = [first_die(face, weapon.clumsy, weapon.roll) for face in FACES]
-    fumbles_on = np.array([start is FirstDie.FUMBLE for start in starts])
-    sign_on = np.array([start.sign for start in starts])  # +1 adds the chain, -1 takes it, 0 closed
-    goes_on = np.array([chain_goes_on(face) for face in FACES])
-    # `UM` rows: the face's reading whatever the total (the Clumsy Range first)
-    unmodified = np.full(D100, -1, dtype=np.int64)
-    for face, reading in readings.rules.unmodified_faces.items():
+    # by face, from index 1 (a die is its own index): its sign (+1 adds the chain, -1 takes it, 0 closed), and the
+    # reading of an attack whose roll does not open (the Clumsy Range's fumble; an `UM` row's face whatever the total)
+    sign_on = np.array([0, *(start.sign for start in starts)], dtype=np.int64)
+    opens_on = sign_on != 0
+    goes_on = np.array([False, *(chain_goes_on(face) for face in FACES)])
+    unmodified = np.full(D100 + 1, -1, dtype=np.int64)
+    for face, reading in rules.unmodified_faces.items():
         if face > weapon.clumsy:
-            unmodified[face - 1] = readings.numbered(reading)
-    codes = {word: i for i, word in enumerate(OUTCOMES)}
-    severity_codes = readings.severity_codes
+            unmodified[face] = readings.numbered(reading)
+    by_face = np.array([_FUMBLED, *(_FUMBLED if start is FirstDie.FUMBLE else unmodified[face] if unmodified[face] >= 0
+                                     else readings.numbered(rules.read_total(face)) for face, start in zip(FACES, starts))],
+                       dtype=np.int64)
     tally = Tally()
     outcome_counts = np.zeros(len(OUTCOMES), dtype=np.int64)
-    severity_counts = np.zeros(len(severity_codes), dtype=np.int64)
+    severity_counts = np.zeros(len(readings.severity_codes), dtype=np.int64)
     done = 0
     while done < count:
         n = min(CHUNK, count - done)
         first = rng.integers(1, D100 + 1, n)
-        fumble = fumbles_on[first - 1]
-        total = first.astype(np.int64)
-        signs = sign_on[first - 1]
-        for sign in (FirstDie.OPENS_HIGH.sign, FirstDie.OPENS_LOW.sign):  # high chains drawn first, then low
-            _open(rng, total, signs == sign, sign, goes_on)
-        outcome = np.empty(n, dtype=np.int64)
-        damage = np.zeros(n, dtype=np.int64)
-        outcome[fumble] = codes["fumble"]
-        reached = ~fumble
-        row_outcome, row_hits, row_plans, row_severity, critical_hits = readings.cover(int(total.min()), int(total.max()))
-        numbers = readings.index[total[reached] - readings.low]
-        by_face = unmodified[first[reached] - 1]
-        numbers = np.where(by_face >= 0, by_face, numbers)
-        outcome[reached] = row_outcome[numbers]
-        extras = []
-        for plan in row_plans[numbers].T:  # each critical's dice in turn: the cell's first, further, then the secondary
-            extra = np.zeros(numbers.size, dtype=np.int64)
-            rolled = plan >= 0
-            if rolled.any():
-                dice = rng.integers(1, D100 + 1, int(rolled.sum())).astype(np.int64)
-                opens = readings.opens[plan[rolled]] & goes_on[dice - 1]
+        numbers = by_face[first]
+        opened = np.flatnonzero(opens_on[first])
+        if opened.size:
+            signs = sign_on[first[opened]]
+            totals = first[opened]
+            for sign in (FirstDie.OPENS_HIGH.sign, FirstDie.OPENS_LOW.sign):  # high chains drawn first, then low
+                which = np.flatnonzero(signs == sign)
+                totals[which] += sign * _chains(rng, which.size, goes_on)
+            readings.cover(int(totals.min()), int(totals.max()))
+            read = readings.index[totals - readings.low]
+            faced = unmodified[first[opened]]
+            numbers[opened] = np.where(faced >= 0, faced, read)
+        row_outcome, row_hits, row_plans, row_severity, critical_hits = readings.arrays()
+        per_reading = np.bincount(numbers, minlength=row_hits.size)
+        np.add.at(outcome_counts, row_outcome, per_reading)
+        critical = row_severity >= 0
+        np.add.at(severity_counts, row_severity[critical], per_reading[critical])
+        # the damage: of the attacks that roll no critical, a reading's hits times its count; of the others, each
+        # attack's own sum (steps 11-12: each critical's dice in turn, the cell's first, further, then the secondary)
+        plain = row_plans[:, 0] < 0 if row_plans.shape[1] else np.ones(row_hits.size, dtype=bool)
+        damage_sum = int(per_reading[plain] @ row_hits[plain])
+        damage_squares = int(per_reading[plain] @ (row_hits[plain] * row_hits[plain]))
+        if not plain.all():
+            rolling = numbers[~plain[numbers]]
+            extras = []
+            for column in row_plans[rolling].T:
+                rolled = column >= 0
+                extra = np.zeros(rolling.size, dtype=np.int64)
+                plans = column[rolled]
+                dice = rng.integers(1, D100 + 1, plans.size)
+                opens = readings.opens[plans] & goes_on[dice]
                 if opens.any():  # `Roll kind | oeh`: 96-100 rolls again and adds
-                    _open(rng, dice, opens, 1, goes_on)
-                extra[rolled] = critical_hits[plan[rolled], np.minimum(dice, critical_hits.shape[1]) - 1]
-            extras.append(extra)
-        damage[reached] = damage_of(row_hits[numbers], extras)
-        severities = row_severity[numbers]
-        severity_counts += np.bincount(severities[severities >= 0], minlength=len(severity_codes))
-        outcome_counts += np.bincount(outcome, minlength=len(OUTCOMES))
-        tally.add_damage(int(damage.sum()), int((damage * damage).sum()))
+                    where = np.flatnonzero(opens)
+                    dice[where] += _chains(rng, where.size, goes_on)
+                extra[rolled] = critical_hits[plans, np.minimum(dice, critical_hits.shape[1]) - 1]
+                extras.append(extra)
+            damage = damage_of(row_hits[rolling], extras)
+            damage_sum += int(damage.sum())
+            damage_squares += int(damage @ damage)
+        tally.add_damage(damage_sum, damage_squares)
         done += n
         if progress:
             progress(n)
     tally.count = count
     tally.outcomes = {word: int(outcome_counts[i]) for i, word in enumerate(OUTCOMES)}
-    tally.extra["critical_severity"] = {code: int(severity_counts[i]) for i, code in enumerate(severity_codes)}
+    tally.extra["critical_severity"] = {code: int(severity_counts[i]) for i, code in enumerate(readings.severity_codes)}
     return tally
 
 
-def _open(rng: np.random.Generator, total: NDArray[np.int64], mask: NDArray[np.bool_], sign: int,
-          goes_on: NDArray[np.bool_]) -> None:
-    """Roll the open-ended chain for the attacks in ``mask``: add (or
-    subtract) d100s while ``goes_on`` the new die."""
+def _chains(rng: np.random.Generator, size: int, goes_on: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The open-ended chains of ``size`` opened rolls, in order: d100s added while ``goes_on`` (by die) the new die."""
     import numpy as np
 
-    active = np.flatnonzero(mask)
+    sums = np.zeros(size, dtype=np.int64)
+    active = np.arange(size)
     while active.size:
         dice = rng.integers(1, D100 + 1, active.size)
-        total[active] += sign * dice
-        active = active[goes_on[dice - 1]]
+        sums[active] += dice
+        active = active[goes_on[dice]]
+    return sums
 
 
 def simulate_formula(resolve: Callable[[Params, Dice], Resolution], params: Params, outcomes: tuple[str, ...], count: int, seed: int,
