@@ -47,72 +47,54 @@ class Tally:
         self.damage_squares += squares
 
 
-class _ReadingsByTotal:
-    """Look-up arrays of the rules (domain/table_rules.py), indexed by sampled
-    totals: each total is read once by ``AttackRules.read_total``, and each
-    distinct reading gets a number; per number, its outcome, cell hits,
-    severity and the rows of critical hits by die."""
+class _Readings:
+    """The rules (domain/table_rules.py) as look-up arrays. Every reading an attack can give is numbered once: the
+    Clumsy Range's fumble (_FUMBLED), each run of results the rules read alike (``readings_by_result``) and each
+    `UM` row; per number, its outcome, cell hits, severity and the plan numbers of its criticals; per plan, its
+    extra hits by the critical die. A total is read by bisection at the least total of each run (``lowest_total``,
+    as the odds read a roll), so no total is ever read one by one."""
 
     def __init__(self, attack: Attack, tables: TableSet):
         import numpy as np
 
-        self.rules, self.features = AttackRules(attack, tables), attack.features
+        self.rules = rules = AttackRules(attack, tables)
+        self.features = attack.features
         self.severity_codes = [level.code for level in tables.attack.scale.levels]
-        self.low = self.high = 0  # totals covered: low..high-1
-        self.index = np.zeros(0, dtype=np.int64)
         self._number: dict[int, int] = {}
         self._plans: dict[CriticalPlan, int] = {}
-        self.outcome: list[int] = []
-        self.hits: list[int] = []
-        self.plans: list[list[int]] = []  # per reading, the plan numbers of every critical it rolls, in order
-        self.severity: list[int] = []
         self.critical_hits: list[list[int]] = []  # per plan, by total: 100 faces, or OPEN_CRITICAL_REACH totals
         self.open_ended: list[bool] = []  # per plan: a `Roll kind | oeh` table
-        self.opens = np.zeros(1, dtype=bool)  # open_ended as an array, made by arrays()
-        self.outcome.append(OUTCOMES.index(Outcome.FUMBLE.value))  # number _FUMBLED: the Clumsy Range's fumble,
-        self.hits.append(0)                                        # no reading of the table
-        self.plans.append([])
-        self.severity.append(-1)
-
-    def cover(self, low: int, high: int) -> None:
-        """Make ``index`` reach totals low..high."""
-        import numpy as np
-
-        if self.high <= self.low:
-            self.low = self.high = low
-        if low < self.low or high >= self.high:
-            new_low, new_high = min(low, self.low), max(high + 1, self.high)
-            before = [self.numbered(self.rules.read_total(t)) for t in range(new_low, self.low)]
-            after = [self.numbered(self.rules.read_total(t)) for t in range(self.high, new_high)]
-            self.index = np.concatenate([np.array(before, dtype=np.int64), self.index, np.array(after, dtype=np.int64)])
-            self.low, self.high = new_low, new_high
-
-    def arrays(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-        """The per-reading arrays of the readings numbered so far: outcome, hits, plan numbers and severity by
-        reading number, critical hits by plan number."""
-        import numpy as np
-
+        outcome, hits, plans, severity = [OUTCOMES.index(Outcome.FUMBLE.value)], [0], [[]], [-1]  # _FUMBLED
+        for reading in [*(reading for _, reading in rules.readings_by_result), *rules.unmodified_faces.values()]:
+            if id(reading) in self._number:  # readings are shared objects that live as long as the rules
+                continue
+            self._number[id(reading)] = len(outcome)
+            outcome.append(OUTCOMES.index(reading.outcome.value))
+            hits.append(reading.hits)
+            plans.append([self._plan(plan) for plan in reading.plans])
+            severity.append(-1 if reading.critical is None else self.severity_codes.index(reading.critical.severity.code))
+        self.outcome, self.hits, self.severity = (np.array(values, dtype=np.int64) for values in (outcome, hits, severity))
+        self.plans = np.full((len(plans), max(map(len, plans))), -1, dtype=np.int64)
+        for i, numbers in enumerate(plans):
+            self.plans[i, :len(numbers)] = numbers
         width = max((len(row) for row in self.critical_hits), default=D100)
-        hits = np.zeros((max(len(self.critical_hits), 1), width), dtype=np.int64)
+        self.critical_hits_by_plan = np.zeros((max(len(self.critical_hits), 1), width), dtype=np.int64)
         for i, row in enumerate(self.critical_hits):  # a d100 plan's row is read only at 1-100
-            hits[i, :len(row)] = row
+            self.critical_hits_by_plan[i, :len(row)] = row
         self.opens = np.array(self.open_ended or [False], dtype=bool)
-        width = max((len(p) for p in self.plans), default=0)
-        plans = np.full((len(self.plans), width), -1, dtype=np.int64)
-        for i, numbers in enumerate(self.plans):
-            plans[i, :len(numbers)] = numbers
-        return (np.array(self.outcome, dtype=np.int64), np.array(self.hits, dtype=np.int64), plans,
-                np.array(self.severity, dtype=np.int64), hits)
+        self._runs = np.array([self.numbered(reading) for _, reading in rules.readings_by_result], dtype=np.int64)
+        # the least total of each run after the first; a run no total reaches (past the Max Result) never begins
+        beginnings = [rules.lowest_total(low) for low, _ in rules.readings_by_result[1:] if low is not None]
+        self._beginnings = np.array([np.iinfo(np.int64).max if b is None else b for b in beginnings], dtype=np.int64)
 
     def numbered(self, reading: Reading) -> int:
-        key = id(reading)  # readings are shared objects that live as long as the rules (one per row read)
-        if key not in self._number:
-            self._number[key] = len(self.outcome)
-            self.outcome.append(OUTCOMES.index(reading.outcome.value))
-            self.hits.append(reading.hits)
-            self.plans.append([self._plan(plan) for plan in reading.plans])
-            self.severity.append(-1 if reading.critical is None else self.severity_codes.index(reading.critical.severity.code))
-        return self._number[key]
+        return self._number[id(reading)]
+
+    def by_total(self, totals: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The reading number of each total (steps 3-11: ``AttackRules.read_total``)."""
+        import numpy as np
+
+        return self._runs[np.searchsorted(self._beginnings, totals, side="right")]
 
     def _plan(self, plan: CriticalPlan) -> int:
         if plan not in self._plans:
@@ -133,8 +115,7 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
 
     rng = np.random.default_rng(seed)
     weapon = attack.weapon
-    readings = _ReadingsByTotal(attack, tables)
-    rules = readings.rules
+    readings = _Readings(attack, tables)
     starts = [first_die(face, weapon.clumsy, weapon.roll) for face in FACES]
     # by face, from index 1 (a die is its own index): its sign (+1 adds the chain, -1 takes it, 0 closed), and the
     # reading of an attack whose roll does not open (the Clumsy Range's fumble; an `UM` row's face whatever the total)
@@ -142,12 +123,15 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
     opens_on = sign_on != 0
     goes_on = np.array([False, *(chain_goes_on(face) for face in FACES)])
     unmodified = np.full(D100 + 1, -1, dtype=np.int64)
-    for face, reading in rules.unmodified_faces.items():
+    for face, reading in readings.rules.unmodified_faces.items():
         if face > weapon.clumsy:
             unmodified[face] = readings.numbered(reading)
-    by_face = np.array([_FUMBLED, *(_FUMBLED if start is FirstDie.FUMBLE else unmodified[face] if unmodified[face] >= 0
-                                     else readings.numbered(rules.read_total(face)) for face, start in zip(FACES, starts))],
-                       dtype=np.int64)
+    by_face = np.where(unmodified >= 0, unmodified, readings.by_total(np.arange(D100 + 1)))
+    by_face[[0, *(face for face, start in zip(FACES, starts) if start is FirstDie.FUMBLE)]] = _FUMBLED
+    row_outcome, row_hits, row_plans, row_severity = readings.outcome, readings.hits, readings.plans, readings.severity
+    critical_hits = readings.critical_hits_by_plan
+    plain = row_plans[:, 0] < 0 if row_plans.shape[1] else np.ones(row_hits.size, dtype=bool)  # rolls no critical
+    critical = row_severity >= 0
     tally = Tally()
     outcome_counts = np.zeros(len(OUTCOMES), dtype=np.int64)
     severity_counts = np.zeros(len(readings.severity_codes), dtype=np.int64)
@@ -163,18 +147,13 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
             for sign in (FirstDie.OPENS_HIGH.sign, FirstDie.OPENS_LOW.sign):  # high chains drawn first, then low
                 which = np.flatnonzero(signs == sign)
                 totals[which] += sign * _chains(rng, which.size, goes_on)
-            readings.cover(int(totals.min()), int(totals.max()))
-            read = readings.index[totals - readings.low]
             faced = unmodified[first[opened]]
-            numbers[opened] = np.where(faced >= 0, faced, read)
-        row_outcome, row_hits, row_plans, row_severity, critical_hits = readings.arrays()
+            numbers[opened] = np.where(faced >= 0, faced, readings.by_total(totals))
         per_reading = np.bincount(numbers, minlength=row_hits.size)
         np.add.at(outcome_counts, row_outcome, per_reading)
-        critical = row_severity >= 0
         np.add.at(severity_counts, row_severity[critical], per_reading[critical])
         # the damage: of the attacks that roll no critical, a reading's hits times its count; of the others, each
         # attack's own sum (steps 11-12: each critical's dice in turn, the cell's first, further, then the secondary)
-        plain = row_plans[:, 0] < 0 if row_plans.shape[1] else np.ones(row_hits.size, dtype=bool)
         damage_sum = int(per_reading[plain] @ row_hits[plain])
         damage_squares = int(per_reading[plain] @ (row_hits[plain] * row_hits[plain]))
         if not plain.all():
