@@ -64,7 +64,8 @@ class _Readings:
         self._plans: dict[CriticalPlan, int] = {}
         self.critical_hits: list[list[int]] = []  # per plan, by total: 100 faces, or OPEN_CRITICAL_REACH totals
         self.open_ended: list[bool] = []  # per plan: a `Roll kind | oeh` table
-        outcome, hits, plans, severity = [OUTCOMES.index(Outcome.FUMBLE.value)], [0], [[]], [-1]  # _FUMBLED
+        outcome, hits, severity = [OUTCOMES.index(Outcome.FUMBLE.value)], [0], [-1]  # _FUMBLED
+        plans: list[list[int]] = [[]]
         for reading in [*(reading for _, reading in rules.readings_by_result), *rules.unmodified_faces.values()]:
             if id(reading) in self._number:  # readings are shared objects that live as long as the rules
                 continue
