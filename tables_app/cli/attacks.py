@@ -86,10 +86,15 @@ class SystemsGroup(Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         from tables_app.operations import system_ids
 
-        return sorted(set(super().list_commands(ctx)) | {"table", *system_ids()})
+        fight = {"fight"} if self.name in ("odds", "simulate") else set()
+        return sorted(set(super().list_commands(ctx)) | {"table", *system_ids()} | fight)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in self.commands:
+        if name == "fight" and name not in self.commands and self.name in ("odds", "simulate"):
+            from tables_app.cli.fights import chances_command  # `odds fight`, `simulate fight`: the fights' own module
+
+            self.add_command(chances_command(self.name))
+        elif name not in self.commands:
             from tables_app.errors import NotFound
 
             try:

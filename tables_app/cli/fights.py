@@ -150,6 +150,11 @@ def chances_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def chances_command(verb: str) -> click.Command:
+    """`odds fight` or `simulate fight` (``verb``), made when cli/attacks.py's group is asked for it."""
+    return _chances(fights.ODDS if verb == "odds" else fights.SIMULATE)
+
+
 def _chances(operation: Operation) -> click.Command:
     @command(operation, lambda made: attacks.plot_option(made, "P(won by round r) for each side"), name="fight")
     def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
@@ -164,6 +169,3 @@ def _chances(operation: Operation) -> click.Command:
             _echo(chances_lines(data))
     return run
 
-
-attacks.odds.add_command(_chances(fights.ODDS))
-attacks.simulate.add_command(_chances(fights.SIMULATE))

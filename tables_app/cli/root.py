@@ -25,12 +25,24 @@ from typing import Any  # noqa: E402
 
 import click  # noqa: E402
 
-from tables_app import __version__  # noqa: E402
-from tables_app.cli import attacks, database, fights, groups, lookups, serving, workbooks  # noqa: E402
-from tables_app.cli.common import Group, Interrupted, emit_json, error_of  # noqa: E402
-from tables_app.cli.serving import MAX_UPLOAD_MB  # noqa: E402
+import importlib  # noqa: E402
 
-__all__ = ["MAX_UPLOAD_MB", "cli", "main"]
+from tables_app import __version__  # noqa: E402
+from tables_app.cli.common import Group, Interrupted, emit_json, error_of  # noqa: E402
+
+__all__ = ["cli", "main"]
+
+# Each command of the `tables` group, by name: the module of tables_app.cli that makes it, and its name there. A
+# command's module is imported when the command is asked for (``RootGroup.get_command``), so `tables odds table`
+# never builds the fight, serve or import commands it does not run (a help page or a completion asks for them all).
+COMMANDS = {
+    "import": ("workbooks", "import_command"), "lint": ("workbooks", "lint"), "export": ("workbooks", "export"),
+    "template": ("workbooks", "template"), "remove": ("workbooks", "remove"), "example": ("workbooks", "example"),
+    "list": ("lookups", "list_command"), "show": ("lookups", "show"), "query": ("lookups", "query"),
+    "resolve": ("attacks", "resolve"), "odds": ("attacks", "odds"), "simulate": ("attacks", "simulate"),
+    "fight": ("fights", "fight_group"), "group": ("groups", "group_group"), "serve": ("serving", "serve"),
+    "db": ("database", "db_group"),
+}
 
 
 class RootGroup(Group):
@@ -38,6 +50,21 @@ class RootGroup(Group):
     failure is also one JSON object on stdout, ``{"error": {...}}``, with the
     same exit code (1 bad data, 2 bad usage), so a program never has to parse
     stderr."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            module, attribute = COMMANDS[name]
+            collecting = gc.isenabled()
+            gc.disable()  # as at start-up (the top): the command's objects live as long as the process
+            try:
+                self.add_command(getattr(importlib.import_module(f"tables_app.cli.{module}"), attribute), name)
+            finally:
+                if collecting:
+                    gc.enable()
+        return super().get_command(ctx, name)
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -80,13 +107,6 @@ def _printable_streams() -> None:
 def cli(db: str | None, group: str | None) -> None:
     """Table-driven tabletop combat: import, look up and resolve attack tables."""
 
-
-for command in (workbooks.import_command, workbooks.lint, workbooks.export, workbooks.template, workbooks.remove,
-                workbooks.example, lookups.list_command, lookups.show, lookups.query,
-                attacks.resolve, attacks.odds, attacks.simulate, fights.fight_group, groups.group_group, serving.serve,
-                database.db_group):
-    cli.add_command(command)
-del command
 
 gc.freeze()  # every object made so far stays: later collections skip them (see the top)
 if _COLLECTING:

@@ -49,6 +49,7 @@ from tables_app.domain.legend import (DEFAULT_LEGEND, KNOWN_SIGNS, LOOKALIKES, R
                                       is_word)
 
 from tables_app.domain.names import shown
+from tables_app.domain.patterns import deferred
 from tables_app.domain.ranges import DASHES
 
 _MINUS = "[" + re.escape(DASHES) + "]"
@@ -58,7 +59,7 @@ _ROUNDS = r"\s*(?:rounds?|rnds?)\b"  # `rounds`, `round`, `rnds`, `rnd`
 _NUMBER_WORDS = {word: n for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
 _ROUND_COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + ")"
-_NUMBER = re.compile(r"\d+")
+_NUMBER = deferred(r"\d+")
 # The first words of the spellings in words: where one of these starts, a spelling may (the guard below)
 # (a short word is a whole word: `no` leads `no parry`, not `number`; the others lead their forms, `dies`, `killed`)
 _WORD_LEADS = ("die", "death", "drops", "expires", "stunned", "suffocates", r"she\b", "kill", "instant", r"it\b", r"for\b",
@@ -90,7 +91,7 @@ def _timed_penalty(lasting: str) -> str:
 # `-20 for 3 rounds`, `-10 for the next 2 rnds`: a bare signed number with its rounds is a penalty for that time
 _BARE_TIMED = (rf"(?<![\w.]){_MINUS}\s*\d+\s*,?\s*\(?\s*(?i:for\s+(?:the\s+)?(?:next\s+)?{_ROUND_COUNT}{_ROUNDS}"
                r"|(?:for\s+|during\s+)?(?:the\s+)?next\s+(?:round|rnd)\b)\)?")
-_TIMED_ROUNDS = re.compile(rf"(?i:\b({_ROUND_COUNT})\s*(?:rounds?|rnds?)\b|\bnext\s+(?:round|rnd)\b)")
+_TIMED_ROUNDS = deferred(rf"(?i:\b({_ROUND_COUNT})\s*(?:rounds?|rnds?)\b|\bnext\s+(?:round|rnd)\b)")
 
 
 def timed_rounds(token: str) -> int | None:
@@ -164,7 +165,7 @@ _CONDITION_WORDS: tuple[tuple[str, str], ...] = (
 # there first), and only where one of these words stands: most entries say none, and pay nothing for them.
 _CONDITION_HINTS = ("prone", "knock", "unconscious", "blind", "weapon", "disarm", "useless", "thrown", "fell", "fall", "goes",
                     "slip", "drop")
-_CONDITIONS = re.compile(r"(?=\b(?i:knock|prone|unconscious|blind|weapon|disarm|useless|thrown|fel|fall|goes|slip|drop|break"
+_CONDITIONS = deferred(r"(?=\b(?i:knock|prone|unconscious|blind|weapon|disarm|useless|thrown|fel|fall|goes|slip|drop|break"
                          r"|broken|shatter|snap|los|arm|hand|leg|foot|feet|knee))(?:"
                          + "|".join(f"(?P<g{i}>{pattern})" for i, (_, pattern) in enumerate(_CONDITION_WORDS)) + ")")
 
@@ -317,8 +318,8 @@ class _Reader:
 
 # Effects counted per die or per thing (`1d5 broken ribs, -5 penalty for each broken rib`): a count the
 # table cannot know; the sentence is flagged whole, its effects never applied
-_PER_EACH = re.compile(r"(?i)\bfor\s+(?:each|every)\b|(?<![\w.])\d*d\d+(?!\w)")
-SENTENCES = re.compile(r"[^.;!?\n]+")  # an entry's sentences (and clauses after `;`), as printed
+_PER_EACH = deferred(r"(?i)\bfor\s+(?:each|every)\b|(?<![\w.])\d*d\d+(?!\w)")
+SENTENCES = deferred(r"[^.;!?\n]+")  # an entry's sentences (and clauses after `;`), as printed
 
 
 @lru_cache(maxsize=4096)  # printed tables repeat their cells (`+2H`, `1∑`) hundreds of times
@@ -557,12 +558,12 @@ _EFFECT_WORDS = (r"(?:stun(?:s|ned)?|bleed(?:s|ing)?|dies|dying|dead|death|parry
                  r"|penalty|damage|hits?)")
 # the rest of a critical for a time that is no rounds, `knocked out for 2 hours`, `prone for 1d5 rounds`: flagged
 # (looked for where the rest of a critical is, _read_conditions)
-_CONDITION_UNREAD = re.compile(
+_CONDITION_UNREAD = deferred(
     r"(?i)\b(?:prone|knocked\s+(?:out|down|unconscious)|unconscious|blind(?:ed)?|useless)\b[^.;!?\n]{0,20}?\b(?:\d+|"
     + "|".join(_NUMBER_WORDS) + rf")\s*(?:more\s+)?(?:{_TIME_UNITS}|d\d+)")
 # What still looks like an effect once the effects are read, and is not read: flagged (Effects.unread),
 # never dropped without a word (docs/workbook-format.md, "What is not read")
-_SUSPECTS = re.compile(
+_SUSPECTS = deferred(
     # each spelling starts with a bracket, a sign, a digit or an effect's word: the guard skips every other position
     rf"(?=[\d(+{re.escape(DASHES)}]|\b{_EFFECT_WORDS})(?:"
     rf"\(\s*(?:\+|{_MINUS})\s*\d+\s*{_LETTERS}[^()\n]{{0,40}}\)"  # `(-10 BEA)`: an attribute's penalty
@@ -709,9 +710,9 @@ def format_death(death_in: int | None) -> str:
 
 # Prose that says the target dies, is stunned or parries: printed books word these in more ways than the
 # reader takes; an entry that says so and read none has an effect the GM must decide (sheets/quality.py warns).
-DEATH_WORDS = re.compile(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
-STUN_WORDS = re.compile(r"(?i)\bstun(?:s|ned)?\b")
-PARRY_WORDS = re.compile(r"(?i)\b(?:must|cannot|can't|unable\s+to|no)\s+parry\b")
+DEATH_WORDS = deferred(r"(?i)\b(?:die|dies|died|dead|dying|kill(?:s|ed|ing)?|expires?|slain|lifeless)\b")
+STUN_WORDS = deferred(r"(?i)\bstun(?:s|ned)?\b")
+PARRY_WORDS = deferred(r"(?i)\b(?:must|cannot|can't|unable\s+to|no)\s+parry\b")
 
 
 def words_not_read(text: str, unread: tuple[str, ...], *, died: bool, stunned: bool, parried: bool,

@@ -20,7 +20,8 @@ from helpers import LOCAL_BASE, build_workbook, serving
 from tables_app.http.app import create_app
 from tables_app.http.access import (MIN_TOKEN_LENGTH, TOKEN_ENV, bearer_matches, is_loopback, loopback_host_header,
                                    serving_problem, web_origin)
-from tables_app.cli.root import MAX_UPLOAD_MB, cli
+from tables_app.cli.root import cli
+from tables_app.cli.serving import MAX_UPLOAD_MB
 from tables_app.services.database_setup import example_workbook, init_database
 from tables_app.sheets.guard import MAX_FILE_BYTES
 
