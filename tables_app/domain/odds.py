@@ -34,8 +34,6 @@ OUTCOME_ORDER = tuple(o.value for o in Outcome)
 T = TypeVar("T")
 # What a reading adds (_contribution): its outcome, the row read, the final severity, the damage over the die.
 Contribution = tuple[str, "str | None", "str | None", "int | Fraction"]
-# A sweep's contributions, by (the reading's id, the target's features); the reading is kept with them, so its id stays its own.
-Contributions = dict[tuple[int, frozenset[str]], tuple["Reading", str, "str | None", "str | None", "int | Fraction"]]
 # _weighed's integer weights over the roll's denominator: of each outcome, each final severity, the damage, each row read.
 Weighed = tuple["RollDistribution", dict[str, int], dict[str, int], "int | Fraction", list[tuple[str, int]]]
 
@@ -247,26 +245,69 @@ def sweep_odds(attacks: Iterable[Attack], tables: TableSet) -> Iterator[tuple[di
     """For each of ``attacks`` in turn, the outcomes and the expected damage
     of ``table_odds`` (the same values, without its other parts), for
     attacks that differ only in CMB, DEF, modifiers and armor (a sweep):
-    each armor column's rows are read once (``AttackRules.for_attack``), and each
-    row's contribution (its critical extra hits over the die) worked out once."""
-    rules: dict[tuple[Attack, bool], AttackRules] = {}  # by the attack's shape: its armor, the side of 0 its CMB is on
-    contributions: Contributions = {}
+    each armor column's rows are read once (``AttackRules.for_attack``), each
+    row's contribution (its critical extra hits over the die) worked out once,
+    and each attack then only weighs the runs of results at its own shift (_SweepColumn)."""
+    columns: dict[tuple[Attack, bool], _SweepColumn] = {}  # by the attack's shape: its armor, the side of 0 its CMB is on
     hits: dict[frozenset[str], CriticalHits] = {}
     for attack in attacks:
         shape = attack.shape
-        if shape not in rules:
-            rules[shape] = AttackRules(attack, tables)
-        if attack.features not in hits:
-            hits[attack.features] = CriticalHits(attack.features)
-        roll, outcomes, _, damage_weight, _ = _weighed(attack, rules[shape].for_attack(attack), hits[attack.features], contributions)
-        yield _chances(roll, outcomes), Fraction(damage_weight, roll.denominator * D100)
+        column = columns.get(shape)
+        if column is None:
+            if attack.features not in hits:
+                hits[attack.features] = CriticalHits(attack.features)
+            column = columns[shape] = _SweepColumn(AttackRules(attack, tables), hits[attack.features])
+        yield column.odds(column.rules.for_attack(attack))
 
 
-def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributions: Contributions | None = None) -> Weighed:
+class _SweepColumn:
+    """One shape of a sweep's attacks (an armor column, a side of CMB 0): the roll, and what each run of results
+    and each `UM` face adds (_contribution), worked out once. An attack of the shape then weighs the runs alone:
+    each run's weight is the weight of the totals from its least total (``lowest_total``, at the attack's shift)
+    to the next run's, read in a prefix sum over every total (``below``) rather than by bisection."""
+
+    def __init__(self, rules: AttackRules, hits: CriticalHits):
+        weapon = rules.attack.weapon
+        unmodified = [reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy]  # clumsy first
+        self.rules = rules
+        self.roll = roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(face for face in rules.unmodified_faces if face > weapon.clumsy))
+        runs = rules.readings_by_result
+        self.lows = [low for low, _ in runs[1:] if low is not None]
+        assert len(self.lows) == len(runs) - 1  # only the first run, from below, has no lowest result
+        self.adds = [(word, damage_over_die) for word, _, _, damage_over_die in (_contribution(reading, hits) for _, reading in runs)]
+        # what the `UM` faces add whatever the shift: each face's weight
+        one_face = roll.denominator // D100
+        self.fixed = dict.fromkeys(OUTCOME_ORDER, 0)
+        self.fixed_damage: int | Fraction = 0
+        for word, _, _, damage_over_die in (_contribution(reading, hits) for reading in unmodified):
+            self.fixed[word] += one_face
+            self.fixed_damage += one_face * damage_over_die
+        # below[k]: the weight of the totals under roll.totals[0] + k, for k up to one past the highest total
+        self.first, self.total = (roll.totals[0], roll.cumulative[-1]) if roll.totals else (0, 0)  # no totals: all fumble
+        dense = [0] * (roll.totals[-1] - self.first + 1 if roll.totals else 0)
+        for total, weight in zip(roll.totals, map(sub, roll.cumulative, (0, *roll.cumulative[:-1]))):
+            dense[total - self.first] = weight
+        self.below = [0, *accumulate(dense)]
+
+    def odds(self, rules: AttackRules) -> tuple[dict[str, Fraction], Fraction]:
+        """The outcomes and expected damage of the attack ``rules`` (this shape's, moved to its shift) are for."""
+        below, first, total = self.below, self.first, self.total
+        past = first + len(below) - 1  # past the highest total: every total is under it
+        reached = [total if at is None or at >= past else 0 if at <= first else below[at - first]
+                   for at in map(rules.lowest_total, self.lows)]
+        outcomes = dict(self.fixed)
+        damage_weight = self.fixed_damage
+        for (word, damage_over_die), start, end in zip(self.adds, (0, *reached), (*reached, self.total)):
+            weight = end - start
+            outcomes[word] += weight
+            damage_weight += weight * damage_over_die
+        return _chances(self.roll, outcomes), Fraction(damage_weight, self.roll.denominator * D100)
+
+
+def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits) -> Weighed:
     """The roll's distribution, and integer weights over its denominator: of
     each outcome, each final severity, the damage (over 100 times it, for the
-    critical die's faces) and each row read, until the one division at the end.
-    ``contributions``: what each reading adds, kept across the attacks of a sweep."""
+    critical die's faces) and each row read, until the one division at the end."""
     weapon = attack.weapon
     unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}  # clumsy first
     roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
@@ -276,14 +317,7 @@ def _weighed(attack: Attack, rules: AttackRules, hits: CriticalHits, contributio
     rows_read: list[tuple[str, int]] = []
     one_face = roll.denominator // D100
     for reading, weight in [*_readings(rules, roll), *((reading, one_face) for reading in unmodified.values())]:
-        if contributions is None:
-            word, row, severity, damage_over_die = _contribution(reading, hits)
-        else:
-            key = (id(reading), attack.features)  # the reading is kept in the value: its id stays its own
-            found = contributions.get(key)
-            if found is None:
-                found = contributions[key] = (reading, *_contribution(reading, hits))
-            _, word, row, severity, damage_over_die = found
+        word, row, severity, damage_over_die = _contribution(reading, hits)
         outcomes[word] += weight
         if row is not None:
             rows_read.append((row, weight))

@@ -49,9 +49,9 @@ def sweep(prepared: attacks.Prepared, axis: str, values: range, progress_bar: Pr
     tables = prepared.tables
     armors = tables.attack.armors
     attacks_count = len(values) * len(armors)
-    changed = (replace(prepared.attack, cmb=value) if axis == "cmb" else replace(prepared.attack, defense=value)
-               for value in values)  # or "def"
-    results = sweep_odds((replace(attack, armor=armor) for attack in changed for armor in armors), tables)
+    attack = prepared.attack
+    results = sweep_odds((replace(attack, cmb=value, armor=armor) if axis == "cmb" else replace(attack, defense=value, armor=armor)
+                          for value in values for armor in armors), tables)  # or "def"
     with reporting(progress_bar, attacks_count, attacks_count >= SWEEP_PROGRESS_FROM, "computing odds") as progress:
         for value in values:
             for armor in armors:
