@@ -8,6 +8,7 @@ are loaded before the handler is in place.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -16,6 +17,11 @@ STARTED = time.monotonic()  # when the command began, as near as Python lets us 
 
 
 def main() -> None:
+    # numpy's OpenBLAS starts a pool of threads, one per core, when numpy is imported: CPU and time at every start of
+    # a command that simulates. tables does no linear algebra (its arrays are integers and counts), so the pool
+    # would never work; it is kept to one thread unless the user says otherwise. The CLI's own process only: the
+    # library leaves its caller's environment alone.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         from tables_app.cli import common
         from tables_app.cli.root import main as command

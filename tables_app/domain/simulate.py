@@ -130,8 +130,9 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
     by_face = np.where(unmodified >= 0, unmodified, readings.by_total(np.arange(D100 + 1)))
     by_face[[0, *(face for face, start in zip(FACES, starts) if start is FirstDie.FUMBLE)]] = _FUMBLED
     row_outcome, row_hits, row_plans, row_severity = readings.outcome, readings.hits, readings.plans, readings.severity
-    critical_hits = readings.critical_hits_by_plan
+    critical_hits, width = readings.critical_hits_by_plan.ravel(), readings.critical_hits_by_plan.shape[1]  # by plan × die
     plain = row_plans[:, 0] < 0 if row_plans.shape[1] else np.ones(row_hits.size, dtype=bool)  # rolls no critical
+    rolls = ~plain
     critical = row_severity >= 0
     tally = Tally()
     outcome_counts = np.zeros(len(OUTCOMES), dtype=np.int64)
@@ -158,20 +159,26 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
         damage_sum = int(per_reading[plain] @ row_hits[plain])
         damage_squares = int(per_reading[plain] @ (row_hits[plain] * row_hits[plain]))
         if not plain.all():
-            rolling = numbers[~plain[numbers]]
+            rolling = numbers[rolls[numbers]]
             extras = []
-            for column in row_plans[rolling].T:
-                rolled = column >= 0
-                extra = np.zeros(rolling.size, dtype=np.int64)
-                plans = column[rolled]
+            for k in range(row_plans.shape[1]):
+                column = row_plans[:, k].take(rolling)  # every attack rolling has a first critical; fewer a further one
+                rolled = None if k == 0 else np.flatnonzero(column >= 0)
+                plans = column if rolled is None else column.take(rolled)
                 dice = rng.integers(1, D100 + 1, plans.size)
-                opens = readings.opens[plans] & goes_on[dice]
-                if opens.any():  # `Roll kind | oeh`: 96-100 rolls again and adds
+                opens = readings.opens.take(plans) & goes_on.take(dice) if readings.opens.any() else None
+                if opens is not None and opens.any():  # `Roll kind | oeh`: 96-100 rolls again and adds
                     where = np.flatnonzero(opens)
                     dice[where] += _chains(rng, where.size, goes_on)
-                extra[rolled] = critical_hits[plans, np.minimum(dice, critical_hits.shape[1]) - 1]
-                extras.append(extra)
-            damage = damage_of(row_hits[rolling], extras)
+                    np.minimum(dice, width, out=dice)
+                read = critical_hits.take(plans * width + (dice - 1))  # the plan's row, the die's column
+                if rolled is None:
+                    extras.append(read)
+                else:
+                    extra = np.zeros(rolling.size, dtype=np.int64)
+                    extra[rolled] = read
+                    extras.append(extra)
+            damage = damage_of(row_hits.take(rolling), extras)
             damage_sum += int(damage.sum())
             damage_squares += int(damage @ damage)
         tally.add_damage(damage_sum, damage_squares)
