@@ -124,15 +124,16 @@ def workbook(path: Path) -> Path:
 def ours(db: str, rounds: int, arithmetic: str) -> dict:
     """`tables odds fight`'s JSON, worked out in ``arithmetic`` (float64: issue #42's automatic answer)."""
     from tables_app.library import Tables
-    from tables_app.services.fight_odds import FightOddsResult, _Blows
-    from tables_app.services.fights import load
+    from tables_app.services.fight_odds import FightOddsResult, _Blows, side_names
+    from tables_app.services.fight_log import load
     from tables_app.domain.fights.odds import fight_odds
 
     database = Tables(db).database
     loaded = load(database, FIGHT)
     blows = _Blows(database, loaded.fight)
     odds = fight_odds(loaded.fight, blows, rounds, reads_taken=blows.reads_taken, arithmetic=arithmetic)  # type: ignore[call-overload]
-    return FightOddsResult(FIGHT, loaded.seq, odds, tuple(c.name for c in loaded.fight.combatants)).to_json()
+    return FightOddsResult(FIGHT, loaded.seq, odds, tuple(c.name for c in loaded.fight.combatants),
+                           side_names(loaded.fight), arithmetic).to_json()
 
 
 def in_process(db: Path, spec: dict, pairs: int) -> None:
