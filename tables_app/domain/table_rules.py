@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from copy import copy
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping, TypeVar
 
@@ -74,7 +75,7 @@ class Attack:
             return 0
         return self.rank.critical_reduction + self.crit_reduction
 
-    @property
+    @cached_property  # asked twice a served resolve (the kept rules' key, for_attack), of a frozen attack
     def shape(self) -> tuple[Attack, bool]:
         """What the rows read for this attack depend on (AttackRules): all of
         it but what only moves the result (CMB, DEF, modifiers; steps 3-4), and
