@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
-from copy import copy
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -231,7 +230,8 @@ class AttackRules:
         ``shape``, as only its result moves; otherwise the rules are built anew."""
         if attack.shape != self.attack.shape:
             return AttackRules(attack, self.tables)
-        moved = copy(self)
+        moved = object.__new__(type(self))  # copy(self), without copy's protocol (a served resolve's)
+        moved.__dict__.update(self.__dict__)
         moved.attack, moved.shift = attack, attack.effective_cmb - attack.defense
         return moved
 

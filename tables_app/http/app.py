@@ -218,6 +218,15 @@ def header(scope: Scope, name: bytes) -> bytes | None:
     return next((value for key, value in scope["headers"] if key == name), None)
 
 
+def headers(scope: Scope, *names: bytes) -> list[bytes | None]:
+    """Some of a request's headers (ASGI ``scope``), each the first if given twice, in one pass."""
+    found: list[bytes | None] = [None] * len(names)
+    for key, value in scope["headers"]:
+        if key in names and found[i := names.index(key)] is None:
+            found[i] = value
+    return found
+
+
 async def refuse_unread(scope: Scope, receive: Receive, send: Send, status: int, message: str,
                         headers: dict[str, str] | None = None) -> None:
     """Answer the error object before the app sees the request; its body is
@@ -334,8 +343,8 @@ class CrossSiteGuard:
         from tables_app.http.access import cross_site_problem
 
         if scope["type"] == "http" and scope.get("path", "").startswith(f"{PREFIX}/"):
-            problem = cross_site_problem(header(scope, b"origin"), header(scope, b"sec-fetch-site"),
-                                         header(scope, b"host"), self.origins)
+            origin, fetch_site, host = headers(scope, b"origin", b"sec-fetch-site", b"host")
+            problem = cross_site_problem(origin, fetch_site, host, self.origins)
             if problem is not None:
                 await refuse_unread(scope, receive, send, 403, problem)
                 return
