@@ -310,7 +310,7 @@ class QuickRoutes:
     """The routes a bot calls by the thousand (a resolve, a query: their
     paths exact, no path parameters) answered without FastAPI's router: it
     tries the routes one by one (the resolve is the 24th) and solves each
-    one's dependencies, about a fifth of a served resolve's CPU. The same
+    one's dependencies, a quarter of a resolve's CPU in the app. The same
     endpoints answer, with the same request; anything else (another method,
     a path with a slash more, a mounted root) goes on to the router. Plain
     ASGI, inside the guards, so that every request still passes them."""

@@ -125,7 +125,7 @@ class Database:
         return self.compiled.kept(self._generation, _table_set_key(weapon, ruleset), lambda: self.reader().load_table_set(weapon, ruleset))
 
     def looked_up(self, key: Hashable, look_up: Callable[[], Checked]) -> Checked:
-        """``look_up()``, a pure read of the tables (a weapon assembled, a target);
+        """``look_up()``, a pure read of the tables (a weapon assembled, a creature);
         with compiled tables, the process's copy when it is current."""
         if self.compiled is None or self._generation is None:
             return look_up()
