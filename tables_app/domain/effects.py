@@ -641,7 +641,20 @@ def effect_words(entry: Mapping[str, Any] | Any) -> str:
     not said twice. The one wording of an entry's effects: resolve's account, a
     fight's, show, query, an import's changes, Foundry and the page (the JSON's
     `effect_words`) all say them so."""
-    e = entry if isinstance(entry, Mapping) else {f.name: getattr(entry, f.name) for f in fields(entry)}
+    if isinstance(entry, Mapping):
+        return _words(entry)
+    try:
+        return _entry_words(entry)
+    except TypeError:  # an entry made with a list in it (unhashable): said without the cache
+        return _words({f.name: getattr(entry, f.name) for f in fields(entry)})
+
+
+@lru_cache(maxsize=4096)  # an Entry is frozen: a served resolve says its critical's effects twice (steps, JSON)
+def _entry_words(entry: Any) -> str:
+    return _words({f.name: getattr(entry, f.name) for f in fields(entry)})
+
+
+def _words(e: Mapping[str, Any]) -> str:
     tags = [tag for tag in e["effects"] if not _tag_said(tag, e)]
     death = format_death(e.get("death_in"))
     if death and any(" ".join(tag.lower().split()) in (f"death in {e['death_in']}", "instant death") for tag in tags):

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
-from copy import copy
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping, TypeVar
 
@@ -74,7 +74,7 @@ class Attack:
             return 0
         return self.rank.critical_reduction + self.crit_reduction
 
-    @property
+    @cached_property  # asked twice a served resolve (the kept rules' key, for_attack), of a frozen attack
     def shape(self) -> tuple[Attack, bool]:
         """What the rows read for this attack depend on (AttackRules): all of
         it but what only moves the result (CMB, DEF, modifiers; steps 3-4), and
@@ -230,7 +230,8 @@ class AttackRules:
         ``shape``, as only its result moves; otherwise the rules are built anew."""
         if attack.shape != self.attack.shape:
             return AttackRules(attack, self.tables)
-        moved = copy(self)
+        moved = object.__new__(type(self))  # copy(self), without copy's protocol (a served resolve's)
+        moved.__dict__.update(self.__dict__)
         moved.attack, moved.shift = attack, attack.effective_cmb - attack.defense
         return moved
 

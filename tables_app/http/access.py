@@ -31,6 +31,7 @@ import hmac
 import ipaddress
 from collections.abc import Iterable
 from contextvars import ContextVar
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 TOKEN_ENV = "TABLES_TOKEN"
@@ -148,6 +149,7 @@ def web_origin(given: str) -> str:
     return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
 
 
+@lru_cache(maxsize=64)  # every request asks (LoopbackHostGuard), with the same few values; parsing an address is 5 µs
 def loopback_host_header(value: bytes | None) -> bool:
     """Whether a request's Host header names this machine (``localhost``,
     ``127.0.0.1:8000``, ``[::1]:8000``, ...). No header (HTTP/1.0) passes:

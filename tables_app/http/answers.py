@@ -23,7 +23,10 @@ class CliJSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         # a lone surrogate (JSON's "\udcff" in a body) as that escape again, as --json prints it
-        return json.dumps(content, ensure_ascii=False).encode("utf-8", "backslashreplace")
+        return _ENCODER.encode(content).encode("utf-8", "backslashreplace")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(ensure_ascii=False)'s, made once, not per answer
 
 
 def failure(status: int, error: dict[str, Any]) -> CliJSON:

@@ -10,6 +10,9 @@ from typing import Any, Callable, Iterable
 from tables_app.operations.params import Param, ParamError
 
 
+_REFUSED = object()  # Operation._defaults: a default that check refuses
+
+
 @dataclass(frozen=True)
 class Operation:
     """``run(database, **values)`` answers it; ``values`` are keyed by each
@@ -63,7 +66,24 @@ class Operation:
                                      *(value if isinstance(value, list) else [value])]
             elif value is not None:
                 given[param.name] = value
-        return {p.name: p.read(given[p.name]) if p.name in given else p.check(p.default) for p in self.params}
+        values: dict[str, Any] = {}
+        for name, param, default in self._defaults:
+            if name in given:
+                values[name] = param.read(given[name])
+            else:
+                values[name] = param.check(param.default) if default is _REFUSED else default
+        return values
+
+    @cached_property
+    def _defaults(self) -> tuple[tuple[str, Param, Any], ...]:
+        """Each parameter with its name and its default checked once (a served request reads
+        twenty of them); _REFUSED for a default that check refuses (a required parameter's)."""
+        def checked(param: Param) -> Any:
+            try:
+                return param.check(param.default)
+            except ParamError:
+                return _REFUSED
+        return tuple((p.name, p, checked(p)) for p in self.params)
 
     def call(self, database: Any, **values: Any) -> Any:
         """``run`` with ``values`` checked first: the library's entry point."""

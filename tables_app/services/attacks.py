@@ -11,7 +11,7 @@ from typing import Required, TypedDict, Unpack
 
 from tables_app.domain.names import fold
 from tables_app.domain.table_rules import Attack, AttackRules, TableSet, check_columns
-from tables_app.domain.tables import Rank, RollKind, Weapon, unknown_feature_warnings
+from tables_app.domain.tables import Creature, Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
 from tables_app.services.lookups import armor_column
 from tables_app.services.results import AttackSetup, DiceUsed, TableResolution
@@ -128,15 +128,22 @@ class Target:
     ruleset: str | None  # the creature's
 
 
-def target_of(reader: Reader, parts: TargetParts, ruleset: str | None = None) -> Target:
+def creature_of(reader: Reader, name: str, ruleset: str | None = None) -> tuple[Creature, str]:
+    """The bestiary's creature ``name`` (of ``ruleset`` unless written RULESET:NAME), and its ruleset."""
+    found = reader.locate("creatures", name, ruleset)
+    return reader.load_creature(found), found.ruleset
+
+
+def target_of(reader: Reader, parts: TargetParts, ruleset: str | None = None,
+              creature: tuple[Creature, str] | None = None) -> Target:
     """DEF, armor, rank and features: the bestiary's (a creature of
-    ``ruleset`` unless written RULESET:NAME), overridden by options."""
+    ``ruleset`` unless written RULESET:NAME; ``creature``: creature_of's, already
+    looked up), overridden by options."""
     defense, armor, rank, features, name, home = 0, None, Rank.NORMAL, set(), None, None
     if parts.creature:
-        found = reader.locate("creatures", parts.creature, ruleset)
-        creature = reader.load_creature(found)
-        defense, armor, rank, features = creature.defense, creature.armor, creature.rank, set(creature.features)
-        name, home = creature.name, found.ruleset
+        found, home = creature or creature_of(reader, parts.creature, ruleset)
+        defense, armor, rank, features = found.defense, found.armor, found.rank, set(found.features)
+        name = found.name
     if parts.defense is not None:
         defense = parts.defense
     if parts.armor:
@@ -167,8 +174,11 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
     """Look everything up once. Names are looked up in ``ruleset`` (--ruleset)
     when given, else wherever they are; the target in the weapon's ruleset."""
     reader = database.reader()
-    assembled, home = assemble(reader, weapon, ruleset)
-    aimed_at = target_of(reader, target, home)
+    # kept with the compiled tables in the HTTP API: a bot names the same few weapons and creatures again and again
+    assembled, home = database.looked_up(("weapon", weapon, ruleset), lambda: assemble(reader, weapon, ruleset))
+    creature = None if not target.creature else database.looked_up(
+        ("creature", target.creature, home), lambda: creature_of(reader, target.creature or "", home))
+    aimed_at = target_of(reader, target, home, creature)
     tables = database.load_table_set(assembled, home)  # the process's copy in the HTTP API (storage/compiled.py)
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,
@@ -204,4 +214,6 @@ def resolve(database: Database, weapon: WeaponParts, target: TargetParts, *, see
 def feature_warnings(target: TargetParts, tables: TableSet) -> tuple[str, ...]:
     """A warning for each ``--has`` feature no critical table of the attack
     asks about (the bestiary's own features are not checked)."""
+    if not target.features:  # most attacks: nothing to warn of, and the tables' features are not gathered
+        return ()
     return tuple(unknown_feature_warnings(target.features, tables.criticals.values()))
