@@ -8,7 +8,7 @@ SQLite alter tables by copying them; foreign keys are checked before commit.
 from alembic import context
 from sqlalchemy import text
 
-from tables_app.storage import models
+from tables_app.storage import cell_keys, models
 from tables_app.storage.connection import ADVISORY_LOCK
 
 config = context.config
@@ -40,9 +40,25 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def held_cell_keys(connection):
+    """The foreign keys of attack_cell that storage/cell_keys.py replaces and it holds; None without the table."""
+    if connection.execute(text("SELECT to_regclass('attack_cell')")).scalar() is None:
+        return None
+    return {name for (name,) in connection.execute(text(cell_keys.HELD_KEYS)).fetchall()} & set(cell_keys.FOREIGN_KEYS)
+
+
+def cell_keys_as_made(connection) -> None:
+    """Before the revisions: attack_cell's foreign keys as the revisions made
+    them (storage/cell_keys.py's triggers taken out, if they are in)."""
+    held = held_cell_keys(connection)
+    for statement in [] if held is None else cell_keys.uninstall_statements(held):
+        connection.execute(text(statement))
+
+
 def on_server(connection) -> None:
-    """What PostgreSQL needs after the revisions: deferrable foreign keys
-    and id sequences past the ids the migrations wrote."""
+    """What PostgreSQL needs after the revisions: deferrable foreign keys,
+    id sequences past the ids the migrations wrote, and attack_cell's
+    references checked a statement at a time (storage/cell_keys.py)."""
     for table, constraint in connection.execute(text(NOT_DEFERRABLE)).fetchall():
         connection.execute(text(f"ALTER TABLE {quoted(table)} ALTER CONSTRAINT {quoted(constraint)} "
                                 "DEFERRABLE INITIALLY IMMEDIATE"))
@@ -52,6 +68,9 @@ def on_server(connection) -> None:
         following = f"(SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM {sequence})"
         connection.execute(text(f"SELECT setval(:sequence, greatest(coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, "
                                 f"{following}), false)"), {"sequence": sequence})
+    held = held_cell_keys(connection)
+    for statement in [] if held is None else cell_keys.install_statements(held):
+        connection.execute(text(statement))
 
 
 def run_on(connection) -> None:
@@ -72,6 +91,7 @@ def run_on(connection) -> None:
             # for an import to end, and the next import for the migration
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
             connection.execute(text(NOCASE_ON_SERVER))
+            cell_keys_as_made(connection)
         context.run_migrations()
         if server:
             on_server(connection)
