@@ -6,6 +6,7 @@ SQLite alter tables by copying them; foreign keys are checked before commit.
 """
 
 from alembic import context
+from alembic.util import CommandError
 from sqlalchemy import text
 
 from tables_app.storage import cell_keys, models
@@ -47,9 +48,22 @@ def held_cell_keys(connection):
     return {name for (name,) in connection.execute(text(cell_keys.HELD_KEYS)).fetchall()} & set(cell_keys.FOREIGN_KEYS)
 
 
+def revisions_to_run() -> bool:
+    """Whether a revision will run (not `db upgrade` of a database at the newest schema)."""
+    try:
+        current = set(context.get_context().get_current_heads())
+        destination = {script.revision for script in context.script.get_revisions(context.get_revision_argument())}
+    except Exception:  # noqa: BLE001 — a relative or unusual destination: assume there is
+        return True
+    return current != destination
+
+
 def cell_keys_as_made(connection) -> None:
     """Before the revisions: attack_cell's foreign keys as the revisions made
-    them (storage/cell_keys.py's triggers taken out, if they are in)."""
+    them (storage/cell_keys.py's triggers taken out, if they are in); none to
+    run, nothing taken out (a trigger missing is put back after them)."""
+    if not revisions_to_run():
+        return
     held = held_cell_keys(connection)
     for statement in [] if held is None else cell_keys.uninstall_statements(held):
         connection.execute(text(statement))
@@ -69,8 +83,15 @@ def on_server(connection) -> None:
         connection.execute(text(f"SELECT setval(:sequence, greatest(coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, "
                                 f"{following}), false)"), {"sequence": sequence})
     held = held_cell_keys(connection)
-    for statement in [] if held is None else cell_keys.install_statements(held):
+    if held is None:
+        return
+    enabled = {(table, trigger) for table, trigger, on in connection.execute(text(cell_keys.HELD_TRIGGERS)).fetchall() if on}
+    statements = cell_keys.install_statements(held, enabled)
+    for statement in statements:
         connection.execute(text(statement))
+    if statements and connection.execute(text(cell_keys.DANGLING.replace("?", "1"))).first() is not None:
+        # the triggers check what is written from now on: what is there already is checked here, once
+        raise CommandError("attack cells point at rows that do not exist (see: tables db check)")
 
 
 def run_on(connection) -> None:

@@ -114,12 +114,14 @@ TRIGGERS = (
 )
 
 
-def install_statements(constraints: set[str]) -> list[str]:
+def install_statements(constraints: set[str], enabled: set[tuple[str, str]]) -> list[str]:
     """The DDL putting the triggers in place of the foreign keys of ``constraints``
-    (those of FOREIGN_KEYS attack_cell holds now), in one transaction; [] when none is left."""
-    if not constraints:
+    (those of FOREIGN_KEYS attack_cell holds now), in one transaction; [] when
+    none is left and every trigger is there (``enabled``: HELD_TRIGGERS' enabled ones)."""
+    if not constraints and set(TRIGGERS) <= enabled:
         return []
-    made = [_CELLS_WRITTEN, _CASCADE, _STILL_USED, _NO_TRUNCATE]
+    made = [f"DROP TRIGGER IF EXISTS {trigger} ON {table}" for table, trigger in TRIGGERS]
+    made += [_CELLS_WRITTEN, _CASCADE, _STILL_USED, _NO_TRUNCATE]
     made += [f'ALTER TABLE attack_cell DROP CONSTRAINT "{name}"' for name in sorted(constraints)]
     made += [
         "CREATE TRIGGER tables_attack_cells_inserted AFTER INSERT ON attack_cell REFERENCING NEW TABLE AS written_cells "
@@ -159,6 +161,6 @@ def uninstall_statements(constraints: set[str]) -> list[str]:
 # Which of FOREIGN_KEYS attack_cell holds; whether the triggers are there.
 HELD_KEYS = ("SELECT c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
              "WHERE c.contype = 'f' AND t.relname = 'attack_cell' AND t.relnamespace = current_schema()::regnamespace")
-HELD_TRIGGERS = ("SELECT t.relname, g.tgname, g.tgenabled FROM pg_trigger g JOIN pg_class t ON t.oid = g.tgrelid "
+HELD_TRIGGERS = ("SELECT t.relname, g.tgname, g.tgenabled <> 'D' FROM pg_trigger g JOIN pg_class t ON t.oid = g.tgrelid "
                  "WHERE NOT g.tgisinternal AND g.tgname LIKE 'tables_attack_cells_%' "
                  "AND t.relnamespace = current_schema()::regnamespace")

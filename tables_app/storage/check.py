@@ -87,7 +87,7 @@ def cell_key_problems(connection: sqlite3.Connection) -> list[str]:
         return []
     if set(cell_keys.FOREIGN_KEYS) <= {name for (name,) in connection.execute(cell_keys.HELD_KEYS)}:
         return []  # the foreign keys themselves (a database the migrations have not given the triggers yet)
-    enabled = {(table, trigger) for table, trigger, state in connection.execute(cell_keys.HELD_TRIGGERS) if state != "D"}
+    enabled = {(table, trigger) for table, trigger, on in connection.execute(cell_keys.HELD_TRIGGERS) if on}
     found = [f"trigger {trigger} of table {table} is missing or switched off (by hand?): run: tables db upgrade"
              for table, trigger in cell_keys.TRIGGERS if (table, trigger) not in enabled]
     found += [f"attack_cell row {cell} refers to a row that does not exist"

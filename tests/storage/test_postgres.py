@@ -576,15 +576,22 @@ def test_a_cell_pointing_at_nothing_is_never_committed(pg_url):
 def test_db_check_finds_a_cell_pointing_at_nothing_once_its_trigger_is_switched_off(pg_url):
     assert ok_json("db", "check", db=pg_url)["ok"]
     with psycopg.connect(pg_url) as connection:
+        cell, row = connection.execute("SELECT id, row_id FROM attack_cell ORDER BY id LIMIT 1").fetchone()
         connection.execute("ALTER TABLE attack_cell DISABLE TRIGGER tables_attack_cells_updated")
-        cell = connection.execute("UPDATE attack_cell SET row_id = 1000000 WHERE id = (SELECT min(id) FROM attack_cell) "
-                                  "RETURNING id").fetchone()[0]
+        connection.execute("UPDATE attack_cell SET row_id = 1000000 WHERE id = %s", (cell,))
     result = tables("db", "check", "--json", db=pg_url)
     assert result.exit_code == 1
     assert json.loads(result.stdout)["problems"] == [
         "trigger tables_attack_cells_updated of table attack_cell is missing or switched off (by hand?): run: tables db upgrade",
         f"attack_cell row {cell} refers to a row that does not exist",
     ]
+    assert tables("db", "upgrade", db=pg_url).exit_code != 0  # the triggers would check new writes only: refused
+    with psycopg.connect(pg_url) as connection:
+        connection.execute("UPDATE attack_cell SET row_id = %s WHERE id = %s", (row, cell))
+    assert tables("db", "upgrade", db=pg_url).exit_code == 0
+    assert ok_json("db", "check", db=pg_url)["ok"]
+    with psycopg.connect(pg_url) as connection:
+        assert refused(connection, "UPDATE attack_cell SET row_id = 1000000 WHERE id = %s", cell) == "23503"
 
 
 def test_db_upgrade_puts_the_triggers_in_place_of_the_cells_foreign_keys_and_back(pg_url):
@@ -602,3 +609,24 @@ def test_db_upgrade_puts_the_triggers_in_place_of_the_cells_foreign_keys_and_bac
     assert tables("db", "upgrade", db=pg_url).exit_code == 0
     assert held() == (set(), len(cell_keys.TRIGGERS))
     assert ok_json("db", "check", db=pg_url)["ok"]
+
+
+def test_a_row_whose_cells_are_being_written_is_deleted_only_after_their_commit_and_with_them(pg_url):
+    """The cells' trigger locks the rows they point at (FOR KEY SHARE, as a
+    foreign key does): a concurrent delete waits for the commit, then takes
+    the committed cells with it; no cell is ever left pointing at nothing."""
+    with psycopg.connect(pg_url) as writer, psycopg.connect(pg_url) as deleter:
+        row = writer.execute("INSERT INTO attack_row (id, attack_table_id, position, low, high, label, unmodified, clumsy) "
+                             "SELECT max(id) + 1, min(attack_table_id), 10000, 500, 600, '500-600', false, false "
+                             "FROM attack_row RETURNING id").fetchone()[0]
+        writer.commit()
+        writer.execute("INSERT INTO attack_cell (id, row_id, armor_column_id, text, outcome, hits) "
+                       "SELECT (SELECT max(id) + 1 FROM attack_cell), %s, min(id), '3', 'hit', 3 FROM armor_column "
+                       "WHERE attack_table_id = (SELECT attack_table_id FROM attack_row WHERE id = %s)", (row, row))
+        deleter.execute("SET lock_timeout = 300")
+        assert refused(deleter, "DELETE FROM attack_row WHERE id = %s", row) == "55P03"  # waits for the writer
+        writer.commit()
+        deleter.execute("DELETE FROM attack_row WHERE id = %s", (row,))
+        deleter.commit()
+        assert deleter.execute("SELECT count(*) FROM attack_cell WHERE row_id = %s", (row,)).fetchone() == (0,)
+        assert deleter.execute(translated(cell_keys.DANGLING)[0], (1,)).fetchall() == []
