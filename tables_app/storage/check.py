@@ -12,7 +12,8 @@ event that breaks it; not in the quick check). Each finding is one sentence.
 On PostgreSQL, the server's own checks stand in for SQLite's: it enforces
 every foreign key and column type itself, so what is left to check is a
 constraint switched off by hand (not valid), an index marked invalid, the
-tables and columns, and the schema version.
+attack cells' references (kept by triggers there: cell_keys.py) and those
+triggers, the tables and columns, and the schema version.
 
 SQLAlchemy is imported here for the models' tables: this module runs only
 when asked (``db check``) or when something has already gone wrong.

@@ -151,7 +151,8 @@ def translated(statement: str) -> tuple[str, str]:
 
 # An executemany of at least COPY_FROM rows into plain columns (the import's
 # child rows: repository.Writer._insert) goes in as one COPY instead: the
-# same rows, the same constraints and deferred foreign keys, without a
+# same rows, the same constraints and deferred foreign keys (the attack
+# cells' checked once for the whole COPY: cell_keys.py), without a
 # statement executed per row (bench/README.md, "PostgreSQL").
 COPY_FROM = 50
 _COPYABLE = re.compile(r"(?:INSERT) INTO (\w+) \(([\w ,]+)\) VALUES \(\?(?:, \?)*\)")
