@@ -4,10 +4,10 @@ An import writes about 90,000 attack cells (Rolemaster scale), each with up
 to four foreign keys (its row, its armor column, its severity, its critical
 table). As foreign-key constraints, PostgreSQL checks them one row at a time
 (an index probe and a row lock per reference, at the commit when deferred):
-0.8 s of a 1.5 s import on an idle server (bench/README.md, "PostgreSQL
-import"). Here the same rules are kept by triggers that check each
-statement's cells at once (the set-based check: each reference's distinct
-values, looked up once):
+most of the import's commit (0.8 s measured apart in #31; bench/pg_cell_keys.py,
+bench/README.md "PostgreSQL import and resolve (#44)"). Here the same rules
+are kept by triggers that check each statement's cells at once (the
+set-based check: each reference's distinct values, looked up once):
 
 - cells inserted or updated (COPY included): every reference points at a row
   that exists, checked when the statement ends, the rows pointed at locked

@@ -105,7 +105,7 @@ class KeptReader(Reader):
     name means, and the weapon or creature it is) are kept with the compiled
     tables of the generation they were read in: a served resolve whose tables
     are kept then reads nothing but the generation (bench/README.md,
-    "PostgreSQL resolve"). Only answers are kept (a NotFound is asked again);
+    "PostgreSQL import and resolve (#44)"). Only answers are kept (a NotFound is asked again);
     every value kept is immutable."""
 
     def __init__(self, snapshot: Callable[[], AbstractContextManager[sqlite3.Connection]], compiled: CompiledTables,
