@@ -6,9 +6,10 @@ SQLite alter tables by copying them; foreign keys are checked before commit.
 """
 
 from alembic import context
+from alembic.util import CommandError
 from sqlalchemy import text
 
-from tables_app.storage import models
+from tables_app.storage import cell_keys, models
 from tables_app.storage.connection import ADVISORY_LOCK
 
 config = context.config
@@ -40,9 +41,38 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def held_cell_keys(connection):
+    """The foreign keys of attack_cell that storage/cell_keys.py replaces and it holds; None without the table."""
+    if connection.execute(text("SELECT to_regclass('attack_cell')")).scalar() is None:
+        return None
+    return {name for (name,) in connection.execute(text(cell_keys.HELD_KEYS)).fetchall()} & set(cell_keys.FOREIGN_KEYS)
+
+
+def revisions_to_run() -> bool:
+    """Whether a revision will run (not `db upgrade` of a database at the newest schema)."""
+    try:
+        current = set(context.get_context().get_current_heads())
+        destination = {script.revision for script in context.script.get_revisions(context.get_revision_argument())}
+    except Exception:  # noqa: BLE001 — a relative or unusual destination: assume there is
+        return True
+    return current != destination
+
+
+def cell_keys_as_made(connection) -> None:
+    """Before the revisions: attack_cell's foreign keys as the revisions made
+    them (storage/cell_keys.py's triggers taken out, if they are in); none to
+    run, nothing taken out (a trigger missing is put back after them)."""
+    if not revisions_to_run():
+        return
+    held = held_cell_keys(connection)
+    for statement in [] if held is None else cell_keys.uninstall_statements(held):
+        connection.execute(text(statement))
+
+
 def on_server(connection) -> None:
-    """What PostgreSQL needs after the revisions: deferrable foreign keys
-    and id sequences past the ids the migrations wrote."""
+    """What PostgreSQL needs after the revisions: deferrable foreign keys,
+    id sequences past the ids the migrations wrote, and attack_cell's
+    references checked a statement at a time (storage/cell_keys.py)."""
     for table, constraint in connection.execute(text(NOT_DEFERRABLE)).fetchall():
         connection.execute(text(f"ALTER TABLE {quoted(table)} ALTER CONSTRAINT {quoted(constraint)} "
                                 "DEFERRABLE INITIALLY IMMEDIATE"))
@@ -52,6 +82,16 @@ def on_server(connection) -> None:
         following = f"(SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM {sequence})"
         connection.execute(text(f"SELECT setval(:sequence, greatest(coalesce((SELECT max(id) FROM {quoted(table)}), 0) + 1, "
                                 f"{following}), false)"), {"sequence": sequence})
+    held = held_cell_keys(connection)
+    if held is None:
+        return
+    enabled = {(table, trigger) for table, trigger, on in connection.execute(text(cell_keys.HELD_TRIGGERS)).fetchall() if on}
+    statements = cell_keys.install_statements(held, enabled)
+    for statement in statements:
+        connection.execute(text(statement))
+    if len(statements) > len(cell_keys.FUNCTIONS) and connection.execute(text(cell_keys.DANGLING.replace("?", "1"))).first():
+        # the triggers check what is written from now on: what is there already is checked here, once
+        raise CommandError("attack cells point at rows that do not exist (see: tables db check)")
 
 
 def run_on(connection) -> None:
@@ -72,6 +112,7 @@ def run_on(connection) -> None:
             # for an import to end, and the next import for the migration
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK})
             connection.execute(text(NOCASE_ON_SERVER))
+            cell_keys_as_made(connection)
         context.run_migrations()
         if server:
             on_server(connection)

@@ -141,7 +141,8 @@ class _Reused:
             listed = ", ".join(f'public."{table}"' for table in self.tables)
             connection.execute(f"TRUNCATE {listed} RESTART IDENTITY CASCADE")
             connection.execute("SET CONSTRAINTS ALL DEFERRED")
-            for table in self.tables:
+            # attack cells last: their references are checked when each statement ends (storage/cell_keys.py)
+            for table in sorted(self.tables, key=lambda table: table == "attack_cell"):
                 connection.execute(f'INSERT INTO public."{table}" SELECT * FROM pristine."{table}"')
             for (sequence, table) in connection.execute(
                     "SELECT pg_get_serial_sequence(quote_ident(table_name), 'id'), table_name FROM information_schema.columns "

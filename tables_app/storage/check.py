@@ -12,7 +12,8 @@ event that breaks it; not in the quick check). Each finding is one sentence.
 On PostgreSQL, the server's own checks stand in for SQLite's: it enforces
 every foreign key and column type itself, so what is left to check is a
 constraint switched off by hand (not valid), an index marked invalid, the
-tables and columns, and the schema version.
+attack cells' references (kept by triggers there: cell_keys.py) and those
+triggers, the tables and columns, and the schema version.
 
 SQLAlchemy is imported here for the models' tables: this module runs only
 when asked (``db check``) or when something has already gone wrong.
@@ -69,12 +70,29 @@ def _columns(connection: sqlite3.Connection, table: str) -> list[str]:
 def integrity_problems(connection: sqlite3.Connection, quick: bool = False) -> list[str]:
     found: list[str] = []
     if on_server(connection):
-        return [line for (line,) in connection.execute(_SERVER_INTEGRITY).fetchmany(LIMIT)]
+        return [line for (line,) in connection.execute(_SERVER_INTEGRITY).fetchmany(LIMIT)] + cell_key_problems(connection)
     statement = "SELECT * FROM pragma_quick_check(?)" if quick else "SELECT * FROM pragma_integrity_check(?)"
     for (line,) in connection.execute(statement, (LIMIT,)):
         if line != "ok":
             found.extend(f"damaged: {part.strip()}" for part in str(line).splitlines()
                          if part.strip() and not part.startswith("*** in database"))
+    return found
+
+
+def cell_key_problems(connection: sqlite3.Connection) -> list[str]:
+    """PostgreSQL: attack cells pointing at nothing, and a trigger that keeps
+    them from it missing or switched off by hand (storage/cell_keys.py)."""
+    from tables_app.storage import cell_keys
+
+    if "attack_cell" not in table_names(connection):
+        return []
+    if set(cell_keys.FOREIGN_KEYS) <= {name for (name,) in connection.execute(cell_keys.HELD_KEYS)}:
+        return []  # the foreign keys themselves (a database the migrations have not given the triggers yet)
+    enabled = {(table, trigger) for table, trigger, on in connection.execute(cell_keys.HELD_TRIGGERS) if on}
+    found = [f"trigger {trigger} of table {table} is missing or switched off (by hand?): run: tables db upgrade"
+             for table, trigger in cell_keys.TRIGGERS if (table, trigger) not in enabled]
+    found += [f"attack_cell row {cell} refers to a row that does not exist"
+              for (cell,) in connection.execute(cell_keys.DANGLING, (LIMIT,))]
     return found
 
 

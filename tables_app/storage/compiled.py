@@ -31,9 +31,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from typing import Any, Callable, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, TypeVar
 
-from tables_app.storage.locking import data_version
+from tables_app.storage.locking import begin_read_version, data_version
+from tables_app.storage.reader import Found, Reader
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from tables_app.domain.tables import Creature, Weapon
 
 T = TypeVar("T")
 
@@ -49,15 +55,17 @@ class CompiledTables:
         self.limit = limit
         self.generation = 0
         self.loads = 0  # values compiled (read from the database, or built from what was): the tests count them
+        self.look_ups = 0  # names looked up and rows read for them (KeptReader), apart
         self._lock = threading.Lock()
         self._seen: dict[int, tuple[sqlite3.Connection, int]] = {}  # id(connection): (it, its last data_version)
         self._kept: dict[Hashable, Any] = {}
 
-    def pin(self, connection: sqlite3.Connection) -> int:
+    def pin(self, connection: sqlite3.Connection, *, begin: bool = False) -> int:
         """The generation of the read transaction just begun on ``connection``
-        (BEGIN done, nothing read yet): reading data_version takes its snapshot."""
+        (BEGIN done, nothing read yet; or begun here, if ``begin``: one round
+        trip on PostgreSQL): reading data_version takes its snapshot."""
         with self._lock:
-            version = data_version(connection)
+            version = begin_read_version(connection) if begin else data_version(connection)
             seen = self._seen.get(id(connection))
             if seen is None or seen[0] is not connection or seen[1] != version:
                 self._seen[id(connection)] = (connection, version)
@@ -72,18 +80,52 @@ class CompiledTables:
             if seen is not None and seen[0] is connection:
                 del self._seen[id(connection)]
 
-    def kept(self, generation: int, key: Hashable, load: Callable[[], T]) -> T:
+    def kept(self, generation: int, key: Hashable, load: Callable[[], T], *, look_up: bool = False) -> T:
         """What ``key`` stands for in ``generation``: kept, or ``load()``-ed
-        (in the caller's read transaction) and kept if that generation is still the current one."""
+        (in the caller's read transaction) and kept if that generation is
+        still the current one; counted in ``loads``, or ``look_ups`` if ``look_up``."""
         with self._lock:
             found = self._kept.get(key) if generation == self.generation else None
         if found is not None:
             return found  # what load() gave under this key
         loaded = load()
         with self._lock:
-            self.loads += 1
+            if look_up:
+                self.look_ups += 1
+            else:
+                self.loads += 1
             if generation == self.generation:
                 if len(self._kept) >= self.limit:
                     del self._kept[next(iter(self._kept))]
                 self._kept[key] = loaded
         return loaded
+
+
+class KeptReader(Reader):
+    """A Reader whose look-ups by name (which weapon, creature or table a
+    name means, and the weapon or creature it is) are kept with the compiled
+    tables of the generation they were read in: a served resolve whose tables
+    are kept then reads nothing but the generation (bench/README.md,
+    "PostgreSQL import and resolve (#44)"). Only answers are kept (a NotFound is asked again);
+    every value kept is immutable."""
+
+    def __init__(self, snapshot: Callable[[], AbstractContextManager[sqlite3.Connection]], compiled: CompiledTables,
+                 generation: Callable[[], int | None]):
+        super().__init__(snapshot)
+        self._compiled = compiled
+        self._generation = generation  # the generation of the snapshot being held (Database._generation)
+
+    def _kept(self, key: Hashable, load: Callable[[], T]) -> T:
+        assert self._snapshot is not None
+        with self._snapshot():  # joins the caller's, or holds one around the look-up
+            generation = self._generation()
+            return load() if generation is None else self._compiled.kept(generation, key, load, look_up=True)
+
+    def locate(self, kind: str, name: str, ruleset: str | None = None) -> Found:
+        return self._kept(("locate", kind, name, ruleset), lambda: Reader.locate(self, kind, name, ruleset))
+
+    def load_weapon(self, name: str | Found, ruleset: str | None = None) -> Weapon:
+        return self._kept(("weapon", name, ruleset), lambda: Reader.load_weapon(self, name, ruleset))
+
+    def load_creature(self, name: str | Found, ruleset: str | None = None) -> Creature:
+        return self._kept(("creature", name, ruleset), lambda: Reader.load_creature(self, name, ruleset))

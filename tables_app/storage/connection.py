@@ -77,11 +77,14 @@ def take_write_lock(connection: sqlite3.Connection) -> None:
     connection.execute("SELECT pg_advisory_xact_lock(?)", (ADVISORY_LOCK,)).fetchone()
 
 
+READ_SNAPSHOT_ON_SERVER = "BEGIN ISOLATION LEVEL REPEATABLE READ"
+
+
 def begin_read(connection: sqlite3.Connection) -> None:
     """A read transaction: every statement in it sees one snapshot. SQLite's
     WAL gives that to a plain BEGIN; PostgreSQL's default (read committed)
     takes a snapshot per statement, so it is asked for repeatable read."""
-    connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ" if on_server(connection) else "BEGIN")
+    connection.execute(READ_SNAPSHOT_ON_SERVER if on_server(connection) else "BEGIN")
 
 
 def defer_foreign_keys(connection: sqlite3.Connection) -> None:

@@ -69,8 +69,11 @@ class Database:
             return
         try:
             connection = self.connection
-            begin_read(connection)
-            generation = None if self.compiled is None else self.compiled.pin(connection)
+            if self.compiled is None:
+                begin_read(connection)
+                generation = None
+            else:  # BEGIN and the generation in one round trip on PostgreSQL
+                generation = self.compiled.pin(connection, begin=True)
         except sqlite3.Error as exc:
             if self._connection is not None and self._connection.in_transaction:  # BEGIN done, data_version failed
                 self._connection.rollback()
@@ -115,7 +118,13 @@ class Database:
         self._connection = None
 
     def reader(self) -> Reader:
-        return Reader(self.snapshot)
+        """A Reader of this database; with compiled tables (the HTTP API), one
+        that keeps its look-ups by name with them (compiled.KeptReader)."""
+        if self.compiled is None:
+            return Reader(self.snapshot)
+        from tables_app.storage.compiled import KeptReader
+
+        return KeptReader(self.snapshot, self.compiled, lambda: self._generation)
 
     def load_table_set(self, weapon: Weapon, ruleset: str) -> TableSet:
         """Reader.load_table_set; inside a snapshot of a database with

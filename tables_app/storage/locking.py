@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import Any
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tables_app.errors import DatabaseError
-from tables_app.storage.connection import BUSY_TIMEOUT_MS, connect, set_busy_timeout, take_write_lock
+from tables_app.storage.connection import BUSY_TIMEOUT_MS, READ_SNAPSHOT_ON_SERVER, begin_read, connect, set_busy_timeout, take_write_lock
 from tables_app.storage.dialect import on_server
 from tables_app.storage.location import Server, Target
 
@@ -28,13 +29,28 @@ LOCK_WAIT_SECONDS = 120  # how long an import waits for another one's write (doc
 SLICE_MS = 250  # the busy timeout of one try: how often a waiting import says so
 
 
+_GENERATION = "SELECT number FROM generation WHERE id = 1"
+
+
 def data_version(connection: sqlite3.Connection) -> int:
     """Changes when another connection commits (compare on the same
     connection). On PostgreSQL, the generation number every import and
     removal bumps (models.Generation), the same for every connection."""
     if on_server(connection):
-        return connection.execute("SELECT number FROM generation WHERE id = 1").fetchone()[0]
+        return connection.execute(_GENERATION).fetchone()[0]
     return connection.execute("PRAGMA data_version").fetchone()[0]
+
+
+def begin_read_version(connection: sqlite3.Connection) -> int:
+    """begin_read, then data_version: a read transaction and the version it
+    sees. On PostgreSQL the two go as one message, one round trip (a served
+    resolve whose tables are kept sends only this and its COMMIT: compiled.py)."""
+    if not on_server(connection):
+        begin_read(connection)
+        return data_version(connection)
+    cursor: Any = connection.execute(f"{READ_SNAPSHOT_ON_SERVER}; {_GENERATION}")
+    cursor.nextset()  # past BEGIN's (empty) result to the SELECT's, which took the snapshot
+    return cursor.fetchone()[0]
 
 
 def bump_generation(connection: sqlite3.Connection) -> None:

@@ -49,6 +49,10 @@ The seam's contract (each clause tested in tests/storage/test_postgres_seam.py):
   (connection.has_tables, schema_version; dialect.table_names), as SQLite's
   sqlite_master tells views from tables.
 - A NUL in a name finds nothing, as on SQLite (below, "NUL in text").
+- Several statements sent as one, without parameters (``BEGIN ...; SELECT
+  ...``), go in one round trip; the cursor is on the first one's rows and
+  ``nextset()`` moves to the next one's (sqlite3 runs one statement a call:
+  only PostgreSQL's callers send several, locking.begin_read_version).
 
 This module imports psycopg, and only storage/connection.py imports it, and
 only for a postgresql:// database: the SQLite commands never load psycopg.
@@ -147,7 +151,8 @@ def translated(statement: str) -> tuple[str, str]:
 
 # An executemany of at least COPY_FROM rows into plain columns (the import's
 # child rows: repository.Writer._insert) goes in as one COPY instead: the
-# same rows, the same constraints and deferred foreign keys, without a
+# same rows, the same constraints and deferred foreign keys (the attack
+# cells' checked once for the whole COPY: cell_keys.py), without a
 # statement executed per row (bench/README.md, "PostgreSQL").
 COPY_FROM = 50
 _COPYABLE = re.compile(r"(?:INSERT) INTO (\w+) \(([\w ,]+)\) VALUES \(\?(?:, \?)*\)")
@@ -288,6 +293,10 @@ class PgCursor:
     def _rows(self) -> psycopg.Cursor[Any]:
         assert self._cursor is not None, "nothing executed on this cursor"
         return self._cursor
+
+    def nextset(self) -> bool | None:
+        """The next statement's rows, of several sent as one (without parameters): whether there is one."""
+        return self._rows().nextset()
 
     def fetchone(self) -> Any:
         try:

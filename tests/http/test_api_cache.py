@@ -174,3 +174,61 @@ def test_the_command_line_never_loads_the_cache(db_path):
                           "--cmb", "60", "--armor", "MA", "--seed", "1", "--json"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stderr.endswith("LOADED False")
+
+
+def test_a_resolve_whose_tables_are_kept_sends_its_generation_and_commit_only_and_sees_the_next_import(
+        db_path, made, run, write_workbook, monkeypatch, on_postgres):  # type: ignore[no-untyped-def]
+    """The weapon, the creature and the names they use are kept with the
+    tables (compiled.KeptReader): a resolve asked again reads only the
+    generation, in one round trip with its BEGIN on PostgreSQL (statements
+    counted through the seam: a call is a round trip), and its COMMIT. An
+    import by another process (a new generation) changes the next answer."""
+    from tables_app.storage import postgres
+
+    sent: list[str] = []
+    if on_postgres:
+        execute = postgres.PgCursor.execute
+
+        def counted(self, statement, params=()):  # type: ignore[no-untyped-def]
+            sent.append(statement)
+            return execute(self, statement, params)
+
+        monkeypatch.setattr(postgres.PgCursor, "execute", counted)
+    else:
+        connect = sqlite3.connect
+
+        def traced(*args, **kwargs):  # type: ignore[no-untyped-def]
+            made_connection = connect(*args, **kwargs)
+            made_connection.set_trace_callback(sent.append)
+            return made_connection
+
+        monkeypatch.setattr(sqlite3, "connect", traced)
+
+    def book(needle_max: int, scarecrow_def: int) -> Path:
+        weapons = [list(row) for row in MINI_WEAPONS]
+        next(row for row in weapons if row and row[0] == "Needle")[2] = needle_max
+        creatures = [list(row) for row in MINI_CREATURES]
+        next(row for row in creatures if row and row[0] == "Scarecrow")[1] = scarecrow_def
+        return write_workbook("mini.xlsx", {"Severities": MINI_SEVERITIES, "Slash": MINI_CRITICAL, "Oops": MINI_FUMBLE,
+                                            "Poke": MINI_ATTACK, "Weapons": weapons, "Creatures": creatures})
+
+    body = {"weapon": "Needle", "cmb": 10, "target": "Scarecrow", "dice": [15]}
+    args = ["resolve", "table", "--weapon", "Needle", "--cmb", "10", "--target", "Scarecrow", "--dice", "15"]
+    assert run("import", str(book(60, 0))).exit_code == 0
+    app = create_app(db_path)
+    with TestClient(app, base_url=LOCAL_BASE) as client:
+        first = client.post(f"{API}/resolve/table", json=body)  # 25: Poke's row 21-30 on Cloth
+        assert first.json()["damage"] == 5 and first.content == cli_json(run, *args)
+        sent.clear()
+        assert client.post(f"{API}/resolve/table", json=body).content == first.content
+        if on_postgres:
+            assert sent == ["BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT number FROM generation WHERE id = 1", "COMMIT"]
+        else:
+            assert sent == ["BEGIN", "PRAGMA data_version", "COMMIT"]
+        for needle_max, scarecrow_def, damage in ((20, 0, 2), (60, 20, 0)):  # capped at 20: row 11-20; 25 - 20: row 1-10
+            assert run("import", str(book(needle_max, scarecrow_def))).exit_code == 0
+            answer = client.post(f"{API}/resolve/table", json=body)
+            assert answer.json()["damage"] == damage
+            assert answer.content == cli_json(run, *args)
+        assert run("remove", "mini.xlsx").exit_code == 0
+        assert client.post(f"{API}/resolve/table", json=body).status_code == 404

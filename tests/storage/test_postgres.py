@@ -31,7 +31,7 @@ from storage.test_sql import SQLITE_ONLY, parameters, storage_statements
 from tables_app.cli.root import cli
 from tables_app.errors import DatabaseError, DatabaseFault, FightChanged
 from tables_app.services.database_setup import open_database
-from tables_app.storage import engine as db, fights, models
+from tables_app.storage import cell_keys, engine as db, fights, models
 from tables_app.storage.connection import ADVISORY_LOCK, SCHEMA_HEAD, connect, write_transaction
 from tables_app.storage.faults import server_problem
 from tables_app.storage.location import Server, locate_database, shown_url
@@ -76,7 +76,7 @@ def test_the_models_and_the_migrations_give_the_same_schema(new_postgres):
         db.migrate(engine)
         with engine.connect() as connection:
             diff = compare_metadata(MigrationContext.configure(connection), models.metadata)
-        assert without_deferrability(diff) == []
+        assert without_cell_keys(without_deferrability(diff)) == []
     finally:
         engine.dispose()
 
@@ -92,6 +92,13 @@ def without_deferrability(diff: list) -> list:
     added = {key(item[1]) for item in diff if item[0] == "add_fk"}
     same = removed & added
     return [item for item in diff if not (item[0] in ("remove_fk", "add_fk") and key(item[1]) in same)]
+
+
+def without_cell_keys(diff: list) -> list:
+    """The differences but for attack_cell's four foreign keys, which env.py
+    replaces on PostgreSQL with triggers checking a statement at a time
+    (storage/cell_keys.py; the models keep them for SQLite)."""
+    return [item for item in diff if not (item[0] == "add_fk" and item[1].name in cell_keys.FOREIGN_KEYS)]
 
 
 def test_every_foreign_key_is_deferrable_and_the_ids_run_past_the_seeded_rows(pg_url):
@@ -512,3 +519,114 @@ def test_a_name_the_collation_takes_for_another_is_not_that_name(pg_url):
     assert ok_json("show", "weapon", "ヒラ", db=pg_url)["name"] == "ヒラ"
     result = tables("show", "weapon", "ひら", db=pg_url)
     assert result.exit_code == 1 and "no weapon named 'ひら'" in result.stderr
+
+
+# ------------------------------------------------------------------ attack cells' references (storage/cell_keys.py)
+def refused(connection, statement: str, *params) -> str:  # type: ignore[no-untyped-def]
+    """The SQLSTATE of ``statement``'s refusal (its transaction rolled back)."""
+    with pytest.raises(psycopg.Error) as caught:
+        connection.execute(statement, params or None)
+        connection.commit()
+    connection.rollback()
+    return caught.value.sqlstate
+
+
+def test_a_cell_pointing_at_nothing_is_never_committed(pg_url):
+    with psycopg.connect(pg_url) as connection:
+        count, cells = connection.execute("SELECT count(*), max(id) FROM attack_cell").fetchone()
+        assert count > 500 and connection.execute(translated(cell_keys.DANGLING)[0], (1,)).fetchall() == []
+        some = "(SELECT min(id) FROM attack_cell WHERE critical_table_id IS NOT NULL)"
+        for column in ("row_id", "armor_column_id", "severity_id", "critical_table_id"):
+            assert refused(connection, f"UPDATE attack_cell SET {column} = 1000000 WHERE id = {some}") == "23503", column
+        assert refused(connection, "INSERT INTO attack_cell (id, row_id, armor_column_id, text, outcome, hits) "
+                                   "VALUES ((SELECT max(id) + 1 FROM attack_cell), 1000000, (SELECT min(id) FROM armor_column), "
+                                   "'x', 'miss', 0)") == "23503"
+        # by COPY too, as an import writes them
+        with pytest.raises(psycopg.Error) as caught:
+            with connection.cursor().copy("COPY attack_cell (id, row_id, armor_column_id, text, outcome, hits) FROM STDIN") as copy:
+                copy.write_row((cells * 10, 1000000, 1, "x", "miss", 0))
+            connection.commit()
+        connection.rollback()
+        assert caught.value.sqlstate == "23503"
+        # a critical table that only cells still use: refused at the commit, unless they are re-pointed first
+        table = connection.execute("SELECT min(critical_table_id) FROM attack_cell").fetchone()[0]
+        other = connection.execute("SELECT max(id) FROM critical_table WHERE id <> %s", (table,)).fetchone()[0]
+        repoint = [("UPDATE weapon SET critical_table_id = %s WHERE critical_table_id = %s", (other, table)),
+                   ("UPDATE weapon SET secondary_critical_table_id = NULL WHERE secondary_critical_table_id = %s", (table,)),
+                   ("DELETE FROM attack_cell_critical WHERE critical_table_id = %s", (table,))]
+        for statement, params in repoint:
+            connection.execute(statement, params)
+        connection.execute("DELETE FROM critical_table WHERE id = %s", (table,))
+        with pytest.raises(psycopg.errors.ForeignKeyViolation):
+            connection.commit()
+        for statement, params in repoint:
+            connection.execute(statement, params)
+        connection.execute("DELETE FROM critical_table WHERE id = %s", (table,))  # deferred: the cells re-pointed after it
+        connection.execute("UPDATE attack_cell SET critical_table_id = %s WHERE critical_table_id = %s", (other, table))
+        connection.commit()
+        # a row deleted takes its cells with it; a row table emptied alone is refused
+        row = connection.execute("SELECT min(row_id) FROM attack_cell").fetchone()[0]
+        connection.execute("DELETE FROM attack_row WHERE id = %s", (row,))
+        assert connection.execute("SELECT count(*) FROM attack_cell WHERE row_id = %s", (row,)).fetchone() == (0,)
+        connection.commit()
+        assert refused(connection, "TRUNCATE attack_row CASCADE") == "0A000"
+        assert connection.execute(translated(cell_keys.DANGLING)[0], (1,)).fetchall() == []
+
+
+def test_db_check_finds_a_cell_pointing_at_nothing_once_its_trigger_is_switched_off(pg_url):
+    assert ok_json("db", "check", db=pg_url)["ok"]
+    with psycopg.connect(pg_url) as connection:
+        cell, row = connection.execute("SELECT id, row_id FROM attack_cell ORDER BY id LIMIT 1").fetchone()
+        connection.execute("ALTER TABLE attack_cell DISABLE TRIGGER tables_attack_cells_updated")
+        connection.execute("UPDATE attack_cell SET row_id = 1000000 WHERE id = %s", (cell,))
+    result = tables("db", "check", "--json", db=pg_url)
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["problems"] == [
+        "trigger tables_attack_cells_updated of table attack_cell is missing or switched off (by hand?): run: tables db upgrade",
+        f"attack_cell row {cell} refers to a row that does not exist",
+    ]
+    assert tables("db", "upgrade", db=pg_url).exit_code != 0  # the triggers would check new writes only: refused
+    with psycopg.connect(pg_url) as connection:
+        connection.execute("UPDATE attack_cell SET row_id = %s WHERE id = %s", (row, cell))
+    assert tables("db", "upgrade", db=pg_url).exit_code == 0
+    assert ok_json("db", "check", db=pg_url)["ok"]
+    with psycopg.connect(pg_url) as connection:
+        assert refused(connection, "UPDATE attack_cell SET row_id = 1000000 WHERE id = %s", cell) == "23503"
+
+
+def test_db_upgrade_puts_the_triggers_in_place_of_the_cells_foreign_keys_and_back(pg_url):
+    def held() -> tuple[set[str], int]:
+        with psycopg.connect(pg_url) as connection:
+            keys = {name for (name,) in connection.execute(cell_keys.HELD_KEYS)} & set(cell_keys.FOREIGN_KEYS)
+            return keys, len(connection.execute(cell_keys.HELD_TRIGGERS).fetchall())
+
+    assert held() == (set(), len(cell_keys.TRIGGERS))
+    with psycopg.connect(pg_url) as connection:  # a database made before them: the foreign keys themselves
+        for statement in cell_keys.uninstall_statements(set()):
+            connection.execute(statement)
+    assert held() == (set(cell_keys.FOREIGN_KEYS), 0)
+    assert ok_json("db", "check", db=pg_url)["ok"]
+    assert tables("db", "upgrade", db=pg_url).exit_code == 0
+    assert held() == (set(), len(cell_keys.TRIGGERS))
+    assert ok_json("db", "check", db=pg_url)["ok"]
+
+
+def test_a_row_whose_cells_are_being_written_is_deleted_only_after_their_commit_and_with_them(pg_url):
+    """The cells' trigger locks the rows they point at (FOR KEY SHARE, as a
+    foreign key does): a concurrent delete waits for the commit, then takes
+    the committed cells with it; no cell is ever left pointing at nothing."""
+    with psycopg.connect(pg_url) as writer, psycopg.connect(pg_url) as deleter:
+        row = writer.execute("INSERT INTO attack_row (id, attack_table_id, position, low, high, label, unmodified, clumsy) "
+                             "SELECT max(id) + 1, min(attack_table_id), 10000, 500, 600, '500-600', false, false "
+                             "FROM attack_row RETURNING id").fetchone()[0]
+        writer.commit()
+        writer.execute("INSERT INTO attack_cell (id, row_id, armor_column_id, text, outcome, hits) "
+                       "SELECT (SELECT max(id) + 1 FROM attack_cell), %s, min(id), '3', 'hit', 3 FROM armor_column "
+                       "WHERE attack_table_id = (SELECT attack_table_id FROM attack_row WHERE id = %s)", (row, row))
+        deleter.execute("SET lock_timeout = 300")
+        assert refused(deleter, "DELETE FROM attack_row WHERE id = %s", row) == "55P03"  # waits for the writer
+        writer.commit()
+        deleter.execute("DELETE FROM attack_row WHERE id = %s", (row,))
+        deleter.commit()
+        assert deleter.execute("SELECT count(*) FROM attack_cell WHERE row_id = %s", (row,)).fetchone() == (0,)
+        assert deleter.execute(translated(cell_keys.DANGLING)[0], (1,)).fetchall() == []

@@ -250,3 +250,21 @@ def test_no_read_of_storage_asks_whether_a_parameter_is_null():
     asks = re.compile(r"(\?\d*|(?<![:\w]):\w+)\s+IS\s+(NOT\s+)?(NULL|DISTINCT)|(COALESCE|IFNULL|NULLIF)\s*\([^)]*(\?|(?<![:\w]):\w)",
                       re.IGNORECASE)
     assert [statement for statement in storage_statements() if asks.search(statement)] == []
+
+
+def test_several_statements_sent_as_one_go_in_one_round_trip_each_ones_rows_in_turn(server_connection, pg_url):
+    from tables_app.storage.locking import begin_read_version
+
+    cursor = server_connection.execute("SELECT 1; SELECT 2, 3")
+    assert cursor.fetchone() == (1,)
+    assert cursor.nextset() and cursor.fetchone() == (2, 3)
+    assert not cursor.nextset()
+    # a read transaction and its version: the snapshot is the SELECT's, held to the COMMIT
+    with psycopg.connect(pg_url, autocommit=True) as other:
+        number = begin_read_version(server_connection)
+        assert server_connection.in_transaction
+        other.execute("UPDATE generation SET number = number + 1 WHERE id = 1")
+        assert server_connection.execute("SELECT number FROM generation WHERE id = 1").fetchone() == (number,)
+        server_connection.execute("COMMIT")
+        assert begin_read_version(server_connection) == number + 1
+        server_connection.execute("COMMIT")
