@@ -173,12 +173,9 @@ def prepare(database: Database, weapon: WeaponParts, target: TargetParts, rulese
             **attack: Unpack[AttackOptions]) -> Prepared:
     """Look everything up once. Names are looked up in ``ruleset`` (--ruleset)
     when given, else wherever they are; the target in the weapon's ruleset."""
-    reader = database.reader()
-    # kept with the compiled tables in the HTTP API: a bot names the same few weapons and creatures again and again
-    assembled, home = database.looked_up(("weapon", weapon, ruleset), lambda: assemble(reader, weapon, ruleset))
-    creature = None if not target.creature else database.looked_up(
-        ("creature", target.creature, home), lambda: creature_of(reader, target.creature or "", home))
-    aimed_at = target_of(reader, target, home, creature)
+    reader = database.reader()  # in the HTTP API, its look-ups are kept with the compiled tables (compiled.KeptReader)
+    assembled, home = assemble(reader, weapon, ruleset)
+    aimed_at = target_of(reader, target, home)
     tables = database.load_table_set(assembled, home)  # the process's copy in the HTTP API (storage/compiled.py)
     armor = tables.attack.armors[armor_column(tables.attack, aimed_at.armor)]  # as the table spells it
     prepared = Attack(assembled, defense=aimed_at.defense, armor=armor, rank=aimed_at.rank, features=aimed_at.features,

@@ -2,8 +2,8 @@
 never stale: reloaded when the database changes. What is kept: each
 weapon's table set, each attack table looked up (`query attack`), each
 attacker's rules on a table set (domain/table_rules.py, AttackRules: every
-row the attacker can read, read once), and the weapon and creature a
-resolve names, looked up (Database.looked_up).
+row the attacker can read, read once), and what a name means and the weapon
+or creature it names (KeptReader, counted apart in ``look_ups``).
 
 Reading a weapon's tables from SQLite and building them is most of a
 resolve (and, under concurrency, every row fetched hands the GIL over and

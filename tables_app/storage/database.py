@@ -8,7 +8,7 @@ migrated, so lookups, imports and removals never import SQLAlchemy.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
@@ -132,13 +132,6 @@ class Database:
         if self.compiled is None or self._generation is None:
             return self.reader().load_table_set(weapon, ruleset)
         return self.compiled.kept(self._generation, _table_set_key(weapon, ruleset), lambda: self.reader().load_table_set(weapon, ruleset))
-
-    def looked_up(self, key: Hashable, look_up: Callable[[], Checked]) -> Checked:
-        """``look_up()``, a pure read of the tables (a weapon assembled, a creature);
-        with compiled tables, the process's copy when it is current."""
-        if self.compiled is None or self._generation is None:
-            return look_up()
-        return self.compiled.kept(self._generation, ("looked up", key), look_up)
 
     def load_attack_table(self, found: Found) -> AttackTable:
         """Reader.load_attack_table; with compiled tables, the process's copy when it is current."""
