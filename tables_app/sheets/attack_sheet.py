@@ -3,8 +3,6 @@ every cell an attack cell (docs/workbook-format.md, "attack")."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from tables_app.domain.bounds import AUTOMATIC_MISS, AUTOMATIC_MISS_BOUND, D100, HITS
 from tables_app.domain.cells import (AttackCell, Critical, ExtraLetters, Outcome, check_extra_letter, parse_attack_cell,
                                      parse_letter_definition)
@@ -42,13 +40,12 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
         row_values = [values[column - 1] if column <= width else None for column in columns]
         # the common case, every cell read before, without a call; else cell by cell in order (problems in order)
         found = [known.get((type(value), value, generation)) for value in row_values]
-        if None in found:
+        cells = [parsed for parsed in found if parsed is not None]  # (`None in found` would call each cell's __eq__)
+        if len(cells) != len(found):
             found = [parsed if parsed is not None else
                      _read_attack_cell(reading, grid.sheet, value, (number, column), scale, ruleset, letters)
                      for parsed, value, column in zip(found, row_values, columns)]
             cells = [parsed for parsed in found if parsed is not None]
-        else:
-            cells = cast("list[AttackCell]", found)
         if label is not None:  # a row with a bad cell still covers its range
             row_range, by_die = label
             (unmodified if by_die else rows).append((row_range, tuple(cells)))
