@@ -63,7 +63,7 @@ def read(path: str, max_rows: int, max_columns: int) -> tuple[list[Sheet], list[
         kept: list[list[object]] = []
         for number, cells in collected:
             row: Sequence[object] = cells
-            if not all(type(v) in _JSON for v in cells):
+            if not _JSON.issuperset(map(type, cells)):
                 row = listed = list(cells)
                 for column, value in enumerate(listed):
                     if type(value) not in _JSON:
