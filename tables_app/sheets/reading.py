@@ -63,6 +63,7 @@ class Reading:
         # ranges (`150` down to `01`), so each spelling is parsed once; only those that read are kept
         self._ranges: dict[tuple, Range] = {}
         self._row_labels: dict[tuple, tuple[Range, bool]] = {}
+        self.numbers: dict[tuple, int] = {}  # an entry's Hits, Bleed, Stun, Penalty read, by (column, type, value)
 
     # -- problems ---------------------------------------------------------
     def problem(self, sheet: str | None, cell: str | None, message: str) -> None:
