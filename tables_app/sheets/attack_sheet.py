@@ -31,18 +31,21 @@ def read_attack_table(reading: Reading, grid: Grid, scale: SeverityScale, rulese
     letters, letters_read = _extra_letters(reading, grid, scale, ruleset)
     broken = broken or not letters_read
     known, generation = reading.attack_cells, _generation(reading, scale, ruleset, letters)
+    columns = [column for _, column in armors]
     for row in grid.rows:
         range_value, range_cell = reading.cell(grid, row, ATTACK_FIRST_COLUMN)
         label = reading.read_row_label(grid, range_value, range_cell)
-        cells: list[AttackCell] = []
         number, values = row
-        for _, column in armors:
-            value = values[column - 1] if column <= len(values) else None
-            parsed = known.get((type(value), value, generation))  # the common case, without a call
-            if parsed is None:
-                parsed = _read_attack_cell(reading, grid.sheet, value, (number, column), scale, ruleset, letters)
-            if parsed is not None:
-                cells.append(parsed)
+        width = len(values)
+        row_values = [values[column - 1] if column <= width else None for column in columns]
+        # the common case, every cell read before, without a call; else cell by cell in order (problems in order)
+        found = [known.get((type(value), value, generation)) for value in row_values]
+        cells = [parsed for parsed in found if parsed is not None]  # (`None in found` would call each cell's __eq__)
+        if len(cells) != len(found):
+            found = [parsed if parsed is not None else
+                     _read_attack_cell(reading, grid.sheet, value, (number, column), scale, ruleset, letters)
+                     for parsed, value, column in zip(found, row_values, columns)]
+            cells = [parsed for parsed in found if parsed is not None]
         if label is not None:  # a row with a bad cell still covers its range
             row_range, by_die = label
             (unmodified if by_die else rows).append((row_range, tuple(cells)))

@@ -4,7 +4,7 @@ workbook with python-calamine and print its values as one JSON document.
 It runs under an address-space limit and a timeout set by its parent, so a
 file that makes calamine allocate without bound (cells at A1 and XFD1048576)
 kills this process, never the import. It also cleans and bounds the rows
-(sheets/raw.py's collect_rows, as the openpyxl reader does in-process): that
+(sheets/rows.py, as the openpyxl reader does in-process): that
 work runs here, on the other core, while the parent's guard checks the file.
 
 Input, one JSON line on stdin: [sys.path, path, max_rows, max_columns] (the
@@ -46,7 +46,7 @@ def encode(value: object) -> object:
 def read(path: str, max_rows: int, max_columns: int) -> tuple[list[Sheet], list[Special]]:
     from python_calamine import CalamineWorkbook, SheetTypeEnum, SheetVisibleEnum
 
-    from tables_app.sheets.raw import collect_rows
+    from tables_app.sheets.rows import collect  # not raw.py's collect_rows: its imports would slow the child's start
 
     with open(path, "rb") as handle:  # by its bytes, not its name: .xlsx, .ods and .xls alike
         book = CalamineWorkbook.from_filelike(handle)
@@ -59,18 +59,18 @@ def read(path: str, max_rows: int, max_columns: int) -> tuple[list[Sheet], list[
         # one past the bounds, so crossing them is seen; "" is calamine's blank
         rows = ((number, [v if type(v) is str and v else _typed(v) for v in row[:max_columns + 1]])
                 for number, row in enumerate(values, start=1))
-        raw = collect_rows(meta.name, meta.visible != SheetVisibleEnum.Visible, rows)
+        collected, too_big = collect(rows, max_rows, max_columns)
         kept: list[list[object]] = []
-        for number, cells in raw.rows:
+        for number, cells in collected:
             row: Sequence[object] = cells
-            if not all(type(v) in _JSON for v in cells):
+            if not _JSON.issuperset(map(type, cells)):
                 row = listed = list(cells)
                 for column, value in enumerate(listed):
                     if type(value) not in _JSON:
                         special.append([len(sheets), len(kept), column, encode(value)])
                         listed[column] = None
             kept.append([number, row])
-        sheets.append([meta.name, raw.hidden, raw.too_big, kept])
+        sheets.append([meta.name, meta.visible != SheetVisibleEnum.Visible, too_big, kept])
     return sheets, special
 
 

@@ -317,11 +317,18 @@ def _given_numbers(reading: Reading, grid: Grid, row: tuple) -> tuple[dict[str, 
     given: dict[str, int] = {}
     sound = True
     _, values = row
+    known = reading.numbers
     for column in _NUMBER_COLUMNS:
         index = grid.columns.get(column)
         if index is None or index > len(values) or is_blank(values[index - 1]):
             continue
-        number = reading.value(grid, row, column, _number_reader(column))
+        value = values[index - 1]
+        key = (column, type(value), value)  # the same few numbers fill every table: each read once
+        number = known.get(key)
+        if number is None:
+            number = reading.value(grid, row, column, _number_reader(column))
+            if number is not None:
+                known[key] = number
         if number is None:
             sound = False
         else:

@@ -173,6 +173,7 @@ def _header_texts(reading: Reading, sheet: str, header: dict[str, tuple[object, 
 def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tuple[object, ...], data: list[Row]) -> dict[str, int] | None:
     width = max([len(values)] + [len(v) for _, v in data])
     columns: dict[str, int] = {}
+    folded: set[str] = set()  # the keys of ``columns``, folded
     ok = True
     printed = kind in ("critical", "fumble") and is_printed_header(values)
     for column in range(1, width + 1):
@@ -209,11 +210,12 @@ def _read_columns(reading: Reading, sheet: str, kind: str, row: int, values: tup
                 reading.problem(sheet, cell, f"unknown column {text!r} for a {kind} sheet (columns: {known})")
                 ok = False
                 continue
-        if fold(key) in {fold(k) for k in columns}:
+        if fold(key) in folded:
             reading.problem(sheet, cell, f"column {text!r} appears twice")
             ok = False
             continue
         columns[key] = column
+        folded.add(fold(key))
     if kind == "attack":
         if columns.get(ATTACK_FIRST_COLUMN) != 1:
             reading.problem(sheet, coordinate(row, 1), "an attack grid starts with a Result column")

@@ -77,7 +77,8 @@ def quality_warnings(parsed: ParsedWorkbook, used: dict[str, set[tuple[str, str]
     for attack in parsed.attack_tables:  # every critical a cell names: UM rows' and a cell's further ones too
         table = attack.value
         rows = [*table.rows.values, *(table.unmodified.values if table.unmodified else ())]
-        named = {critical for cells in rows for c in {id(c): c for c in cells}.values() for _, critical in c.criticals if critical}
+        distinct = {id(c): c for cells in rows for c in cells}  # equal cells are mostly one object: each looked at once
+        named = {critical for c in distinct.values() for _, critical in c.criticals if critical}
         in_workbook["critical"] |= {name_key(attack.ruleset, critical) for critical in named}
     for kind in TABLE_KINDS:
         for item in parsed.items(kind) if weapons_in_import else ():
@@ -197,11 +198,16 @@ def _falling_damage(item: Defined[AttackTable], warn: Warn) -> None:
         for cell in cells:
             if id(cell) not in judged:
                 judged[id(cell)] = _worth(cell, levels)
-    verdicts = [tuple(judged[id(cell)] for cell in cells) for _, cells in rows]
+    verdicts = [[judged[id(cell)] for cell in cells] for _, cells in rows]
     for column, armor in enumerate(table.armors):
         best: dict[object, tuple[tuple[int, int], int]] = {}  # critical table (_ALL: any cell) → worth, row index
+        last = None
         for index, row in enumerate(verdicts):
-            worth, on = row[column]
+            verdict = row[column]
+            if verdict is last:
+                continue  # the cell above judged the same: it changed nothing, so this one changes nothing either
+            last = verdict
+            worth, on = verdict
             if worth[0] == -2 and _ALL not in best:
                 continue  # misses and fumbles low in a table are as printed
             previous = best.get(on)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from tables_app.errors import Problem, WorkbookInvalid
 from tables_app.sheets import guard
 from tables_app.sheets.guard import MAX_COLUMNS, MAX_ROWS
-from tables_app.sheets.values import clean
+from tables_app.sheets.rows import collect
 
 if TYPE_CHECKING:  # openpyxl is imported only when it reads
     from openpyxl import Workbook
@@ -71,9 +71,6 @@ def guarded(name: str, sheet: ReadOnlyWorksheet, read: Callable[[ReadOnlyWorkshe
         raise WorkbookInvalid([Problem(name, sheet.title, None, f"cannot read the sheet: {reason(exc)}")]) from None
 
 
-STRAY_BLOCK = 3  # header block, grid, then anything at all is stray
-
-
 def read_sheet(sheet: ReadOnlyWorksheet) -> RawSheet:
     # The guard has refused sheets with cells beyond the bounds, so rows come
     # at the width the sheet's dimension gives (padding every row to the bound
@@ -91,28 +88,8 @@ def read_sheet(sheet: ReadOnlyWorksheet) -> RawSheet:
 
 def collect_rows(title: str, hidden: bool, rows: Iterable[tuple[int, Sequence[object]]]) -> RawSheet:
     """A sheet from its (row number, values from column A) in order, read by
-    either reader: values cleaned, empty rows dropped, and the read stopped at
-    the first row of a third block of rows (header block, grid, stray cells)
-    or past the bounds."""
-    kept: list[tuple[int, tuple[object, ...]]] = []
-    too_big = False
-    blocks = 0
-    for number, values in rows:
-        cleaned = tuple(map(clean, values))
-        end = len(cleaned)
-        while end and (cleaned[end - 1] is None or cleaned[end - 1] == ""):
-            end -= 1
-        if not end:
-            continue
-        cleaned = cleaned[:end]
-        if number > MAX_ROWS or len(cleaned) > MAX_COLUMNS:
-            too_big = True
-            break
-        if not kept or number > kept[-1][0] + 1:
-            blocks += 1
-        kept.append((number, cleaned))
-        if blocks == STRAY_BLOCK:
-            break
+    either reader, cleaned and bounded (rows.py)."""
+    kept, too_big = collect(rows, MAX_ROWS, MAX_COLUMNS)
     return RawSheet(title, hidden, tuple(kept), too_big)
 
 

@@ -59,6 +59,11 @@ class Reading:
         # put an error on every attack cell that names its code)
         self._failed: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
         self._critical_indexes: dict[str, tuple[int, dict[str, str]]] = {}  # see _critical_index
+        # ranges and row labels read so far, by (type, value, how): every table repeats the same column of
+        # ranges (`150` down to `01`), so each spelling is parsed once; only those that read are kept
+        self._ranges: dict[tuple, Range] = {}
+        self._row_labels: dict[tuple, tuple[Range, bool]] = {}
+        self.numbers: dict[tuple, int] = {}  # an entry's Hits, Bleed, Stun, Penalty read, by (column, type, value)
 
     # -- problems ---------------------------------------------------------
     def problem(self, sheet: str | None, cell: str | None, message: str) -> None:
@@ -133,6 +138,9 @@ class Reading:
     def read_range(self, grid: Grid, value: object, cell: str, rolls: bool = False) -> Range | None:
         """A row's range; ``rolls``: a critical or fumble table's d100 column,
         where `-25` and `00` read as printed (domain/ranges.py, parse_range)."""
+        key = (type(value), value, rolls)
+        if (known := self._ranges.get(key)) is not None:
+            return known
         if (reason := check_value(value)) is not None:
             self.problem(grid.sheet, cell, reason)
             return None
@@ -142,11 +150,14 @@ class Reading:
         try:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 # a typed -25 is a number: parse_range reads its sign as printed (or refuses it)
-                return parse_range(as_int(value, "range", (-ROLL[1], ROLL[1]) if value < 0 else ROLL), rolls=rolls)
-            return parse_range(as_text(value), rolls=rolls)
+                read = parse_range(as_int(value, "range", (-ROLL[1], ROLL[1]) if value < 0 else ROLL), rolls=rolls)
+            else:
+                read = parse_range(as_text(value), rolls=rolls)
         except ValueError as exc:
             self.problem(grid.sheet, cell, str(exc))
             return None
+        self._ranges[key] = read
+        return read
 
     def read_rolls(self, grid: Grid, column: str) -> list[Range | None]:
         """Each row's range in a critical or fumble grid's d100 ``column``
@@ -168,14 +179,22 @@ class Reading:
     def read_row_label(self, grid: Grid, value: object, cell: str) -> tuple[Range, bool] | None:
         """An attack row's range, and whether it is a `UM` row (read by the
         unmodified die); `XX-33` and `UM 01-XX` are bounded by the weapon's Clumsy Range."""
+        key = (type(value), value)
+        if (known := self._row_labels.get(key)) is not None:
+            return known
         if isinstance(value, str) and (value.strip()[:2].casefold() == "um" or CLUMSY_MARK.casefold() in value.casefold()):
             try:
-                return parse_row_label(as_text(value))
+                label = parse_row_label(as_text(value))
             except ValueError as exc:
                 self.problem(grid.sheet, cell, str(exc))
                 return None
-        found = self.read_range(grid, value, cell)
-        return None if found is None else (found, False)
+        else:
+            found = self.read_range(grid, value, cell)
+            if found is None:
+                return None
+            label = (found, False)
+        self._row_labels[key] = label
+        return label
 
     def check_ranges(self, sheet: str, ranges: list[Range], cells: list[str], **cover: int) -> bool:
         problems = check_coverage(ranges, **cover) if ranges else []

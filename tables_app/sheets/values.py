@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Callable
 
 from tables_app.domain.bounds import TEXT_CHARACTERS, WHOLE, Bound
@@ -28,6 +29,7 @@ def column_letter(index: int) -> str:
     return letters
 
 
+@lru_cache(maxsize=1 << 16)  # the readers name every row's cells; the same few thousand recur in every sheet
 def coordinate(row: int, column: int) -> str:
     return f"{column_letter(column)}{row}"
 
@@ -77,13 +79,15 @@ def is_blank(value: object) -> bool:
 def check_value(value: object) -> str | None:
     """Why a value can never be read (an error cell, an uncomputed formula,
     a control character), else None."""
-    if type(value).__name__ == "UncachedFormula":
-        return "a formula without a cached value: open and save the file in a spreadsheet program, or paste values"
-    if isinstance(value, str) and len(value) > TEXT_CHARACTERS:  # docs/workbook-format.md, "Limits"
+    if not isinstance(value, str):
+        if type(value).__name__ == "UncachedFormula":
+            return "a formula without a cached value: open and save the file in a spreadsheet program, or paste values"
+        return None
+    if len(value) > TEXT_CHARACTERS:  # docs/workbook-format.md, "Limits"
         return f"the cell holds {len(value):,} characters, more than a cell's {TEXT_CHARACTERS:,} (it starts {value[:40]!r})"
-    if isinstance(value, str) and (control := _CONTROL.search(value)):
+    if control := _CONTROL.search(value):
         return f"the text holds the control character U+{ord(control.group()):04X}; retype the cell"
-    if isinstance(value, str) and value.upper() in ERROR_VALUES:
+    if value[:1] == "#" and value.upper() in ERROR_VALUES:  # every error value starts with `#`, which upper() keeps
         return f"error value {value} (fix the formula or paste values)"
     return None
 

@@ -475,15 +475,18 @@ class Reader:
                    LEFT JOIN fumble_table f ON f.id = w.fumble_table_id
                    WHERE b.file_name IS NULL OR b.file_name != ?""", (except_workbook or "",)).fetchall()
             cells = c.execute(  # a cell's first critical, and its further ones (`36 E Heat + A Impact`)
+                # The kept tables' cells are found through their rows, by index: the workbook being imported
+                # (~90,000 cells at Rolemaster scale) is left out before its cells are read, not after.
                 """SELECT DISTINCT r.name, k.name FROM (
-                       SELECT id AS cell_id, critical_table_id FROM attack_cell
-                       UNION ALL SELECT cell_id, critical_table_id FROM attack_cell_critical) x
-                   JOIN attack_cell c ON c.id = x.cell_id
+                       SELECT id AS cell_id, critical_table_id FROM attack_cell WHERE row_id IN (
+                           SELECT w.id FROM attack_row w JOIN attack_table a ON a.id = w.attack_table_id
+                           LEFT JOIN workbook b ON b.id = a.workbook_id WHERE b.file_name IS NULL OR b.file_name != ?)
+                       UNION ALL SELECT x.cell_id, x.critical_table_id FROM attack_cell_critical x
+                       JOIN attack_cell c ON c.id = x.cell_id WHERE c.row_id IN (
+                           SELECT w.id FROM attack_row w JOIN attack_table a ON a.id = w.attack_table_id
+                           LEFT JOIN workbook b ON b.id = a.workbook_id WHERE b.file_name IS NULL OR b.file_name != ?)) x
                    JOIN critical_table k ON k.id = x.critical_table_id
-                   JOIN ruleset r ON r.id = k.ruleset_id
-                   JOIN attack_row w ON w.id = c.row_id JOIN attack_table a ON a.id = w.attack_table_id
-                   LEFT JOIN workbook b ON b.id = a.workbook_id
-                   WHERE b.file_name IS NULL OR b.file_name != ?""", (except_workbook or "",)).fetchall()
+                   JOIN ruleset r ON r.id = k.ruleset_id""", (except_workbook or "",) * 2).fetchall()
             used: dict[str, set[tuple[str, str]]] = {"attack": set(), "critical": set(), "fumble": set()}
             for ruleset, attack, critical, secondary, fumble in weapons:
                 used["attack"].add(name_key(ruleset, attack))
