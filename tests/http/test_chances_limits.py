@@ -235,8 +235,8 @@ def test_a_simulation_past_the_servers_time_is_stopped(client, monkeypatch):  # 
     # bench/serve_simulate_flood.py: two of the costliest at once took 19 s each, past a hang's 10 s; now each stops
     # at its next chunk of attacks once REQUEST_SECONDS have passed, as the chances do
     monkeypatch.setattr(http_fights, "REQUEST_SECONDS", 0.3)
-    started = time.monotonic()
+    started = time.process_time()  # the CPU of this process (the app runs in a thread of it): a loaded machine's wait is not counted
     answer = client.post("/api/v1/simulate/rise", json=WORST_SIMULATION)
-    assert time.monotonic() - started < 5  # a hang guard: 6.4 s of CPU unstopped
+    assert time.process_time() - started < 3  # 6.4 s of CPU unstopped
     assert answer.status_code == 503, answer.text[:300]
     assert answer.json()["error"]["message"].startswith("the simulation took more than the server's 0.3 seconds")
