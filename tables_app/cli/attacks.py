@@ -10,6 +10,7 @@ import click
 
 from tables_app.cli.build import command
 from tables_app.cli.common import Group, database_of, output
+from tables_app.cli.plotting import draw, plot_option
 from tables_app.operations import Operation, attacks, find, to_json
 
 
@@ -18,26 +19,6 @@ def warn_unused(data: dict[str, Any]) -> None:
         unused = data["unused_dice"]
         verb = "was" if len(unused) == 1 else "were"
         click.echo(f"Warning: {len(unused)} of the given dice {verb} not needed: {', '.join(map(str, unused))}", err=True)
-
-
-def _png(_ctx: click.Context, _param: click.Parameter, path: str | None) -> str | None:
-    if path is not None and not path.lower().endswith(".png"):  # refused before any work, never renamed
-        raise click.BadParameter(f"{path!r}: the plot is a PNG, give a file name ending in .png")
-    return path
-
-
-def plot_option(command: click.Command, words: str = "the odds") -> click.Command:
-    return click.option("--plot", "plot_file", type=click.Path(dir_okay=False), callback=_png,
-                        help=f"Draw {words} to a PNG file (needs the plot extra).")(command)
-
-
-def draw(path: str | None, data: dict[str, Any]) -> None:
-    """Draw the odds to a PNG and say so on stderr (stdout may be --json)."""
-    if path:
-        from tables_app.cli import plot
-
-        plot.save(data, path)
-        click.echo(f"Wrote {path}", err=True)
 
 
 def database_for(ctx: click.Context, operation: Operation) -> Any:

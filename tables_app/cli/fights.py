@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from tables_app.cli import attacks, common
+from tables_app.cli import common
+from tables_app.cli.plotting import draw, plot_option
 from tables_app.cli.build import command
 from tables_app.cli.common import Group, database_of, emit_json
 from tables_app.operations import Operation, fights, to_json
@@ -156,13 +157,13 @@ def chances_command(verb: str) -> click.Command:
 
 
 def _chances(operation: Operation) -> click.Command:
-    @command(operation, lambda made: attacks.plot_option(made, "P(won by round r) for each side"), name="fight")
+    @command(operation, lambda made: plot_option(made, "P(won by round r) for each side"), name="fight")
     def run(ctx: click.Context, as_json: bool, plot_file: str | None, **values: Any) -> None:
         from tables_app.cli.progress import progress_bar
 
         extra = {"started": common.STARTED} if operation is fights.ODDS else {}  # its budget: the whole command's
         data = to_json(operation.run(database_of(ctx), progress_bar=progress_bar, **values, **extra))
-        attacks.draw(plot_file, data)  # P(won by round r) per side (cli/plot.py)
+        draw(plot_file, data)  # P(won by round r) per side (cli/plot.py)
         if as_json:
             emit_json(data)
         else:
