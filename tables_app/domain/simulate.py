@@ -30,7 +30,7 @@ OUTCOMES = tuple(o.value for o in Outcome)
 CHUNK = 500_000  # attacks per vectorised step: bounded memory, a progress tick each
 Progress = Callable[[int], None]
 FACES = range(1, D100 + 1)
-_FUMBLED = 0  # the reading number of an attack the Clumsy Range fumbles (_ReadingsByTotal)
+_FUMBLED = 0  # the reading number of an attack the Clumsy Range fumbles (_Readings)
 Params = TypeVar("Params")  # a formula system's parameters
 
 
@@ -110,8 +110,9 @@ def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, prog
     """``count`` attacks drawn from numpy's generator seeded with ``seed``: per chunk of CHUNK attacks, the first
     dice, the high chains, the low chains, then each critical's dice in turn (the draws are the seed's whatever the
     machine). Most attacks do not open, so their reading is the first die's alone: a face's reading is worked out
-    once (``by_face``) and only the opened few are read by their total. What is tallied is counted by reading
-    (``np.bincount``), never kept attack by attack, except the damage of the attacks that roll a critical."""
+    once (``by_face``) and only the opened few are read by their total. A chunk's attacks are then counted by
+    reading (``np.bincount``): outcomes, severities and the damage of the attacks that roll no critical come from
+    the counts; only the attacks that roll one have their damage summed one by one."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
