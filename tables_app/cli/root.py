@@ -19,13 +19,12 @@ import gc
 _COLLECTING = gc.isenabled()
 gc.disable()
 
+import importlib  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 from typing import Any  # noqa: E402
 
 import click  # noqa: E402
-
-import importlib  # noqa: E402
 
 from tables_app import __version__  # noqa: E402
 from tables_app.cli.common import Group, Interrupted, emit_json, error_of  # noqa: E402

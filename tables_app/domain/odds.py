@@ -268,9 +268,9 @@ class _SweepColumn:
 
     def __init__(self, rules: AttackRules, hits: CriticalHits):
         weapon = rules.attack.weapon
-        unmodified = [reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy]  # clumsy first
+        unmodified = {face: reading for face, reading in rules.unmodified_faces.items() if face > weapon.clumsy}  # clumsy first
         self.rules = rules
-        self.roll = roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(face for face in rules.unmodified_faces if face > weapon.clumsy))
+        self.roll = roll = attack_roll(weapon.roll, weapon.clumsy, frozenset(unmodified))
         runs = rules.readings_by_result
         self.lows = [low for low, _ in runs[1:] if low is not None]
         assert len(self.lows) == len(runs) - 1  # only the first run, from below, has no lowest result
@@ -279,7 +279,7 @@ class _SweepColumn:
         one_face = roll.denominator // D100
         self.fixed = dict.fromkeys(OUTCOME_ORDER, 0)
         self.fixed_damage: int | Fraction = 0
-        for word, _, _, damage_over_die in (_contribution(reading, hits) for reading in unmodified):
+        for word, _, _, damage_over_die in (_contribution(reading, hits) for reading in unmodified.values()):
             self.fixed[word] += one_face
             self.fixed_damage += one_face * damage_over_die
         # below[k]: the weight of the totals under roll.totals[0] + k, for k up to one past the highest total
