@@ -54,12 +54,12 @@ class _Readings:
     extra hits by the critical die. A total is read by bisection at the least total of each run (``lowest_total``,
     as the odds read a roll), so no total is ever read one by one."""
 
-    def __init__(self, attack: Attack, tables: TableSet):
+    def __init__(self, rules: AttackRules):
         import numpy as np
 
-        self.rules = rules = AttackRules(attack, tables)
-        self.features = attack.features
-        self.severity_codes = [level.code for level in tables.attack.scale.levels]
+        self.rules = rules
+        self.features = rules.attack.features
+        self.severity_codes = [level.code for level in rules.tables.attack.scale.levels]
         self._number: dict[int, int] = {}
         self._plans: dict[CriticalPlan, int] = {}
         self.critical_hits: list[list[int]] = []  # per plan, by total: 100 faces, or OPEN_CRITICAL_REACH totals
@@ -106,18 +106,20 @@ class _Readings:
         return self._plans[plan]
 
 
-def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, progress: Progress | None = None) -> Tally:
+def simulate_table(attack: Attack, tables: TableSet, count: int, seed: int, progress: Progress | None = None,
+                   rules: AttackRules | None = None) -> Tally:
     """``count`` attacks drawn from numpy's generator seeded with ``seed``: per chunk of CHUNK attacks, the first
     dice, the high chains, the low chains, then each critical's dice in turn (the draws are the seed's whatever the
     machine). Most attacks do not open, so their reading is the first die's alone: a face's reading is worked out
     once (``by_face``) and only the opened few are read by their total. A chunk's attacks are then counted by
     reading (``np.bincount``): outcomes, severities and the damage of the attacks that roll no critical come from
-    the counts; only the attacks that roll one have their damage summed one by one."""
+    the counts; only the attacks that roll one have their damage summed one by one. ``rules``: this attack's, when
+    already built (check_columns)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     weapon = attack.weapon
-    readings = _Readings(attack, tables)
+    readings = _Readings(AttackRules.given_or_built(attack, tables, rules))
     starts = [first_die(face, weapon.clumsy, weapon.roll) for face in FACES]
     # by face, from index 1 (a die is its own index): its sign (+1 adds the chain, -1 takes it, 0 closed), and the
     # reading of an attack whose roll does not open (the Clumsy Range's fumble; an `UM` row's face whatever the total)

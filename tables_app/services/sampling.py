@@ -18,7 +18,7 @@ def table(database: Database, weapon: attacks.WeaponParts, target: attacks.Targe
           progress_bar: ProgressBar | None = None, **attack: Unpack[attacks.TableOptions]) -> Simulation:
     prepared = attacks.prepare(database, weapon, target, **attack)
     with reporting(progress_bar, count, count >= PROGRESS_FROM, "simulating") as progress:
-        tally = simulate_table(prepared.attack, prepared.tables, count, seed, progress)
+        tally = simulate_table(prepared.attack, prepared.tables, count, seed, progress, prepared.rules)
     return Simulation("table", tally, seed, attacks.setup_of(prepared), attacks.feature_warnings(target, prepared.tables))
 
 
