@@ -10,26 +10,18 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import LOCAL_BASE
+from group_tokens import OPERATOR, bearer, groups_served
 
-from tables_app.http.app import create_app
 
 API = "/api/v1"
-OPERATOR = "the-operators-token-0123456789"
 HERO = {"as": "Hero", "hits": 30, "def": 20, "armor": "MA", "weapon": "Dagger", "cmb": 10}
 ORC = {"as": "Orc", "side": "B", "hits": 30, "def": 20, "armor": "MA", "weapon": "Dagger", "cmb": 10}
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
 def server(db_path: Path, run):  # type: ignore[no-untyped-def]
-    tokens = {name: json.loads(run("group", "new", name, "--json").stdout)["token"] for name in ("Tuesday", "Friday")}
-    app = create_app(db_path, token=OPERATOR, allow_import=True, upload_limit=1 << 20)
-    with TestClient(app, base_url=LOCAL_BASE) as client:
-        yield client, {**tokens, "operator": OPERATOR}
+    with groups_served(db_path, run) as served:
+        yield served
 
 
 def a_duel(client: TestClient, token: str, name: str = "Duel") -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from group_tokens import OPERATOR, bearer, groups_served
 from helpers import LOCAL_BASE
 
 from tables_app.errors import DatabaseError
@@ -19,7 +20,6 @@ from tables_app.http.fights import NAMED
 from tables_app.services.server_database import PerThreadDatabases
 
 API = "/api/v1"
-OPERATOR = "the-operators-token-0123456789"
 HERO = {"as": "Hero", "hits": 30, "def": 20, "armor": "MA", "weapon": "Dagger", "cmb": 10}
 ORC = {"as": "Orc", "side": "B", "hits": 30, "def": 20, "armor": "MA", "weapon": "Dagger", "cmb": 10}
 # A body each write route would take on the fight `Ambush` (its owner's): refused for anyone else before any check
@@ -34,16 +34,10 @@ BODIES = {
 }
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
 def server(db_path: Path, run):  # type: ignore[no-untyped-def]
-    tokens = {name: json.loads(run("group", "new", name, "--json").stdout)["token"] for name in ("Tuesday", "Friday")}
-    app = create_app(db_path, token=OPERATOR, allow_import=True, upload_limit=1 << 20)
-    with TestClient(app, base_url=LOCAL_BASE) as client:
-        yield client, {**tokens, "operator": OPERATOR}
+    with groups_served(db_path, run) as served:
+        yield served
 
 
 def an_ambush(client: TestClient, token: str) -> dict:  # type: ignore[type-arg]
