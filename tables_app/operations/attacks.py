@@ -89,9 +89,9 @@ def seed_or_dice(options: dict[str, Any]) -> tuple[int | None, tuple[int, ...] |
 
 
 def fresh_or(seed: int | None) -> int:
-    if seed is not None:  # a seeded simulation never loads the dice of resolve
+    if seed is not None:
         return seed
-    from tables_app.services.rolling import fresh_seed
+    from tables_app.services.seeds import fresh_seed
 
     return fresh_seed()
 

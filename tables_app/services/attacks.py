@@ -13,7 +13,7 @@ from tables_app.domain.names import fold
 from tables_app.domain.table_rules import Attack, AttackRules, TableSet, check_columns
 from tables_app.domain.tables import Creature, Rank, RollKind, Weapon, unknown_feature_warnings
 from tables_app.errors import TablesError, UsageMistake
-from tables_app.services.lookups import armor_column
+from tables_app.services.armor_columns import armor_column
 from tables_app.services.results import AttackSetup, DiceUsed, TableResolution
 from tables_app.storage.database import Database
 from tables_app.storage.reader import Reader

@@ -23,6 +23,7 @@ from tables_app.domain.tables import (
 )
 from tables_app.errors import BadInput, NotFound, UsageMistake
 from tables_app.storage.database import Database
+from tables_app.services.armor_columns import armor_column
 
 
 RULESETS_WORDS = ("rulesets", "ruleset")  # `tables list rulesets`
@@ -69,18 +70,6 @@ def conditions_json(entry: Entry) -> dict:
             "drops_weapon": entry.drops_weapon, "breaks_weapon": entry.breaks_weapon, "useless_arm": entry.useless_arm,
             "useless_leg": entry.useless_leg,
             "timed_penalties": [{"penalty": penalty, "rounds": rounds} for penalty, rounds in entry.timed_penalties]}
-
-
-def armor_column(table: AttackTable, armor: str) -> int:
-    """The index of an armor column; NotFound with the near codes if none."""
-    column = table.column(armor)
-    if column is None:
-        raise unknown_armor(table.name, table.armors, armor)
-    return column
-
-
-def unknown_armor(table: str, armors: tuple[str, ...], armor: str) -> NotFound:
-    return NotFound.unknown(f"attack table {table!r} has no armor column {armor!r}", armor, armors, f"columns: {', '.join(armors)}")
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,13 @@ dice a group rolled by hand run out. Shared by every system."""
 
 from __future__ import annotations
 
-import os
-
 from tables_app.domain.dice import Dice, ForcedDice, SeededDice
 from tables_app.errors import TablesError
+from tables_app.services.seeds import fresh_seed
 
 
 class NeedMoreDice(TablesError):
     """--dice ran out before the attack was resolved."""
-
-
-def fresh_seed() -> int:
-    """A random seed for a run the user did not seed (printed, so it can be replayed)."""
-    return int.from_bytes(os.urandom(4), "big")
 
 
 def dice_source(seed: int | None, forced: tuple[int, ...] | None) -> Dice:
