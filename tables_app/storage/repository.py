@@ -20,6 +20,7 @@ from tables_app.domain.severity import DEFAULT_SCALE, SeverityScale
 from tables_app.domain.tables import AttackTable, Creature, EffectTable, TableKind, Weapon
 from tables_app.import_model import Catalog, Defined, ParsedWorkbook, RulesetContents
 from tables_app.storage import sql
+from tables_app.storage.dialect import on_server
 from tables_app.storage.reader import ENTRY_TABLES, NAMED_TABLES, Reader, conditions_column
 
 # models.DEFAULT_RULESET_ID (`default`, made by migration 0003); models.py imports SQLAlchemy
@@ -113,6 +114,11 @@ _INSERT_ATTACK_CELLS = ("INSERT INTO attack_cell (id, row_id, armor_column_id, t
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_MORE_CRITICALS = ("INSERT INTO attack_cell_critical (cell_id, position, severity_id, critical_table_id) "
                           "VALUES (?, ?, ?, ?)")
+# PostgreSQL: a child table's id sequence moved past the ids an import gave
+# (numbered here, they never drew on it), never back, so a row added later
+# by hand, its id from the sequence, takes a new id.
+_PAST_NUMBERED = ("SELECT setval(CAST(s AS regclass), ?) FROM (SELECT pg_get_serial_sequence(?, 'id') AS s) AS q "
+                  "WHERE s IS NOT NULL AND ? > coalesce(pg_sequence_last_value(CAST(s AS regclass)), 0)")
 _INSERT_FEATURES = "INSERT INTO creature_feature (creature_id, feature) VALUES (?, ?)"
 _INSERT_ATTACKS = "INSERT INTO creature_attack (creature_id, position, weapon, cmb) VALUES (?, ?, ?, ?)"
 
@@ -146,6 +152,7 @@ class Writer:
         # table → {(ruleset id, folded name): id}, read once per table and kept up to date (see _ids)
         self.named_ids: dict[str, dict[tuple[int, str], int]] = {}
         self.ruleset_ids: dict[str, int] = {fold(name): i for i, name in self.db.execute("SELECT id, name FROM ruleset")}
+        self.numbered: dict[str, int] = {}  # child table → the highest id _new_ids gave
 
     def run(self) -> dict[str, list[str]]:
         p = self.parsed
@@ -172,6 +179,9 @@ class Writer:
             self._write_weapon(weapon)
         for creature in p.creatures:
             self._write_creature(creature)
+        if on_server(self.db):
+            for table, highest in self.numbered.items():
+                self.db.execute(_PAST_NUMBERED, (highest, table, highest))
         return self._remove_dropped()
 
     def _insert_row(self, table: str, values: dict[str, object]) -> int:
@@ -255,6 +265,8 @@ class Writer:
     # the write lock: BEGIN IMMEDIATE).
     def _new_ids(self, table: str, count: int) -> range:
         start = self.db.execute(_NEXT_ID[table]).fetchone()[0]
+        if count:
+            self.numbered[table] = start + count - 1
         return range(start, start + count)
 
     def _insert(self, statement: str, rows: list[tuple]) -> None:

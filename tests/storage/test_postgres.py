@@ -182,6 +182,33 @@ def test_an_import_a_lookup_in_any_spelling_and_a_removal(pg_url, write_workbook
     assert tables("show", "weapon", "Pin", db=pg_url).exit_code == 1
 
 
+SEQUENCES = ("SELECT table_name, pg_get_serial_sequence(table_name, 'id') FROM information_schema.columns "
+             "WHERE table_schema = current_schema() AND column_name = 'id' "
+             "AND pg_get_serial_sequence(table_name, 'id') IS NOT NULL")
+
+
+def test_every_id_sequence_is_past_the_ids_an_import_gave(pg_url, mini_workbook):
+    """The import numbers the rows of its child tables itself (cells, rows,
+    columns, entries); each table's sequence is then moved past them, so a row
+    added by hand, its id from the sequence, takes a new id."""
+    assert tables("import", str(mini_workbook), db=pg_url).exit_code == 0
+    with psycopg.connect(pg_url) as connection:
+        behind = {}
+        for table, sequence in connection.execute(SEQUENCES).fetchall():
+            highest = connection.execute(f"SELECT coalesce(max(id), 0) FROM {table}").fetchone()[0]
+            given = connection.execute(f"SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM {sequence}"
+                                       ).fetchone()[0]
+            if given < highest:
+                behind[table] = (given, highest)
+        assert behind == {}
+        # the last cell written, taken out and put back by hand: a new id, past it
+        last, row, column = connection.execute("DELETE FROM attack_cell WHERE id = (SELECT max(id) FROM attack_cell) "
+                                               "RETURNING id, row_id, armor_column_id").fetchone()
+        again = connection.execute("INSERT INTO attack_cell (row_id, armor_column_id, text, outcome, hits) "
+                                   "VALUES (%s, %s, 'x', 'miss', 0) RETURNING id", (row, column)).fetchone()[0]
+        assert again > last
+
+
 def test_names_are_unique_in_any_letter_case(pg_url):
     with psycopg.connect(pg_url) as connection:
         connection.execute("INSERT INTO fight (name, name_key, created_at) VALUES ('Ambush', 'ambush', 'now')")
