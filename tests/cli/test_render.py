@@ -368,3 +368,19 @@ def test_effects_in_words_name_every_printed_effect():
     assert render.effects(entry) == ("+4 hits, bleed 1/rnd, stun 3 rnd, no parry 2, must parry 1, penalty -10, "
                                      "attacker +5, dies in 1 round, prone")
     assert render.effects({**entry, "death_in": 0, "hits": 0, "effects": []}).endswith("attacker +5, instant death")
+
+
+def test_a_grid_wider_than_the_screen_folds_its_cells_rather_than_cutting_them():
+    """column_groups lets rich skip wrapping only where every column fits
+    (cli/layout.py): a column wider than the screen on its own still folds."""
+    import io
+
+    from rich.console import Console
+
+    from tables_app.cli.layout import column_groups
+
+    console = Console(file=io.StringIO(), width=20, highlight=False)
+    console.print(column_groups(("Result", ["01-05", "96-100"]), [[("NA", ["Attack automatically misses", "3"])]], 20))
+    text = console.file.getvalue()
+    assert_readable(text, 20)
+    assert "automatical" in text
