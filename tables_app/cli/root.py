@@ -103,8 +103,23 @@ def _printable_streams() -> None:
 @click.option("--group", metavar="NAME", help="Act as this group (tables group): its fights and parties "
               "(default: the operator's own, of no group).")
 @click.version_option(__version__, prog_name="tables")
-def cli(db: str | None, group: str | None) -> None:
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, group: str | None) -> None:
     """Table-driven tabletop combat: import, look up and resolve attack tables."""
+    if group is not None and ctx.invoked_subcommand in OPERATORS_ONLY:
+        # else done silently as the operator, while a group's token may not import over HTTP (403)
+        raise click.UsageError(f"--group does not apply to {ctx.invoked_subcommand}: {OPERATORS_ONLY[ctx.invoked_subcommand]}; "
+                               "run it without --group")
+
+
+# The commands that write what is the operator's alone (docs/deploy.md, Groups): `tables --group NAME` refuses them.
+# (serve says why itself: its requests act as their tokens' groups.)
+OPERATORS_ONLY = {
+    "import": "importing tables is the operator's (a group reads them)",
+    "remove": "removing tables is the operator's (a group reads them)",
+    "group": "groups are made and revoked by the operator",
+    "db": "the database is the operator's",
+}
 
 
 gc.freeze()  # every object made so far stays: later collections skip them (see the top)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tables_app.services.groups import TOKEN_PREFIX, token_hash
 
 BY_HAND = ("--hits", "30", "--armor", "MA", "--weapon", "Dagger", "--cmb", "10")
@@ -90,3 +92,17 @@ def test_serve_refuses_group_rather_than_serve_the_operators_fights(run):  # typ
     refused = run("--group", "Tuesday", "serve", "--port", "1")
     assert refused.exit_code == 2
     assert "--group does not apply to serve: each request acts as its token's group" in refused.output
+
+
+@pytest.mark.parametrize("command", [["import", "x.xlsx"], ["remove", "x.xlsx"], ["group", "list"], ["db", "check"]])
+def test_what_is_the_operators_alone_is_refused_with_group_and_nothing_changes(run, db_path, command):  # type: ignore[no-untyped-def]
+    """A group's token may not import over HTTP (403); `tables --group` says so
+    too rather than act as the operator (docs/deploy.md, Groups)."""
+    assert run("group", "new", "Tuesday").exit_code == 0
+    before = db_path.read_bytes()
+    refused = run("--group", "Tuesday", *command)
+    assert refused.exit_code == 2
+    assert f"--group does not apply to {command[0]}: " in refused.output
+    assert "run it without --group" in refused.output
+    assert db_path.read_bytes() == before
+    assert run("--group", "Tuesday", "query", "attack", "Edged", "100", "MA").exit_code == 0  # the tables, read
