@@ -73,7 +73,7 @@ def names_in_database(ctx: click.Context, what: str) -> list[tuple[str, str]]:
         path = _database_file(ctx)
         if path is None:
             return []
-        rows = every_name(path, what)
+        rows = every_name(path, what, ctx.find_root().params.get("group"))
         homes: dict[str, set[str]] = {}  # folded name → the rulesets that have it
         for ruleset, name in rows:
             if ruleset is not None:
@@ -151,7 +151,7 @@ def complete_combatants(ctx: click.Context, _param: click.Parameter, incomplete:
         path = _database_file(ctx)
         if path is None or not isinstance(fight, str):
             return []
-        names = combatants(path, fight)
+        names = combatants(path, fight, ctx.find_root().params.get("group"))
     except Exception:  # completion must never fail loudly  # noqa: BLE001
         return []
     return _matching([(name, name) for name in names], incomplete)

@@ -26,9 +26,11 @@ LISTS = {
     "features": "SELECT DISTINCT NULL, feature FROM creature_feature",
     "rulesets": "SELECT NULL, name FROM ruleset",
     "workbooks": "SELECT NULL, file_name FROM workbook",
-    "fights": "SELECT NULL, name FROM fight",
-    "parties": "SELECT NULL, name FROM party",
+    "fights": "SELECT NULL, name FROM fight WHERE group_id = ?",
+    "parties": "SELECT NULL, name FROM party WHERE group_id = ?",
 }
+GROUPED = ("fights", "parties")  # a group's own (0: the operator's), as `tables --group NAME` sees them
+OPERATORS = 0
 
 
 # The armor columns, in order, of the attack table a weapon or a table's name designates
@@ -67,14 +69,25 @@ def armor_columns(path: Target, what: str) -> list[tuple[str, str, str]]:
         return connection.execute(COLUMNS_OF[what]).fetchall()
 
 
-def combatants(path: Target, fight: str) -> list[str]:
+def _group_id(connection: sqlite3.Connection, group: str | None) -> int | None:
+    """The id of the group named ``group`` (the rule of names), the operator's
+    for None; None when no group has that name."""
+    if group is None:
+        return OPERATORS
+    found = connection.execute("SELECT id FROM fight_group WHERE name_key = ?", (fold(group),)).fetchone()
+    return None if found is None else found[0]
+
+
+def combatants(path: Target, fight: str, group: str | None = None) -> list[str]:
     """The names of the combatants that joined the fight named ``fight`` (any
-    letter case), in the order they joined, from its log's join events; not
-    those who left it since (its leave events)."""
+    letter case) of ``group`` (None: the operator's), in the order they
+    joined, from its log's join events; not those who left it since (its
+    leave events)."""
     import json
 
     with _reading(path) as connection:
-        rows = connection.execute(COMBATANTS, (fold(fight),)).fetchall()
+        group_id = _group_id(connection, group)
+        rows = [] if group_id is None else connection.execute(COMBATANTS, (fold(fight), group_id)).fetchall()
     events = [json.loads(data) for (data,) in rows]
     left = {event["combatant"] for event in events if event["kind"] == "leave"}
     return [event["combatant"]["name"] for event in events
@@ -82,11 +95,16 @@ def combatants(path: Target, fight: str) -> list[str]:
 
 
 COMBATANTS = ("SELECT e.data FROM fight_event e JOIN fight f ON f.id = e.fight_id "
-              "WHERE f.name_key = ? AND (e.kind = 'join' OR e.kind = 'leave') ORDER BY e.seq")  # the rule of names (0013)
+              "WHERE f.name_key = ? AND f.group_id = ? AND (e.kind = 'join' OR e.kind = 'leave') "
+              "ORDER BY e.seq")  # the rule of names (0013)
 
 
-def every_name(path: Target, what: str) -> set[tuple[str | None, str]]:
+def every_name(path: Target, what: str, group: str | None = None) -> set[tuple[str | None, str]]:
     """(ruleset, or None for what has none, name) of every name of ``what``
-    (a key of LISTS) in the database file at ``path``, opened read only."""
+    (a key of LISTS) in the database file at ``path``, opened read only;
+    fights and parties are ``group``'s (None: the operator's)."""
     with _reading(path) as connection:
-        return set(connection.execute(LISTS[what]).fetchall())
+        if what not in GROUPED:
+            return set(connection.execute(LISTS[what]).fetchall())
+        group_id = _group_id(connection, group)
+        return set() if group_id is None else set(connection.execute(LISTS[what], (group_id,)).fetchall())

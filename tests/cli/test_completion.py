@@ -95,3 +95,22 @@ def test_a_fights_combatants_complete_after_its_name(run, db_path):  # type: ign
     assert completions(db_path, ["fight", "attack", "Orc ambush", "Hero"], "orc w") == ["Orc Warrior #1", "Orc Warrior #2"]
     assert completions(db_path, ["fight", "edit", "Orc ambush"], "h") == ["Hero"]
     assert completions(db_path, ["fight", "attack", "No such fight"], "") == []
+
+
+def test_fights_parties_and_combatants_complete_as_the_group_named_sees_them(run, db_path):  # type: ignore[no-untyped-def]
+    """`tables --group NAME` acts as the group: completion offers its fights,
+    parties and combatants, not another group's nor the operator's (docs/deploy.md, Groups)."""
+    hero = ("--hits", "50", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
+    assert run("group", "new", "Tuesday").exit_code == 0
+    for group, fight, who in ((None, "Duel", "Aria"), ("Tuesday", "Duel", "Borin"), ("Tuesday", "Dark cave", "Cora")):
+        scope = ("--group", group) if group else ()
+        assert run(*scope, "fight", "new", fight).exit_code == 0
+        assert run(*scope, "fight", "join", fight, "--as", who, *hero).exit_code == 0
+        assert run(*scope, "fight", "party", "save", f"{who}'s party", "--from", fight).exit_code == 0
+    tuesday = ["--group", "Tuesday"]
+    assert completions(db_path, [*tuesday, "fight", "show"], "d") == ["Dark cave", "Duel"]
+    assert completions(db_path, ["fight", "show"], "d") == ["Duel"]
+    assert completions(db_path, [*tuesday, "fight", "attack", "duel"], "") == ["Borin"]
+    assert completions(db_path, ["fight", "attack", "duel"], "") == ["Aria"]
+    assert completions(db_path, [*tuesday, "fight", "party", "show"], "") == ["Borin's party", "Cora's party"]
+    assert completions(db_path, ["--group", "Nobody", "fight", "show"], "") == []
