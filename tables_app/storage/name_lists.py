@@ -72,10 +72,12 @@ def armor_columns(path: Target, what: str) -> list[tuple[str, str, str]]:
 def _group_id(connection: sqlite3.Connection, group: str | None) -> int | None:
     """The id of the group named ``group`` (the rule of names), the operator's
     for None; None when no group has that name."""
+    from tables_app.storage.groups import find
+
     if group is None:
         return OPERATORS
-    found = connection.execute("SELECT id FROM fight_group WHERE name_key = ?", (fold(group),)).fetchone()
-    return None if found is None else found[0]
+    found = find(connection, fold(group))
+    return None if found is None else found.id
 
 
 def combatants(path: Target, fight: str, group: str | None = None) -> list[str]:
