@@ -76,6 +76,7 @@ def crowded(run, duel):  # type: ignore[no-untyped-def]
     return duel
 
 
+@pytest.mark.slow  # seconds
 def test_a_fight_the_batch_does_not_play_is_estimated_one_at_a_time_as_asked(crowded):  # type: ignore[no-untyped-def]
     assert fight_odds.odds(crowded, "Duel", count=300, seed=3).tally.count == 300  # type: ignore[union-attr]
     hurried = fight_odds.odds(crowded, "Duel", seconds=0.05)  # no time left: the least it plays
