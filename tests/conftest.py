@@ -51,7 +51,7 @@ def no_user_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # freeze_long_lived), what exists before a test's body is frozen while it runs:
 # its collections walk what the test made. The garbage cycles thereby kept
 # from those collections go in a full one every COLLECT_EVERY tests.
-COLLECT_EVERY = 200
+COLLECT_EVERY = 500
 _tests_since_collect = 0
 
 # FastAPI classifies each endpoint (a coroutine? a generator?) through

@@ -96,6 +96,7 @@ def test_a_fight_too_large_for_the_exact_odds_is_estimated_saying_so(run):  # ty
     assert re.search(r"\nNot exact: [^\n]*", text) and re.search(r" Not exact: .+?; --exact insists\. Sides: ", said), said
 
 
+@pytest.mark.slow  # seconds of budget waited
 def test_the_budget_counts_from_the_commands_start(run, monkeypatch):  # type: ignore[no-untyped-def]
     from tables_app.cli import common
 

@@ -120,6 +120,7 @@ def test_progress_is_told_once_per_round_across_tries(monkeypatch: pytest.Monkey
     assert bounds.tries > 1 and sum(told) == len(bounds.rounds)
 
 
+@pytest.mark.slow  # seconds
 def test_states_pruned_within_a_turn_still_bound_the_exact_odds() -> None:
     """With a low bound on states, the states placed are pruned within an attacker's turn too (each time as many
     cells as the bound are placed), not only after it: the bounds still hold, and fewer states are held at once."""

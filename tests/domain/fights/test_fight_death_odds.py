@@ -46,7 +46,7 @@ def _mixed() -> Fight:
 
 
 CASES = [(_duel, 2), pytest.param(_duel, 3, marks=pytest.mark.slow), pytest.param(_two_against_one, 3, marks=pytest.mark.slow),
-         (_down_and_bleeding, 3), (_mixed, 3)]  # (the duel's and two against one's third round: seconds each)
+         (_down_and_bleeding, 3), pytest.param(_mixed, 3, marks=pytest.mark.slow)]  # (seconds each)
 
 
 @pytest.mark.parametrize("make, rounds", CASES, ids=lambda v: getattr(v, "__name__", str(v)))
