@@ -201,6 +201,7 @@ def test_the_counts_are_bounded(quick):  # type: ignore[no-untyped-def]
     assert quick("odds", "fight", "Quick", "--rounds", "201").exit_code == 2
 
 
+@pytest.mark.slow  # a second waited (the default run's ^C case: test_formula_bounds)
 def test_sigint_during_the_odds_of_a_fight(run, db_path):  # type: ignore[no-untyped-def]
     """Ctrl-C while the odds of a large fight are worked out (seconds before
     the bound refuses it): exit 130, one line, no traceback (a real SIGINT to
