@@ -96,6 +96,7 @@ def test_a_fight_too_large_for_the_exact_odds_is_estimated_saying_so(run):  # ty
     assert re.search(r"\nNot exact: [^\n]*", text) and re.search(r" Not exact: .+?; --exact insists\. Sides: ", said), said
 
 
+@pytest.mark.slow  # seconds of budget waited
 def test_the_budget_counts_from_the_commands_start(run, monkeypatch):  # type: ignore[no-untyped-def]
     from tables_app.cli import common
 
@@ -200,6 +201,7 @@ def test_the_counts_are_bounded(quick):  # type: ignore[no-untyped-def]
     assert quick("odds", "fight", "Quick", "--rounds", "201").exit_code == 2
 
 
+@pytest.mark.slow  # a second waited (the default run's ^C case: test_formula_bounds)
 def test_sigint_during_the_odds_of_a_fight(run, db_path):  # type: ignore[no-untyped-def]
     """Ctrl-C while the odds of a large fight are worked out (seconds before
     the bound refuses it): exit 130, one line, no traceback (a real SIGINT to

@@ -78,6 +78,7 @@ def test_the_option_is_bounded(run):  # type: ignore[no-untyped-def]
     assert state(run) == {}
 
 
+@pytest.mark.slow  # seconds
 def test_the_odds_and_the_simulation_of_such_a_fight_are_worked_out(fight):  # type: ignore[no-untyped-def]
     """The exact odds follow the threshold (tests/domain/fights/test_fight_death_odds.py checks them path by path):
     here the Orc of 20 hits, dead at -1, can die of a blow that takes it to 0 hits left or below."""

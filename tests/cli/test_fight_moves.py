@@ -331,6 +331,7 @@ HERO = ("--as", "Hero", "--armor", "MA", "--weapon", "Longsword", "--cmb", "60")
 GOBLIN = ("join", "Quick", "--creature", "Goblin Scout", "--hits", "3")
 
 
+@pytest.mark.slow  # seconds
 def test_the_odds_of_a_fight_start_from_its_adjusted_left_and_rearmed_combatants(run):  # type: ignore[no-untyped-def]
     plain = quick_odds(run, ("join", "Quick", *HERO, "--hits", "2"), GOBLIN)
     assert quick_odds(run, ("join", "Quick", *HERO, "--hits", "3"), GOBLIN, ("damage", "Quick", "Hero", "1")) == plain

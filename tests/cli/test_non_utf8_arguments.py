@@ -80,6 +80,7 @@ def test_a_database_path_is_the_bytes_given(tmp_path: Path, bundled_db_template:
     assert found.returncode == 0 and b"Dagger" in found.stdout, found.stderr
 
 
+@pytest.mark.slow  # seconds: child processes
 def test_db_init_makes_the_file_of_those_bytes(tmp_path: Path) -> None:
     path = os.fsencode(tmp_path) + b"/\xff.db"
     made = tables(b"db", b"init", path)

@@ -175,6 +175,7 @@ def side_lines(figure) -> dict:  # type: ignore[no-untyped-def]
     return {line.get_label(): line for line in axes.get_lines() if not line.get_label().startswith("_")}
 
 
+@pytest.mark.slow  # seconds
 def test_a_fights_odds_plot_is_a_line_per_side_of_the_jsons_figures(quick, figure_of):
     data = json.loads(quick("odds", "fight", "Quick", "--exact", "--rounds", "4", "--json").stdout)
     figure = figure_of(data)

@@ -99,6 +99,7 @@ def test_the_vectorised_simulation_counts_what_attacks_one_by_one_count_with_the
     assert vars(fast) == vars(reference(chosen, TABLES, 2_500, seed=29, chunk=700))
 
 
+@pytest.mark.slow  # seconds
 def test_the_same_with_um_rows_f_cells_and_an_open_ended_critical_die(monkeypatch):
     from test_printed_attack_rules import SIMULATED
     from test_printed_attack_rules import attack as printed_attack

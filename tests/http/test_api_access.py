@@ -391,6 +391,7 @@ def test_a_key_given_twice_in_a_body_is_refused(client_open, route, body, key):
     assert client_open.get(f"{API}/fights").json()["fights"] == []
 
 
+@pytest.mark.slow  # seconds: a real server's worker processes
 def test_every_worker_keeps_the_servers_settings(db_path, tmp_path):
     """`--workers 2`: each worker process makes its app from the settings
     the command checked (the token, --allow-import, --max-upload, --cors-origin)."""

@@ -30,6 +30,7 @@ def client(db_path: Path):  # type: ignore[no-untyped-def]
         yield test_client
 
 
+@pytest.mark.slow  # a queue's wait: seconds
 def test_a_request_past_the_heavy_ones_at_once_waits_then_is_told_to_come_back(client, monkeypatch):  # type: ignore[no-untyped-def]
     monkeypatch.setattr(http_fights, "QUEUE_SECONDS", 0.2)
     answers: list[Any] = []

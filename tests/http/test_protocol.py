@@ -58,6 +58,7 @@ def status_and_error(answer: bytes) -> tuple[int, str]:
     return int(head.split()[1]), json.loads(body)["error"]["message"]
 
 
+@pytest.mark.slow  # a server's timeout waited: a second or more
 def test_headers_sent_a_byte_at_a_time_are_cut_off(server):
     with connect(server) as sock:
         started = time.monotonic()
@@ -76,6 +77,7 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off(server):
     assert status_and_error(answer) == (408, "the request's headers did not arrive in time (within 1 s)")
 
 
+@pytest.mark.slow  # a server's timeout waited: a second or more
 def test_a_connection_that_sends_nothing_is_closed(server):
     with connect(server) as sock:
         started = time.monotonic()
@@ -83,6 +85,7 @@ def test_a_connection_that_sends_nothing_is_closed(server):
     assert status_and_error(answer)[0] == 408
 
 
+@pytest.mark.slow  # a server's timeout waited: a second or more
 def test_a_body_that_stops_arriving_is_cut_off(server):
     with connect(server) as sock:
         sock.sendall(b"POST /api/v1/resolve/table HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -92,6 +95,7 @@ def test_a_body_that_stops_arriving_is_cut_off(server):
     assert status_and_error(answer) == (408, "the request's body did not arrive in time (nothing for 1 s)")
 
 
+@pytest.mark.slow  # a server's timeout waited: a second or more
 def test_a_body_in_slow_reads_each_within_the_timeout_is_answered(server):
     body = json.dumps({"weapon": "Longsword", "cmb": 60, "def": 20, "armor": "MA", "seed": 1}).encode()
     with connect(server) as sock:
@@ -104,6 +108,7 @@ def test_a_body_in_slow_reads_each_within_the_timeout_is_answered(server):
     assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
 
 
+@pytest.mark.slow  # a server's timeout waited: a second or more
 def test_an_idle_connection_is_closed_after_the_keep_alive(server):
     with connect(server) as sock:
         sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

@@ -44,6 +44,7 @@ def test_the_chances_stop_when_the_one_who_asked_has_gone(duel, asked):  # type:
     assert len(polls) == 4  # not asked again once it said so
 
 
+@pytest.mark.slow  # seconds of budget waited
 def test_an_estimates_budget_counts_from_when_it_was_asked(duel):  # type: ignore[no-untyped-def]
     # asked long ago: its budget is spent, so it plays one chunk of fights and no more; the same budget asked now
     # plays on until precise enough (review 42: a budget counted from the estimate's own start lived)
@@ -76,6 +77,7 @@ def crowded(run, duel):  # type: ignore[no-untyped-def]
     return duel
 
 
+@pytest.mark.slow  # seconds
 def test_a_fight_the_batch_does_not_play_is_estimated_one_at_a_time_as_asked(crowded):  # type: ignore[no-untyped-def]
     assert fight_odds.odds(crowded, "Duel", count=300, seed=3).tally.count == 300  # type: ignore[union-attr]
     hurried = fight_odds.odds(crowded, "Duel", seconds=0.05)  # no time left: the least it plays
@@ -109,6 +111,7 @@ class _CrowdingBlows:
                 Blow(): Fraction(17, 20)}
 
 
+@pytest.mark.slow  # seconds of budget waited
 def test_an_estimate_the_batch_gives_up_midway_keeps_to_its_budget() -> None:
     # review 42: the one-at-a-time fallback got the whole budget again, whatever the batch had spent before it gave
     # up, and played 1,000 fights at least (about 2 s here on a 0.2 s budget)

@@ -122,6 +122,7 @@ def test_a_process_killed_during_an_import_leaves_the_database_as_it_was(db_path
     assert cell["text"] == "1"
 
 
+@pytest.mark.slow  # the write limit waited: seconds
 def test_an_import_waits_for_another_write_and_fails_only_past_the_limit(db_path, tmp_path, run, monkeypatch):
     """Issue 17, item 10: a second import waits its turn, says so once, and
     fails past LOCK_WAIT_SECONDS with one line; nothing changed."""

@@ -62,8 +62,9 @@ def assert_within(exact: FightOdds[Fraction], bounds: CertifiedOdds, width: floa
     return checked
 
 
-@pytest.mark.parametrize("make", FIGHTS)
-@pytest.mark.parametrize("width", [pytest.param(0.001, marks=pytest.mark.slow), 0.01, 0.1])  # (0.001: seconds)
+@pytest.mark.parametrize(("width", "make"), [  # the duel's in the default run; 0.001 and the deadly fight: seconds each
+    *(pytest.param(0.001, make, marks=pytest.mark.slow) for make in FIGHTS), (0.01, "duel"), (0.1, "duel"),
+    pytest.param(0.01, "deadly", marks=pytest.mark.slow), pytest.param(0.1, "deadly", marks=pytest.mark.slow)])
 def test_certified_bounds_hold_the_exact_odds_within_the_width(make: str, width: float) -> None:
     exact = exact_odds(make)
     bounds = certified_odds(FIGHTS[make](), tiny_blows, ROUNDS, width=width)
@@ -74,6 +75,7 @@ def test_certified_bounds_hold_the_exact_odds_within_the_width(make: str, width:
         assert any(e > 0 for e in exact.rounds[-1].dead.values())
 
 
+@pytest.mark.slow  # seconds
 def test_a_pruning_that_drops_nothing_gives_the_exact_odds() -> None:
     exact = exact_odds("deadly")
     bounds = certified_odds(deadly(), tiny_blows, ROUNDS, width=0.0)
@@ -118,6 +120,7 @@ def test_progress_is_told_once_per_round_across_tries(monkeypatch: pytest.Monkey
     assert bounds.tries > 1 and sum(told) == len(bounds.rounds)
 
 
+@pytest.mark.slow  # seconds
 def test_states_pruned_within_a_turn_still_bound_the_exact_odds() -> None:
     """With a low bound on states, the states placed are pruned within an attacker's turn too (each time as many
     cells as the bound are placed), not only after it: the bounds still hold, and fewer states are held at once."""

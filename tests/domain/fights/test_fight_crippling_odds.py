@@ -78,7 +78,8 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case, rounds", [("duel", 3), ("two against one", 2)])
+@pytest.mark.parametrize("case, rounds", [("duel", 2), pytest.param("duel", 3, marks=pytest.mark.slow),  # (3 rounds: seconds)
+                                         pytest.param("two against one", 2, marks=pytest.mark.slow)])
 def test_the_odds_with_the_rest_of_a_critical_are_every_path_played_out(case, rounds):  # type: ignore[no-untyped-def]
     odds, paths = every_path(tiny_fight(CASES[case]), rounds, exact_blows, dice_blows)
     carried = [c for _, ends, _ in paths for state in ends for c in state.combatants]

@@ -45,7 +45,8 @@ def _mixed() -> Fight:
     return tiny_fight((mortal("Hero", "A", 5, -2), fighter_on_tiny("Orc", "B", 4)))  # type: ignore[arg-type]
 
 
-CASES = [(_duel, 3), (_two_against_one, 3), (_down_and_bleeding, 3), (_mixed, 3)]
+CASES = [(_duel, 2), pytest.param(_duel, 3, marks=pytest.mark.slow), pytest.param(_two_against_one, 3, marks=pytest.mark.slow),
+         (_down_and_bleeding, 3), pytest.param(_mixed, 3, marks=pytest.mark.slow)]  # (seconds each)
 
 
 @pytest.mark.parametrize("make, rounds", CASES, ids=lambda v: getattr(v, "__name__", str(v)))

@@ -48,7 +48,7 @@ def _duel(hits: int = 12) -> Fight:
     return tiny_fight((fighter_on_tiny("Hero", "A", hits), fighter_on_tiny("Orc", "B", hits, parry=5)))
 
 
-@pytest.mark.parametrize("arithmetic", ["rational", "float64"])
+@pytest.mark.parametrize("arithmetic", ["rational", pytest.param("float64", marks=pytest.mark.slow)])  # (float64's: a second more)
 def test_should_stop_is_polled_between_attacks(arithmetic: str) -> None:
     asked: list[int] = []
 
@@ -63,7 +63,7 @@ def test_should_stop_is_polled_between_attacks(arithmetic: str) -> None:
     assert never == fight_odds(_duel(), tiny_blows, 3, arithmetic=arithmetic)  # type: ignore[call-overload]
 
 
-@pytest.mark.parametrize("arithmetic", ["rational", "float64"])
+@pytest.mark.parametrize("arithmetic", ["rational", pytest.param("float64", marks=pytest.mark.slow)])  # (float64's: a second more)
 def test_past_its_seconds_the_odds_are_refused_as_too_much_work(arithmetic: str) -> None:
     with pytest.raises(OutOfTime, match=r"more than 0 s to work out \(by round 1\)") as refused:
         fight_odds(_duel(), tiny_blows, 6, arithmetic=arithmetic, seconds=0.0)  # type: ignore[call-overload]

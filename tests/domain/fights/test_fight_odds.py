@@ -131,7 +131,8 @@ def _beaten_but_up() -> Fight:
     return replay(tiny_fight(TINY_FIGHTERS["duel"]), [Edit("Orc", (("taken", 7), ("status", "up")))])
 
 
-@pytest.mark.parametrize("make, rounds", [(_two_against_two, 2), (_mid_round, 3), (_beaten_but_up, 2)])
+@pytest.mark.parametrize("make, rounds", [pytest.param(_two_against_two, 2, marks=pytest.mark.slow),  # (seconds)
+                                         (_mid_round, 3), (_beaten_but_up, 2)])
 def test_the_odds_from_any_state_are_every_path_played_out(make, rounds):  # type: ignore[no-untyped-def]
     """The states grouped by condition (odds.py) step as the rules do from
     wherever the fight stands: combatants down but alive (a countdown still
@@ -160,6 +161,7 @@ def _reading_taken(blows: Blows) -> Blows:
     return dealt
 
 
+@pytest.mark.slow  # seconds (the walk's own case: test_fight_simulate)
 def test_blows_that_read_the_hits_taken_are_asked_state_by_state():  # type: ignore[no-untyped-def]
     """The states grouped by condition ask for blows with the hits taken at 0,
     unless told that an attacker's blows read them: then state by state, a

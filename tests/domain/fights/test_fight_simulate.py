@@ -144,6 +144,7 @@ def test_the_walk_plays_them_from_any_state(make):  # type: ignore[no-untyped-de
         state_by_state(start, Drawn(tiny_blows), 3, 1_000, Random(12))
 
 
+@pytest.mark.slow  # seconds
 def test_the_walk_asks_blows_that_read_the_hits_taken_state_by_state():  # type: ignore[no-untyped-def]
     from test_fight_odds import _reading_taken
 

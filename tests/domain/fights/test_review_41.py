@@ -68,6 +68,7 @@ SOFT_TABLES = TableSet(ATTACK, {"Maul": SOFT}, FUMBLES)
 SOFT_EXACT, SOFT_DICE = blows_on(SOFT_TABLES)
 
 
+@pytest.mark.slow  # seconds
 def test_the_odds_with_one_standing_prone_blinded_or_one_armed_are_every_path_played_out():  # type: ignore[no-untyped-def]
     """docs/fights.md, "The rest of a critical" and "Odds of a fight": prone (no attack, no parry), blinded (no
     parry), a useless arm (its weapon dropped), knocked out and a penalty for a round, carried by one still up,
